@@ -1,0 +1,40 @@
+/**
+ * Did-you-mean by TypeScript's thresholds (`getSpellingSuggestion`): a candidate must be within
+ * max(2, 0.34·n) in length and at most 0.4·n edits away (and never more than two edits, as our catalogue
+ * promises); names under three characters only match by case. Otherwise nothing is suggested: a wrong
+ * guess is worse than none.
+ */
+import { distance } from "fastest-levenshtein";
+
+/** The candidate nearest to `name`, or undefined when none is close enough to be worth saying. */
+export function nearest(name: string, candidates: Iterable<string>, maxEdits = 2): string | undefined {
+	let best: string | undefined;
+	let bestDistance = Number.POSITIVE_INFINITY;
+	const n = name.length;
+	const lengthSlack = Math.max(2, Math.floor(n * 0.34));
+	const editLimit = Math.min(maxEdits, Math.max(1, Math.floor(n * 0.4)));
+	for (const candidate of candidates) {
+		if (candidate === name) continue;
+		if (Math.abs(candidate.length - n) > lengthSlack) continue;
+		if (n < 3 || candidate.length < 3) {
+			if (candidate.toLowerCase() === name.toLowerCase()) return candidate;
+			continue;
+		}
+		if (candidate.toLowerCase() === name.toLowerCase()) return candidate;
+		const d = distance(name.toLowerCase(), candidate.toLowerCase());
+		if (d <= editLimit && d < bestDistance) {
+			best = candidate;
+			bestDistance = d;
+		}
+	}
+	return best;
+}
+
+/** Candidates sorted by edit distance, for messages that list what exists ("known: a, b, c"). */
+export function byCloseness(name: string, candidates: Iterable<string>, limit = 5): string[] {
+	return [...candidates]
+		.map((c) => ({ c, d: distance(name.toLowerCase(), c.toLowerCase()) }))
+		.sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
+		.slice(0, limit)
+		.map((x) => x.c);
+}

@@ -1,0 +1,1 @@
+export { cover, FILE_START, type LineTable, lineTable, type Point, type Range } from "./range.ts";

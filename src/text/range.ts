@@ -1,0 +1,66 @@
+/**
+ * One position format for the whole product, unist's: 1-based line and column, 0-based offset in UTF-16
+ * code units, end exclusive. Every parsed node carries a {@link Range}; sub-parsers (the frontmatter YAML,
+ * each ohm expression) add their base offset so positions stay absolute in the flow file.
+ */
+import { location } from "vfile-location";
+
+/** A place in a file. */
+export interface Point {
+	/** 1-based line. */
+	line: number;
+	/** 1-based column, in UTF-16 code units. */
+	column: number;
+	/** 0-based offset from the start of the file. */
+	offset: number;
+}
+
+/** A span of a file; `end` is the first character after it. */
+export interface Range {
+	start: Point;
+	end: Point;
+}
+
+/**
+ * Offset ↔ line/column over one file, built once per file (vfile-location bisects line starts), so no
+ * stage counts lines by hand.
+ */
+export interface LineTable {
+	point(offset: number): Point;
+	range(startOffset: number, endOffset: number): Range;
+	offset(line: number, column: number): number;
+	readonly text: string;
+}
+
+/** Builds the line table of a file's text. */
+export function lineTable(text: string): LineTable {
+	const loc = location(text);
+	const point = (offset: number): Point => {
+		const clamped = Math.max(0, Math.min(offset, text.length));
+		const p = loc.toPoint(clamped);
+		if (p && p.line !== undefined && p.column !== undefined) return { line: p.line, column: p.column, offset: clamped };
+		// vfile-location answers undefined only at the very end of a file that ends without a newline.
+		const before = clamped > 0 ? loc.toPoint(clamped - 1) : undefined;
+		if (before?.line !== undefined && before.column !== undefined) {
+			return { line: before.line, column: before.column + 1, offset: clamped };
+		}
+		return { line: 1, column: 1, offset: clamped };
+	};
+	return {
+		text,
+		point,
+		range: (s, e) => ({ start: point(s), end: point(Math.max(s, e)) }),
+		offset: (line, column) => loc.toOffset({ line, column }) ?? text.length,
+	};
+}
+
+/** The range that covers both. */
+export function cover(a: Range, b: Range): Range {
+	return {
+		start: a.start.offset <= b.start.offset ? a.start : b.start,
+		end: a.end.offset >= b.end.offset ? a.end : b.end,
+	};
+}
+
+/** A zero-width range at the start of a file, for faults about a file as a whole. */
+export const FILE_START: Range = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
