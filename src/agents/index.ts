@@ -1,0 +1,3 @@
+export { type AgentDef, type BrokenAgent, parseAgentFile, type Source } from "./agent.ts";
+export { agentDir, definitionDirs, nearestProjectDir, PACKAGE_ROOT, type Scope } from "./locations.ts";
+export { loadRoster, markdownFiles, type Roster, rosterOf } from "./roster.ts";

@@ -1,0 +1,62 @@
+/**
+ * Where agent and flow files live. The agent dir follows pi's rule (`PI_CODING_AGENT_DIR`, tilde-expanded,
+ * else `~/.pi/agent`), read at call time so tests and CLI runs can point it at a temp folder; a test pins
+ * this to pi's own `getAgentDir()`.
+ */
+import { existsSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** pi's agent dir, as pi computes it. */
+export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
+	const fromEnv = env.PI_CODING_AGENT_DIR;
+	if (fromEnv) {
+		if (fromEnv === "~") return homedir();
+		if (fromEnv.startsWith("~/")) return join(homedir(), fromEnv.slice(2));
+		return resolve(fromEnv);
+	}
+	return join(homedir(), ".pi", "agent");
+}
+
+/** The package root (where `agents/`, `flows/` and `grammar/` ship). */
+export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The nearest `<dir>/.pi/<kind>` walking up from `cwd`, or undefined. */
+export function nearestProjectDir(cwd: string, kind: "agents" | "flows"): string | undefined {
+	let dir = resolve(cwd);
+	for (;;) {
+		const candidate = join(dir, ".pi", kind);
+		if (existsSync(candidate) && statSync(candidate).isDirectory()) return candidate;
+		const parent = dirname(dir);
+		if (parent === dir) return undefined;
+		dir = parent;
+	}
+}
+
+/** Which sources a lookup may read. Project files are repository-controlled, so they are opt-in. */
+export interface Scope {
+	/** Read the package's own agents/flows. Default true. */
+	shipped?: boolean;
+	/** Read the user's folder under the agent dir. Default true. */
+	user?: boolean;
+	/** Read the nearest `.pi/` of the project. Default false. */
+	project?: boolean;
+}
+
+/** The folders to read for `kind`, in precedence order (later wins a name). */
+export function definitionDirs(
+	kind: "agents" | "flows",
+	cwd: string,
+	scope: Scope = {},
+	env: NodeJS.ProcessEnv = process.env,
+): { dir: string; source: "shipped" | "user" | "project" }[] {
+	const dirs: { dir: string; source: "shipped" | "user" | "project" }[] = [];
+	if (scope.shipped ?? true) dirs.push({ dir: join(PACKAGE_ROOT, kind), source: "shipped" });
+	if (scope.user ?? true) dirs.push({ dir: join(agentDir(env), kind), source: "user" });
+	if (scope.project ?? false) {
+		const project = nearestProjectDir(cwd, kind);
+		if (project) dirs.push({ dir: project, source: "project" });
+	}
+	return dirs;
+}

@@ -1,0 +1,74 @@
+/**
+ * The roster: every agent by name, found shipped < user < project, the later source winning a name. A
+ * broken file is an entry too, so a lookup can say "broken" with its cause instead of "unknown".
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { type AgentDef, type BrokenAgent, parseAgentFile } from "./agent.ts";
+import { definitionDirs, type Scope } from "./locations.ts";
+
+/** The agents a flow may name. */
+export interface Roster {
+	/** Every name, the winning entry for each. */
+	readonly entries: ReadonlyMap<string, AgentDef | BrokenAgent>;
+	/** Entries a later source shadowed, for `list` and diagnostics. */
+	readonly shadowed: readonly (AgentDef | BrokenAgent)[];
+	get(name: string): AgentDef | BrokenAgent | undefined;
+	names(): string[];
+}
+
+/** Builds a roster from entries in precedence order. */
+export function rosterOf(entries: Iterable<AgentDef | BrokenAgent>): Roster {
+	const map = new Map<string, AgentDef | BrokenAgent>();
+	const shadowed: (AgentDef | BrokenAgent)[] = [];
+	for (const entry of entries) {
+		const previous = map.get(entry.name);
+		if (previous) shadowed.push(previous);
+		map.set(entry.name, entry);
+	}
+	return {
+		entries: map,
+		shadowed,
+		get: (name) => map.get(name),
+		names: () => [...map.keys()].sort(),
+	};
+}
+
+/** Reads every agent file the scope allows. */
+export function loadRoster(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv = process.env): Roster {
+	const found: (AgentDef | BrokenAgent)[] = [];
+	for (const { dir, source } of definitionDirs("agents", cwd, scope, env)) {
+		for (const file of markdownFiles(dir)) {
+			const fallback = basename(file, ".md");
+			let text: string;
+			try {
+				text = readFileSync(file, "utf8");
+			} catch (error) {
+				found.push({ kind: "broken", name: fallback, file, source, cause: `it cannot be read: ${String(error)}` });
+				continue;
+			}
+			const parsed = parseAgentFile(text, file, source, fallback);
+			// A file's name is its identity for shadowing: `name:` that disagrees would let a project file
+			// hide under another agent's name, so it is refused like combo refuses a mismatched flow name.
+			if (parsed.kind === "agent" && parsed.name !== fallback) {
+				found.push({ kind: "broken", name: fallback, file, source, cause: `its \`name: ${parsed.name}\` differs from its file name` });
+				continue;
+			}
+			found.push(parsed);
+		}
+	}
+	return rosterOf(found);
+}
+
+/** `*.md` files directly in `dir`, sorted; a missing folder has none. */
+export function markdownFiles(dir: string): string[] {
+	try {
+		return readdirSync(dir, { withFileTypes: true })
+			.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(".md"))
+			.map((e) => join(dir, e.name))
+			.sort();
+	} catch {
+		// A folder that does not exist holds no definitions; that is the common case, not an error.
+		return [];
+	}
+}

@@ -1,0 +1,50 @@
+/**
+ * Command-line parsing: flags anywhere, `--flag value` or `--flag=value`, and a refusal (exit 2) for an
+ * unknown flag or a missing value, with the nearest flag. Nothing is silently dropped.
+ */
+import { didYouMean, nearest } from "../faults/index.ts";
+
+/** Parsed arguments: positionals in order, flags by name. */
+export interface Args {
+	positionals: string[];
+	flags: Map<string, string | true>;
+}
+
+/** The flags a command takes: `true` for a value-taking flag, `false` for a switch. */
+export type FlagSpec = Record<string, boolean>;
+
+/** Parses `argv`; an error is a sentence for the user. */
+export function parseArgs(argv: readonly string[], spec: FlagSpec): { ok: true; value: Args } | { ok: false; error: string } {
+	const positionals: string[] = [];
+	const flags = new Map<string, string | true>();
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		if (arg === "--") {
+			positionals.push(...argv.slice(i + 1));
+			break;
+		}
+		if (!arg.startsWith("--") || arg === "--") {
+			positionals.push(arg);
+			continue;
+		}
+		const eq = arg.indexOf("=");
+		const name = arg.slice(2, eq < 0 ? undefined : eq);
+		if (!(name in spec)) return { ok: false, error: `unknown flag --${name}.${didYouMean(nearest(name, Object.keys(spec)) && `--${nearest(name, Object.keys(spec))}`)}` };
+		if (flags.has(name)) return { ok: false, error: `--${name} is given twice` };
+		if (!spec[name]) {
+			if (eq >= 0) return { ok: false, error: `--${name} takes no value` };
+			flags.set(name, true);
+			continue;
+		}
+		const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
+		if (value === undefined || (eq < 0 && value.startsWith("--"))) return { ok: false, error: `--${name} needs a value` };
+		flags.set(name, value);
+	}
+	return { ok: true, value: { positionals, flags } };
+}
+
+/** A flag's string value, or undefined. */
+export function flag(args: Args, name: string): string | undefined {
+	const v = args.flags.get(name);
+	return typeof v === "string" ? v : undefined;
+}

@@ -1,0 +1,70 @@
+/**
+ * `pi-flows check [paths...]` and `pi-flows list`: the static judgement of flows, nothing spawned. check
+ * exits 1 when any file has a fault; list shows every flow found, its source and whether it checks.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { loadRoster, type Roster } from "../agents/index.ts";
+import type { Fault } from "../faults/index.ts";
+import { checkFlowFile, listFlows } from "../flow/index.ts";
+import type { Args } from "./args.ts";
+import type { Io } from "./io.ts";
+import { displayPath, formatFaults } from "./output.ts";
+
+/** Runs `check`. */
+export function checkCommand(args: Args, io: Io): number {
+	const scope = { project: args.flags.has("project") || args.positionals.length > 0 };
+	const roster = loadRoster(io.cwd, scope, io.env);
+	const files = args.positionals.length
+		? args.positionals.flatMap((p) => expand(resolve(io.cwd, p)))
+		: listFlows(io.cwd, scope, io.env).flows.map((f) => f.file);
+	const results = files.map((file) => ({ file, faults: judge(file, roster) }));
+	const bad = results.filter((r) => r.faults.length > 0);
+	if (args.flags.has("json")) {
+		io.stdout(JSON.stringify(results.map((r) => ({ file: displayPath(r.file, io.cwd), ok: r.faults.length === 0, faults: r.faults })), null, 2));
+	} else {
+		for (const r of bad) io.stdout(formatFaults(r.faults, io.cwd));
+		io.stderr(`${results.length} flow file(s) checked, ${bad.length} with faults`);
+	}
+	return bad.length ? 1 : 0;
+}
+
+/** Runs `list`. */
+export function listCommand(args: Args, io: Io): number {
+	const scope = { project: true };
+	const roster = loadRoster(io.cwd, scope, io.env);
+	const { flows } = listFlows(io.cwd, scope, io.env);
+	const rows = flows.map((f) => {
+		const faults = judge(f.file, roster);
+		return { ...f, file: displayPath(f.file, io.cwd), ok: faults.length === 0, faults: faults.length };
+	});
+	if (args.flags.has("json")) {
+		io.stdout(JSON.stringify(rows, null, 2));
+		return 0;
+	}
+	const width = Math.max(4, ...rows.map((r) => r.name.length));
+	for (const r of rows) {
+		const state = r.ok ? "checks" : `${r.faults} fault${r.faults === 1 ? "" : "s"}`;
+		io.stdout(`${r.name.padEnd(width)}  ${r.source.padEnd(7)}  ${state.padEnd(9)}  ${r.file}`);
+	}
+	io.stderr(`${rows.length} flow(s); project flows run only with --project`);
+	return 0;
+}
+
+function judge(file: string, roster: Roster): Fault[] {
+	return checkFlowFile(file, roster).faults;
+}
+
+function expand(path: string): string[] {
+	try {
+		if (statSync(path).isDirectory()) {
+			return readdirSync(path)
+				.filter((f) => f.endsWith(".md"))
+				.sort()
+				.map((f) => join(path, f));
+		}
+	} catch {
+		// A path that does not exist is judged as a file, which yields its own fault.
+	}
+	return [path];
+}

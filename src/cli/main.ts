@@ -1,0 +1,68 @@
+/**
+ * The `pi-flows` command: run, check and list flows from a terminal. `main` takes its world as arguments
+ * so tests drive it in-process; the last lines run it when this file is the program.
+ */
+import { agentDir } from "../agents/index.ts";
+import { type FlagSpec, parseArgs } from "./args.ts";
+import { checkCommand, listCommand } from "./check.ts";
+import type { Io } from "./io.ts";
+import { runCommand } from "./run.ts";
+
+const COMMANDS: Record<string, FlagSpec> = {
+	run: { model: true, script: true, json: false, project: false },
+	check: { json: false, project: false },
+	list: { json: false },
+};
+
+const USAGE = `usage: pi-flows <command> [...]
+
+  run <flow> [input] [--model M] [--script FILE] [--json] [--project]
+        check the flow, resolve every model, then run it; the answer on stdout
+  check [paths...] [--json]   judge flow files without running them (exit 1 on faults)
+  list [--json]               every flow found, its source, and whether it checks`;
+
+/** Runs one invocation; resolves to the exit code. */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+	const [command, ...rest] = argv;
+	if (!command || command === "help" || command === "--help" || command === "-h") {
+		(command ? io.stdout : io.stderr)(USAGE);
+		return command ? 0 : 2;
+	}
+	const spec = COMMANDS[command];
+	if (!spec) {
+		io.stderr(`pi-flows: unknown command \`${command}\`\n${USAGE}`);
+		return 2;
+	}
+	const parsed = parseArgs(rest, spec);
+	if (!parsed.ok) {
+		io.stderr(`pi-flows ${command}: ${parsed.error}`);
+		return 2;
+	}
+	if (command === "run") return runCommand(parsed.value, io);
+	if (command === "check") return checkCommand(parsed.value, io);
+	return listCommand(parsed.value, io);
+}
+
+/** The process's own world. */
+export function processIo(): Io {
+	return {
+		cwd: process.cwd(),
+		env: process.env,
+		agentDir: agentDir(process.env),
+		stdout: (t) => process.stdout.write(`${t}\n`),
+		stderr: (t) => process.stderr.write(`${t}\n`),
+	};
+}
+
+if (import.meta.main) {
+	main(process.argv.slice(2), processIo()).then(
+		(code) => {
+			process.exitCode = code;
+		},
+		(error: unknown) => {
+			// A programming error: say so plainly, with the stack for the bug report.
+			process.stderr.write(`pi-flows: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+			process.exitCode = 70;
+		},
+	);
+}

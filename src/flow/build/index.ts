@@ -1,0 +1,2 @@
+export { buildFlow } from "./build.ts";
+export { ADDRESS_WORDS, FLOW_KEYS, ID_PATTERN, KIND_KEYS, NODE_KEYS, RESERVED_WORDS } from "./words.ts";

@@ -1,0 +1,1 @@
+export { type FlowFile, readFlow, type Section } from "./read.ts";

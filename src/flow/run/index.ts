@@ -1,0 +1,3 @@
+export { type ModelSource, type NodeModel, type ResolveModel, resolveModels } from "./models.ts";
+export { type FlowResult, type NodeOutcome, type RunOptions, runFlow } from "./run.ts";
+export { composeTask, type Ended, readValue } from "./task.ts";

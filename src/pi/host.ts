@@ -1,0 +1,147 @@
+/**
+ * The one door to pi. A {@link PiHost} holds one model runtime for a run (pi's models and credentials,
+ * plus the scripted model when a script is given) and spawns in-process subagents on it. Nothing else in
+ * pi-flows imports pi's runtime.
+ */
+import { join } from "node:path";
+import {
+	createAgentSession,
+	createExtensionRuntime,
+	ModelRuntime,
+	type ResourceLoader,
+	resolveCliModel,
+	SessionManager,
+	SettingsManager,
+} from "@earendil-works/pi-coding-agent";
+import type { Api, Model } from "@earendil-works/pi-ai";
+import { agentDir as defaultAgentDir } from "../agents/index.ts";
+import type { Spawn, SpawnRequest, Subagent } from "../runtime/subagent.ts";
+import { createScriptedModel, type Script, type ScriptedModel, SCRIPTED_MODEL, SCRIPTED_PROVIDER } from "./scripted/index.ts";
+import { openSubagent } from "./subagent.ts";
+
+/** A model resolved before any turn: the object pi runs and its thinking level. */
+export interface ResolvedModel {
+	model: Model<Api>;
+	/** `provider/id`. */
+	ref: string;
+	thinking?: string;
+}
+
+/** Options of a host. */
+export interface HostOptions {
+	cwd: string;
+	/** pi's agent dir: credentials, models.json and settings. Default: `PI_CODING_AGENT_DIR` or `~/.pi/agent`. */
+	agentDir?: string;
+	/** Registers the scripted model with this script. */
+	script?: Script;
+	/** A runtime to share, e.g. the host pi's inside the extension (sees extension-registered providers). */
+	modelRuntime?: ModelRuntime;
+}
+
+/** pi, as pi-flows uses it. */
+export interface PiHost {
+	readonly cwd: string;
+	readonly agentDir: string;
+	readonly scripted?: ScriptedModel;
+	/** Resolves a model reference (`provider/id[:thinking]`, or pi's settings when undefined) before any turn. */
+	resolveModel(ref: string | undefined): { ok: true; value: ResolvedModel } | { ok: false; error: string };
+	/** Spawns an in-process subagent. */
+	spawn: Spawn;
+	/** Subagents still open (for tests that prove every session was closed). */
+	open(): number;
+}
+
+/** Opens a host. */
+export async function openHost(options: HostOptions): Promise<PiHost> {
+	const agentDir = options.agentDir ?? defaultAgentDir();
+	const runtime =
+		options.modelRuntime ??
+		(await ModelRuntime.create({
+			authPath: join(agentDir, "auth.json"),
+			modelsPath: join(agentDir, "models.json"),
+			refreshOnCreate: false,
+		}));
+	const scripted = options.script ? createScriptedModel(options.script) : undefined;
+	if (scripted) runtime.registerNativeProvider(scripted.provider);
+	const settings = SettingsManager.create(options.cwd, agentDir);
+	const live = new Set<Subagent>();
+	let counter = 0;
+
+	const resolveModel: PiHost["resolveModel"] = (ref) => {
+		let text = ref?.trim();
+		if (!text) {
+			const provider = settings.getDefaultProvider();
+			const id = settings.getDefaultModel();
+			if (!id) {
+				return {
+					ok: false,
+					error: "no model: none given with --model, in the flow, in the agent, nor as defaultModel in pi's settings",
+				};
+			}
+			text = provider && !id.includes("/") ? `${provider}/${id}` : id;
+		}
+		if (scripted && (text === SCRIPTED_PROVIDER || text === `${SCRIPTED_PROVIDER}/${SCRIPTED_MODEL}`)) {
+			const model = runtime.getModel(SCRIPTED_PROVIDER, SCRIPTED_MODEL);
+			if (model) return { ok: true, value: { model, ref: `${SCRIPTED_PROVIDER}/${SCRIPTED_MODEL}` } };
+		}
+		const found = resolveCliModel({ cliModel: text, modelRuntime: runtime });
+		if (found.error || !found.model) {
+			return { ok: false, error: `unknown model \`${text}\`${found.error ? `: ${found.error.split("\n")[0]}` : ""}` };
+		}
+		return {
+			ok: true,
+			value: {
+				model: found.model,
+				ref: `${found.model.provider}/${found.model.id}`,
+				...(found.thinkingLevel ? { thinking: found.thinkingLevel } : {}),
+			},
+		};
+	};
+
+	const spawn: Spawn = async (request: SpawnRequest) => {
+		const resolved = resolveModel(request.model ?? request.agent.model);
+		if (!resolved.ok) throw new Error(resolved.error);
+		counter++;
+		const sub = await openSubagent({
+			id: `${request.agent.name}#${counter}`,
+			request,
+			model: resolved.value,
+			cwd: request.cwd,
+			agentDir,
+			runtime,
+			...(scripted ? { scripted } : {}),
+			onClose: (s) => live.delete(s),
+		});
+		live.add(sub);
+		return sub;
+	};
+
+	return { cwd: options.cwd, agentDir, ...(scripted ? { scripted } : {}), resolveModel, spawn, open: () => live.size };
+}
+
+/** A resource loader that discovers nothing: a subagent sees its agent's prompt and tools and no more. */
+export function staticResources(systemPrompt: string): ResourceLoader {
+	return {
+		getExtensions: () => ({ extensions: [], errors: [], runtime: createExtensionRuntime() }),
+		getSkills: () => ({ skills: [], diagnostics: [] }),
+		getPrompts: () => ({ prompts: [], diagnostics: [] }),
+		getThemes: () => ({ themes: [], diagnostics: [] }),
+		getAgentsFiles: () => ({ agentsFiles: [] }),
+		getSystemPrompt: () => systemPrompt,
+		getSystemPromptSource: () => undefined,
+		getAppendSystemPrompt: () => [],
+		getAppendSystemPromptSources: () => [],
+		extendResources: () => {},
+		reload: async () => {},
+	} as unknown as ResourceLoader;
+}
+
+/** In-memory session and explicit settings: nothing of the user's pi state is read or written by a turn. */
+export function sessionDefaults(cwd: string) {
+	return {
+		sessionManager: SessionManager.inMemory(cwd),
+		settingsManager: SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } }),
+	};
+}
+
+export { createAgentSession };

@@ -1,0 +1,2 @@
+export { type HostOptions, openHost, type PiHost, type ResolvedModel } from "./host.ts";
+export * from "./scripted/index.ts";

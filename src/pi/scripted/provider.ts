@@ -1,0 +1,148 @@
+/**
+ * The `scripted` provider: pi-ai's faux core behind a dispatcher that answers each request from the
+ * script entry of the turn that asked. Turns are told apart by pi's `sessionId`, which every request
+ * carries: the subagent binds its session to the visit it is playing before each turn, so concurrent
+ * turns of a map never take each other's steps.
+ */
+import type { AssistantMessage, Context, Message } from "@earendil-works/pi-ai";
+import { createProvider } from "@earendil-works/pi-ai";
+import { createFauxCore, fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall } from "@earendil-works/pi-ai/providers/faux";
+import { type Script, type ScriptStep, stepsFor } from "./script.ts";
+
+/** Provider and model id of the scripted model: `--model scripted` or `scripted/scripted`. */
+export const SCRIPTED_PROVIDER = "scripted";
+export const SCRIPTED_MODEL = "scripted";
+
+/** A registered scripted model and its turn bindings. */
+export interface ScriptedModel {
+	readonly provider: ReturnType<typeof createProvider>;
+	/** Says which visit a session's next requests belong to. */
+	bind(sessionId: string, visit: string): void;
+	unbind(sessionId: string): void;
+	/** Requests answered so far (for tests and benchmarks). */
+	readonly calls: () => number;
+}
+
+interface Binding {
+	visit: string;
+}
+
+/** Builds the provider for one script. */
+export function createScriptedModel(script: Script): ScriptedModel {
+	const core = createFauxCore({
+		provider: SCRIPTED_PROVIDER,
+		api: "scripted",
+		models: [{ id: SCRIPTED_MODEL, name: "Scripted model", contextWindow: script.contextWindow, maxTokens: 16_384 }],
+	});
+	const bindings = new Map<string, Binding>();
+	// A visit's cursor: retries of the same visit continue where the last attempt stopped, so a script can
+	// say "fail, then answer".
+	const cursors = new Map<string, number>();
+	let calls = 0;
+	const answer = async (context: Context, options: { sessionId?: string; signal?: AbortSignal } | undefined): Promise<AssistantMessage> => {
+		calls++;
+		const visit = (options?.sessionId && bindings.get(options.sessionId)?.visit) || "main";
+		const found = stepsFor(script, visit);
+		if (!found) {
+			return fauxAssistantMessage([], {
+				stopReason: "error",
+				errorMessage: `the script ${script.file} has no steps for node \`${visit}\`: add a \`${visit.split("/").pop()}:\` entry under \`turns:\``,
+			});
+		}
+		const index = cursors.get(visit) ?? 0;
+		const step = found.steps[index];
+		if (!step) {
+			return fauxAssistantMessage([], {
+				stopReason: "error",
+				errorMessage: `the script's ${found.steps.length} step(s) for \`${found.key}\` are used up at visit \`${visit}\` (request ${index + 1})`,
+			});
+		}
+		cursors.set(visit, index + 1);
+		const wait = script.latencyMs + (step.delayMs ?? 0);
+		if (wait > 0) await sleep(wait, options?.signal);
+		if (step.hang) await sleep(Number.POSITIVE_INFINITY, options?.signal);
+		return messageFor(step, context);
+	};
+	const dispatch = (model: Parameters<typeof core.stream>[0], context: Parameters<typeof core.stream>[1], options?: Parameters<typeof core.stream>[2]) => {
+		// The faux core takes one queued step per request, synchronously: queue exactly ours.
+		core.setResponses([(ctx) => answer(ctx as unknown as Context, options as { sessionId?: string; signal?: AbortSignal })]);
+		return core.stream(model, context, options);
+	};
+	const provider = createProvider({
+		id: SCRIPTED_PROVIDER,
+		name: "Scripted model (pi-flows)",
+		auth: { apiKey: { name: "Scripted", resolve: async () => ({ auth: {} }) } },
+		models: core.models,
+		api: { stream: dispatch, streamSimple: dispatch, fetchDeferred: core.fetchDeferred, cancelDeferred: core.cancelDeferred },
+	} as Parameters<typeof createProvider>[0]);
+	return {
+		provider,
+		bind: (sessionId, visit) => {
+			const previous = bindings.get(sessionId);
+			if (previous?.visit !== visit) cursors.delete(visit);
+			bindings.set(sessionId, { visit });
+		},
+		unbind: (sessionId) => bindings.delete(sessionId),
+		calls: () => calls,
+	};
+}
+
+function messageFor(step: ScriptStep, context: Context): AssistantMessage {
+	if (step.fail !== undefined) return fauxAssistantMessage([], { stopReason: "error", errorMessage: step.fail });
+	const blocks = [];
+	if (step.thinking) blocks.push(fauxThinking(step.thinking));
+	if (step.say !== undefined) blocks.push(fauxText(fill(step.say, context)));
+	for (const call of step.calls) blocks.push(fauxToolCall(call.name, call.args as Parameters<typeof fauxToolCall>[1]));
+	const stopReason = step.calls.length > 0 ? "toolUse" : step.length ? "length" : "stop";
+	return fauxAssistantMessage(blocks, { stopReason });
+}
+
+/** Fills `{{result}}`, `{{task}}` and `{{section:NAME}}`, each optionally `|lines:N`. */
+export function fill(template: string, context: Context): string {
+	return template.replace(/\{\{\s*(result|task|section:([^}|]+?))\s*(?:\|\s*lines:(\d+)\s*)?\}\}/g, (_m, what: string, name?: string, lines?: string) => {
+		let text: string;
+		if (what === "result") text = lastToolResult(context.messages);
+		else if (what === "task") text = lastUserText(context.messages);
+		else text = section(lastUserText(context.messages), (name ?? "").trim());
+		if (lines) text = text.split("\n").filter((l) => l.trim() !== "").slice(0, Number(lines)).join("\n");
+		return text;
+	});
+}
+
+function textOf(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content.map((b: { type?: string; text?: string }) => (b.type === "text" ? (b.text ?? "") : "")).join("");
+}
+
+function lastToolResult(messages: Message[]): string {
+	for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "toolResult") return textOf(messages[i].content);
+	return "";
+}
+
+function lastUserText(messages: Message[]): string {
+	for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "user") return textOf(messages[i].content);
+	return "";
+}
+
+function section(task: string, name: string): string {
+	const lines = task.split("\n");
+	const start = lines.findIndex((l) => l.trim() === `## ${name}`);
+	if (start < 0) return "";
+	const rest = lines.slice(start + 1);
+	const end = rest.findIndex((l) => /^## /.test(l));
+	return (end < 0 ? rest : rest.slice(0, end)).join("\n").trim();
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+	return new Promise((resolve) => {
+		if (signal?.aborted) return resolve();
+		const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
+		function done() {
+			if (timer) clearTimeout(timer);
+			signal?.removeEventListener("abort", done);
+			resolve();
+		}
+		signal?.addEventListener("abort", done, { once: true });
+	});
+}

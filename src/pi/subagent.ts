@@ -1,0 +1,117 @@
+/**
+ * One in-process subagent: a pi session with its agent's system prompt, its tools as an allowlist, no
+ * discovery, an in-memory session. `ask` never throws for a failed turn; it reads pi's stop reason and
+ * returns `ok: false` with the error, and the usage is the delta of pi's counters over the turn.
+ */
+import type { AgentSession, ModelRuntime } from "@earendil-works/pi-coding-agent";
+import { formatMs } from "../runtime/duration.ts";
+import type { ErrorKind, Result } from "../runtime/result.ts";
+import type { AskOptions, SpawnRequest, Subagent } from "../runtime/subagent.ts";
+import { emptyUsage, type Usage } from "../runtime/usage.ts";
+import type { ResolvedModel } from "./host.ts";
+import { createAgentSession, sessionDefaults, staticResources } from "./host.ts";
+import type { ScriptedModel } from "./scripted/index.ts";
+
+interface OpenOptions {
+	id: string;
+	request: SpawnRequest;
+	model: ResolvedModel;
+	cwd: string;
+	agentDir: string;
+	runtime: ModelRuntime;
+	scripted?: ScriptedModel;
+	onClose: (s: Subagent) => void;
+}
+
+type Thinking = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+
+/** Creates the session and wraps it as a {@link Subagent}. */
+export async function openSubagent(o: OpenOptions): Promise<Subagent> {
+	const { request } = o;
+	const thinking = (request.thinking ?? o.model.thinking ?? request.agent.thinking ?? "off") as Thinking;
+	const { session } = await createAgentSession({
+		cwd: o.cwd,
+		agentDir: o.agentDir,
+		modelRuntime: o.runtime,
+		model: o.model.model,
+		thinkingLevel: thinking,
+		resourceLoader: staticResources(request.agent.prompt),
+		tools: request.agent.tools,
+		...sessionDefaults(o.cwd),
+	});
+	const off = session.subscribe((event) => {
+		if (event.type === "tool_execution_start") request.onToolCall?.(event.toolName, event.args);
+	});
+	let closed = false;
+	const sub: Subagent = {
+		id: o.id,
+		agent: request.agent.name,
+		model: o.model.ref,
+		ask: (task, options) => ask(session, sub, o, task, options ?? {}),
+		close: async () => {
+			if (closed) return;
+			closed = true;
+			off();
+			o.scripted?.unbind(session.sessionId);
+			try {
+				await session.abort();
+			} finally {
+				session.dispose();
+				o.onClose(sub);
+			}
+		},
+	};
+	return sub;
+}
+
+async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: string, options: AskOptions): Promise<Result> {
+	const started = performance.now();
+	const base = { agent: sub.agent, model: sub.model };
+	if (options.signal?.aborted) {
+		return { ...base, output: "", messages: [], usage: emptyUsage(), ok: false, error: "aborted", errorKind: "aborted" };
+	}
+	o.scripted?.bind(session.sessionId, options.label ?? sub.agent);
+	const before = session.getSessionStats();
+	const firstMessage = session.messages.length;
+	let timedOut = false;
+	const abort = () => void session.abort();
+	const timer = options.timeoutMs !== undefined ? setTimeout(() => ((timedOut = true), abort()), options.timeoutMs) : undefined;
+	options.signal?.addEventListener("abort", abort, { once: true });
+	let thrown: unknown;
+	try {
+		await session.prompt(task, { expandPromptTemplates: false });
+	} catch (error) {
+		// pi throws only before a request is made (no credentials, no model); a provider failure arrives as
+		// a stop reason below.
+		thrown = error;
+	} finally {
+		if (timer) clearTimeout(timer);
+		options.signal?.removeEventListener("abort", abort);
+	}
+	const after = session.getSessionStats();
+	const usage: Usage = {
+		input: after.tokens.input - before.tokens.input,
+		output: after.tokens.output - before.tokens.output,
+		cacheRead: after.tokens.cacheRead - before.tokens.cacheRead,
+		cacheWrite: after.tokens.cacheWrite - before.tokens.cacheWrite,
+		totalTokens: after.tokens.total - before.tokens.total,
+		cost: after.cost - before.cost,
+		requests: after.assistantMessages - before.assistantMessages,
+		toolCalls: after.toolCalls - before.toolCalls,
+		ms: performance.now() - started,
+	};
+	const messages = session.messages.slice(firstMessage);
+	const last = [...messages].reverse().find((m) => (m as { role?: string }).role === "assistant") as
+		| { stopReason?: string; errorMessage?: string }
+		| undefined;
+	const output = session.getLastAssistantText() ?? "";
+	const fail = (kind: ErrorKind, error: string): Result => ({ ...base, output, messages, usage, ok: false, error, errorKind: kind });
+	if (timedOut) return fail("timeout", `timed out after ${formatMs(options.timeoutMs ?? 0)}`);
+	if (options.signal?.aborted) return fail("aborted", "aborted");
+	if (thrown !== undefined) return fail("provider", thrown instanceof Error ? thrown.message : String(thrown));
+	if (!last) return fail("provider", "the model gave no answer");
+	if (last.stopReason === "error") return fail("provider", last.errorMessage ?? "the provider reported an error");
+	if (last.stopReason === "aborted") return fail("aborted", last.errorMessage ?? "aborted");
+	if (last.stopReason === "length") return fail("provider", "the answer hit the model's output limit");
+	return { ...base, output, messages, usage, ok: true };
+}

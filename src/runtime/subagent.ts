@@ -1,0 +1,43 @@
+/**
+ * The port between the evaluator and pi. The evaluator and the combinators only ever see these types, so
+ * they run offline against any implementation; `src/pi/` provides the real one.
+ */
+import type { AgentDef } from "../agents/agent.ts";
+import type { Result } from "./result.ts";
+
+/** Options of one turn. */
+export interface AskOptions {
+	/** Cancels the turn; the result is then `ok: false` with kind `aborted`. */
+	signal?: AbortSignal;
+	/** Per-turn deadline. No default: the library does not decide that a legitimate task took too long. */
+	timeoutMs?: number;
+	/** Names the turn for the scripted model and the events: the visit path, e.g. `deliver#2/code`. */
+	label?: string;
+}
+
+/** A live subagent: one pi session with its agent's prompt and tools. */
+export interface Subagent {
+	/** Unique within the process, e.g. `scout#3`. */
+	readonly id: string;
+	readonly agent: string;
+	/** `provider/id` of the model it runs on. */
+	readonly model: string;
+	/** One question, one answer. Never throws for a failed turn: the failure is in the result. */
+	ask(task: string, options?: AskOptions): Promise<Result>;
+	/** Disposes the session. Idempotent. */
+	close(): Promise<void>;
+}
+
+/** What the evaluator asks of a spawn. */
+export interface SpawnRequest {
+	agent: AgentDef;
+	/** A model reference as resolved before the run (`provider/id`); undefined means pi's settings. */
+	model?: string;
+	thinking?: string;
+	cwd: string;
+	/** Called for every tool call, for live views and the event stream. */
+	onToolCall?: (tool: string, args: unknown) => void;
+}
+
+/** Creates subagents; injectable so every workflow is testable without a network. */
+export type Spawn = (request: SpawnRequest) => Promise<Subagent>;

@@ -1,0 +1,59 @@
+/**
+ * Usage is what pi counted, never an estimate of ours: a turn's usage is the delta of the session's
+ * counters across the turn, and a field a provider does not report stays 0. Time is measured here, with
+ * `performance.now()`, because pi does not time turns.
+ */
+
+/** Tokens, cost and time spent by one turn, one node, or a whole run. */
+export interface Usage {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	/** input + output + cacheRead + cacheWrite, as pi totals it. */
+	totalTokens: number;
+	/** In the provider's currency (USD for the known ones); 0 when the provider reports none. */
+	cost: number;
+	/** Model requests answered (assistant messages). */
+	requests: number;
+	/** Tool calls the model made. */
+	toolCalls: number;
+	/** Wall-clock milliseconds. */
+	ms: number;
+}
+
+/** A usage with every counter at zero. */
+export function emptyUsage(): Usage {
+	return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0, requests: 0, toolCalls: 0, ms: 0 };
+}
+
+/** The sum of several usages; `ms` is summed too (busy time), so callers that want wall time set it after. */
+export function addUsage(...parts: Usage[]): Usage {
+	const sum = emptyUsage();
+	for (const u of parts) {
+		sum.input += u.input;
+		sum.output += u.output;
+		sum.cacheRead += u.cacheRead;
+		sum.cacheWrite += u.cacheWrite;
+		sum.totalTokens += u.totalTokens;
+		sum.cost += u.cost;
+		sum.requests += u.requests;
+		sum.toolCalls += u.toolCalls;
+		sum.ms += u.ms;
+	}
+	return sum;
+}
+
+/** `12.3k` for progress lines: exact below 1,000, one decimal above. */
+export function formatTokens(n: number): string {
+	if (n < 1000) return String(n);
+	if (n < 1_000_000) return `${(n / 1000).toFixed(1).replace(/\.0$/, "")}k`;
+	return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
+}
+
+/** One line: `↑in ↓out · $cost · 1.2s`, the figures a person compares across runs. */
+export function formatUsage(u: Usage): string {
+	const inTokens = u.input + u.cacheRead + u.cacheWrite;
+	const cost = u.cost > 0 ? ` · $${u.cost.toFixed(4)}` : "";
+	return `↑${formatTokens(inTokens)} ↓${formatTokens(u.output)}${cost} · ${(u.ms / 1000).toFixed(1)}s`;
+}
