@@ -167,6 +167,8 @@ function readNode(file: FlowFile, item: unknown, listRange: Range, report: Repor
 		report("node-kind", keyOf(file, byKey.get(kind) as Pair).range, `${path}.${kind}`, `\`${kind}\` nodes are not supported by this version of pi-flows`);
 		return undefined;
 	}
+	// Unknown keys and bad reads are reported but do not refuse the node: it still builds, so later
+	// nodes that read it and its section are judged as usual (one mistake, one fault).
 	const allowed = new Set<string>(["id", "agent", ...NODE_KEYS.agent]);
 	for (const [key, pair] of byKey) {
 		if (allowed.has(key)) continue;
@@ -174,7 +176,6 @@ function readNode(file: FlowFile, item: unknown, listRange: Range, report: Repor
 		report("unknown-key", keyOf(file, pair).range, `${path}.${key}`, `an agent node has no key \`${key}\`.${didYouMean(near)}`, {
 			expected: near ? [near] : [],
 		});
-		ok = false;
 	}
 	const agentPair = byKey.get("agent") as Pair;
 	const agentName = stringOf(agentPair.value);
@@ -183,7 +184,7 @@ function readNode(file: FlowFile, item: unknown, listRange: Range, report: Repor
 		report("key-type", agentRange, `${path}.agent`, `\`agent\` must be an agent's name, not ${describe(agentPair.value)}`);
 		ok = false;
 	}
-	const reads = readReads(file, byKey.get("reads"), path, report);
+	const reads = idText !== undefined ? readReads(file, byKey.get("reads"), path, report) : [];
 	const modelPair = byKey.get("model");
 	let model: Located<string> | undefined;
 	if (modelPair) {
@@ -194,7 +195,7 @@ function readNode(file: FlowFile, item: unknown, listRange: Range, report: Repor
 			ok = false;
 		} else model = { value: value.trim(), range: r };
 	}
-	if (!ok || !reads || agentName === undefined || idText === undefined) return undefined;
+	if (!ok || agentName === undefined || idText === undefined) return undefined;
 	const node: AgentNode = {
 		kind: "agent",
 		id: { value: idText, range: idRange },
@@ -209,32 +210,29 @@ function readNode(file: FlowFile, item: unknown, listRange: Range, report: Repor
 
 const ADDRESS = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
-function readReads(file: FlowFile, pair: Pair | undefined, path: string, report: Report): Address[] | undefined {
+function readReads(file: FlowFile, pair: Pair | undefined, path: string, report: Report): Address[] {
 	if (!pair) return [];
 	const items = itemsOf(pair.value);
 	const listRange = rangeOf(file, pair.value as Node, keyOf(file, pair).range);
 	if (!items) {
 		report("key-type", listRange, `${path}.reads`, `\`reads\` must be a list of addresses like \`[input, plan]\`, not ${describe(pair.value)}`);
-		return undefined;
+		return [];
 	}
 	const reads: Address[] = [];
-	let ok = true;
 	for (const item of items) {
 		const text = stringOf(item);
 		const range = rangeOf(file, item as Node, listRange);
 		if (text === undefined) {
 			report("key-type", range, `${path}.reads`, `a read is an address like \`plan.output\`, not ${describe(item)}`);
-			ok = false;
 			continue;
 		}
 		const trimmed = text.trim();
 		if (!ADDRESS.test(trimmed)) {
 			report("invalid-address", range, `${path}.reads`, `\`${trimmed}\` is not an address: a name followed by \`.field\`s`);
-			ok = false;
 			continue;
 		}
 		const [root, ...fields] = trimmed.split(".");
 		reads.push({ root, fields, text: trimmed, range });
 	}
-	return ok ? reads : undefined;
+	return reads;
 }

@@ -52,7 +52,7 @@ export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedF
 		for (const read of node.reads) checkRead(read, node, ended, allIds, refused, report);
 		ended.add(id);
 	}
-	const prompts = checkSections(flow, report);
+	const prompts = checkSections(flow, refused, report);
 	if (faults.length > 0) return { faults: sortFaults(faults) };
 	return { value: brand(flow, agents, prompts), faults: [] };
 }
@@ -107,7 +107,7 @@ function checkRead(
 	}
 }
 
-function checkSections(flow: Flow, report: Report): Map<string, string> {
+function checkSections(flow: Flow, refused: ReadonlySet<string>, report: Report): Map<string, string> {
 	const prompts = new Map<string, string>();
 	const agentIds = new Set(flow.nodes.map((n) => n.id.value));
 	const seen = new Map<string, Range>();
@@ -121,6 +121,7 @@ function checkSections(flow: Flow, report: Report): Map<string, string> {
 			continue;
 		}
 		seen.set(section.id, section.headingRange);
+		if (refused.has(section.id)) continue;
 		if (!agentIds.has(section.id)) {
 			const near = nearest(section.id, agentIds);
 			report("section-unknown", section.headingRange, section.id, `the section \`## ${section.id}\` matches no node.${didYouMean(near)}`, {

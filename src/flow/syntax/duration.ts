@@ -1,0 +1,124 @@
+/**
+ * Durations: `90s`, `10m`, `1h30m`, `2h15m30s`, `500ms`, `1d`. Compound values are ours (combo accepts one
+ * unit only, yet prints compound ones); days are in because an `ask` may wait overnight, and `formatDuration`
+ * prints what `parseDuration` reads, so a value round-trips. Zero, signs, decimals and spaces are refused:
+ * each has one clearer spelling.
+ */
+import { fault } from "../../faults/index.ts";
+import type { Parsed } from "./expression.ts";
+import { durationGrammar } from "./grammars.ts";
+import type { Node, Semantics } from "ohm-js";
+import { rangeIn, type SourceAt } from "./source-at.ts";
+
+/** Milliseconds per unit, largest first: the order a compound duration must follow. */
+const UNITS = [
+	["d", 86_400_000],
+	["h", 3_600_000],
+	["m", 60_000],
+	["s", 1_000],
+	["ms", 1],
+] as const;
+
+const UNIT_MS: Record<string, number> = Object.fromEntries(UNITS);
+
+/** Words people write for a unit, so the refusal can say which unit they meant. */
+const UNIT_ALIASES: Record<string, string> = {
+	sec: "s", secs: "s", second: "s", seconds: "s", min: "m", mins: "m", minute: "m", minutes: "m",
+	hr: "h", hrs: "h", hour: "h", hours: "h", day: "d", days: "d", msec: "ms", millis: "ms",
+};
+
+let semantics: Semantics | undefined;
+
+function build(): Semantics {
+	const s = durationGrammar().createSemantics();
+	const part = (unit: string) =>
+		function (this: Node, count: Node, _unit: Node): number {
+			return Number(count.sourceString) * UNIT_MS[unit];
+		};
+	s.addOperation<number>("ms", {
+		duration(d, h, m, sec, ms, _end) {
+			return [d, h, m, sec, ms].reduce((sum, opt) => sum + (opt.children[0]?.ms() ?? 0), 0);
+		},
+		days: part("d"),
+		hours: part("h"),
+		minutes: part("m"),
+		seconds: part("s"),
+		millis: part("ms"),
+	});
+	return s;
+}
+
+/** Milliseconds of a duration, or undefined when `text` is not one. Used by `/run --timeout` too. */
+export function parseDuration(text: string): number | undefined {
+	const match = durationGrammar().match(text);
+	if (match.failed()) return undefined;
+	semantics ??= build();
+	const ms = semantics(match).ms() as number;
+	return Number.isSafeInteger(ms) ? ms : undefined;
+}
+
+interface Problem {
+	start: number;
+	end: number;
+	message: string;
+	expected?: string[];
+}
+
+/** Names the first thing wrong with a duration, part by part, rather than quoting the grammar. */
+function explain(text: string, failure: number, expectedText: string): Problem {
+	const whole = (message: string): Problem => ({ start: 0, end: text.length, message });
+	if (text === "") return whole("The duration is empty: write one like `90s`, `10m` or `1h30m`.");
+	if (/\s/.test(text)) return whole("A duration has no spaces: write `1h30m`.");
+	if (text.startsWith("-")) return whole("A duration cannot be negative.");
+	if (/\d[.,]\d/.test(text)) return whole("A duration takes whole numbers: write `1h30m` rather than `1.5h`.");
+	let previous = -1;
+	for (const m of text.matchAll(/(\d+)([A-Za-z]*)/g)) {
+		const start = m.index;
+		const [all, count, unit] = m;
+		const end = start + all.length;
+		if (/^0+$/.test(count)) return { start, end, message: `\`${all}\` is zero: leave the part out.` };
+		if (count.startsWith("0")) return { start, end, message: `\`${all}\` has a leading zero.` };
+		if (unit === "") return { start, end, message: `\`${count}\` needs a unit: ms, s, m, h or d.` };
+		const rank = UNITS.findIndex(([u]) => u === unit);
+		if (rank < 0) {
+			const meant = UNIT_ALIASES[unit.toLowerCase()];
+			const message = `\`${unit}\` is not a unit: the units are ms, s, m, h and d.${meant ? ` Did you mean \`${count}${meant}\`?` : ""}`;
+			return { start: start + count.length, end, message, expected: meant ? [`${count}${meant}`] : undefined };
+		}
+		if (rank <= previous) {
+			return { start, end, message: `\`${all}\` is out of order: units go largest first, each once, as in \`1h30m\`.` };
+		}
+		previous = rank;
+	}
+	return { start: failure, end: text.length, message: `\`${text}\` is not a duration: expected ${expectedText}.` };
+}
+
+/** A duration with its fault (`duration-invalid`), pointing at the part that is wrong. */
+export function readDuration(text: string, at: SourceAt): Parsed<number> {
+	const value = parseDuration(text);
+	if (value !== undefined) return { value, faults: [] };
+	const match = durationGrammar().match(text);
+	const problem = match.failed()
+		? explain(text, match.getRightmostFailurePosition(), match.getExpectedText())
+		: { start: 0, end: text.length, message: "The duration is too long to count in milliseconds." };
+	const range = rangeIn(at, problem.start, problem.end);
+	return { faults: [fault("duration-invalid", at.file, range, at.path, problem.message, { expected: problem.expected })] };
+}
+
+/**
+ * The shortest way the file format writes `ms`: whole units greedily from days down (`5400000` → `1h30m`,
+ * `90000` → `1m30s`), and plain milliseconds when there is a part below a second (`1500` → `1500ms`),
+ * because `1s500ms` reads worse. Anything `parseDuration` would refuse prints as `<n>ms`.
+ */
+export function formatDuration(ms: number): string {
+	if (!Number.isSafeInteger(ms) || ms <= 0 || ms % 1000 !== 0) return `${ms}ms`;
+	let rest = ms;
+	let out = "";
+	for (const [unit, size] of UNITS) {
+		if (unit === "ms") break;
+		const n = Math.floor(rest / size);
+		if (n > 0) out += `${n}${unit}`;
+		rest -= n * size;
+	}
+	return out;
+}

@@ -1,0 +1,47 @@
+/**
+ * Parses the condition language and addresses.
+ * Input: the text of one YAML value and where it sits in its file. Output: an {@link Expr} with absolute
+ * ranges, or one fault (only one: after a syntax error the rest of the text is guesswork).
+ *   parseCondition("plan.ok && x = 1", at) → faults: condition-syntax at the `=`, "equality is `==`"
+ */
+import { type Fault, type FaultCode, fault } from "../../faults/index.ts";
+import { diagnose } from "./diagnose.ts";
+import type { AddressExpr, Expr } from "./expr.ts";
+import { expressionGrammar } from "./grammars.ts";
+import { rangeIn, type SourceAt } from "./source-at.ts";
+import { toTree } from "./tree.ts";
+
+/** A parse result: a value when there are no faults, as the reader's `{ value, faults }`. */
+export interface Parsed<T> {
+	value?: T;
+	faults: Fault[];
+}
+
+function parse(text: string, at: SourceAt, rule: "Condition" | "Address", code: FaultCode): Parsed<Expr> {
+	const match = expressionGrammar().match(text, rule);
+	if (!match.failed()) return { value: toTree(match, at), faults: [] };
+	const mode = rule === "Condition" ? "condition" : "address";
+	const refusal = diagnose(text, match.getRightmostFailurePosition(), match.getExpectedText(), mode);
+	const range = rangeIn(at, refusal.start, refusal.end);
+	return {
+		faults: [fault(code, at.file, range, at.path, refusal.message, { hint: refusal.hint, expected: refusal.expected })],
+	};
+}
+
+/**
+ * A condition of `loop:`, `when:` or `give-up:`. Refusals are `condition-syntax`; types are checked later
+ * by the checker, which knows what each address reads.
+ */
+export function parseCondition(text: string, at: SourceAt): Parsed<Expr> {
+	return parse(text, at, "Condition", "condition-syntax");
+}
+
+/**
+ * A bare address, as `reads:`, `map-from:` and `agent-from:` take: a name followed by `.field`s. Refusals
+ * are `invalid-address`, the code the checker also uses for an address that reads into text.
+ */
+export function parseAddress(text: string, at: SourceAt): Parsed<AddressExpr> {
+	const parsed = parse(text, at, "Address", "invalid-address");
+	if (parsed.value?.kind === "address") return { value: parsed.value, faults: [] };
+	return { faults: parsed.faults };
+}

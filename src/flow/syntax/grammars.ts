@@ -1,0 +1,42 @@
+/**
+ * Loads the grammars of `grammar/` once and names them, as Shopify's `grammar.ts` does: nothing here
+ * parses. A grammar that fails to load is our bug, not the user's, so it throws (style rule 9).
+ */
+import { readFileSync } from "node:fs";
+import * as ohm from "ohm-js";
+
+const cache = new Map<string, ohm.Grammar>();
+
+/**
+ * The grammar in `grammar/<file>`, compiled on first use. Lazy, so importing the syntax layer costs
+ * nothing until a flow actually has a condition or a duration.
+ */
+function load(file: string): ohm.Grammar {
+	const cached = cache.get(file);
+	if (cached) return cached;
+	const url = new URL(`../../../grammar/${file}`, import.meta.url);
+	let source: string;
+	try {
+		source = readFileSync(url, "utf8");
+	} catch (cause) {
+		throw new Error(`pi-flows: cannot read grammar ${url.pathname}; the package is incomplete`, { cause });
+	}
+	let grammar: ohm.Grammar;
+	try {
+		grammar = ohm.grammar(source);
+	} catch (cause) {
+		throw new Error(`pi-flows: grammar/${file} does not compile; this is a bug in pi-flows`, { cause });
+	}
+	cache.set(file, grammar);
+	return grammar;
+}
+
+/** The condition language and its address-only entry rule (`Condition`, `Address`). */
+export function expressionGrammar(): ohm.Grammar {
+	return load("expression.ohm");
+}
+
+/** Durations like `90s` and `1h30m` (`duration`). */
+export function durationGrammar(): ohm.Grammar {
+	return load("duration.ohm");
+}

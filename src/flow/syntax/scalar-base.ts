@@ -1,0 +1,25 @@
+/**
+ * Style rule 5 in one function: an expression inside a YAML string maps back to exact columns only when
+ * the scalar's source is its value, plain and on one line, or quoted without escapes. Callers ask here
+ * before passing `base`, and fall back to the whole scalar's range otherwise.
+ */
+import type { Scalar } from "yaml";
+
+/**
+ * The absolute offset of the scalar's value in the file, or undefined when source and value differ
+ * (escapes, folded or block scalars, a non-string scalar).
+ *
+ * @param fileText the whole flow file
+ * @param yamlBase the absolute offset of the YAML text in the file (after the opening `---` line)
+ */
+export function scalarBase(scalar: Scalar, fileText: string, yamlBase: number): number | undefined {
+	const range = scalar.range;
+	if (!range || typeof scalar.value !== "string") return undefined;
+	const value = scalar.value;
+	const start = yamlBase + range[0];
+	const source = fileText.slice(start, yamlBase + range[1]);
+	if (scalar.type === "PLAIN" && source === value) return start;
+	if (scalar.type === "QUOTE_DOUBLE" && source === `"${value}"`) return start + 1;
+	if (scalar.type === "QUOTE_SINGLE" && source === `'${value}'`) return start + 1;
+	return undefined;
+}

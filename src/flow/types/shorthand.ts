@@ -1,0 +1,170 @@
+/**
+ * Reads the type notation of `output:` and `input:`.
+ * Input: the YAML node of the value. Output: a {@link Type}, or every `schema-invalid` problem at once.
+ *   `{ tasks: [{ worker: scout | reviewer, note?: string }] }`
+ *   → object(tasks: list(object(worker: enum(scout, reviewer), note?: string)))
+ * `{ json-schema: {...} }` hands over to the long form.
+ */
+import { isAlias, isMap, isScalar, isSeq, type Node, type Scalar, type YAMLMap } from "yaml";
+import { nearest } from "../../faults/index.ts";
+import { FILE_START } from "../../text/index.ts";
+import { RESERVED_WORDS, scalarBase } from "../syntax/index.ts";
+import { readJsonSchema } from "./json-schema.ts";
+import { BOOLEAN, enumOf, type Field, listOf, NUMBER, objectOf, QUESTION, STRING, type Type } from "./type.ts";
+import { IDENTIFIER, join, Problems, type TypeAt } from "./type-at.ts";
+
+/** A parse result: a type when there are no faults. */
+export interface ParsedType {
+	value?: Type;
+	faults: Problems["faults"];
+}
+
+const NAMED: Record<string, Type> = { string: STRING, number: NUMBER, boolean: BOOLEAN, Question: QUESTION };
+
+/** Words people reach for, and what to say about them. */
+const NOT_TYPES: Record<string, string> = {
+	integer: "Write `number`: integers and decimals are one type.",
+	int: "Write `number`: integers and decimals are one type.",
+	float: "Write `number`.",
+	bool: "Write `boolean`.",
+	str: "Write `string`.",
+	any: "There is no `any`: leave `output:` out for untyped text, or name the shape.",
+	text: "Leave `output:` out: an agent's untyped output is text.",
+	null: "There is no `null`: mark a field optional with `?` instead.",
+	object: "Write the fields: `{ name: string, count?: number }`.",
+	array: "Write the element type in brackets: `[string]`.",
+	list: "Write the element type in brackets: `[string]`.",
+};
+
+const RESERVED: ReadonlySet<string> = new Set(RESERVED_WORDS);
+
+function scalarType(node: Scalar, where: string, p: Problems): Type | undefined {
+	const range = p.rangeOf(node);
+	if (typeof node.value !== "string") {
+		const shown = node.value === null ? "An empty value" : `\`${String(node.source ?? node.value)}\``;
+		p.add(range, where, `${shown} is not a type: write string, number, boolean, Question, \`a | b\`, \`[type]\` or \`{ field: type }\`.`);
+		return undefined;
+	}
+	const text = node.value;
+	if (text.includes("|")) return enumType(node, text, where, p);
+	const word = text.trim();
+	const named = NAMED[word];
+	if (named) return named;
+	const near = nearest(word, Object.keys(NAMED));
+	const advice = NOT_TYPES[word] ?? (near ? `Did you mean \`${near}\`?` : "An enum needs at least two values: `a | b`.");
+	p.add(range, where, `\`${word}\` is not a type. ${advice}`, near ? [near] : undefined);
+	return undefined;
+}
+
+/** `scout | reviewer`: each value is checked at its own column when the scalar maps back exactly. */
+function enumType(node: Scalar, text: string, where: string, p: Problems): Type | undefined {
+	const base = scalarBase(node, p.at.table.text, p.at.yamlBase);
+	const whole = p.rangeOf(node);
+	const at = (start: number, end: number) => (base === undefined ? whole : p.at.table.range(base + start, base + end));
+	const before = p.faults.length;
+	const values: string[] = [];
+	let start = 0;
+	for (const part of text.split("|")) {
+		const end = start + part.length;
+		const value = part.trim();
+		const valueStart = start + part.indexOf(value);
+		if (value === "") {
+			const bar = end < text.length ? end : Math.max(0, start - 1);
+			p.add(at(bar, bar + 1), where, "An enum value is empty: write `a | b` with a value on each side of every `|`.");
+		} else if (values.includes(value)) {
+			p.add(at(valueStart, valueStart + value.length), where, `\`${value}\` is repeated in the enum.`);
+		} else if (value in NAMED) {
+			p.add(
+				at(valueStart, valueStart + value.length),
+				where,
+				`\`${value}\` is a type name, not an enum value: the notation has no unions of types.`,
+			);
+		} else {
+			values.push(value);
+		}
+		start = end + 1;
+	}
+	if (p.faults.length > before) return undefined;
+	return enumOf(values);
+}
+
+function listType(items: readonly unknown[], node: Node, where: string, p: Problems): Type | undefined {
+	if (items.length === 0) {
+		p.add(p.rangeOf(node), where, "A list type names its element type: write `[string]` or `[{ field: type }]`.");
+		return undefined;
+	}
+	const of = shorthand(items[0], `${where}[]`, p);
+	if (items.length > 1) {
+		const second = items[1] as Node;
+		const last = items[items.length - 1] as Node;
+		const range = { start: p.rangeOf(second).start, end: p.rangeOf(last).end };
+		p.add(range, where, "A list type has exactly one element type; there are no tuples.");
+		return undefined;
+	}
+	return of ? listOf(of) : undefined;
+}
+
+function objectType(map: YAMLMap, where: string, p: Problems): Type | undefined {
+	if (map.items.length === 0) {
+		p.add(p.rangeOf(map), where, "An object type has at least one field: `{ name: string }`.");
+		return undefined;
+	}
+	const fields: Field[] = [];
+	let ok = true;
+	for (const pair of map.items) {
+		const key = pair.key;
+		const keyText = isScalar(key) && typeof key.value === "string" ? key.value : undefined;
+		const keyRange = p.rangeOf(isScalar(key) ? key : map);
+		if (keyText === undefined) {
+			p.add(keyRange, where, "A field name is a plain name, like `task` or `note?`.");
+			ok = false;
+			continue;
+		}
+		const optional = keyText.endsWith("?");
+		const name = optional ? keyText.slice(0, -1) : keyText;
+		const here = join(where, name);
+		if (name === "json-schema") {
+			p.add(keyRange, here, "`json-schema` stands alone: it is the whole of `output:` or `input:`, not part of a type.");
+			ok = false;
+		} else if (!IDENTIFIER.test(name) || RESERVED.has(name)) {
+			const fixed = name.replace(/[^A-Za-z0-9_]/g, "_");
+			p.add(keyRange, here, `\`${name}\` is not a field name: conditions read fields, so use letters, digits and \`_\`, not starting with a digit, and no reserved word.`, IDENTIFIER.test(fixed) && fixed !== name ? [fixed] : undefined);
+			ok = false;
+		} else if (fields.some((f) => f.name === name)) {
+			p.add(keyRange, here, `\`${name}\` is a field twice.`);
+			ok = false;
+		}
+		const type = shorthand(pair.value ?? null, here, p, keyRange);
+		if (type && ok) fields.push({ name, type, optional });
+		else ok = false;
+	}
+	return ok ? objectOf(fields) : undefined;
+}
+
+function shorthand(node: unknown, where: string, p: Problems, absentAt = p.fallback): Type | undefined {
+	if (node === null || node === undefined) {
+		p.add(absentAt, where, "A type is missing here: write string, number, boolean, `a | b`, `[type]` or `{ field: type }`.");
+		return undefined;
+	}
+	if (isAlias(node)) {
+		p.add(p.rangeOf(node), where, "Aliases (`*name`) are not read in a type: write the type out.");
+		return undefined;
+	}
+	if (isScalar(node)) return scalarType(node, where, p);
+	if (isSeq(node)) return listType(node.items, node, where, p);
+	if (isMap(node)) return objectType(node, where, p);
+	p.add(absentAt, where, "This is not a type.");
+	return undefined;
+}
+
+/**
+ * The type written at `node` (a yaml node, or null for an empty value), short form or
+ * `{ json-schema: {...} }`, with every problem reported at once as `schema-invalid` at the exact YAML node
+ * and the path inside the schema.
+ */
+export function parseTypeShorthand(node: unknown, at: TypeAt): ParsedType {
+	const p = new Problems(at, at.keyRange ?? FILE_START);
+	const longForm = isMap(node) && node.items.some((pair) => isScalar(pair.key) && pair.key.value === "json-schema");
+	const value = longForm ? readJsonSchema(node, p) : shorthand(node, "", p);
+	return p.faults.length ? { faults: p.faults } : { value, faults: [] };
+}
