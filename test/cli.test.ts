@@ -94,7 +94,7 @@ describe("pi-flows check and list", () => {
 		project.write("flows/good.md", flow("  - id: look\n    agent: scout\n", "## look\nx\n").replace("name: mine", "name: good"));
 		const bad = cli("check", "flows/bad.md");
 		expect(bad.code).toBe(1);
-		expect(bad.stdout.trim()).toBe("flows/bad.md:8:13: unknown-address: `plan` names nothing readable here. (look.reads)");
+		expect(bad.stdout.trim()).toBe("flows/bad.md:8:13: unknown-address: `plan` names nothing readable here. Readable here: input. (look.reads)");
 		expect(cli("check", "flows/good.md").code).toBe(0);
 		const json = JSON.parse(cli("check", "flows", "--json").stdout);
 		expect(json.map((r: { file: string; ok: boolean }) => [r.file, r.ok])).toEqual([["flows/bad.md", false], ["flows/good.md", true]]);

@@ -42,7 +42,7 @@ const cases: Record<string, [text: string, expected: string[]]> = {
 	],
 	"invalid-address": [
 		head("  - id: a\n    agent: scout\n  - id: b\n    agent: scout\n    reads: [a.output.x]\n") + "\n## a\nx\n\n## b\ny\n",
-		["invalid-address 10:13"],
+		["invalid-address 10:22"],
 	],
 	"section-missing": [head("  - id: look\n    agent: scout\n"), ["section-missing 6:9"]],
 	"section-empty": [head("  - id: look\n    agent: scout\n") + "\n## look\n\n", ["section-empty 10:4"]],
@@ -87,7 +87,7 @@ describe("faults carry what a person needs", () => {
 
 	it("a read of a later node says it has not ended yet", () => {
 		const text = head("  - id: a\n    agent: scout\n    reads: [b]\n  - id: b\n    agent: scout\n") + "\n## a\nx\n\n## b\ny\n";
-		expect(judge(text).faults[0].message).toContain("has not ended before this node");
+		expect(judge(text).faults[0].message).toContain("`b` has not ended before this point");
 	});
 
 	it("reports every mistake at once, in file order, without cascades", () => {

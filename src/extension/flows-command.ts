@@ -40,7 +40,7 @@ export function registerFlowsCommand(pi: ExtensionAPI): void {
 				ctx.ui.notify(checked.faults.map((f) => formatFault(f)).join("\n"), "warning");
 				return;
 			}
-			const lines = checked.value.nodes.map((n) => `○ ${n.path} · agent ${n.agent.value} · reads ${n.reads.map((r) => r.text).join(", ") || "nothing"}`);
+			const lines = checked.value.nodes.map((n) => `○ ${n.path} · ${n.kind}`);
 			ctx.ui.notify(`${found.value.name} · ${found.value.file}\n${lines.join("\n")}`, "info");
 		},
 	});

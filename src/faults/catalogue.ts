@@ -7,7 +7,7 @@
 /** Cause and fix of one fault code, as the docs print them. */
 export interface FaultEntry {
 	/** Which stage raises it. */
-	stage: "read" | "check" | "roster" | "script" | "cli";
+	stage: "read" | "check" | "roster" | "script" | "cli" | "chain";
 	/** What triggers it. */
 	trigger: string;
 	/** How to fix it. */
@@ -124,6 +124,176 @@ export const FAULT_CATALOGUE = {
 		stage: "script",
 		trigger: "A script key names no agent node of the flow.",
 		fix: "Key the script by node id (or exact visit path); the message names the nearest.",
+	},
+	"condition-syntax": {
+		stage: "check",
+		trigger: "A condition is not in the language: `? :`, a map literal, a single `=`, `&` or `|`, an unknown function or method, a dashed name, a reserved word, or a plain syntax error.",
+		fix: "Rewrite the part quoted; the message names the construct to use instead (`==`, `&&`, `size(x)`, a `choice` node...). Only this fault is reported for that condition.",
+	},
+	"condition-unknown-address": {
+		stage: "check",
+		trigger: "A condition reads a name or field that is not readable at that point.",
+		fix: "Read a node that ended earlier in the same or an enclosing sequence, `input`, or an existing field (the message names the nearest).",
+	},
+	"condition-type": {
+		stage: "check",
+		trigger: "Mismatched operand types, a result that is not a boolean, an agent's untyped text read, an empty list `[]`, `has` without a field.",
+		fix: "Compare like with like; read a typed output (`output:`) rather than text; read a field of a list or object, or use `size()`, `all` or `exists`.",
+	},
+	"condition-enum-value": {
+		stage: "check",
+		trigger: "A string literal compared with an enum is not one of the enum's values (the condition would never hold).",
+		fix: "Use one of the values the message lists (it names the nearest).",
+	},
+	"condition-free-string": {
+		stage: "check",
+		trigger: "An `ask-from` answer (free text in the person's words) is compared with a literal.",
+		fix: "Read `answered` or `custom`, or have an agent turn the answer into an enum first.",
+	},
+	"schema-invalid": {
+		stage: "check",
+		trigger: "An `output:` or `input:` type is in neither notation: an unknown type name, an enum with fewer than two values, a list without exactly one element, an empty object, a bad field name, or a json-schema keyword or value outside the subset.",
+		fix: "Write `string`, `number`, `boolean`, `Question`, `a | b`, `[type]`, `{ field: type, other?: type }` or `{ json-schema: {...} }` with type/properties/required/items/enum/description only.",
+	},
+	"duration-invalid": {
+		stage: "check",
+		trigger: "A duration is not whole-number parts with units, largest first: `90s`, `10m`, `1h30m`, `500ms`, `1d`.",
+		fix: "Write each unit at most once, largest first, without zero parts, decimals, signs or spaces.",
+	},
+	"chain-syntax": {
+		stage: "chain",
+		trigger: "Chain text that fits nowhere: an unclosed quote, text glued to a closing quote, words after a step's reference, `--flag=value`, or steps after the `--` section.",
+		fix: "Close the quote, quote a goal that has spaces, separate steps with `->`, write `--flag value`; the hint says which.",
+	},
+	"chain-empty-step": {
+		stage: "chain",
+		trigger: "A chain with no steps, or an empty step: a leading, trailing or doubled `->`.",
+		fix: "Remove the extra `->` or write a step there.",
+	},
+	"chain-bad-ref": {
+		stage: "chain",
+		trigger: "A step that does not start with `@agent`, `flow:name`, `template:name` or a quoted goal, a malformed name, an empty goal, or a template path with `..`.",
+		fix: "Start the step with a reference (the message suggests `@word` for a bare word).",
+	},
+	"chain-unknown-flag": {
+		stage: "chain",
+		trigger: "A flag the chain does not have, or a step flag among the chain-wide flags after `--`.",
+		fix: "Correct the spelling (the message names the nearest flag) or move the flag to its step.",
+	},
+	"chain-flag-value": {
+		stage: "chain",
+		trigger: "A flag without its value, a value of the wrong form, a value on `--continue-on-error`, or a budget warning above the total.",
+		fix: "Write the value in the form the message names.",
+	},
+	"chain-duplicate-flag": {
+		stage: "chain",
+		trigger: "A flag given twice on one step, or a chain-wide flag given twice in the chain.",
+		fix: "Keep one of them; the fault points at the second and names the first.",
+	},
+	"twin-keys": {
+		stage: "read",
+		trigger: "Both `x` and `x-from` on one node (`agent`/`agent-from`, `map`/`map-from`, `ask`/`ask-from`), or both `nodes` and `chain` in a flow.",
+		fix: "Write one: the literal, or the address with `-from`.",
+	},
+	"reserved-name": {
+		stage: "read",
+		trigger: "A flow named `resume` (`/run resume` takes that word).",
+		fix: "Rename the file and its `name:`.",
+	},
+	"retry-refused": {
+		stage: "read",
+		trigger: "`retry:` on a node that cannot retry: a check, commit, ask, flow call or block.",
+		fix: "The message says what to do instead for that kind.",
+	},
+	"among-without-from": {
+		stage: "read",
+		trigger: "`among:` beside a literal `agent:`.",
+		fix: "Use `agent-from:` with `among:`, or drop `among:`.",
+	},
+	"verdict-with-output": {
+		stage: "read",
+		trigger: "`verdict:` together with `output:` on one agent node.",
+		fix: "A verdict node's output is `{ approved, remarks? }`; drop `output:`.",
+	},
+	"ask-form-conflict": {
+		stage: "read",
+		trigger: "`options` with `confirm`; either with `ask-from`; or `enough` on a yes/no or free-text card.",
+		fix: "Write one form of card.",
+	},
+	"ask-options-count": {
+		stage: "read",
+		trigger: "Fewer than 2 or more than 4 literal options.",
+		fix: "Offer 2 to 4 options; for more, let an agent write the question and use `ask-from:`.",
+	},
+	"ask-options-duplicate": {
+		stage: "read",
+		trigger: "An option label given twice.",
+		fix: "Make every label unique.",
+	},
+	"ask-default-mismatch": {
+		stage: "read",
+		trigger: "A `default:` the card could not have produced (not one of the options, not a boolean for `confirm`, not a string for free text).",
+		fix: "Write a default of the card's form.",
+	},
+	"among-mismatch": {
+		stage: "check",
+		trigger: "`among:` is not exactly the values of the enum `agent-from:` reads.",
+		fix: "List exactly the enum's values.",
+	},
+	"unknown-scope": {
+		stage: "check",
+		trigger: "`memory:` names no enclosing node (nor `flow`), or `verdict:` names no enclosing node with a `ledger:`.",
+		fix: "Name an enclosing block's id (or `flow` for memory).",
+	},
+	"memory-output-mismatch": {
+		stage: "check",
+		trigger: "Two nodes share a subagent (same agent, same `memory:` scope) but declare different `output:` types.",
+		fix: "Give them the same `output:`, or different scopes.",
+	},
+	"carry-mismatch": {
+		stage: "check",
+		trigger: "A loop's `carry` sides (`first`, `next`) share no field of the same name and type, or are not lists/objects of one shape.",
+		fix: "Make both sides carry at least one common field.",
+	},
+	"copies-needed": {
+		stage: "check",
+		trigger: "A block runs branches at the same time and a branch can write (an agent with write/edit/bash/subagent tools, a commit, a writing callee) without `copies: true`.",
+		fix: "Add `copies: true`, or run one item at a time (`concurrency: 1`).",
+	},
+	"commit-in-copies": {
+		stage: "check",
+		trigger: "A commit (or a callee's commit) inside a `copies: true` block.",
+		fix: "Commit after the block.",
+	},
+	"memory-outside-copies": {
+		stage: "check",
+		trigger: "A `memory:` scope used inside a `copies: true` block opens outside it.",
+		fix: "Scope the memory to a node inside the block.",
+	},
+	"section-not-agent": {
+		stage: "check",
+		trigger: "A `## ` section names a node that is not an agent or swarm (checks, asks, commits and calls take no prose).",
+		fix: "Remove the section; put a question in `ask:`.",
+	},
+	"broken-flow": {
+		stage: "check",
+		trigger: "A `flow:` node calls a flow that does not check.",
+		fix: "Fix the called flow; the message names its file and first fault.",
+	},
+	"call-cycle": {
+		stage: "check",
+		trigger: "A `flow:` node leads back to the calling flow, directly or through others, even behind an untaken choice.",
+		fix: "Break the cycle; flows cannot recurse.",
+	},
+	"flow-input-mismatch": {
+		stage: "check",
+		trigger: "A call's `input:` type differs from the callee's `input:` (a callee taking `string` accepts anything).",
+		fix: "Pass a value of the callee's input type.",
+	},
+	"tools-widen": {
+		stage: "check",
+		trigger: "A node's `tools:` names a tool its agent's file does not grant.",
+		fix: "A node can only narrow its agent's tools; give the agent the tool or drop it here.",
 	},
 } as const satisfies Record<string, FaultEntry>;
 

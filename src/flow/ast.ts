@@ -1,9 +1,12 @@
 /**
- * The flow AST: typed nodes built from a read file, every value with its range, so the checker and every
- * renderer can point at the exact place a value was written.
+ * The flow AST: typed nodes built from a read file. Every value keeps the range it was written at, so the
+ * checker and every renderer can point at the exact place; conditions, addresses, types and durations
+ * arrive already parsed by the sub-language parsers.
  */
-import type { FlowFile, Section } from "./read/index.ts";
 import type { Range } from "../text/index.ts";
+import type { AddressExpr, Expr } from "./syntax/index.ts";
+import type { Type } from "./types/index.ts";
+import type { FlowFile, Section } from "./read/index.ts";
 
 /** A value and where it was written. */
 export interface Located<T> {
@@ -11,36 +14,176 @@ export interface Located<T> {
 	range: Range;
 }
 
-/** A read address: a name followed by fields (`plan.output.tasks`, `input`, `scout`). */
+/** A read address: a name followed by fields (`plan.output.tasks`, `input`, `item.text`). */
 export interface Address {
-	/** The first segment: a node id or an address word (`input`). */
+	/** The first segment: a node id, an address word (`input`, `item`, `diff`) or a map/macro variable. */
 	root: string;
 	fields: string[];
 	/** The address as written. */
 	text: string;
 	range: Range;
+	/** The parsed form, each segment with its own range. */
+	expr: AddressExpr;
 }
 
-/** One turn of an agent from the roster. */
-export interface AgentNode {
-	kind: "agent";
-	id: Located<string>;
-	/** The node's path through its enclosing nodes: `id` at the root, `deliver/work/code` inside blocks. */
-	path: string;
-	agent: Located<string>;
-	reads: Address[];
-	/** Overrides the flow's and the agent's model for this node (a run option still wins). */
-	model?: Located<string>;
+/** A parsed condition with its source text. */
+export interface Condition {
+	text: string;
+	expr: Expr;
 	range: Range;
 }
 
-/** Every node kind the language has built so far. */
-export type FlowNode = AgentNode;
+/** What every node has. */
+interface NodeBase {
+	id: Located<string>;
+	/** The node address: ids of the enclosing nodes and this one, `deliver/work/code`. */
+	path: string;
+	/** `on-fail: continue`: a failure stops at this node instead of travelling up. */
+	onFail?: Located<"continue">;
+	range: Range;
+}
 
-/** A flow's declared input. */
-export interface InputDecl {
-	/** `string` is the common case; a typed input keeps its YAML range for the type layer. */
-	type: "string";
+/** Handoff settings of a flow or an agent node. */
+export interface HandoffDecl {
+	/** Context fraction at which the land-the-plane directive is steered, in (0, 1]. */
+	watermark?: Located<number>;
+	/** How many times a `partial` finish continues the node in a fresh session. */
+	continuations?: Located<number>;
+	range: Range;
+}
+
+/** One turn of an agent from the roster. */
+export interface AgentNode extends NodeBase {
+	kind: "agent";
+	/** A literal agent name, or an address naming an enum together with `among`. */
+	agent?: Located<string>;
+	agentFrom?: Address;
+	among?: Located<string>[];
+	reads: Address[];
+	output?: Located<Type>;
+	memory?: Located<string>;
+	verdict?: Located<string>;
+	retry?: Located<number>;
+	timeout?: Located<number>;
+	model?: Located<string>;
+	thinking?: Located<string>;
+	/** Narrows the agent's tools; never widens them. */
+	tools?: Located<string>[];
+	handoff?: HandoffDecl;
+}
+
+/** One case of a choice. */
+export interface ChoiceCase {
+	/** The case's name in `<choice>.output.case`; `1`, `2`, ... when unnamed. */
+	name?: Located<string>;
+	when: Condition;
+	body: FlowNode[];
+	range: Range;
+}
+
+/** Ordered cases, the first that holds runs; `default` otherwise. */
+export interface ChoiceNode extends NodeBase {
+	kind: "choice";
+	cases: ChoiceCase[];
+	otherwise: FlowNode[];
+}
+
+/** How many branches must succeed for a block to succeed. */
+export type Join = { kind: "all" } | { kind: "any" } | { kind: "quorum"; count: number };
+
+/** Named branches started at once. */
+export interface ParallelNode extends NodeBase {
+	kind: "parallel";
+	branches: { name: Located<string>; body: FlowNode[] }[];
+	copies?: Located<boolean>;
+	failFast?: Located<boolean>;
+	join?: Located<Join>;
+}
+
+/** The body runs once per item. */
+export interface MapNode extends NodeBase {
+	kind: "map";
+	/** A literal list of strings, or an address of a list. */
+	items?: Located<string>[];
+	from?: Address;
+	max?: Located<number>;
+	concurrency?: Located<number>;
+	copies?: Located<boolean>;
+	failFast?: Located<boolean>;
+	ledger?: Located<string>;
+	join?: Located<Join>;
+	body: FlowNode[];
+}
+
+/** The body repeats until its condition holds, at most `max` times. */
+export interface LoopNode extends NodeBase {
+	kind: "loop";
+	/** Absent only when its condition was refused (the fault is already reported). */
+	until?: Condition;
+	max?: Located<number>;
+	giveUp?: Condition;
+	carry?: { first: Address; next: Address; range: Range };
+	ledger?: Located<string>;
+	body: FlowNode[];
+}
+
+/** A project script run with bash. */
+export interface CheckNode extends NodeBase {
+	kind: "check";
+	script?: Located<string>;
+	timeout?: Located<number>;
+}
+
+/** Commits the tree on the run's own branch. */
+export interface CommitNode extends NodeBase {
+	kind: "commit";
+	message?: Address;
+}
+
+/** A question to the person running the flow. */
+export interface AskNode extends NodeBase {
+	kind: "ask";
+	question?: Located<string>;
+	questionFrom?: Address;
+	options?: { label: Located<string>; description?: string }[];
+	confirm?: Located<boolean>;
+	enough?: Located<string>;
+	/** The answer taken when nobody is there or the card times out. */
+	fallback?: Located<unknown>;
+	reads: Address[];
+	timeout?: Located<number>;
+}
+
+/** Another flow run whole as one node. */
+export interface CallNode extends NodeBase {
+	kind: "flow";
+	callee?: Located<string>;
+	input?: Address;
+}
+
+/** Several members, one goal, a board and claims; nobody divides the work. */
+export interface SwarmNode extends NodeBase {
+	kind: "swarm";
+	members: { agent: Located<string>; count: number; range: Range }[];
+	rounds?: Located<number>;
+	claimsFrom?: Address;
+	until?: Condition;
+	reads: Address[];
+	timeout?: Located<number>;
+}
+
+/** Every node kind of the language. */
+export type FlowNode = AgentNode | ChoiceNode | ParallelNode | MapNode | LoopNode | CheckNode | CommitNode | AskNode | CallNode | SwarmNode;
+
+/** The kinds, as the `kind` field spells them. */
+export type NodeKind = FlowNode["kind"];
+
+/** A flow's budget: the run ends (resumably) when any limit is reached. */
+export interface BudgetDecl {
+	tokens?: Located<number>;
+	cost?: Located<number>;
+	turns?: Located<number>;
+	range: Range;
 }
 
 /** A flow as built: the frontmatter as typed data plus the body's sections. */
@@ -48,10 +191,48 @@ export interface Flow {
 	file: string;
 	name: Located<string>;
 	description: Located<string>;
-	input: Located<InputDecl>;
+	input: Located<Type>;
 	model?: Located<string>;
+	timeout?: Located<number>;
+	budget?: BudgetDecl;
+	handoff?: HandoffDecl;
+	/** The chain string when the flow was written with `chain:` instead of `nodes:`. */
+	chain?: Located<string>;
 	nodes: FlowNode[];
 	sections: Section[];
 	preamble?: Range;
 	source: FlowFile;
+}
+
+/** Nodes directly inside a node (its bodies, in order). */
+export function childrenOf(node: FlowNode): FlowNode[] {
+	switch (node.kind) {
+		case "choice":
+			return [...node.cases.flatMap((c) => c.body), ...node.otherwise];
+		case "parallel":
+			return node.branches.flatMap((b) => b.body);
+		case "map":
+		case "loop":
+			return node.body;
+		default:
+			return [];
+	}
+}
+
+/** Every node of a sequence, depth first, in file order. */
+export function allNodes(nodes: readonly FlowNode[]): FlowNode[] {
+	const out: FlowNode[] = [];
+	const walk = (list: readonly FlowNode[]) => {
+		for (const n of list) {
+			out.push(n);
+			walk(childrenOf(n));
+		}
+	};
+	walk(nodes);
+	return out;
+}
+
+/** Whether a node has a `## <id>` section: agent turns and swarms (whose section is the goal). */
+export function hasSection(node: FlowNode): boolean {
+	return node.kind === "agent" || node.kind === "swarm";
 }

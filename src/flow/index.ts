@@ -1,7 +1,7 @@
-export type { Address, AgentNode, Flow, FlowNode, Located } from "./ast.ts";
+export * from "./ast.ts";
 export { buildFlow } from "./build/index.ts";
 export { type FlowEntry, findFlow, listFlows } from "./catalogue.ts";
-export { type CheckedFlow, checkFlow } from "./check/index.ts";
-export { checkFlowFile, checkFlowText } from "./load.ts";
+export * from "./check/index.ts";
+export { catalogueOptions, checkFlowFile, checkFlowText, type LoadOptions } from "./load.ts";
 export { type FlowFile, readFlow, type Section } from "./read/index.ts";
 export * from "./run/index.ts";

@@ -1,26 +1,65 @@
 /**
- * read → build → check for one file: the whole static judgement of a flow, with every fault at once.
+ * read → build → check for one file, with the flows it calls found in the same catalogue and checked
+ * whole: the complete static judgement of a flow, every fault at once.
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import type { Roster } from "../agents/index.ts";
+import type { Roster, Scope as Sources } from "../agents/index.ts";
 import { type Fault, fault, sortFaults } from "../faults/index.ts";
 import { FILE_START } from "../text/index.ts";
-import { buildFlow } from "./build/index.ts";
-import { type CheckedFlow, checkFlow } from "./check/index.ts";
+import { buildFlow, type ChainExpander } from "./build/index.ts";
+import { listFlows } from "./catalogue.ts";
+import { type CalleeResolver, type CheckedFlow, checkFlow } from "./check/index.ts";
 import { readFlow } from "./read/index.ts";
 
+/** Where called flows come from, and the options every check shares. */
+export interface LoadOptions {
+	/** Finds callees by name; default: none (calls are then `unknown-flow`). */
+	flows?: (name: string) => { file: string } | undefined;
+	/** Every flow name, for did-you-mean. */
+	flowNames?: () => string[];
+	expandChain?: ChainExpander;
+	/** Flows being checked around this one. */
+	stack?: readonly string[];
+	/** Checked callees by file, shared across one judgement. */
+	cache?: Map<string, { value?: CheckedFlow; faults: Fault[] }>;
+}
+
 /** Judges a flow's text; `file` names it in faults and gives the expected `name:`. */
-export function checkFlowText(text: string, file: string, roster: Roster): { value?: CheckedFlow; faults: Fault[] } {
+export function checkFlowText(text: string, file: string, roster: Roster, options: LoadOptions = {}): { value?: CheckedFlow; faults: Fault[] } {
 	const read = readFlow(text, file);
 	if (!read.value) return { faults: sortFaults(read.faults) };
-	const built = buildFlow(read.value, basename(file, ".md"));
+	const built = buildFlow(read.value, basename(file, ".md"), options.expandChain);
 	if (!built.value) return { faults: sortFaults([...read.faults, ...built.faults]) };
-	return checkFlow(built.value, { roster, refused: built.refused ?? new Set(), earlier: [...read.faults, ...built.faults] });
+	const cache = options.cache ?? new Map();
+	const calls: CalleeResolver = {
+		check(name, stack) {
+			const at = stack.indexOf(name);
+			if (at >= 0) return { cycle: [...stack.slice(at), name] };
+			const found = options.flows?.(name);
+			if (!found) return { missing: options.flowNames?.() ?? [] };
+			let judged = cache.get(found.file);
+			if (!judged) {
+				judged = checkFlowFile(found.file, roster, { ...options, stack, cache });
+				cache.set(found.file, judged);
+			}
+			if (judged.value) return { value: judged.value };
+			const cycle = judged.faults.find((f: Fault) => f.code === "call-cycle");
+			if (cycle) return { cycle: [...stack, name, ...cycle.message.replace(/^.*: /, "").split(" → ").slice(1)] };
+			return { faults: judged.faults, file: found.file };
+		},
+	};
+	return checkFlow(built.value, {
+		roster,
+		refused: built.refused,
+		earlier: [...read.faults, ...built.faults],
+		calls,
+		stack: options.stack ?? [],
+	});
 }
 
 /** Reads and judges a flow file; an unreadable file is a fault too. */
-export function checkFlowFile(file: string, roster: Roster): { value?: CheckedFlow; faults: Fault[] } {
+export function checkFlowFile(file: string, roster: Roster, options: LoadOptions = {}): { value?: CheckedFlow; faults: Fault[] } {
 	let text: string;
 	try {
 		text = readFileSync(file, "utf8");
@@ -28,5 +67,12 @@ export function checkFlowFile(file: string, roster: Roster): { value?: CheckedFl
 		const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "the file does not exist" : String(error);
 		return { faults: [fault("not-a-flow", file, FILE_START, "", `cannot read the flow file: ${reason}`)] };
 	}
-	return checkFlowText(text, file, roster);
+	return checkFlowText(text, file, roster, options);
+}
+
+/** Load options that find callees in the flow catalogue of `cwd` (the same sources as the caller). */
+export function catalogueOptions(cwd: string, sources: Sources = {}, env: NodeJS.ProcessEnv = process.env): LoadOptions {
+	const { flows } = listFlows(cwd, sources, env);
+	const byName = new Map(flows.map((f) => [f.name, f]));
+	return { flows: (name) => byName.get(name), flowNames: () => [...byName.keys()] };
 }

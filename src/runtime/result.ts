@@ -5,16 +5,35 @@
  */
 import type { Usage } from "./usage.ts";
 
-/** Why a turn or node failed, decided from signals and stop reasons, never from message text. */
-export type ErrorKind =
-	| "provider"
-	| "timeout"
-	| "aborted"
-	| "stopped"
-	| "schema"
-	| "child"
-	| "model"
-	| "unscripted";
+/**
+ * Why a turn or node failed, decided from signals and stop reasons, never from message text. The closed
+ * set a flow's conditions read as `x.error.kind` (an enum, so a misspelt kind is refused before the run).
+ */
+export const ERROR_KINDS = [
+	"provider",
+	"timeout",
+	"aborted",
+	"stopped",
+	"cancelled",
+	"schema",
+	"condition",
+	"child",
+	"nobody",
+	"unavailable",
+	"empty-message",
+	"unconverged",
+	"too-many",
+	"budget",
+	"idle",
+	"blocked",
+	"unfinished",
+	"refused",
+	"model",
+	"unscripted",
+] as const;
+
+/** One of {@link ERROR_KINDS}. */
+export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 /** What one agent turn gave back. */
 export interface Result {

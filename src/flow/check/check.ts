@@ -1,16 +1,22 @@
 /**
- * Stage 3, check: the flow AST against the roster and itself, before anything spawns. Every fault at
- * once, in file order, one per mistake: what refers to a node that was already refused is not reported.
+ * Stage 3, check: the flow AST against the roster, the flows it calls and itself, before anything spawns.
+ * Every fault at once, in file order, one per mistake: what refers to a refused node is not reported.
  *
- *   input:  Flow "scout reads plan" (no node `plan`), roster without `scuot`
- *   output: faults [unknown-agent 4:12 "no agent `scuot`. Did you mean `scout`?", unknown-address ...]
+ *   input:  Flow "look reads plan" (no node `plan`), roster without `scuot`
+ *   output: faults [unknown-agent 7:12 "no agent `scuot`. Did you mean `scout`?", unknown-address 8:13 ...]
  *   or:     CheckedFlow, the only input the evaluator accepts
  */
-import type { AgentDef, Roster } from "../../agents/index.ts";
-import { didYouMean, type Fault, fault, nearest, sortFaults } from "../../faults/index.ts";
+import type { Roster } from "../../agents/index.ts";
+import { type Fault, fault, sortFaults } from "../../faults/index.ts";
 import type { Range } from "../../text/index.ts";
-import type { Address, AgentNode, Flow } from "../ast.ts";
+import { allNodes, type Flow } from "../ast.ts";
+import { computeBounds } from "./bounds.ts";
 import { brand, type CheckedFlow } from "./checked.ts";
+import { canWrite, checkCopies, checkMemory } from "./copies.ts";
+import { Scope } from "./scope.ts";
+import { checkSections } from "./sections.ts";
+import { checkSequence } from "./sequence.ts";
+import type { CalleeResolver, Walk } from "./walk.ts";
 
 /** What checking needs besides the flow. */
 export interface CheckContext {
@@ -19,128 +25,74 @@ export interface CheckContext {
 	refused?: ReadonlySet<string>;
 	/** Faults from earlier stages, merged into one sorted report. */
 	earlier?: readonly Fault[];
+	/** Finds and checks called flows; without it, `flow:` nodes are checked as far as they can be alone. */
+	calls?: CalleeResolver;
+	/** Flows being checked around this one (callers first), for cycles. */
+	stack?: readonly string[];
 }
 
 /** Checks a built flow; a CheckedFlow comes back only when there is no fault at all. */
 export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedFlow; faults: Fault[] } {
-	const faults: Fault[] = [...(context.earlier ?? [])];
-	const report = (code: Fault["code"], range: Range, path: string, message: string, details = {}) =>
-		faults.push(fault(code, flow.file, range, path, message, details));
 	const refused = context.refused ?? new Set<string>();
-	const agents = new Map<string, AgentDef>();
-	const seen = new Map<string, AgentNode>();
-	const ended = new Set<string>();
-	const allIds = new Set([...flow.nodes.map((n) => n.id.value), ...refused]);
-
-	for (const node of flow.nodes) {
-		const id = node.id.value;
-		const first = seen.get(id);
+	const w: Walk = {
+		flow,
+		roster: context.roster,
+		faults: [...(context.earlier ?? [])],
+		agents: new Map(),
+		amongAgents: new Map(),
+		types: new Map(),
+		callees: new Map(),
+		memory: [],
+		...(context.calls ? { calls: context.calls } : {}),
+		stack: [...(context.stack ?? []), flow.name.value],
+		silent: false,
+	};
+	const nodes = allNodes(flow.nodes);
+	const seen = new Map<string, (typeof nodes)[number]>();
+	for (const node of nodes) {
+		const first = seen.get(node.id.value);
 		if (first) {
-			report("duplicate-id", node.id.range, node.path, `the id \`${id}\` is already used in this file`, {
+			w.faults.push({
+				...dup(flow.file, node.id.range, node.path, node.id.value),
 				related: [{ message: "first defined here", file: flow.file, line: first.id.range.start.line, column: first.id.range.start.column }],
 			});
-		} else seen.set(id, node);
-		const entry = context.roster.get(node.agent.value);
-		if (!entry) {
-			const near = nearest(node.agent.value, context.roster.names());
-			report("unknown-agent", node.agent.range, `${node.path}.agent`, `no agent \`${node.agent.value}\`.${didYouMean(near)}`, {
-				expected: near ? [near] : [],
-			});
-		} else if (entry.kind === "broken") {
-			report("broken-agent", node.agent.range, `${node.path}.agent`, `the agent \`${entry.name}\` (${entry.file}) is broken: ${entry.cause}`);
-		} else agents.set(id, entry);
-		for (const read of node.reads) checkRead(read, node, ended, allIds, refused, report);
-		ended.add(id);
+		} else seen.set(node.id.value, node);
 	}
-	const prompts = checkSections(flow, refused, report);
-	if (faults.length > 0) return { faults: sortFaults(faults) };
-	return { value: brand(flow, agents, prompts), faults: [] };
+	const allIds = new Set([...nodes.map((n) => n.id.value), ...refused]);
+	checkSequence(w, flow.nodes, new Scope({ file: flow.file, input: flow.input.value, allIds, refused }));
+	const prompts = checkSections(w, refused);
+	checkCopies(w);
+	checkMemory(w);
+	if (w.faults.length > 0) return { faults: sortFaults(dedupe(w.faults)) };
+	const { total, nodes: bounds } = computeBounds(flow, (node) => w.callees.get(node.id.value)?.bound);
+	const commits = nodes.some((n) => n.kind === "commit" || (n.kind === "flow" && w.callees.get(n.id.value)?.commits === true));
+	return {
+		value: brand(flow, {
+			agents: w.agents,
+			amongAgents: w.amongAgents,
+			prompts,
+			types: w.types,
+			callees: w.callees,
+			bounds,
+			bound: total,
+			writes: canWrite(w, flow.nodes),
+			commits,
+		}),
+		faults: [],
+	};
 }
 
-type Report = (code: Fault["code"], range: Range, path: string, message: string, details?: object) => void;
-
-/** Fields an agent node's result has: `ok`, `error` (`kind`, `message`), and `output` (its text). */
-const RESULT_FIELDS = ["output", "ok", "error"];
-const ERROR_FIELDS = ["kind", "message"];
-
-function checkRead(
-	read: Address,
-	node: AgentNode,
-	ended: ReadonlySet<string>,
-	allIds: ReadonlySet<string>,
-	refused: ReadonlySet<string>,
-	report: Report,
-): void {
-	const path = `${node.path}.reads`;
-	if (read.root === "input") {
-		if (read.fields.length > 0) report("invalid-address", read.range, path, `\`${read.text}\` reads into \`input\`, which is text`);
-		return;
-	}
-	if (refused.has(read.root)) return;
-	if (!ended.has(read.root)) {
-		if (allIds.has(read.root)) {
-			const why = read.root === node.id.value ? "is this node itself" : "has not ended before this node";
-			report("unknown-address", read.range, path, `\`${read.root}\` ${why}; a node reads only what ran before it`);
-		} else {
-			const near = nearest(read.root, ["input", ...ended]);
-			report("unknown-address", read.range, path, `\`${read.root}\` names nothing readable here.${didYouMean(near)}`, {
-				expected: near ? [near] : [],
-			});
-		}
-		return;
-	}
-	const [field, ...rest] = read.fields;
-	if (field === undefined) return;
-	if (!RESULT_FIELDS.includes(field)) {
-		const near = nearest(field, RESULT_FIELDS);
-		report("unknown-address", read.range, path, `a node's result has no field \`${field}\`.${didYouMean(near)}`, {
-			expected: near ? [near] : [],
-		});
-		return;
-	}
-	if (field === "error" && rest.length > 0 && (rest.length > 1 || !ERROR_FIELDS.includes(rest[0]))) {
-		report("unknown-address", read.range, path, `an error has only \`kind\` and \`message\``);
-		return;
-	}
-	if (field !== "error" && rest.length > 0) {
-		report("invalid-address", read.range, path, `\`${read.text}\` reads into \`${read.root}.${field}\`, which has no fields (untyped text)`);
-	}
+function dup(file: string, range: Range, path: string, id: string): Fault {
+	return fault("duplicate-id", file, range, path, `the id \`${id}\` is already used in this file`);
 }
 
-function checkSections(flow: Flow, refused: ReadonlySet<string>, report: Report): Map<string, string> {
-	const prompts = new Map<string, string>();
-	const agentIds = new Set(flow.nodes.map((n) => n.id.value));
-	const seen = new Map<string, Range>();
-	if (flow.preamble) report("body-preamble", flow.preamble, "", "text before the first `## <id>` section belongs in `description:` or a YAML comment");
-	for (const section of flow.sections) {
-		const first = seen.get(section.id);
-		if (first) {
-			report("section-duplicate", section.headingRange, section.id, `a second \`## ${section.id}\` section`, {
-				related: [{ message: "first section", file: flow.file, line: first.start.line, column: first.start.column }],
-			});
-			continue;
-		}
-		seen.set(section.id, section.headingRange);
-		if (refused.has(section.id)) continue;
-		if (!agentIds.has(section.id)) {
-			const near = nearest(section.id, agentIds);
-			report("section-unknown", section.headingRange, section.id, `the section \`## ${section.id}\` matches no node.${didYouMean(near)}`, {
-				expected: near ? [near] : [],
-			});
-			continue;
-		}
-		if (!section.text) {
-			report("section-empty", section.headingRange, section.id, `the section \`## ${section.id}\` has no text`);
-			continue;
-		}
-		prompts.set(section.id, section.text);
-	}
-	for (const node of flow.nodes) {
-		if (!seen.has(node.id.value)) {
-			report("section-missing", node.id.range, node.path, `the agent node \`${node.id.value}\` has no \`## ${node.id.value}\` section`, {
-				hint: "Add one saying what the turn is asked to do.",
-			});
-		}
-	}
-	return prompts;
+/** The silent first pass over a loop body never reports, but a fault seen twice is one mistake. */
+function dedupe(faults: Fault[]): Fault[] {
+	const seen = new Set<string>();
+	return faults.filter((f) => {
+		const key = `${f.code}:${f.offset}:${f.endOffset}:${f.message}`;
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	});
 }

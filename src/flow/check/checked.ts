@@ -4,19 +4,35 @@
  */
 import type { AgentDef } from "../../agents/index.ts";
 import type { Flow } from "../ast.ts";
+import type { Type } from "../types/index.ts";
+import type { Bound } from "./bounds.ts";
 
 declare const checked: unique symbol;
 
-/** A flow the checker found no fault in, with the agents it names resolved. */
-export type CheckedFlow = Flow & {
-	readonly [checked]: true;
-	/** Each agent node's agent, by node id. */
+/** What the checker learnt about a flow, beyond its AST. */
+export interface CheckedFacts {
+	/** Each literal agent node's agent, by node id. */
 	readonly agents: ReadonlyMap<string, AgentDef>;
-	/** Each agent node's section text, by node id. */
+	/** Each `agent-from` node's agents, by node id then agent name. */
+	readonly amongAgents: ReadonlyMap<string, ReadonlyMap<string, AgentDef>>;
+	/** Each prose node's section text, by node id. */
 	readonly prompts: ReadonlyMap<string, string>;
-};
+	/** Each node's output type, by node id. */
+	readonly types: ReadonlyMap<string, Type>;
+	/** Each `flow:` node's callee, checked whole, by node id. */
+	readonly callees: ReadonlyMap<string, CheckedFlow>;
+	/** Worst case per node address, and for the whole flow. */
+	readonly bounds: ReadonlyMap<string, Bound>;
+	readonly bound: Bound;
+	/** Whether any node (or callee) can write to the tree, and whether any commits. */
+	readonly writes: boolean;
+	readonly commits: boolean;
+}
+
+/** A flow the checker found no fault in, with what it resolved. */
+export type CheckedFlow = Flow & CheckedFacts & { readonly [checked]: true };
 
 /** The brand, applied by the checker alone. */
-export function brand(flow: Flow, agents: Map<string, AgentDef>, prompts: Map<string, string>): CheckedFlow {
-	return Object.assign(flow, { agents, prompts }) as unknown as CheckedFlow;
+export function brand(flow: Flow, facts: CheckedFacts): CheckedFlow {
+	return Object.assign(flow, facts) as unknown as CheckedFlow;
 }

@@ -3,6 +3,7 @@
  * `model:`, then the flow's, then the agent's frontmatter, then pi's settings. An unknown model is an
  * error naming the node, and nothing spawns.
  */
+import { allNodes } from "../ast.ts";
 import type { CheckedFlow } from "../check/index.ts";
 
 /** Resolves a reference to `provider/id` or says why not (the pi door's `resolveModel`). */
@@ -27,7 +28,8 @@ export function resolveModels(
 ): { ok: true; models: Map<string, NodeModel> } | { ok: false; errors: string[] } {
 	const models = new Map<string, NodeModel>();
 	const errors: string[] = [];
-	for (const node of flow.nodes) {
+	for (const node of allNodes(flow.nodes)) {
+		if (node.kind !== "agent") continue;
 		const agent = flow.agents.get(node.id.value);
 		const [spec, source]: [string | undefined, ModelSource] = runModel
 			? [runModel, "run"]

@@ -64,6 +64,10 @@ export async function runFlow(flow: CheckedFlow, input: string, options: RunOpti
 	let failure: { error: string; at: string } | undefined;
 	for (const node of flow.nodes) {
 		const id = node.id.value;
+		if (node.kind !== "agent") {
+			failure = { error: `${node.path}: unavailable: \`${node.kind}\` nodes do not run in this version`, at: node.path };
+			break;
+		}
 		const agent = flow.agents.get(id);
 		const model = options.models.get(id);
 		if (!agent || !model) throw new Error(`pi-flows: node ${id} was not resolved before the run`);

@@ -1,0 +1,130 @@
+/**
+ * Reads one node: its id, its one kind key, `on-fail`, and the keys shared by every kind; then hands the
+ * rest to the kind's reader. A node whose id or kind is wrong is refused (its id remembered, so nothing
+ * that refers to it is reported again); any other mistake is reported and the node still builds.
+ */
+import type { Node } from "yaml";
+import type { Range } from "../../text/index.ts";
+import type { FlowNode, Located } from "../ast.ts";
+import { readAgent } from "./agent.ts";
+import { readChoice, readLoop, readMap, readParallel } from "./blocks.ts";
+import { type BuildContext, type Entry, seqItems } from "./context.ts";
+import { readAsk, readCall, readCheck, readCommit, readSwarm } from "./leaves.ts";
+import { ADDRESS_WORDS, ID_PATTERN, KEY_OWNER, KIND_KEYS, KIND_OF, NODE_KEYS, RESERVED_WORDS, RETRY_REFUSED } from "./words.ts";
+import { describe } from "./yaml-nodes.ts";
+
+/** What every kind reader gets. */
+export interface NodeInput {
+	ctx: BuildContext;
+	id: Located<string>;
+	path: string;
+	/** Entries by key. */
+	keys: ReadonlyMap<string, Entry>;
+	/** The kind key actually written (`agent` or `agent-from`, ...). */
+	kindKey: string;
+	range: Range;
+	onFail?: Located<"continue">;
+	refused: Set<string>;
+}
+
+/** Reads a sequence of nodes (`nodes:`, `do:`, a case's body). */
+export function readSequence(ctx: BuildContext, node: Node | null, range: Range, parent: string, refused: Set<string>, what = "`do`"): FlowNode[] {
+	const items = seqItems(node);
+	if (!items) {
+		ctx.report("key-type", range, parent || "nodes", `${what} must be a list of nodes, not ${describe(node)}`);
+		return [];
+	}
+	if (items.length === 0) {
+		ctx.report("key-type", range, parent || "nodes", `${what} must hold at least one node`);
+		return [];
+	}
+	const out: FlowNode[] = [];
+	for (const item of items) {
+		const built = readNode(ctx, item, ctx.rangeOf(item, range), parent, refused);
+		if (built) out.push(built);
+	}
+	return out;
+}
+
+function readNode(ctx: BuildContext, item: Node, range: Range, parent: string, refused: Set<string>): FlowNode | undefined {
+	const entries = ctx.entries(item);
+	if (!entries) {
+		ctx.report("key-type", range, parent || "nodes", `a node is a mapping with \`id\` and a kind key, not ${describe(item)}`);
+		return undefined;
+	}
+	const keys = new Map(entries.map((e) => [e.key, e]));
+	const idEntry = keys.get("id");
+	let id: Located<string> | undefined;
+	if (!idEntry) ctx.report("missing-key", range, parent, "a node needs `id:`");
+	else {
+		const s = ctx.str(idEntry, parent ? `${parent}/?` : "?", "a name");
+		if (s && !ID_PATTERN.test(s.value)) {
+			const suggestion = s.value.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(?=[0-9])/, "_");
+			ctx.report("invalid-id", s.range, s.value, `the id \`${s.value}\` is not a name a condition can read; try \`${suggestion}\``, { expected: [suggestion] });
+			refused.add(s.value);
+		} else if (s && (ADDRESS_WORDS.includes(s.value) || RESERVED_WORDS.includes(s.value))) {
+			ctx.report("reserved-id", s.range, s.value, `\`${s.value}\` is a reserved word and cannot be an id`);
+			refused.add(s.value);
+		} else id = s;
+	}
+	const path = `${parent ? `${parent}/` : ""}${id?.value ?? idEntry?.key ?? "?"}`;
+	const written = entries.filter((e) => (KIND_KEYS as readonly string[]).includes(e.key));
+	const kinds = [...new Set(written.map((e) => KIND_OF[e.key as (typeof KIND_KEYS)[number]]))];
+	if (kinds.length !== 1) {
+		const message = kinds.length === 0 ? `the node has no kind key; give it one of \`${KIND_KEYS.join("`, `")}\`` : `the node has ${kinds.length} kind keys (\`${written.map((e) => e.key).join("`, `")}\`); a node is exactly one kind`;
+		ctx.report("node-kind", id?.range ?? range, path, message);
+		if (id) refused.add(id.value);
+		return undefined;
+	}
+	if (written.length === 2) {
+		ctx.report("twin-keys", written[1].keyRange, `${path}.${written[1].key}`, `\`${written[0].key}\` and \`${written[1].key}\` are twins: write one (a literal, or an address with \`-from\`)`);
+		if (id) refused.add(id.value);
+		return undefined;
+	}
+	if (!id) return undefined;
+	const kind = kinds[0];
+	const kindKey = written[0].key;
+	const retry = keys.get("retry");
+	if (retry && kind !== "agent") {
+		ctx.report("retry-refused", retry.keyRange, `${path}.retry`, `\`retry\` is refused on a ${kind} node: ${RETRY_REFUSED[kind]}`);
+		keys.delete("retry");
+	}
+	const allowed = ["id", kindKey, "on-fail", ...(NODE_KEYS[kind] ?? [])];
+	const others = new Map([...KEY_OWNER].filter(([k]) => !allowed.includes(k)));
+	ctx.unknownKeys([...keys.values()].filter((e) => e.key !== "retry" || kind === "agent"), allowed, path, `a ${kind} node`, others);
+	let onFail: Located<"continue"> | undefined;
+	const onFailEntry = keys.get("on-fail");
+	if (onFailEntry) {
+		const s = ctx.str(onFailEntry, `${path}.on-fail`, "`continue`");
+		if (s && s.value !== "continue") ctx.report("key-type", s.range, `${path}.on-fail`, `\`on-fail\` takes only \`continue\`, not \`${s.value}\``);
+		else if (s) onFail = { value: "continue", range: s.range };
+	}
+	const input: NodeInput = { ctx, id, path, keys, kindKey, range, refused, ...(onFail ? { onFail } : {}) };
+	switch (kind) {
+		case "agent":
+			return readAgent(input);
+		case "choice":
+			return readChoice(input);
+		case "parallel":
+			return readParallel(input);
+		case "map":
+			return readMap(input);
+		case "loop":
+			return readLoop(input);
+		case "check":
+			return readCheck(input);
+		case "commit":
+			return readCommit(input);
+		case "ask":
+			return readAsk(input);
+		case "flow":
+			return readCall(input);
+		default:
+			return readSwarm(input);
+	}
+}
+
+/** The common fields of every node. */
+export function base(n: NodeInput) {
+	return { id: n.id, path: n.path, range: n.range, ...(n.onFail ? { onFail: n.onFail } : {}) };
+}

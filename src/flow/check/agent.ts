@@ -1,0 +1,91 @@
+/**
+ * Agent nodes: the agent exists and is not broken (or, with `agent-from`, the enum it reads is exactly
+ * `among`), the node's tools only narrow the agent's, `memory:` and `verdict:` name an enclosing scope,
+ * and every read reads something.
+ */
+import type { AgentDef } from "../../agents/index.ts";
+import { didYouMean, nearest } from "../../faults/index.ts";
+import type { AgentNode } from "../ast.ts";
+import type { Type } from "../types/index.ts";
+import { agentType } from "./node-types.ts";
+import { readAddress } from "./reads.ts";
+import type { Scope } from "./scope.ts";
+import { report, type Walk } from "./walk.ts";
+
+/** Checks an agent node and gives its output type. */
+export function checkAgent(w: Walk, node: AgentNode, scope: Scope): Type {
+	const path = node.path;
+	if (node.agent) {
+		const agent = lookup(w, node.agent.value, node.agent.range, `${path}.agent`);
+		if (agent) {
+			w.agents.set(node.id.value, agent);
+			narrow(w, node, agent);
+		}
+	} else if (node.agentFrom) {
+		const t = readAddress(w, node.agentFrom, scope, `${path}.agent-from`);
+		const byName = new Map<string, AgentDef>();
+		for (const name of node.among ?? []) {
+			const agent = lookup(w, name.value, name.range, `${path}.among`);
+			if (agent) {
+				byName.set(name.value, agent);
+				narrow(w, node, agent);
+			}
+		}
+		w.amongAgents.set(node.id.value, byName);
+		if (t && t.kind !== "enum") {
+			report(w, "among-mismatch", node.agentFrom.range, `${path}.agent-from`, `\`agent-from\` reads an enum of agent names; \`${node.agentFrom.text}\` is not one`, {
+				hint: "Type the field in the earlier node's `output:`, e.g. `worker: scout | reviewer`.",
+			});
+		} else if (t?.kind === "enum" && node.among) {
+			const among = node.among.map((a) => a.value);
+			const missing = t.values.filter((v) => !among.includes(v));
+			const extra = among.filter((v) => !t.values.includes(v));
+			if (missing.length || extra.length) {
+				report(w, "among-mismatch", node.among[0].range, `${path}.among`, `\`among\` must list exactly the enum's values (${t.values.join(", ")})${missing.length ? `; missing ${missing.join(", ")}` : ""}${extra.length ? `; not in the enum: ${extra.join(", ")}` : ""}`, { expected: [...t.values] });
+			}
+		}
+	}
+	for (const read of node.reads) readAddress(w, read, scope, `${path}.reads`);
+	if (node.verdict) {
+		const block = scope.block(node.verdict.value);
+		if (!block?.ledger) {
+			const ledgers = scope.enclosing.filter((e) => e.ledger).map((e) => e.id);
+			report(w, "unknown-scope", node.verdict.range, `${path}.verdict`, `\`verdict\` names an enclosing node with a \`ledger:\`; \`${node.verdict.value}\` is not one.${didYouMean(nearest(node.verdict.value, ledgers))}`);
+		}
+	}
+	if (node.memory) {
+		const scopeId = node.memory.value;
+		if (scopeId !== "flow" && !scope.block(scopeId)) {
+			const names = ["flow", ...scope.enclosing.map((e) => e.id)];
+			report(w, "unknown-scope", node.memory.range, `${path}.memory`, `\`memory\` names an enclosing node or \`flow\`; \`${scopeId}\` is not one.${didYouMean(nearest(scopeId, names))}`);
+		} else {
+			for (const agent of node.agent ? [node.agent.value] : (node.among ?? []).map((a) => a.value)) {
+				w.memory.push({ scope: scopeId, agent, node, ...(node.output ? { output: node.output.value } : {}) });
+			}
+		}
+	}
+	return agentType(node.output?.value, !!node.verdict);
+}
+
+function lookup(w: Walk, name: string, range: AgentNode["range"], path: string): AgentDef | undefined {
+	const entry = w.roster.get(name);
+	if (!entry) {
+		const near = nearest(name, w.roster.names());
+		report(w, "unknown-agent", range, path, `no agent \`${name}\`.${didYouMean(near)}`, { expected: near ? [near] : [] });
+		return undefined;
+	}
+	if (entry.kind === "broken") {
+		report(w, "broken-agent", range, path, `the agent \`${entry.name}\` (${entry.file}) is broken: ${entry.cause}`);
+		return undefined;
+	}
+	return entry;
+}
+
+/** A node's `tools:` may only narrow its agent's: a prompt is not a permission boundary, a tool list is. */
+function narrow(w: Walk, node: AgentNode, agent: AgentDef): void {
+	for (const tool of node.tools ?? []) {
+		if (!agent.tools.includes(tool.value)) {
+			report(w, "tools-widen", tool.range, `${node.path}.tools`, `\`${tool.value}\` is not among the tools \`${agent.name}\` is granted (${agent.tools.join(", ") || "none"}); a node can only narrow them`);
+		}
+	}
+}

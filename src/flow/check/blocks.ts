@@ -1,0 +1,84 @@
+/**
+ * Blocks: each body is checked in its own scope (nothing inside a sibling is visible; what leaves a block
+ * is its output). A loop's body is walked twice, the first time silently, so `previous` and `carry` have
+ * types on the first real pass.
+ */
+import type { ChoiceNode, LoopNode, MapNode, ParallelNode } from "../ast.ts";
+import { BOOLEAN, enumOf, field, intersect, listOf, NUMBER, objectOf, sameType, STRING, type Type, typeToString } from "../types/index.ts";
+import { COPY_FIELDS, entryType, STOP_TYPE } from "./node-types.ts";
+import { readAddress, readCondition } from "./reads.ts";
+import type { Scope } from "./scope.ts";
+import { checkSequence } from "./sequence.ts";
+import { report, type Walk } from "./walk.ts";
+
+/** A choice's output: which case ran, and the output of its last node when every case agrees on a type. */
+export function checkChoice(w: Walk, node: ChoiceNode, scope: Scope): Type {
+	const inner = scope.inside({ id: node.id.value, kind: "choice", ledger: false });
+	const lasts: (Type | undefined)[] = [];
+	for (const [i, c] of node.cases.entries()) {
+		readCondition(w, c.when, scope, `${node.path}.choice[${i + 1}].when`);
+		lasts.push(checkSequence(w, c.body, inner).last);
+	}
+	if (node.otherwise.length) lasts.push(checkSequence(w, node.otherwise, inner).last);
+	const names = node.cases.map((c, i) => c.name?.value ?? String(i + 1));
+	const typed = lasts.filter((t): t is Type => !!t);
+	const same = typed.length > 0 && typed.every((t) => sameType(t, typed[0])) ? typed[0] : undefined;
+	return objectOf([field("case", enumOf([...names, "default"])), ...(same ? [field("output", same, true)] : [])]);
+}
+
+/** A parallel's output: one entry per branch, keyed by branch name. */
+export function checkParallel(w: Walk, node: ParallelNode, scope: Scope): Type {
+	const fields = node.branches.map((b) => {
+		const last = checkSequence(w, b.body, scope.inside({ id: node.id.value, kind: "parallel", ledger: false })).last;
+		return field(b.name.value, entryType(last, node.copies?.value ? COPY_FIELDS : []));
+	});
+	return fields.length ? objectOf(fields) : objectOf([field("empty", BOOLEAN, true)]);
+}
+
+/** A map's output: a list of entries in item order, each with its item. */
+export function checkMap(w: Walk, node: MapNode, scope: Scope): Type {
+	let item: Type = STRING;
+	if (node.from) {
+		const t = readAddress(w, node.from, scope, `${node.path}.map-from`);
+		if (t && t.kind !== "list") {
+			report(w, "key-type", node.from.range, `${node.path}.map-from`, `\`map-from\` reads a list; \`${node.from.text}\` is ${typeToString(t)}`);
+		} else if (t?.kind === "list") item = t.of;
+	}
+	if (node.items && node.max && node.items.length > node.max.value) {
+		report(w, "key-type", node.max.range, `${node.path}.max`, `the literal list has ${node.items.length} items, more than \`max: ${node.max.value}\``);
+	}
+	const inner = scope.inside({ id: node.id.value, kind: "map", item, ledger: !!node.ledger });
+	const last = checkSequence(w, node.body, inner).last;
+	return listOf(entryType(last, [field("item", item), ...(node.copies?.value ? COPY_FIELDS : [])]));
+}
+
+/** A loop's output: whether it converged, why it stopped, how many iterations, and its last iteration. */
+export function checkLoop(w: Walk, node: LoopNode, scope: Scope): Type {
+	const first = node.carry ? readAddress(w, node.carry.first, scope, `${node.path}.carry.first`) : undefined;
+	const enclosing = { id: node.id.value, kind: "loop", ledger: !!node.ledger };
+	const silent = w.silent;
+	w.silent = true;
+	const dry = checkSequence(w, node.body, scope.inside({ ...enclosing, previous: new Map(), ...(first ? { carry: first } : {}) }));
+	w.silent = silent;
+	let carry: Type | undefined = first;
+	if (node.carry && first) {
+		const next = readAddress(w, node.carry.next, dry.scope, `${node.path}.carry.next`);
+		if (next) {
+			const both = intersect(first, next);
+			if (!both) {
+				report(w, "carry-mismatch", node.carry.range, `${node.path}.carry`, `\`first\` (${typeToString(first)}) and \`next\` (${typeToString(next)}) share no field of the same name and type`);
+				carry = undefined;
+			} else carry = both;
+		}
+	}
+	const body = checkSequence(w, node.body, scope.inside({ ...enclosing, previous: dry.types, ...(carry ? { carry } : {}) }));
+	if (node.until) readCondition(w, node.until, body.scope, `${node.path}.loop`);
+	if (node.giveUp) readCondition(w, node.giveUp, body.scope, `${node.path}.give-up`);
+	const last = [...body.types].map(([id, t]) => field(id, entryType(t)));
+	return objectOf([
+		field("converged", BOOLEAN),
+		field("stop", STOP_TYPE),
+		field("iterations", NUMBER),
+		...(last.length ? [field("last", objectOf(last))] : []),
+	]);
+}

@@ -1,0 +1,96 @@
+/**
+ * Worst-case bounds, known before the first turn because every loop and map has its bound in the file:
+ * turns, time, and whether a person's answer is awaited. Bounds are shown, never enforced (budgets are).
+ *
+ *   agent  (1 + retry) × (1 + handoff continuations) turns, each lasting its timeout
+ *   check  its timeout (120s by default); ask: its timeout, or it waits for a person
+ *   block  a sequence sums; a choice takes the worst case; a parallel sums turns and takes the longest
+ *          time; a map multiplies by its items (time by waves of `concurrency`); a loop by `max`
+ */
+import type { Flow, FlowNode } from "../ast.ts";
+
+/** One node's (or a flow's) worst case. */
+export interface Bound {
+	turns: number;
+	ms: number;
+	/** True when a person's answer may be awaited with no timeout. */
+	waits: boolean;
+}
+
+/** A turn's bound when nothing sets one. */
+export const DEFAULT_TURN_TIMEOUT_MS = 30 * 60_000;
+/** A check's bound when it sets none. */
+export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
+/** How many times a `partial` finish continues a node, when neither the node nor the flow says. */
+export const DEFAULT_CONTINUATIONS = 2;
+
+const ZERO: Bound = { turns: 0, ms: 0, waits: false };
+
+/** Where a timeout came from, for the plan. */
+export type TimeoutSource = "node" | "flow" | "default";
+
+/** The bound of one attempt of an agent node, and where it came from. */
+export function turnTimeout(node: FlowNode, flow: Flow): { ms: number; source: TimeoutSource } {
+	if ((node.kind === "agent" || node.kind === "swarm") && node.timeout) return { ms: node.timeout.value, source: "node" };
+	if (flow.timeout) return { ms: flow.timeout.value, source: "flow" };
+	return { ms: DEFAULT_TURN_TIMEOUT_MS, source: "default" };
+}
+
+/** Computes bounds for every node address of a flow (callees' bounds come from `calleeBound`). */
+export function computeBounds(flow: Flow, calleeBound: (node: FlowNode) => Bound | undefined): { total: Bound; nodes: Map<string, Bound> } {
+	const nodes = new Map<string, Bound>();
+	const seq = (list: readonly FlowNode[]): Bound => list.map(one).reduce(sum, ZERO);
+	const one = (node: FlowNode): Bound => {
+		const b = bound(node);
+		nodes.set(node.path, b);
+		return b;
+	};
+	const bound = (node: FlowNode): Bound => {
+		switch (node.kind) {
+			case "agent": {
+				const continuations = node.handoff?.continuations?.value ?? flow.handoff?.continuations?.value ?? DEFAULT_CONTINUATIONS;
+				const turns = (1 + (node.retry?.value ?? 0)) * (1 + continuations);
+				return { turns, ms: turns * turnTimeout(node, flow).ms, waits: false };
+			}
+			case "check":
+				return { turns: 0, ms: node.timeout?.value ?? DEFAULT_CHECK_TIMEOUT_MS, waits: false };
+			case "commit":
+				return ZERO;
+			case "ask":
+				return node.timeout ? { turns: 0, ms: node.timeout.value, waits: false } : { turns: 0, ms: 0, waits: true };
+			case "flow":
+				return calleeBound(node) ?? ZERO;
+			case "choice":
+				return [...node.cases.map((c) => seq(c.body)), seq(node.otherwise)].reduce(worst, ZERO);
+			case "parallel": {
+				const branches = node.branches.map((b) => seq(b.body));
+				return { turns: branches.reduce((a, b) => a + b.turns, 0), ms: Math.max(0, ...branches.map((b) => b.ms)), waits: branches.some((b) => b.waits) };
+			}
+			case "map": {
+				const body = seq(node.body);
+				const items = node.items?.length ?? node.max?.value ?? 1;
+				const waves = Math.ceil(items / (node.concurrency?.value ?? 1));
+				return { turns: items * body.turns, ms: waves * body.ms, waits: body.waits };
+			}
+			case "loop": {
+				const body = seq(node.body);
+				const max = node.max?.value ?? 1;
+				return { turns: max * body.turns, ms: max * body.ms, waits: body.waits };
+			}
+			case "swarm": {
+				const members = node.members.reduce((a, m) => a + m.count, 0);
+				const rounds = node.rounds?.value ?? 1;
+				return { turns: rounds * members, ms: rounds * turnTimeout(node, flow).ms, waits: false };
+			}
+		}
+	};
+	return { total: seq(flow.nodes), nodes };
+}
+
+function sum(a: Bound, b: Bound): Bound {
+	return { turns: a.turns + b.turns, ms: a.ms + b.ms, waits: a.waits || b.waits };
+}
+
+function worst(a: Bound, b: Bound): Bound {
+	return { turns: Math.max(a.turns, b.turns), ms: Math.max(a.ms, b.ms), waits: a.waits || b.waits };
+}

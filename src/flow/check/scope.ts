@@ -1,0 +1,172 @@
+/**
+ * Lexical visibility: a node reads the nodes that ended before it in its own sequence and in every
+ * enclosing one, plus `input`, `diff`, a map's `item`, an enclosing loop's `previous`/`carry` and an
+ * enclosing ledger. Nothing inside a sibling block is visible; what leaves a block is its own output.
+ * One resolver serves `reads:`, the `-from` keys and conditions, with the fault codes of each.
+ */
+import { byCloseness, didYouMean, type Fault, type FaultCode, fault, nearest } from "../../faults/index.ts";
+import type { Range } from "../../text/index.ts";
+import type { Segment } from "../syntax/index.ts";
+import { TEXT, type Type, typeToString } from "../types/index.ts";
+import { ERROR_TYPE, entryType, HANDOFF_TYPE, OBLIGATIONS_TYPE } from "./node-types.ts";
+
+/** A node that ended and can be read. */
+export interface Visible {
+	id: string;
+	/** Its output type (`x` and `x.output`). */
+	type: Type;
+	/** Agent nodes leave a handoff document. */
+	handoff: boolean;
+	/** Blocks with `ledger:` can be read as `<id>.ledger`. */
+	ledger: boolean;
+}
+
+/** An enclosing block, as its body sees it. */
+export interface Enclosing {
+	id: string;
+	kind: string;
+	/** Inside a map body: the item's type. */
+	item?: Type;
+	/** Inside a loop body: the body nodes' output types, for `<loop>.previous.<node>`. */
+	previous?: ReadonlyMap<string, Type>;
+	/** Inside a loop body with `carry`: its type. */
+	carry?: Type;
+	ledger: boolean;
+}
+
+/** Fault codes of a resolver: reads and conditions report the same mistakes under their own codes. */
+export interface Codes {
+	unknown: FaultCode;
+	intoText: FaultCode;
+}
+
+export const READ_CODES: Codes = { unknown: "unknown-address", intoText: "invalid-address" };
+export const CONDITION_CODES: Codes = { unknown: "condition-unknown-address", intoText: "condition-type" };
+
+/** A scope: what is visible at one point of the flow. Immutable; `with` and `inside` make new ones. */
+export class Scope {
+	readonly file: string;
+	readonly input: Type;
+	readonly visible: ReadonlyMap<string, Visible>;
+	readonly enclosing: readonly Enclosing[];
+	/** Every id of the file, to say "has not ended yet" rather than "unknown". */
+	readonly allIds: ReadonlySet<string>;
+	/** Ids refused by the builder: reads of them are not reported again. */
+	readonly refused: ReadonlySet<string>;
+
+	constructor(init: { file: string; input: Type; visible?: ReadonlyMap<string, Visible>; enclosing?: readonly Enclosing[]; allIds: ReadonlySet<string>; refused: ReadonlySet<string> }) {
+		this.file = init.file;
+		this.input = init.input;
+		this.visible = init.visible ?? new Map();
+		this.enclosing = init.enclosing ?? [];
+		this.allIds = init.allIds;
+		this.refused = init.refused;
+	}
+
+	/** This scope plus a node that just ended. */
+	with(v: Visible): Scope {
+		return new Scope({ ...this, visible: new Map([...this.visible, [v.id, v]]) });
+	}
+
+	/** The scope of a block's body. */
+	inside(e: Enclosing): Scope {
+		return new Scope({ ...this, enclosing: [...this.enclosing, e] });
+	}
+
+	/** The nearest enclosing block with this id. */
+	block(id: string): Enclosing | undefined {
+		return [...this.enclosing].reverse().find((e) => e.id === id);
+	}
+
+	/**
+	 * The type `segments` read here, or the fault. `undefined` means "refused elsewhere, say nothing".
+	 * `path` is the node path plus key, for the fault.
+	 */
+	resolve(segments: readonly Segment[], path: string, codes: Codes): { type: Type } | { fault: Fault } | undefined {
+		const [head, ...rest] = segments;
+		const name = head.name;
+		const f = (code: FaultCode, range: Range, message: string, expected?: string) =>
+			({ fault: fault(code, this.file, range, path, message, expected ? { expected: [expected] } : {}) }) as const;
+		if (name === "input") return this.fields(this.input, segments, 1, path, codes);
+		if (name === "diff") {
+			if (rest.length) return f(codes.intoText, rest[0].range, "`diff` is text and has no fields");
+			return { type: TEXT };
+		}
+		if (name === "item") {
+			const map = [...this.enclosing].reverse().find((e) => e.item);
+			if (!map?.item) return f(codes.unknown, head.range, "`item` is readable only inside a map's body");
+			return this.fields(map.item, segments, 1, path, codes);
+		}
+		if (this.refused.has(name)) return undefined;
+		const node = this.visible.get(name);
+		const block = this.block(name);
+		if (!node && !block) {
+			if (this.allIds.has(name)) return f(codes.unknown, head.range, `\`${name}\` has not ended before this point; a node reads only what ran before it`);
+			const candidates = ["input", ...this.visible.keys(), ...this.enclosing.map((e) => e.id)];
+			const near = nearest(name, candidates);
+			const listed = near ? didYouMean(near) : ` Readable here: ${byCloseness(name, candidates, 5).join(", ")}.`;
+			return f(codes.unknown, head.range, `\`${name}\` names nothing readable here.${listed}`, near);
+		}
+		const [second] = rest;
+		if (!second) {
+			if (node) return { type: node.type };
+			return f(codes.unknown, head.range, `\`${name}\` is still running here; read \`${name}.previous\`, \`${name}.carry\` or \`${name}.ledger\``);
+		}
+		const fieldNames: string[] = [];
+		if (node) fieldNames.push("output", "ok", "error", ...(node.handoff ? ["handoff"] : []), ...(node.ledger ? ["ledger"] : []));
+		if (block) {
+			if (block.previous) fieldNames.push("previous");
+			if (block.carry) fieldNames.push("carry");
+			if (block.ledger && !fieldNames.includes("ledger")) fieldNames.push("ledger");
+		}
+		switch (fieldNames.includes(second.name) ? second.name : "") {
+			case "output":
+				return this.fields((node as Visible).type, segments, 2, path, codes);
+			case "ok":
+				return rest.length > 1 ? f(codes.intoText, rest[1].range, "`ok` is true or false and has no fields") : { type: { kind: "boolean" } };
+			case "error":
+				return this.fields(ERROR_TYPE, segments, 2, path, codes);
+			case "handoff":
+				return this.fields(HANDOFF_TYPE, segments, 2, path, codes);
+			case "ledger":
+				return this.fields(OBLIGATIONS_TYPE, segments, 2, path, codes);
+			case "carry":
+				return this.fields((block as Enclosing).carry as Type, segments, 2, path, codes);
+			case "previous": {
+				const third = rest[1];
+				const types = (block as Enclosing).previous as ReadonlyMap<string, Type>;
+				if (!third) return f(codes.unknown, second.range, `\`${name}.previous\` needs a body node: \`${name}.previous.<node>\``);
+				const t = types.get(third.name);
+				if (!t) {
+					const near = nearest(third.name, types.keys());
+					return f(codes.unknown, third.range, `\`${third.name}\` is not a node of the loop \`${name}\`.${didYouMean(near)}`, near);
+				}
+				return this.fields(entryType(t), segments, 3, path, codes);
+			}
+			default: {
+				const near = nearest(second.name, fieldNames);
+				return f(codes.unknown, second.range, `\`${name}\` has no \`${second.name}\`; it has ${fieldNames.map((x) => `\`${x}\``).join(", ")}.${didYouMean(near)}`, near);
+			}
+		}
+	}
+
+	/** Walks fields from `from` into `type`. */
+	fields(type: Type, segments: readonly Segment[], from: number, path: string, codes: Codes): { type: Type } | { fault: Fault } {
+		let t = type;
+		for (let i = from; i < segments.length; i++) {
+			const seg = segments[i];
+			if (t.kind !== "object") {
+				const why = t.kind === "text" ? "an agent's untyped text has no fields; give the node an `output:` type" : `it is ${typeToString(t)}, which has no fields`;
+				return { fault: fault(codes.intoText, this.file, seg.range, path, `\`.${seg.name}\` cannot be read: ${why}`) };
+			}
+			const next = t.fields.find((x) => x.name === seg.name);
+			if (!next) {
+				const names = t.fields.map((x) => x.name);
+				const near = nearest(seg.name, names);
+				return { fault: fault(codes.unknown, this.file, seg.range, path, `there is no field \`${seg.name}\`; the fields are ${names.join(", ")}.${didYouMean(near)}`, near ? { expected: [near] } : {}) };
+			}
+			t = next.type;
+		}
+		return { type: t };
+	}
+}

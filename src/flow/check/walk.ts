@@ -1,0 +1,61 @@
+/**
+ * The checker's shared state while it walks a flow: where faults go, the roster, what memory scopes are
+ * used, and how called flows are found. One walk per flow file.
+ */
+import type { AgentDef, Roster } from "../../agents/index.ts";
+import type { Fault, FaultCode } from "../../faults/index.ts";
+import { fault } from "../../faults/index.ts";
+import type { Range } from "../../text/index.ts";
+import type { AgentNode, Flow, FlowNode } from "../ast.ts";
+import type { Type } from "../types/index.ts";
+import type { CheckedFlow } from "./checked.ts";
+
+/** Finds and checks a called flow; supplied by whoever knows where flows live. */
+export interface CalleeResolver {
+	/** The checked callee, or why it cannot be called (unknown name, faults, a cycle). */
+	check(name: string, stack: readonly string[]): { value: CheckedFlow } | { missing: string[] } | { faults: Fault[]; file: string } | { cycle: string[] };
+}
+
+/** One use of a memory scope, for the sharing rules. */
+export interface MemoryUse {
+	scope: string;
+	agent: string;
+	output?: Type;
+	node: AgentNode;
+}
+
+/** The walk's state. */
+export interface Walk {
+	flow: Flow;
+	roster: Roster;
+	faults: Fault[];
+	/** Agents by node id (literal agents) and by `among` name. */
+	agents: Map<string, AgentDef>;
+	amongAgents: Map<string, Map<string, AgentDef>>;
+	types: Map<string, Type>;
+	callees: Map<string, CheckedFlow>;
+	memory: MemoryUse[];
+	calls?: CalleeResolver;
+	/** Names of the flows being checked, outermost first (this one last). */
+	stack: readonly string[];
+	/** When true, faults are not kept (the silent first pass over a loop body). */
+	silent: boolean;
+}
+
+/** Records a fault unless the walk is silent. */
+export function report(w: Walk, code: FaultCode, range: Range, path: string, message: string, details?: Parameters<typeof fault>[5]): void {
+	if (!w.silent) w.faults.push(fault(code, w.flow.file, range, path, message, details));
+}
+
+/** Keeps faults unless silent. */
+export function keep(w: Walk, faults: readonly Fault[]): void {
+	if (!w.silent) w.faults.push(...faults);
+}
+
+/** The agents a node may run: its literal agent, or each of `among`. */
+export function agentsOf(w: Walk, node: FlowNode): AgentDef[] {
+	if (node.kind !== "agent") return [];
+	const literal = w.agents.get(node.id.value);
+	if (literal) return [literal];
+	return [...(w.amongAgents.get(node.id.value)?.values() ?? [])];
+}
