@@ -1,0 +1,102 @@
+/**
+ * Stage 2 of reading a chain: segments of tokens → steps and chain-wide flags, with a fault for every
+ * token that does not fit. Input: the segments of `@a --retry 2 -> "b" -- --budget-total 9000`; output:
+ * steps `@a` (retry 2) and goal `b`, and globals `{ budgetTotal: 9000 }` in the sink.
+ */
+import { readFlag } from "./read-flag.ts";
+import { refOf, strays } from "./refs.ts";
+import { report, type Seen, type Sink, type Source } from "./report.ts";
+import type { Segment, Span, Token } from "./tokens.ts";
+import type { ChainStep } from "./types.ts";
+
+const STEP_HINT =
+	"A step is one reference followed by its flags: separate steps with ->, and quote a goal that has spaces.";
+const GLOBALS_HINT = "Only flags stand among the chain-wide flags.";
+
+function readStep(tokens: Token[], n: number, src: Source, into: Sink): ChainStep | undefined {
+	const path = `${src.path}/${n}`;
+	const startsWithFlag = tokens[0].kind === "flag";
+	const ref = refOf(tokens[0], src, into, path);
+	const at = { place: "step" as const, fields: {} as Record<string, unknown>, seen: new Map<string, Seen>(), path };
+	let i = startsWithFlag ? 0 : 1;
+	while (i < tokens.length) {
+		if (tokens[i].kind === "flag") {
+			i = readFlag(tokens, i, at, src, into);
+			continue;
+		}
+		let j = i;
+		while (j < tokens.length && tokens[j].kind !== "flag") j++;
+		strays(tokens.slice(i, j), src, into, path, "after the step's reference", STEP_HINT);
+		i = j;
+	}
+	if (!ref) return undefined;
+	const range = src.range({ start: tokens[0].start, end: tokens[tokens.length - 1].end });
+	return { ref, ...at.fields, range } as ChainStep;
+}
+
+/** Reads chain-wide flags: those after `--`, or the whole separate globals string. */
+export function readGlobals(tokens: Token[], src: Source, into: Sink): void {
+	const at = { place: "globals" as const, fields: {}, seen: new Map<string, Seen>(), path: src.path };
+	let i = 0;
+	while (i < tokens.length) {
+		const token = tokens[i];
+		if (token.kind === "flag") {
+			i = readFlag(tokens, i, at, src, into);
+		} else if (token.kind === "globals") {
+			report(into, src, "chain-syntax", token, src.path, "A second `--`: the chain-wide flags have already begun.", {
+				hint: "Remove it.",
+			});
+			i++;
+		} else {
+			let j = i;
+			while (j < tokens.length && tokens[j].kind !== "flag" && tokens[j].kind !== "globals") j++;
+			strays(tokens.slice(i, j), src, into, src.path, "among the chain-wide flags", GLOBALS_HINT);
+			i = j;
+		}
+	}
+}
+
+function emptyStep(segments: Segment[], i: number, src: Source, into: Sink, reported: Set<number>): void {
+	const here = segments[i];
+	const path = `${src.path}/${i + 1}`;
+	if (segments.length === 1) {
+		const span = here.tokens[0] ?? { start: 0, end: src.text.length };
+		report(into, src, "chain-empty-step", span, src.path, "The chain has no steps.", {
+			hint: "Write at least one step, e.g. @research -> @review.",
+		});
+		return;
+	}
+	// Blame the arrow that has nothing after it: the next one for a leading or doubled `->`, else the last.
+	const arrow: Span | undefined = segments[i + 1]?.arrow ?? here.arrow;
+	if (!arrow || reported.has(arrow.start)) return;
+	reported.add(arrow.start);
+	report(into, src, "chain-empty-step", arrow, path, `Step ${i + 1} is empty.`, {
+		hint: "Remove the extra -> or write a step there.",
+	});
+}
+
+/** Reads every segment of a chain into steps, and the flags after its `--` into the sink's globals. */
+export function readChain(segments: Segment[], src: Source, into: Sink): ChainStep[] {
+	const steps: ChainStep[] = [];
+	const reported = new Set<number>();
+	for (let i = 0; i < segments.length; i++) {
+		const tokens = segments[i].tokens;
+		const mark = tokens.findIndex((t) => t.kind === "globals");
+		const stepTokens = mark < 0 ? tokens : tokens.slice(0, mark);
+		if (stepTokens.length === 0) emptyStep(segments, i, src, into, reported);
+		else {
+			const step = readStep(stepTokens, i + 1, src, into);
+			if (step) steps.push(step);
+		}
+		if (mark < 0) continue;
+		readGlobals(tokens.slice(mark + 1), src, into);
+		const after = segments[i + 1]?.arrow;
+		if (after) {
+			report(into, src, "chain-syntax", { start: after.start, end: src.text.length }, src.path, "Steps after `--`.", {
+				hint: "Everything after `--` is chain-wide flags; move the `--` section to the end of the chain.",
+			});
+		}
+		break;
+	}
+	return steps;
+}
