@@ -4,8 +4,10 @@
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { registerFlowsCommand } from "./flows-command.ts";
+import { registerHandoff } from "./handoff/index.ts";
 
 /** pi calls this once per session with its extension API. */
 export default function piFlows(pi: ExtensionAPI): void {
 	registerFlowsCommand(pi);
+	registerHandoff(pi);
 }

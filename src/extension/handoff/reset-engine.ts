@@ -26,7 +26,8 @@ import { HANDOFF_TYPES, report } from "./runtime.ts";
 /** The resets a checkpoint can ask for that actually reset something. */
 export type ActiveReset = "compact" | "session";
 
-type Phase =
+/** Where the engine is; `armed` until turn_end, then one of the firing phases until the reset is done. */
+export type ResetPhase =
 	| { name: "idle" }
 	| { name: "armed"; mode: ActiveReset; doc: HandoffDocument }
 	| { name: "compacting"; doc: HandoffDocument; summary: string }
@@ -34,7 +35,7 @@ type Phase =
 	| { name: "cutting"; doc: HandoffDocument };
 
 /** Why a checkpoint did not arm a reset. */
-export type ArmRefusal = "headless" | "breaker";
+export type ArmRefusal = "headless" | "breaker" | "busy";
 
 /** What the engine needs from the session around it. */
 export interface ResetEngineDeps {
@@ -46,7 +47,7 @@ export interface ResetEngineDeps {
 
 /** The engine of one session. */
 export interface ResetEngine {
-	readonly phase: Phase["name"];
+	readonly phase: ResetPhase["name"];
 	/** Automatic resets attempted for this task, including ones carried over by /cut. */
 	readonly resets: number;
 	arm(mode: ActiveReset, doc: HandoffDocument, ctx: ExtensionContext): { armed: true } | { armed: false; reason: ArmRefusal };
@@ -73,7 +74,7 @@ export function canResetIn(ctx: ExtensionContext): boolean {
 export function createResetEngine(deps: ResetEngineDeps): ResetEngine {
 	const { pi } = deps;
 	const idleTimeoutMs = deps.idleTimeoutMs ?? 30_000;
-	let phase: Phase = { name: "idle" };
+	let phase: ResetPhase = { name: "idle" };
 	let resets = 0;
 	let disposed = false;
 	const waiters = new Set<() => boolean>();
@@ -130,6 +131,8 @@ export function createResetEngine(deps: ResetEngineDeps): ResetEngine {
 		arm(mode, doc, ctx) {
 			if (!canResetIn(ctx)) return { armed: false, reason: "headless" };
 			if (resets >= deps.maxResets()) return { armed: false, reason: "breaker" };
+			// A later checkpoint in the same batch replaces an armed one; a reset already firing is left alone.
+			if (phase.name !== "idle" && phase.name !== "armed") return { armed: false, reason: "busy" };
 			phase = { name: "armed", mode, doc };
 			return { armed: true };
 		},

@@ -42,12 +42,11 @@ export const defaultEnvironment: HandoffEnvironment = {
 	now: () => new Date(),
 };
 
-/** Tells the human: a notification when there is a UI; stdout/stderr in print mode, stderr in json mode. */
+/** Tells the human: a notification when there is a UI, else a line on stderr. */
 export function report(ctx: ExtensionContext, text: string, level: "info" | "warning" | "error" = "info"): void {
 	if (ctx.hasUI) return ctx.ui.notify(text, level);
-	// print mode's stdout is read by people; json mode's stdout is a JSONL stream that must stay clean.
-	if (ctx.mode === "print" && level === "info") process.stdout.write(`${text}\n`);
-	else process.stderr.write(`${text}\n`);
+	// Headless pi owns stdout (the answer, or the JSONL stream) and reroutes other writes to stderr anyway.
+	process.stderr.write(`${text}\n`);
 }
 
 /** The switch and settings as last read, and the one place that re-reads and applies them. */
