@@ -33,7 +33,7 @@ function equal(a: Value, b: Value): boolean {
 	if (isRecord(a) || isRecord(b)) {
 		if (!isRecord(a) || !isRecord(b)) return false;
 		const keys = Object.keys(a);
-		return keys.length === Object.keys(b).length && keys.every((k) => k in b && equal(a[k], b[k]));
+		return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && equal(a[k], b[k]));
 	}
 	return a === b;
 }
@@ -56,7 +56,7 @@ function fields(base: Outcome, segments: readonly string[], from: number, range:
 		const name = segments[i];
 		const shown = `\`${segments.slice(0, i + 1).join(".")}\``;
 		if (!isRecord(v)) return fail(`${shown} reads into a value that has no fields`, range);
-		current = name in v ? ok(v[name]) : fail(`${shown} is absent`, range);
+		current = Object.hasOwn(v, name) ? ok(v[name]) : fail(`${shown} is absent`, range);
 	}
 	return current;
 }
@@ -188,7 +188,8 @@ function call(expr: Expr & { kind: "call" }, scope: Scope, lookup: Lookup): Outc
 		const parent = read(names.slice(0, -1), scope, lookup, expr.arg.range);
 		if (!parent.ok) return parent;
 		const v = parent.value;
-		return isRecord(v) ? ok(names[names.length - 1] in v) : fail("`has` reads a field of an object", expr.range);
+		if (!isRecord(v)) return fail("`has` reads a field of an object", expr.range);
+		return ok(Object.hasOwn(v, names[names.length - 1]));
 	}
 	const v = run(expr.arg, scope, lookup);
 	if (!v.ok) return v;

@@ -4,7 +4,7 @@
  * and names the construct the language refuses (`?:`, `{`, a single `=`, an unknown function, a dashed
  * name...), so the user reads "branching is a choice's" rather than a list of expected tokens.
  */
-import { nearest } from "../../faults/index.ts";
+import { didYouMean, nearest } from "../../faults/index.ts";
 import { FUNCTIONS, METHODS, RESERVED_WORDS } from "./expr.ts";
 
 /** One refusal, relative to the parsed text. */
@@ -55,7 +55,9 @@ function tokenEnd(text: string, p: number): number {
 	if (isIdentPart(text[p])) return wordAround(text, p).end;
 	const two = text.slice(p, p + 2);
 	if (["==", "!=", "<=", ">=", "&&", "||"].includes(two)) return p + 2;
-	return p + 1;
+	// Never split a surrogate pair: the range must end on a character boundary.
+	const code = text.charCodeAt(p);
+	return code >= 0xd800 && code <= 0xdbff && p + 1 < text.length ? p + 2 : p + 1;
 }
 
 function stringProblem(text: string, p: number): Refusal {
@@ -85,12 +87,9 @@ function wordProblem(text: string, p: number, mode: "condition" | "address"): Re
 	const word = text.slice(start, end);
 	if (word.includes("-")) {
 		const fixed = word.replaceAll("-", "_");
-		return {
-			start,
-			end,
-			message: `\`${word}\` is not a name: a dash reads as subtraction. Write \`${fixed}\`${mode === "condition" ? ` (or \`${word.replaceAll("-", " - ")}\` to subtract)` : ""}.`,
-			expected: [fixed],
-		};
+		const subtract = mode === "condition" ? ` (or \`${word.replaceAll("-", " - ")}\` to subtract)` : "";
+		const message = `\`${word}\` is not a name: a dash reads as subtraction. Write \`${fixed}\`${subtract}.`;
+		return { start, end, message, expected: [fixed] };
 	}
 	if (/^[0-9]/.test(word)) {
 		if (/^[0-9]+$/.test(word)) return undefined;
@@ -98,7 +97,8 @@ function wordProblem(text: string, p: number, mode: "condition" | "address"): Re
 	}
 	const literalOrOperator = word === "true" || word === "false" || word === "in";
 	if (RESERVED.has(word) && (!literalOrOperator || text[skipBack(text, start) - 1] === ".")) {
-		return { start, end, message: `\`${word}\` is a reserved word and cannot be a name.`, hint: RESERVED_HINTS[word] };
+		const message = `\`${word}\` is a reserved word and cannot be a name.`;
+		return { start, end, message, hint: Object.hasOwn(RESERVED_HINTS, word) ? RESERVED_HINTS[word] : undefined };
 	}
 	if (mode === "address") return undefined;
 	const after = skipForward(text, end);
@@ -106,34 +106,31 @@ function wordProblem(text: string, p: number, mode: "condition" | "address"): Re
 	const before = skipBack(text, start);
 	if (text[before - 1] === ".") {
 		if (word === "size") {
-			return { start, end, message: "`size` is a function, not a method.", hint: "Write `size(x)`.", expected: ["size"] };
+			const message = "`size` is a function, not a method.";
+			return { start, end, message, hint: "Write `size(x)`.", expected: ["size"] };
 		}
 		const near = nearest(word, METHODS);
-		return {
-			start,
-			end,
-			message: `\`${word}\` is not a method: the methods are ${METHODS.join(", ")}.${near ? ` Did you mean \`${near}\`?` : ""}`,
-			expected: near ? [near] : undefined,
-		};
+		const message = `\`${word}\` is not a method: the methods are ${METHODS.join(", ")}.${didYouMean(near)}`;
+		return { start, end, message, expected: near ? [near] : undefined };
 	}
 	const near = nearest(word, FUNCTIONS);
-	return {
-		start,
-		end,
-		message: `\`${word}\` is not a function: the functions are size and has.${near ? ` Did you mean \`${near}\`?` : ""}`,
-		expected: near ? [near] : undefined,
-	};
+	const message = `\`${word}\` is not a function: the functions are size and has.${didYouMean(near)}`;
+	const asMethod = (METHODS as readonly string[]).includes(word);
+	const hint = asMethod ? `\`${word}\` is a method: write \`x.${word}(...)\`.` : undefined;
+	return { start, end, message, hint, expected: near ? [near] : undefined };
 }
 
 function punctuationProblem(text: string, p: number, mode: "condition" | "address"): Refusal | undefined {
 	const c = text[p];
 	const at = (message: string, hint?: string): Refusal => ({ start: p, end: tokenEnd(text, p), message, hint });
-	if (c === "?") return at("`? :` is not in the language: branching is a choice's.", "Write a `choice` node with `when:` cases.");
-	if (c === ":" && text.lastIndexOf("?", p) >= 0) return at("`? :` is not in the language: branching is a choice's.");
+	const branching = "`? :` is not in the language: branching is a choice's.";
+	if (c === "?") return at(branching, "Write a `choice` node with `when:` cases.");
+	if (c === ":" && text.lastIndexOf("?", p) >= 0) return at(branching);
 	if (c === "{" || c === "}") return at("There are no map literals: compare fields of a typed output instead.");
-	if (c === "=" && text[p + 1] !== "=") return { start: p, end: p + 1, message: "A single `=` is not an operator: equality is `==`." };
-	if (c === "&" && text[p + 1] !== "&") return { start: p, end: p + 1, message: "A single `&` is not an operator: and is `&&`." };
-	if (c === "|" && text[p + 1] !== "|") return { start: p, end: p + 1, message: "A single `|` is not an operator: or is `||`." };
+	const single: Record<string, string> = { "=": "equality is `==`", "&": "and is `&&`", "|": "or is `||`" };
+	if (Object.hasOwn(single, c) && text[p + 1] !== c) {
+		return { start: p, end: p + 1, message: `A single \`${c}\` is not an operator: ${single[c]}.` };
+	}
 	if (c === "[" && /[A-Za-z0-9_)\]"']/.test(text[skipBack(text, p) - 1] ?? "")) {
 		return at("Indexing with `[...]` is not in the language.", "Read a field, or use `in`, `all` or `exists`.");
 	}
@@ -165,6 +162,7 @@ export function diagnose(text: string, p: number, expectedText: string, mode: "c
 	}
 	const end = tokenEnd(text, p);
 	const token = text.slice(p, end);
-	const hint = mode === "address" ? "An address is a name followed by `.field`s, like `plan.output.tasks`." : undefined;
+	const hint =
+		mode === "address" ? "An address is a name followed by `.field`s, like `plan.output.tasks`." : undefined;
 	return { start: p, end, message: `\`${token}\` is not expected here: expected ${expectedText}.`, hint };
 }

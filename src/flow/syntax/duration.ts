@@ -4,10 +4,10 @@
  * prints what `parseDuration` reads, so a value round-trips. Zero, signs, decimals and spaces are refused:
  * each has one clearer spelling.
  */
-import { fault } from "../../faults/index.ts";
+import { didYouMean, fault } from "../../faults/index.ts";
 import type { Parsed } from "./expression.ts";
-import { durationGrammar } from "./grammars.ts";
 import type { Node, Semantics } from "ohm-js";
+import { durationGrammar } from "./grammars.ts";
 import { rangeIn, type SourceAt } from "./source-at.ts";
 
 /** Milliseconds per unit, largest first: the order a compound duration must follow. */
@@ -19,13 +19,17 @@ const UNITS = [
 	["ms", 1],
 ] as const;
 
-const UNIT_MS: Record<string, number> = Object.fromEntries(UNITS);
+const UNIT_MS = new Map<string, number>(UNITS);
 
 /** Words people write for a unit, so the refusal can say which unit they meant. */
-const UNIT_ALIASES: Record<string, string> = {
-	sec: "s", secs: "s", second: "s", seconds: "s", min: "m", mins: "m", minute: "m", minutes: "m",
-	hr: "h", hrs: "h", hour: "h", hours: "h", day: "d", days: "d", msec: "ms", millis: "ms",
-};
+const UNIT_WORDS: [unit: string, words: string[]][] = [
+	["s", ["sec", "secs", "second", "seconds"]],
+	["m", ["min", "mins", "minute", "minutes"]],
+	["h", ["hr", "hrs", "hour", "hours"]],
+	["d", ["day", "days"]],
+	["ms", ["msec", "millis"]],
+];
+const UNIT_ALIASES = new Map(UNIT_WORDS.flatMap(([unit, words]) => words.map((w) => [w, unit] as const)));
 
 let semantics: Semantics | undefined;
 
@@ -33,7 +37,7 @@ function build(): Semantics {
 	const s = durationGrammar().createSemantics();
 	const part = (unit: string) =>
 		function (this: Node, count: Node, _unit: Node): number {
-			return Number(count.sourceString) * UNIT_MS[unit];
+			return Number(count.sourceString) * (UNIT_MS.get(unit) as number);
 		};
 	s.addOperation<number>("ms", {
 		duration(d, h, m, sec, ms, _end) {
@@ -81,12 +85,14 @@ function explain(text: string, failure: number, expectedText: string): Problem {
 		if (unit === "") return { start, end, message: `\`${count}\` needs a unit: ms, s, m, h or d.` };
 		const rank = UNITS.findIndex(([u]) => u === unit);
 		if (rank < 0) {
-			const meant = UNIT_ALIASES[unit.toLowerCase()];
-			const message = `\`${unit}\` is not a unit: the units are ms, s, m, h and d.${meant ? ` Did you mean \`${count}${meant}\`?` : ""}`;
-			return { start: start + count.length, end, message, expected: meant ? [`${count}${meant}`] : undefined };
+			const meant = UNIT_ALIASES.get(unit.toLowerCase());
+			const fixed = meant ? `${count}${meant}` : undefined;
+			const message = `\`${unit}\` is not a unit: the units are ms, s, m, h and d.${didYouMean(fixed)}`;
+			return { start: start + count.length, end, message, expected: fixed ? [fixed] : undefined };
 		}
 		if (rank <= previous) {
-			return { start, end, message: `\`${all}\` is out of order: units go largest first, each once, as in \`1h30m\`.` };
+			const message = `\`${all}\` is out of order: units go largest first, each once, as in \`1h30m\`.`;
+			return { start, end, message };
 		}
 		previous = rank;
 	}
@@ -102,7 +108,8 @@ export function readDuration(text: string, at: SourceAt): Parsed<number> {
 		? explain(text, match.getRightmostFailurePosition(), match.getExpectedText())
 		: { start: 0, end: text.length, message: "The duration is too long to count in milliseconds." };
 	const range = rangeIn(at, problem.start, problem.end);
-	return { faults: [fault("duration-invalid", at.file, range, at.path, problem.message, { expected: problem.expected })] };
+	const details = { expected: problem.expected };
+	return { faults: [fault("duration-invalid", at.file, range, at.path, problem.message, details)] };
 }
 
 /**

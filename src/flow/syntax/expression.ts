@@ -23,9 +23,8 @@ function parse(text: string, at: SourceAt, rule: "Condition" | "Address", code: 
 	const mode = rule === "Condition" ? "condition" : "address";
 	const refusal = diagnose(text, match.getRightmostFailurePosition(), match.getExpectedText(), mode);
 	const range = rangeIn(at, refusal.start, refusal.end);
-	return {
-		faults: [fault(code, at.file, range, at.path, refusal.message, { hint: refusal.hint, expected: refusal.expected })],
-	};
+	const details = { hint: refusal.hint, expected: refusal.expected };
+	return { faults: [fault(code, at.file, range, at.path, refusal.message, details)] };
 }
 
 /**

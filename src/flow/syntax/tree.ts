@@ -47,7 +47,7 @@ function binary(self: Node, left: Node, op: Node, right: Node): Expr {
 /** Decodes the escapes the grammar admits; the grammar has already refused every other backslash. */
 function unquote(source: string): string {
 	const body = source.slice(1, -1);
-	return body.replace(/\\(.)/g, (_, c: string) => ESCAPES[c] ?? c);
+	return body.replace(/\\(.)/g, (_, c: string) => (Object.hasOwn(ESCAPES, c) ? ESCAPES[c] : c));
 }
 
 function build(): Semantics {

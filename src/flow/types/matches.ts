@@ -19,13 +19,14 @@ function check(value: unknown, type: Type, path: string): Match {
 		case "string":
 		case "text":
 		case "freeString":
-			return typeof value === "string" ? { ok: true } : no(typeToString(type === undefined ? type : { kind: "string" }));
+			return typeof value === "string" ? { ok: true } : no("string");
 		case "number":
 			return typeof value === "number" && Number.isFinite(value) ? { ok: true } : no("number");
 		case "boolean":
 			return typeof value === "boolean" ? { ok: true } : no("boolean");
 		case "enum":
-			return typeof value === "string" && type.values.includes(value) ? { ok: true } : no(`one of ${type.values.join(", ")}`);
+			if (typeof value === "string" && type.values.includes(value)) return { ok: true };
+			return no(`one of ${type.values.join(", ")}`);
 		case "list": {
 			if (!Array.isArray(value)) return no(typeToString(type));
 			for (let i = 0; i < value.length; i++) {
@@ -37,7 +38,7 @@ function check(value: unknown, type: Type, path: string): Match {
 		case "object": {
 			if (!isRecord(value)) return no(typeToString(type));
 			for (const f of type.fields) {
-				const v = value[f.name];
+				const v = Object.hasOwn(value, f.name) ? value[f.name] : undefined;
 				if (v === undefined) {
 					if (f.optional) continue;
 					return { ok: false, path: at(path, f.name), expected: typeToString(f.type) };
@@ -45,9 +46,10 @@ function check(value: unknown, type: Type, path: string): Match {
 				const m = check(v, f.type, at(path, f.name));
 				if (!m.ok) return m;
 			}
-			const extra = Object.keys(value).find((k) => value[k] !== undefined && !type.fields.some((f) => f.name === k));
+			const names = type.fields.map((f) => f.name);
+			const extra = Object.keys(value).find((k) => value[k] !== undefined && !names.includes(k));
 			if (extra !== undefined) {
-				return { ok: false, path: at(path, extra), expected: `no such field (fields: ${type.fields.map((f) => f.name).join(", ")})` };
+				return { ok: false, path: at(path, extra), expected: `no such field (fields: ${names.join(", ")})` };
 			}
 			return { ok: true };
 		}

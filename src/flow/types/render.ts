@@ -2,7 +2,7 @@
  * Two readings of a type: the short notation people write (for `plan`, messages and docs), and JSON Schema
  * (for the `submit` tool, whose parameters a model fills in).
  */
-import { QUESTION, sameType, type Type } from "./type.ts";
+import { type Field, QUESTION, sameType, type Type } from "./type.ts";
 
 /**
  * The short notation of `t`, as a flow file would write it: `{ tasks: [{ worker: scout | reviewer }] }`.
@@ -24,12 +24,19 @@ export function typeToString(t: Type): string {
 			return `[${typeToString(t.of)}]`;
 		case "object":
 			if (sameType(t, QUESTION)) return "Question";
-			return `{ ${t.fields.map((f) => `${f.name}${f.optional ? "?" : ""}: ${typeToString(f.type)}`).join(", ")} }`;
+			return `{ ${t.fields.map(fieldToString).join(", ")} }`;
 	}
 }
 
-/** The JSON Schema subset `typeToJsonSchema` produces, the same keywords the long form reads back. */
-export interface JsonSchema {
+function fieldToString(f: Field): string {
+	return `${f.name}${f.optional ? "?" : ""}: ${typeToString(f.type)}`;
+}
+
+/**
+ * The JSON Schema subset `typeToJsonSchema` produces, the same keywords the long form reads back. A type
+ * alias rather than an interface, so it is assignable to `Record<string, unknown>` where a tool API wants one.
+ */
+export type JsonSchema = {
 	type: "string" | "number" | "boolean" | "array" | "object";
 	description?: string;
 	enum?: string[];
@@ -38,11 +45,12 @@ export interface JsonSchema {
 	required?: string[];
 	/** Always false on objects: a model's extra field is refused, as `matches` refuses it. */
 	additionalProperties?: false;
-}
+};
 
 /** `t` as JSON Schema, for the `submit` tool; text and free strings are plain strings to a model. */
 export function typeToJsonSchema(t: Type): JsonSchema {
-	const described = (s: JsonSchema): JsonSchema => (t.description === undefined ? s : { ...s, description: t.description });
+	const described = (s: JsonSchema): JsonSchema =>
+		t.description === undefined ? s : { ...s, description: t.description };
 	switch (t.kind) {
 		case "string":
 		case "text":

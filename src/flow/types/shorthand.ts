@@ -11,7 +11,7 @@ import { FILE_START } from "../../text/index.ts";
 import { RESERVED_WORDS, scalarBase } from "../syntax/index.ts";
 import { readJsonSchema } from "./json-schema.ts";
 import { BOOLEAN, enumOf, type Field, listOf, NUMBER, objectOf, QUESTION, STRING, type Type } from "./type.ts";
-import { IDENTIFIER, join, Problems, type TypeAt } from "./type-at.ts";
+import { badFieldName, IDENTIFIER, join, Problems, suggestion, type TypeAt } from "./type-at.ts";
 
 /** A parse result: a type when there are no faults. */
 export interface ParsedType {
@@ -19,22 +19,30 @@ export interface ParsedType {
 	faults: Problems["faults"];
 }
 
-const NAMED: Record<string, Type> = { string: STRING, number: NUMBER, boolean: BOOLEAN, Question: QUESTION };
+const NOTATION = "string, number, boolean, Question, `a | b`, `[type]` or `{ field: type }`";
+
+// Maps, not object literals: a user's word such as `constructor` must not find Object.prototype.
+const NAMED = new Map<string, Type>([
+	["string", STRING],
+	["number", NUMBER],
+	["boolean", BOOLEAN],
+	["Question", QUESTION],
+]);
 
 /** Words people reach for, and what to say about them. */
-const NOT_TYPES: Record<string, string> = {
-	integer: "Write `number`: integers and decimals are one type.",
-	int: "Write `number`: integers and decimals are one type.",
-	float: "Write `number`.",
-	bool: "Write `boolean`.",
-	str: "Write `string`.",
-	any: "There is no `any`: leave `output:` out for untyped text, or name the shape.",
-	text: "Leave `output:` out: an agent's untyped output is text.",
-	null: "There is no `null`: mark a field optional with `?` instead.",
-	object: "Write the fields: `{ name: string, count?: number }`.",
-	array: "Write the element type in brackets: `[string]`.",
-	list: "Write the element type in brackets: `[string]`.",
-};
+const NOT_TYPES = new Map<string, string>([
+	["integer", "Write `number`: integers and decimals are one type."],
+	["int", "Write `number`: integers and decimals are one type."],
+	["float", "Write `number`."],
+	["bool", "Write `boolean`."],
+	["str", "Write `string`."],
+	["any", "There is no `any`: leave `output:` out for untyped text, or name the shape."],
+	["text", "Leave `output:` out: an agent's untyped output is text."],
+	["null", "There is no `null`: mark a field optional with `?` instead."],
+	["object", "Write the fields: `{ name: string, count?: number }`."],
+	["array", "Write the element type in brackets: `[string]`."],
+	["list", "Write the element type in brackets: `[string]`."],
+]);
 
 const RESERVED: ReadonlySet<string> = new Set(RESERVED_WORDS);
 
@@ -42,17 +50,17 @@ function scalarType(node: Scalar, where: string, p: Problems): Type | undefined 
 	const range = p.rangeOf(node);
 	if (typeof node.value !== "string") {
 		const shown = node.value === null ? "An empty value" : `\`${String(node.source ?? node.value)}\``;
-		p.add(range, where, `${shown} is not a type: write string, number, boolean, Question, \`a | b\`, \`[type]\` or \`{ field: type }\`.`);
+		p.add(range, where, `${shown} is not a type: write ${NOTATION}.`);
 		return undefined;
 	}
 	const text = node.value;
 	if (text.includes("|")) return enumType(node, text, where, p);
 	const word = text.trim();
-	const named = NAMED[word];
+	const named = NAMED.get(word);
 	if (named) return named;
-	const near = nearest(word, Object.keys(NAMED));
-	const advice = NOT_TYPES[word] ?? (near ? `Did you mean \`${near}\`?` : "An enum needs at least two values: `a | b`.");
-	p.add(range, where, `\`${word}\` is not a type. ${advice}`, near ? [near] : undefined);
+	const near = suggestion(nearest(word, NAMED.keys()));
+	const advice = NOT_TYPES.get(word) ?? (near.text.trim() || "An enum needs at least two values: `a | b`.");
+	p.add(range, where, `\`${word}\` is not a type. ${advice}`, near.expected);
 	return undefined;
 }
 
@@ -60,7 +68,8 @@ function scalarType(node: Scalar, where: string, p: Problems): Type | undefined 
 function enumType(node: Scalar, text: string, where: string, p: Problems): Type | undefined {
 	const base = scalarBase(node, p.at.table.text, p.at.yamlBase);
 	const whole = p.rangeOf(node);
-	const at = (start: number, end: number) => (base === undefined ? whole : p.at.table.range(base + start, base + end));
+	const at = (start: number, end: number) =>
+		base === undefined ? whole : p.at.table.range(base + start, base + end);
 	const before = p.faults.length;
 	const values: string[] = [];
 	let start = 0;
@@ -70,10 +79,10 @@ function enumType(node: Scalar, text: string, where: string, p: Problems): Type 
 		const valueStart = start + part.indexOf(value);
 		if (value === "") {
 			const bar = end < text.length ? end : Math.max(0, start - 1);
-			p.add(at(bar, bar + 1), where, "An enum value is empty: write `a | b` with a value on each side of every `|`.");
+			p.add(at(bar, bar + 1), where, "An enum value is empty: write a value on each side of every `|`.");
 		} else if (values.includes(value)) {
 			p.add(at(valueStart, valueStart + value.length), where, `\`${value}\` is repeated in the enum.`);
-		} else if (value in NAMED) {
+		} else if (NAMED.has(value)) {
 			p.add(
 				at(valueStart, valueStart + value.length),
 				where,
@@ -124,11 +133,11 @@ function objectType(map: YAMLMap, where: string, p: Problems): Type | undefined 
 		const name = optional ? keyText.slice(0, -1) : keyText;
 		const here = join(where, name);
 		if (name === "json-schema") {
-			p.add(keyRange, here, "`json-schema` stands alone: it is the whole of `output:` or `input:`, not part of a type.");
+			p.add(keyRange, here, "`json-schema` stands alone: it is the whole of `output:` or `input:`, not a part.");
 			ok = false;
 		} else if (!IDENTIFIER.test(name) || RESERVED.has(name)) {
 			const fixed = name.replace(/[^A-Za-z0-9_]/g, "_");
-			p.add(keyRange, here, `\`${name}\` is not a field name: conditions read fields, so use letters, digits and \`_\`, not starting with a digit, and no reserved word.`, IDENTIFIER.test(fixed) && fixed !== name ? [fixed] : undefined);
+			p.add(keyRange, here, badFieldName(name), IDENTIFIER.test(fixed) && fixed !== name ? [fixed] : undefined);
 			ok = false;
 		} else if (fields.some((f) => f.name === name)) {
 			p.add(keyRange, here, `\`${name}\` is a field twice.`);
@@ -143,12 +152,16 @@ function objectType(map: YAMLMap, where: string, p: Problems): Type | undefined 
 
 function shorthand(node: unknown, where: string, p: Problems, absentAt = p.fallback): Type | undefined {
 	if (node === null || node === undefined) {
-		p.add(absentAt, where, "A type is missing here: write string, number, boolean, `a | b`, `[type]` or `{ field: type }`.");
+		p.add(absentAt, where, `A type is missing here: write ${NOTATION}.`);
 		return undefined;
 	}
 	if (isAlias(node)) {
 		p.add(p.rangeOf(node), where, "Aliases (`*name`) are not read in a type: write the type out.");
 		return undefined;
+	}
+	if (isScalar(node) && node.value === null && node.range?.[0] === node.range?.[1]) {
+		// `{ a: }`: nothing was written, so point at the key that lacks it.
+		return shorthand(null, where, p, absentAt);
 	}
 	if (isScalar(node)) return scalarType(node, where, p);
 	if (isSeq(node)) return listType(node.items, node, where, p);
@@ -163,7 +176,9 @@ function shorthand(node: unknown, where: string, p: Problems, absentAt = p.fallb
  * and the path inside the schema.
  */
 export function parseTypeShorthand(node: unknown, at: TypeAt): ParsedType {
-	const p = new Problems(at, at.keyRange ?? FILE_START);
+	// An empty value still has a (zero-width) place; the key is a better one when the caller knows it.
+	const own = new Problems(at, FILE_START).rangeOf(node);
+	const p = new Problems(at, at.keyRange ?? own);
 	const longForm = isMap(node) && node.items.some((pair) => isScalar(pair.key) && pair.key.value === "json-schema");
 	const value = longForm ? readJsonSchema(node, p) : shorthand(node, "", p);
 	return p.faults.length ? { faults: p.faults } : { value, faults: [] };

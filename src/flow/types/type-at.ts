@@ -16,7 +16,7 @@ export interface TypeAt {
 	yamlBase: number;
 	/** Node path plus key, e.g. `plan.output`; the path inside the schema is appended to it. */
 	path: string;
-	/** Where to point when the value is missing altogether (`output:` with nothing after it). Default: file start. */
+	/** Where to point when the value is missing (`output:` with nothing after it). Default: the empty value's place. */
 	keyRange?: Range;
 }
 
@@ -39,26 +39,32 @@ export class Problems {
 		return this.at.table.range(this.at.yamlBase + r[0], this.at.yamlBase + r[1]);
 	}
 
-	/** The absolute range of `[start, end)` inside the YAML text. */
-	rangeAt(start: number, end: number): Range {
-		return this.at.table.range(this.at.yamlBase + start, this.at.yamlBase + end);
-	}
-
 	/**
 	 * Records a `schema-invalid` fault.
 	 *
 	 * @param where the path inside the schema, `tasks[].worker` or `json-schema.properties.task`
 	 */
 	add(range: Range, where: string, message: string, expected?: string[]): void {
-		const path = where ? (this.at.path ? `${this.at.path}.${where}` : where) : this.at.path;
+		const path = where.startsWith("[") ? `${this.at.path}${where}` : join(this.at.path, where);
 		this.faults.push(fault("schema-invalid", this.at.file, range, path, message, { expected }));
 	}
 }
 
-/** `parent.child`, with no leading dot at the root. */
+/** `parent.child`, with no dot at either end when one side is empty. */
 export function join(parent: string, child: string): string {
-	return parent ? `${parent}.${child}` : child;
+	return parent && child ? `${parent}.${child}` : parent || child;
 }
 
 /** CEL identifiers: field names must be readable by conditions. */
 export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The message for a field name that is not a CEL identifier, shared by both notations. */
+export function badFieldName(name: string): string {
+	const rule = "use letters, digits and `_`, not starting with a digit, and no reserved word";
+	return `\`${name}\` is not a field name: conditions read fields, so ${rule}.`;
+}
+
+/** " Did you mean `x`?" and its `expected`, or nothing. */
+export function suggestion(near: string | undefined): { text: string; expected?: string[] } {
+	return near ? { text: ` Did you mean \`${near}\`?`, expected: [near] } : { text: "" };
+}
