@@ -1,0 +1,59 @@
+/**
+ * Why a turn was called off, read from the signal's reason rather than from any message text: a deadline
+ * (`TimeoutError`, as `AbortSignal.timeout` gives), a person stopping the run, a sibling's failure under
+ * `failFast`, or the caller's plain abort. Every layer that refuses or cuts a turn words it the same way.
+ */
+import { formatMs } from "./duration.ts";
+import type { ErrorKind } from "./result.ts";
+
+/** How a called-off turn fails. */
+export interface AbortOutcome {
+	errorKind: ErrorKind;
+	error: string;
+}
+
+const STOPPED = "StoppedError";
+const CANCELLED = "CancelledError";
+
+/**
+ * A reason that reads as a deadline with its bound, so a flow that bounds an attempt with a signal says
+ * `timed out after 2m` like a turn cut by `timeoutMs` does.
+ */
+export function timeoutReason(ms: number): DOMException {
+	return new DOMException(`timed out after ${formatMs(ms)}`, "TimeoutError");
+}
+
+/** A reason for a turn a person stopped: it fails `stopped`, which a journal tells apart from a deadline. */
+export function stopReason(): DOMException {
+	return new DOMException("stopped", STOPPED);
+}
+
+/**
+ * A reason for work called off because something else already failed (`failFast`). `ErrorKind` has no
+ * `cancelled`, so it fails as `aborted` and the words say which.
+ */
+export function cancelReason(why: string): DOMException {
+	return new DOMException(`cancelled: ${why}`, CANCELLED);
+}
+
+/** A signal that fires after `ms` with {@link timeoutReason}, or earlier with its parent's reason. */
+export function deadline(ms: number, parent?: AbortSignal): { signal: AbortSignal; clear(): void } {
+	const controller = new AbortController();
+	const timer = setTimeout(() => controller.abort(timeoutReason(ms)), ms);
+	// A forgotten deadline must not keep the process alive.
+	timer.unref?.();
+	const signal = parent ? AbortSignal.any([parent, controller.signal]) : controller.signal;
+	return { signal, clear: () => clearTimeout(timer) };
+}
+
+/** The failure of a turn refused or cut by this (aborted) signal. */
+export function abortOutcome(signal: AbortSignal): AbortOutcome {
+	const reason: unknown = signal.reason;
+	const named = typeof reason === "object" && reason !== null && "name" in reason ? reason : undefined;
+	const name = named ? String(named.name) : "";
+	const message = named && "message" in named ? String(named.message) : "";
+	if (name === "TimeoutError") return { errorKind: "timeout", error: message.startsWith("timed out") ? message : "timed out" };
+	if (name === STOPPED) return { errorKind: "stopped", error: "stopped" };
+	if (name === CANCELLED) return { errorKind: "aborted", error: message || "cancelled" };
+	return { errorKind: "aborted", error: "aborted" };
+}
