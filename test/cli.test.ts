@@ -84,7 +84,7 @@ describe("pi-flows run", () => {
 		expect(r.code).toBe(0);
 		const result = JSON.parse(r.stdout);
 		expect(result).toMatchObject({ flow: "explore", ok: true });
-		expect(result.nodes).toHaveLength(2);
+		expect(result.visits).toHaveLength(2);
 	});
 });
 

@@ -51,11 +51,11 @@ describe("running a sequence of agent nodes", () => {
 		expect(result.output).toBe(
 			"Answer from the report under `first`.\n\n## input\n\nthe question\n\n## first\n\nFIRST-REPORT\n\n## first.ok\n\n```json\ntrue\n```",
 		);
-		expect(result.nodes.map((n) => [n.id, n.ok, n.agent])).toEqual([["first", true, "scout"], ["second", true, "synthesiser"]]);
+		expect(result.visits.map((n) => [n.path, n.ok, n.agent])).toEqual([["first", true, "scout"], ["second", true, "synthesiser"]]);
 		expect(events.map((e) => e.type)).toEqual([
 			"run_start", "node_start", "turn_start", "turn_end", "node_end", "node_start", "turn_start", "turn_end", "node_end", "run_end",
 		]);
-		expect(result.usage.totalTokens).toBe(result.nodes[0].usage.totalTokens + result.nodes[1].usage.totalTokens);
+		expect(result.usage.totalTokens).toBe(result.visits[0].usage.totalTokens + result.visits[1].usage.totalTokens);
 		expect(host.open()).toBe(0);
 	});
 
@@ -65,7 +65,7 @@ describe("running a sequence of agent nodes", () => {
 		if (!models.ok) throw new Error();
 		const result = await runFlow(flow, "q", { spawn: host.spawn, models: models.models, cwd: project.cwd });
 		expect(result).toMatchObject({ ok: false, failedAt: "first", error: "first: provider: upstream overloaded" });
-		expect(result.nodes).toHaveLength(1);
+		expect(result.visits).toHaveLength(1);
 		expect(host.scripted?.calls()).toBe(1);
 		expect(host.open()).toBe(0);
 	});
@@ -105,6 +105,6 @@ describe("running a sequence of agent nodes", () => {
 		const result = await runFlow(checked.value!, "What does this project do?", { spawn: host.spawn, models: models.models, cwd: project.cwd });
 		expect(result.ok).toBe(true);
 		expect(result.output).toContain("This sample project counts herons.");
-		expect(result.nodes[0].usage.toolCalls).toBe(1);
+		expect(result.visits[0].usage.toolCalls).toBe(1);
 	});
 });

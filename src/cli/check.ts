@@ -4,9 +4,9 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { loadRoster, type Roster } from "../agents/index.ts";
+import { loadRoster, type Roster, type Scope } from "../agents/index.ts";
 import type { Fault } from "../faults/index.ts";
-import { checkFlowFile, listFlows } from "../flow/index.ts";
+import { catalogueOptions, checkFlowFile, listFlows } from "../flow/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath, formatFaults } from "./output.ts";
@@ -18,7 +18,7 @@ export function checkCommand(args: Args, io: Io): number {
 	const files = args.positionals.length
 		? args.positionals.flatMap((p) => expand(resolve(io.cwd, p)))
 		: listFlows(io.cwd, scope, io.env).flows.map((f) => f.file);
-	const results = files.map((file) => ({ file, faults: judge(file, roster) }));
+	const results = files.map((file) => ({ file, faults: judge(file, roster, io, scope) }));
 	const bad = results.filter((r) => r.faults.length > 0);
 	if (args.flags.has("json")) {
 		io.stdout(JSON.stringify(results.map((r) => ({ file: displayPath(r.file, io.cwd), ok: r.faults.length === 0, faults: r.faults })), null, 2));
@@ -35,7 +35,7 @@ export function listCommand(args: Args, io: Io): number {
 	const roster = loadRoster(io.cwd, scope, io.env);
 	const { flows } = listFlows(io.cwd, scope, io.env);
 	const rows = flows.map((f) => {
-		const faults = judge(f.file, roster);
+		const faults = judge(f.file, roster, io, scope);
 		return { ...f, file: displayPath(f.file, io.cwd), ok: faults.length === 0, faults: faults.length };
 	});
 	if (args.flags.has("json")) {
@@ -51,8 +51,9 @@ export function listCommand(args: Args, io: Io): number {
 	return 0;
 }
 
-function judge(file: string, roster: Roster): Fault[] {
-	return checkFlowFile(file, roster).faults;
+/** Callees are found where the caller's own lookup would find them, so a `flow:` node is judged as run. */
+function judge(file: string, roster: Roster, io: Io, scope: Scope): Fault[] {
+	return checkFlowFile(file, roster, catalogueOptions(io.cwd, scope, io.env)).faults;
 }
 
 function expand(path: string): string[] {

@@ -1,24 +1,36 @@
 /**
- * The `pi-flows` command: run, check and list flows from a terminal. `main` takes its world as arguments
- * so tests drive it in-process; the last lines run it when this file is the program.
+ * The `pi-flows` command: run, check, plan, graph and list flows from a terminal, and print the frontmatter's
+ * schema. `main` takes its world as arguments so tests drive it in-process; the last lines run it when this
+ * file is the program.
  */
 import { agentDir } from "../agents/index.ts";
 import { type FlagSpec, parseArgs } from "./args.ts";
 import { checkCommand, listCommand } from "./check.ts";
+import { graphCommand } from "./graph.ts";
 import type { Io } from "./io.ts";
+import { planCommand } from "./plan.ts";
 import { runCommand } from "./run.ts";
+import { schemaCommand } from "./schema.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
 	run: { model: true, script: true, json: false, project: false },
 	check: { json: false, project: false },
 	list: { json: false },
+	plan: { json: false, project: false, model: true, timeout: true },
+	graph: { project: false },
+	schema: {},
 };
 
 const USAGE = `usage: pi-flows <command> [...]
 
   run <flow> [input] [--model M] [--script FILE] [--json] [--project]
         check the flow, resolve every model, then run it; the answer on stdout
-  check [paths...] [--json]   judge flow files without running them (exit 1 on faults)
+  check [paths...] [--json] [--project]
+        judge flow files without running them (exit 1 on faults); no path: every flow found
+  plan <flow> [--model M] [--timeout D] [--json] [--project]
+        what the flow would run, node by node, with models, timeouts and worst cases
+  graph <flow> [--project]    the flow's shape as a Mermaid flowchart
+  schema                      the JSON Schema of a flow's frontmatter, for editors
   list [--json]               every flow found, its source, and whether it checks`;
 
 /** Runs one invocation; resolves to the exit code. */
@@ -40,6 +52,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 	}
 	if (command === "run") return runCommand(parsed.value, io);
 	if (command === "check") return checkCommand(parsed.value, io);
+	if (command === "plan") return planCommand(parsed.value, io);
+	if (command === "graph") return graphCommand(parsed.value, io);
+	if (command === "schema") return schemaCommand(parsed.value, io);
 	return listCommand(parsed.value, io);
 }
 

@@ -19,14 +19,21 @@ export function formatFaults(faults: readonly Fault[], cwd: string): string {
 	return faults.map((f) => formatFault(f, displayPath(f.file, cwd))).join("\n");
 }
 
-/** A progress reporter writing to `write` (stderr): one line when a node starts, one when it ends. */
+/**
+ * A progress reporter writing to `write` (stderr): a line when a turn starts (agent, model) and a line
+ * when each visit ends (agent or kind, model, tokens, seconds, and why it failed).
+ */
 export function progressReporter(write: (line: string) => void): (event: FlowEvent) => void {
+	const models = new Map<string, string>();
 	return (event) => {
-		if (event.type === "node_start") write(`▶ ${event.path} · ${event.agent ?? event.kind} · ${event.model ?? ""}`);
-		else if (event.type === "node_end") {
+		if (event.type === "turn_start") {
+			if (!models.has(event.path)) write(`▶ ${event.path} · ${event.agent} · ${event.model}`);
+			models.set(event.path, event.model);
+		} else if (event.type === "node_end") {
 			const mark = event.ok ? "✓" : "✗";
 			const why = event.ok ? "" : ` · ${event.error ?? "failed"}`;
-			write(`${mark} ${event.path} · ${event.agent ?? event.kind} · ${event.model ?? ""} · ${formatUsage(event.usage)}${why}`);
+			const model = models.get(event.path);
+			write(`${mark} ${event.path} · ${event.agent ?? event.kind}${model ? ` · ${model}` : ""} · ${formatUsage(event.usage)}${why}`);
 		}
 	};
 }

@@ -76,8 +76,8 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 			onEvent: fanOutEvents(progressReporter(io.stderr)),
 		});
 		if (args.flags.has("json")) io.stdout(JSON.stringify(result, null, 2));
-		else if (result.ok) io.stdout(result.output);
-		io.stderr(`${result.ok ? "✓" : "✗"} ${flow.name.value} · ${result.nodes.length} node(s) · ${formatUsage(result.usage)}`);
+		else if (result.ok) io.stdout(typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2));
+		io.stderr(`${result.ok ? "✓" : "✗"} ${flow.name.value} · ${result.visits.length} visit(s) · ${formatUsage(result.usage)}`);
 		if (!result.ok) {
 			io.stderr(`pi-flows: the run failed at ${result.failedAt}: ${result.error}`);
 			return 1;

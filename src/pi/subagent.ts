@@ -11,6 +11,7 @@ import { emptyUsage, type Usage } from "../runtime/usage.ts";
 import type { ResolvedModel } from "./host.ts";
 import { createAgentSession, sessionDefaults, staticResources } from "./host.ts";
 import type { ScriptedModel } from "./scripted/index.ts";
+import { toPiTool } from "./tools.ts";
 
 interface OpenOptions {
 	id: string;
@@ -36,7 +37,8 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 		model: o.model.model,
 		thinkingLevel: thinking,
 		resourceLoader: staticResources(request.agent.prompt),
-		tools: request.agent.tools,
+		tools: [...(request.tools ?? request.agent.tools), ...(request.customTools ?? []).map((t) => t.name)],
+		...(request.customTools?.length ? { customTools: request.customTools.map(toPiTool) } : {}),
 		...sessionDefaults(o.cwd),
 	});
 	const off = session.subscribe((event) => {

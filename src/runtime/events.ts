@@ -18,6 +18,8 @@ export type FlowEvent =
 			model?: string;
 			ok: boolean;
 			error?: string;
+			/** The visit's output value, for journals and reports. */
+			output?: unknown;
 			usage: Usage;
 	  }
 	| { type: "turn_start"; path: string; agent: string; model: string; subagent: string }

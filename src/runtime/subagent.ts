@@ -4,6 +4,7 @@
  */
 import type { AgentDef } from "../agents/agent.ts";
 import type { Result } from "./result.ts";
+import type { ToolSpec } from "./tool.ts";
 
 /** Options of one turn. */
 export interface AskOptions {
@@ -35,6 +36,10 @@ export interface SpawnRequest {
 	model?: string;
 	thinking?: string;
 	cwd: string;
+	/** The tool allowlist; default: the agent's `tools:`. A node can only narrow it. */
+	tools?: string[];
+	/** Tools of the evaluator's (`submit`, `verdict`, ...), added to the allowlist. */
+	customTools?: ToolSpec[];
 	/** Called for every tool call, for live views and the event stream. */
 	onToolCall?: (tool: string, args: unknown) => void;
 }

@@ -1,8 +1,10 @@
 /**
- * Every node's model is resolved before the first turn, nearest wins: the run's option, then the node's
- * `model:`, then the flow's, then the agent's frontmatter, then pi's settings. An unknown model is an
- * error naming the node, and nothing spawns.
+ * Every agent's model is resolved before the first turn, nearest wins: the run's option, then the node's
+ * `model:`, then the flow's (then each calling flow's, outward), then the agent's frontmatter, then pi's
+ * settings. An unknown model is an error naming the node, and nothing spawns. Keys are node paths through
+ * calls (`spec/ask_next`), with `:agent` for each agent an `agent-from` node may pick.
  */
+import type { AgentDef } from "../../agents/index.ts";
 import { allNodes } from "../ast.ts";
 import type { CheckedFlow } from "../check/index.ts";
 
@@ -20,7 +22,12 @@ export interface NodeModel {
 	source: ModelSource;
 }
 
-/** Resolves every agent node's model, or lists what cannot be resolved. */
+/** The key of a node's model: its path through calls, and the agent for `agent-from` nodes. */
+export function modelKey(prefix: string, nodeId: string, agent?: string): string {
+	return `${prefix}${nodeId}${agent ? `:${agent}` : ""}`;
+}
+
+/** Resolves every agent's model (callees included), or lists what cannot be resolved. */
 export function resolveModels(
 	flow: CheckedFlow,
 	resolve: ResolveModel,
@@ -28,21 +35,38 @@ export function resolveModels(
 ): { ok: true; models: Map<string, NodeModel> } | { ok: false; errors: string[] } {
 	const models = new Map<string, NodeModel>();
 	const errors: string[] = [];
-	for (const node of allNodes(flow.nodes)) {
-		if (node.kind !== "agent") continue;
-		const agent = flow.agents.get(node.id.value);
-		const [spec, source]: [string | undefined, ModelSource] = runModel
-			? [runModel, "run"]
-			: node.model
-				? [node.model.value, "node"]
-				: flow.model
-					? [flow.model.value, "flow"]
-					: agent?.model
-						? [agent.model, "agent"]
-						: [undefined, "settings"];
-		const found = resolve(spec);
-		if (found.ok) models.set(node.id.value, { ref: found.value.ref, ...(spec ? { spec } : {}), source });
-		else errors.push(`${node.path}: ${found.error} (from the ${source === "settings" ? "pi settings" : `${source}'s model`})`);
-	}
+	const walk = (f: CheckedFlow, prefix: string, flowModels: readonly string[]) => {
+		const here = f.model ? [f.model.value, ...flowModels] : flowModels;
+		for (const node of allNodes(f.nodes)) {
+			if (node.kind === "flow") {
+				const callee = f.callees.get(node.id.value);
+				if (callee) walk(callee, `${prefix}${node.id.value}/`, here);
+				continue;
+			}
+			const agents: [AgentDef, string | undefined][] = [];
+			if (node.kind === "agent") {
+				const literal = f.agents.get(node.id.value);
+				if (literal) agents.push([literal, undefined]);
+				for (const [name, agent] of f.amongAgents.get(node.id.value) ?? []) agents.push([agent, name]);
+			}
+			for (const [agent, among] of agents) {
+				const nodeModel = node.kind === "agent" ? node.model?.value : undefined;
+				const [spec, source]: [string | undefined, ModelSource] = runModel
+					? [runModel, "run"]
+					: nodeModel
+						? [nodeModel, "node"]
+						: here[0]
+							? [here[0], "flow"]
+							: agent.model
+								? [agent.model, "agent"]
+								: [undefined, "settings"];
+				const found = resolve(spec);
+				const key = modelKey(prefix, node.id.value, among);
+				if (found.ok) models.set(key, { ref: found.value.ref, ...(spec ? { spec } : {}), source });
+				else errors.push(`${prefix}${node.path}${among ? ` (${among})` : ""}: ${found.error} (from the ${source === "settings" ? "pi settings" : `${source}'s model`})`);
+			}
+		}
+	};
+	walk(flow, "", []);
 	return errors.length ? { ok: false, errors } : { ok: true, models };
 }

@@ -1,41 +1,30 @@
 /**
- * Stage 4, run: walks a checked flow. Each agent node is one turn of a fresh subagent, opened for the
- * visit and closed in a `finally` whatever happens (whoever opens, closes). A failed node stops the flow
- * with `ok: false` naming the node; the evaluator never throws for a failed turn.
+ * Stage 4, run: walks a checked flow in a world. Every subagent a visit opens is closed in a `finally`
+ * (whoever opens, closes); a failure is a value naming the visit it started at; a stop closes everything
+ * and says `stopped`.
  *
- *   input:  CheckedFlow explore, input "what is this?", spawn
- *   output: { ok: true, output: "<answer>", nodes: [scout ✓, answer ✓], usage }
+ *   input:  CheckedFlow explore, input "what is this?", { spawn, models, cwd }
+ *   output: { ok: true, output: "<answer>", visits: [...], usage }
  */
 import type { ErrorKind } from "../../runtime/result.ts";
-import type { EventSink } from "../../runtime/events.ts";
-import type { Spawn, Subagent } from "../../runtime/subagent.ts";
+import type { EventSink, FlowEvent } from "../../runtime/events.ts";
 import { addUsage, emptyUsage, type Usage } from "../../runtime/usage.ts";
 import type { CheckedFlow } from "../check/index.ts";
-import type { NodeModel } from "./models.ts";
-import { composeTask, type Ended } from "./task.ts";
+import type { Value } from "../types/index.ts";
+import { rootMemory } from "./agent.ts";
+import type { Frame } from "./values.ts";
+import { runSequence } from "./walk.ts";
+import type { RunOptions, World } from "./world.ts";
 
-/** Options of one run. */
-export interface RunOptions {
-	spawn: Spawn;
-	/** Each node's model, resolved before the run (see `resolveModels`). */
-	models: ReadonlyMap<string, NodeModel>;
-	cwd: string;
-	signal?: AbortSignal;
-	/** Per-turn deadline; no default. */
-	timeoutMs?: number;
-	onEvent?: EventSink;
-}
-
-/** How one node ended. */
-export interface NodeOutcome {
-	id: string;
+/** How one visit ended, as reports list them. */
+export interface VisitOutcome {
 	path: string;
-	agent: string;
-	model: string;
+	node: string;
+	kind: string;
+	agent?: string;
 	ok: boolean;
-	output: string;
+	output?: unknown;
 	error?: string;
-	errorKind?: ErrorKind;
 	usage: Usage;
 }
 
@@ -43,96 +32,91 @@ export interface NodeOutcome {
 export interface FlowResult {
 	flow: string;
 	ok: boolean;
-	/** The last node's output. */
-	output: string;
-	/** `node: kind: message` for a failed run. */
+	/** The last root node's output: text, or a typed value. */
+	output: Value | string;
+	/** `visit: kind: message` for a failed run. */
 	error?: string;
-	/** The path of the visit the failure started at. */
+	errorKind?: ErrorKind;
+	/** The visit the failure started at. */
 	failedAt?: string;
-	nodes: NodeOutcome[];
-	/** Summed over every turn; `ms` is the run's wall time. */
+	/** Every visit that ended, in the order they ended. */
+	visits: VisitOutcome[];
+	/** Summed over every turn of the run (nested and parallel ones too); `ms` is the run's wall time. */
 	usage: Usage;
 }
 
 /** Runs a checked flow on `input`. */
-export async function runFlow(flow: CheckedFlow, input: string, options: RunOptions): Promise<FlowResult> {
+export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptions): Promise<FlowResult> {
 	const started = performance.now();
-	const emit: EventSink = options.onEvent ?? (() => {});
-	const ended = new Map<string, Ended>();
-	const nodes: NodeOutcome[] = [];
-	emit({ type: "run_start", flow: flow.name.value, input, at: Date.now() });
-	let failure: { error: string; at: string } | undefined;
-	for (const node of flow.nodes) {
-		const id = node.id.value;
-		if (node.kind !== "agent") {
-			failure = { error: `${node.path}: unavailable: \`${node.kind}\` nodes do not run in this version`, at: node.path };
-			break;
+	const visits: VisitOutcome[] = [];
+	const sink: EventSink = options.onEvent ?? (() => {});
+	const emit = (event: FlowEvent) => {
+		if (event.type === "node_end") {
+			visits.push({ path: event.path, node: event.node, kind: event.kind, ok: event.ok, usage: event.usage, ...(event.agent ? { agent: event.agent } : {}), ...(event.output !== undefined ? { output: event.output } : {}), ...(event.error ? { error: event.error } : {}) });
 		}
-		const agent = flow.agents.get(id);
-		const model = options.models.get(id);
-		if (!agent || !model) throw new Error(`pi-flows: node ${id} was not resolved before the run`);
-		emit({ type: "node_start", path: node.path, node: id, kind: "agent", agent: agent.name, model: model.ref });
-		const task = composeTask(flow.prompts.get(id) ?? "", node.reads, input, ended);
-		let sub: Subagent | undefined;
-		let outcome: NodeOutcome;
-		try {
-			sub = await options.spawn({
-				agent,
-				model: model.spec ?? model.ref,
-				cwd: options.cwd,
-				onToolCall: (tool, args) => emit({ type: "tool_call", path: node.path, agent: agent.name, subagent: sub?.id ?? "", tool, args }),
-			});
-			emit({ type: "turn_start", path: node.path, agent: agent.name, model: sub.model, subagent: sub.id });
-			const result = await sub.ask(task, {
-				label: node.path,
-				...(options.signal ? { signal: options.signal } : {}),
-				...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-			});
-			emit({ type: "turn_end", path: node.path, agent: agent.name, model: sub.model, subagent: sub.id, ok: result.ok, usage: result.usage });
-			outcome = {
-				id,
-				path: node.path,
-				agent: agent.name,
-				model: result.model,
-				ok: result.ok,
-				output: result.output,
-				usage: result.usage,
-				...(result.error ? { error: result.error } : {}),
-				...(result.errorKind ? { errorKind: result.errorKind } : {}),
-			};
-		} catch (error) {
-			// Only spawning throws (pi refused to create the session); that is this node's failure.
-			outcome = { id, path: node.path, agent: agent.name, model: model.ref, ok: false, output: "", error: String((error as Error).message ?? error), errorKind: "provider", usage: emptyUsage() };
-		} finally {
-			await sub?.close();
-		}
-		nodes.push(outcome);
-		ended.set(id, { ok: outcome.ok, output: outcome.output, ...(outcome.ok ? {} : { error: { kind: outcome.errorKind ?? "provider", message: outcome.error ?? "" } }) });
-		emit({
-			type: "node_end",
-			path: node.path,
-			node: id,
-			kind: "agent",
-			agent: agent.name,
-			model: outcome.model,
-			ok: outcome.ok,
-			usage: outcome.usage,
-			...(outcome.error ? { error: outcome.error } : {}),
-		});
-		if (!outcome.ok) {
-			failure = { error: `${node.path}: ${outcome.errorKind ?? "provider"}: ${outcome.error ?? "failed"}`, at: node.path };
-			break;
-		}
+		sink(event);
+	};
+	let spent = emptyUsage();
+	const world: World = {
+		flow,
+		options,
+		input,
+		emit,
+		prefix: "",
+		slug: slugOf(input),
+		spend: (u) => {
+			spent = addUsage(spent, { ...u, ms: 0 });
+		},
+		spent: () => ({ ...spent }),
+		spentSince: (before) => ({
+			input: spent.input - before.input,
+			output: spent.output - before.output,
+			cacheRead: spent.cacheRead - before.cacheRead,
+			cacheWrite: spent.cacheWrite - before.cacheWrite,
+			totalTokens: spent.totalTokens - before.totalTokens,
+			cost: spent.cost - before.cost,
+			requests: spent.requests - before.requests,
+			toolCalls: spent.toolCalls - before.toolCalls,
+			ms: 0,
+		}),
+		diff: async () => {
+			if (!options.git) return "";
+			const d = await options.git.diff(options.cwd);
+			return d.ok ? d.text : `(the diff is unavailable: ${d.message})`;
+		},
+		frozen: () => {},
+		carried: () => {},
+		asked: () => {},
+	};
+	emit({ type: "run_start", flow: flow.name.value, input: typeof input === "string" ? input : JSON.stringify(input), at: Date.now() });
+	const root: Frame = { records: new Map(), prefix: "", cwd: options.cwd };
+	const controller = new AbortController();
+	const onStop = () => controller.abort(options.signal?.reason);
+	if (options.signal?.aborted) controller.abort(options.signal.reason);
+	options.signal?.addEventListener("abort", onStop, { once: true });
+	let end: Awaited<ReturnType<typeof runSequence>>;
+	try {
+		end = await runSequence(world, flow.nodes, root, controller.signal);
+	} finally {
+		options.signal?.removeEventListener("abort", onStop);
+		for (const close of rootMemory(root).closers.splice(0)) await close().catch(() => {});
 	}
-	const usage = { ...addUsage(...nodes.map((n) => n.usage)), ms: performance.now() - started };
+	const usage = { ...spent, ms: performance.now() - started };
+	const failure = end.ok ? undefined : end.failure?.error;
 	const result: FlowResult = {
 		flow: flow.name.value,
-		ok: !failure,
-		output: failure ? "" : (nodes[nodes.length - 1]?.output ?? ""),
-		nodes,
+		ok: end.ok,
+		output: end.ok ? (end.last?.output ?? "") : "",
+		visits,
 		usage,
-		...(failure ? { error: failure.error, failedAt: failure.at } : {}),
+		...(failure ? { error: `${end.surfacedAt ?? end.failedAt}: ${failure.kind}: ${failure.message}`, errorKind: failure.kind as ErrorKind, failedAt: end.failedAt } : {}),
 	};
 	emit({ type: "run_end", flow: flow.name.value, ok: result.ok, usage, ...(result.error ? { error: result.error } : {}) });
 	return result;
+}
+
+/** A branch-safe slug of the input, for the run's branch name. */
+export function slugOf(input: Value): string {
+	const text = typeof input === "string" ? input : JSON.stringify(input);
+	return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "run";
 }

@@ -77,9 +77,9 @@ export function createScriptedModel(script: Script): ScriptedModel {
 	} as Parameters<typeof createProvider>[0]);
 	return {
 		provider,
+		// A visit path is unique in a run, so its cursor lives for the run: every attempt of a visit, on the
+		// same subagent or a fresh one after a timeout, continues where the last stopped.
 		bind: (sessionId, visit) => {
-			const previous = bindings.get(sessionId);
-			if (previous?.visit !== visit) cursors.delete(visit);
 			bindings.set(sessionId, { visit });
 		},
 		unbind: (sessionId) => bindings.delete(sessionId),

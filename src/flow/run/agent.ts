@@ -1,0 +1,203 @@
+/**
+ * Agent visits: one turn of an agent (or of the agent an enum picked), with its reads, its answer tool,
+ * retries with backoff, and shared subagents for `memory:` scopes. A failed attempt's usage counts; a
+ * retry after a timeout gets a fresh subagent unless a memory scope keeps it.
+ */
+import type { AgentDef } from "../../agents/index.ts";
+import { formatMs } from "../../runtime/duration.ts";
+import type { ErrorKind, Result } from "../../runtime/result.ts";
+import type { Subagent } from "../../runtime/subagent.ts";
+import type { ToolSpec } from "../../runtime/tool.ts";
+import { type AgentNode, allNodes } from "../ast.ts";
+import { turnTimeout } from "../check/index.ts";
+import { createLedger, type Ledger } from "./ledger.ts";
+import { modelKey } from "./models.ts";
+import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "./tools.ts";
+import { composeTask, valueAt } from "./turn.ts";
+import { type Frame, frameCwd, type MemoryScope, type VisitRecord } from "./values.ts";
+import { MAX_BACKOFF_MS, type World } from "./world.ts";
+
+/** A subagent and the mutable state its tools write to. */
+interface Seat {
+	sub: Subagent;
+	captured: Captured;
+	/** The visit the seat's current turn belongs to (the verdict tool records it). */
+	visit: { at: string };
+	queue: Promise<unknown>;
+}
+
+/** Runs one visit of an agent node. */
+export async function runAgent(world: World, node: AgentNode, frame: Frame, visit: string, signal: AbortSignal, diff?: string): Promise<VisitRecord> {
+	const agent = pickAgent(world, node, frame);
+	if ("error" in agent) return { ok: false, error: { kind: "condition", message: agent.error } };
+	const model = world.options.models.get(modelKey(world.prefix, node.id.value)) ?? world.options.models.get(modelKey(world.prefix, node.id.value, agent.name));
+	const ledger = node.verdict ? findLedger(frame, node.verdict.value) : undefined;
+	const closing = node.output ? submitClosing(node.output.value) : ledger ? verdictClosing(ledger, node.path) : undefined;
+	const task = composeTask(world.flow.prompts.get(node.id.value) ?? "", node.reads, frame, world.input, closing, diff);
+	const scope = node.memory ? memoryScope(frame, node.memory.value) : undefined;
+	const open = async (): Promise<Seat> => {
+		const captured: Captured = { refusals: 0 };
+		const at = { at: visit };
+		const tools: ToolSpec[] = [];
+		const typed = node.output?.value ?? (scope ? sharedOutput(world, node, agent.name) : undefined);
+		if (typed) tools.push(submitTool(typed, captured));
+		if (ledger) tools.push(verdictTool(ledger, node.path, at, captured));
+		const sub = await world.options.spawn({
+			agent,
+			...(model ? { model: model.spec ?? model.ref } : {}),
+			...(node.thinking ? { thinking: node.thinking.value } : {}),
+			cwd: frameCwd(frame, world),
+			...(node.tools ? { tools: node.tools.map((t) => t.value) } : {}),
+			...(tools.length ? { customTools: tools } : {}),
+			onToolCall: (tool, args) => world.emit({ type: "tool_call", path: visit, agent: agent.name, subagent: sub?.id ?? "", tool, args }),
+		});
+		return { sub, captured, visit: at, queue: Promise.resolve() };
+	};
+	const attempts = 1 + (node.retry?.value ?? 0);
+	const timeoutMs = world.options.timeoutMs ?? turnTimeout(node, world.flow).ms;
+	let seat: Seat | undefined;
+	let last: VisitRecord = { ok: false, error: { kind: "provider", message: "not run" } };
+	try {
+		for (let attempt = 1; attempt <= attempts; attempt++) {
+			if (signal.aborted) return { ok: false, error: stopKind(world, signal) };
+			try {
+				seat ??= scope ? await seated(scope, agent.name, open) : await open();
+			} catch (error) {
+				last = { ok: false, error: { kind: "provider", message: `could not start the subagent: ${(error as Error).message ?? String(error)}` } };
+				if (attempt < attempts && (await backoff(world, attempt, signal))) continue;
+				return last;
+			}
+			const s = seat;
+			const prompt = attempt === 1 ? task : `Your last answer failed (${last.error?.kind}: ${last.error?.message}). Do the same task again.\n\n${closing ?? ""}`.trimEnd();
+			const result = await serial(s, async () => {
+				s.captured.value = undefined;
+				s.captured.verdict = undefined;
+				s.visit.at = visit;
+				world.emit({ type: "turn_start", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id });
+				const r = await s.sub.ask(prompt, { label: visit, signal, timeoutMs });
+				world.spend(r.usage);
+				world.emit({ type: "turn_end", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id, ok: r.ok, usage: r.usage });
+				return r;
+			});
+			last = recordOf(world, node, result, s.captured, ledger, signal, timeoutMs);
+			if (last.ok) return last;
+			const kind = last.error?.kind;
+			if (kind !== "provider" && kind !== "timeout" && kind !== "schema") return last;
+			if (attempt === attempts) return last;
+			if (kind === "timeout" && !scope) {
+				await s.sub.close();
+				seat = undefined;
+			}
+			if (!(await backoff(world, attempt, signal))) return { ok: false, error: stopKind(world, signal) };
+		}
+		return last;
+	} finally {
+		if (seat && !scope) await seat.sub.close();
+	}
+}
+
+function recordOf(world: World, node: AgentNode, r: Result, captured: Captured, ledger: Ledger | undefined, signal: AbortSignal, timeoutMs: number): VisitRecord {
+	if (!r.ok) {
+		const kind: ErrorKind = r.errorKind === "aborted" ? stopKind(world, signal).kind as ErrorKind : (r.errorKind ?? "provider");
+		const message = kind === "timeout" ? `timed out after ${formatMs(timeoutMs)}` : (r.error ?? "failed");
+		return { ok: false, error: { kind, message } };
+	}
+	if (node.output) {
+		if (captured.value === undefined) return { ok: false, error: { kind: "schema", message: `the turn ended with no accepted \`submit\` call${captured.refusals ? ` (${captured.refusals} refused)` : ""}` } };
+		return { ok: true, output: captured.value };
+	}
+	if (ledger) {
+		if (!captured.verdict) return { ok: false, error: { kind: "schema", message: "the turn ended with no `verdict` call" } };
+		const open = ledger.openObligations().length;
+		const approved = captured.verdict.approved && open === 0;
+		return { ok: true, output: { approved, ...(captured.verdict.remarks ? { remarks: captured.verdict.remarks } : {}) } };
+	}
+	return { ok: true, output: r.output };
+}
+
+/** A stop of the run is `stopped`; a cut by a fail-fast sibling is `cancelled`. */
+export function stopKind(world: World, signal: AbortSignal): { kind: string; message: string } {
+	if (world.options.signal?.aborted) return { kind: "stopped", message: "the run was stopped" };
+	if (signal.aborted) return { kind: "cancelled", message: "cut by a failing sibling (fail-fast)" };
+	return { kind: "stopped", message: "stopped" };
+}
+
+/** A shared subagent's `submit` is fixed at spawn: it takes the type any node sharing it declares. */
+function sharedOutput(world: World, node: AgentNode, agent: string) {
+	for (const n of allNodes(world.flow.nodes)) {
+		if (n.kind === "agent" && n.memory?.value === node.memory?.value && n.output && (n.agent?.value === agent || n.among?.some((a) => a.value === agent))) return n.output.value;
+	}
+	return undefined;
+}
+
+function pickAgent(world: World, node: AgentNode, frame: Frame): AgentDef | { error: string } {
+	const literal = world.flow.agents.get(node.id.value);
+	if (literal) return literal;
+	if (!node.agentFrom) return { error: "no agent" };
+	const v = valueAt(node.agentFrom, frame, world.input);
+	if (!v.ok) return { error: `\`agent-from: ${node.agentFrom.text}\` cannot be read: ${v.reason}` };
+	const agent = world.flow.amongAgents.get(node.id.value)?.get(String(v.value));
+	return agent ?? { error: `\`${String(v.value)}\` is not among the agents this node may run` };
+}
+
+function findLedger(frame: Frame, id: string): Ledger {
+	for (let f: Frame | undefined = frame; f; f = f.parent) if (f.block?.id === id && f.block.ledger) return f.block.ledger;
+	// The checker guarantees an enclosing ledger; a fresh one keeps a programming error from crashing a run.
+	return createLedger();
+}
+
+function memoryScope(frame: Frame, id: string): MemoryScope | undefined {
+	let root: Frame = frame;
+	for (let f: Frame | undefined = frame; f; f = f.parent) {
+		if (f.block?.id === id) return f.block.memory;
+		root = f;
+	}
+	return id === "flow" ? (root.block?.memory ?? rootMemory(root)) : undefined;
+}
+
+const ROOT_MEMORY = new WeakMap<Frame, MemoryScope>();
+
+/** The flow's own memory scope (`memory: flow`), closed when the run ends. */
+export function rootMemory(root: Frame): MemoryScope {
+	let m = ROOT_MEMORY.get(root);
+	if (!m) {
+		m = { id: "flow", closers: [], values: new Map() };
+		ROOT_MEMORY.set(root, m);
+	}
+	return m;
+}
+
+async function seated(scope: MemoryScope, agent: string, open: () => Promise<Seat>): Promise<Seat> {
+	const key = `seat:${agent}`;
+	let seat = scope.values.get(key) as Promise<Seat> | undefined;
+	if (!seat) {
+		seat = open();
+		scope.values.set(key, seat);
+		scope.closers.push(async () => (await seat)?.sub.close());
+	}
+	return seat;
+}
+
+/** Turns of one shared subagent run one after another: a pi session answers one prompt at a time. */
+function serial<T>(seat: Seat, fn: () => Promise<T>): Promise<T> {
+	const run = seat.queue.then(fn, fn);
+	seat.queue = run.then(() => {}, () => {});
+	return run;
+}
+
+async function backoff(world: World, attempt: number, signal: AbortSignal): Promise<boolean> {
+	const ms = Math.min(MAX_BACKOFF_MS, (world.options.retryBackoffMs ?? 1000) * 2 ** (attempt - 1));
+	if (ms <= 0) return !signal.aborted;
+	return new Promise((resolve) => {
+		if (signal.aborted) return resolve(false);
+		const t = setTimeout(() => {
+			signal.removeEventListener("abort", onAbort);
+			resolve(true);
+		}, ms);
+		const onAbort = () => {
+			clearTimeout(t);
+			resolve(false);
+		};
+		signal.addEventListener("abort", onAbort, { once: true });
+	});
+}

@@ -1,0 +1,169 @@
+/**
+ * Leaf visits besides agents: a check (a project script, a red check is a value), a commit (on the run's
+ * own branch), a question (through the ask port, with the unattended rules), a call (another flow run
+ * whole in the same world) and a swarm (the swarm combinator, with a board and claims).
+ */
+import { createClaims, swarm } from "../../combinators/index.ts";
+import type { AgentDef } from "../../agents/index.ts";
+import type { AskNode, CallNode, CheckNode, CommitNode, SwarmNode } from "../ast.ts";
+import { DEFAULT_CHECK_TIMEOUT_MS, turnTimeout } from "../check/index.ts";
+import type { Value } from "../types/index.ts";
+import type { AskAnswer, AskCard } from "./ask.ts";
+import { evaluate } from "./evaluate.ts";
+import { renderRead, valueAt } from "./turn.ts";
+import { type Frame, frameCwd, lookupIn, type VisitRecord } from "./values.ts";
+import { runSequence } from "./walk.ts";
+import type { World } from "./world.ts";
+import { childWorld } from "./child-world.ts";
+import { stopKind } from "./agent.ts";
+
+type Out = { record: VisitRecord; failedAt?: string };
+
+/** Runs a check script; passed or red, it is a value. */
+export async function runCheck(world: World, node: CheckNode, visit: string, signal: AbortSignal, frame?: Frame): Promise<VisitRecord> {
+	const port = world.options.check;
+	const script = node.script?.value ?? "";
+	if (!port) return { ok: false, error: { kind: "unavailable", message: "no check port: this run cannot run scripts" } };
+	const cwd = frame ? frameCwd(frame, world) : world.options.cwd;
+	const timeoutMs = node.timeout?.value ?? DEFAULT_CHECK_TIMEOUT_MS;
+	const content = world.options.scripts?.get(script);
+	const out = await port.run({ script, root: cwd, cwd, timeoutMs, signal, ...(content !== undefined ? { content } : {}) });
+	if (out.ok) return { ok: true, output: { passed: out.passed, report: out.report } };
+	if (out.kind === "stopped") return { ok: false, error: stopKind(world, signal) };
+	return { ok: false, error: { kind: out.kind, message: out.message } };
+	void visit;
+}
+
+/** Commits the tree on the run's own branch; a clean tree is `committed: false`. */
+export async function runCommit(world: World, node: CommitNode, frame: Frame): Promise<VisitRecord> {
+	const git = world.options.git;
+	if (!git) return { ok: false, error: { kind: "unavailable", message: "no git port: this run cannot commit" } };
+	const v = node.message ? valueAt(node.message, frame, world.input) : { ok: false as const, reason: "no message" };
+	const message = v.ok && typeof v.value === "string" ? v.value : "";
+	if (!message.trim()) return { ok: false, error: { kind: "empty-message", message: v.ok ? "the commit message is empty" : `the commit message cannot be read: ${v.reason}` } };
+	const out = await git.commit(frameCwd(frame, world), { message, slug: world.slug, ...(world.branch ? { branch: world.branch } : {}) });
+	if (!out.ok) return { ok: false, error: { kind: out.kind, message: out.message } };
+	world.branch = out.branch;
+	return { ok: true, output: { committed: out.committed, ...(out.sha ? { sha: out.sha } : {}), branch: out.branch } };
+}
+
+/** Asks the person; with nobody there, `default:`, else "enough", else `nobody`. */
+export async function runAsk(world: World, node: AskNode, frame: Frame, visit: string, signal: AbortSignal): Promise<VisitRecord> {
+	let card: AskCard;
+	if (node.questionFrom) {
+		const q = valueAt(node.questionFrom, frame, world.input);
+		if (!q.ok || typeof q.value !== "object" || q.value === null || Array.isArray(q.value)) {
+			return { ok: false, error: { kind: "condition", message: `\`ask-from\` cannot be read: ${q.ok ? "not a question" : q.reason}` } };
+		}
+		const question = q.value as { header?: string; question: string; options: { label: string; description?: string }[] };
+		card = { visit, question: question.question, ...(question.header ? { header: question.header } : {}), options: question.options, open: true, reads: [] };
+	} else {
+		card = {
+			visit,
+			question: node.question?.value ?? "",
+			...(node.options ? { options: node.options.map((o) => ({ label: o.label.value, ...(o.description ? { description: o.description } : {}) })) } : {}),
+			...(node.confirm ? { confirm: true } : {}),
+			reads: [],
+		};
+	}
+	if (node.enough) card.enough = node.enough.value;
+	if (node.timeout) card.timeoutMs = node.timeout.value;
+	card.reads = node.reads.map((r) => ({ address: r.text, text: renderRead(r, frame, world.input) }));
+	const port = world.options.ask;
+	const answer: AskAnswer = port?.somebodyThere ? await port.ask(card, signal) : { kind: "nobody" };
+	world.asked(visit, card, answer);
+	return answerRecord(world, node, card, answer, signal);
+}
+
+function answerRecord(world: World, node: AskNode, card: AskCard, answer: AskAnswer, signal: AbortSignal): VisitRecord {
+	const fallback = node.fallback?.value as Value | undefined;
+	const form = (value: string | boolean, custom = false): Value => {
+		if (node.confirm) return { yes: value === true || value === "yes" };
+		if (card.options) return { answered: true, answer: String(value), ...(card.open ? { custom } : {}) };
+		return String(value);
+	};
+	switch (answer.kind) {
+		case "answer":
+			return { ok: true, output: form(answer.value, answer.custom === true) };
+		case "enough":
+			if (node.enough) return { ok: true, output: { answered: false } };
+			return { ok: false, error: { kind: "stopped", message: "the person declined the question" } };
+		case "stopped":
+			return { ok: false, error: { kind: "stopped", message: "the person stopped the run" } };
+		default: {
+			if (fallback !== undefined && fallback !== null) return { ok: true, output: form(fallback as string | boolean) };
+			if (node.enough) return { ok: true, output: { answered: false } };
+			if (signal.aborted) return { ok: false, error: stopKind(world, signal) };
+			return answer.kind === "timeout"
+				? { ok: false, error: { kind: "timeout", message: "the question timed out with no default" } }
+				: { ok: false, error: { kind: "nobody", message: "nobody is there to answer and the question has no default" } };
+		}
+	}
+}
+
+/** Runs a called flow whole; its failure is `child`, naming the inner visit. */
+export async function runCall(world: World, node: CallNode, frame: Frame, visit: string, signal: AbortSignal): Promise<Out> {
+	const callee = world.flow.callees.get(node.id.value);
+	if (!callee || !node.input) return { record: { ok: false, error: { kind: "unavailable", message: "the callee was not checked" } } };
+	const input = valueAt(node.input, frame, world.input);
+	if (!input.ok) return { record: { ok: false, error: { kind: "condition", message: `\`input\` cannot be read: ${input.reason}` } } };
+	const inner = childWorld(world, callee, input.value, `${world.prefix}${node.id.value}/`);
+	const root: Frame = { records: new Map(), prefix: visit, cwd: frameCwd(frame, world), block: { id: "flow", kind: "flow", memory: { id: "flow", closers: [], values: new Map() } } };
+	try {
+		const end = await runSequence(inner, callee.nodes, root, signal);
+		if (!end.ok) {
+			const f = end.failure;
+			const stop = f?.error?.kind === "stopped" || f?.error?.kind === "cancelled";
+			return { record: stop ? (f as VisitRecord) : { ok: false, error: { kind: "child", message: `${end.failedAt}: ${f?.error?.kind}: ${f?.error?.message}` } }, ...(end.failedAt ? { failedAt: end.failedAt } : {}) };
+		}
+		return { record: { ok: true, ...(end.last?.output !== undefined ? { output: end.last.output } : {}) } };
+	} finally {
+		for (const close of root.block?.memory.closers.splice(0) ?? []) await close().catch(() => {});
+	}
+}
+
+/** A swarm: members told the same goal, a board and (with `claims-from`) claims; `until` may stop it early. */
+export async function runSwarm(world: World, node: SwarmNode, frame: Frame, visit: string, signal: AbortSignal): Promise<VisitRecord> {
+	const members = [...(world.flow.members.get(node.id.value) ?? [])];
+	let claims: ReturnType<typeof createClaims> | undefined;
+	if (node.claimsFrom) {
+		const keys = valueAt(node.claimsFrom, frame, world.input);
+		if (!keys.ok || !Array.isArray(keys.value)) return { ok: false, error: { kind: "condition", message: "`claims-from` cannot be read as a list" } };
+		claims = createClaims({ keys: keys.value.map(String) });
+	}
+	const reads = node.reads.map((r) => `## ${r.text}\n\n${renderRead(r, frame, world.input)}`).join("\n\n");
+	const goal = [world.flow.prompts.get(node.id.value) ?? "", reads].filter(Boolean).join("\n\n");
+	const lookupFor = (state: { round: number; posts: readonly { member: string; text: string }[] }) => {
+		const inner: Frame = { parent: frame, records: new Map([[node.id.value, { ok: true, output: swarmValue(false, state.round, state.posts, claims) }]]), prefix: frame.prefix };
+		return lookupIn(inner, world.input);
+	};
+	const until = node.until;
+	const result = await swarm({
+		cwd: frameCwd(frame, world),
+		spawn: world.options.spawn,
+		signal,
+		timeoutMs: world.options.timeoutMs ?? turnTimeout(node, world.flow).ms,
+		path: visit,
+		members,
+		goal,
+		board: true,
+		rounds: node.rounds?.value ?? 1,
+		...(claims ? { claims } : {}),
+		...(until ? { until: (state) => { const v = evaluate(until.expr, lookupFor(state)); return v.ok && v.value === true; } } : {}),
+	});
+	world.spend(result.usage);
+	const output = swarmValue(result.converged, result.rounds, result.posts, claims, result.claims);
+	if (!result.ok && result.members.every((m) => m.droppedOut)) return { ok: false, output, error: { kind: "provider", message: result.error ?? "every member failed" } };
+	return { ok: true, output };
+}
+
+function swarmValue(converged: boolean, rounds: number, posts: readonly { member: string; text: string }[], claims?: unknown, report?: { held: { key: string }[]; released: { key: string }[] }): Value {
+	return {
+		converged,
+		rounds,
+		posts: posts.map((p) => ({ member: p.member, text: p.text })),
+		held: report?.held.map((h) => h.key) ?? [],
+		released: report?.released.map((r) => r.key) ?? [],
+	};
+	void claims;
+}

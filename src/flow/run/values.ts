@@ -1,0 +1,136 @@
+/**
+ * What a run holds while it walks: each ended visit as a record, in lexical frames that mirror the
+ * checker's scopes, and the lookup conditions and reads use. A read of a failed node or an absent field
+ * is an error value, never a silent `false` or empty string.
+ */
+import type { Value } from "../types/index.ts";
+import type { Outcome } from "./evaluate.ts";
+import type { Ledger } from "./ledger.ts";
+
+/** Why a visit failed, as `x.error` reads it. */
+export interface RunError {
+	kind: string;
+	message: string;
+}
+
+/** How a visit ended. */
+export interface VisitRecord {
+	ok: boolean;
+	output?: Value;
+	error?: RunError;
+	/** An agent node's handoff document, when it wrote one. */
+	handoff?: Value;
+	/** A block's ledger, readable as `<id>.ledger` after the block too. */
+	ledger?: Ledger;
+}
+
+/** A memory scope's live subagents (closed when the scope's visit ends). */
+export interface MemoryScope {
+	readonly id: string;
+	/** Disposers of what was opened in this scope, run when it closes. */
+	readonly closers: (() => Promise<void>)[];
+	readonly values: Map<string, unknown>;
+}
+
+/** One lexical frame: a sequence's ended nodes, plus what its block adds. */
+export interface Frame {
+	parent?: Frame;
+	records: Map<string, VisitRecord>;
+	/** The visit path prefix of nodes in this frame (`deliver#2/work[1]`), empty at the root. */
+	prefix: string;
+	/** The tree this frame works in: a branch's copy inside `copies: true`, else inherited. */
+	cwd?: string;
+	/** The block this frame is the body of, with what it offers its body. */
+	block?: {
+		id: string;
+		kind: string;
+		item?: Value;
+		previous?: Map<string, VisitRecord>;
+		carry?: Value;
+		ledger?: Ledger;
+		memory: MemoryScope;
+	};
+}
+
+/** The tree a frame works in. */
+export function frameCwd(frame: Frame, world: { options: { cwd: string } }): string {
+	for (let f: Frame | undefined = frame; f; f = f.parent) if (f.cwd) return f.cwd;
+	return world.options.cwd;
+}
+
+/** A child frame for a block's body. */
+export function childFrame(parent: Frame, prefix: string, block: NonNullable<Frame["block"]>): Frame {
+	return { parent, records: new Map(), prefix, block };
+}
+
+const ok = (value: Value): Outcome => ({ ok: true, value });
+const fail = (reason: string): Outcome => ({ ok: false, reason });
+
+/** Looks addresses up in `frame`: `input`, `item`, node records, and enclosing blocks' previous/carry/ledger. */
+export function lookupIn(frame: Frame, input: Value): (segments: readonly string[]) => Outcome {
+	return (segments) => {
+		const [root, second, ...rest] = segments;
+		const into = (v: Outcome, from: readonly string[]): Outcome => {
+			let cur = v;
+			for (const name of from) {
+				if (!cur.ok) return cur;
+				const x = cur.value;
+				if (!x || typeof x !== "object" || Array.isArray(x)) return fail(`\`${segments.join(".")}\` reads into a value with no fields`);
+				cur = Object.hasOwn(x, name) ? ok((x as Record<string, Value>)[name]) : fail(`\`${segments.join(".")}\` is absent`);
+			}
+			return cur;
+		};
+		if (root === "input") return into(ok(input), segments.slice(1));
+		if (root === "item") {
+			for (let f: Frame | undefined = frame; f; f = f.parent) if (f.block?.item !== undefined) return into(ok(f.block.item), segments.slice(1));
+			return fail("`item` is read outside a map");
+		}
+		for (let f: Frame | undefined = frame; f; f = f.parent) {
+			const record = f.records.get(root);
+			if (record) return recordField(record, root, second, rest, into);
+			if (f.block?.id === root) {
+				if (second === "previous") {
+					const [node, ...more] = rest;
+					const prev = f.block.previous?.get(node ?? "");
+					if (!prev) return fail(`\`${root}.previous.${node}\` has no value on the first iteration`);
+					return recordField(prev, node ?? "", more[0], more.slice(1), into, true);
+				}
+				if (second === "carry") return f.block.carry === undefined ? fail(`\`${root}.carry\` has no value`) : into(ok(f.block.carry), rest);
+				if (second === "ledger" && f.block.ledger) return ok(f.block.ledger.open());
+			}
+		}
+		return fail(`\`${root}\` has no value here`);
+	};
+}
+
+function recordField(
+	record: VisitRecord,
+	root: string,
+	second: string | undefined,
+	rest: readonly string[],
+	into: (v: Outcome, from: readonly string[]) => Outcome,
+	entry = false,
+): Outcome {
+	const failed = () => fail(`\`${root}\` failed (${record.error?.kind}: ${record.error?.message})`);
+	if (second === undefined) {
+		if (entry) return ok(entryValue(record));
+		return record.ok && record.output !== undefined ? ok(record.output) : failed();
+	}
+	if (second === "ok") return ok(record.ok);
+	if (second === "output") return record.output !== undefined ? into(ok(record.output), rest) : failed();
+	if (second === "error") return record.error ? into(ok({ ...record.error }), rest) : fail(`\`${root}.error\` is absent: it did not fail`);
+	if (second === "handoff") return record.handoff !== undefined ? into(ok(record.handoff), rest) : fail(`\`${root}\` wrote no handoff`);
+	if (second === "ledger") {
+		return record.ledger ? ok(record.ledger.open()) : fail(`\`${root}\` has no ledger`);
+	}
+	return fail(`\`${root}.${second}\` is not readable`);
+}
+
+/** A record as an entry value `{ ok, output?, error? }` (what blocks' outputs hold). */
+export function entryValue(record: VisitRecord): Value {
+	return {
+		ok: record.ok,
+		...(record.output !== undefined ? { output: record.output } : {}),
+		...(record.error ? { error: { kind: record.error.kind, message: record.error.message } } : {}),
+	};
+}

@@ -1,0 +1,106 @@
+/**
+ * The walk: a sequence runs its nodes in order; a node that fails stops its sequence and its failure
+ * travels up as `child` (naming the inner visit), unless `on-fail: continue` stops it at the node. A stop
+ * of the run and a fail-fast cut are never absorbed. Every visit is announced at its start and end.
+ */
+import { emptyUsage } from "../../runtime/usage.ts";
+import type { FlowNode } from "../ast.ts";
+import type { Value } from "../types/index.ts";
+import { runAgent } from "./agent.ts";
+import { runChoice, runLoop, runMap, runParallel } from "./blocks.ts";
+import { runAsk, runCall, runCheck, runCommit, runSwarm } from "./leaves.ts";
+import type { Frame, VisitRecord } from "./values.ts";
+import type { World } from "./world.ts";
+
+/** How a sequence ended: the last record, or the failure that stopped it and where it started. */
+export interface SequenceEnd {
+	ok: boolean;
+	last?: VisitRecord;
+	/** The visit a failure started at, and its record. */
+	failedAt?: string;
+	failure?: VisitRecord;
+	/** The visit of this sequence the failure surfaced at (a block naming an inner failure). */
+	surfacedAt?: string;
+}
+
+/** Runs a sequence of nodes in `frame`. */
+export async function runSequence(world: World, nodes: readonly FlowNode[], frame: Frame, signal: AbortSignal): Promise<SequenceEnd> {
+	let last: VisitRecord | undefined;
+	for (const node of nodes) {
+		const visit = frame.prefix ? `${frame.prefix}/${node.id.value}` : node.id.value;
+		const { record, failedAt } = await runVisit(world, node, frame, visit, signal);
+		frame.records.set(node.id.value, record);
+		last = record;
+		if (!record.ok) {
+			const absorbed = node.onFail && !isStop(record);
+			if (!absorbed) return { ok: false, last: record, failure: record, failedAt: failedAt ?? visit, surfacedAt: visit };
+		}
+	}
+	return { ok: true, ...(last ? { last } : {}) };
+}
+
+/** A run stop or a fail-fast cut: never caught by `on-fail: continue`. */
+export function isStop(record: VisitRecord): boolean {
+	return record.error?.kind === "stopped" || record.error?.kind === "cancelled";
+}
+
+/** Runs one visit and announces it. */
+export async function runVisit(world: World, node: FlowNode, frame: Frame, visit: string, signal: AbortSignal): Promise<{ record: VisitRecord; failedAt?: string }> {
+	const agent = node.kind === "agent" ? (node.agent?.value ?? "") : undefined;
+	world.emit({ type: "node_start", path: visit, node: node.id.value, kind: node.kind, ...(agent ? { agent } : {}) });
+	const started = performance.now();
+	const spentBefore = world.spent();
+	let out: { record: VisitRecord; failedAt?: string };
+	try {
+		out = await dispatch(world, node, frame, visit, signal);
+	} catch (error) {
+		// A bug in a visitor must not leave sessions open or the run hanging: it becomes this visit's failure.
+		out = { record: { ok: false, error: { kind: "unavailable", message: `internal error: ${(error as Error)?.message ?? String(error)}` } } };
+	}
+	const usage = { ...world.spentSince(spentBefore), ms: performance.now() - started };
+	const { record } = out;
+	world.emit({
+		type: "node_end",
+		path: visit,
+		node: node.id.value,
+		kind: node.kind,
+		ok: record.ok,
+		usage: usage ?? emptyUsage(),
+		...(agent ? { agent } : {}),
+		...(record.error ? { error: `${record.error.kind}: ${record.error.message}` } : {}),
+		...(record.output !== undefined ? { output: record.output as Value } : {}),
+	});
+	return out;
+}
+
+async function dispatch(world: World, node: FlowNode, frame: Frame, visit: string, signal: AbortSignal): Promise<{ record: VisitRecord; failedAt?: string }> {
+	switch (node.kind) {
+		case "agent":
+			return { record: await runAgent(world, node, frame, visit, signal, node.reads.some((r) => r.root === "diff") ? await world.diff() : undefined) };
+		case "choice":
+			return runChoice(world, node, frame, visit, signal);
+		case "parallel":
+			return runParallel(world, node, frame, visit, signal);
+		case "map":
+			return runMap(world, node, frame, visit, signal);
+		case "loop":
+			return runLoop(world, node, frame, visit, signal);
+		case "check":
+			return { record: await runCheck(world, node, visit, signal, frame) };
+		case "commit":
+			return { record: await runCommit(world, node, frame) };
+		case "ask":
+			return { record: await runAsk(world, node, frame, visit, signal) };
+		case "flow":
+			return runCall(world, node, frame, visit, signal);
+		case "swarm":
+			return { record: await runSwarm(world, node, frame, visit, signal) };
+	}
+}
+
+/** A block's failure, named after the inner visit (stops keep their own kind). */
+export function childFailure(inner: SequenceEnd, fallbackVisit: string): VisitRecord {
+	const f = inner.failure;
+	if (f && isStop(f)) return { ok: false, error: { ...(f.error as { kind: string; message: string }) } };
+	return { ok: false, error: { kind: "child", message: `${inner.failedAt ?? fallbackVisit}: ${f?.error?.kind ?? "failed"}: ${f?.error?.message ?? ""}` } };
+}

@@ -1,0 +1,66 @@
+/**
+ * What a run works with: the spawn port, the models resolved before the run, the ports to the world
+ * (questions, checks, git), the run's signal and deadlines, and the event sink. One world per run; the
+ * walk reads it and never reaches past it.
+ */
+import type { EventSink } from "../../runtime/events.ts";
+import type { Spawn } from "../../runtime/subagent.ts";
+import type { Usage } from "../../runtime/usage.ts";
+import type { CheckedFlow } from "../check/index.ts";
+import type { Value } from "../types/index.ts";
+import type { AskAnswer, AskCard, AskPort } from "./ask.ts";
+import type { NodeModel } from "./models.ts";
+import type { CheckPort, GitPort } from "./ports/index.ts";
+
+/** Options of one run. */
+export interface RunOptions {
+	spawn: Spawn;
+	/** Each agent node's model, resolved before the run (see `resolveModels`). */
+	models: ReadonlyMap<string, NodeModel>;
+	cwd: string;
+	signal?: AbortSignal;
+	/** Replaces every agent attempt's bound (`--timeout`); default: node, flow, then 30 minutes. */
+	timeoutMs?: number;
+	onEvent?: EventSink;
+	/** Where questions go; without one, nobody is there. */
+	ask?: AskPort;
+	/** Runs `check:` scripts. */
+	check?: CheckPort;
+	/** Commits, diffs and copies. */
+	git?: GitPort;
+	/** Base of the retry backoff: attempt n waits base × 2^(n-1), at most 30s. Default 1000. */
+	retryBackoffMs?: number;
+	/** Snapshotted check scripts by path (read once at the run stage). */
+	scripts?: ReadonlyMap<string, string>;
+}
+
+/** The run's world, as the walk sees it. */
+export interface World {
+	readonly flow: CheckedFlow;
+	readonly options: RunOptions;
+	readonly input: Value;
+	readonly emit: EventSink;
+	/** Adds a turn's usage to the run's total. */
+	spend(usage: Usage): void;
+	/** The run's total so far (a copy). */
+	spent(): Usage;
+	/** What was spent since `before` (a visit's usage: every turn inside it, nested and parallel ones too). */
+	spentSince(before: Usage): Usage;
+	/** What the tree changed since HEAD, for a node that reads `diff` ("" when there is no git port). */
+	diff(): Promise<string>;
+	/** A map's list, frozen when the map starts (journaled, so a resume sees the same list). */
+	frozen(visit: string, items: readonly Value[]): void;
+	/** A question and its answer (journaled, so a resume never asks it again). */
+	asked(visit: string, card: AskCard, answer: AskAnswer): void;
+	/** A loop's carried value for the next iteration (journaled). */
+	carried(iteration: string, value: Value): void;
+	/** The branch the run commits on, once opened. */
+	branch?: string;
+	/** Slug of the run's branch. */
+	readonly slug: string;
+	/** Model keys of this flow's nodes start with this (`spec/` inside the call `spec`). */
+	readonly prefix: string;
+}
+
+/** The bound of a retry's wait. */
+export const MAX_BACKOFF_MS = 30_000;

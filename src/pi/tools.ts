@@ -1,0 +1,26 @@
+/**
+ * Turns the evaluator's tool specs into pi tool definitions. The parameters are plain JSON Schema, which
+ * pi validates as it validates TypeBox schemas (TypeBox schemas are JSON Schema); a refused call goes back
+ * to the model as an error result, so a model that submits the wrong shape can correct itself.
+ */
+import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
+import type { ToolSpec } from "../runtime/tool.ts";
+
+/** pi's definition of one of our tools. */
+export function toPiTool(spec: ToolSpec): ToolDefinition {
+	return {
+		name: spec.name,
+		label: spec.label,
+		description: spec.description,
+		parameters: spec.parameters as unknown as ToolDefinition["parameters"],
+		async execute(_toolCallId, params, signal) {
+			const outcome = await spec.execute(params as Record<string, unknown>, signal);
+			return {
+				content: [{ type: "text", text: outcome.text }],
+				details: outcome.details ?? null,
+				...(outcome.isError ? { isError: true } : {}),
+				...(outcome.terminate ? { terminate: true } : {}),
+			};
+		},
+	} as ToolDefinition;
+}
