@@ -208,12 +208,17 @@ async function killGroup(pid: number, graceMs: number): Promise<void> {
  * the wait is bounded and the pipes are then let go.
  */
 async function settle(child: ChildProcess, closed: Promise<void>): Promise<void> {
-	const gaveUp = await Promise.race([closed.then(() => false), sleep(1000).then(() => true)]);
+	let timer: NodeJS.Timeout | undefined;
+	const gaveUp = await Promise.race([closed.then(() => false), new Promise<boolean>((done) => (timer = setTimeout(() => done(true), SETTLE_MS)))]);
+	clearTimeout(timer);
 	if (gaveUp) {
 		child.stdout?.destroy();
 		child.stderr?.destroy();
 	}
 }
+
+/** How long pipes may stay open once the group is dead: only an escaped process can hold them. */
+const SETTLE_MS = 1000;
 
 function sleep(ms: number): Promise<void> {
 	return new Promise((done) => setTimeout(done, ms));

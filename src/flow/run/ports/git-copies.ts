@@ -8,7 +8,7 @@
  * `[{ landed: true }, { landed: false, refused: ["src/a.ts"], message: "…" }]`.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, realpath, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, resolve } from "node:path";
 import { leaves } from "./bash-check.ts";
@@ -79,7 +79,7 @@ export async function openCopy(cwd: string, label: string, known: KnownCopies): 
 	const snap = await snapshot(where.top, `pi-flows: snapshot of the tree for ${label}`);
 	if (!snap.ok) return { ok: false, message: `cannot snapshot the tree: ${snap.message}` };
 	const dir = await mkdtemp(resolve(tmpdir(), COPY_FOLDER_PREFIX));
-	if (!leaves(where.top, dir)) {
+	if (!leaves(where.top, await realpath(dir))) {
 		await rm(dir, { recursive: true, force: true });
 		return { ok: false, message: `the temp folder ${dir} is inside the repository; set TMPDIR elsewhere` };
 	}
@@ -131,6 +131,9 @@ async function saveWork(copy: Copy): Promise<{ ok: true } | Failed> {
  */
 const PATCH = ["diff", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-relative", "--src-prefix=a/", "--dst-prefix=b/"];
 
+/** A patch past this is not landed: it would not be work a flow's branch meant to do. */
+const MAX_PATCH_BYTES = 1024 * 1024 * 1024;
+
 /** Lands each copy in order; the first that does not land stops the rest, and nothing landed is undone. */
 export async function landCopies(cwd: string, copies: readonly Copy[]): Promise<LandResult[]> {
 	const results: LandResult[] = [];
@@ -151,7 +154,8 @@ export async function landCopies(cwd: string, copies: readonly Copy[]): Promise<
 async function landOne(top: string, copy: Copy): Promise<LandResult> {
 	const saved = await saveWork(copy);
 	if (!saved.ok) return { landed: false, refused: [], message: `the copy's work could not be committed: ${saved.message}` };
-	const patch = await git(top, [...PATCH, copy.base, `refs/heads/${copy.branch}`], { maxBuffer: 1024 * 1024 * 1024 });
+	const patch = await git(top, [...PATCH, copy.base, `refs/heads/${copy.branch}`], { maxBuffer: MAX_PATCH_BYTES });
+	if (patch.overflow) return { landed: false, refused: [], message: `the copy's patch is larger than ${MAX_PATCH_BYTES} bytes` };
 	if (!patch.ok) return { landed: false, refused: [], message: `the copy's patch could not be taken: ${gitWords(patch)}` };
 	if (patch.stdout.length === 0) return { landed: true };
 	const tree = await indexOfTree(top);

@@ -76,14 +76,18 @@ export function git(cwd: string, args: readonly string[], call: GitCall = {}): P
 	});
 }
 
-/** stdout as trimmed text. */
+/** stdout as trimmed text: a name, a sha or a path git prints ends in a newline the caller never wants. */
 export function out(result: GitResult): string {
 	return result.stdout.toString("utf8").trim();
 }
 
+const MAX_WORDS = 2000;
+
 /** Git's own words for a failure: what it wrote to stderr, else stdout, else why it could not start. */
 export function gitWords(result: GitResult): string {
 	const said = result.stderr.trim() || result.stdout.toString("utf8").trim();
+	// Words for a message, not a transcript: a hook can print pages, and its last lines say why.
+	if (said.length > MAX_WORDS) return `…${said.slice(said.length - MAX_WORDS)}`;
 	if (said) return said;
 	if (result.startError) return `git could not start: ${result.startError}`;
 	return `git exited with ${result.code ?? "a signal"}`;
