@@ -69,7 +69,7 @@ describe("pi-flows run", () => {
 	it("exits 2 for an unknown model, with no turn", () => {
 		const r = cli("run", "explore", "q", "--model", "nosuch/model");
 		expect(r.code).toBe(2);
-		expect(r.stderr).toContain("look: unknown model `nosuch/model`");
+		expect(r.stderr).toContain("look/scout: unknown model `nosuch/model`");
 	});
 
 	it("refuses an unknown flag with the nearest one", () => {
@@ -84,7 +84,9 @@ describe("pi-flows run", () => {
 		expect(r.code).toBe(0);
 		const result = JSON.parse(r.stdout);
 		expect(result).toMatchObject({ flow: "explore", ok: true });
-		expect(result.visits).toHaveLength(2);
+		const paths = result.visits.map((v: { path: string }) => v.path);
+		expect(paths.slice(0, 3).sort()).toEqual(["look[1]/scout", "look[2]/scout", "look[3]/scout"]);
+		expect(paths.slice(3)).toEqual(["look", "answer"]);
 	});
 });
 

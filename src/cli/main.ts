@@ -13,7 +13,7 @@ import { runCommand } from "./run.ts";
 import { schemaCommand } from "./schema.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
-	run: { model: true, script: true, json: false, project: false },
+	run: { model: true, script: true, json: false, project: false, timeout: true },
 	check: { json: false, project: false },
 	list: { json: false },
 	plan: { json: false, project: false, model: true, timeout: true },

@@ -6,7 +6,9 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadRoster } from "../agents/index.ts";
-import { checkFlowFile, findFlow, resolveModels, runFlow } from "../flow/index.ts";
+import { catalogueOptions, scriptableAddresses, checkFlowFile, createBashCheck, createGitPort, findFlow, matches, prepareRun, resolveModels, runFlow, type Type, typeToString, type Value } from "../flow/index.ts";
+import { parseDuration } from "../flow/syntax/index.ts";
+import { terminalAsk } from "./ask.ts";
 import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
 import { fanOutEvents } from "../runtime/events.ts";
 import { formatUsage } from "../runtime/usage.ts";
@@ -21,7 +23,7 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 		io.stderr("usage: pi-flows run <flow name or path> [input] [--model M] [--script FILE] [--json] [--project]");
 		return 2;
 	}
-	const input = rest.join(" ");
+	const rawInput = rest.join(" ");
 	const scope = { project: args.flags.has("project") };
 	const found = findFlow(name, io.cwd, scope, io.env);
 	if (!found.ok) {
@@ -29,7 +31,7 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 		return 2;
 	}
 	const roster = loadRoster(io.cwd, scope, io.env);
-	const checked = checkFlowFile(found.value.file, roster);
+	const checked = checkFlowFile(found.value.file, roster, catalogueOptions(io.cwd, scope, io.env));
 	if (!checked.value) {
 		io.stderr(formatFaults(checked.faults, io.cwd));
 		io.stderr(`pi-flows: ${found.value.name} does not check (${checked.faults.length} fault${checked.faults.length === 1 ? "" : "s"}); nothing was run`);
@@ -48,13 +50,32 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 			return 2;
 		}
 		const read = readScript(text, file);
-		const faults = read.value ? checkScriptKeys(read.value, flow.nodes.map((n) => n.path)) : read.faults;
+		const faults = read.value ? checkScriptKeys(read.value, scriptableAddresses(flow)) : read.faults;
 		if (!read.value || faults.length) {
 			io.stderr(formatFaults(faults, io.cwd));
 			io.stderr("pi-flows: the script does not check; nothing was run");
 			return 2;
 		}
 		script = read.value;
+	}
+	const input = readInput(rawInput, flow.input.value);
+	if (!input.ok) {
+		io.stderr(`pi-flows: ${input.error}`);
+		return 2;
+	}
+	const timeoutText = flag(args, "timeout");
+	const timeoutMs = timeoutText === undefined ? undefined : parseDuration(timeoutText);
+	if (timeoutText !== undefined && timeoutMs === undefined) {
+		io.stderr(`pi-flows: --timeout takes a duration like 90s, 10m or 1h30m, not \`${timeoutText}\``);
+		return 2;
+	}
+	const ask = terminalAsk();
+	const git = createGitPort();
+	const stage = await prepareRun(flow, { cwd: io.cwd, somebodyThere: ask.somebodyThere, git });
+	if (!stage.ok) {
+		io.stderr(formatFaults(stage.faults, io.cwd));
+		io.stderr("pi-flows: the flow cannot start here; nothing was run");
+		return 2;
 	}
 	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, ...(script ? { script } : {}) });
 	const runModel = flag(args, "model") ?? (script ? "scripted" : undefined);
@@ -68,11 +89,16 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 	const onSigint = () => controller.abort();
 	process.once("SIGINT", onSigint);
 	try {
-		const result = await runFlow(flow, input, {
+		const result = await runFlow(flow, input.value, {
 			spawn: host.spawn,
 			models: models.models,
 			cwd: io.cwd,
 			signal: controller.signal,
+			ask,
+			git,
+			check: createBashCheck(),
+			scripts: stage.scripts,
+			...(timeoutMs !== undefined ? { timeoutMs } : {}),
 			onEvent: fanOutEvents(progressReporter(io.stderr)),
 		});
 		if (args.flags.has("json")) io.stdout(JSON.stringify(result, null, 2));
@@ -86,4 +112,21 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 	} finally {
 		process.removeListener("SIGINT", onSigint);
 	}
+}
+
+/** The input as the flow's type wants it: text for `string`, JSON checked against the type otherwise. */
+function readInput(text: string, type: Type): { ok: true; value: Value } | { ok: false; error: string } {
+	if (type.kind === "string") {
+		if (!text.trim()) return { ok: false, error: "say what the flow should work on: pi-flows run <flow> <input>" };
+		return { ok: true, value: text };
+	}
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return { ok: false, error: `this flow takes ${typeToString(type)}; give the input as JSON` };
+	}
+	const m = matches(value, type);
+	if (!m.ok) return { ok: false, error: `the input does not fit ${typeToString(type)}: at ${m.path || "the top"} expected ${m.expected}` };
+	return { ok: true, value: value as Value };
 }

@@ -7,7 +7,7 @@
 /** Cause and fix of one fault code, as the docs print them. */
 export interface FaultEntry {
 	/** Which stage raises it. */
-	stage: "read" | "check" | "roster" | "script" | "cli" | "chain";
+	stage: "read" | "check" | "roster" | "script" | "cli" | "run" | "chain";
 	/** What triggers it. */
 	trigger: string;
 	/** How to fix it. */
@@ -294,6 +294,26 @@ export const FAULT_CATALOGUE = {
 		stage: "check",
 		trigger: "A node's `tools:` names a tool its agent's file does not grant.",
 		fix: "A node can only narrow its agent's tools; give the agent the tool or drop it here.",
+	},
+	"check-script-missing": {
+		stage: "run",
+		trigger: "A `check:` script is not in the working tree, or is not a readable file.",
+		fix: "Add the script at that path (from the repository root), or correct the path.",
+	},
+	"check-script-outside": {
+		stage: "run",
+		trigger: "A `check:` script resolves outside the repository, e.g. through a symlink.",
+		fix: "Keep check scripts inside the repository; they are repository content run with bash.",
+	},
+	"not-a-repository": {
+		stage: "run",
+		trigger: "The flow commits, uses `copies: true` or reads `diff`, and the working folder is not in a git repository.",
+		fix: "Run it inside a git repository (`git init` first for a new project).",
+	},
+	"unattended-ask": {
+		stage: "run",
+		trigger: "Nobody is there to answer (print mode, CI, `--yes`) and an `ask` with neither `default:` nor `enough:` could be reached.",
+		fix: "Give the ask a `default:` (or an `enough:` label), or run it where a person can answer.",
 	},
 } as const satisfies Record<string, FaultEntry>;
 

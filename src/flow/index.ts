@@ -5,3 +5,4 @@ export * from "./check/index.ts";
 export { catalogueOptions, checkFlowFile, checkFlowText, type LoadOptions } from "./load.ts";
 export { type FlowFile, readFlow, type Section } from "./read/index.ts";
 export * from "./run/index.ts";
+export * from "./types/index.ts";

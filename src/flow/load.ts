@@ -44,8 +44,12 @@ export function checkFlowText(text: string, file: string, roster: Roster, option
 				cache.set(found.file, judged);
 			}
 			if (judged.value) return { value: judged.value };
+			// A cycle found inside the callee is this caller's cycle only when it passes through the caller;
+			// it is then the same ring, turned to start here. A ring elsewhere makes the callee merely broken.
 			const cycle = judged.faults.find((f: Fault) => f.code === "call-cycle");
-			if (cycle) return { cycle: [...stack, name, ...cycle.message.replace(/^.*: /, "").split(" → ").slice(1)] };
+			const ring = cycle?.message.replace(/^.*: /, "").split(" → ") ?? [];
+			const from = ring.indexOf(stack[stack.length - 1] ?? "");
+			if (from >= 0) return { cycle: [...ring.slice(from), ...ring.slice(1, from + 1)] };
 			return { faults: judged.faults, file: found.file };
 		},
 	};

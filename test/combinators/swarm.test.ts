@@ -105,9 +105,11 @@ describe("swarm's rounds", () => {
 	});
 
 	it("with no board, no claims and one round, is a fan-out", async () => {
+		// Two hosts: a visit's script cursor lives as long as its host, and both workflows label their turns alike.
 		const r = await real("turns:\n  member:\n    - say: \"did: {{task}}\"\n");
+		const r2 = await real("turns:\n  member:\n    - say: \"did: {{task}}\"\n");
 		const asSwarm = await swarm({ ...r.options, members: [{ agent: member, count: 3 }], goal: "describe src", rounds: 1 });
-		const asFanOut = await fanOut({ ...r.options, agent: member, tasks: ["describe src", "describe src", "describe src"], concurrency: 3 });
+		const asFanOut = await fanOut({ ...r2.options, agent: member, tasks: ["describe src", "describe src", "describe src"], concurrency: 3 });
 		expect(asSwarm.output).toBe(asFanOut.output);
 		expect(asSwarm.members.map((m) => m.answer.output)).toEqual(["did: describe src", "did: describe src", "did: describe src"]);
 		expect(asSwarm.steps).toHaveLength(3);

@@ -127,6 +127,8 @@ export function readLoop(n: NodeInput): LoopNode {
 			const b = ctx.address(next, `${path}.carry.next`);
 			if (a && b) node.carry = { first: a, next: b, range: carry.range };
 		}
+		// The fault is reported here; reads of `<loop>.carry` in the body must not report it again.
+		if (!node.carry) n.refused.add(`${n.id.value}.carry`);
 	}
 	const ledger = ownId(ctx, keys.get("ledger"), n);
 	if (ledger) node.ledger = ledger;

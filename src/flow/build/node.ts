@@ -3,7 +3,7 @@
  * rest to the kind's reader. A node whose id or kind is wrong is refused (its id remembered, so nothing
  * that refers to it is reported again); any other mistake is reported and the node still builds.
  */
-import type { Node } from "yaml";
+import { isMap, isScalar, isSeq, type Node } from "yaml";
 import type { Range } from "../../text/index.ts";
 import type { FlowNode, Located } from "../ast.ts";
 import { readAgent } from "./agent.ts";
@@ -74,14 +74,19 @@ function readNode(ctx: BuildContext, item: Node, range: Range, parent: string, r
 		const message = kinds.length === 0 ? `the node has no kind key; give it one of \`${KIND_KEYS.join("`, `")}\`` : `the node has ${kinds.length} kind keys (\`${written.map((e) => e.key).join("`, `")}\`); a node is exactly one kind`;
 		ctx.report("node-kind", id?.range ?? range, path, message);
 		if (id) refused.add(id.value);
+		refuseInside(entries, refused);
 		return undefined;
 	}
 	if (written.length === 2) {
 		ctx.report("twin-keys", written[1].keyRange, `${path}.${written[1].key}`, `\`${written[0].key}\` and \`${written[1].key}\` are twins: write one (a literal, or an address with \`-from\`)`);
 		if (id) refused.add(id.value);
+		refuseInside(entries, refused);
 		return undefined;
 	}
-	if (!id) return undefined;
+	if (!id) {
+		refuseInside(entries, refused);
+		return undefined;
+	}
 	const kind = kinds[0];
 	const kindKey = written[0].key;
 	const retry = keys.get("retry");
@@ -122,6 +127,22 @@ function readNode(ctx: BuildContext, item: Node, range: Range, parent: string, r
 		default:
 			return readSwarm(input);
 	}
+}
+
+/**
+ * A refused block is not read, so the nodes written inside it never build; their ids are refused too, or
+ * their sections and every read of them would be reported as a second, derived mistake.
+ */
+function refuseInside(entries: readonly Entry[], refused: Set<string>): void {
+	const walk = (node: unknown) => {
+		if (isMap(node)) {
+			for (const pair of node.items) {
+				if (isScalar(pair.key) && pair.key.value === "id" && isScalar(pair.value) && typeof pair.value.value === "string") refused.add(pair.value.value.trim());
+				else walk(pair.value);
+			}
+		} else if (isSeq(node)) node.items.forEach(walk);
+	};
+	for (const e of entries) if (e.key !== "id") walk(e.value);
 }
 
 /** The common fields of every node. */

@@ -5,6 +5,7 @@
  */
 import type { AgentDef } from "../../agents/index.ts";
 import { didYouMean, nearest } from "../../faults/index.ts";
+import { cover } from "../../text/index.ts";
 import type { AgentNode } from "../ast.ts";
 import type { Type } from "../types/index.ts";
 import { agentType } from "./node-types.ts";
@@ -41,7 +42,10 @@ export function checkAgent(w: Walk, node: AgentNode, scope: Scope): Type {
 			const missing = t.values.filter((v) => !among.includes(v));
 			const extra = among.filter((v) => !t.values.includes(v));
 			if (missing.length || extra.length) {
-				report(w, "among-mismatch", node.among[0].range, `${path}.among`, `\`among\` must list exactly the enum's values (${t.values.join(", ")})${missing.length ? `; missing ${missing.join(", ")}` : ""}${extra.length ? `; not in the enum: ${extra.join(", ")}` : ""}`, { expected: [...t.values] });
+				// The mistake is the name that is not in the enum, or else the list that lacks a value.
+				const first = node.among.find((a) => extra.includes(a.value));
+				const at = first ? first.range : cover(node.among[0].range, node.among[node.among.length - 1].range);
+				report(w, "among-mismatch", at, `${path}.among`, `\`among\` must list exactly the enum's values (${t.values.join(", ")})${missing.length ? `; missing ${missing.join(", ")}` : ""}${extra.length ? `; not in the enum: ${extra.join(", ")}` : ""}`, { expected: [...t.values] });
 			}
 		}
 	}

@@ -58,7 +58,7 @@ export function checkLoop(w: Walk, node: LoopNode, scope: Scope): Type {
 	const enclosing = { id: node.id.value, kind: "loop", ledger: !!node.ledger };
 	const silent = w.silent;
 	w.silent = true;
-	const dry = checkSequence(w, node.body, scope.inside({ ...enclosing, previous: new Map(), ...(first ? { carry: first } : {}) }));
+	const dry = checkSequence(w, node.body, scope.inside({ ...enclosing, previous: new Map(), ...(first ? { carry: first } : { carryRefused: !!node.carry }) }));
 	w.silent = silent;
 	let carry: Type | undefined = first;
 	if (node.carry && first) {
@@ -71,7 +71,8 @@ export function checkLoop(w: Walk, node: LoopNode, scope: Scope): Type {
 			} else carry = both;
 		}
 	}
-	const body = checkSequence(w, node.body, scope.inside({ ...enclosing, previous: dry.types, ...(carry ? { carry } : {}) }));
+	const carryRefused = !!node.carry && !carry;
+	const body = checkSequence(w, node.body, scope.inside({ ...enclosing, previous: dry.types, ...(carry ? { carry } : {}), ...(carryRefused ? { carryRefused } : {}) }));
 	if (node.until) readCondition(w, node.until, body.scope, `${node.path}.loop`);
 	if (node.giveUp) readCondition(w, node.giveUp, body.scope, `${node.path}.give-up`);
 	const last = [...body.types].map(([id, t]) => field(id, entryType(t)));

@@ -40,6 +40,7 @@ export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedF
 		faults: [...(context.earlier ?? [])],
 		agents: new Map(),
 		amongAgents: new Map(),
+		members: new Map(),
 		types: new Map(),
 		callees: new Map(),
 		memory: [],
@@ -70,6 +71,7 @@ export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedF
 		value: brand(flow, {
 			agents: w.agents,
 			amongAgents: w.amongAgents,
+			members: w.members,
 			prompts,
 			types: w.types,
 			callees: w.callees,

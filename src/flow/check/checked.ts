@@ -15,6 +15,8 @@ export interface CheckedFacts {
 	readonly agents: ReadonlyMap<string, AgentDef>;
 	/** Each `agent-from` node's agents, by node id then agent name. */
 	readonly amongAgents: ReadonlyMap<string, ReadonlyMap<string, AgentDef>>;
+	/** Each swarm's members, by node id. */
+	readonly members: ReadonlyMap<string, readonly { agent: AgentDef; count: number }[]>;
 	/** Each prose node's section text, by node id. */
 	readonly prompts: ReadonlyMap<string, string>;
 	/** Each node's output type, by node id. */
@@ -35,4 +37,23 @@ export type CheckedFlow = Flow & CheckedFacts & { readonly [checked]: true };
 /** The brand, applied by the checker alone. */
 export function brand(flow: Flow, facts: CheckedFacts): CheckedFlow {
 	return Object.assign(flow, facts) as unknown as CheckedFlow;
+}
+
+/** Addresses of the nodes a script can answer (agents and swarms), callees' prefixed by their call. */
+export function scriptableAddresses(flow: CheckedFlow, prefix = ""): string[] {
+	const out: string[] = [];
+	const walk = (nodes: Flow["nodes"]) => {
+		for (const node of nodes) {
+			if (node.kind === "agent" || node.kind === "swarm") out.push(`${prefix}${node.path}`);
+			if (node.kind === "flow") {
+				const callee = flow.callees.get(node.id.value);
+				if (callee) out.push(...scriptableAddresses(callee, `${prefix}${node.path}/`));
+			}
+			if (node.kind === "choice") for (const c of [...node.cases.map((x) => x.body), node.otherwise]) walk(c);
+			if (node.kind === "parallel") for (const b of node.branches) walk(b.body);
+			if (node.kind === "map" || node.kind === "loop") walk(node.body);
+		}
+	};
+	walk(flow.nodes);
+	return out;
 }

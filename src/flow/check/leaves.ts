@@ -2,6 +2,7 @@
  * Checks, commits, asks, calls and swarms: each reads what it names against the scope, and a call checks
  * its callee whole (cycles found from the files, a refused callee reported once, at the call).
  */
+import type { AgentDef } from "../../agents/index.ts";
 import { didYouMean, nearest } from "../../faults/index.ts";
 import type { AskNode, CallNode, CheckNode, CommitNode, SwarmNode } from "../ast.ts";
 import { QUESTION, sameType, type Type, TEXT, typeToString } from "../types/index.ts";
@@ -78,8 +79,11 @@ export function checkCall(w: Walk, node: CallNode, scope: Scope): Type {
 
 /** A swarm: its members exist, its claims are a list of strings, and `until` reads its own output too. */
 export function checkSwarm(w: Walk, node: SwarmNode, scope: Scope): Type {
+	const members: { agent: AgentDef; count: number }[] = [];
+	w.members.set(node.id.value, members);
 	for (const m of node.members) {
 		const entry = w.roster.get(m.agent.value);
+		if (entry?.kind === "agent") members.push({ agent: entry, count: m.count });
 		if (!entry) {
 			const near = nearest(m.agent.value, w.roster.names());
 			report(w, "unknown-agent", m.agent.range, `${node.path}.swarm`, `no agent \`${m.agent.value}\`.${didYouMean(near)}`, { expected: near ? [near] : [] });

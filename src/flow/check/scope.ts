@@ -31,6 +31,8 @@ export interface Enclosing {
 	previous?: ReadonlyMap<string, Type>;
 	/** Inside a loop body with `carry`: its type. */
 	carry?: Type;
+	/** The loop wrote a `carry` that was refused (already reported): reads of it say nothing more. */
+	carryRefused?: boolean;
 	ledger: boolean;
 }
 
@@ -114,9 +116,11 @@ export class Scope {
 		}
 		const fieldNames: string[] = [];
 		if (node) fieldNames.push("output", "ok", "error", ...(node.handoff ? ["handoff"] : []), ...(node.ledger ? ["ledger"] : []));
+		// A carry the builder or the loop's own check refused was reported there; its reads are not.
+		const carryRefused = !!block && (block.carryRefused === true || this.refused.has(`${name}.carry`));
 		if (block) {
 			if (block.previous) fieldNames.push("previous");
-			if (block.carry) fieldNames.push("carry");
+			if (block.carry || carryRefused) fieldNames.push("carry");
 			if (block.ledger && !fieldNames.includes("ledger")) fieldNames.push("ledger");
 		}
 		switch (fieldNames.includes(second.name) ? second.name : "") {
@@ -130,8 +134,10 @@ export class Scope {
 				return this.fields(HANDOFF_TYPE, segments, 2, path, codes);
 			case "ledger":
 				return this.fields(OBLIGATIONS_TYPE, segments, 2, path, codes);
-			case "carry":
-				return this.fields((block as Enclosing).carry as Type, segments, 2, path, codes);
+			case "carry": {
+				const carry = (block as Enclosing).carry;
+				return carry ? this.fields(carry, segments, 2, path, codes) : undefined;
+			}
 			case "previous": {
 				const third = rest[1];
 				const types = (block as Enclosing).previous as ReadonlyMap<string, Type>;

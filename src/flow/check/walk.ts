@@ -32,6 +32,7 @@ export interface Walk {
 	/** Agents by node id (literal agents) and by `among` name. */
 	agents: Map<string, AgentDef>;
 	amongAgents: Map<string, Map<string, AgentDef>>;
+	members: Map<string, { agent: AgentDef; count: number }[]>;
 	types: Map<string, Type>;
 	callees: Map<string, CheckedFlow>;
 	memory: MemoryUse[];

@@ -10,7 +10,9 @@ import type { Value } from "../types/index.ts";
 import { evaluate } from "./evaluate.ts";
 import { createLedger, type Ledger } from "./ledger.ts";
 import { valueAt } from "./turn.ts";
-import { childFrame, entryValue, type Frame, lookupIn, type MemoryScope, type VisitRecord } from "./values.ts";
+import { type BlockCopies, blockCopies } from "./copies.ts";
+import type { LandResult } from "./ports/index.ts";
+import { childFrame, entryValue, type Frame, frameCwd, lookupIn, type MemoryScope, type VisitRecord } from "./values.ts";
 import { childFailure, isStop, runSequence, type SequenceEnd } from "./walk.ts";
 import type { World } from "./world.ts";
 
@@ -104,23 +106,46 @@ function cutter(node: ParallelNode | MapNode, signal: AbortSignal) {
 /** A parallel: every branch at once; the output keys each branch's end by name. */
 export async function runParallel(world: World, node: ParallelNode, frame: Frame, visit: string, signal: AbortSignal): Promise<Out> {
 	const cut = cutter(node, signal);
+	const copies = node.copies?.value ? blockCopies(world, frameCwd(frame, world)) : undefined;
 	try {
 		const ends = await Promise.all(
-			node.branches.map(async (b) => {
+			node.branches.map(async (b, i) => {
 				const inner = childFrame(frame, `${visit}/${b.name.value}`, { id: node.id.value, kind: "parallel", memory: scope(node.id.value) });
+				const failedCopy = await inCopy(copies, i, `${node.id.value}-${b.name.value}`, inner);
+				if (failedCopy) return failedCopy;
 				const end = await body(world, b.body, inner, cut.signal);
 				if (!end.ok) cut.failed();
 				return end;
 			}),
 		);
+		const landed = copies && !world.options.signal?.aborted ? await copies.land(ends.length) : undefined;
 		const output: Record<string, Value> = {};
 		node.branches.forEach((b, i) => {
-			output[b.name.value] = ends[i].last ? entryValue(ends[i].last as VisitRecord) : { ok: ends[i].ok };
+			output[b.name.value] = withLanding(ends[i].last ? entryValue(ends[i].last as VisitRecord) : { ok: ends[i].ok }, copies, landed?.[i]);
 		});
 		return settle(node, ends, visit, output);
 	} finally {
 		cut.done();
+		await copies?.release();
 	}
+}
+
+/** Opens branch `i`'s copy and points its frame there; a copy that cannot be made fails the branch. */
+async function inCopy(copies: BlockCopies | undefined, i: number, label: string, inner: Frame): Promise<SequenceEnd | undefined> {
+	if (!copies) return undefined;
+	const opened = await copies.open(i, label);
+	if (opened.ok) {
+		inner.cwd = opened.dir;
+		return undefined;
+	}
+	const failure: VisitRecord = { ok: false, error: { kind: "unavailable", message: opened.message } };
+	return { ok: false, failure, last: failure, failedAt: inner.prefix };
+}
+
+/** An entry with `landed`/`refused` when the block works in copies. */
+function withLanding(entry: Value, copies: BlockCopies | undefined, result: LandResult | undefined): Value {
+	if (!copies) return entry;
+	return { ...(entry as Record<string, Value>), landed: result?.landed ?? false, ...(result?.refused ? { refused: result.refused } : {}) };
 }
 
 /** A map: the list is read once and frozen; `max` is enforced before any item runs. */
@@ -138,6 +163,7 @@ export async function runMap(world: World, node: MapNode, frame: Frame, visit: s
 	}
 	world.frozen(visit, items);
 	const cut = cutter(node, signal);
+	const copies = node.copies?.value ? blockCopies(world, frameCwd(frame, world)) : undefined;
 	try {
 		const ledgers: (Ledger | undefined)[] = [];
 		const ends = await mapConcurrent(
@@ -148,15 +174,19 @@ export async function runMap(world: World, node: MapNode, frame: Frame, visit: s
 				ledgers[i] = ledger;
 				const inner = childFrame(frame, `${visit}[${i + 1}]`, { id: node.id.value, kind: "map", item, memory: scope(node.id.value), ...(ledger ? { ledger } : {}) });
 				if (cut.signal.aborted) return { ok: false, failure: { ok: false, error: { kind: "cancelled", message: "not started: cut by a failing sibling" } }, failedAt: `${visit}[${i + 1}]` } as SequenceEnd;
+				const failedCopy = await inCopy(copies, i, `${node.id.value}-${i + 1}`, inner);
+				if (failedCopy) return failedCopy;
 				const end = await body(world, node.body, inner, cut.signal);
 				if (!end.ok) cut.failed();
 				return end;
 			},
 		);
-		const output: Value[] = ends.map((e, i) => ({ item: items[i], ...(e.last ? (entryValue(e.last) as object) : { ok: e.ok }), ok: e.ok }));
+		const landed = copies && !world.options.signal?.aborted ? await copies.land(ends.length) : undefined;
+		const output: Value[] = ends.map((e, i) => withLanding({ item: items[i], ...(e.last ? (entryValue(e.last) as object) : { ok: e.ok }), ok: e.ok }, copies, landed?.[i]));
 		return settle(node, ends, visit, output);
 	} finally {
 		cut.done();
+		await copies?.release();
 	}
 }
 

@@ -5,3 +5,5 @@ export { type ModelSource, modelKey, type NodeModel, type ResolveModel, resolveM
 export { type FlowResult, runFlow, slugOf, type VisitOutcome } from "./run.ts";
 export { composeTask, renderRead } from "./turn.ts";
 export type { RunOptions, World } from "./world.ts";
+export { prepareRun, type RunStage, type RunStageOptions } from "./run-stage.ts";
+export * from "./ports/index.ts";

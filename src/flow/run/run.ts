@@ -68,20 +68,9 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 			spent = addUsage(spent, { ...u, ms: 0 });
 		},
 		spent: () => ({ ...spent }),
-		spentSince: (before) => ({
-			input: spent.input - before.input,
-			output: spent.output - before.output,
-			cacheRead: spent.cacheRead - before.cacheRead,
-			cacheWrite: spent.cacheWrite - before.cacheWrite,
-			totalTokens: spent.totalTokens - before.totalTokens,
-			cost: spent.cost - before.cost,
-			requests: spent.requests - before.requests,
-			toolCalls: spent.toolCalls - before.toolCalls,
-			ms: 0,
-		}),
-		diff: async () => {
+		diff: async (cwd) => {
 			if (!options.git) return "";
-			const d = await options.git.diff(options.cwd);
+			const d = await options.git.diff(cwd);
 			return d.ok ? d.text : `(the diff is unavailable: ${d.message})`;
 		},
 		frozen: () => {},

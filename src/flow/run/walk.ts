@@ -3,13 +3,13 @@
  * travels up as `child` (naming the inner visit), unless `on-fail: continue` stops it at the node. A stop
  * of the run and a fail-fast cut are never absorbed. Every visit is announced at its start and end.
  */
-import { emptyUsage } from "../../runtime/usage.ts";
+import { addUsage, emptyUsage } from "../../runtime/usage.ts";
 import type { FlowNode } from "../ast.ts";
 import type { Value } from "../types/index.ts";
 import { runAgent } from "./agent.ts";
 import { runChoice, runLoop, runMap, runParallel } from "./blocks.ts";
 import { runAsk, runCall, runCheck, runCommit, runSwarm } from "./leaves.ts";
-import type { Frame, VisitRecord } from "./values.ts";
+import { type Frame, frameCwd, type VisitRecord } from "./values.ts";
 import type { World } from "./world.ts";
 
 /** How a sequence ended: the last record, or the failure that stopped it and where it started. */
@@ -49,15 +49,22 @@ export async function runVisit(world: World, node: FlowNode, frame: Frame, visit
 	const agent = node.kind === "agent" ? (node.agent?.value ?? "") : undefined;
 	world.emit({ type: "node_start", path: visit, node: node.id.value, kind: node.kind, ...(agent ? { agent } : {}) });
 	const started = performance.now();
-	const spentBefore = world.spent();
+	// A visit's usage is its own turns and its children's, nothing else: concurrent siblings spend into
+	// their own visits, so each visit counts through its own world.
+	let own = emptyUsage();
+	const scoped: World = Object.create(world);
+	scoped.spend = (u) => {
+		own = addUsage(own, { ...u, ms: 0 });
+		world.spend(u);
+	};
 	let out: { record: VisitRecord; failedAt?: string };
 	try {
-		out = await dispatch(world, node, frame, visit, signal);
+		out = await dispatch(scoped, node, frame, visit, signal);
 	} catch (error) {
 		// A bug in a visitor must not leave sessions open or the run hanging: it becomes this visit's failure.
 		out = { record: { ok: false, error: { kind: "unavailable", message: `internal error: ${(error as Error)?.message ?? String(error)}` } } };
 	}
-	const usage = { ...world.spentSince(spentBefore), ms: performance.now() - started };
+	const usage = { ...own, ms: performance.now() - started };
 	const { record } = out;
 	world.emit({
 		type: "node_end",
@@ -65,7 +72,7 @@ export async function runVisit(world: World, node: FlowNode, frame: Frame, visit
 		node: node.id.value,
 		kind: node.kind,
 		ok: record.ok,
-		usage: usage ?? emptyUsage(),
+		usage,
 		...(agent ? { agent } : {}),
 		...(record.error ? { error: `${record.error.kind}: ${record.error.message}` } : {}),
 		...(record.output !== undefined ? { output: record.output as Value } : {}),
@@ -76,7 +83,7 @@ export async function runVisit(world: World, node: FlowNode, frame: Frame, visit
 async function dispatch(world: World, node: FlowNode, frame: Frame, visit: string, signal: AbortSignal): Promise<{ record: VisitRecord; failedAt?: string }> {
 	switch (node.kind) {
 		case "agent":
-			return { record: await runAgent(world, node, frame, visit, signal, node.reads.some((r) => r.root === "diff") ? await world.diff() : undefined) };
+			return { record: await runAgent(world, node, frame, visit, signal, node.reads.some((r) => r.root === "diff") ? await world.diff(frameCwd(frame, world)) : undefined) };
 		case "choice":
 			return runChoice(world, node, frame, visit, signal);
 		case "parallel":

@@ -44,10 +44,8 @@ export interface World {
 	spend(usage: Usage): void;
 	/** The run's total so far (a copy). */
 	spent(): Usage;
-	/** What was spent since `before` (a visit's usage: every turn inside it, nested and parallel ones too). */
-	spentSince(before: Usage): Usage;
 	/** What the tree changed since HEAD, for a node that reads `diff` ("" when there is no git port). */
-	diff(): Promise<string>;
+	diff(cwd: string): Promise<string>;
 	/** A map's list, frozen when the map starts (journaled, so a resume sees the same list). */
 	frozen(visit: string, items: readonly Value[]): void;
 	/** A question and its answer (journaled, so a resume never asks it again). */

@@ -213,11 +213,16 @@ export function addressOfVisit(path: string): string {
 	return path.replace(/#\d+/g, "").replace(/\[\d+\]/g, "");
 }
 
-/** The steps a visit plays: its exact path, else its node address, else its node id, else `*`. */
+/**
+ * The steps a visit plays: its exact path, else its node address, else its node id, else an enclosing
+ * node's address (a swarm's members play the swarm's entry), else `*`.
+ */
 export function stepsFor(script: Script, visit: string): { key: string; steps: ScriptStep[] } | undefined {
 	const address = addressOfVisit(visit);
-	const id = address.split("/").pop() ?? address;
-	for (const key of [visit, address, id, "*"]) {
+	const parts = address.split("/");
+	const id = parts[parts.length - 1] ?? address;
+	const enclosing = parts.slice(0, -1).map((_, i) => parts.slice(0, parts.length - 1 - i).join("/"));
+	for (const key of [visit, address, id, ...enclosing, "*"]) {
 		const steps = script.turns.get(key);
 		if (steps) return { key, steps };
 	}

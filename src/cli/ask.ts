@@ -1,0 +1,50 @@
+/**
+ * Questions at a terminal: the card's reads, its question, numbered options (or yes/no, or free text),
+ * answered on stdin. With no terminal there is nobody, and the unattended rules apply.
+ */
+import { createInterface } from "node:readline/promises";
+import type { AskAnswer, AskCard, AskPort } from "../flow/index.ts";
+
+/** A port that asks at the terminal; `nobody` when stdin or stderr is not a TTY. */
+export function terminalAsk(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stderr): AskPort {
+	const tty = Boolean((input as { isTTY?: boolean }).isTTY && (output as { isTTY?: boolean }).isTTY);
+	return {
+		somebodyThere: tty,
+		async ask(card, signal) {
+			if (!tty) return { kind: "nobody" };
+			const rl = createInterface({ input, output });
+			try {
+				return await askOnce(card, (q) => rl.question(q, { signal: signal ?? new AbortController().signal }), (line) => output.write(`${line}\n`));
+			} catch {
+				// An aborted prompt (a stop, a timeout) is the run's stop, not a crash.
+				return signal?.aborted ? { kind: "stopped" } : { kind: "nobody" };
+			} finally {
+				rl.close();
+			}
+		},
+	};
+}
+
+/** One card, asked through `question`; exported for tests. */
+export async function askOnce(card: AskCard, question: (q: string) => Promise<string>, say: (line: string) => void): Promise<AskAnswer> {
+	say(`\n? ${card.header ? `${card.header} · ` : ""}${card.visit}`);
+	for (const r of card.reads) say(`## ${r.address}\n${r.text}`);
+	say(card.question);
+	if (card.confirm) {
+		const a = (await question("[y/n] ")).trim().toLowerCase();
+		return { kind: "answer", value: a === "y" || a === "yes" };
+	}
+	if (card.options) {
+		card.options.forEach((o, i) => say(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}`));
+		if (card.enough) say(`  0. ${card.enough}`);
+		for (;;) {
+			const a = (await question(card.open ? "number, or type an answer: " : "number: ")).trim();
+			if (card.enough && a === "0") return { kind: "enough" };
+			const n = Number(a);
+			if (Number.isInteger(n) && n >= 1 && n <= card.options.length) return { kind: "answer", value: card.options[n - 1].label };
+			if (card.open && a) return { kind: "answer", value: a, custom: true };
+			say("Please answer with one of the numbers.");
+		}
+	}
+	return { kind: "answer", value: await question("> ") };
+}

@@ -1,0 +1,47 @@
+/**
+ * Branches that run together in copies: each branch works in its own git worktree of the tree as it
+ * stands; when the block ends, the patches land in the run's tree in branch order (not finishing order);
+ * a patch that does not apply is reported as a value (`refused`, with the files) and the branches after
+ * it read `landed: false`. Copies are always released. A stopped run lands nothing.
+ */
+import type { Copy, LandResult } from "./ports/index.ts";
+import type { World } from "./world.ts";
+
+/** The copies of one block visit. */
+export interface BlockCopies {
+	/** Opens branch `i`'s copy; the error is the branch's failure. */
+	open(i: number, label: string): Promise<{ ok: true; dir: string } | { ok: false; message: string }>;
+	/** Lands every opened copy in branch order; `undefined` entries for branches with no copy. */
+	land(count: number): Promise<(LandResult | undefined)[]>;
+	/** Releases every copy, whatever happened. */
+	release(): Promise<void>;
+}
+
+/** Copies for a block working in `cwd`. */
+export function blockCopies(world: World, cwd: string): BlockCopies {
+	const copies: (Copy | undefined)[] = [];
+	const git = world.options.git;
+	return {
+		async open(i, label) {
+			if (!git) return { ok: false, message: "no git port: copies need a repository" };
+			const out = await git.openCopy(cwd, label);
+			if (!out.ok) return { ok: false, message: `a copy could not be made: ${out.message}` };
+			copies[i] = out.copy;
+			return { ok: true, dir: out.copy.dir };
+		},
+		async land(count) {
+			if (!git) return [];
+			const opened = copies.map((c, i) => ({ c, i })).filter((x): x is { c: Copy; i: number } => x.c !== undefined);
+			const results = await git.land(cwd, opened.map((x) => x.c));
+			const byIndex: (LandResult | undefined)[] = Array.from({ length: count }, () => undefined);
+			opened.forEach((x, k) => {
+				byIndex[x.i] = results[k];
+			});
+			return byIndex;
+		},
+		async release() {
+			if (!git) return;
+			await Promise.all(copies.filter((c): c is Copy => c !== undefined).map((c) => git.release(c)));
+		},
+	};
+}
