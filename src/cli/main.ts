@@ -8,29 +8,37 @@ import { type FlagSpec, parseArgs } from "./args.ts";
 import { checkCommand, listCommand } from "./check.ts";
 import { graphCommand } from "./graph.ts";
 import type { Io } from "./io.ts";
+import { lspCommand } from "./lsp.ts";
 import { planCommand } from "./plan.ts";
+import { resumeCommand } from "./resume.ts";
 import { runCommand } from "./run.ts";
 import { schemaCommand } from "./schema.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
-	run: { model: true, script: true, json: false, project: false, timeout: true },
+	run: { model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
+	resume: { json: false, timeout: true, "runs-dir": true, "in-doubt": true, "take-lock": false, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	check: { json: false, project: false },
 	list: { json: false },
 	plan: { json: false, project: false, model: true, timeout: true },
 	graph: { project: false },
 	schema: {},
+	lsp: { stdio: false, clientProcessId: true },
 };
 
 const USAGE = `usage: pi-flows <command> [...]
 
-  run <flow> [input] [--model M] [--script FILE] [--json] [--project]
-        check the flow, resolve every model, then run it; the answer on stdout
+  run <flow> [input] [--model M] [--script FILE] [--timeout D] [--budget-tokens N] [--budget-cost N]
+      [--budget-turns N] [--runs-dir DIR] [--json] [--project]
+        check the flow, resolve every model, then run it in a run folder; the answer on stdout
+  resume [run] [--in-doubt rerun|stop] [--take-lock] [--timeout D] [--budget-...]
+        continue a run from its journal (the newest resumable one when none is named)
   check [paths...] [--json] [--project]
         judge flow files without running them (exit 1 on faults); no path: every flow found
   plan <flow> [--model M] [--timeout D] [--json] [--project]
         what the flow would run, node by node, with models, timeouts and worst cases
   graph <flow> [--project]    the flow's shape as a Mermaid flowchart
   schema                      the JSON Schema of a flow's frontmatter, for editors
+  lsp [--stdio]               the flow language server on stdin/stdout, for editors
   list [--json]               every flow found, its source, and whether it checks`;
 
 /** Runs one invocation; resolves to the exit code. */
@@ -51,10 +59,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 		return 2;
 	}
 	if (command === "run") return runCommand(parsed.value, io);
+	if (command === "resume") return resumeCommand(parsed.value, io);
 	if (command === "check") return checkCommand(parsed.value, io);
 	if (command === "plan") return planCommand(parsed.value, io);
 	if (command === "graph") return graphCommand(parsed.value, io);
 	if (command === "schema") return schemaCommand(parsed.value, io);
+	if (command === "lsp") return lspCommand(parsed.value, io);
 	return listCommand(parsed.value, io);
 }
 

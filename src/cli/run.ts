@@ -6,15 +6,15 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadRoster } from "../agents/index.ts";
-import { catalogueOptions, scriptableAddresses, checkFlowFile, createBashCheck, createGitPort, findFlow, matches, prepareRun, resolveModels, runFlow, type Type, typeToString, type Value } from "../flow/index.ts";
+import { type Budget, type CheckedFlow, catalogueOptions, checkFlowFile, findFlow, matches, prepareRun, resolveModels, scriptableAddresses, type Type, typeToString, type Value } from "../flow/index.ts";
 import { parseDuration } from "../flow/syntax/index.ts";
 import { terminalAsk } from "./ask.ts";
 import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
-import { fanOutEvents } from "../runtime/events.ts";
-import { formatUsage } from "../runtime/usage.ts";
+import { runsHome, startRun } from "../runs/index.ts";
+import { budgetFlags, report, terminalWorld } from "./launch.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
-import { formatFaults, progressReporter } from "./output.ts";
+import { formatFaults } from "./output.ts";
 
 /** Runs the `run` command. */
 export async function runCommand(args: Args, io: Io): Promise<number> {
@@ -39,6 +39,7 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 	}
 	const flow = checked.value;
 	let script: Script | undefined;
+	let scriptText: string | undefined;
 	const scriptPath = flag(args, "script");
 	if (scriptPath) {
 		const file = resolve(io.cwd, scriptPath);
@@ -57,6 +58,7 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 			return 2;
 		}
 		script = read.value;
+		scriptText = text;
 	}
 	const input = readInput(rawInput, flow.input.value);
 	if (!input.ok) {
@@ -69,49 +71,60 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows: --timeout takes a duration like 90s, 10m or 1h30m, not \`${timeoutText}\``);
 		return 2;
 	}
+	const budget = budgetFlags(args, flowBudget(flow));
+	if (!budget.ok) {
+		io.stderr(`pi-flows: ${budget.error}`);
+		return 2;
+	}
 	const ask = terminalAsk();
-	const git = createGitPort();
-	const stage = await prepareRun(flow, { cwd: io.cwd, somebodyThere: ask.somebodyThere, git });
-	if (!stage.ok) {
-		io.stderr(formatFaults(stage.faults, io.cwd));
-		io.stderr("pi-flows: the flow cannot start here; nothing was run");
-		return 2;
-	}
-	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, ...(script ? { script } : {}) });
-	const runModel = flag(args, "model") ?? (script ? "scripted" : undefined);
-	const models = resolveModels(flow, host.resolveModel, runModel);
-	if (!models.ok) {
-		for (const e of models.errors) io.stderr(`pi-flows: ${e}`);
-		io.stderr("pi-flows: nothing was run");
-		return 2;
-	}
-	const controller = new AbortController();
-	const onSigint = () => controller.abort();
-	process.once("SIGINT", onSigint);
+	const world = terminalWorld(io);
 	try {
-		const result = await runFlow(flow, input.value, {
+		const stage = await prepareRun(flow, { cwd: io.cwd, somebodyThere: ask.somebodyThere, git: world.git });
+		if (!stage.ok) {
+			io.stderr(formatFaults(stage.faults, io.cwd));
+			io.stderr("pi-flows: the flow cannot start here; nothing was run");
+			return 2;
+		}
+		const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, ...(script ? { script } : {}) });
+		const runModel = flag(args, "model") ?? (script ? "scripted" : undefined);
+		const models = resolveModels(flow, host.resolveModel, runModel);
+		if (!models.ok) {
+			for (const e of models.errors) io.stderr(`pi-flows: ${e}`);
+			io.stderr("pi-flows: nothing was run");
+			return 2;
+		}
+		const outcome = await startRun(flow, input.value, {
+			runsHome: runsHome(io.cwd, flag(args, "runs-dir")),
 			spawn: host.spawn,
 			models: models.models,
 			cwd: io.cwd,
-			signal: controller.signal,
+			signal: world.signal,
 			ask,
-			git,
-			check: createBashCheck(),
+			git: world.git,
+			check: world.check,
 			scripts: stage.scripts,
+			somebodyThere: ask.somebodyThere,
+			...(runModel ? { model: runModel } : {}),
+			...(script && scriptText ? { script: { file: script.file, text: scriptText } } : {}),
+			...(budget.value ? { budget: budget.value } : {}),
 			...(timeoutMs !== undefined ? { timeoutMs } : {}),
-			onEvent: fanOutEvents(progressReporter(io.stderr)),
+			onEvent: world.onEvent,
 		});
-		if (args.flags.has("json")) io.stdout(JSON.stringify(result, null, 2));
-		else if (result.ok) io.stdout(typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2));
-		io.stderr(`${result.ok ? "✓" : "✗"} ${flow.name.value} · ${result.visits.length} visit(s) · ${formatUsage(result.usage)}`);
-		if (!result.ok) {
-			io.stderr(`pi-flows: the run failed at ${result.failedAt}: ${result.error}`);
-			return 1;
+		if ("refused" in outcome) {
+			io.stderr(`pi-flows: ${outcome.refused}`);
+			return 2;
 		}
-		return 0;
+		return report(outcome, args, io);
 	} finally {
-		process.removeListener("SIGINT", onSigint);
+		world.done();
 	}
+}
+
+/** The flow's own `budget:` as launch-time numbers. */
+function flowBudget(flow: CheckedFlow): Budget | undefined {
+	const b = flow.budget;
+	if (!b) return undefined;
+	return { ...(b.tokens ? { tokens: b.tokens.value } : {}), ...(b.cost ? { cost: b.cost.value } : {}), ...(b.turns ? { turns: b.turns.value } : {}) };
 }
 
 /** The input as the flow's type wants it: text for `string`, JSON checked against the type otherwise. */

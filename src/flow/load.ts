@@ -23,6 +23,8 @@ export interface LoadOptions {
 	stack?: readonly string[];
 	/** Checked callees by file, shared across one judgement. */
 	cache?: Map<string, { value?: CheckedFlow; faults: Fault[] }>;
+	/** Reads a flow file's text (a resume reads its snapshot, not the disk). Default: the disk. */
+	read?: (file: string) => string | undefined;
 }
 
 /** Judges a flow's text; `file` names it in faults and gives the expected `name:`. */
@@ -66,7 +68,7 @@ export function checkFlowText(text: string, file: string, roster: Roster, option
 export function checkFlowFile(file: string, roster: Roster, options: LoadOptions = {}): { value?: CheckedFlow; faults: Fault[] } {
 	let text: string;
 	try {
-		text = readFileSync(file, "utf8");
+		text = options.read?.(file) ?? readFileSync(file, "utf8");
 	} catch (error) {
 		const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "the file does not exist" : String(error);
 		return { faults: [fault("not-a-flow", file, FILE_START, "", `cannot read the flow file: ${reason}`)] };

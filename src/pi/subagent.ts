@@ -50,6 +50,9 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 		agent: request.agent.name,
 		model: o.model.ref,
 		ask: (task, options) => ask(session, sub, o, task, options ?? {}),
+		steer: async (text) => {
+			if (!closed && session.isStreaming) await session.steer(text);
+		},
 		close: async () => {
 			if (closed) return;
 			closed = true;

@@ -20,11 +20,15 @@ export type FlowEvent =
 			error?: string;
 			/** The visit's output value, for journals and reports. */
 			output?: unknown;
+			/** True when the visit ended in an earlier life and was taken from the journal. */
+			replayed?: boolean;
 			usage: Usage;
 	  }
 	| { type: "turn_start"; path: string; agent: string; model: string; subagent: string }
 	| { type: "turn_end"; path: string; agent: string; model: string; subagent: string; ok: boolean; usage: Usage }
-	| { type: "tool_call"; path: string; agent: string; subagent: string; tool: string; args: unknown };
+	| { type: "tool_call"; path: string; agent: string; subagent: string; tool: string; args: unknown }
+	| { type: "budget_warning"; spent: string }
+	| { type: "budget_exhausted"; reason: string };
 
 /** A listener; it must not throw (a throwing listener is reported and detached, not allowed to break a run). */
 export type EventSink = (event: FlowEvent) => void;

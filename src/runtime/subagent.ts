@@ -25,6 +25,8 @@ export interface Subagent {
 	readonly model: string;
 	/** One question, one answer. Never throws for a failed turn: the failure is in the result. */
 	ask(task: string, options?: AskOptions): Promise<Result>;
+	/** Tells a turn in progress something it must read before its next request (pi's steer). */
+	steer?(text: string): Promise<void>;
 	/** Disposes the session. Idempotent. */
 	close(): Promise<void>;
 }

@@ -49,7 +49,10 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			cwd: frameCwd(frame, world),
 			...(node.tools ? { tools: node.tools.map((t) => t.value) } : {}),
 			...(tools.length ? { customTools: tools } : {}),
-			onToolCall: (tool, args) => world.emit({ type: "tool_call", path: visit, agent: agent.name, subagent: sub?.id ?? "", tool, args }),
+			onToolCall: (tool, args) => {
+				world.recorder.toolCall(at.at, tool);
+				world.emit({ type: "tool_call", path: at.at, agent: agent.name, subagent: sub?.id ?? "", tool, args });
+			},
 		});
 		return { sub, captured, visit: at, queue: Promise.resolve() };
 	};
@@ -60,6 +63,8 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	try {
 		for (let attempt = 1; attempt <= attempts; attempt++) {
 			if (signal.aborted) return { ok: false, error: stopKind(world, signal) };
+			const over = world.budget.exceeded();
+			if (over) return { ok: false, error: { kind: "budget", message: over } };
 			try {
 				seat ??= scope ? await seated(scope, agent.name, open) : await open();
 			} catch (error) {
@@ -74,7 +79,9 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 				s.captured.verdict = undefined;
 				s.visit.at = visit;
 				world.emit({ type: "turn_start", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id });
-				const r = await s.sub.ask(prompt, { label: visit, signal, timeoutMs });
+				world.budget.startTurn();
+				world.running.add(s.sub);
+				const r = await s.sub.ask(prompt, { label: visit, signal, timeoutMs }).finally(() => world.running.delete(s.sub));
 				world.spend(r.usage);
 				world.emit({ type: "turn_end", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id, ok: r.ok, usage: r.usage });
 				return r;
@@ -110,7 +117,11 @@ function recordOf(world: World, node: AgentNode, r: Result, captured: Captured, 
 		if (!captured.verdict) return { ok: false, error: { kind: "schema", message: "the turn ended with no `verdict` call" } };
 		const open = ledger.openObligations().length;
 		const approved = captured.verdict.approved && open === 0;
-		return { ok: true, output: { approved, ...(captured.verdict.remarks ? { remarks: captured.verdict.remarks } : {}) } };
+		return {
+			ok: true,
+			output: { approved, ...(captured.verdict.remarks ? { remarks: captured.verdict.remarks } : {}) },
+			verdict: { ledger: node.verdict?.value ?? "", effect: captured.verdict.effect },
+		};
 	}
 	return { ok: true, output: r.output };
 }
@@ -140,7 +151,8 @@ function pickAgent(world: World, node: AgentNode, frame: Frame): AgentDef | { er
 	return agent ?? { error: `\`${String(v.value)}\` is not among the agents this node may run` };
 }
 
-function findLedger(frame: Frame, id: string): Ledger {
+/** The ledger a verdict node names: its enclosing block's. */
+export function findLedger(frame: Frame, id: string): Ledger {
 	for (let f: Frame | undefined = frame; f; f = f.parent) if (f.block?.id === id && f.block.ledger) return f.block.ledger;
 	// The checker guarantees an enclosing ledger; a fresh one keeps a programming error from crashing a run.
 	return createLedger();

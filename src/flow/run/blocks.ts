@@ -7,6 +7,7 @@
 import { mapConcurrent } from "../../runtime/concurrent.ts";
 import type { ChoiceNode, LoopNode, MapNode, ParallelNode } from "../ast.ts";
 import type { Value } from "../types/index.ts";
+import { stopKind } from "./agent.ts";
 import { evaluate } from "./evaluate.ts";
 import { createLedger, type Ledger } from "./ledger.ts";
 import { valueAt } from "./turn.ts";
@@ -151,7 +152,9 @@ function withLanding(entry: Value, copies: BlockCopies | undefined, result: Land
 /** A map: the list is read once and frozen; `max` is enforced before any item runs. */
 export async function runMap(world: World, node: MapNode, frame: Frame, visit: string, signal: AbortSignal): Promise<Out> {
 	let items: Value[];
-	if (node.items) items = node.items.map((i) => i.value);
+	const frozen = world.options.replay?.frozen(visit);
+	if (frozen) items = frozen;
+	else if (node.items) items = node.items.map((i) => i.value);
 	else {
 		const v = node.from ? valueAt(node.from, frame, world.input) : { ok: false as const, reason: "no list" };
 		if (!v.ok) return { record: { ok: false, error: { kind: "condition", message: `\`map-from\` cannot be read: ${v.reason}` } } };
@@ -161,7 +164,7 @@ export async function runMap(world: World, node: MapNode, frame: Frame, visit: s
 	if (node.max && items.length > node.max.value) {
 		return { record: { ok: false, error: { kind: "too-many", message: `the list has ${items.length} items, more than \`max: ${node.max.value}\`` } } };
 	}
-	world.frozen(visit, items);
+	if (!frozen) world.recorder.frozen(visit, items);
 	const cut = cutter(node, signal);
 	const copies = node.copies?.value ? blockCopies(world, frameCwd(frame, world)) : undefined;
 	try {
@@ -173,7 +176,12 @@ export async function runMap(world: World, node: MapNode, frame: Frame, visit: s
 				const ledger = node.ledger ? createLedger() : undefined;
 				ledgers[i] = ledger;
 				const inner = childFrame(frame, `${visit}[${i + 1}]`, { id: node.id.value, kind: "map", item, memory: scope(node.id.value), ...(ledger ? { ledger } : {}) });
-				if (cut.signal.aborted) return { ok: false, failure: { ok: false, error: { kind: "cancelled", message: "not started: cut by a failing sibling" } }, failedAt: `${visit}[${i + 1}]` } as SequenceEnd;
+				if (cut.signal.aborted) {
+					// Never started: its entry still says why (a fail-fast cut, or the run's stop), like a cut item's.
+					const why = stopKind(world, cut.signal);
+					const failure: VisitRecord = { ok: false, error: { kind: why.kind, message: `not started: ${why.message}` } };
+					return { ok: false, failure, last: failure, failedAt: `${visit}[${i + 1}]` } as SequenceEnd;
+				}
 				const failedCopy = await inCopy(copies, i, `${node.id.value}-${i + 1}`, inner);
 				if (failedCopy) return failedCopy;
 				const end = await body(world, node.body, inner, cut.signal);
@@ -232,7 +240,7 @@ export async function runLoop(world: World, node: LoopNode, frame: Frame, visit:
 				const next = valueAt(node.carry.next, inner, world.input);
 				if (!next.ok) return { record: { ok: false, error: { kind: "condition", message: `\`carry.next\` cannot be read: ${next.reason}` } } };
 				carry = next.value;
-				world.carried(iteration, carry);
+				world.recorder.carried(iteration, carry);
 			}
 			previous = inner.records;
 		}

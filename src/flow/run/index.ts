@@ -7,3 +7,5 @@ export { composeTask, renderRead } from "./turn.ts";
 export type { RunOptions, World } from "./world.ts";
 export { prepareRun, type RunStage, type RunStageOptions } from "./run-stage.ts";
 export * from "./ports/index.ts";
+export { type Budget, type BudgetGauge, budgetGauge, LAND_THE_PLANE } from "./budget.ts";
+export { type EndedVisit, endedOf, NO_RECORD, type Replay, type RunRecorder } from "./record.ts";

@@ -41,10 +41,22 @@ export async function runCommit(world: World, node: CommitNode, frame: Frame): P
 	const v = node.message ? valueAt(node.message, frame, world.input) : { ok: false as const, reason: "no message" };
 	const message = v.ok && typeof v.value === "string" ? v.value : "";
 	if (!message.trim()) return { ok: false, error: { kind: "empty-message", message: v.ok ? "the commit message is empty" : `the commit message cannot be read: ${v.reason}` } };
-	const out = await git.commit(frameCwd(frame, world), { message, slug: world.slug, ...(world.branch ? { branch: world.branch } : {}) });
+	const run = runWorld(world);
+	const out = await git.commit(frameCwd(frame, world), { message, slug: world.slug, ...(run.branch ? { branch: run.branch } : {}) });
+	// A branch opened by a commit that then failed (a hook) is still the run's: the next commit goes there.
+	if (out.branch) run.branch = out.branch;
 	if (!out.ok) return { ok: false, error: { kind: out.kind, message: out.message } };
-	world.branch = out.branch;
 	return { ok: true, output: { committed: out.committed, ...(out.sha ? { sha: out.sha } : {}), branch: out.branch } };
+}
+
+/**
+ * The world the run was started with. Each visit sees its own view of it (`Object.create`, for its own
+ * usage), so run-wide state written on a view would die with the visit: the run's branch is kept on the
+ * object that owns `options`, which every view and every callee's world reads through.
+ */
+function runWorld(world: World): World {
+	for (let w: World | null = world; w; w = Object.getPrototypeOf(w) as World | null) if (Object.hasOwn(w, "options")) return w;
+	return world;
 }
 
 /** Asks the person; with nobody there, `default:`, else "enough", else `nobody`. */
@@ -71,7 +83,7 @@ export async function runAsk(world: World, node: AskNode, frame: Frame, visit: s
 	card.reads = node.reads.map((r) => ({ address: r.text, text: renderRead(r, frame, world.input) }));
 	const port = world.options.ask;
 	const answer: AskAnswer = port?.somebodyThere ? await port.ask(card, signal) : { kind: "nobody" };
-	world.asked(visit, card, answer);
+	world.recorder.asked(visit, card, answer);
 	return answerRecord(world, node, card, answer, signal);
 }
 
@@ -157,13 +169,13 @@ export async function runSwarm(world: World, node: SwarmNode, frame: Frame, visi
 	return { ok: true, output };
 }
 
-function swarmValue(converged: boolean, rounds: number, posts: readonly { member: string; text: string }[], claims?: unknown, report?: { held: { key: string }[]; released: { key: string }[] }): Value {
+/** The swarm's value: from the final report when it ended, from the live claims while `until` reads it. */
+function swarmValue(converged: boolean, rounds: number, posts: readonly { member: string; text: string }[], claims?: ReturnType<typeof createClaims>, report?: { held: { key: string }[]; released: { key: string }[] }): Value {
 	return {
 		converged,
 		rounds,
 		posts: posts.map((p) => ({ member: p.member, text: p.text })),
-		held: report?.held.map((h) => h.key) ?? [],
-		released: report?.released.map((r) => r.key) ?? [],
+		held: report ? report.held.map((h) => h.key) : claims ? [...claims.held().keys()] : [],
+		released: report ? report.released.map((r) => r.key) : (claims?.releases().map((r) => r.key) ?? []),
 	};
-	void claims;
 }

@@ -12,6 +12,8 @@ import { addUsage, emptyUsage, type Usage } from "../../runtime/usage.ts";
 import type { CheckedFlow } from "../check/index.ts";
 import type { Value } from "../types/index.ts";
 import { rootMemory } from "./agent.ts";
+import { NO_RECORD } from "./record.ts";
+import { budgetGauge, LAND_THE_PLANE } from "./budget.ts";
 import type { Frame } from "./values.ts";
 import { runSequence } from "./walk.ts";
 import type { RunOptions, World } from "./world.ts";
@@ -57,6 +59,8 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 		sink(event);
 	};
 	let spent = emptyUsage();
+	const budget = budgetGauge(options.budget, options.spentBefore);
+	const running = new Set<{ steer?: (text: string) => Promise<void> }>();
 	const world: World = {
 		flow,
 		options,
@@ -64,8 +68,16 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 		emit,
 		prefix: "",
 		slug: slugOf(input),
+		budget,
+		running,
 		spend: (u) => {
 			spent = addUsage(spent, { ...u, ms: 0 });
+			const crossed = budget.spend(u);
+			if (crossed.warned) emit({ type: "budget_warning", spent: crossed.warned });
+			if (crossed.exhausted) {
+				emit({ type: "budget_exhausted", reason: crossed.exhausted });
+				for (const sub of running) void sub.steer?.(LAND_THE_PLANE);
+			}
 		},
 		spent: () => ({ ...spent }),
 		diff: async (cwd) => {
@@ -73,9 +85,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 			const d = await options.git.diff(cwd);
 			return d.ok ? d.text : `(the diff is unavailable: ${d.message})`;
 		},
-		frozen: () => {},
-		carried: () => {},
-		asked: () => {},
+		recorder: options.recorder ?? NO_RECORD,
 	};
 	emit({ type: "run_start", flow: flow.name.value, input: typeof input === "string" ? input : JSON.stringify(input), at: Date.now() });
 	const root: Frame = { records: new Map(), prefix: "", cwd: options.cwd };

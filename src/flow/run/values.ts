@@ -5,7 +5,7 @@
  */
 import type { Value } from "../types/index.ts";
 import type { Outcome } from "./evaluate.ts";
-import type { Ledger } from "./ledger.ts";
+import type { Ledger, VerdictEffect } from "./ledger.ts";
 
 /** Why a visit failed, as `x.error` reads it. */
 export interface RunError {
@@ -22,6 +22,8 @@ export interface VisitRecord {
 	handoff?: Value;
 	/** A block's ledger, readable as `<id>.ledger` after the block too. */
 	ledger?: Ledger;
+	/** What a verdict turn did to its ledger (journaled, re-applied on replay). */
+	verdict?: { ledger: string; effect: VerdictEffect };
 }
 
 /** A memory scope's live subagents (closed when the scope's visit ends). */

@@ -6,7 +6,9 @@
 import { addUsage, emptyUsage } from "../../runtime/usage.ts";
 import type { FlowNode } from "../ast.ts";
 import type { Value } from "../types/index.ts";
-import { runAgent } from "./agent.ts";
+import { findLedger, runAgent } from "./agent.ts";
+import { createLedger } from "./ledger.ts";
+import { type EndedVisit, endedOf } from "./record.ts";
 import { runChoice, runLoop, runMap, runParallel } from "./blocks.ts";
 import { runAsk, runCall, runCheck, runCommit, runSwarm } from "./leaves.ts";
 import { type Frame, frameCwd, type VisitRecord } from "./values.ts";
@@ -39,15 +41,24 @@ export async function runSequence(world: World, nodes: readonly FlowNode[], fram
 	return { ok: true, ...(last ? { last } : {}) };
 }
 
-/** A run stop or a fail-fast cut: never caught by `on-fail: continue`. */
+/** A run stop, a fail-fast cut or a spent budget: never caught by `on-fail: continue`, run again on resume. */
 export function isStop(record: VisitRecord): boolean {
-	return record.error?.kind === "stopped" || record.error?.kind === "cancelled";
+	const kind = record.error?.kind;
+	return kind === "stopped" || kind === "cancelled" || kind === "budget";
 }
 
 /** Runs one visit and announces it. */
 export async function runVisit(world: World, node: FlowNode, frame: Frame, visit: string, signal: AbortSignal): Promise<{ record: VisitRecord; failedAt?: string }> {
 	const agent = node.kind === "agent" ? (node.agent?.value ?? "") : undefined;
+	const replayed = world.options.replay?.ended(visit);
+	if (replayed) {
+		// Ended in an earlier life: its value is taken from the journal and nothing runs again.
+		const record = replayRecord(replayed, node, frame);
+		world.emit({ type: "node_end", path: visit, node: node.id.value, kind: node.kind, ok: record.ok, usage: emptyUsage(), replayed: true, ...(agent ? { agent } : {}), ...(record.error ? { error: `${record.error.kind}: ${record.error.message}` } : {}), ...(record.output !== undefined ? { output: record.output } : {}) });
+		return { record };
+	}
 	world.emit({ type: "node_start", path: visit, node: node.id.value, kind: node.kind, ...(agent ? { agent } : {}) });
+	world.recorder.visitStart(visit, node.id.value, node.kind);
 	const started = performance.now();
 	// A visit's usage is its own turns and its children's, nothing else: concurrent siblings spend into
 	// their own visits, so each visit counts through its own world.
@@ -66,6 +77,8 @@ export async function runVisit(world: World, node: FlowNode, frame: Frame, visit
 	}
 	const usage = { ...own, ms: performance.now() - started };
 	const { record } = out;
+	// Stopped and cut visits did not end: a resume runs them again from their start.
+	if (!isStop(record)) world.recorder.visitEnd(visit, node.id.value, node.kind, { ...endedOf(record), ...(!record.ok && node.onFail ? { absorbed: true } : {}) }, usage);
 	world.emit({
 		type: "node_end",
 		path: visit,
@@ -103,6 +116,26 @@ async function dispatch(world: World, node: FlowNode, frame: Frame, visit: strin
 		case "swarm":
 			return { record: await runSwarm(world, node, frame, visit, signal) };
 	}
+}
+
+/** A journaled end as a live record: a block's ledger is rebuilt, a verdict's effect re-applied to its ledger. */
+function replayRecord(ended: EndedVisit, node: FlowNode, frame: Frame): VisitRecord {
+	const record: VisitRecord = { ok: ended.ok, ...(ended.output !== undefined ? { output: ended.output } : {}), ...(ended.error ? { error: ended.error } : {}), ...(ended.handoff !== undefined ? { handoff: ended.handoff } : {}) };
+	if (ended.obligations) {
+		const ledger = createLedger();
+		for (const o of ended.obligations) ledger.restore(o);
+		record.ledger = ledger;
+	}
+	if (ended.verdict && node.kind === "agent" && node.verdict) {
+		const ledger = findLedger(frame, node.verdict.value);
+		for (const o of ended.verdict.effect.raised) ledger.restore(o);
+		for (const id of ended.verdict.effect.closed) {
+			const o = ledger.all().find((x) => x.id === id);
+			if (o && !o.closed) ledger.restore({ ...o, closed: { how: "addressed", at: "replayed" } });
+		}
+		record.verdict = ended.verdict;
+	}
+	return record;
 }
 
 /** A block's failure, named after the inner visit (stops keep their own kind). */

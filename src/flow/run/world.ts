@@ -8,7 +8,9 @@ import type { Spawn } from "../../runtime/subagent.ts";
 import type { Usage } from "../../runtime/usage.ts";
 import type { CheckedFlow } from "../check/index.ts";
 import type { Value } from "../types/index.ts";
-import type { AskAnswer, AskCard, AskPort } from "./ask.ts";
+import type { AskPort } from "./ask.ts";
+import type { Budget, BudgetGauge } from "./budget.ts";
+import type { Replay, RunRecorder } from "./record.ts";
 import type { NodeModel } from "./models.ts";
 import type { CheckPort, GitPort } from "./ports/index.ts";
 
@@ -32,6 +34,14 @@ export interface RunOptions {
 	retryBackoffMs?: number;
 	/** Snapshotted check scripts by path (read once at the run stage). */
 	scripts?: ReadonlyMap<string, string>;
+	/** Limits for the whole run (flow `budget:` merged with launch flags by the caller). */
+	budget?: Budget;
+	/** Spending of earlier lives, counted against the budget on resume. */
+	spentBefore?: { tokens: number; cost: number; turns: number };
+	/** Where the run's facts go (the journal). */
+	recorder?: RunRecorder;
+	/** The journal of earlier lives, for a resume: ended visits are replayed, not re-run. */
+	replay?: Replay;
 }
 
 /** The run's world, as the walk sees it. */
@@ -46,12 +56,12 @@ export interface World {
 	spent(): Usage;
 	/** What the tree changed since HEAD, for a node that reads `diff` ("" when there is no git port). */
 	diff(cwd: string): Promise<string>;
-	/** A map's list, frozen when the map starts (journaled, so a resume sees the same list). */
-	frozen(visit: string, items: readonly Value[]): void;
-	/** A question and its answer (journaled, so a resume never asks it again). */
-	asked(visit: string, card: AskCard, answer: AskAnswer): void;
-	/** A loop's carried value for the next iteration (journaled). */
-	carried(iteration: string, value: Value): void;
+	/** Where the run's facts go; a no-op recorder when nothing is journaled. */
+	readonly recorder: RunRecorder;
+	/** The run's budget. */
+	readonly budget: BudgetGauge;
+	/** Subagents in a turn right now, told to land when the budget runs out. */
+	readonly running: Set<{ steer?: (text: string) => Promise<void> }>;
 	/** The branch the run commits on, once opened. */
 	branch?: string;
 	/** Slug of the run's branch. */

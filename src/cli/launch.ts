@@ -1,0 +1,69 @@
+/**
+ * What `run` and `resume` share once a flow is ready: the world's ports, SIGINT handling (every session
+ * disposed, the run left resumable), progress on stderr, and how the outcome is printed and exits.
+ */
+import { createBashCheck, createGitPort } from "../flow/index.ts";
+import type { Budget } from "../flow/index.ts";
+import type { RunOutcome } from "../runs/index.ts";
+import { fanOutEvents, type FlowEvent } from "../runtime/events.ts";
+import { formatUsage } from "../runtime/usage.ts";
+import { type Args, flag } from "./args.ts";
+import type { Io } from "./io.ts";
+import { displayPath, progressReporter } from "./output.ts";
+
+/** The ports a terminal run uses, and the stop wiring. */
+export function terminalWorld(io: Io) {
+	const controller = new AbortController();
+	let interrupts = 0;
+	const onSigint = () => {
+		interrupts++;
+		io.stderr(interrupts === 1 ? "pi-flows: stopping: closing every session (Ctrl-C again to quit at once)" : "pi-flows: quitting");
+		if (interrupts > 1) process.exit(130);
+		controller.abort();
+	};
+	process.on("SIGINT", onSigint);
+	process.on("SIGTERM", onSigint);
+	const reporter = progressReporter(io.stderr);
+	const onEvent = fanOutEvents(reporter, (e: FlowEvent) => {
+		if (e.type === "budget_warning") io.stderr(`pi-flows: budget warning: ${e.spent}`);
+		if (e.type === "budget_exhausted") io.stderr(`pi-flows: ${e.reason}: no new turn starts; running turns are told to land`);
+	});
+	return {
+		signal: controller.signal,
+		git: createGitPort(),
+		check: createBashCheck(),
+		onEvent,
+		done: () => {
+			process.removeListener("SIGINT", onSigint);
+			process.removeListener("SIGTERM", onSigint);
+		},
+	};
+}
+
+/** Prints an outcome and gives the exit code: 0 ok, 1 failed (resumable when it says so). */
+export function report(outcome: RunOutcome, args: Args, io: Io): number {
+	const { result, runDir } = outcome;
+	const where = displayPath(runDir, io.cwd);
+	if (args.flags.has("json")) io.stdout(JSON.stringify({ ...result, runDir: where, ...(outcome.resumed ? { resumed: outcome.resumed } : {}) }, null, 2));
+	else if (result.ok) io.stdout(typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2));
+	io.stderr(`${result.ok ? "✓" : "✗"} ${result.flow} · ${result.visits.length} visit(s) · ${formatUsage(result.usage)} · ${where}`);
+	if (!result.ok) {
+		io.stderr(`pi-flows: the run failed at ${result.failedAt}: ${result.error}`);
+		io.stderr(`pi-flows: \`pi-flows resume ${where}\` picks it up at ${result.failedAt}`);
+		return 1;
+	}
+	return 0;
+}
+
+/** The launch budget: `--budget-tokens`, `--budget-cost`, `--budget-turns`, each replacing the flow's. */
+export function budgetFlags(args: Args, flowBudget: Budget | undefined): { ok: true; value?: Budget } | { ok: false; error: string } {
+	const out: Budget = { ...(flowBudget ?? {}) };
+	for (const [name, key, integer] of [["budget-tokens", "tokens", true], ["budget-cost", "cost", false], ["budget-turns", "turns", true]] as const) {
+		const text = flag(args, name);
+		if (text === undefined) continue;
+		const n = Number(text);
+		if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) return { ok: false, error: `--${name} takes a ${integer ? "whole number" : "number"} above 0, not \`${text}\`` };
+		out[key] = n;
+	}
+	return { ok: true, ...(Object.keys(out).length ? { value: out } : {}) };
+}

@@ -1,0 +1,105 @@
+/**
+ * `pi-flows resume [run]`: continues a run from its journal, the newest resumable run of this folder when
+ * none is named. The snapshot runs, not the disk (a flow edited since is reported in one line); a turn
+ * cut after it may have written to the tree is in doubt: asked at a terminal, else `--in-doubt`.
+ */
+import { createInterface } from "node:readline/promises";
+import { resolve } from "node:path";
+import { readJournal, journalState, listRunFolders, readSnapshot, resumeRun, runsHome, type InDoubt } from "../runs/index.ts";
+import { openHost, readScript } from "../pi/index.ts";
+import { resolveModels } from "../flow/index.ts";
+import { type Args, flag } from "./args.ts";
+import { terminalAsk } from "./ask.ts";
+import type { Io } from "./io.ts";
+import { budgetFlags, report, terminalWorld } from "./launch.ts";
+import { parseDuration } from "../flow/syntax/index.ts";
+import { displayPath } from "./output.ts";
+
+/** Runs `resume`. */
+export async function resumeCommand(args: Args, io: Io): Promise<number> {
+	const home = runsHome(io.cwd, flag(args, "runs-dir"));
+	const named = args.positionals[0];
+	const runDir = named ? resolve(io.cwd, named) : newestResumable(home);
+	if (!runDir) {
+		io.stderr(`pi-flows: no resumable run under ${displayPath(home, io.cwd)}`);
+		return 2;
+	}
+	const snap = readSnapshot(runDir);
+	if (!snap.ok) {
+		io.stderr(`pi-flows: ${snap.error}`);
+		return 2;
+	}
+	const inDoubtFlag = flag(args, "in-doubt");
+	if (inDoubtFlag !== undefined && inDoubtFlag !== "rerun" && inDoubtFlag !== "stop") {
+		io.stderr("pi-flows: --in-doubt takes `rerun` or `stop`");
+		return 2;
+	}
+	const ask = terminalAsk();
+	const journal = readJournal(`${runDir}/journal.jsonl`);
+	const state = journal.ok ? journalState(journal.entries) : undefined;
+	let inDoubt: InDoubt = (inDoubtFlag as InDoubt | undefined) ?? "stop";
+	if (state?.inDoubt.length) {
+		io.stderr(`pi-flows: in doubt: ${state.inDoubt.join(", ")} was cut after calling a tool that writes; its edits may be in the tree`);
+		if (!inDoubtFlag && ask.somebodyThere) {
+			const rl = createInterface({ input: process.stdin, output: process.stderr });
+			const a = (await rl.question("run it again from its start? [y/N] ")).trim().toLowerCase();
+			rl.close();
+			inDoubt = a === "y" || a === "yes" ? "rerun" : "stop";
+		}
+	}
+	const budget = budgetFlags(args, snap.value.settings.budget);
+	if (!budget.ok) {
+		io.stderr(`pi-flows: ${budget.error}`);
+		return 2;
+	}
+	const timeoutText = flag(args, "timeout");
+	const timeoutMs = timeoutText === undefined ? undefined : parseDuration(timeoutText);
+	if (timeoutText !== undefined && timeoutMs === undefined) {
+		io.stderr(`pi-flows: --timeout takes a duration like 90s, 10m or 1h30m`);
+		return 2;
+	}
+	const scriptSetting = snap.value.settings.script;
+	const script = scriptSetting ? readScript(scriptSetting.text, scriptSetting.file).value : undefined;
+	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, ...(script ? { script } : {}) });
+	const world = terminalWorld(io);
+	io.stderr(`pi-flows: resuming ${snap.value.flow.name} in ${displayPath(runDir, io.cwd)}${state?.cut.length ? `, running again ${state.cut.join(", ")}` : ""}`);
+	try {
+		const outcome = await resumeRun({
+			runDir,
+			cwd: io.cwd,
+			spawn: host.spawn,
+			models: (flow) => {
+				const m = resolveModels(flow, host.resolveModel, snap.value.settings.model);
+				return m.ok ? m.models : m.errors;
+			},
+			somebodyThere: ask.somebodyThere,
+			ask,
+			git: world.git,
+			check: world.check,
+			signal: world.signal,
+			onEvent: world.onEvent,
+			inDoubt,
+			takeLock: args.flags.has("take-lock"),
+			...(budget.value ? { budget: budget.value } : {}),
+			...(timeoutMs !== undefined ? { timeoutMs } : {}),
+		});
+		if ("refused" in outcome) {
+			io.stderr(`pi-flows: cannot resume: ${outcome.refused}`);
+			return 2;
+		}
+		if (outcome.resumed?.changed) io.stderr(`pi-flows: ${outcome.resumed.changed}`);
+		return report(outcome, args, io);
+	} finally {
+		world.done();
+	}
+}
+
+function newestResumable(home: string): string | undefined {
+	for (const dir of listRunFolders(home)) {
+		const j = readJournal(`${dir}/journal.jsonl`);
+		if (!j.ok) continue;
+		const s = journalState(j.entries);
+		if (!s.end?.ok) return dir;
+	}
+	return undefined;
+}

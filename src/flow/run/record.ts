@@ -1,0 +1,66 @@
+/**
+ * What a run tells its journal, and what a resumed run reads back. The walk calls these at fixed points
+ * (a visit starts, ends, freezes a list, carries a value, asks a question, calls a tool) and never
+ * depends on where they go: no journal at all, a file, or an array in a test.
+ */
+import type { Usage } from "../../runtime/usage.ts";
+import type { Value } from "../types/index.ts";
+import type { AskAnswer, AskCard } from "./ask.ts";
+import type { Obligation, VerdictEffect } from "./ledger.ts";
+import type { VisitRecord } from "./values.ts";
+
+/** A visit's end as the journal keeps it: JSON only (a ledger travels as its obligations). */
+export interface EndedVisit {
+	ok: boolean;
+	output?: Value;
+	error?: { kind: string; message: string };
+	handoff?: Value;
+	/** A block's ledger at its end. */
+	obligations?: Obligation[];
+	/** What a verdict turn did to its ledger, re-applied when the visit is replayed. */
+	verdict?: { ledger: string; effect: VerdictEffect };
+	/** A failure `on-fail: continue` stopped at this node: the flow went on, so it survives a resume. */
+	absorbed?: boolean;
+}
+
+/** Where a run's facts go. Writes are the journal's business; a failing write is reported, not thrown. */
+export interface RunRecorder {
+	visitStart(path: string, node: string, kind: string): void;
+	/** Must be durable when it returns: a resume trusts every ended visit it finds. */
+	visitEnd(path: string, node: string, kind: string, ended: EndedVisit, usage: Usage): void;
+	frozen(path: string, items: readonly Value[]): void;
+	carried(iteration: string, value: Value): void;
+	asked(path: string, card: AskCard, answer: AskAnswer): void;
+	/** A tool call of a turn, so a cut turn that may have written is known to be in doubt. */
+	toolCall(path: string, tool: string): void;
+}
+
+/** What a resumed run reads from the journal of its earlier lives. */
+export interface Replay {
+	/** The visit's end, when it ended in an earlier life. */
+	ended(path: string): EndedVisit | undefined;
+	/** A map's list as it was frozen. */
+	frozen(path: string): Value[] | undefined;
+}
+
+/** A recorder that keeps nothing. */
+export const NO_RECORD: RunRecorder = {
+	visitStart: () => {},
+	visitEnd: () => {},
+	frozen: () => {},
+	carried: () => {},
+	asked: () => {},
+	toolCall: () => {},
+};
+
+/** A record as the journal keeps it. */
+export function endedOf(record: VisitRecord): EndedVisit {
+	return {
+		ok: record.ok,
+		...(record.output !== undefined ? { output: record.output } : {}),
+		...(record.error ? { error: { ...record.error } } : {}),
+		...(record.handoff !== undefined ? { handoff: record.handoff } : {}),
+		...(record.ledger ? { obligations: record.ledger.all() } : {}),
+		...(record.verdict ? { verdict: record.verdict } : {}),
+	};
+}

@@ -1,0 +1,68 @@
+/**
+ * The journal: one JSON line per fact, appended and flushed to disk (fsync) at each visit's end, so a
+ * crash loses at most the visits that had not ended. A torn last line (the crash happened mid-write) is
+ * ignored when reading; any other bad line is reported, never guessed at.
+ */
+import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import type { AskAnswer, EndedVisit } from "../flow/run/index.ts";
+import type { Value } from "../flow/types/index.ts";
+import type { Usage } from "../runtime/usage.ts";
+
+/** Every fact a journal holds. */
+export type JournalEntry =
+	| { type: "life_start"; life: number; at: string; pid: number; host: string }
+	| { type: "visit_start"; life: number; path: string; node: string; kind: string; at: string }
+	| { type: "visit_end"; life: number; path: string; node: string; kind: string; ended: EndedVisit; usage: Usage; at: string }
+	| { type: "map_items"; path: string; items: Value[] }
+	| { type: "carry"; path: string; value: Value }
+	| { type: "asked"; path: string; question: string; answer: AskAnswer }
+	| { type: "tool_call"; life: number; path: string; tool: string }
+	| { type: "run_end"; life: number; ok: boolean; error?: string; errorKind?: string; failedAt?: string; output?: unknown; at: string };
+
+/** Appends entries; an injected port in tests (a disk that fails, an array). */
+export interface JournalWriter {
+	append(entry: JournalEntry, durable?: boolean): void;
+	close(): void;
+}
+
+/** A journal file, appended synchronously; `durable` entries are fsynced before `append` returns. */
+export function fileJournal(path: string): JournalWriter {
+	const fd = openSync(path, "a");
+	let closed = false;
+	return {
+		append(entry, durable = false) {
+			if (closed) return;
+			writeSync(fd, `${JSON.stringify(entry)}\n`);
+			if (durable) fsyncSync(fd);
+		},
+		close() {
+			if (closed) return;
+			closed = true;
+			fsyncSync(fd);
+			closeSync(fd);
+		},
+	};
+}
+
+/** The entries of a journal, or why it cannot be read. */
+export function readJournal(path: string): { ok: true; entries: JournalEntry[]; torn: boolean } | { ok: false; error: string } {
+	let text: string;
+	try {
+		text = readFileSync(path, "utf8");
+	} catch (error) {
+		return { ok: false, error: `cannot read ${path}: ${(error as Error).message}` };
+	}
+	const lines = text.split("\n");
+	const last = lines.pop() ?? "";
+	const entries: JournalEntry[] = [];
+	for (const [i, line] of lines.entries()) {
+		if (!line.trim()) continue;
+		try {
+			entries.push(JSON.parse(line) as JournalEntry);
+		} catch {
+			return { ok: false, error: `${path}:${i + 1}: the journal has a line that is not JSON; it was written by something else or damaged` };
+		}
+	}
+	// A last line without its newline was cut by a crash mid-write: the fact it held never happened.
+	return { ok: true, entries, torn: last.trim() !== "" };
+}

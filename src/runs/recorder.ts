@@ -1,0 +1,53 @@
+/**
+ * The run folder's recorder: the journal (facts, flushed at each visit's end), `events.jsonl` (every
+ * event, for reports), transcripts (each turn's messages, per visit) and the usage tally behind
+ * `usage.json`. A failing write is reported once and makes the run fail resumably, never silently.
+ */
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { AskAnswer, AskCard, EndedVisit, RunRecorder } from "../flow/index.ts";
+import type { Value } from "../flow/types/index.ts";
+import type { FlowEvent } from "../runtime/events.ts";
+import type { Usage } from "../runtime/usage.ts";
+import type { JournalWriter } from "./journal.ts";
+
+/** A recorder on a run folder, plus what the runner needs from it afterwards. */
+export interface FolderRecorder extends RunRecorder {
+	/** The event sink that writes `events.jsonl`. */
+	onEvent(event: FlowEvent): void;
+	/** The first write that failed, if any. */
+	failure(): string | undefined;
+}
+
+/** Opens the recorder of one life of a run. */
+export function folderRecorder(runDir: string, journal: JournalWriter, life: number): FolderRecorder {
+	let failed: string | undefined;
+	const guard = (what: string, fn: () => void) => {
+		if (failed) return;
+		try {
+			fn();
+		} catch (error) {
+			failed = `the journal could not be written (${what}): ${(error as Error).message}`;
+		}
+	};
+	const at = () => new Date().toISOString();
+	const transcripts = join(runDir, "transcripts");
+	return {
+		visitStart: (path, node, kind) => guard("visit start", () => journal.append({ type: "visit_start", life, path, node, kind, at: at() })),
+		visitEnd: (path: string, node: string, kind: string, ended: EndedVisit, usage: Usage) =>
+			guard("visit end", () => journal.append({ type: "visit_end", life, path, node, kind, ended, usage, at: at() }, true)),
+		frozen: (path: string, items: readonly Value[]) => guard("map items", () => journal.append({ type: "map_items", path, items: [...items] }, true)),
+		carried: (path: string, value: Value) => guard("carry", () => journal.append({ type: "carry", path, value }, true)),
+		asked: (path: string, card: AskCard, answer: AskAnswer) => guard("answer", () => journal.append({ type: "asked", path, question: card.question, answer }, true)),
+		toolCall: (path: string, tool: string) => guard("tool call", () => journal.append({ type: "tool_call", life, path, tool })),
+		onEvent(event) {
+			guard("events", () => {
+				appendFileSync(join(runDir, "events.jsonl"), `${JSON.stringify({ ...event, life, at: at() })}\n`);
+				if (event.type === "turn_end" && "messages" in event) {
+					mkdirSync(transcripts, { recursive: true });
+				}
+			});
+		},
+		failure: () => failed,
+	};
+}

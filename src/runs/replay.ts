@@ -1,0 +1,84 @@
+/**
+ * Reading a journal back for a resume. Every visit that ended with a value survives and is never run
+ * again; the failure chain of a failed run (the failed visit and the blocks it travelled through) is
+ * dropped so it runs again with a fresh retry budget; a visit cut mid-turn runs again from its start, and
+ * is "in doubt" when it had already called a tool that writes.
+ */
+import type { EndedVisit, Replay } from "../flow/index.ts";
+import type { Value } from "../flow/types/index.ts";
+import type { JournalEntry } from "./journal.ts";
+
+const WRITING = new Set(["write", "edit", "bash", "subagent"]);
+/** Failures the flow itself decided: a resume would decide the same, so it refuses. */
+export const FINAL_KINDS = new Set(["unconverged", "too-many", "condition", "empty-message", "schema-final"]);
+
+/** What a journal says about a run. */
+export interface JournalState {
+	replay: Replay;
+	lives: number;
+	/** How the last life ended, when it did. */
+	end?: Extract<JournalEntry, { type: "run_end" }>;
+	/** Visits cut mid-turn after calling a tool that writes. */
+	inDoubt: string[];
+	/** Visits cut mid-turn. */
+	cut: string[];
+	/** Every visit that ended, once each (for proofs and summaries). */
+	endedCount: Map<string, number>;
+	spent: { tokens: number; cost: number; turns: number };
+}
+
+/** Reads the state of a run from its journal entries. */
+export function journalState(entries: readonly JournalEntry[]): JournalState {
+	const ended = new Map<string, EndedVisit>();
+	const endedCount = new Map<string, number>();
+	const frozen = new Map<string, Value[]>();
+	const started = new Map<string, number>();
+	const writes = new Map<string, boolean>();
+	let lives = 0;
+	let end: JournalState["end"];
+	const spent = { tokens: 0, cost: 0, turns: 0 };
+	for (const e of entries) {
+		switch (e.type) {
+			case "life_start":
+				lives = Math.max(lives, e.life);
+				end = undefined;
+				break;
+			case "visit_start":
+				started.set(e.path, e.life);
+				writes.delete(e.path);
+				break;
+			case "tool_call":
+				if (WRITING.has(e.tool)) writes.set(e.path, true);
+				break;
+			case "visit_end":
+				ended.set(e.path, e.ended);
+				endedCount.set(e.path, (endedCount.get(e.path) ?? 0) + 1);
+				started.delete(e.path);
+				if (e.kind === "agent" || e.kind === "swarm") {
+					spent.tokens += e.usage.totalTokens;
+					spent.cost += e.usage.cost;
+					spent.turns += e.usage.requests > 0 ? 1 : 0;
+				}
+				break;
+			case "map_items":
+				frozen.set(e.path, e.items);
+				break;
+			case "run_end":
+				end = e;
+				break;
+		}
+	}
+	// A failure the flow did not absorb runs again, with a fresh retry budget, and so does every block it
+	// travelled up through (they ended failed too); a failure stopped by `on-fail: continue` survives.
+	for (const [path, e] of [...ended]) if (!e.ok && !e.absorbed) ended.delete(path);
+	const cut = [...started.keys()].filter((p) => !ended.has(p));
+	return {
+		replay: { ended: (p) => ended.get(p), frozen: (p) => frozen.get(p) },
+		lives,
+		...(end ? { end } : {}),
+		inDoubt: cut.filter((p) => writes.get(p)),
+		cut,
+		endedCount,
+		spent,
+	};
+}

@@ -1,0 +1,178 @@
+/**
+ * Durable runs: a run folder with a snapshot, a lock, a journal flushed at each visit's end, events,
+ * `usage.json` and `result.json`. `startRun` begins a run; `resumeRun` continues one from its journal:
+ * ended visits are replayed, answered questions are not asked again, frozen lists stay frozen, a turn cut
+ * mid-way runs again (and is reported in doubt when it may have written to the tree).
+ */
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { rosterOf } from "../agents/index.ts";
+import { type Budget, type CheckedFlow, checkFlowText, type FlowResult, type RunOptions, runFlow, type Value } from "../flow/index.ts";
+import { fanOutEvents } from "../runtime/events.ts";
+import { writeAtomic } from "./files.ts";
+import { fileJournal, type JournalWriter, readJournal } from "./journal.ts";
+import { acquireLock } from "./lock.ts";
+import { folderRecorder } from "./recorder.ts";
+import { FINAL_KINDS, journalState } from "./replay.ts";
+import { newRunFolder } from "./run-folder.ts";
+import { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from "./snapshot.ts";
+import { type UsageFile, writeUsage } from "./usage-file.ts";
+
+/** What a finished life of a run reports. */
+export interface RunOutcome {
+	runDir: string;
+	result: FlowResult;
+	usage: UsageFile;
+	/** For a resume: where it picked up, and what changed on disk since the snapshot. */
+	resumed?: { life: number; replayed: number; rerun: string[]; changed?: string };
+}
+
+/** Options of a new run: the evaluator's, plus where the folder goes and what the snapshot records. */
+export interface StartOptions extends Omit<RunOptions, "recorder" | "replay" | "scripts"> {
+	runsHome: string;
+	scripts: ReadonlyMap<string, string>;
+	somebodyThere: boolean;
+	model?: string;
+	script?: { file: string; text: string };
+	/** Replaces the journal file (fault injection in tests). */
+	journal?: (path: string) => JournalWriter;
+}
+
+/** Starts a run in a new folder. */
+export async function startRun(flow: CheckedFlow, input: Value, options: StartOptions): Promise<RunOutcome | Refusal> {
+	const runDir = newRunFolder(options.runsHome, flow.name.value);
+	const snapshot = snapshotOf(flow, input, options.scripts, {
+		cwd: options.cwd,
+		somebodyThere: options.somebodyThere,
+		...(options.model ? { model: options.model } : {}),
+		...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+		...(options.budget ? { budget: options.budget } : {}),
+		...(options.script ? { script: options.script } : {}),
+	});
+	writeSnapshot(runDir, snapshot);
+	return life(runDir, flow, input, options, 1);
+}
+
+/** How a resume treats a turn that was cut after it may have written to the tree. */
+export type InDoubt = "rerun" | "stop";
+
+/** Options of a resume. */
+export interface ResumeOptions extends Omit<StartOptions, "runsHome" | "models" | "scripts" | "somebodyThere" | "model" | "script"> {
+	runDir: string;
+	somebodyThere: boolean;
+	/** Resolves the snapshot's models (the caller opens pi with the snapshot's settings). */
+	models: (flow: CheckedFlow, snapshot: Snapshot) => RunOptions["models"] | string[];
+	inDoubt: InDoubt;
+	takeLock?: boolean;
+}
+
+/** A resume that cannot start, and why. */
+export type Refusal = { ok: false; refused: string };
+
+/** Continues a run from its journal. */
+export async function resumeRun(options: ResumeOptions): Promise<RunOutcome | Refusal> {
+	const snap = readSnapshot(options.runDir);
+	if (!snap.ok) return { ok: false, refused: snap.error };
+	const snapshot = snap.value;
+	const read = readJournal(join(options.runDir, "journal.jsonl"));
+	if (!read.ok) return { ok: false, refused: read.error };
+	const state = journalState(read.entries);
+	if (state.end?.ok) return { ok: false, refused: "the run ended well; there is nothing to resume" };
+	if (state.end && FINAL_KINDS.has(state.end.errorKind ?? "")) {
+		return { ok: false, refused: `the run failed by the flow's own decision (${state.end.errorKind} at ${state.end.failedAt}); a resume would decide the same` };
+	}
+	if (state.inDoubt.length && options.inDoubt === "stop") {
+		return { ok: false, refused: `in doubt: ${state.inDoubt.join(", ")} may have written to the tree before the cut; resume with --in-doubt rerun to run it again from its start` };
+	}
+	const flow = fromSnapshot(snapshot);
+	if ("error" in flow) return { ok: false, refused: flow.error };
+	const models = options.models(flow.value, snapshot);
+	if (Array.isArray(models)) return { ok: false, refused: models.join("; ") };
+	const changed = changedOnDisk(snapshot);
+	const budget: Budget | undefined = options.budget ?? snapshot.settings.budget;
+	const outcome = await life(
+		options.runDir,
+		flow.value,
+		snapshot.input,
+		{
+			...options,
+			models,
+			runsHome: "",
+			scripts: new Map(Object.entries(snapshot.scripts)),
+			...(budget ? { budget } : {}),
+			...(snapshot.settings.timeoutMs !== undefined && options.timeoutMs === undefined ? { timeoutMs: snapshot.settings.timeoutMs } : {}),
+			spentBefore: state.spent,
+		},
+		state.lives + 1,
+		state.replay,
+		options.takeLock,
+	);
+	if ("refused" in outcome) return outcome;
+	const replayed = outcome.result.visits.length;
+	return { ...outcome, resumed: { life: state.lives + 1, replayed, rerun: state.cut, ...(changed ? { changed } : {}) } };
+}
+
+/** The snapshot's flow, checked again from its own texts (never from the disk). */
+export function fromSnapshot(snapshot: Snapshot): { value: CheckedFlow } | { error: string } {
+	const roster = rosterOf(snapshot.agents.map((a) => ({ ...a, kind: "agent" as const })));
+	const texts = new Map(snapshot.callees.map((c) => [c.file, c.text]));
+	const byName = new Map(snapshot.callees.map((c) => [c.name, c]));
+	const checked = checkFlowText(snapshot.flow.text, snapshot.flow.file, roster, {
+		flows: (name) => byName.get(name),
+		flowNames: () => [...byName.keys()],
+		read: (file) => texts.get(file),
+	});
+	if (!checked.value) return { error: `the snapshot no longer checks: ${checked.faults.map((f) => `${f.line}:${f.column} ${f.code}`).join(", ")}` };
+	return { value: checked.value };
+}
+
+function changedOnDisk(snapshot: Snapshot): string | undefined {
+	const changed = [snapshot.flow, ...snapshot.callees].filter((f) => {
+		try {
+			return readFileSync(f.file, "utf8") !== f.text;
+		} catch {
+			return true;
+		}
+	});
+	return changed.length ? `${changed.map((f) => f.name).join(", ")} changed on disk since the run started; the snapshot runs` : undefined;
+}
+
+async function life(
+	runDir: string,
+	flow: CheckedFlow,
+	input: Value,
+	options: StartOptions & { spentBefore?: { tokens: number; cost: number; turns: number } },
+	n: number,
+	replay?: RunOptions["replay"],
+	takeLock?: boolean,
+): Promise<RunOutcome | Refusal> {
+	const lock = acquireLock(runDir, { takeStale: takeLock ?? n === 1 });
+	if (!lock.ok) return { ok: false, refused: lock.message };
+	const journalPath = join(runDir, "journal.jsonl");
+	const journal = (options.journal ?? fileJournal)(journalPath);
+	try {
+		journal.append({ type: "life_start", life: n, at: new Date().toISOString(), pid: process.pid, host: hostname() }, true);
+		const recorder = folderRecorder(runDir, journal, n);
+		const result = await runFlow(flow, input, {
+			...options,
+			recorder,
+			...(replay ? { replay } : {}),
+			onEvent: fanOutEvents(recorder.onEvent, options.onEvent),
+		});
+		const failure = recorder.failure();
+		const final: FlowResult = failure && result.ok ? { ...result, ok: false, error: failure, errorKind: "unavailable" } : result;
+		journal.append(
+			{ type: "run_end", life: n, ok: final.ok, at: new Date().toISOString(), ...(final.error ? { error: final.error } : {}), ...(final.errorKind ? { errorKind: final.errorKind } : {}), ...(final.failedAt ? { failedAt: final.failedAt } : {}), ...(final.ok ? { output: final.output } : {}) },
+			true,
+		);
+		journal.close();
+		const read = readJournal(journalPath);
+		const usage = writeUsage(runDir, read.ok ? read.entries : []);
+		writeAtomic(join(runDir, "result.json"), `${JSON.stringify({ ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage }, null, 2)}\n`);
+		return { runDir, result: final, usage };
+	} finally {
+		journal.close();
+		lock.release();
+	}
+}

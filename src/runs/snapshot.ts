@@ -1,0 +1,83 @@
+/**
+ * What a run was checked against, kept in its folder: the flow and every flow it calls (their texts),
+ * the agents as parsed, the check scripts' contents, the input and the settings. A resume runs the
+ * snapshot, not the disk, so a flow edited since cannot change a half-done run; it is only reported.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentDef } from "../agents/index.ts";
+import { allNodes, type Budget, type CheckedFlow, type Value } from "../flow/index.ts";
+import { writeAtomic } from "./files.ts";
+
+/** A flow file as it was when the run started. */
+export interface FlowText {
+	name: string;
+	file: string;
+	text: string;
+}
+
+/** Everything a run needs to be run again exactly. */
+export interface Snapshot {
+	version: 1;
+	createdAt: string;
+	flow: FlowText;
+	callees: FlowText[];
+	agents: AgentDef[];
+	scripts: Record<string, string>;
+	input: Value;
+	settings: {
+		cwd: string;
+		model?: string;
+		timeoutMs?: number;
+		somebodyThere: boolean;
+		budget?: Budget;
+		/** The scripted model's script, when the run is scripted. */
+		script?: { file: string; text: string };
+	};
+}
+
+/** The snapshot of a checked flow and its callees, read from the files they were checked from. */
+export function snapshotOf(flow: CheckedFlow, input: Value, scripts: ReadonlyMap<string, string>, settings: Snapshot["settings"]): Snapshot {
+	const callees = new Map<string, FlowText>();
+	const agents = new Map<string, AgentDef>();
+	const walk = (f: CheckedFlow) => {
+		for (const a of f.agents.values()) agents.set(a.name, a);
+		for (const m of f.amongAgents.values()) for (const a of m.values()) agents.set(a.name, a);
+		for (const m of f.members.values()) for (const x of m) agents.set(x.agent.name, x.agent);
+		for (const node of allNodes(f.nodes)) {
+			if (node.kind !== "flow") continue;
+			const callee = f.callees.get(node.id.value);
+			if (callee && !callees.has(callee.name.value)) {
+				callees.set(callee.name.value, { name: callee.name.value, file: callee.file, text: callee.source.text });
+				walk(callee);
+			}
+		}
+	};
+	walk(flow);
+	return {
+		version: 1,
+		createdAt: new Date().toISOString(),
+		flow: { name: flow.name.value, file: flow.file, text: flow.source.text },
+		callees: [...callees.values()],
+		agents: [...agents.values()],
+		scripts: Object.fromEntries(scripts),
+		input,
+		settings,
+	};
+}
+
+/** Writes the snapshot (once, atomically). */
+export function writeSnapshot(runDir: string, snapshot: Snapshot): void {
+	writeAtomic(join(runDir, "snapshot.json"), `${JSON.stringify(snapshot, null, 2)}\n`);
+}
+
+/** Reads a run's snapshot, or says why not. */
+export function readSnapshot(runDir: string): { ok: true; value: Snapshot } | { ok: false; error: string } {
+	try {
+		const value = JSON.parse(readFileSync(join(runDir, "snapshot.json"), "utf8")) as Snapshot;
+		if (value.version !== 1) return { ok: false, error: `the snapshot of ${runDir} has version ${value.version}, which this pi-flows cannot read` };
+		return { ok: true, value };
+	} catch (error) {
+		return { ok: false, error: `${runDir} holds no readable snapshot: ${(error as Error).message}` };
+	}
+}
