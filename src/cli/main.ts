@@ -12,12 +12,14 @@ import { lspCommand } from "./lsp.ts";
 import { planCommand } from "./plan.ts";
 import { resumeCommand } from "./resume.ts";
 import { runCommand } from "./run.ts";
+import { testCommand } from "./test.ts";
 import { schemaCommand } from "./schema.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
-	run: { model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
+	run: { model: true, script: true, json: false, project: false, timeout: true, "dry-run": false, "idle-timeout": true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	resume: { json: false, timeout: true, "runs-dir": true, "in-doubt": true, "take-lock": false, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	check: { json: false, project: false },
+	test: {},
 	list: { json: false },
 	plan: { json: false, project: false, model: true, timeout: true },
 	graph: { project: false },
@@ -27,11 +29,12 @@ const COMMANDS: Record<string, FlagSpec> = {
 
 const USAGE = `usage: pi-flows <command> [...]
 
-  run <flow> [input] [--model M] [--script FILE] [--timeout D] [--budget-tokens N] [--budget-cost N]
-      [--budget-turns N] [--runs-dir DIR] [--json] [--project]
+  run <flow> [input] [--model M] [--script FILE] [--timeout D] [--idle-timeout D] [--budget-tokens N]
+      [--budget-cost N] [--budget-turns N] [--runs-dir DIR] [--dry-run] [--json] [--project]
         check the flow, resolve every model, then run it in a run folder; the answer on stdout
   resume [run] [--in-doubt rerun|stop] [--take-lock] [--timeout D] [--budget-...]
         continue a run from its journal (the newest resumable one when none is named)
+  test [files...]            run flow tests (*.test.yaml beside a flow) on the scripted model
   check [paths...] [--json] [--project]
         judge flow files without running them (exit 1 on faults); no path: every flow found
   plan <flow> [--model M] [--timeout D] [--json] [--project]
@@ -60,6 +63,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 	}
 	if (command === "run") return runCommand(parsed.value, io);
 	if (command === "resume") return resumeCommand(parsed.value, io);
+	if (command === "test") return testCommand(parsed.value, io);
 	if (command === "check") return checkCommand(parsed.value, io);
 	if (command === "plan") return planCommand(parsed.value, io);
 	if (command === "graph") return graphCommand(parsed.value, io);

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadRoster } from "../agents/index.ts";
-import { type Budget, type CheckedFlow, catalogueOptions, checkFlowFile, findFlow, matches, prepareRun, resolveModels, scriptableAddresses, type Type, typeToString, type Value } from "../flow/index.ts";
+import { type Budget, type CheckedFlow, catalogueOptions, DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, checkFlowFile, findFlow, matches, prepareRun, resolveModels, scriptableAddresses, type Type, typeToString, type Value } from "../flow/index.ts";
 import { parseDuration } from "../flow/syntax/index.ts";
 import { terminalAsk } from "./ask.ts";
 import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
@@ -76,6 +76,7 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows: ${budget.error}`);
 		return 2;
 	}
+	if (args.flags.has("dry-run")) return dryRun(flow, input.value, script, args, io);
 	const ask = terminalAsk();
 	const world = terminalWorld(io);
 	try {
@@ -142,4 +143,38 @@ function readInput(text: string, type: Type): { ok: true; value: Value } | { ok:
 	const m = matches(value, type);
 	if (!m.ok) return { ok: false, error: `the input does not fit ${typeToString(type)}: at ${m.path || "the top"} expected ${m.expected}` };
 	return { ok: true, value: value as Value };
+}
+
+/** `--dry-run`: the same walk with zero model calls, printing each visit and its value. */
+async function dryRun(flow: CheckedFlow, input: Value, script: Script | undefined, args: Args, io: Io): Promise<number> {
+	const world = terminalWorld(io);
+	try {
+		const models = resolveModels(flow, () => ({ ok: true, value: { ref: "dry-run" } }));
+		const result = await runFlow(flow, input, {
+			spawn: drySpawn(script),
+			models: models.ok ? models.models : new Map(),
+			cwd: io.cwd,
+			signal: world.signal,
+			ask: DRY_ASK,
+			check: DRY_CHECK,
+			git: dryGit(io.cwd),
+			retryBackoffMs: 0,
+		});
+		if (args.flags.has("json")) io.stdout(JSON.stringify(result, null, 2));
+		else {
+			for (const v of result.visits) {
+				const value = v.output === undefined ? "" : ` → ${truncate(typeof v.output === "string" ? v.output : JSON.stringify(v.output))}`;
+				io.stdout(`${v.ok ? "✓" : "✗"} ${v.path} · ${v.agent ?? v.kind}${v.error ? ` · ${v.error}` : value}`);
+			}
+		}
+		io.stderr(`${result.ok ? "✓" : "✗"} ${flow.name.value} (dry run) · ${result.visits.length} visit(s) · 0 model calls${result.ok ? "" : ` · failed at ${result.failedAt}: ${result.error}`}`);
+		return result.ok ? 0 : 1;
+	} finally {
+		world.done();
+	}
+}
+
+function truncate(text: string, max = 100): string {
+	const one = text.replace(/\s+/g, " ");
+	return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }

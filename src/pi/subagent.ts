@@ -79,8 +79,22 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 	const before = session.getSessionStats();
 	const firstMessage = session.messages.length;
 	let timedOut = false;
+	let idled = false;
 	const abort = () => void session.abort();
 	const timer = options.timeoutMs !== undefined ? setTimeout(() => ((timedOut = true), abort()), options.timeoutMs) : undefined;
+	// Liveness: any event of the session (a token, a tool update) proves the turn is alive.
+	let lastEvent = performance.now();
+	const offActivity = options.idleMs !== undefined ? session.subscribe(() => (lastEvent = performance.now())) : undefined;
+	const idleMs = options.idleMs;
+	const watchdog =
+		idleMs !== undefined
+			? setInterval(() => {
+					if (performance.now() - lastEvent >= idleMs) {
+						idled = true;
+						abort();
+					}
+				}, Math.max(10, Math.min(1000, idleMs / 4)))
+			: undefined;
 	options.signal?.addEventListener("abort", abort, { once: true });
 	let thrown: unknown;
 	try {
@@ -91,6 +105,8 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 		thrown = error;
 	} finally {
 		if (timer) clearTimeout(timer);
+		if (watchdog) clearInterval(watchdog);
+		offActivity?.();
 		options.signal?.removeEventListener("abort", abort);
 	}
 	const after = session.getSessionStats();
@@ -112,6 +128,7 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 	const output = session.getLastAssistantText() ?? "";
 	const fail = (kind: ErrorKind, error: string): Result => ({ ...base, output, messages, usage, ok: false, error, errorKind: kind });
 	if (timedOut) return fail("timeout", `timed out after ${formatMs(options.timeoutMs ?? 0)}`);
+	if (idled) return fail("idle", `no sign of life for ${formatMs(options.idleMs ?? 0)}`);
 	if (options.signal?.aborted) return fail("aborted", "aborted");
 	if (thrown !== undefined) return fail("provider", thrown instanceof Error ? thrown.message : String(thrown));
 	if (!last) return fail("provider", "the model gave no answer");

@@ -12,6 +12,8 @@ export interface AskOptions {
 	signal?: AbortSignal;
 	/** Per-turn deadline. No default: the library does not decide that a legitimate task took too long. */
 	timeoutMs?: number;
+	/** Aborts the turn (kind `idle`) when pi reports no event for this long: a hung provider or tool. */
+	idleMs?: number;
 	/** Names the turn for the scripted model and the events: the visit path, e.g. `deliver#2/code`. */
 	label?: string;
 }

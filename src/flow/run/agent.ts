@@ -15,7 +15,7 @@ import { modelKey } from "./models.ts";
 import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "./tools.ts";
 import { composeTask, valueAt } from "./turn.ts";
 import { type Frame, frameCwd, type MemoryScope, type VisitRecord } from "./values.ts";
-import { MAX_BACKOFF_MS, type World } from "./world.ts";
+import { DEFAULT_IDLE_MS, MAX_BACKOFF_MS, type World } from "./world.ts";
 
 /** A subagent and the mutable state its tools write to. */
 interface Seat {
@@ -81,7 +81,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 				world.emit({ type: "turn_start", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id });
 				world.budget.startTurn();
 				world.running.add(s.sub);
-				const r = await s.sub.ask(prompt, { label: visit, signal, timeoutMs }).finally(() => world.running.delete(s.sub));
+				const r = await s.sub.ask(prompt, { label: visit, signal, timeoutMs, idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS }).finally(() => world.running.delete(s.sub));
 				world.spend(r.usage);
 				world.emit({ type: "turn_end", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id, ok: r.ok, usage: r.usage });
 				return r;
@@ -89,9 +89,9 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			last = recordOf(world, node, result, s.captured, ledger, signal, timeoutMs);
 			if (last.ok) return last;
 			const kind = last.error?.kind;
-			if (kind !== "provider" && kind !== "timeout" && kind !== "schema") return last;
+			if (kind !== "provider" && kind !== "timeout" && kind !== "schema" && kind !== "idle") return last;
 			if (attempt === attempts) return last;
-			if (kind === "timeout" && !scope) {
+			if ((kind === "timeout" || kind === "idle") && !scope) {
 				await s.sub.close();
 				seat = undefined;
 			}

@@ -19,6 +19,8 @@ export interface AskCard {
 	/** The reads shown above the question, each under its address. */
 	reads: { address: string; text: string }[];
 	timeoutMs?: number;
+	/** Whether the node has a `default:` (taken when nobody answers). */
+	hasDefault?: boolean;
 }
 
 /** What came back. */

@@ -79,6 +79,7 @@ export async function runAsk(world: World, node: AskNode, frame: Frame, visit: s
 		};
 	}
 	if (node.enough) card.enough = node.enough.value;
+	if (node.fallback !== undefined) card.hasDefault = true;
 	if (node.timeout) card.timeoutMs = node.timeout.value;
 	card.reads = node.reads.map((r) => ({ address: r.text, text: renderRead(r, frame, world.input) }));
 	const port = world.options.ask;

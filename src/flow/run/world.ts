@@ -23,6 +23,8 @@ export interface RunOptions {
 	signal?: AbortSignal;
 	/** Replaces every agent attempt's bound (`--timeout`); default: node, flow, then 30 minutes. */
 	timeoutMs?: number;
+	/** A turn with no event for this long is aborted as kind `idle`. Default: 5 minutes. */
+	idleTimeoutMs?: number;
 	onEvent?: EventSink;
 	/** Where questions go; without one, nobody is there. */
 	ask?: AskPort;
@@ -69,6 +71,9 @@ export interface World {
 	/** Model keys of this flow's nodes start with this (`spec/` inside the call `spec`). */
 	readonly prefix: string;
 }
+
+/** How long a turn may show no sign of life. */
+export const DEFAULT_IDLE_MS = 5 * 60_000;
 
 /** The bound of a retry's wait. */
 export const MAX_BACKOFF_MS = 30_000;

@@ -1,0 +1,57 @@
+/**
+ * `pi-flows test [files...]`: runs flow tests (`*.test.yaml` beside a flow) on the scripted model and
+ * says, per test, what differed. With no file, every test beside every flow found. Exit 1 when any fails.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { listFlows } from "../flow/index.ts";
+import { readFlowTest, runFlowTest } from "../flowtest/index.ts";
+import type { Args } from "./args.ts";
+import type { Io } from "./io.ts";
+import { displayPath } from "./output.ts";
+
+/** Runs `test`. */
+export async function testCommand(args: Args, io: Io): Promise<number> {
+	const sources = { project: true };
+	const files = args.positionals.length ? args.positionals.flatMap((p) => expand(resolve(io.cwd, p))) : besideFlows(io);
+	if (files.length === 0) {
+		io.stderr("pi-flows test: no flow tests found (write `<flow>.test.yaml` beside a flow)");
+		return 0;
+	}
+	let failed = 0;
+	for (const file of files) {
+		const read = readFlowTest(readFileSync(file, "utf8"), file);
+		if (!read.value) {
+			failed++;
+			io.stdout(`✗ ${displayPath(file, io.cwd)}\n  ${read.problems.join("\n  ")}`);
+			continue;
+		}
+		const outcome = await runFlowTest(read.value, { cwd: io.cwd, agentDir: io.agentDir, env: io.env, sources });
+		if (outcome.passed) io.stdout(`✓ ${displayPath(file, io.cwd)} · ${outcome.flow} · ${outcome.result?.visits.length ?? 0} visit(s)`);
+		else {
+			failed++;
+			io.stdout(`✗ ${displayPath(file, io.cwd)} · ${outcome.flow}\n  ${outcome.failures.join("\n  ")}`);
+		}
+	}
+	io.stdout(`${files.length - failed} passed, ${failed} failed`);
+	return failed ? 1 : 0;
+}
+
+function besideFlows(io: Io): string[] {
+	const dirs = new Set(listFlows(io.cwd, { project: true }, io.env).flows.map((f) => dirname(f.file)));
+	return [...dirs].flatMap((d) => expand(d));
+}
+
+function expand(path: string): string[] {
+	try {
+		if (statSync(path).isDirectory()) {
+			return readdirSync(path)
+				.filter((f) => /\.test\.ya?ml$/.test(f))
+				.sort()
+				.map((f) => join(path, f));
+		}
+	} catch {
+		// A missing path is reported by reading it.
+	}
+	return [path];
+}

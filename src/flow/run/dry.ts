@@ -1,0 +1,112 @@
+/**
+ * Dry runs: the same walk with zero model calls. Each turn answers from the script when it gives an
+ * answer, and otherwise with a value made up from the node's output type (through the node's own
+ * `submit` tool, so it is validated like a real answer); checks pass without running, git is not run,
+ * `diff` reads as "", copies land, questions take their default (or the first option).
+ */
+import { emptyUsage } from "../../runtime/usage.ts";
+import type { Spawn, Subagent } from "../../runtime/subagent.ts";
+import type { ToolSpec } from "../../runtime/tool.ts";
+import { type Script, stepsFor } from "../../pi/scripted/script.ts";
+import type { AskPort } from "./ask.ts";
+import type { CheckPort, GitPort } from "./ports/index.ts";
+
+/** A made-up value for a JSON Schema (what `submit` and `verdict` take). */
+export function sampleFromSchema(schema: Record<string, unknown>): unknown {
+	const type = schema.type;
+	if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+	if (type === "string") return "sample";
+	if (type === "number" || type === "integer") return 1;
+	if (type === "boolean") return true;
+	if (type === "array") return [sampleFromSchema((schema.items as Record<string, unknown>) ?? { type: "string" })];
+	if (type === "object") {
+		const out: Record<string, unknown> = {};
+		const props = (schema.properties as Record<string, Record<string, unknown>>) ?? {};
+		const required = new Set((schema.required as string[]) ?? Object.keys(props));
+		for (const [k, v] of Object.entries(props)) if (required.has(k)) out[k] = sampleFromSchema(v);
+		return out;
+	}
+	return "sample";
+}
+
+/** A spawn whose subagents answer from the script or from the output type, with no model. */
+export function drySpawn(script?: Script): Spawn {
+	let n = 0;
+	const cursors = new Map<string, number>();
+	return async (request) => {
+		n++;
+		const tools = new Map((request.customTools ?? []).map((t) => [t.name, t]));
+		const sub: Subagent = {
+			id: `${request.agent.name}#dry${n}`,
+			agent: request.agent.name,
+			model: "dry-run",
+			async ask(task, options = {}) {
+				const base = { agent: request.agent.name, model: "dry-run", messages: [], usage: emptyUsage() };
+				const label = options.label ?? request.agent.name;
+				const found = script ? stepsFor(script, label) : undefined;
+				if (found) {
+					const i = cursors.get(label) ?? 0;
+					for (let k = i; k < found.steps.length; k++) {
+						const step = found.steps[k];
+						cursors.set(label, k + 1);
+						if (step.fail !== undefined) return { ...base, output: "", ok: false, error: step.fail, errorKind: "provider" };
+						if (step.hang) return { ...base, output: "", ok: false, error: "timed out (dry run)", errorKind: "timeout" };
+						let ended = false;
+						for (const call of step.calls) {
+							const tool = tools.get(call.name);
+							if (tool) ended = (await tool.execute(call.args)).terminate === true || ended;
+						}
+						if (ended || (step.calls.length === 0 && step.say !== undefined)) return { ...base, output: step.say ?? "", ok: true };
+					}
+					return { ...base, output: "", ok: false, error: `the script's steps for \`${found.key}\` are used up at \`${label}\``, errorKind: "provider" };
+				}
+				return { ...base, output: await madeUp(tools, label, request.agent.name), ok: true };
+				void task;
+			},
+			close: async () => {},
+		};
+		return sub;
+	};
+}
+
+async function madeUp(tools: Map<string, ToolSpec>, label: string, agent: string): Promise<string> {
+	const verdict = tools.get("verdict");
+	if (verdict) {
+		await verdict.execute({ approved: true });
+		return "";
+	}
+	const submit = tools.get("submit");
+	if (submit) {
+		await submit.execute(sampleFromSchema(submit.parameters) as Record<string, unknown>);
+		return "";
+	}
+	return `(dry run: ${agent} at ${label})`;
+}
+
+/** Questions answered by their default, else "enough", else the first option, yes, or "". */
+export const DRY_ASK: AskPort = {
+	somebodyThere: true,
+	async ask(card) {
+		if (card.hasDefault || card.enough) return { kind: "nobody" };
+		if (card.options?.length) return { kind: "answer", value: card.options[0].label };
+		if (card.confirm) return { kind: "answer", value: true };
+		return { kind: "answer", value: "" };
+	},
+};
+
+/** Checks that pass without running anything. */
+export const DRY_CHECK: CheckPort = {
+	run: async () => ({ ok: true, passed: true, report: "(dry run: the check was not run)", exitCode: 0, ms: 0 }),
+};
+
+/** Git that is never run: no diff, no commit, copies that land. */
+export function dryGit(cwd: string): GitPort {
+	return {
+		root: async () => cwd,
+		diff: async () => ({ ok: true, text: "" }),
+		commit: async () => ({ ok: true, committed: false, branch: "pi-flows/dry-run" }),
+		openCopy: async () => ({ ok: true, copy: { dir: cwd, branch: "dry-run", base: "dry-run" } }),
+		land: async (_cwd, copies) => copies.map(() => ({ landed: true })),
+		release: async () => {},
+	};
+}

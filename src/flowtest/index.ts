@@ -1,0 +1,2 @@
+export { type Expectations, type FlowTest, readFlowTest } from "./spec.ts";
+export { compare, runFlowTest, type TestOutcome } from "./run-test.ts";

@@ -1,0 +1,89 @@
+/**
+ * Runs one flow test on the scripted model (real pi sessions; tools really execute) with the test's
+ * answers and check results, git never run, and compares what came out with what was expected.
+ */
+import { existsSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { loadRoster, type Scope } from "../agents/index.ts";
+import { type AskAnswer, catalogueOptions, type CheckPort, checkFlowFile, dryGit, findFlow, type FlowResult, resolveModels, runFlow, scriptedAsk } from "../flow/index.ts";
+import { checkScriptKeys, openHost, readScript } from "../pi/index.ts";
+import { scriptableAddresses } from "../flow/check/index.ts";
+import type { Expectations, FlowTest } from "./spec.ts";
+
+/** How one test went. */
+export interface TestOutcome {
+	file: string;
+	flow: string;
+	passed: boolean;
+	failures: string[];
+	result?: FlowResult;
+}
+
+/** Runs a test. */
+export async function runFlowTest(test: FlowTest, options: { cwd: string; agentDir: string; env: NodeJS.ProcessEnv; sources: Scope }): Promise<TestOutcome> {
+	const name = test.flow ?? basename(test.file).replace(/\.test\.ya?ml$/, "");
+	const beside = join(dirname(test.file), `${name}.md`);
+	const fail = (failures: string[]): TestOutcome => ({ file: test.file, flow: name, passed: false, failures });
+	const found = existsSync(beside) ? { ok: true as const, value: { file: beside } } : findFlow(name, options.cwd, options.sources, options.env);
+	if (!found.ok) return fail([found.error]);
+	const roster = loadRoster(options.cwd, options.sources, options.env);
+	const checked = checkFlowFile(found.value.file, roster, catalogueOptions(dirname(found.value.file) === dirname(test.file) ? options.cwd : options.cwd, options.sources, options.env));
+	if (!checked.value) return fail(checked.faults.map((f) => `${f.file}:${f.line}:${f.column}: ${f.code}: ${f.message}`));
+	const script = readScript(test.script, `${test.file}#script`);
+	if (!script.value) return fail(script.faults.map((f) => `script ${f.line}:${f.column}: ${f.code}: ${f.message}`));
+	const keys = checkScriptKeys(script.value, scriptableAddresses(checked.value));
+	if (keys.length) return fail(keys.map((f) => `script: ${f.message}`));
+	const host = await openHost({ cwd: options.cwd, agentDir: options.agentDir, script: script.value });
+	const models = resolveModels(checked.value, host.resolveModel, "scripted");
+	if (!models.ok) return fail(models.errors);
+	const answers: Record<string, AskAnswer | string | boolean> = {};
+	for (const [k, v] of Object.entries(test.answers)) answers[k] = v === "enough" ? { kind: "enough" } : v === "nobody" ? { kind: "nobody" } : (v as string | boolean);
+	const check: CheckPort = {
+		run: async (request) => {
+			const r = test.checks[request.script] ?? Object.values(test.checks)[0] ?? { passed: true };
+			return { ok: true, passed: r.passed, report: r.report ?? "", exitCode: r.passed ? 0 : 1, ms: 0 };
+		},
+	};
+	const result = await runFlow(checked.value, test.input as never, {
+		spawn: host.spawn,
+		models: models.models,
+		cwd: options.cwd,
+		ask: scriptedAsk(answers),
+		check,
+		git: dryGit(options.cwd),
+		retryBackoffMs: 0,
+	});
+	const failures = compare(test.expect, result);
+	return { file: test.file, flow: name, passed: failures.length === 0, failures, result };
+}
+
+/** Every way `result` differs from `expect`, one sentence each. */
+export function compare(expect: Expectations, result: FlowResult): string[] {
+	const out: string[] = [];
+	const ok = expect.ok ?? (expect.error ? false : true);
+	if (result.ok !== ok) out.push(`expected the run to ${ok ? "succeed" : "fail"}, but it ${result.ok ? "succeeded" : `failed at ${result.failedAt}: ${result.error}`}`);
+	if (expect.error !== undefined && result.errorKind !== expect.error) out.push(`expected the error kind \`${expect.error}\`, got \`${result.errorKind ?? "none"}\``);
+	if (expect.failedAt !== undefined && result.failedAt !== expect.failedAt) out.push(`expected the failure at \`${expect.failedAt}\`, got \`${result.failedAt ?? "none"}\``);
+	const paths = result.visits.map((v) => v.path);
+	if (expect.visits && !isDeepStrictEqual(paths, expect.visits)) out.push(`expected the visits\n    ${expect.visits.join(", ")}\n  got\n    ${paths.join(", ")}`);
+	if (expect.visited && !isDeepStrictEqual([...paths].sort(), [...expect.visited].sort())) out.push(`expected the visited set\n    ${[...expect.visited].sort().join(", ")}\n  got\n    ${[...paths].sort().join(", ")}`);
+	for (const [key, want] of Object.entries(expect.outputs ?? {})) {
+		const visits = result.visits.filter((v) => v.path === key || v.node === key);
+		if (visits.length === 0) out.push(`\`${key}\` has no visit`);
+		else if (visits.length > 1 && !visits.some((v) => v.path === key)) out.push(`\`${key}\` has ${visits.length} visits; name one by its path (${visits.map((v) => v.path).join(", ")})`);
+		else {
+			const v = visits.find((x) => x.path === key) ?? visits[0];
+			if (!fits(v.output, want)) out.push(`\`${key}\` was ${JSON.stringify(v.output)}, expected ${JSON.stringify(want)}`);
+		}
+	}
+	if ("output" in expect && !fits(result.output, expect.output)) out.push(`the final output was ${JSON.stringify(result.output)}, expected ${JSON.stringify(expect.output)}`);
+	return out;
+}
+
+function fits(actual: unknown, want: unknown): boolean {
+	if (want && typeof want === "object" && !Array.isArray(want) && Object.keys(want).length === 1 && "contains" in want) {
+		return typeof actual === "string" && actual.includes(String((want as { contains: unknown }).contains));
+	}
+	return isDeepStrictEqual(actual, want);
+}
