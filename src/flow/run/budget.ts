@@ -19,14 +19,24 @@ export interface Budget {
 export interface BudgetGauge {
 	/** Why no new turn may start, or undefined while there is room. */
 	exceeded(): string | undefined;
-	/** Records a turn's spending; returns which thresholds were just crossed. */
-	spend(usage: Usage): { warned?: string; exhausted?: string };
+	/** Records a turn's spending. */
+	spend(usage: Usage): void;
 	/** Counts a turn about to start (the `turns` limit). */
 	startTurn(): void;
 }
 
+/** Thresholds crossed, told once each. */
+export interface BudgetSignals {
+	warned(spent: string): void;
+	exhausted(reason: string): void;
+}
+
 /** A gauge over `budget`; spending so far may be given for a resume. */
-export function budgetGauge(budget: Budget | undefined, spent: { tokens: number; cost: number; turns: number } = { tokens: 0, cost: 0, turns: 0 }): BudgetGauge {
+export function budgetGauge(
+	budget: Budget | undefined,
+	spent: { tokens: number; cost: number; turns: number } = { tokens: 0, cost: 0, turns: 0 },
+	signals?: BudgetSignals,
+): BudgetGauge {
 	const used = { ...spent };
 	const warnAt = budget?.warnAt ?? 0.8;
 	let warned = false;
@@ -47,25 +57,23 @@ export function budgetGauge(budget: Budget | undefined, spent: { tokens: number;
 		return parts.length ? parts.join(", ") : undefined;
 	};
 	const check = () => {
-		const out: { warned?: string; exhausted?: string } = {};
 		const n = near();
 		if (n && !warned) {
 			warned = true;
-			out.warned = n;
+			signals?.warned(n);
 		}
 		const x = over();
 		if (x && !exhausted) {
 			exhausted = true;
-			out.exhausted = x;
+			signals?.exhausted(x);
 		}
-		return out;
 	};
 	return {
 		exceeded: over,
 		spend(usage) {
 			used.tokens += usage.totalTokens;
 			used.cost += usage.cost;
-			return check();
+			check();
 		},
 		startTurn() {
 			used.turns++;

@@ -59,8 +59,14 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 		sink(event);
 	};
 	let spent = emptyUsage();
-	const budget = budgetGauge(options.budget, options.spentBefore);
 	const running = new Set<{ steer?: (text: string) => Promise<void> }>();
+	const budget = budgetGauge(options.budget, options.spentBefore, {
+		warned: (spentText) => emit({ type: "budget_warning", spent: spentText }),
+		exhausted: (reason) => {
+			emit({ type: "budget_exhausted", reason });
+			for (const sub of running) void sub.steer?.(LAND_THE_PLANE);
+		},
+	});
 	const world: World = {
 		flow,
 		options,
@@ -72,12 +78,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 		running,
 		spend: (u) => {
 			spent = addUsage(spent, { ...u, ms: 0 });
-			const crossed = budget.spend(u);
-			if (crossed.warned) emit({ type: "budget_warning", spent: crossed.warned });
-			if (crossed.exhausted) {
-				emit({ type: "budget_exhausted", reason: crossed.exhausted });
-				for (const sub of running) void sub.steer?.(LAND_THE_PLANE);
-			}
+			budget.spend(u);
 		},
 		spent: () => ({ ...spent }),
 		diff: async (cwd) => {

@@ -1,0 +1,123 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadRoster } from "../../src/agents/index.ts";
+import { type AskCard, catalogueOptions, type CheckedFlow, checkFlowText, resolveModels, scriptedAsk } from "../../src/flow/index.ts";
+import { resumeRun, runsHome, type StartOptions, startRun } from "../../src/runs/index.ts";
+import { scriptedHost } from "../helpers/host.ts";
+import { type TempProject, tempProject } from "../helpers/project.ts";
+import { flowOf } from "../helpers/run.ts";
+
+let project: TempProject;
+beforeEach(() => {
+	project = tempProject();
+});
+afterEach(() => project.cleanup());
+
+function checked(name: string, text: string): CheckedFlow {
+	const file = project.write(`.pi/flows/${name}.md`, text);
+	const sources = { project: true };
+	const c = checkFlowText(text, file, loadRoster(project.cwd, sources, project.env), catalogueOptions(project.cwd, sources, project.env));
+	if (!c.value) throw new Error(JSON.stringify(c.faults));
+	return c.value;
+}
+
+async function start(flow: CheckedFlow, script: string, extra: Partial<StartOptions> = {}) {
+	const host = await scriptedHost(project, script);
+	const models = resolveModels(flow, host.resolveModel, "scripted");
+	if (!models.ok) throw new Error();
+	const out = await startRun(flow, "go", { runsHome: runsHome(project.cwd), spawn: host.spawn, models: models.models, cwd: project.cwd, scripts: new Map(), somebodyThere: true, retryBackoffMs: 0, ...extra });
+	if ("refused" in out) throw new Error(out.refused);
+	return out;
+}
+
+async function resume(runDir: string, script: string, extra: Record<string, unknown> = {}) {
+	const host = await scriptedHost(project, script);
+	return {
+		host,
+		out: await resumeRun({
+			runDir,
+			cwd: project.cwd,
+			spawn: host.spawn,
+			models: (flow) => {
+				const m = resolveModels(flow, host.resolveModel, "scripted");
+				return m.ok ? m.models : m.errors;
+			},
+			somebodyThere: true,
+			inDoubt: "stop",
+			retryBackoffMs: 0,
+			...extra,
+		}),
+	};
+}
+
+describe("resume", () => {
+	it("replays ended visits and never asks an answered question again", async () => {
+		const flow = checked("q", flowOf("q", "  - id: pick\n    ask: Which?\n    options: [left, right]\n  - id: act\n    agent: scout\n    reads: [pick]\n", { act: "Act." }));
+		const cards: AskCard[] = [];
+		const first = await start(flow, "turns:\n  act:\n    - fail: down\n", { ask: scriptedAsk({ pick: "right" }, cards) });
+		expect(first.result).toMatchObject({ ok: false, failedAt: "act" });
+		expect(cards).toHaveLength(1);
+		const later: AskCard[] = [];
+		const { out, host } = await resume(first.runDir, 'turns:\n  act:\n    - say: "{{task}}"\n', { ask: scriptedAsk({ pick: "left" }, later) });
+		if ("refused" in out) throw new Error(out.refused);
+		expect(later).toHaveLength(0);
+		expect(out.result.ok).toBe(true);
+		expect(out.result.output).toContain('"answer": "right"');
+		expect(host.scripted?.calls()).toBe(1);
+		expect(out.resumed?.life).toBe(2);
+	});
+
+	it("refuses a run that ended well, or failed by the flow's own decision", async () => {
+		const flow = checked("one", flowOf("one", "  - id: a\n    agent: scout\n", { a: "A." }));
+		const done = await start(flow, "turns:\n  a:\n    - say: ok\n");
+		expect((await resume(done.runDir, "turns: {}\n")).out).toMatchObject({ ok: false, refused: expect.stringContaining("ended well") });
+		const loop = checked("cap", flowOf("cap", "  - id: l\n    loop: r.output.ok\n    max: 1\n    do:\n      - id: r\n        agent: reviewer\n        output: { ok: boolean }\n", { r: "R." }));
+		const capped = await start(loop, "turns:\n  r:\n    - call: submit\n      args: { ok: false }\n");
+		expect((await resume(capped.runDir, "turns: {}\n")).out).toMatchObject({ ok: false, refused: expect.stringContaining("unconverged") });
+	});
+
+	it("says a turn cut after a write is in doubt, and reruns it only when told", async () => {
+		const flow = checked("w", flowOf("w", "  - id: edit\n    agent: worker\n", { edit: "Edit." }));
+		const controller = new AbortController();
+		setTimeout(() => controller.abort(), 400);
+		const cut = await start(flow, "turns:\n  edit:\n    - call: write\n      args: { path: out.txt, content: half }\n    - hang: true\n", { signal: controller.signal });
+		expect(cut.result).toMatchObject({ ok: false, errorKind: "stopped" });
+		const refused = await resume(cut.runDir, "turns:\n  edit:\n    - say: redone\n");
+		expect(refused.out).toMatchObject({ ok: false, refused: expect.stringContaining("in doubt: edit") });
+		const rerun = await resume(cut.runDir, "turns:\n  edit:\n    - say: redone\n", { inDoubt: "rerun" });
+		if ("refused" in rerun.out) throw new Error(rerun.out.refused);
+		expect(rerun.out.result).toMatchObject({ ok: true, output: "redone" });
+		expect(rerun.out.resumed?.rerun).toEqual(["edit"]);
+	});
+
+	it("reports a stale lock instead of taking it, and takes it when told", async () => {
+		const flow = checked("one", flowOf("one", "  - id: a\n    agent: scout\n  - id: b\n    agent: scout\n", { a: "A.", b: "B." }));
+		const failed = await start(flow, "turns:\n  a:\n    - say: ok\n  b:\n    - fail: down\n");
+		writeFileSync(join(failed.runDir, "lock.json"), JSON.stringify({ pid: 999_999, host: (await import("node:os")).hostname(), startedAt: "then" }));
+		expect((await resume(failed.runDir, "turns:\n  b:\n    - say: ok\n")).out).toMatchObject({ ok: false, refused: expect.stringContaining("stale") });
+		const taken = await resume(failed.runDir, "turns:\n  b:\n    - say: ok\n", { takeLock: true });
+		expect(taken.out).toMatchObject({ result: { ok: true } });
+	});
+
+	it("runs the snapshot, not the disk, and says the flow changed", async () => {
+		const text = flowOf("e", "  - id: a\n    agent: scout\n  - id: b\n    agent: scout\n", { a: "A.", b: "B." });
+		const flow = checked("e", text);
+		const failed = await start(flow, "turns:\n  a:\n    - say: ok\n  b:\n    - fail: down\n");
+		project.write(".pi/flows/e.md", text.replace("## b\n\nB.", "## b\n\nSomething else entirely."));
+		const { out } = await resume(failed.runDir, 'turns:\n  b:\n    - say: "{{task}}"\n');
+		if ("refused" in out) throw new Error(out.refused);
+		expect(out.result.output).toBe("B.");
+		expect(out.resumed?.changed).toContain("e changed on disk");
+	});
+
+	it("continues a run stopped by its budget once the budget is raised", async () => {
+		const flow = checked("b", flowOf("b", "  - id: a\n    agent: scout\n  - id: c\n    agent: scout\n", { a: "A.", c: "C." }));
+		const stopped = await start(flow, "turns:\n  '*':\n    - say: ok\n", { budget: { turns: 1 } });
+		expect(stopped.result).toMatchObject({ ok: false, errorKind: "budget" });
+		expect((await resume(stopped.runDir, "turns:\n  '*':\n    - say: ok\n")).out).toMatchObject({ result: { ok: false, errorKind: "budget" } });
+		const raised = await resume(stopped.runDir, "turns:\n  '*':\n    - say: ok\n", { budget: { turns: 5 } });
+		expect(raised.out).toMatchObject({ result: { ok: true } });
+		expect(raised.host.scripted?.calls()).toBe(1);
+	});
+});
