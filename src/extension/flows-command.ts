@@ -1,47 +1,76 @@
 /**
- * `/flows`: every flow pi-flows can see, its source and whether it checks, and `/flows <name>` for one
- * flow's faults or nodes. Nothing spawns: it is the static judgement only.
+ * `/flows`: every flow pi-flows can see, one aligned row each with its source and its worst case (turns,
+ * time), or `broken` with its faults indented under it as `file:line:col: code: message`. `/flows <name>`
+ * prints the plan (every node with what it runs, reads, its model source, timeout and bound) and the
+ * Mermaid graph. Both run the static judgement only: nothing spawns, no model is needed.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { loadRoster } from "../agents/index.ts";
-import { formatFault } from "../faults/index.ts";
-import { checkFlowFile, findFlow, listFlows } from "../flow/index.ts";
+import { loadRoster, markdownFiles, nearestProjectDir, type Scope } from "../agents/index.ts";
+import { catalogueOptions, checkFlowFile, findFlow, listFlows } from "../flow/index.ts";
+import { boundText, mermaidOf, planOf, showPlan } from "../flow/render/index.ts";
+import { completeLine } from "./completions.ts";
+import { faultLines } from "./launch/prepare.ts";
+import { say } from "./messages.ts";
+import { projectScope, relativeTo, type TrustMemory, untrustedRefusal } from "./trust.ts";
 
-/** Registers `/flows`, with completion of flow names. */
-export function registerFlowsCommand(pi: ExtensionAPI): void {
+/** Registers `/flows`. */
+export function registerFlowsCommand(pi: ExtensionAPI, memory: TrustMemory): void {
 	pi.registerCommand("flows", {
-		description: "List the flows pi-flows can run, or show one: /flows [name]",
-		getArgumentCompletions: (prefix) => {
-			const items = listFlows(process.cwd(), { project: true })
-				.flows.filter((f) => f.name.startsWith(prefix.trim()))
-				.map((f) => ({ value: f.name, label: f.name, description: f.source }));
-			return items.length ? items : null;
-		},
+		description: "List the flows with their bounds or faults; /flows <name> shows one flow's plan and graph",
+		getArgumentCompletions: completeLine(["flows"], []),
 		handler: async (args, ctx) => {
-			const scope = { project: true };
-			const roster = loadRoster(ctx.cwd, scope);
+			const scope = await projectScope(ctx, memory);
 			const name = args.trim();
 			if (!name) {
-				const { flows } = listFlows(ctx.cwd, scope);
-				const rows = flows.map((f) => {
-					const faults = checkFlowFile(f.file, roster).faults;
-					return `${f.name}  ${f.source}  ${faults.length ? `${faults.length} fault(s)` : "checks"}`;
-				});
-				ctx.ui.notify(rows.length ? `${rows.length} flow(s)\n${rows.join("\n")}` : "no flows found", "info");
-				return;
+				const listing = flowListing(ctx.cwd, scope);
+				return say(ctx, listing.text, listing.refused ? "warning" : "info");
 			}
-			const found = findFlow(name, ctx.cwd, scope);
-			if (!found.ok) {
-				ctx.ui.notify(found.error, "warning");
-				return;
-			}
-			const checked = checkFlowFile(found.value.file, roster);
-			if (!checked.value) {
-				ctx.ui.notify(checked.faults.map((f) => formatFault(f)).join("\n"), "warning");
-				return;
-			}
-			const lines = checked.value.nodes.map((n) => `○ ${n.path} · ${n.kind}`);
-			ctx.ui.notify(`${found.value.name} · ${found.value.file}\n${lines.join("\n")}`, "info");
+			const shown = flowPlan(ctx.cwd, scope, name);
+			say(ctx, shown.text, shown.ok ? "info" : "warning");
 		},
 	});
+}
+
+/** The listing: a count, then one aligned row per flow, faults under broken ones. */
+export function flowListing(cwd: string, scope: Scope): { text: string; refused: boolean } {
+	const { flows } = listFlows(cwd, scope);
+	const roster = loadRoster(cwd, scope);
+	const options = catalogueOptions(cwd, scope);
+	const rows: { cells: string[]; faults: string[] }[] = [];
+	let broken = 0;
+	for (const f of flows) {
+		const checked = checkFlowFile(f.file, roster, options);
+		if (checked.value) {
+			rows.push({ cells: [f.name, f.source, boundText(checked.value.bound), checked.value.description.value], faults: [] });
+		} else {
+			broken++;
+			rows.push({ cells: [f.name, f.source, "broken", relativeTo(cwd, f.file)], faults: faultLines(checked.faults, cwd) });
+		}
+	}
+	const hidden = scope.project ? [] : untrustedFlows(cwd);
+	for (const file of hidden) rows.push({ cells: [file.name, "project", "not loaded", `${file.shown} (this project is not trusted)`], faults: [] });
+	rows.sort((a, b) => a.cells[0].localeCompare(b.cells[0]));
+	const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r.cells[i].length)));
+	const lines = rows.flatMap((r) => [r.cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c)).join("  ").trimEnd(), ...r.faults.map((f) => `    ${f}`)]);
+	const counts = [`${flows.length} flow${flows.length === 1 ? "" : "s"}`, ...(broken ? [`${broken} refused`] : []), ...(hidden.length ? [`${hidden.length} not loaded`] : [])];
+	return { text: rows.length ? [counts.join(", "), ...lines].join("\n") : "no flows found", refused: broken > 0 };
+}
+
+/** One flow's plan and graph, or why it cannot be shown. */
+export function flowPlan(cwd: string, scope: Scope, name: string): { ok: boolean; text: string } {
+	const found = findFlow(name, cwd, scope);
+	if (!found.ok) return { ok: false, text: (!scope.project && untrustedRefusal(cwd, "flows", name)) || found.error };
+	const checked = checkFlowFile(found.value.file, loadRoster(cwd, scope), catalogueOptions(cwd, scope));
+	if (!checked.value) return { ok: false, text: [`${found.value.name} does not check:`, ...faultLines(checked.faults, cwd)].join("\n") };
+	const display = (p: string) => relativeTo(cwd, p);
+	const plan = showPlan(planOf(checked.value, { file: display(found.value.file), display }));
+	return { ok: true, text: `${plan}\n\n\`\`\`mermaid\n${mermaidOf(checked.value).trimEnd()}\n\`\`\`` };
+}
+
+/** Project flows left unread because the project is not trusted (names only: their text is not read). */
+function untrustedFlows(cwd: string): { name: string; shown: string }[] {
+	const dir = nearestProjectDir(cwd, "flows");
+	if (!dir) return [];
+	return markdownFiles(dir)
+		.map((file) => ({ name: file.slice(file.lastIndexOf("/") + 1, -3), shown: relativeTo(cwd, file) }));
 }

@@ -3,6 +3,7 @@
  * plus the scripted model when a script is given) and spawns in-process subagents on it. Nothing else in
  * pi-flows imports pi's runtime.
  */
+import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
 	createAgentSession,
@@ -136,10 +137,20 @@ export function staticResources(systemPrompt: string): ResourceLoader {
 	} as unknown as ResourceLoader;
 }
 
-/** In-memory session and explicit settings: nothing of the user's pi state is read or written by a turn. */
-export function sessionDefaults(cwd: string) {
+/**
+ * In-memory session and explicit settings: nothing of the user's pi state is read or written by a turn.
+ * With `sessionDir`, the session lives in that folder (a run's shared subagent), and an existing one is
+ * continued, so a resumed subagent keeps its conversation.
+ */
+export function sessionDefaults(cwd: string, sessionDir?: string) {
+	let sessionManager = SessionManager.inMemory(cwd);
+	if (sessionDir) {
+		mkdirSync(sessionDir, { recursive: true });
+		const existing = readdirSync(sessionDir).filter((f) => f.endsWith(".jsonl")).sort();
+		sessionManager = existing.length ? SessionManager.open(join(sessionDir, existing[existing.length - 1]), sessionDir, cwd) : SessionManager.create(cwd, sessionDir);
+	}
 	return {
-		sessionManager: SessionManager.inMemory(cwd),
+		sessionManager,
 		settingsManager: SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } }),
 	};
 }

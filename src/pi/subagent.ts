@@ -39,7 +39,7 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 		resourceLoader: staticResources(request.agent.prompt),
 		tools: [...(request.tools ?? request.agent.tools), ...(request.customTools ?? []).map((t) => t.name)],
 		...(request.customTools?.length ? { customTools: request.customTools.map(toPiTool) } : {}),
-		...sessionDefaults(o.cwd),
+		...sessionDefaults(o.cwd, request.sessionDir),
 	});
 	const off = session.subscribe((event) => {
 		if (event.type === "tool_execution_start") request.onToolCall?.(event.toolName, event.args);

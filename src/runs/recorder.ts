@@ -40,12 +40,15 @@ export function folderRecorder(runDir: string, journal: JournalWriter, life: num
 		carried: (path: string, value: Value) => guard("carry", () => journal.append({ type: "carry", path, value }, true)),
 		asked: (path: string, card: AskCard, answer: AskAnswer) => guard("answer", () => journal.append({ type: "asked", path, question: card.question, answer }, true)),
 		toolCall: (path: string, tool: string) => guard("tool call", () => journal.append({ type: "tool_call", life, path, tool })),
+		transcript: (path: string, subagent: string, messages: readonly unknown[]) =>
+			guard("transcript", () => {
+				mkdirSync(transcripts, { recursive: true });
+				const lines = messages.map((m) => JSON.stringify({ life, visit: path, message: m })).join("\n");
+				if (lines) appendFileSync(join(transcripts, `${subagent.replace(/[^A-Za-z0-9_.-]/g, "-")}.jsonl`), `${lines}\n`);
+			}),
 		onEvent(event) {
 			guard("events", () => {
 				appendFileSync(join(runDir, "events.jsonl"), `${JSON.stringify({ ...event, life, at: at() })}\n`);
-				if (event.type === "turn_end" && "messages" in event) {
-					mkdirSync(transcripts, { recursive: true });
-				}
 			});
 		},
 		failure: () => failed,

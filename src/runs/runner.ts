@@ -156,6 +156,7 @@ async function life(
 		const recorder = folderRecorder(runDir, journal, n);
 		const result = await runFlow(flow, input, {
 			...options,
+			sessionsDir: join(runDir, "sessions"),
 			recorder,
 			...(replay ? { replay } : {}),
 			onEvent: fanOutEvents(recorder.onEvent, options.onEvent),

@@ -120,4 +120,17 @@ describe("resume", () => {
 		expect(raised.out).toMatchObject({ result: { ok: true } });
 		expect(raised.host.scripted?.calls()).toBe(1);
 	});
+
+	it("restores a shared subagent from its pi session, so a resumed pair keeps its conversation", async () => {
+		const flow = checked("pair", flowOf("pair", "  - id: one\n    agent: scout\n    memory: flow\n  - id: two\n    agent: scout\n    memory: flow\n", { one: "One.", two: "Two." }));
+		const failed = await start(flow, 'turns:\n  one:\n    - say: "first answer"\n  two:\n    - fail: down\n');
+		expect(failed.result).toMatchObject({ ok: false, failedAt: "two" });
+		const { out } = await resume(failed.runDir, 'turns:\n  two:\n    - say: "saw {{messages}} messages"\n');
+		if ("refused" in out) throw new Error(out.refused);
+		const fresh = checked("fresh", flowOf("fresh", "  - id: two\n    agent: scout\n", { two: "Two." }));
+		const alone = await start(fresh, 'turns:\n  two:\n    - say: "saw {{messages}} messages"\n');
+		const count = (text: unknown) => Number(/saw (\d+) messages/.exec(String(text))?.[1]);
+		// Restored: one's task and answer and two's failed try come before two's task again.
+		expect(count(out.result.output)).toBeGreaterThanOrEqual(count(alone.result.output) + 3);
+	});
 });

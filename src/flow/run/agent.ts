@@ -4,6 +4,7 @@
  * retry after a timeout gets a fresh subagent unless a memory scope keeps it.
  */
 import type { AgentDef } from "../../agents/index.ts";
+import { join } from "node:path";
 import { formatMs } from "../../runtime/duration.ts";
 import type { ErrorKind, Result } from "../../runtime/result.ts";
 import type { Subagent } from "../../runtime/subagent.ts";
@@ -49,6 +50,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			cwd: frameCwd(frame, world),
 			...(node.tools ? { tools: node.tools.map((t) => t.value) } : {}),
 			...(tools.length ? { customTools: tools } : {}),
+			...(scope && world.options.sessionsDir ? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${agent.name}`)) } : {}),
 			onToolCall: (tool, args) => {
 				world.recorder.toolCall(at.at, tool);
 				world.emit({ type: "tool_call", path: at.at, agent: agent.name, subagent: sub?.id ?? "", tool, args });
@@ -83,6 +85,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 				world.running.add(s.sub);
 				const r = await s.sub.ask(prompt, { label: visit, signal, timeoutMs, idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS }).finally(() => world.running.delete(s.sub));
 				world.spend(r.usage);
+				world.recorder.transcript(visit, s.sub.id, r.messages);
 				world.emit({ type: "turn_end", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id, ok: r.ok, usage: r.usage });
 				return r;
 			});
@@ -124,6 +127,11 @@ function recordOf(world: World, node: AgentNode, r: Result, captured: Captured, 
 		};
 	}
 	return { ok: true, output: r.output };
+}
+
+/** A file name for a scope instance (`deliver#1/work[2]/pair--coder` → `deliver-1_work-2-_pair--coder`). */
+function safeName(text: string): string {
+	return text.replace(/\//g, "_").replace(/[^A-Za-z0-9_.-]/g, "-");
 }
 
 /** A stop of the run is `stopped`; a cut by a fail-fast sibling is `cancelled`. */
@@ -173,7 +181,7 @@ const ROOT_MEMORY = new WeakMap<Frame, MemoryScope>();
 export function rootMemory(root: Frame): MemoryScope {
 	let m = ROOT_MEMORY.get(root);
 	if (!m) {
-		m = { id: "flow", closers: [], values: new Map() };
+		m = { id: "flow", instance: `${root.prefix || ""}flow`, closers: [], values: new Map() };
 		ROOT_MEMORY.set(root, m);
 	}
 	return m;

@@ -19,8 +19,8 @@ import type { World } from "./world.ts";
 
 type Out = { record: VisitRecord; failedAt?: string };
 
-function scope(id: string): MemoryScope {
-	return { id, closers: [], values: new Map() };
+function scope(id: string, instance: string): MemoryScope {
+	return { id, instance, closers: [], values: new Map() };
 }
 
 async function closeScope(m: MemoryScope): Promise<void> {
@@ -56,7 +56,7 @@ export async function runChoice(world: World, node: ChoiceNode, frame: Frame, vi
 	}
 	chosen ??= { name: "default", nodes: node.otherwise };
 	if (chosen.nodes.length === 0) return { record: { ok: true, output: { case: chosen.name } } };
-	const inner = childFrame(frame, visit, { id: node.id.value, kind: "choice", memory: scope(node.id.value) });
+	const inner = childFrame(frame, visit, { id: node.id.value, kind: "choice", memory: scope(node.id.value, visit) });
 	const end = await body(world, chosen.nodes, inner, signal);
 	if (!end.ok) return { record: childFailure(end, visit), ...(end.failedAt ? { failedAt: end.failedAt } : {}) };
 	const output: Record<string, Value> = { case: chosen.name };
@@ -111,7 +111,7 @@ export async function runParallel(world: World, node: ParallelNode, frame: Frame
 	try {
 		const ends = await Promise.all(
 			node.branches.map(async (b, i) => {
-				const inner = childFrame(frame, `${visit}/${b.name.value}`, { id: node.id.value, kind: "parallel", memory: scope(node.id.value) });
+				const inner = childFrame(frame, `${visit}/${b.name.value}`, { id: node.id.value, kind: "parallel", memory: scope(node.id.value, `${visit}/${b.name.value}`) });
 				const failedCopy = await inCopy(copies, i, `${node.id.value}-${b.name.value}`, inner);
 				if (failedCopy) return failedCopy;
 				const end = await body(world, b.body, inner, cut.signal);
@@ -175,7 +175,7 @@ export async function runMap(world: World, node: MapNode, frame: Frame, visit: s
 			async (item, i) => {
 				const ledger = node.ledger ? createLedger() : undefined;
 				ledgers[i] = ledger;
-				const inner = childFrame(frame, `${visit}[${i + 1}]`, { id: node.id.value, kind: "map", item, memory: scope(node.id.value), ...(ledger ? { ledger } : {}) });
+				const inner = childFrame(frame, `${visit}[${i + 1}]`, { id: node.id.value, kind: "map", item, memory: scope(node.id.value, `${visit}[${i + 1}]`), ...(ledger ? { ledger } : {}) });
 				if (cut.signal.aborted) {
 					// Never started: its entry still says why (a fail-fast cut, or the run's stop), like a cut item's.
 					const why = stopKind(world, cut.signal);
@@ -209,7 +209,7 @@ export async function runLoop(world: World, node: LoopNode, frame: Frame, visit:
 		if (!first.ok) return { record: { ok: false, error: { kind: "condition", message: `\`carry.first\` cannot be read: ${first.reason}` } } };
 		carry = first.value;
 	}
-	const memory = scope(node.id.value);
+	const memory = scope(node.id.value, visit);
 	try {
 		for (let i = 1; i <= max; i++) {
 			const iteration = `${visit}#${i}`;

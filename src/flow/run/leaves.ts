@@ -5,7 +5,7 @@
  */
 import { createClaims, swarm } from "../../combinators/index.ts";
 import type { AgentDef } from "../../agents/index.ts";
-import type { AskNode, CallNode, CheckNode, CommitNode, SwarmNode } from "../ast.ts";
+import type { Address, AskNode, CallNode, CheckNode, CommitNode, SwarmNode } from "../ast.ts";
 import { DEFAULT_CHECK_TIMEOUT_MS, turnTimeout } from "../check/index.ts";
 import type { Value } from "../types/index.ts";
 import type { AskAnswer, AskCard } from "./ask.ts";
@@ -79,9 +79,10 @@ export async function runAsk(world: World, node: AskNode, frame: Frame, visit: s
 		};
 	}
 	if (node.enough) card.enough = node.enough.value;
+	const diff = await diffFor(world, node.reads, frame);
 	if (node.fallback !== undefined) card.hasDefault = true;
 	if (node.timeout) card.timeoutMs = node.timeout.value;
-	card.reads = node.reads.map((r) => ({ address: r.text, text: renderRead(r, frame, world.input) }));
+	card.reads = node.reads.map((r) => ({ address: r.text, text: renderRead(r, frame, world.input, diff) }));
 	const port = world.options.ask;
 	const answer: AskAnswer = port?.somebodyThere ? await port.ask(card, signal) : { kind: "nobody" };
 	world.recorder.asked(visit, card, answer);
@@ -121,7 +122,7 @@ export async function runCall(world: World, node: CallNode, frame: Frame, visit:
 	const input = valueAt(node.input, frame, world.input);
 	if (!input.ok) return { record: { ok: false, error: { kind: "condition", message: `\`input\` cannot be read: ${input.reason}` } } };
 	const inner = childWorld(world, callee, input.value, `${world.prefix}${node.id.value}/`);
-	const root: Frame = { records: new Map(), prefix: visit, cwd: frameCwd(frame, world), block: { id: "flow", kind: "flow", memory: { id: "flow", closers: [], values: new Map() } } };
+	const root: Frame = { records: new Map(), prefix: visit, cwd: frameCwd(frame, world), block: { id: "flow", kind: "flow", memory: { id: "flow", instance: `${visit}/flow`, closers: [], values: new Map() } } };
 	try {
 		const end = await runSequence(inner, callee.nodes, root, signal);
 		if (!end.ok) {
@@ -144,7 +145,8 @@ export async function runSwarm(world: World, node: SwarmNode, frame: Frame, visi
 		if (!keys.ok || !Array.isArray(keys.value)) return { ok: false, error: { kind: "condition", message: "`claims-from` cannot be read as a list" } };
 		claims = createClaims({ keys: keys.value.map(String) });
 	}
-	const reads = node.reads.map((r) => `## ${r.text}\n\n${renderRead(r, frame, world.input)}`).join("\n\n");
+	const diff = await diffFor(world, node.reads, frame);
+	const reads = node.reads.map((r) => `## ${r.text}\n\n${renderRead(r, frame, world.input, diff)}`).join("\n\n");
 	const goal = [world.flow.prompts.get(node.id.value) ?? "", reads].filter(Boolean).join("\n\n");
 	const lookupFor = (state: { round: number; posts: readonly { member: string; text: string }[] }) => {
 		const inner: Frame = { parent: frame, records: new Map([[node.id.value, { ok: true, output: swarmValue(false, state.round, state.posts, claims) }]]), prefix: frame.prefix };
@@ -166,8 +168,15 @@ export async function runSwarm(world: World, node: SwarmNode, frame: Frame, visi
 	});
 	world.spend(result.usage);
 	const output = swarmValue(result.converged, result.rounds, result.posts, claims, result.claims);
+	// A stopped swarm did not end: it fails where it was stopped, not at the node after it.
+	if (signal.aborted) return { ok: false, output, error: stopKind(world, signal) };
 	if (!result.ok && result.members.every((m) => m.droppedOut)) return { ok: false, output, error: { kind: "provider", message: result.error ?? "every member failed" } };
 	return { ok: true, output };
+}
+
+/** What the tree changed, for a node that reads `diff` (the agent visit's rule, for questions and swarms too). */
+async function diffFor(world: World, reads: readonly Address[], frame: Frame): Promise<string | undefined> {
+	return reads.some((r) => r.root === "diff") ? world.diff(frameCwd(frame, world)) : undefined;
 }
 
 /** The swarm's value: from the final report when it ended, from the live claims while `until` reads it. */

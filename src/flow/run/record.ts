@@ -33,6 +33,8 @@ export interface RunRecorder {
 	asked(path: string, card: AskCard, answer: AskAnswer): void;
 	/** A tool call of a turn, so a cut turn that may have written is known to be in doubt. */
 	toolCall(path: string, tool: string): void;
+	/** A turn's messages, kept per subagent. */
+	transcript(path: string, subagent: string, messages: readonly unknown[]): void;
 }
 
 /** What a resumed run reads from the journal of its earlier lives. */
@@ -51,6 +53,7 @@ export const NO_RECORD: RunRecorder = {
 	carried: () => {},
 	asked: () => {},
 	toolCall: () => {},
+	transcript: () => {},
 };
 
 /** A record as the journal keeps it. */

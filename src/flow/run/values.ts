@@ -29,6 +29,8 @@ export interface VisitRecord {
 /** A memory scope's live subagents (closed when the scope's visit ends). */
 export interface MemoryScope {
 	readonly id: string;
+	/** The scope's visit (`deliver#1/work[2]/pair`), stable across lives: it names the scope's sessions. */
+	readonly instance: string;
 	/** Disposers of what was opened in this scope, run when it closes. */
 	readonly closers: (() => Promise<void>)[];
 	readonly values: Map<string, unknown>;

@@ -40,6 +40,8 @@ export interface RunOptions {
 	budget?: Budget;
 	/** Spending of earlier lives, counted against the budget on resume. */
 	spentBefore?: { tokens: number; cost: number; turns: number };
+	/** Where shared (`memory:`) subagents keep their pi sessions, so a resumed pair keeps its conversation. */
+	sessionsDir?: string;
 	/** Where the run's facts go (the journal). */
 	recorder?: RunRecorder;
 	/** The journal of earlier lives, for a resume: ended visits are replayed, not re-run. */

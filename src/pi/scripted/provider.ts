@@ -97,9 +97,12 @@ function messageFor(step: ScriptStep, context: Context): AssistantMessage {
 	return fauxAssistantMessage(blocks, { stopReason });
 }
 
-/** Fills `{{result}}`, `{{task}}` and `{{section:NAME}}`, each optionally `|lines:N`. */
+/**
+ * Fills `{{result}}`, `{{task}}` and `{{section:NAME}}`, each optionally `|lines:N`, and `{{messages}}`,
+ * the number of messages the model was sent (how a test sees that a subagent kept its conversation).
+ */
 export function fill(template: string, context: Context): string {
-	return template.replace(/\{\{\s*(result|task|section:([^}|]+?))\s*(?:\|\s*lines:(\d+)\s*)?\}\}/g, (_m, what: string, name?: string, lines?: string) => {
+	return template.replace(/\{\{\s*messages\s*\}\}/g, String(context.messages.length)).replace(/\{\{\s*(result|task|section:([^}|]+?))\s*(?:\|\s*lines:(\d+)\s*)?\}\}/g, (_m, what: string, name?: string, lines?: string) => {
 		let text: string;
 		if (what === "result") text = lastToolResult(context.messages);
 		else if (what === "task") text = lastUserText(context.messages);

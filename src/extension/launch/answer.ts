@@ -1,0 +1,29 @@
+/**
+ * How a finished run reads, for the model and the person alike: whose result it is, what it was asked,
+ * the output of the last root node, and one line on how the run ended and where its folder is.
+ *
+ *   ◆ explore
+ *   Result of the explore flow, asked: How are faults reported?
+ *
+ *   <the answer>
+ *
+ *   ok · .pi/runs/2026-09-23_20-06-33-explore · ↑12k ↓2.1k · 41.2s
+ */
+import { formatUsage } from "../../runtime/usage.ts";
+import type { Launched } from "./launch.ts";
+
+/** The answer's text and its last line. */
+export function answerOf(flow: string, input: string, launched: Launched): { content: string; end: string } {
+	const { result, runDir } = launched;
+	const output = typeof result.output === "string" ? result.output : `\`\`\`json\n${JSON.stringify(result.output, null, 2)}\n\`\`\``;
+	const end = result.ok
+		? `ok · ${runDir} · ${formatUsage(result.usage)}`
+		: launched.stopped && launched.stopped !== "stopped"
+			? `stopped: ${launched.stopped}${result.failedAt ? ` (before ${result.failedAt})` : ""} · ${runDir}`
+			: launched.stopped
+				? `stopped by you${result.failedAt ? ` at ${result.failedAt}` : ""} · ${runDir}`
+				: `failed at ${result.failedAt ?? "?"}: ${result.error ?? "unknown error"} · ${runDir}`;
+	const asked = input.length > 200 ? `${input.slice(0, 199)}…` : input;
+	const body = result.ok || output.trim() ? output : "(no output)";
+	return { content: `◆ ${flow}\nResult of the ${flow} flow, asked: ${asked}\n\n${body}\n\n${end}`, end };
+}

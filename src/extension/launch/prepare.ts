@@ -1,0 +1,135 @@
+/**
+ * Everything a run needs, judged before anything spawns: the flow found and checked whole (every fault
+ * with its `file:line:col`), the input read against the flow's type, a dry run's script checked against
+ * the flow, the run stage (check scripts, the repository, unattended questions), and every node's model
+ * resolved. A refusal is lines for the person; nothing has been started when one comes back.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { loadRoster, type Scope } from "../../agents/index.ts";
+import { type Fault, formatFault } from "../../faults/index.ts";
+import {
+	type AskPort,
+	type CheckedFlow,
+	catalogueOptions,
+	checkFlowFile,
+	createGitPort,
+	type FlowEntry,
+	findFlow,
+	type GitPort,
+	matches,
+	type NodeModel,
+	prepareRun,
+	resolveModels,
+	scriptableAddresses,
+	type Type,
+	typeToString,
+	type Value,
+} from "../../flow/index.ts";
+import { checkScriptKeys, type PiHost, readScript, type Script } from "../../pi/index.ts";
+import { hostFor } from "../host.ts";
+import { relativeTo, untrustedRefusal } from "../trust.ts";
+
+/** What to run, as the person or the model asked for it. */
+export interface LaunchRequest {
+	/** A flow name, or a path to a flow file. */
+	name: string;
+	/** The input as text: the text itself for a `string` flow, JSON for a typed one. */
+	input: string;
+	/** `--model`: every node's model. */
+	model?: string;
+	/** `--timeout`: every turn's bound. */
+	timeoutMs?: number;
+	/** `--budget-tokens`: no turn starts once the run has spent this many tokens. */
+	budgetTokens?: number;
+	/** `--script`: a dry run on the scripted model with this script (a path from the working folder). */
+	script?: string;
+}
+
+/** A run that may start. */
+export interface Prepared {
+	request: LaunchRequest;
+	flow: CheckedFlow;
+	entry: FlowEntry;
+	input: Value;
+	host: PiHost;
+	models: ReadonlyMap<string, NodeModel>;
+	scripts: ReadonlyMap<string, string>;
+	git: GitPort;
+	ask: AskPort;
+	cwd: string;
+}
+
+/** The outcome of preparing: a run that may start, or the lines saying why not. */
+export type Preparation = { ok: true; value: Prepared } | { ok: false; lines: string[] };
+
+/** Judges a request; `scope` says whether project definitions may be read. */
+export async function prepareLaunch(
+	request: LaunchRequest,
+	ctx: Pick<ExtensionContext, "cwd" | "model" | "modelRegistry">,
+	scope: Scope,
+	ask: AskPort,
+): Promise<Preparation> {
+	const cwd = ctx.cwd;
+	const refuse = (...lines: string[]): Preparation => ({ ok: false, lines });
+	const found = findFlow(request.name, cwd, scope);
+	if (!found.ok) return refuse((!scope.project && untrustedRefusal(cwd, "flows", request.name)) || found.error);
+	const roster = loadRoster(cwd, scope);
+	const checked = checkFlowFile(found.value.file, roster, catalogueOptions(cwd, scope));
+	if (!checked.value) {
+		const n = checked.faults.length;
+		return refuse(...faultLines(checked.faults, cwd), `${found.value.name} does not check (${n} fault${n === 1 ? "" : "s"}); nothing was run.`);
+	}
+	const flow = checked.value;
+	const input = readInput(request.input, flow.input.value, flow.name.value);
+	if (!input.ok) return refuse(input.error);
+	let script: Script | undefined;
+	if (request.script) {
+		const read = readScriptFile(resolve(cwd, request.script), flow, cwd);
+		if (!read.ok) return refuse(...read.lines);
+		script = read.value;
+	}
+	const git = createGitPort();
+	const stage = await prepareRun(flow, { cwd, somebodyThere: ask.somebodyThere, git });
+	if (!stage.ok) return refuse(...faultLines(stage.faults, cwd), `${flow.name.value} cannot start here; nothing was run.`);
+	const host = await hostFor(ctx, script);
+	const models = resolveModels(flow, host.resolveModel, request.model ?? (script ? "scripted" : undefined));
+	if (!models.ok) return refuse(...models.errors, "nothing was run.");
+	return { ok: true, value: { request, flow, entry: found.value, input: input.value, host, models: models.models, scripts: stage.scripts, git, ask, cwd } };
+}
+
+/** Faults as `file:line:col: code: message`, paths relative to the working folder. */
+export function faultLines(faults: readonly Fault[], cwd: string): string[] {
+	return faults.map((f) => formatFault(f, relativeTo(cwd, f.file)));
+}
+
+/** The input as the flow's type wants it: text for `string`, JSON checked against the type otherwise. */
+export function readInput(text: string, type: Type, flow: string): { ok: true; value: Value } | { ok: false; error: string } {
+	if (type.kind === "string") {
+		if (!text.trim()) return { ok: false, error: `say what ${flow} should work on: /run ${flow} <input>` };
+		return { ok: true, value: text };
+	}
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return { ok: false, error: `${flow} takes ${typeToString(type)}; give the input as JSON` };
+	}
+	const m = matches(value, type);
+	if (!m.ok) return { ok: false, error: `the input does not fit ${typeToString(type)}: at ${m.path || "the top"} expected ${m.expected}` };
+	return { ok: true, value: value as Value };
+}
+
+function readScriptFile(file: string, flow: CheckedFlow, cwd: string): { ok: true; value: Script } | { ok: false; lines: string[] } {
+	let text: string;
+	try {
+		text = readFileSync(file, "utf8");
+	} catch {
+		return { ok: false, lines: [`cannot read the script ${relativeTo(cwd, file)}; nothing was run.`] };
+	}
+	const read = readScript(text, file);
+	const faults = read.value ? checkScriptKeys(read.value, scriptableAddresses(flow)) : read.faults;
+	if (!read.value || faults.length) return { ok: false, lines: [...faultLines(faults, cwd), "the script does not check; nothing was run."] };
+	return { ok: true, value: read.value };
+}

@@ -1,0 +1,120 @@
+/**
+ * The live view's state: a fold of the run's events that reads no clock (the time of each event is
+ * passed in), so a test replays a run's events and gets the frame a person saw. Display is an observer:
+ * nothing here can change the run.
+ */
+import type { FlowEvent } from "../../runtime/events.ts";
+import { addUsage, emptyUsage, type Usage } from "../../runtime/usage.ts";
+
+/** One visit of a node. */
+export interface VisitState {
+	path: string;
+	/** The node address the visit belongs to (`deliver/work/code` for `deliver#2/work[1]/code`). */
+	address: string;
+	node: string;
+	kind: string;
+	agent?: string;
+	state: "running" | "done" | "failed";
+	startedAt: number;
+	endedAt?: number;
+	usage?: Usage;
+	error?: string;
+}
+
+/** A turn in flight. */
+export interface TurnState {
+	subagent: string;
+	path: string;
+	agent: string;
+	model: string;
+	startedAt: number;
+	/** Tool calls so far, in order. */
+	tools: string[];
+}
+
+/** Everything the live view draws. */
+export interface LiveState {
+	flow: string;
+	startedAt: number;
+	endedAt?: number;
+	ok?: boolean;
+	visits: Map<string, VisitState>;
+	/** Running turns by subagent id. */
+	turns: Map<string, TurnState>;
+	/** Summed over ended turns. */
+	spent: Usage;
+	turnsEnded: number;
+	/** Budget warnings and the like, newest last. */
+	notes: string[];
+}
+
+/** The state before the first event. */
+export function startLive(flow: string, now: number): LiveState {
+	return { flow, startedAt: now, visits: new Map(), turns: new Map(), spent: emptyUsage(), turnsEnded: 0, notes: [] };
+}
+
+/** The node address of a visit path: iterations (`#2`) and items (`[1]`) dropped. */
+export function addressOf(visit: string): string {
+	return visit.replace(/#\d+/g, "").replace(/\[\d+\]/g, "");
+}
+
+/** Folds one event into `state` (in place, and returned for chaining). */
+export function foldLive(state: LiveState, event: FlowEvent, now: number): LiveState {
+	switch (event.type) {
+		case "run_start":
+			state.startedAt = now;
+			break;
+		case "node_start":
+			state.visits.set(event.path, {
+				path: event.path,
+				address: addressOf(event.path),
+				node: event.node,
+				kind: event.kind,
+				...(event.agent ? { agent: event.agent } : {}),
+				state: "running",
+				startedAt: now,
+			});
+			break;
+		case "node_end": {
+			const before = state.visits.get(event.path);
+			state.visits.set(event.path, {
+				path: event.path,
+				address: addressOf(event.path),
+				node: event.node,
+				kind: event.kind,
+				...(event.agent ? { agent: event.agent } : {}),
+				state: event.ok ? "done" : "failed",
+				startedAt: before?.startedAt ?? now,
+				endedAt: now,
+				usage: event.usage,
+				...(event.error ? { error: event.error } : {}),
+			});
+			break;
+		}
+		case "turn_start":
+			state.turns.set(event.subagent, { subagent: event.subagent, path: event.path, agent: event.agent, model: event.model, startedAt: now, tools: [] });
+			break;
+		case "turn_end":
+			state.turns.delete(event.subagent);
+			state.spent = addUsage(state.spent, { ...event.usage, ms: 0 });
+			state.turnsEnded++;
+			break;
+		case "tool_call":
+			state.turns.get(event.subagent)?.tools.push(event.tool);
+			break;
+		case "run_end":
+			state.endedAt = now;
+			state.ok = event.ok;
+			state.turns.clear();
+			break;
+		default:
+			noteOf(state, event);
+	}
+	return state;
+}
+
+/** Events this view does not draw as rows (budget notices, kinds added later) become notes when they say something. */
+function noteOf(state: LiveState, event: { type: string }): void {
+	const said = (event as { spent?: unknown; reason?: unknown }).reason ?? (event as { spent?: unknown }).spent;
+	if (typeof said === "string") state.notes.push(`${event.type.replace(/_/g, " ")}: ${said}`);
+}

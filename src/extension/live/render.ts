@@ -1,0 +1,150 @@
+/**
+ * The live view as lines: the flow's node tree with a state glyph per node (● running, ✓ done, ✗ failed,
+ * ○ not yet), each running turn under its node with agent, model, clock and tools, and a header whose
+ * clock and token counts move while the run goes. A pure function of the state, the tree and `now`.
+ *
+ *   ● explore · 14s · 2 turns · ↑3.1k ↓420
+ *   ✓ look · map · 3 visits · 9s · ↑2.4k ↓310
+ *     ✓ scout · scout · 3 visits · ↑2.4k ↓310
+ *   ● answer · synthesiser · 5s
+ *     ▸ answer · synthesiser · anthropic/claude-sonnet-4-5 · 5s · read
+ */
+import { allNodes, childrenOf, type CheckedFlow, type FlowNode } from "../../flow/index.ts";
+import { addUsage, emptyUsage, formatTokens, type Usage } from "../../runtime/usage.ts";
+import type { LiveState, TurnState, VisitState } from "./fold.ts";
+
+/** One row of the static tree. */
+export interface TreeRow {
+	depth: number;
+	address: string;
+	id: string;
+	/** The agent's name, or the node kind. */
+	what: string;
+}
+
+/** Options of a frame. */
+export interface FrameOptions {
+	/** Most rows under the header; the rest are cut around what is running. Default 16. */
+	maxRows?: number;
+	/** A last line, e.g. how to stop. */
+	footer?: string;
+}
+
+/** The flow's nodes, depth first, in file order. */
+export function treeOf(flow: CheckedFlow): TreeRow[] {
+	const rows: TreeRow[] = [];
+	const walk = (nodes: readonly FlowNode[], depth: number) => {
+		for (const node of nodes) {
+			const what = node.kind === "agent" ? (node.agent?.value ?? `agent from ${node.agentFrom?.text ?? "?"}`) : node.kind;
+			rows.push({ depth, address: node.path, id: node.id.value, what });
+			walk(childrenOf(node), depth + 1);
+		}
+	};
+	walk(flow.nodes, 0);
+	return rows.length ? rows : allNodes(flow.nodes).map((n) => ({ depth: 0, address: n.path, id: n.id.value, what: n.kind }));
+}
+
+/** The frame at `now`. */
+export function showLive(state: LiveState, tree: readonly TreeRow[], now: number, options: FrameOptions = {}): string[] {
+	const visits = [...state.visits.values()];
+	const turns = [...state.turns.values()];
+	const rows = withCallees(tree, visits);
+	const body: { line: string; running: boolean }[] = [];
+	for (const row of rows) {
+		const mine = visits.filter((v) => v.address === row.address);
+		const indent = "  ".repeat(row.depth);
+		body.push({ line: `${indent}${glyphOf(mine)} ${row.id} · ${row.what}${factsOf(mine, now)}`, running: mine.some((v) => v.state === "running") });
+		for (const turn of turns.filter((t) => addressOfTurn(t) === row.address)) body.push({ line: `${indent}  ▸ ${turnLine(turn, now)}`, running: true });
+	}
+	const header = `${state.endedAt === undefined ? "●" : state.ok ? "✓" : "✗"} ${state.flow} · ${clock((state.endedAt ?? now) - state.startedAt)} · ${state.turnsEnded} turn${state.turnsEnded === 1 ? "" : "s"}${tokens(state.spent)}`;
+	const lines = [header, ...clip(body, options.maxRows ?? 16), ...state.notes.slice(-2).map((n) => `! ${n}`)];
+	if (options.footer) lines.push(options.footer);
+	return lines;
+}
+
+/** `12s`, `1m05s`, `1h02m`: a clock a person reads at a glance, whole seconds only. */
+export function clock(ms: number): string {
+	const s = Math.max(0, Math.floor(ms / 1000));
+	if (s < 60) return `${s}s`;
+	if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+	return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+}
+
+/** ` · ↑in ↓out`, or nothing before any token was counted. */
+export function tokens(u: Usage): string {
+	const input = u.input + u.cacheRead + u.cacheWrite;
+	return input + u.output > 0 ? ` · ↑${formatTokens(input)} ↓${formatTokens(u.output)}` : "";
+}
+
+function glyphOf(visits: readonly VisitState[]): string {
+	if (visits.length === 0) return "○";
+	if (visits.some((v) => v.state === "running")) return "●";
+	return visits[visits.length - 1].state === "failed" ? "✗" : "✓";
+}
+
+function factsOf(visits: readonly VisitState[], now: number): string {
+	if (visits.length === 0) return "";
+	const facts: string[] = [];
+	const running = visits.filter((v) => v.state === "running").length;
+	if (visits.length > 1) facts.push(running ? `${visits.length - running}/${visits.length} ended` : `${visits.length} visits`);
+	const first = Math.min(...visits.map((v) => v.startedAt));
+	const last = running ? now : Math.max(...visits.map((v) => v.endedAt ?? now));
+	facts.push(clock(last - first));
+	const spent = addUsage(emptyUsage(), ...visits.map((v) => v.usage ?? emptyUsage()));
+	const failed = [...visits].reverse().find((v) => v.state === "failed");
+	return ` · ${facts.join(" · ")}${tokens(spent)}${failed?.error && !running ? ` · ${cut(failed.error, 80)}` : ""}`;
+}
+
+function turnLine(turn: TurnState, now: number): string {
+	const tools = turn.tools.length ? ` · ${summariseTools(turn.tools)}` : "";
+	return `${turn.path} · ${turn.agent} · ${turn.model} · ${clock(now - turn.startedAt)}${tools}`;
+}
+
+/** `read×3, grep`: what a turn has used, in first-use order. */
+export function summariseTools(tools: readonly string[]): string {
+	const counts = new Map<string, number>();
+	for (const t of tools) counts.set(t, (counts.get(t) ?? 0) + 1);
+	return [...counts].map(([t, n]) => (n > 1 ? `${t}×${n}` : t)).join(", ");
+}
+
+function addressOfTurn(turn: TurnState): string {
+	return turn.path.replace(/#\d+/g, "").replace(/\[\d+\]/g, "");
+}
+
+/** The tree plus rows for visits it does not hold (nodes of called flows), each under its caller. */
+function withCallees(tree: readonly TreeRow[], visits: readonly VisitState[]): TreeRow[] {
+	const rows = [...tree];
+	const known = new Set(rows.map((r) => r.address));
+	for (const v of visits) {
+		if (known.has(v.address)) continue;
+		known.add(v.address);
+		let at = -1;
+		for (let i = 0; i < rows.length; i++) if (v.address.startsWith(`${rows[i].address}/`) && (at < 0 || rows[i].address.length >= rows[at].address.length)) at = i;
+		const depth = at < 0 ? 0 : rows[at].depth + 1;
+		let end = at + 1;
+		while (at >= 0 && end < rows.length && rows[end].depth > rows[at].depth) end++;
+		rows.splice(at < 0 ? rows.length : end, 0, { depth, address: v.address, id: v.node, what: v.agent ?? v.kind });
+	}
+	return rows;
+}
+
+/** At most `max` lines, cut above and below the first running line, each cut saying what it hides. */
+function clip(body: readonly { line: string; running: boolean }[], max: number): string[] {
+	if (body.length <= max) return body.map((b) => b.line);
+	const focus = Math.max(0, body.findIndex((b) => b.running));
+	const room = max - 2;
+	let start = Math.min(Math.max(0, focus - 2), body.length - room);
+	let end = start + room;
+	// A cut at one end only needs one marker line; the other goes to a row.
+	if (start === 0) end++;
+	else if (end === body.length) start--;
+	const out = body.slice(start, end).map((b) => b.line);
+	if (start > 0) out.unshift(`  … ${start} above`);
+	if (end < body.length) out.push(`  … ${body.length - end} below`);
+	return out;
+}
+
+function cut(text: string, n: number): string {
+	const one = text.replace(/\s+/g, " ");
+	return one.length > n ? `${one.slice(0, n - 1)}…` : one;
+}

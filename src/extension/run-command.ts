@@ -1,0 +1,83 @@
+/**
+ * `/run <flow> [input] [--model M] [--timeout T] [--budget-tokens N] [--script FILE]`: checks everything
+ * before anything spawns (a refusal lists every fault at its `file:line:col` and nothing runs), then runs
+ * the flow in its own run folder with the live view above the editor, and posts the answer as a message
+ * the model reads on its next turn but that starts none. Esc stops the run and closes every subagent.
+ * `/run` alone lists the flows.
+ */
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { NOBODY } from "../flow/index.ts";
+import { readCommandLine, readTimeout, readTokenBudget, RUN_FLAGS } from "./args.ts";
+import { dialogAsk } from "./ask-dialogs.ts";
+import { completeLine } from "./completions.ts";
+import { flowListing } from "./flows-command.ts";
+import { answerOf } from "./launch/answer.ts";
+import { type Launched, launch } from "./launch/launch.ts";
+import { prepareLaunch } from "./launch/prepare.ts";
+import { openLiveView } from "./live/widget.ts";
+import { postResult, say } from "./messages.ts";
+import { depthFromEnv, childTool } from "./tool/run-call.ts";
+import { projectScope, type TrustMemory } from "./trust.ts";
+
+/** Registers `/run`. */
+export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void {
+	pi.registerCommand("run", {
+		description: "Run a flow: /run <flow> [input] [--model M] [--timeout T] [--budget-tokens N] [--script FILE]",
+		getArgumentCompletions: completeLine(["flows"], RUN_FLAGS),
+		handler: async (args, ctx) => {
+			const line = readCommandLine(args);
+			if (!line.ok) return say(ctx, `/run: ${line.error}`, "error");
+			const { name, input, flags } = line.value;
+			const scope = await projectScope(ctx, memory);
+			if (!name) {
+				const listing = flowListing(ctx.cwd, scope);
+				return say(ctx, `${listing.text}\n\nRun one with /run <flow> <input>.`, listing.refused ? "warning" : "info");
+			}
+			const timeout = readTimeout(flags["--timeout"]);
+			if (!timeout.ok) return say(ctx, `/run: ${timeout.error}`, "error");
+			const budget = readTokenBudget(flags["--budget-tokens"]);
+			if (!budget.ok) return say(ctx, `/run: ${budget.error}`, "error");
+			let asking = false;
+			const ask = ctx.hasUI ? dialogAsk(ctx.ui, { opened: () => (asking = true), closed: () => (asking = false) }) : NOBODY;
+			const request = {
+				name,
+				input,
+				...(flags["--model"] ? { model: flags["--model"] } : {}),
+				...(timeout.value !== undefined ? { timeoutMs: timeout.value } : {}),
+				...(budget.value !== undefined ? { budgetTokens: budget.value } : {}),
+				...(flags["--script"] ? { script: flags["--script"] } : {}),
+			};
+			const prepared = await prepareLaunch(request, ctx, scope, ask);
+			if (!prepared.ok) return say(ctx, [`/run ${name}: refused`, ...prepared.lines].join("\n"), "error");
+			const p = prepared.value;
+			const stop = new AbortController();
+			const onPiAbort = () => stop.abort();
+			ctx.signal?.addEventListener("abort", onPiAbort, { once: true });
+			const view = openLiveView(ctx, p.flow, { onEscape: () => stop.abort(), paused: () => asking });
+			const { depth, maxDepth } = depthFromEnv();
+			const child = childTool({ pi: ctx, scope, ask: NOBODY, depth: depth + 1, maxDepth, host: async () => p.host });
+			let launched: Launched;
+			let frame: string[];
+			try {
+				launched = await launch(p, { signal: stop.signal, onEvent: view.sink, childTools: () => [child] });
+			} finally {
+				ctx.signal?.removeEventListener("abort", onPiAbort);
+				frame = view.frame();
+				view.close();
+			}
+			const answer = answerOf(p.flow.name.value, input, launched);
+			const { result } = launched;
+			postResult(pi, ctx, answer.content, {
+				flow: p.flow.name.value,
+				ok: result.ok,
+				runDir: launched.runDir,
+				frame,
+				...(result.failedAt ? { failedAt: result.failedAt } : {}),
+				...(result.error ? { error: result.error } : {}),
+				...(launched.stopped ? { stopped: launched.stopped } : {}),
+			});
+			// Headless pi prints no custom message; the answer still has to reach the person.
+			if (!ctx.hasUI) say(ctx, answer.content, result.ok ? "info" : "error");
+		},
+	});
+}

@@ -1,0 +1,144 @@
+/**
+ * `/step <flow or agent> [input]`: walk a flow by hand. Before each agent turn it shows what the turn will
+ * read; after it, the result; then it asks whether to continue, edit the next turn's input, or stop.
+ * Turns run one at a time even inside a parallel block, so each pause is about one turn. For an agent's
+ * name it plays one turn. Everything it shows is a note: drawn for the person, outside the model's context.
+ * A name is looked up among the flows first, then the agents.
+ */
+import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import { type AgentDef, loadRoster } from "../agents/index.ts";
+import { createPool } from "../combinators/index.ts";
+import { findFlow } from "../flow/index.ts";
+import type { Result } from "../runtime/result.ts";
+import type { AskOptions, Spawn, Subagent } from "../runtime/subagent.ts";
+import { formatUsage } from "../runtime/usage.ts";
+import { readCommandLine, readTimeout, type RunFlag } from "./args.ts";
+import { dialogAsk } from "./ask-dialogs.ts";
+import { completeLine } from "./completions.ts";
+import { hostFor, sessionModel } from "./host.ts";
+import { answerOf } from "./launch/answer.ts";
+import { launch } from "./launch/launch.ts";
+import { prepareLaunch } from "./launch/prepare.ts";
+import { openLiveView } from "./live/widget.ts";
+import { postNote, say } from "./messages.ts";
+import { agentIn } from "./tool/plan.ts";
+import { projectScope, type TrustMemory, untrustedRefusal } from "./trust.ts";
+
+const STEP_FLAGS: RunFlag[] = ["--model", "--timeout", "--script"];
+/** The choices after each turn. */
+export const STEP_CHOICES = ["continue", "edit the next input", "stop"] as const;
+
+/** Registers `/step`. */
+export function registerStepCommand(pi: ExtensionAPI, memory: TrustMemory): void {
+	pi.registerCommand("step", {
+		description: "Walk a flow one agent turn at a time, or run one turn of an agent: /step <flow or agent> [input] [--model M] [--timeout T]",
+		getArgumentCompletions: completeLine(["flows", "agents"], STEP_FLAGS),
+		handler: async (args, ctx) => {
+			if (!ctx.hasUI) return say(ctx, "/step asks after every turn, so it needs pi's terminal or an RPC client; run the flow with /run instead.", "error");
+			const line = readCommandLine(args, STEP_FLAGS);
+			if (!line.ok) return say(ctx, `/step: ${line.error}`, "error");
+			const { name, input, flags } = line.value;
+			if (!name) return say(ctx, "usage: /step <flow or agent> [input]", "error");
+			const timeout = readTimeout(flags["--timeout"]);
+			if (!timeout.ok) return say(ctx, `/step: ${timeout.error}`, "error");
+			const scope = await projectScope(ctx, memory);
+			const options = { model: flags["--model"], timeoutMs: timeout.value, script: flags["--script"] };
+			if (findFlow(name, ctx.cwd, scope).ok) return stepFlow(pi, ctx, scope, name, input, options);
+			const agent = agentIn(loadRoster(ctx.cwd, scope), name);
+			if (agent.ok) return stepAgent(pi, ctx, agent.agent, input, options);
+			const refusal = !scope.project ? (untrustedRefusal(ctx.cwd, "flows", name) ?? untrustedRefusal(ctx.cwd, "agents", name)) : undefined;
+			say(ctx, `/step: ${refusal ?? `no flow named \`${name}\`, and ${agent.error}`}`, "error");
+		},
+	});
+}
+
+interface StepOptions {
+	model?: string;
+	timeoutMs?: number;
+	script?: string;
+}
+
+async function stepFlow(pi: ExtensionAPI, ctx: ExtensionCommandContext, scope: { project?: boolean }, name: string, input: string, o: StepOptions): Promise<void> {
+	let asking = false;
+	const hooks = { opened: () => (asking = true), closed: () => (asking = false) };
+	const request = { name, input, ...(o.model ? { model: o.model } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}), ...(o.script ? { script: o.script } : {}) };
+	const prepared = await prepareLaunch(request, ctx, scope, dialogAsk(ctx.ui, hooks));
+	if (!prepared.ok) return say(ctx, [`/step ${name}: refused`, ...prepared.lines].join("\n"), "error");
+	const stop = new AbortController();
+	const view = openLiveView(ctx, prepared.value.flow, { onEscape: () => stop.abort(), paused: () => asking });
+	const gate = stepGate(pi, ctx, stop, hooks);
+	try {
+		const launched = await launch(prepared.value, { signal: stop.signal, onEvent: view.sink, wrapSpawn: gate });
+		postNote(pi, ctx, answerOf(prepared.value.flow.name.value, input, launched).content, { runDir: launched.runDir });
+	} finally {
+		view.close();
+	}
+}
+
+async function stepAgent(pi: ExtensionAPI, ctx: ExtensionCommandContext, agent: AgentDef, input: string, o: StepOptions): Promise<void> {
+	if (!input.trim()) return say(ctx, `/step ${agent.name}: say what the agent should do: /step ${agent.name} <task>`, "error");
+	if (o.script) return say(ctx, "/step: --script dry-runs flows; an agent's turn runs on a model (--model).", "error");
+	const host = await hostFor(ctx);
+	const pool = createPool({ cwd: ctx.cwd, spawn: host.spawn, ...(o.model ? { model: o.model } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) });
+	try {
+		postNote(pi, ctx, readsNote(agent.name, agent.name, o.model ?? agent.model ?? sessionModel(ctx) ?? "pi's default", input));
+		postNote(pi, ctx, resultNote(agent.name, await pool.turn(agent, input)));
+	} finally {
+		await pool.closeAll();
+	}
+}
+
+/**
+ * The pause between turns, as a spawn wrapper: every turn waits for the one before it and its question,
+ * shows its reads, runs, shows its result and asks what next. "edit" opens the next turn's input in pi's
+ * editor before it runs.
+ */
+function stepGate(pi: ExtensionAPI, ctx: ExtensionCommandContext, stop: AbortController, hooks: { opened(): void; closed(): void }) {
+	let queue: Promise<unknown> = Promise.resolve();
+	let editNext = false;
+	const turn = async (sub: Subagent, task: string, options: AskOptions | undefined): Promise<Result> => {
+		const label = options?.label ?? sub.agent;
+		let text = task;
+		if (editNext && !stop.signal.aborted) {
+			editNext = false;
+			hooks.opened();
+			text = (await ctx.ui.editor(`Edit what ${label} reads`, task).finally(hooks.closed)) ?? task;
+		}
+		postNote(pi, ctx, readsNote(label, sub.agent, sub.model, text));
+		const result = await sub.ask(text, options);
+		postNote(pi, ctx, resultNote(label, result));
+		if (stop.signal.aborted) return result;
+		hooks.opened();
+		const next = await ctx.ui.select(`${label} ended. Next?`, [...STEP_CHOICES]).finally(hooks.closed);
+		if (next === "edit the next input") editNext = true;
+		else if (next !== "continue") stop.abort();
+		return result;
+	};
+	return (spawn: Spawn): Spawn =>
+		async (request) => {
+			const sub = await spawn(request);
+			return {
+				...sub,
+				ask: (task, options) => {
+					const run = queue.then(() => turn(sub, task, options));
+					queue = run.catch(() => {});
+					return run;
+				},
+			};
+		};
+}
+
+function readsNote(label: string, agent: string, model: string, task: string): string {
+	return `▸ **${label}** · ${agent} · ${model}\n\nIt reads:\n\n${fenced(task)}`;
+}
+
+function resultNote(label: string, r: Result): string {
+	return `${r.ok ? "✓" : "✗"} **${label}** · ${formatUsage(r.usage)}\n\n${r.ok ? r.output : `failed: ${r.error ?? "unknown error"}`}`;
+}
+
+/** A fence longer than any backtick run inside, so a task holding code blocks shows as written. */
+function fenced(text: string): string {
+	const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+	const fence = "`".repeat(longest + 1);
+	return `${fence}\n${text}\n${fence}`;
+}

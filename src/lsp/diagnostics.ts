@@ -1,0 +1,38 @@
+/**
+ * Faults as LSP diagnostics, one to one (style rule 8). Our lines and columns are 1-based and LSP's are
+ * 0-based; both count columns in UTF-16 code units, so the conversion is a subtraction, never a re-count.
+ *
+ *   fault   { code: "unknown-agent", line: 7, column: 12, endLine: 7, endColumn: 17, hint: "…" }
+ *   becomes { range: 6:11–6:16, code: "unknown-agent", source: "pi-flows", message: "… …" }
+ */
+import { pathToFileURL } from "node:url";
+import { type Diagnostic, DiagnosticSeverity, type DiagnosticRelatedInformation, type Position } from "vscode-languageserver/node";
+import type { Fault } from "../faults/index.ts";
+
+/** The `source` every diagnostic carries, so an editor can tell ours from a YAML or Markdown server's. */
+export const SOURCE = "pi-flows";
+
+function position(line: number, column: number): Position {
+	return { line: Math.max(0, line - 1), character: Math.max(0, column - 1) };
+}
+
+/** The URI of a file a fault names. */
+export function uriOf(file: string): string {
+	return pathToFileURL(file).href;
+}
+
+/** One fault as an LSP diagnostic; every fault stops a flow from running, so every one is an error. */
+export function toDiagnostic(f: Fault): Diagnostic {
+	const related: DiagnosticRelatedInformation[] = (f.related ?? []).map((r) => {
+		const at = position(r.line, r.column);
+		return { location: { uri: uriOf(r.file), range: { start: at, end: at } }, message: r.message };
+	});
+	return {
+		range: { start: position(f.line, f.column), end: position(f.endLine, f.endColumn) },
+		severity: DiagnosticSeverity.Error,
+		code: f.code,
+		source: SOURCE,
+		message: f.hint ? `${f.message} ${f.hint}` : f.message,
+		...(related.length ? { relatedInformation: related } : {}),
+	};
+}

@@ -1,0 +1,129 @@
+/**
+ * What the server knows about each open flow: where its project is, the agents and flows it can name, the
+ * last version of it that built and the last that checked. Judging is the checker's own `checkFlowText`, so
+ * an editor shows exactly what `pi-flows check` prints; the last good versions are what completion reads
+ * while the text in the editor is half-written.
+ */
+import { basename, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadRoster, type Roster } from "../agents/index.ts";
+import type { Fault } from "../faults/index.ts";
+import { buildFlow, type CheckedFlow, catalogueOptions, checkFlowText, type Flow, type FlowEntry, listFlows, readFlow, type Type } from "../flow/index.ts";
+
+/** Project sources are read: the person opened the project's own files in their editor. */
+const SOURCES = { project: true } as const;
+
+/** One open document's memory. */
+interface DocState {
+	file: string;
+	/** The folder whose nearest `.pi/` supplies project agents and flows. */
+	cwd: string;
+	checked?: CheckedFlow;
+	built?: Flow;
+	roster?: Roster;
+}
+
+/** The file path a document URI names; untitled documents get their URI's path, which names no project. */
+export function fileOf(uri: string): string {
+	try {
+		return fileURLToPath(uri);
+	} catch {
+		// Not a file: URI (an untitled buffer); it still gets a name for the checker's messages.
+		return uri.replace(/^[a-z-]+:/i, "");
+	}
+}
+
+/**
+ * Whether a document is a flow: Markdown that opens with `---` and either sits in a `flows/` folder (where
+ * every source keeps its flows) or has `nodes:` or `chain:` in its frontmatter. Agents and other Markdown
+ * open beside flows are left alone.
+ */
+export function isFlowDocument(uri: string, text: string): boolean {
+	const file = fileOf(uri);
+	if (!file.endsWith(".md") || !/^---[ \t]*\r?\n/.test(text)) return false;
+	if (basename(dirname(file)) === "flows") return true;
+	const close = /\n(---|\.\.\.)[ \t]*(\r?\n|$)/.exec(text.slice(3));
+	const frontmatter = close ? text.slice(0, close.index + 3) : text;
+	return /^(nodes|chain)[ \t]*:/m.test(frontmatter);
+}
+
+/** Every open flow's memory, and the judging of one. */
+export class FlowDocuments {
+	readonly #env: NodeJS.ProcessEnv;
+	readonly #fallbackCwd: string;
+	readonly #docs = new Map<string, DocState>();
+
+	/** @param cwd the folder for documents that are not files (untitled buffers) */
+	constructor(env: NodeJS.ProcessEnv, cwd: string) {
+		this.#env = env;
+		this.#fallbackCwd = cwd;
+	}
+
+	#state(uri: string): DocState {
+		let state = this.#docs.get(uri);
+		if (!state) {
+			const file = fileOf(uri);
+			state = { file, cwd: uri.startsWith("file:") ? dirname(file) : this.#fallbackCwd };
+			this.#docs.set(uri, state);
+		}
+		return state;
+	}
+
+	/** Forgets a closed document. */
+	close(uri: string): void {
+		this.#docs.delete(uri);
+	}
+
+	/**
+	 * Judges the text as `pi-flows check --project` would from the document's folder, and remembers what
+	 * built and what checked. Faults of other files (a callee's) are already reported at the call here.
+	 */
+	judge(uri: string, text: string): Fault[] {
+		const state = this.#state(uri);
+		state.roster = loadRoster(state.cwd, SOURCES, this.#env);
+		const judged = checkFlowText(text, state.file, state.roster, catalogueOptions(state.cwd, SOURCES, this.#env));
+		if (judged.value) {
+			state.checked = judged.value;
+			state.built = judged.value;
+		} else {
+			const built = this.#build(state, text);
+			if (built) state.built = built;
+		}
+		return judged.faults.filter((f) => f.file === state.file);
+	}
+
+	#build(state: DocState, text: string): Flow | undefined {
+		const read = readFlow(text, state.file);
+		return read.value ? buildFlow(read.value).value : undefined;
+	}
+
+	/** The flow as the text builds now, else as it last built: ids and shapes for the cursor's node. */
+	flow(uri: string, text: string): Flow | undefined {
+		const state = this.#state(uri);
+		const now = this.#build(state, text);
+		if (now) state.built = now;
+		return state.built;
+	}
+
+	/** Output types by node id, from the last version that checked. */
+	types(uri: string): ReadonlyMap<string, Type> {
+		return this.#state(uri).checked?.types ?? new Map();
+	}
+
+	/** The last version that checked, for bounds. */
+	checked(uri: string): CheckedFlow | undefined {
+		return this.#state(uri).checked;
+	}
+
+	/** The roster the document's flow is judged against. */
+	roster(uri: string): Roster {
+		const state = this.#state(uri);
+		state.roster ??= loadRoster(state.cwd, SOURCES, this.#env);
+		return state.roster;
+	}
+
+	/** The flows a `flow:` node of the document can call. */
+	flows(uri: string): FlowEntry[] {
+		return listFlows(this.#state(uri).cwd, SOURCES, this.#env).flows;
+	}
+}

@@ -1,0 +1,90 @@
+/**
+ * Hover in a flow file: an agent's card (description, tools, model, file), the type an address reads (up to
+ * the segment under the pointer, so `plan` and `plan.output.tasks` each answer for themselves), and a node's
+ * kind with its worst case as the plan prints it (`≤ 3 turns · ≤ 1h30m`).
+ */
+import { type Hover, MarkupKind } from "vscode-languageserver/node";
+import type { AgentDef } from "../agents/index.ts";
+import { allNodes, type CheckedFlow, typeToString } from "../flow/index.ts";
+import { boundText } from "../flow/render/index.ts";
+import { resolveAddress } from "./addresses.ts";
+import type { CompletionWorld } from "./completion.ts";
+import { type Cursor, cursorIn } from "./cursor.ts";
+import { headingAt, type Span, tokenAt } from "./locate.ts";
+import { hereAt, scopesOf } from "./scope.ts";
+import { frontmatterOf } from "./yaml-lines.ts";
+
+/** What hover reads: completion's world plus the last checked flow, whose bounds it prints. */
+export interface HoverWorld extends CompletionWorld {
+	checked?: CheckedFlow;
+}
+
+/** Which kind of name a value under the cursor is, from its key. */
+export function nameKind(cursor: Cursor): "agent" | "id" | "flow" | "address" | undefined {
+	const { role, key = "" } = cursor;
+	if (cursor.at !== "value") return undefined;
+	if ((role === "node" && (key === "agent" || key === "among")) || (role === "member" && key === "agent")) return "agent";
+	if (role === "node" && key === "id") return "id";
+	if (role === "node" && key === "flow") return "flow";
+	const address = ["reads", "map-from", "agent-from", "ask-from", "commit", "input", "claims-from", "loop", "give-up", "until"];
+	if ((role === "node" && address.includes(key)) || (role === "case" && key === "when") || (role === "carry" && (key === "first" || key === "next"))) return "address";
+	return undefined;
+}
+
+/** The agent's card, in the order a person decides by: what it is for, what it may touch, where it lives. */
+export function agentCard(agent: AgentDef): string {
+	const facts = [agent.tools.length ? `tools: ${agent.tools.join(", ")}` : "no tools", ...(agent.model ? [`model: ${agent.model}`] : [])];
+	return [`**${agent.name}** · agent (${agent.source})`, agent.description, facts.join(" · "), `\`${agent.file}\``].join("\n\n");
+}
+
+function markdown(value: string, span: Span): Hover {
+	return {
+		contents: { kind: MarkupKind.Markdown, value },
+		range: { start: { line: span.line, character: span.start }, end: { line: span.line, character: span.end } },
+	};
+}
+
+/** The hover at a position of a flow document, if the pointer is on something it can say anything about. */
+export function hoverAt(text: string, line: number, character: number, world: HoverWorld): Hover | undefined {
+	const fm = frontmatterOf(text);
+	if (!fm || line < fm.start || line === fm.end) return undefined;
+	const node = (id: string, span: Span): Hover | undefined => {
+		const found = world.flow && allNodes(world.flow.nodes).find((n) => n.id.value === id);
+		if (!found) return undefined;
+		const bound = world.checked?.bounds.get(found.path);
+		return markdown([`**${id}**`, `${found.kind} node`, ...(bound ? [boundText(bound)] : [])].join(" · "), span);
+	};
+	if (line > fm.end) {
+		const heading = headingAt(text, line);
+		return heading && character >= heading.start && character <= heading.end ? node(heading.text, heading) : undefined;
+	}
+	const lineText = fm.lines[line].text;
+	const token = tokenAt(lineText, line, character);
+	if (!token.text) return undefined;
+	const cursor = cursorIn(fm, line, token.end);
+	switch (nameKind(cursor)) {
+		case "agent": {
+			const agent = world.roster.get(token.text);
+			if (!agent) return undefined;
+			return markdown(agent.kind === "agent" ? agentCard(agent) : `**${agent.name}** · broken agent: ${agent.cause}\n\n\`${agent.file}\``, token);
+		}
+		case "id":
+			return node(token.text, token);
+		case "flow": {
+			const callee = world.flows().find((f) => f.name === token.text);
+			return callee ? markdown(`**${callee.name}** · flow (${callee.source})\n\n\`${callee.file}\``, token) : undefined;
+		}
+		case "address": {
+			if (!world.flow) return undefined;
+			const dot = lineText.indexOf(".", character);
+			const end = dot >= 0 && dot < token.end ? dot : token.end;
+			const address = lineText.slice(token.start, end);
+			const read = resolveAddress(hereAt(scopesOf(world.flow, world.types), cursor), address);
+			if (!read) return undefined;
+			const type = read.type ? `\`${typeToString(read.type)}\`` : "type known once the flow checks";
+			return markdown(`\`${address}\`: ${type}`, { ...token, end, text: address });
+		}
+		default:
+			return undefined;
+	}
+}
