@@ -55,7 +55,8 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 			ctx.signal?.addEventListener("abort", onPiAbort, { once: true });
 			const view = openLiveView(ctx, p.flow, { onEscape: () => stop.abort(), paused: () => asking });
 			const { depth, maxDepth } = depthFromEnv();
-			const child = childTool({ pi: ctx, scope, ask: NOBODY, depth: depth + 1, maxDepth, host: async () => p.host });
+			const runModel = request.model ?? (request.script ? "scripted" : undefined);
+			const child = childTool({ pi: ctx, scope, ask: NOBODY, depth: depth + 1, maxDepth, host: async () => p.host, ...(runModel ? { defaultModel: runModel } : {}) });
 			let launched: Launched;
 			let frame: string[];
 			try {

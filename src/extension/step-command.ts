@@ -60,12 +60,13 @@ interface StepOptions {
 
 async function stepFlow(pi: ExtensionAPI, ctx: ExtensionCommandContext, scope: { project?: boolean }, name: string, input: string, o: StepOptions): Promise<void> {
 	let asking = false;
-	const hooks = { opened: () => (asking = true), closed: () => (asking = false) };
+	let waiting: string | undefined;
+	const hooks = { opened: () => (asking = true), closed: () => (asking = false), waiting: (what: string | undefined) => (waiting = what) };
 	const request = { name, input, ...(o.model ? { model: o.model } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}), ...(o.script ? { script: o.script } : {}) };
 	const prepared = await prepareLaunch(request, ctx, scope, dialogAsk(ctx.ui, hooks));
 	if (!prepared.ok) return say(ctx, [`/step ${name}: refused`, ...prepared.lines].join("\n"), "error");
 	const stop = new AbortController();
-	const view = openLiveView(ctx, prepared.value.flow, { onEscape: () => stop.abort(), paused: () => asking });
+	const view = openLiveView(ctx, prepared.value.flow, { onEscape: () => stop.abort(), paused: () => asking, status: () => waiting });
 	const gate = stepGate(pi, ctx, stop, hooks);
 	try {
 		const launched = await launch(prepared.value, { signal: stop.signal, onEvent: view.sink, wrapSpawn: gate });
@@ -93,7 +94,7 @@ async function stepAgent(pi: ExtensionAPI, ctx: ExtensionCommandContext, agent: 
  * shows its reads, runs, shows its result and asks what next. "edit" opens the next turn's input in pi's
  * editor before it runs.
  */
-function stepGate(pi: ExtensionAPI, ctx: ExtensionCommandContext, stop: AbortController, hooks: { opened(): void; closed(): void }) {
+function stepGate(pi: ExtensionAPI, ctx: ExtensionCommandContext, stop: AbortController, hooks: { opened(): void; closed(): void; waiting(what: string | undefined): void }) {
 	let queue: Promise<unknown> = Promise.resolve();
 	let editNext = false;
 	const turn = async (sub: Subagent, task: string, options: AskOptions | undefined): Promise<Result> => {
@@ -109,7 +110,13 @@ function stepGate(pi: ExtensionAPI, ctx: ExtensionCommandContext, stop: AbortCon
 		postNote(pi, ctx, resultNote(label, result));
 		if (stop.signal.aborted) return result;
 		hooks.opened();
-		const next = await ctx.ui.select(`${label} ended. Next?`, [...STEP_CHOICES]).finally(hooks.closed);
+		hooks.waiting(`${label} ended: waiting for your choice`);
+		const next = await ctx.ui
+			.select(`${label} ended. Next?`, [...STEP_CHOICES])
+			.finally(() => {
+				hooks.closed();
+				hooks.waiting(undefined);
+			});
 		if (next === "edit the next input") editNext = true;
 		else if (next !== "continue") stop.abort();
 		return result;

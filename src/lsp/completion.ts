@@ -11,7 +11,7 @@ import type { Roster } from "../agents/index.ts";
 import { FLOW_KEYS, KIND_KEYS, NODE_KEYS, THINKING_LEVELS } from "../flow/build/index.ts";
 import { allNodes, type Flow, type FlowEntry, hasSection, type Type, typeToString } from "../flow/index.ts";
 import { conditionReadable, type Readable, readableAt, resolveAddress } from "./addresses.ts";
-import { type Cursor, cursorIn } from "./cursor.ts";
+import { type Cursor, cursorIn, valueNames } from "./cursor.ts";
 import { headingSpans, tokenAt } from "./locate.ts";
 import { type Here, hereAt, scopesOf } from "./scope.ts";
 import { frontmatterOf } from "./yaml-lines.ts";
@@ -26,14 +26,13 @@ export interface CompletionWorld {
 	flows: () => FlowEntry[];
 }
 
-/** Keys whose value is one address. */
-const ADDRESS_KEYS = new Set(["map-from", "agent-from", "ask-from", "commit", "input", "claims-from"]);
-/** Keys whose value is a condition. */
-const CONDITION_KEYS = new Set(["loop", "give-up", "until"]);
 const BOOLEAN_KEYS = new Set(["copies", "fail-fast", "confirm"]);
 
-/** The keys a node may take next: `id`, its kind's keys (every kind key while it has none) and `on-fail`. */
-export function nodeKeys(written: readonly string[]): string[] {
+/**
+ * The keys a node may take next: `id`, its kind's keys and `on-fail`. A node is exactly one kind, so the other
+ * kind keys are offered only while it has none.
+ */
+function nodeKeys(written: readonly string[]): string[] {
 	const kindKey = KIND_KEYS.find((k) => written.includes(k));
 	const own = kindKey ? NODE_KEYS[kindKey.replace(/-from$/, "")] ?? [] : KIND_KEYS;
 	return ["id", ...own, "on-fail"].filter((k) => !written.includes(k));
@@ -60,8 +59,8 @@ function keysFor(cursor: Cursor): string[] {
 /** Completion items at a position of a flow document. */
 export function complete(text: string, line: number, character: number, world: CompletionWorld): CompletionItem[] {
 	const fm = frontmatterOf(text);
-	if (!fm || line < fm.start) return [];
-	const lineText = fm.lines[line]?.text ?? "";
+	if (!fm || line < fm.start || line >= fm.lines.length) return [];
+	const lineText = fm.lines[line].text;
 	const edit = (start: number, end = character): Range => ({ start: { line, character: start }, end: { line, character: end } });
 	const items = (labels: { label: string; newText?: string; kind: CompletionItemKind; detail?: string; documentation?: string; filterText?: string }[], range: Range) =>
 		labels.map((x, i): CompletionItem => ({
@@ -91,19 +90,19 @@ export function complete(text: string, line: number, character: number, world: C
 	const space = lineText[word.start - 1] === ":" ? " " : "";
 	const values = (list: { label: string; kind: CompletionItemKind; detail?: string; documentation?: string }[]) =>
 		items(list.map((x) => ({ ...x, newText: `${space}${x.label}` })), edit(word.start));
-	const key = cursor.key ?? "";
-	const role = cursor.role;
-	if ((role === "node" && (key === "agent" || key === "among")) || (role === "member" && key === "agent")) {
+	const names = valueNames(cursor);
+	if (names === "agent") {
 		const agents = [...world.roster.entries.values()].filter((a) => a.kind === "agent").sort((a, b) => a.name.localeCompare(b.name));
 		return values(agents.map((a) => ({ label: a.name, kind: CompletionItemKind.Class, detail: `agent · ${a.source}`, documentation: a.kind === "agent" ? a.description : "" })));
 	}
-	if (role === "node" && key === "flow") {
+	if (names === "flow") {
 		return values(world.flows().map((f) => ({ label: f.name, kind: CompletionItemKind.Module, detail: `flow · ${f.source}` })));
 	}
 	const simple = simpleValues(cursor);
 	if (simple) return values(simple.map((label) => ({ label, kind: CompletionItemKind.Value })));
-	const isCondition = (role === "node" && CONDITION_KEYS.has(key)) || (role === "case" && key === "when");
-	const isAddress = (role === "node" && (ADDRESS_KEYS.has(key) || (key === "reads" && cursor.list))) || (role === "carry" && (key === "first" || key === "next"));
+	const isCondition = names === "condition";
+	// `reads:` takes a list: before its `[` there is no address to complete yet.
+	const isAddress = names === "address" && (cursor.key !== "reads" || cursor.list);
 	if ((!isCondition && !isAddress) || !world.flow) return [];
 	const here = hereAt(scopesOf(world.flow, world.types), cursor);
 	if (isCondition) {

@@ -96,6 +96,26 @@ function classify(frames: readonly Frame[], top: string[], mode: "key" | "value"
 	return { at: "key", role, list: false, keys, nodes };
 }
 
+/** Keys whose value is one address (or a list of them, for `reads`). */
+const ADDRESS_KEYS = new Set(["reads", "map-from", "agent-from", "ask-from", "commit", "input", "claims-from"]);
+/** Keys whose value is a condition. */
+const CONDITION_KEYS = new Set(["loop", "give-up", "until"]);
+
+/**
+ * What the value under the cursor names, from its key: completion, hover and definition all answer by this
+ * one table, so a key that names an agent for one of them names an agent for all.
+ */
+export function valueNames(cursor: Cursor): "agent" | "id" | "flow" | "address" | "condition" | undefined {
+	const { role, key = "" } = cursor;
+	if (cursor.at !== "value") return undefined;
+	if ((role === "node" && (key === "agent" || key === "among")) || (role === "member" && key === "agent")) return "agent";
+	if (role === "node" && key === "id") return "id";
+	if (role === "node" && key === "flow") return "flow";
+	if ((role === "node" && CONDITION_KEYS.has(key)) || (role === "case" && key === "when")) return "condition";
+	if ((role === "node" && ADDRESS_KEYS.has(key)) || (role === "carry" && (key === "first" || key === "next"))) return "address";
+	return undefined;
+}
+
 /** The cursor at `line`/`character` (0-based, UTF-16) of a document, or undefined outside the frontmatter. */
 export function cursorAt(text: string, line: number, character: number): Cursor | undefined {
 	const fm = frontmatterOf(text);

@@ -6,9 +6,8 @@
 import type { Location } from "vscode-languageserver/node";
 import type { Roster } from "../agents/index.ts";
 import type { FlowEntry } from "../flow/index.ts";
-import { cursorIn } from "./cursor.ts";
+import { cursorIn, valueNames } from "./cursor.ts";
 import { uriOf } from "./diagnostics.ts";
-import { nameKind } from "./hover.ts";
 import { headingAt, headingSpans, idSpans, type Span, tokenAt } from "./locate.ts";
 import { frontmatterOf } from "./yaml-lines.ts";
 
@@ -31,7 +30,7 @@ function fileStart(file: string): Location {
 /** Where the name under the cursor is defined, if it names something. */
 export function definitionAt(text: string, line: number, character: number, world: DefinitionWorld): Location | undefined {
 	const fm = frontmatterOf(text);
-	if (!fm || line < fm.start || line === fm.end) return undefined;
+	if (!fm || line < fm.start || line === fm.end || line >= fm.lines.length) return undefined;
 	if (line > fm.end) {
 		const heading = headingAt(text, line);
 		const id = heading && character >= heading.start && character <= heading.end ? idSpans(text).get(heading.text) : undefined;
@@ -39,7 +38,7 @@ export function definitionAt(text: string, line: number, character: number, worl
 	}
 	const token = tokenAt(fm.lines[line].text, line, character);
 	if (!token.text) return undefined;
-	switch (nameKind(cursorIn(fm, line, token.end))) {
+	switch (valueNames(cursorIn(fm, line, token.end))) {
 		case "agent": {
 			const agent = world.roster.get(token.text);
 			return agent ? fileStart(agent.file) : undefined;
@@ -52,7 +51,8 @@ export function definitionAt(text: string, line: number, character: number, worl
 			const heading = headingSpans(text).get(token.text);
 			return heading ? at(world.uri, heading) : undefined;
 		}
-		case "address": {
+		case "address":
+		case "condition": {
 			const id = idSpans(text).get(token.text.split(".")[0]);
 			return id ? at(world.uri, id) : undefined;
 		}

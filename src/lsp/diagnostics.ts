@@ -10,13 +10,13 @@ import { type Diagnostic, DiagnosticSeverity, type DiagnosticRelatedInformation,
 import type { Fault } from "../faults/index.ts";
 
 /** The `source` every diagnostic carries, so an editor can tell ours from a YAML or Markdown server's. */
-export const SOURCE = "pi-flows";
+const SOURCE = "pi-flows";
 
 function position(line: number, column: number): Position {
 	return { line: Math.max(0, line - 1), character: Math.max(0, column - 1) };
 }
 
-/** The URI of a file a fault names. */
+/** The URI of a file a fault (or a definition) names: LSP speaks URIs, our faults speak paths. */
 export function uriOf(file: string): string {
 	return pathToFileURL(file).href;
 }

@@ -9,7 +9,7 @@ import { allNodes, type CheckedFlow, typeToString } from "../flow/index.ts";
 import { boundText } from "../flow/render/index.ts";
 import { resolveAddress } from "./addresses.ts";
 import type { CompletionWorld } from "./completion.ts";
-import { type Cursor, cursorIn } from "./cursor.ts";
+import { cursorIn, valueNames } from "./cursor.ts";
 import { headingAt, type Span, tokenAt } from "./locate.ts";
 import { hereAt, scopesOf } from "./scope.ts";
 import { frontmatterOf } from "./yaml-lines.ts";
@@ -19,20 +19,8 @@ export interface HoverWorld extends CompletionWorld {
 	checked?: CheckedFlow;
 }
 
-/** Which kind of name a value under the cursor is, from its key. */
-export function nameKind(cursor: Cursor): "agent" | "id" | "flow" | "address" | undefined {
-	const { role, key = "" } = cursor;
-	if (cursor.at !== "value") return undefined;
-	if ((role === "node" && (key === "agent" || key === "among")) || (role === "member" && key === "agent")) return "agent";
-	if (role === "node" && key === "id") return "id";
-	if (role === "node" && key === "flow") return "flow";
-	const address = ["reads", "map-from", "agent-from", "ask-from", "commit", "input", "claims-from", "loop", "give-up", "until"];
-	if ((role === "node" && address.includes(key)) || (role === "case" && key === "when") || (role === "carry" && (key === "first" || key === "next"))) return "address";
-	return undefined;
-}
-
 /** The agent's card, in the order a person decides by: what it is for, what it may touch, where it lives. */
-export function agentCard(agent: AgentDef): string {
+function agentCard(agent: AgentDef): string {
 	const facts = [agent.tools.length ? `tools: ${agent.tools.join(", ")}` : "no tools", ...(agent.model ? [`model: ${agent.model}`] : [])];
 	return [`**${agent.name}** · agent (${agent.source})`, agent.description, facts.join(" · "), `\`${agent.file}\``].join("\n\n");
 }
@@ -47,7 +35,7 @@ function markdown(value: string, span: Span): Hover {
 /** The hover at a position of a flow document, if the pointer is on something it can say anything about. */
 export function hoverAt(text: string, line: number, character: number, world: HoverWorld): Hover | undefined {
 	const fm = frontmatterOf(text);
-	if (!fm || line < fm.start || line === fm.end) return undefined;
+	if (!fm || line < fm.start || line === fm.end || line >= fm.lines.length) return undefined;
 	const node = (id: string, span: Span): Hover | undefined => {
 		const found = world.flow && allNodes(world.flow.nodes).find((n) => n.id.value === id);
 		if (!found) return undefined;
@@ -62,7 +50,7 @@ export function hoverAt(text: string, line: number, character: number, world: Ho
 	const token = tokenAt(lineText, line, character);
 	if (!token.text) return undefined;
 	const cursor = cursorIn(fm, line, token.end);
-	switch (nameKind(cursor)) {
+	switch (valueNames(cursor)) {
 		case "agent": {
 			const agent = world.roster.get(token.text);
 			if (!agent) return undefined;
@@ -74,7 +62,8 @@ export function hoverAt(text: string, line: number, character: number, world: Ho
 			const callee = world.flows().find((f) => f.name === token.text);
 			return callee ? markdown(`**${callee.name}** · flow (${callee.source})\n\n\`${callee.file}\``, token) : undefined;
 		}
-		case "address": {
+		case "address":
+		case "condition": {
 			if (!world.flow) return undefined;
 			const dot = lineText.indexOf(".", character);
 			const end = dot >= 0 && dot < token.end ? dot : token.end;

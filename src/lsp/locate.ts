@@ -13,7 +13,7 @@ export interface Span {
 	text: string;
 }
 
-/** The run of characters matching `chars` around `character` on a line (possibly empty). */
+/** The run of characters matching `chars` around `character` on a line (possibly empty): the name a request is about. */
 export function tokenAt(lineText: string, line: number, character: number, chars = /[A-Za-z0-9_.-]/): Span {
 	let start = character;
 	let end = character;

@@ -54,7 +54,7 @@ export interface Scopes {
 }
 
 /** An agent's type is in its own node (`output:`, `verdict:`), so it is current even when the flow is not. */
-export function nodeType(node: FlowNode, types: ReadonlyMap<string, Type>): Type | undefined {
+function nodeType(node: FlowNode, types: ReadonlyMap<string, Type>): Type | undefined {
 	if (node.kind === "agent") return node.verdict ? VERDICT_TYPE : (node.output?.value ?? TEXT);
 	return types.get(node.id.value);
 }

@@ -73,7 +73,14 @@ export function startServer(options: ServerOptions): Connection {
 			opened.add(document.uri);
 			return publish(document);
 		}
-		timers.set(document.uri, setTimeout(() => publish(document), debounce));
+		timers.set(
+			document.uri,
+			setTimeout(() => {
+				// Judge the text as it is when typing pauses, not as it was when the timer was set.
+				const latest = documents.get(document.uri);
+				if (latest) publish(latest);
+			}, debounce),
+		);
 	});
 	documents.onDidClose(({ document }) => {
 		clearTimeout(timers.get(document.uri));

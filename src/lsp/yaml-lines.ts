@@ -62,8 +62,8 @@ export function frontmatterOf(text: string): Frontmatter | undefined {
 	return { lines: raw.map((t, i) => readLine(t, i)), start: 1, end };
 }
 
-/** Structure of one line. */
-export function readLine(text: string, line: number): YamlLine {
+/** Structure of one line: its item markers and its key are all that nesting is read from. */
+function readLine(text: string, line: number): YamlLine {
 	const indent = text.length - text.trimStart().length;
 	let at = indent;
 	const dashes: number[] = [];
@@ -82,8 +82,8 @@ export function readLine(text: string, line: number): YamlLine {
 	return { line, text, blank, indent, dashes, content: at, key: m[1], colon, valueAt };
 }
 
-/** A scalar value as written on its line, without quotes or a trailing comment. */
-export function scalarOf(l: YamlLine): string {
+/** A scalar value as written on its line, without quotes or a trailing comment: how an `id:` is compared. */
+function scalarOf(l: YamlLine): string {
 	if (l.valueAt === undefined) return "";
 	return l.text
 		.slice(l.valueAt)
@@ -119,7 +119,7 @@ function previousItemId(fm: Frontmatter, item: number, column: number): string |
 	return undefined;
 }
 
-/** An item frame for the list item whose marker is at `column` on line `line`. */
+/** An item frame for the list item whose marker is at `column` on line `line`, with what the item's mapping holds and which item came before (what ran before a node). */
 export function itemFrame(fm: Frontmatter, line: number, column: number, content: number): Frame {
 	const prevId = previousItemId(fm, line, column);
 	return { kind: "item", line, column, map: blockMapping(fm, line, content), ...(prevId ? { prevId } : {}) };

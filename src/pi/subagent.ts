@@ -82,6 +82,20 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 	let idled = false;
 	const abort = () => void session.abort();
 	const timer = options.timeoutMs !== undefined ? setTimeout(() => ((timedOut = true), abort()), options.timeoutMs) : undefined;
+	// The watermark: past the threshold at a turn end, the land-the-plane directive is steered in once.
+	let watermarkFired = false;
+	const watermark = options.watermark;
+	const offWatermark = watermark
+		? session.subscribe((event) => {
+				if (event.type !== "turn_end" || watermarkFired) return;
+				const usage = session.getContextUsage();
+				if (!usage || usage.tokens == null || !(usage.contextWindow > 0)) return;
+				if (usage.tokens / usage.contextWindow >= watermark.threshold) {
+					watermarkFired = true;
+					void session.steer(watermark.directive).catch(() => {});
+				}
+			})
+		: undefined;
 	// Liveness: any event of the session (a token, a tool update) proves the turn is alive.
 	let lastEvent = performance.now();
 	const offActivity = options.idleMs !== undefined ? session.subscribe(() => (lastEvent = performance.now())) : undefined;
@@ -107,6 +121,7 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 		if (timer) clearTimeout(timer);
 		if (watchdog) clearInterval(watchdog);
 		offActivity?.();
+		offWatermark?.();
 		options.signal?.removeEventListener("abort", abort);
 	}
 	const after = session.getSessionStats();

@@ -14,6 +14,8 @@ export interface AskOptions {
 	timeoutMs?: number;
 	/** Aborts the turn (kind `idle`) when pi reports no event for this long: a hung provider or tool. */
 	idleMs?: number;
+	/** At a turn end past `threshold` (context tokens / window), `directive` is steered in, once per ask. */
+	watermark?: { threshold: number; directive: string };
 	/** Names the turn for the scripted model and the events: the visit path, e.g. `deliver#2/code`. */
 	label?: string;
 }

@@ -79,7 +79,9 @@ export function tokens(u: Usage): string {
 function glyphOf(visits: readonly VisitState[]): string {
 	if (visits.length === 0) return "○";
 	if (visits.some((v) => v.state === "running")) return "●";
-	return visits[visits.length - 1].state === "failed" ? "✗" : "✓";
+	// The visit that ended last says how the node stands: a loop's failed try mended by the next is done.
+	const latest = visits.reduce((a, b) => ((b.endedAt ?? 0) >= (a.endedAt ?? 0) ? b : a));
+	return latest.state === "failed" ? "✗" : "✓";
 }
 
 function factsOf(visits: readonly VisitState[], now: number): string {

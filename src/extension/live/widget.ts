@@ -30,6 +30,8 @@ export interface LiveOptions {
 	onEscape?: () => void;
 	/** While true, Esc belongs to a dialog and is left alone. */
 	paused?: () => boolean;
+	/** A line under the tree while it says something (`/step`: waiting for your choice). */
+	status?: () => string | undefined;
 }
 
 /** Opens the live view of a run of `flow`; a no-op without a UI. */
@@ -37,7 +39,10 @@ export function openLiveView(ctx: Pick<ExtensionContext, "hasUI" | "mode" | "ui"
 	const state: LiveState = startLive(flow.name.value, Date.now());
 	const tree = treeOf(flow);
 	const tui = ctx.mode === "tui";
-	const frame = () => showLive(state, tree, Date.now(), tui ? { footer: options.onEscape ? "esc stops the run" : undefined } : { maxRows: 8 });
+	const frame = () => {
+		const footer = [options.status?.(), tui && options.onEscape ? "esc stops the run" : undefined].filter(Boolean).join(" · ");
+		return showLive(state, tree, Date.now(), { ...(tui ? {} : { maxRows: 8 }), ...(footer ? { footer } : {}) });
+	};
 	if (!ctx.hasUI) return { sink: (e) => void foldLive(state, e, Date.now()), frame, close: () => {} };
 	let redraw = () => {};
 	if (tui) {

@@ -39,6 +39,8 @@ export interface CallCore {
 	maxDepth: number;
 	/** The host, opened once per tree of calls. */
 	host(): Promise<PiHost>;
+	/** The model of a subagent whose agent names none: the run's, so a dry run's children stay on the script. */
+	defaultModel?: string;
 }
 
 /** What the tool shows and keeps. */
@@ -84,7 +86,8 @@ export async function runCall(core: CallCore, params: SubagentParams, signal?: A
 		return { text: answer.content, isError: !ok, details: details(ok, { runDir: launched.runDir }), usage: progress.usage() };
 	}
 	const host = await core.host();
-	let spawn: Spawn = withChildTools(host.spawn, childTools);
+	const fallback = core.defaultModel;
+	let spawn: Spawn = withChildTools(fallback ? (r) => host.spawn(r.model || r.agent.model ? r : { ...r, model: fallback }) : host.spawn, childTools);
 	const stop = new AbortController();
 	const cut = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
 	const budget = plan.mode === "chain" && plan.budgetTokens !== undefined ? tokenBudget(spawn, plan.budgetTokens, () => stop.abort()) : undefined;

@@ -10,7 +10,9 @@ import type { ErrorKind, Result } from "../../runtime/result.ts";
 import type { Subagent } from "../../runtime/subagent.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
 import { type AgentNode, allNodes } from "../ast.ts";
-import { turnTimeout } from "../check/index.ts";
+import { DEFAULT_CONTINUATIONS, turnTimeout } from "../check/index.ts";
+import { HANDOFF_DEFAULTS, type HandoffDocument, landThePlaneDirective } from "../../handoff/index.ts";
+import { checkpointTool, continuationPrompt, finishTool, handoffValue } from "./handoff-tools.ts";
 import { createLedger, type Ledger } from "./ledger.ts";
 import { modelKey } from "./models.ts";
 import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "./tools.ts";
@@ -43,6 +45,8 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 		const typed = node.output?.value ?? (scope ? sharedOutput(world, node, agent.name) : undefined);
 		if (typed) tools.push(submitTool(typed, captured));
 		if (ledger) tools.push(verdictTool(ledger, node.path, at, captured));
+		captured.handoff = {};
+		tools.push(finishTool(captured.handoff), checkpointTool(captured.handoff));
 		const sub = await world.options.spawn({
 			agent,
 			...(model ? { model: model.spec ?? model.ref } : {}),
@@ -60,10 +64,23 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	};
 	const attempts = 1 + (node.retry?.value ?? 0);
 	const timeoutMs = world.options.timeoutMs ?? turnTimeout(node, world.flow).ms;
+	const maxContinuations = node.handoff?.continuations?.value ?? world.flow.handoff?.continuations?.value ?? DEFAULT_CONTINUATIONS;
+	const watermark = node.handoff?.watermark?.value ?? world.flow.handoff?.watermark?.value ?? HANDOFF_DEFAULTS.watermark;
 	let seat: Seat | undefined;
 	let last: VisitRecord = { ok: false, error: { kind: "provider", message: "not run" } };
+	let attempt = 1;
+	let continuations = 0;
+	let resets = 0;
+	let prompt = task;
+	let lastDoc: HandoffDocument | undefined;
+	// A fresh session for the node's task: the old one's context is dropped, the document carries on.
+	const freshSeat = async (s: Seat) => {
+		if (scope) scope.values.delete(`seat:${agent.name}`);
+		await s.sub.close();
+		seat = undefined;
+	};
 	try {
-		for (let attempt = 1; attempt <= attempts; attempt++) {
+		for (;;) {
 			if (signal.aborted) return { ok: false, error: stopKind(world, signal) };
 			const over = world.budget.exceeded();
 			if (over) return { ok: false, error: { kind: "budget", message: over } };
@@ -71,36 +88,63 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 				seat ??= scope ? await seated(scope, agent.name, open) : await open();
 			} catch (error) {
 				last = { ok: false, error: { kind: "provider", message: `could not start the subagent: ${(error as Error).message ?? String(error)}` } };
-				if (attempt < attempts && (await backoff(world, attempt, signal))) continue;
+				if (attempt < attempts && (await backoff(world, attempt++, signal))) continue;
 				return last;
 			}
 			const s = seat;
-			const prompt = attempt === 1 ? task : `Your last answer failed (${last.error?.kind}: ${last.error?.message}). Do the same task again.\n\n${closing ?? ""}`.trimEnd();
 			const result = await serial(s, async () => {
 				s.captured.value = undefined;
 				s.captured.verdict = undefined;
+				// The tools hold this object: clear it rather than replace it.
+				if (s.captured.handoff) {
+					s.captured.handoff.doc = undefined;
+					s.captured.handoff.reset = undefined;
+				}
 				s.visit.at = visit;
 				world.emit({ type: "turn_start", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id });
 				world.budget.startTurn();
 				world.running.add(s.sub);
-				const r = await s.sub.ask(prompt, { label: visit, signal, timeoutMs, idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS }).finally(() => world.running.delete(s.sub));
+				const r = await s.sub
+					.ask(prompt, { label: visit, signal, timeoutMs, idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS, watermark: { threshold: watermark, directive: landThePlaneDirective({ canReset: true }) } })
+					.finally(() => world.running.delete(s.sub));
 				world.spend(r.usage);
 				world.recorder.transcript(visit, s.sub.id, r.messages);
 				world.emit({ type: "turn_end", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id, ok: r.ok, usage: r.usage });
 				return r;
 			});
+			const doc = result.ok ? s.captured.handoff?.doc : undefined;
+			if (doc) {
+				lastDoc = doc;
+				const handoff = handoffValue(doc);
+				if (doc.by === "checkpoint" && s.captured.handoff?.reset !== "none") {
+					// A checkpoint with a reset: the node goes on from the document in a fresh context, at no model cost.
+					if (++resets > HANDOFF_DEFAULTS.maxResets) return { ok: false, handoff, error: { kind: "unfinished", message: `${resets - 1} context resets and still not finished` } };
+					await freshSeat(s);
+					prompt = continuationPrompt(task, doc);
+					continue;
+				}
+				if (doc.by === "finish" && doc.status === "blocked") return { ok: false, handoff, error: { kind: "blocked", message: doc.blocked ?? doc.summary } };
+				if (doc.by === "finish" && doc.status === "partial") {
+					if (continuations >= maxContinuations) {
+						return { ok: false, handoff, error: { kind: "unfinished", message: `still partial after ${continuations} continuation(s): ${doc.next_task ?? doc.summary}` } };
+					}
+					continuations++;
+					await freshSeat(s);
+					prompt = continuationPrompt(task, doc);
+					continue;
+				}
+			}
 			last = recordOf(world, node, result, s.captured, ledger, signal, timeoutMs);
+			if (lastDoc) last.handoff = handoffValue(lastDoc);
+			if (last.ok && lastDoc && !node.output && !ledger && !result.output.trim()) last.output = lastDoc.summary;
 			if (last.ok) return last;
 			const kind = last.error?.kind;
 			if (kind !== "provider" && kind !== "timeout" && kind !== "schema" && kind !== "idle") return last;
-			if (attempt === attempts) return last;
-			if ((kind === "timeout" || kind === "idle") && !scope) {
-				await s.sub.close();
-				seat = undefined;
-			}
-			if (!(await backoff(world, attempt, signal))) return { ok: false, error: stopKind(world, signal) };
+			if (attempt >= attempts) return last;
+			if ((kind === "timeout" || kind === "idle") && !scope) await freshSeat(s);
+			prompt = seat ? `Your last answer failed (${last.error?.kind}: ${last.error?.message}). Do the same task again.\n\n${closing ?? ""}`.trimEnd() : task;
+			if (!(await backoff(world, attempt++, signal))) return { ok: false, error: stopKind(world, signal) };
 		}
-		return last;
 	} finally {
 		if (seat && !scope) await seat.sub.close();
 	}

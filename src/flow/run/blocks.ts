@@ -190,7 +190,9 @@ export async function runMap(world: World, node: MapNode, frame: Frame, visit: s
 			},
 		);
 		const landed = copies && !world.options.signal?.aborted ? await copies.land(ends.length) : undefined;
-		const output: Value[] = ends.map((e, i) => withLanding({ item: items[i], ...(e.last ? (entryValue(e.last) as object) : { ok: e.ok }), ok: e.ok }, copies, landed?.[i]));
+		// Each entry is the body's last node as it ended (as a parallel's are): a failure kept by `on-fail:
+		// continue` still reads `ok: false` with its error, though it counts as a success for the join.
+		const output: Value[] = ends.map((e, i) => withLanding({ item: items[i], ...(e.last ? (entryValue(e.last) as object) : { ok: e.ok }) }, copies, landed?.[i]));
 		return settle(node, ends, visit, output);
 	} finally {
 		cut.done();

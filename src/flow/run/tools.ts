@@ -5,6 +5,7 @@
  */
 import type { ToolSpec } from "../../runtime/tool.ts";
 import { matches, type Type, typeToJsonSchema, typeToString, type Value } from "../types/index.ts";
+import type { HandoffCapture } from "./handoff-tools.ts";
 import type { Ledger, VerdictEffect } from "./ledger.ts";
 
 /** What a turn's answer tool captured. */
@@ -13,6 +14,8 @@ export interface Captured {
 	verdict?: { approved: boolean; remarks?: string; effect: VerdictEffect };
 	/** Refused calls, for the transcript and for tests. */
 	refusals: number;
+	/** What `finish` or `checkpoint` left. */
+	handoff?: HandoffCapture;
 }
 
 /** The `submit` tool for a typed output; non-object types travel as `{ value }`. */

@@ -41,10 +41,13 @@ export async function runSequence(world: World, nodes: readonly FlowNode[], fram
 	return { ok: true, ...(last ? { last } : {}) };
 }
 
-/** A run stop, a fail-fast cut or a spent budget: never caught by `on-fail: continue`, run again on resume. */
+/**
+ * A run stop, a fail-fast cut, a spent budget or a blocker a person must clear: never caught by
+ * `on-fail: continue`, and run again on resume.
+ */
 export function isStop(record: VisitRecord): boolean {
 	const kind = record.error?.kind;
-	return kind === "stopped" || kind === "cancelled" || kind === "budget";
+	return kind === "stopped" || kind === "cancelled" || kind === "budget" || kind === "blocked";
 }
 
 /** Runs one visit and announces it. */

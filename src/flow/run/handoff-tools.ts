@@ -1,0 +1,91 @@
+/**
+ * The handoff protocol inside flows: every turn a flow runs is offered `finish` (terminal: the turn ends
+ * on the call, with no victory-lap tokens) and `checkpoint` (a save; with a reset, the node goes on in a
+ * fresh session seeded with the document). The document is the handoff of `../../handoff/`, the same one
+ * interactive sessions write, and later nodes read it as `<node>.handoff`.
+ */
+import { HANDOFF_DEFAULTS, type HandoffDocument, type HandoffStatus, handoffAsContext, renderHandoff } from "../../handoff/index.ts";
+import type { ToolSpec } from "../../runtime/tool.ts";
+import type { Value } from "../types/index.ts";
+
+/** What a turn's handoff tools captured. */
+export interface HandoffCapture {
+	doc?: HandoffDocument;
+	/** How the node goes on after a checkpoint: in a fresh session seeded with the document, or not at all. */
+	reset?: "compact" | "session" | "none";
+}
+
+const DOC_PROPERTIES = {
+	summary: { type: "string", description: "What was accomplished, in a few sentences." },
+	decisions: { type: "array", items: { type: "string" }, description: "Key decisions and why, one line each." },
+	artifacts: { type: "array", items: { type: "string" }, description: "Paths of the files created or changed." },
+	next_task: { type: "string", description: "Self-contained instructions for an agent with no memory of this conversation: what is left, where to look, how to check it." },
+	blocked: { type: "string", description: "What needs a person, or what is risky or unresolved." },
+};
+
+function docFrom(args: Record<string, unknown>, status: HandoffStatus, by: HandoffDocument["by"]): HandoffDocument {
+	const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+	const text = (v: unknown) => (typeof v === "string" && v.trim() ? v : undefined);
+	const doc: HandoffDocument = { status, summary: typeof args.summary === "string" ? args.summary : "", decisions: list(args.decisions), artifacts: list(args.artifacts), writtenAt: new Date().toISOString(), by };
+	const next = text(args.next_task);
+	const blocked = text(args.blocked);
+	if (next) doc.next_task = next;
+	if (blocked) doc.blocked = blocked;
+	return doc;
+}
+
+/** `finish`: the last call of a turn; `done`, `partial` (the node continues afresh) or `blocked`. */
+export function finishTool(capture: HandoffCapture): ToolSpec {
+	return {
+		name: "finish",
+		label: "Finish",
+		description: "End your task with a handoff document: status done (the task is complete), partial (what is left goes in next_task; a fresh agent continues from it) or blocked (a person must act). The call ends your turn.",
+		parameters: { type: "object", properties: { status: { type: "string", enum: ["done", "partial", "blocked"] }, ...DOC_PROPERTIES }, required: ["status", "summary"], additionalProperties: false },
+		async execute(args) {
+			capture.doc = docFrom(args, args.status as HandoffStatus, "finish");
+			return { text: "Handoff recorded.", terminate: true };
+		},
+	};
+}
+
+/** `checkpoint`: saves the document; with a reset, the node goes on in a fresh session seeded with it. */
+export function checkpointTool(capture: HandoffCapture, defaultReset: "compact" | "session" | "none" = HANDOFF_DEFAULTS.checkpointReset): ToolSpec {
+	return {
+		name: "checkpoint",
+		label: "Checkpoint",
+		description: "Save your progress as a handoff document at a milestone. With reset compact or session (the default is compact), this conversation is replaced by the document and you continue from it; with none, only the document is saved.",
+		parameters: {
+			type: "object",
+			properties: { status: { type: "string", enum: ["in-progress", "done", "partial", "blocked"] }, reset: { type: "string", enum: ["compact", "session", "none"] }, ...DOC_PROPERTIES },
+			required: ["status", "summary"],
+			additionalProperties: false,
+		},
+		async execute(args) {
+			capture.doc = docFrom(args, args.status as HandoffStatus, "checkpoint");
+			const reset = (args.reset as HandoffCapture["reset"]) ?? defaultReset;
+			capture.reset = reset;
+			if (reset === "none") return { text: "Checkpoint saved." };
+			return { text: "Checkpoint saved; you will continue from it in a fresh context.", terminate: true };
+		},
+	};
+}
+
+/** The document as the value later nodes read (`<node>.handoff.status`, ...). */
+export function handoffValue(doc: HandoffDocument): Value {
+	return {
+		status: doc.status,
+		summary: doc.summary,
+		decisions: doc.decisions,
+		artifacts: doc.artifacts,
+		...(doc.next_task ? { next_task: doc.next_task } : {}),
+		...(doc.blocked ? { blocked: doc.blocked } : {}),
+	};
+}
+
+/** The prompt of a continuation: the node's task, then the document, then what to do with it. */
+export function continuationPrompt(task: string, doc: HandoffDocument): string {
+	return `${task.trimEnd()}\n\n## Handoff from the previous session\n\n${handoffAsContext(doc, doc.by === "checkpoint" ? "cut" : "next")}\n\nYou are a fresh agent continuing this node's task from the document above: check its artifacts, then do what it says is left. End with \`finish\`.\n`;
+}
+
+/** The document in Markdown, for transcripts and reports. */
+export { renderHandoff };
