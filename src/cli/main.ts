@@ -12,6 +12,7 @@ import { lspCommand } from "./lsp.ts";
 import { planCommand } from "./plan.ts";
 import { resumeCommand } from "./resume.ts";
 import { runCommand } from "./run.ts";
+import { driveCommand } from "./drive.ts";
 import { testCommand } from "./test.ts";
 import { schemaCommand } from "./schema.ts";
 
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 	resume: { json: false, timeout: true, "runs-dir": true, "in-doubt": true, "take-lock": false, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	check: { json: false, project: false },
 	test: {},
+	drive: { agent: true, model: true, script: true, "max-turns": true, "log-dir": true, project: false },
 	list: { json: false },
 	plan: { json: false, project: false, model: true, timeout: true },
 	graph: { project: false },
@@ -34,6 +36,8 @@ const USAGE = `usage: pi-flows <command> [...]
         check the flow, resolve every model, then run it in a run folder; the answer on stdout
   resume [run] [--in-doubt rerun|stop] [--take-lock] [--timeout D] [--budget-...]
         continue a run from its journal (the newest resumable one when none is named)
+  drive TASK.md [--max-turns N] [--agent A] [--model M] [--script FILE]
+        the unattended handoff chain: a fresh context per turn, each ending on a handoff
   test [files...]            run flow tests (*.test.yaml beside a flow) on the scripted model
   check [paths...] [--json] [--project]
         judge flow files without running them (exit 1 on faults); no path: every flow found
@@ -64,6 +68,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 	if (command === "run") return runCommand(parsed.value, io);
 	if (command === "resume") return resumeCommand(parsed.value, io);
 	if (command === "test") return testCommand(parsed.value, io);
+	if (command === "drive") return driveCommand(parsed.value, io);
 	if (command === "check") return checkCommand(parsed.value, io);
 	if (command === "plan") return planCommand(parsed.value, io);
 	if (command === "graph") return graphCommand(parsed.value, io);

@@ -1,0 +1,1 @@
+export { type DriveEnd, type DriveOptions, type DriveTurn, drive } from "./drive.ts";
