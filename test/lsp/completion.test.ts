@@ -1,0 +1,170 @@
+/**
+ * Completion through a real client: agent names with their descriptions, keys by where the cursor is, the
+ * addresses a node can read (typed from the last version that checked, while the text does not parse), an
+ * enum's values after `==`, flow names, and nodes written in flow style on one line.
+ */
+import type { CompletionItem } from "vscode-languageserver-protocol";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loadRoster } from "../../src/agents/index.ts";
+import { ERROR_TYPE, HANDOFF_TYPE, listFlows, typeToString } from "../../src/flow/index.ts";
+import { find, type LspClient, startClient } from "./client.ts";
+import { FLOW, flowProject } from "./fixture.ts";
+
+let project: ReturnType<typeof flowProject>;
+let client: LspClient;
+beforeAll(async () => {
+	project = flowProject();
+	client = await startClient(project);
+});
+afterEach(() => client.closeAll());
+afterAll(async () => {
+	expect(await client.stop()).toBe(0);
+	project.cleanup();
+});
+
+/** Opens `text`, then completes right after the first `needle` in it. */
+async function completeAfter(text: string, needle: string, file = project.file): Promise<CompletionItem[]> {
+	const uri = client.open(file, text);
+	await client.diagnostics(uri, 1);
+	const at = find(text, needle, needle.length);
+	return client.completion(uri, at.line, at.character);
+}
+
+const labels = (items: CompletionItem[]) => items.map((i) => i.label);
+
+describe("completion", () => {
+	it("offers the roster's agents after `agent:`, each with its description, replacing what was typed", async () => {
+		const text = FLOW.replace("agent: helper\n    reads: [input, plan", "agent: he\n    reads: [input, plan");
+		const items = await completeAfter(text, "agent: he");
+		const roster = loadRoster(project.cwd, { project: true }, project.env);
+		expect(labels(items)).toEqual([...roster.entries.values()].filter((a) => a.kind === "agent").map((a) => a.name).sort());
+		const at = find(text, "agent: he", 7);
+		expect(items.find((i) => i.label === "helper")).toEqual({
+			label: "helper",
+			kind: 7,
+			sortText: expect.any(String),
+			detail: "agent · project",
+			documentation: "Helps with small tasks.",
+			textEdit: { range: { start: at, end: { line: at.line, character: at.character + 2 } }, newText: "helper" },
+		});
+	});
+
+	it("offers a node's remaining keys by its kind, every kind key to a node without one, and the flow's keys at the top", async () => {
+		const inNode = await completeAfter(FLOW.replace("plan.output.tasks]\n", "plan.output.tasks]\n    \n"), "plan.output.tasks]\n    ");
+		expect(labels(inNode)).toEqual(["among", "output", "memory", "verdict", "retry", "timeout", "model", "thinking", "tools", "handoff", "on-fail"]);
+		expect(inNode[0].textEdit).toEqual({ range: { start: { line: 12, character: 4 }, end: { line: 12, character: 4 } }, newText: "among: " });
+		client.closeAll();
+		const newNode = await completeAfter(FLOW.replace("  - id: gate\n", "  - \n  - id: gate\n"), "tasks]\n  - ");
+		expect(labels(newNode)).toEqual(["id", "agent", "agent-from", "choice", "parallel", "map", "map-from", "loop", "check", "commit", "ask", "ask-from", "flow", "swarm", "on-fail"]);
+		client.closeAll();
+		const top = await completeAfter(FLOW.replace("nodes:\n", "mo\nnodes:\n"), "input: string\nmo");
+		expect(labels(top)).toEqual(["model", "timeout", "chain", "budget", "handoff"]);
+	});
+
+	it("offers the addresses visible at a node in an unclosed `reads: [`, typed from the version that last checked", async () => {
+		const uri = client.open(project.file, FLOW);
+		expect((await client.diagnostics(uri, 1)).diagnostics).toEqual([]);
+		const text = FLOW.replace("reads: [input, plan.output.tasks]", "reads: [input, pl");
+		client.change(uri, 2, text);
+		expect((await client.diagnostics(uri, 2)).diagnostics.map((d) => d.code)).toEqual(["yaml-syntax"]);
+		const at = find(text, "reads: [input, pl", 17);
+		const items = await client.completion(uri, at.line, at.character);
+		expect(items.map((i) => [i.label, i.detail])).toEqual([
+			["input", "string"],
+			["diff", "text"],
+			["plan", "{ tasks: [string], status: ready | blocked }"],
+			["plan.output", "{ tasks: [string], status: ready | blocked }"],
+			["plan.output.tasks", "[string]"],
+			["plan.output.status", "ready | blocked"],
+			["plan.ok", "boolean"],
+			["plan.error", typeToString(ERROR_TYPE)],
+			["plan.error.kind", typeToString(ERROR_TYPE.fields[0].type)],
+			["plan.error.message", "string"],
+			["plan.handoff", typeToString(HANDOFF_TYPE)],
+		]);
+		expect(items[4].textEdit).toEqual({ range: { start: { line: at.line, character: at.character - 2 }, end: at }, newText: "plan.output.tasks" });
+	});
+
+	it("offers an enum's values after `==` in a condition, quoted, and replaces an opened quote", async () => {
+		const bare = await completeAfter(FLOW.replace('status == "ready"', "status == "), "status == ");
+		const at = find(FLOW, 'status == "ready"', 10);
+		expect(bare.map((i) => [i.label, i.detail, i.textEdit])).toEqual([
+			["ready", "plan.output.status: ready | blocked", { range: { start: at, end: at }, newText: '"ready"' }],
+			["blocked", "plan.output.status: ready | blocked", { range: { start: at, end: at }, newText: '"blocked"' }],
+		]);
+		client.closeAll();
+		const quoted = await completeAfter(FLOW.replace('status == "ready"', 'status == "r"'), 'status == "r');
+		expect(quoted.map((i) => i.textEdit)).toEqual([
+			{ range: { start: at, end: { line: at.line, character: at.character + 3 } }, newText: '"ready"' },
+			{ range: { start: at, end: { line: at.line, character: at.character + 3 } }, newText: '"blocked"' },
+		]);
+	});
+
+	it("offers the flows a `flow:` node can call", async () => {
+		const items = await completeAfter(FLOW.replace("agent: helper\n    reads: [input, plan", "flow: \n    reads: [input, plan"), "flow: ");
+		expect(labels(items)).toEqual(listFlows(project.cwd, { project: true }, project.env).flows.map((f) => f.name));
+		expect(labels(items)).toContain("mine");
+	});
+
+	it("completes agents, keys and addresses in nodes written in flow style on one line", async () => {
+		const file = project.write(".pi/flows/inline.md", "");
+		const text = "---\nname: inline\ndescription: d\ninput: string\nnodes: [{ id: look, agent: scout, reads: [input] }, { id: answer, agent: synthesiser, reads: [input, lo] }]\n---\n## look\nx\n## answer\ny\n";
+		expect(labels(await completeAfter(text, "reads: [input, lo", file))).toEqual(["input", "diff", "look", "look.output", "look.ok", "look.error", "look.error.kind", "look.error.message", "look.handoff"]);
+		client.closeAll();
+		expect(labels(await completeAfter(text, "agent: sc", file))).toContain("scout");
+		client.closeAll();
+		const keys = await completeAfter(text.replace("{ id: answer, agent", "{ id: answer, t, agent"), "{ id: answer, t", file);
+		expect(labels(keys)).toEqual(["among", "output", "memory", "verdict", "retry", "timeout", "model", "thinking", "tools", "handoff", "on-fail"]);
+	});
+
+	it("offers a map's item and a loop's previous turns and ledger inside them, and the loop's body in its condition", async () => {
+		const file = project.write(".pi/flows/rounds.md", "");
+		const text = [
+			"---",
+			"name: rounds",
+			"description: d",
+			"input: string",
+			"nodes:",
+			"  - id: plan",
+			"    agent: planner",
+			"    output: { tasks: [{ text: string }] }",
+			"  - id: each",
+			"    map-from: plan.output.tasks",
+			"    max: 3",
+			"    do:",
+			"      - id: pair",
+			"        loop: review.output.approved",
+			"        max: 2",
+			"        ledger: pair",
+			"        do:",
+			"          - id: code",
+			"            agent: coder",
+			"            reads: [item.text]",
+			"          - id: review",
+			"            agent: reviewer",
+			"            verdict: pair",
+			"            reads: [code]",
+			"---",
+			"## plan\np\n## code\nc\n## review\nr\n",
+		].join("\n");
+		const uri = client.open(file, text);
+		expect((await client.diagnostics(uri, 1)).diagnostics).toEqual([]);
+		const reads = find(text, "reads: [item.text", 8);
+		expect(labels(await client.completion(uri, reads.line, reads.character))).toEqual([
+			...["input", "diff", "item", "item.text", "pair.previous.code", "pair.previous.review", "pair.ledger"],
+			...["plan", "plan.output", "plan.output.tasks", "plan.ok", "plan.error", "plan.error.kind", "plan.error.message", "plan.handoff"],
+		]);
+		const loop = find(text, "loop: review", 6);
+		expect(labels(await client.completion(uri, loop.line, loop.character))).toEqual([
+			...["input", "item", "item.text", "pair.previous.code", "pair.previous.review", "pair.ledger"],
+			...["plan", "plan.output", "plan.output.tasks", "plan.ok", "plan.error", "plan.error.kind", "plan.error.message", "plan.handoff"],
+			...["code.ok", "code.error", "code.error.kind", "code.error.message", "code.handoff"],
+			...["review", "review.output", "review.output.approved", "review.output.remarks", "review.ok", "review.error", "review.error.kind", "review.error.message", "review.handoff"],
+		]);
+	});
+
+	it("offers the sections still missing after `## ` in the body", async () => {
+		const text = FLOW.replace("## finish\nFinish.\n", "## \n");
+		expect(labels(await completeAfter(text, "Do it.\n\n## "))).toEqual(["finish"]);
+	});
+});
