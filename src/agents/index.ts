@@ -1,3 +1,4 @@
 export { type AgentDef, type BrokenAgent, parseAgentFile, type Source } from "./agent.ts";
 export { agentDir, definitionDirs, nearestProjectDir, PACKAGE_ROOT, type Scope } from "./locations.ts";
 export { loadRoster, markdownFiles, type Roster, rosterOf } from "./roster.ts";
+export { findSkill, type Skill, skillNames } from "./skills.ts";

@@ -2,6 +2,12 @@
  * The chain reader's only door: `parseChain` turns `@a -> @b --model p/m` into a {@link ChainSpec} or
  * faults, `formatChain` prints one back. Nothing outside src/chain imports past this file.
  */
+export { chainExpander } from "./expander.ts";
+export { chainRunOptions } from "./run-options.ts";
+export { chainHandoffs, DEFAULT_MAX_HISTORY, type HandoffSummary, render as renderSummary } from "./handoffs.ts";
+export { treeChanges, treeState } from "./tree.ts";
+export { expandTemplate, findTemplate, type Template } from "./templates.ts";
+export { chainToNodes } from "./to-flow.ts";
 export { CHAIN_FLAGS, type FlagScope, type FlagSpec } from "./flags.ts";
 export { formatDuration, parseDuration } from "./duration.ts";
 export { formatChain } from "./format.ts";

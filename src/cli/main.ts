@@ -10,8 +10,10 @@ import { graphCommand } from "./graph.ts";
 import type { Io } from "./io.ts";
 import { lspCommand } from "./lsp.ts";
 import { planCommand } from "./plan.ts";
+import { reportCommand } from "./report.ts";
 import { resumeCommand } from "./resume.ts";
 import { runCommand } from "./run.ts";
+import { chainCommand } from "./chain.ts";
 import { driveCommand } from "./drive.ts";
 import { testCommand } from "./test.ts";
 import { schemaCommand } from "./schema.ts";
@@ -21,10 +23,12 @@ const COMMANDS: Record<string, FlagSpec> = {
 	resume: { json: false, timeout: true, "runs-dir": true, "in-doubt": true, "take-lock": false, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	check: { json: false, project: false },
 	test: {},
+	chain: { goal: true, model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "dry-run": false, "idle-timeout": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	drive: { agent: true, model: true, script: true, "max-turns": true, "log-dir": true, project: false },
 	list: { json: false },
 	plan: { json: false, project: false, model: true, timeout: true },
 	graph: { project: false },
+	report: { out: true, "runs-dir": true },
 	schema: {},
 	lsp: { stdio: false, clientProcessId: true },
 };
@@ -36,6 +40,8 @@ const USAGE = `usage: pi-flows <command> [...]
         check the flow, resolve every model, then run it in a run folder; the answer on stdout
   resume [run] [--in-doubt rerun|stop] [--take-lock] [--timeout D] [--budget-...]
         continue a run from its journal (the newest resumable one when none is named)
+  chain "<@a -> @b --model p/m -> \"goal\">" [goal] [--goal G] [--script FILE]
+        run a chain: every step's flags applied, handoff summaries between steps
   drive TASK.md [--max-turns N] [--agent A] [--model M] [--script FILE]
         the unattended handoff chain: a fresh context per turn, each ending on a handoff
   test [files...]            run flow tests (*.test.yaml beside a flow) on the scripted model
@@ -44,6 +50,8 @@ const USAGE = `usage: pi-flows <command> [...]
   plan <flow> [--model M] [--timeout D] [--json] [--project]
         what the flow would run, node by node, with models, timeouts and worst cases
   graph <flow> [--project]    the flow's shape as a Mermaid flowchart
+  report [run] [--out FILE] [--runs-dir DIR]
+        one self-contained HTML page of a run (default <run>/report.html; no run: the newest)
   schema                      the JSON Schema of a flow's frontmatter, for editors
   lsp [--stdio]               the flow language server on stdin/stdout, for editors
   list [--json]               every flow found, its source, and whether it checks`;
@@ -68,10 +76,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 	if (command === "run") return runCommand(parsed.value, io);
 	if (command === "resume") return resumeCommand(parsed.value, io);
 	if (command === "test") return testCommand(parsed.value, io);
+	if (command === "chain") return chainCommand(parsed.value, io);
 	if (command === "drive") return driveCommand(parsed.value, io);
 	if (command === "check") return checkCommand(parsed.value, io);
 	if (command === "plan") return planCommand(parsed.value, io);
 	if (command === "graph") return graphCommand(parsed.value, io);
+	if (command === "report") return reportCommand(parsed.value, io);
 	if (command === "schema") return schemaCommand(parsed.value, io);
 	if (command === "lsp") return lspCommand(parsed.value, io);
 	return listCommand(parsed.value, io);

@@ -10,6 +10,7 @@ import { type Budget, type CheckedFlow, catalogueOptions, DRY_ASK, DRY_CHECK, dr
 import { parseDuration } from "../flow/syntax/index.ts";
 import { terminalAsk } from "./ask.ts";
 import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
+import { chainRunOptions } from "../chain/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
 import { budgetFlags, report, terminalWorld } from "./launch.ts";
 import { type Args, flag } from "./args.ts";
@@ -37,7 +38,11 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows: ${found.value.name} does not check (${checked.faults.length} fault${checked.faults.length === 1 ? "" : "s"}); nothing was run`);
 		return 2;
 	}
-	const flow = checked.value;
+	return runChecked(checked.value, rawInput, args, io);
+}
+
+/** Runs a flow that checks: the script, the input, the run stage, the models, then the run folder. */
+export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args, io: Io): Promise<number> {
 	let script: Script | undefined;
 	let scriptText: string | undefined;
 	const scriptPath = flag(args, "script");
@@ -65,13 +70,20 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows: ${input.error}`);
 		return 2;
 	}
+	const idleText = flag(args, "idle-timeout");
+	const idleMs = idleText === undefined ? undefined : parseDuration(idleText);
+	if (idleText !== undefined && idleMs === undefined) {
+		io.stderr(`pi-flows: --idle-timeout takes a duration like 5m, not \`${idleText}\``);
+		return 2;
+	}
 	const timeoutText = flag(args, "timeout");
 	const timeoutMs = timeoutText === undefined ? undefined : parseDuration(timeoutText);
 	if (timeoutText !== undefined && timeoutMs === undefined) {
 		io.stderr(`pi-flows: --timeout takes a duration like 90s, 10m or 1h30m, not \`${timeoutText}\``);
 		return 2;
 	}
-	const budget = budgetFlags(args, flowBudget(flow));
+	const chain = chainRunOptions(flow, io.cwd);
+	const budget = budgetFlags(args, flowBudget(flow) ?? chain.budget);
 	if (!budget.ok) {
 		io.stderr(`pi-flows: ${budget.error}`);
 		return 2;
@@ -109,6 +121,9 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 			...(script && scriptText ? { script: { file: script.file, text: scriptText } } : {}),
 			...(budget.value ? { budget: budget.value } : {}),
 			...(timeoutMs !== undefined ? { timeoutMs } : {}),
+			...(idleMs !== undefined ? { idleTimeoutMs: idleMs } : {}),
+			...(chain.retryBackoffMs !== undefined ? { retryBackoffMs: chain.retryBackoffMs } : {}),
+			plugins: chain.plugins,
 			onEvent: world.onEvent,
 		});
 		if ("refused" in outcome) {

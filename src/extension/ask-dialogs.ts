@@ -19,7 +19,7 @@ export interface DialogHooks {
 	closed?(): void;
 }
 
-/** Puts questions to the person through `ui`. */
+/** Puts questions to the person through `ui`, the same calls in the terminal and over RPC. */
 export function dialogAsk(ui: Pick<ExtensionUIContext, "select" | "confirm" | "input">, hooks: DialogHooks = {}): AskPort {
 	return {
 		somebodyThere: true,

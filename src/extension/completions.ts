@@ -8,7 +8,7 @@ import type { AutocompleteItem } from "@earendil-works/pi-tui";
 import { basename } from "node:path";
 import { definitionDirs, markdownFiles } from "../agents/index.ts";
 
-/** Which names a command completes. */
+/** Which names a command completes: `/step` takes agents as well as flows. */
 export type NameKind = "flows" | "agents";
 
 /** A completer for a command line of `[flags] <name> [input] [flags]`. */

@@ -13,7 +13,7 @@ import { faultLines } from "./launch/prepare.ts";
 import { say } from "./messages.ts";
 import { projectScope, relativeTo, type TrustMemory, untrustedRefusal } from "./trust.ts";
 
-/** Registers `/flows`. */
+/** Registers `/flows`, so a person sees what can run and what is broken before asking for a run. */
 export function registerFlowsCommand(pi: ExtensionAPI, memory: TrustMemory): void {
 	pi.registerCommand("flows", {
 		description: "List the flows with their bounds or faults; /flows <name> shows one flow's plan and graph",

@@ -9,7 +9,7 @@ import type { ExtensionContext, ModelRuntime } from "@earendil-works/pi-coding-a
 import { agentDir } from "../agents/index.ts";
 import { openHost, type PiHost, type Script } from "../pi/index.ts";
 
-/** Opens a host for one run from `ctx`. */
+/** Opens a host for one run from `ctx`; each run opens its own so a dry run's script never leaks into another. */
 export async function hostFor(ctx: Pick<ExtensionContext, "cwd" | "model" | "modelRegistry">, script?: Script): Promise<PiHost> {
 	const host = await openHost({
 		cwd: ctx.cwd,

@@ -29,7 +29,7 @@ export function postResult(pi: ExtensionAPI, ctx: Pick<ExtensionContext, "isIdle
 	pi.sendMessage({ customType: RESULT_MESSAGE, content, display: true, details }, ctx.isIdle() ? { triggerTurn: false } : { triggerTurn: false, deliverAs: "nextTurn" });
 }
 
-/** Posts a note for the person. */
+/** Posts a note for the person; the `context` hook keeps it from the model. */
 export function postNote(pi: ExtensionAPI, ctx: Pick<ExtensionContext, "isIdle">, content: string, details: Record<string, unknown> = {}): void {
 	pi.sendMessage({ customType: NOTE_MESSAGE, content, display: true, details }, ctx.isIdle() ? { triggerTurn: false } : { triggerTurn: false, deliverAs: "nextTurn" });
 }

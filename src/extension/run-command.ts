@@ -16,10 +16,10 @@ import { type Launched, launch } from "./launch/launch.ts";
 import { prepareLaunch } from "./launch/prepare.ts";
 import { openLiveView } from "./live/widget.ts";
 import { postResult, say } from "./messages.ts";
-import { depthFromEnv, childTool } from "./tool/run-call.ts";
+import { runChildTools } from "./tool/run-call.ts";
 import { projectScope, type TrustMemory } from "./trust.ts";
 
-/** Registers `/run`. */
+/** Registers `/run`, the person's way to start a flow and watch it without leaving the session. */
 export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void {
 	pi.registerCommand("run", {
 		description: "Run a flow: /run <flow> [input] [--model M] [--timeout T] [--budget-tokens N] [--script FILE]",
@@ -54,13 +54,11 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 			const onPiAbort = () => stop.abort();
 			ctx.signal?.addEventListener("abort", onPiAbort, { once: true });
 			const view = openLiveView(ctx, p.flow, { onEscape: () => stop.abort(), paused: () => asking });
-			const { depth, maxDepth } = depthFromEnv();
-			const runModel = request.model ?? (request.script ? "scripted" : undefined);
-			const child = childTool({ pi: ctx, scope, ask: NOBODY, depth: depth + 1, maxDepth, host: async () => p.host, ...(runModel ? { defaultModel: runModel } : {}) });
+			const childTools = runChildTools(ctx, scope, p.host, request.model ?? (request.script ? "scripted" : undefined));
 			let launched: Launched;
 			let frame: string[];
 			try {
-				launched = await launch(p, { signal: stop.signal, onEvent: view.sink, childTools: () => [child] });
+				launched = await launch(p, { signal: stop.signal, onEvent: view.sink, childTools });
 			} finally {
 				ctx.signal?.removeEventListener("abort", onPiAbort);
 				frame = view.frame();

@@ -22,13 +22,14 @@ import { prepareLaunch } from "./launch/prepare.ts";
 import { openLiveView } from "./live/widget.ts";
 import { postNote, say } from "./messages.ts";
 import { agentIn } from "./tool/plan.ts";
+import { runChildTools } from "./tool/run-call.ts";
 import { projectScope, type TrustMemory, untrustedRefusal } from "./trust.ts";
 
 const STEP_FLAGS: RunFlag[] = ["--model", "--timeout", "--script"];
-/** The choices after each turn. */
+/** The choices after each turn, in the order shown (an RPC client answers with one of these strings). */
 export const STEP_CHOICES = ["continue", "edit the next input", "stop"] as const;
 
-/** Registers `/step`. */
+/** Registers `/step`, for trying a flow (or an agent) turn by turn before trusting it to run alone. */
 export function registerStepCommand(pi: ExtensionAPI, memory: TrustMemory): void {
 	pi.registerCommand("step", {
 		description: "Walk a flow one agent turn at a time, or run one turn of an agent: /step <flow or agent> [input] [--model M] [--timeout T]",
@@ -69,7 +70,8 @@ async function stepFlow(pi: ExtensionAPI, ctx: ExtensionCommandContext, scope: {
 	const view = openLiveView(ctx, prepared.value.flow, { onEscape: () => stop.abort(), paused: () => asking, status: () => waiting });
 	const gate = stepGate(pi, ctx, stop, hooks);
 	try {
-		const launched = await launch(prepared.value, { signal: stop.signal, onEvent: view.sink, wrapSpawn: gate });
+		const childTools = runChildTools(ctx, scope, prepared.value.host, o.model ?? (o.script ? "scripted" : undefined));
+		const launched = await launch(prepared.value, { signal: stop.signal, onEvent: view.sink, wrapSpawn: gate, childTools });
 		postNote(pi, ctx, answerOf(prepared.value.flow.name.value, input, launched).content, { runDir: launched.runDir });
 	} finally {
 		view.close();

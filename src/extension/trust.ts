@@ -8,6 +8,7 @@
  * something to decide; otherwise we ask.
  */
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { markdownFiles, nearestProjectDir, type Scope } from "../agents/index.ts";
@@ -67,8 +68,10 @@ function piDecided(cwd: string): boolean {
 	return PI_GATED.some((entry) => existsSync(join(config, entry)));
 }
 
-/** A path as a person in `cwd` would type it. */
+/** A path as a person in `cwd` would type it: relative inside the working folder, `~` for the home folder. */
 export function relativeTo(cwd: string, file: string): string {
 	const base = resolve(cwd);
-	return file.startsWith(`${base}/`) ? file.slice(base.length + 1) : file;
+	if (file.startsWith(`${base}/`)) return file.slice(base.length + 1);
+	const home = homedir();
+	return home && home !== "/" && file.startsWith(`${home}/`) ? `~${file.slice(home.length)}` : file;
 }

@@ -290,6 +290,11 @@ export const FAULT_CATALOGUE = {
 		trigger: "A call's `input:` type differs from the callee's `input:` (a callee taking `string` accepts anything).",
 		fix: "Pass a value of the callee's input type.",
 	},
+	"unknown-skill": {
+		stage: "check",
+		trigger: "A node's `skills:` (or a chain step's `--skill`) names a skill that is not in `<agentDir>/skills/<name>/SKILL.md` nor the project's `.pi/skills/`.",
+		fix: "Correct the name (the message names the nearest skill) or add the skill folder.",
+	},
 	"tools-widen": {
 		stage: "check",
 		trigger: "A node's `tools:` names a tool its agent's file does not grant.",

@@ -69,6 +69,8 @@ export interface AgentNode extends NodeBase {
 	thinking?: Located<string>;
 	/** Narrows the agent's tools; never widens them. */
 	tools?: Located<string>[];
+	/** Skills whose text is added to the agent's system prompt for this node. */
+	skills?: Located<string>[];
 	handoff?: HandoffDecl;
 }
 

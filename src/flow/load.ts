@@ -4,12 +4,13 @@
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import type { Roster, Scope as Sources } from "../agents/index.ts";
+import { findSkill, type Roster, type Scope as Sources, skillNames } from "../agents/index.ts";
 import { type Fault, fault, sortFaults } from "../faults/index.ts";
+import { chainExpander } from "../chain/expander.ts";
 import { FILE_START } from "../text/index.ts";
 import { buildFlow, type ChainExpander } from "./build/index.ts";
 import { listFlows } from "./catalogue.ts";
-import { type CalleeResolver, type CheckedFlow, checkFlow } from "./check/index.ts";
+import { type CalleeResolver, type CheckedFlow, checkFlow, type SkillResolver } from "./check/index.ts";
 import { readFlow } from "./read/index.ts";
 
 /** Where called flows come from, and the options every check shares. */
@@ -23,6 +24,8 @@ export interface LoadOptions {
 	stack?: readonly string[];
 	/** Checked callees by file, shared across one judgement. */
 	cache?: Map<string, { value?: CheckedFlow; faults: Fault[] }>;
+	/** Finds skills named by `skills:`. */
+	skills?: SkillResolver;
 	/** Reads a flow file's text (a resume reads its snapshot, not the disk). Default: the disk. */
 	read?: (file: string) => string | undefined;
 }
@@ -61,6 +64,7 @@ export function checkFlowText(text: string, file: string, roster: Roster, option
 		earlier: [...read.faults, ...built.faults],
 		calls,
 		stack: options.stack ?? [],
+		...(options.skills ? { skills: options.skills } : {}),
 	});
 }
 
@@ -80,5 +84,10 @@ export function checkFlowFile(file: string, roster: Roster, options: LoadOptions
 export function catalogueOptions(cwd: string, sources: Sources = {}, env: NodeJS.ProcessEnv = process.env): LoadOptions {
 	const { flows } = listFlows(cwd, sources, env);
 	const byName = new Map(flows.map((f) => [f.name, f]));
-	return { flows: (name) => byName.get(name), flowNames: () => [...byName.keys()] };
+	return {
+		flows: (name) => byName.get(name),
+		flowNames: () => [...byName.keys()],
+		skills: { find: (name) => findSkill(name, cwd, sources, env), names: () => skillNames(cwd, sources, env) },
+		expandChain: chainExpander(cwd, sources, env),
+	};
 }

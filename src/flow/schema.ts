@@ -32,6 +32,7 @@ const NODE_KEY_SCHEMAS: Record<string, JsonSchemaDoc> = {
 	model: text("A model like `provider/id` (a `:thinking` suffix is allowed) for this node alone."),
 	thinking: { enum: THINKING_LEVELS, description: "The thinking level of this node's turns." },
 	tools: { type: "array", minItems: 1, uniqueItems: true, items: { type: "string", minLength: 1 }, description: "Narrows the agent's tools; never widens them." },
+	skills: { type: "array", minItems: 1, uniqueItems: true, items: { type: "string", minLength: 1 }, description: "Skills this node's turns may load, by name." },
 	handoff: { ...ref("handoff"), description: "This node's handoff settings." },
 	default: { type: ["string", "boolean"], description: "The answer taken when nobody is there or the card times out." },
 	copies: { type: "boolean", description: "Each branch works in its own copy of the repository." },

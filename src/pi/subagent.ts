@@ -36,7 +36,7 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 		modelRuntime: o.runtime,
 		model: o.model.model,
 		thinkingLevel: thinking,
-		resourceLoader: staticResources(request.agent.prompt),
+		resourceLoader: staticResources(request.appendPrompt ? `${request.agent.prompt}\n\n${request.appendPrompt}` : request.agent.prompt),
 		tools: [...(request.tools ?? request.agent.tools), ...(request.customTools ?? []).map((t) => t.name)],
 		...(request.customTools?.length ? { customTools: request.customTools.map(toPiTool) } : {}),
 		...sessionDefaults(o.cwd, request.sessionDir),

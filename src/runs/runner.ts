@@ -122,6 +122,7 @@ export function fromSnapshot(snapshot: Snapshot): { value: CheckedFlow } | { err
 		flows: (name) => byName.get(name),
 		flowNames: () => [...byName.keys()],
 		read: (file) => texts.get(file),
+		skills: { find: (name) => snapshot.skills?.find((k) => k.name === name), names: () => (snapshot.skills ?? []).map((k) => k.name) },
 	});
 	if (!checked.value) return { error: `the snapshot no longer checks: ${checked.faults.map((f) => `${f.line}:${f.column} ${f.code}`).join(", ")}` };
 	return { value: checked.value };

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentDef } from "../agents/index.ts";
+import type { AgentDef, Skill } from "../agents/index.ts";
 import { allNodes, type Budget, type CheckedFlow, type Value } from "../flow/index.ts";
 import { writeAtomic } from "./files.ts";
 
@@ -23,6 +23,8 @@ export interface Snapshot {
 	flow: FlowText;
 	callees: FlowText[];
 	agents: AgentDef[];
+	/** Skills named by the flow's nodes, with their text. */
+	skills?: Skill[];
 	scripts: Record<string, string>;
 	input: Value;
 	settings: {
@@ -40,7 +42,9 @@ export interface Snapshot {
 export function snapshotOf(flow: CheckedFlow, input: Value, scripts: ReadonlyMap<string, string>, settings: Snapshot["settings"]): Snapshot {
 	const callees = new Map<string, FlowText>();
 	const agents = new Map<string, AgentDef>();
+	const skills = new Map<string, Skill>();
 	const walk = (f: CheckedFlow) => {
+		for (const list of f.skills.values()) for (const k of list) skills.set(k.name, k);
 		for (const a of f.agents.values()) agents.set(a.name, a);
 		for (const m of f.amongAgents.values()) for (const a of m.values()) agents.set(a.name, a);
 		for (const m of f.members.values()) for (const x of m) agents.set(x.agent.name, x.agent);
@@ -60,6 +64,7 @@ export function snapshotOf(flow: CheckedFlow, input: Value, scripts: ReadonlyMap
 		flow: { name: flow.name.value, file: flow.file, text: flow.source.text },
 		callees: [...callees.values()],
 		agents: [...agents.values()],
+		skills: [...skills.values()],
 		scripts: Object.fromEntries(scripts),
 		input,
 		settings,

@@ -22,13 +22,19 @@ export type FlowEvent =
 			output?: unknown;
 			/** True when the visit ended in an earlier life and was taken from the journal. */
 			replayed?: boolean;
+			/** The handoff document the visit's agent wrote, as a value. */
+			handoff?: unknown;
 			usage: Usage;
 	  }
 	| { type: "turn_start"; path: string; agent: string; model: string; subagent: string }
 	| { type: "turn_end"; path: string; agent: string; model: string; subagent: string; ok: boolean; usage: Usage }
 	| { type: "tool_call"; path: string; agent: string; subagent: string; tool: string; args: unknown }
+	| { type: "chain"; event: ChainEventName; step?: string; index?: number; summary?: unknown; error?: string }
 	| { type: "budget_warning"; spent: string }
 	| { type: "budget_exhausted"; reason: string };
+
+/** The chain's own events, on the same stream (and in `events.jsonl`). */
+export type ChainEventName = "chain.started" | "chain.step_completed" | "chain.step_failed" | "chain.completed" | "chain.failed";
 
 /** A listener; it must not throw (a throwing listener is reported and detached, not allowed to break a run). */
 export type EventSink = (event: FlowEvent) => void;

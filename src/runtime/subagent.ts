@@ -46,6 +46,8 @@ export interface SpawnRequest {
 	tools?: string[];
 	/** Tools of the evaluator's (`submit`, `verdict`, ...), added to the allowlist. */
 	customTools?: ToolSpec[];
+	/** Text appended to the agent's system prompt (the node's skills). */
+	appendPrompt?: string;
 	/** Keeps the session in this folder (continuing the one already there), instead of in memory. */
 	sessionDir?: string;
 	/** Called for every tool call, for live views and the event stream. */

@@ -14,7 +14,7 @@ import { withChildTools } from "./child-tools.ts";
 import type { Prepared } from "./prepare.ts";
 import { openRunFolder } from "./run-folder.ts";
 
-/** What the caller adds to a run. */
+/** What the caller adds to a run; each surface (command, step, tool) differs only here. */
 export interface LaunchHooks {
 	/** The caller's stop (Esc, the tool's signal); aborting it stops the run and closes every subagent. */
 	signal?: AbortSignal;

@@ -47,7 +47,7 @@ export interface LaunchRequest {
 	script?: string;
 }
 
-/** A run that may start. */
+/** A run that may start: everything it needs was found and judged, so starting it cannot be refused. */
 export interface Prepared {
 	request: LaunchRequest;
 	flow: CheckedFlow;

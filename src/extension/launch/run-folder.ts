@@ -15,7 +15,7 @@ const writeFileAtomic = createRequire(import.meta.url)("write-file-atomic") as {
 /** Where run folders go, under the working folder. */
 export const RUNS_HOME = join(".pi", "runs");
 
-/** A run's folder. */
+/** A run's folder: where a person (and later a resume) finds what the run did. */
 export interface RunFolder {
 	/** Absolute. */
 	readonly dir: string;
@@ -25,7 +25,7 @@ export interface RunFolder {
 	finish(result: FlowResult, extra?: Record<string, unknown>): void;
 }
 
-/** Makes the folder of a new run of `flow`. */
+/** Makes the folder of a new run of `flow`, before the first turn, so a run in progress can be found. */
 export function openRunFolder(cwd: string, flow: string, now = new Date()): RunFolder {
 	const home = resolve(cwd, RUNS_HOME);
 	const stamp = now.toISOString().slice(0, 19).replace("T", "_").replace(/:/g, "-");

@@ -6,7 +6,7 @@
 import type { FlowEvent } from "../../runtime/events.ts";
 import { addUsage, emptyUsage, type Usage } from "../../runtime/usage.ts";
 
-/** One visit of a node. */
+/** One visit of a node (a loop or a map visits a node several times; each has its own row data). */
 export interface VisitState {
 	path: string;
 	/** The node address the visit belongs to (`deliver/work/code` for `deliver#2/work[1]/code`). */
@@ -21,7 +21,7 @@ export interface VisitState {
 	error?: string;
 }
 
-/** A turn in flight. */
+/** A turn in flight, kept until it ends so its clock and tools can be drawn. */
 export interface TurnState {
 	subagent: string;
 	path: string;
@@ -48,7 +48,7 @@ export interface LiveState {
 	notes: string[];
 }
 
-/** The state before the first event. */
+/** The state before the first event, so the view can draw the flow's tree at once. */
 export function startLive(flow: string, now: number): LiveState {
 	return { flow, startedAt: now, visits: new Map(), turns: new Map(), spent: emptyUsage(), turnsEnded: 0, notes: [] };
 }

@@ -13,7 +13,7 @@ import { allNodes, childrenOf, type CheckedFlow, type FlowNode } from "../../flo
 import { addUsage, emptyUsage, formatTokens, type Usage } from "../../runtime/usage.ts";
 import type { LiveState, TurnState, VisitState } from "./fold.ts";
 
-/** One row of the static tree. */
+/** One row of the static tree: a node address and how it is named, before any visit. */
 export interface TreeRow {
 	depth: number;
 	address: string;
@@ -22,7 +22,7 @@ export interface TreeRow {
 	what: string;
 }
 
-/** Options of a frame. */
+/** Options of a frame; the terminal and RPC clients have different room. */
 export interface FrameOptions {
 	/** Most rows under the header; the rest are cut around what is running. Default 16. */
 	maxRows?: number;
@@ -30,7 +30,7 @@ export interface FrameOptions {
 	footer?: string;
 }
 
-/** The flow's nodes, depth first, in file order. */
+/** The flow's nodes, depth first, in file order: the rows exist before anything runs, so the view shows what is to come. */
 export function treeOf(flow: CheckedFlow): TreeRow[] {
 	const rows: TreeRow[] = [];
 	const walk = (nodes: readonly FlowNode[], depth: number) => {
@@ -44,7 +44,7 @@ export function treeOf(flow: CheckedFlow): TreeRow[] {
 	return rows.length ? rows : allNodes(flow.nodes).map((n) => ({ depth: 0, address: n.path, id: n.id.value, what: n.kind }));
 }
 
-/** The frame at `now`. */
+/** The frame at `now`; `now` is passed in so a test replays a run and gets the frame a person saw. */
 export function showLive(state: LiveState, tree: readonly TreeRow[], now: number, options: FrameOptions = {}): string[] {
 	const visits = [...state.visits.values()];
 	const turns = [...state.turns.values()];

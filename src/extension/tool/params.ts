@@ -54,5 +54,5 @@ export const subagentParameters = Type.Object({
 	timeout: Type.Optional(Type.String({ description: "Bound on each subagent turn: 90s, 10m, 1h. Default: none for subagents, the flow's own for a flow." })),
 });
 
-/** A call's arguments. */
+/** A call's arguments, as pi has validated them against the schema. */
 export type SubagentParams = Static<typeof subagentParameters>;

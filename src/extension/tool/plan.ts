@@ -18,7 +18,7 @@ export interface ChainStepPlan {
 	timeoutMs?: number;
 }
 
-/** A call, understood. */
+/** A call, understood: one mode, its agents resolved, its limits checked. */
 export type CallPlan = { model?: string; timeoutMs?: number } & (
 	| { mode: "single"; agent: AgentDef; task: string }
 	| { mode: "parallel"; tasks: { agent: AgentDef; task: string }[]; concurrency: number }
@@ -43,7 +43,7 @@ const WHAT: Record<(typeof MODES)[number], string> = {
 	flow: "`flow` runs a flow as its file describes it",
 };
 
-/** Reads a call against the roster. */
+/** Reads a call against the roster, so every refusal happens before anything spawns. */
 export function planCall(params: SubagentParams, roster: Roster): Planned {
 	const given = Object.entries(params).filter(([, v]) => v !== undefined && v !== null).map(([k]) => k);
 	const modes = MODES.filter((m) => given.includes(m));

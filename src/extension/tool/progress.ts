@@ -8,7 +8,7 @@ import type { FlowEvent } from "../../runtime/events.ts";
 import { addUsage, emptyUsage, type Usage } from "../../runtime/usage.ts";
 import type { WorkflowEvent } from "../../runtime/workflow-events.ts";
 
-/** One subagent turn. */
+/** One subagent turn, as the person follows it. */
 export interface ProgressRow {
 	/** The subagent's id (or the turn's label when it never spawned). */
 	id: string;
@@ -25,7 +25,7 @@ export interface ProgressRow {
 	error?: string;
 }
 
-/** Rows in the order their turns started. */
+/** Rows in the order their turns started, so a row never jumps while the person reads it. */
 export class Progress {
 	readonly rows: ProgressRow[] = [];
 	private readonly byId = new Map<string, ProgressRow>();

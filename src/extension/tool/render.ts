@@ -15,7 +15,7 @@ const COLLAPSED_ROWS = 4;
 const COLLAPSED_LINES = 3;
 const EXPANDED_LINES = 60;
 
-/** The call line. */
+/** The call as one line of what it will run, so the person can stop a wrong delegation before it spends. */
 export function renderSubagentCall(args: SubagentParams, theme: Theme): Text {
 	const title = theme.fg("toolTitle", theme.bold("subagent "));
 	const dim = (s: string) => theme.fg("dim", s);
@@ -32,7 +32,7 @@ export function renderSubagentCall(args: SubagentParams, theme: Theme): Text {
 	return new Text(`${title}${theme.fg("accent", args.agent ?? "?")}${dim(` ${preview(args.task ?? "", 70)}`)}`, 0, 0);
 }
 
-/** The result, partial or final. */
+/** The result, partial or final: who is working on what, so a long delegation is not a silent wait. */
 export function renderSubagentResult(result: AgentToolResult<SubagentDetails | undefined>, options: { expanded: boolean; isPartial: boolean }, theme: Theme): Text {
 	const d = result.details;
 	const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("");

@@ -135,6 +135,16 @@ export function childTool(core: CallCore): ToolSpec {
 	};
 }
 
+/**
+ * The `subagent` tool for the agents of a run started by a command: one level below this process, with
+ * the run's host, nobody to ask, and the run's model (`--model`, or the script's) for agents naming none.
+ */
+export function runChildTools(pi: CallCore["pi"], scope: Scope, host: PiHost, runModel?: string): () => ToolSpec[] {
+	const { depth, maxDepth } = depthFromEnv();
+	const tool = childTool({ pi, scope, ask: NOBODY, depth: depth + 1, maxDepth, host: async () => host, ...(runModel ? { defaultModel: runModel } : {}) });
+	return () => [tool];
+}
+
 /** A chain step's own instruction goes before what the previous step handed it, and its bound applies. */
 function stepSpawn(spawn: Spawn, steps: readonly ChainStepPlan[]): Spawn {
 	const byAgent = new Map(steps.map((s) => [s.agent, s]));

@@ -34,6 +34,8 @@ export function readAgent(n: NodeInput): AgentNode {
 	else if (output) {
 		const t = ctx.type(output, `${path}.output`);
 		if (t) node.output = t;
+		// The type was refused where written; reads into this node's output would repeat that one mistake.
+		else n.refused.add(`${n.id.value}.output`);
 	}
 	if (verdict) {
 		const v = ctx.str(verdict, `${path}.verdict`, "the id of an enclosing node with a `ledger:`");
@@ -70,6 +72,11 @@ export function readAgent(n: NodeInput): AgentNode {
 	if (tools) {
 		const t = ctx.names(tools, `${path}.tools`, "tool names");
 		if (t) node.tools = t;
+	}
+	const skills = get("skills");
+	if (skills) {
+		const s = ctx.names(skills, `${path}.skills`, "skill names");
+		if (s) node.skills = s;
 	}
 	const handoff = get("handoff");
 	if (handoff) {

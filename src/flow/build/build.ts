@@ -9,7 +9,9 @@
  * every other mistake at once; `refused` lists ids whose node was refused, so nothing that refers to one is
  * reported again.
  */
+import { isScalar, type Scalar } from "yaml";
 import { type Fault, sortFaults } from "../../faults/index.ts";
+import { scalarBase } from "../syntax/index.ts";
 import type { BudgetDecl, Flow, FlowNode, Located } from "../ast.ts";
 import type { FlowFile } from "../read/index.ts";
 import { STRING, type Type } from "../types/index.ts";
@@ -27,8 +29,11 @@ export interface BuildResult {
 	refused: ReadonlySet<string>;
 }
 
-/** Turns a `chain:` string into nodes; supplied by the chain module so this stage does not depend on it. */
-export type ChainExpander = (chain: Located<string>, file: FlowFile) => { nodes: FlowNode[]; sections: Flow["sections"]; faults: Fault[] };
+/**
+ * Turns a `chain:` string into nodes; supplied by the chain module so this stage does not depend on it.
+ * `base` is the absolute offset of the string in the file when its source is its value (exact columns).
+ */
+export type ChainExpander = (chain: Located<string>, file: FlowFile, base: number | undefined) => { nodes: FlowNode[]; sections: Flow["sections"]; faults: Fault[] };
 
 /** Builds the flow AST; `expectedName` is the file name without `.md` (undefined skips the name rule). */
 export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: ChainExpander): BuildResult {
@@ -57,6 +62,8 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 	const description = keys.has("description") ? ctx.str(keys.get("description") as Entry, "description", "one line") : undefined;
 	const inputEntry = keys.get("input");
 	const input: Located<Type> | undefined = inputEntry ? ctx.type(inputEntry, "input") : undefined;
+	// Without a type that read, `input` stands in as a string; its fields must not be refused a second time.
+	if (!input) refused.add("input");
 	const model = keys.has("model") ? ctx.str(keys.get("model") as Entry, "model", "a model like `provider/id`") : undefined;
 	const timeout = keys.has("timeout") ? ctx.duration(keys.get("timeout") as Entry, "timeout") : undefined;
 	const budget = keys.has("budget") ? readBudget(ctx, keys.get("budget") as Entry) : undefined;
@@ -67,8 +74,11 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 	if (nodesEntry) nodes = readSequence(ctx, nodesEntry.value, nodesEntry.range, "", refused, "`nodes`");
 	else if (chainEntry) {
 		chain = ctx.str(chainEntry, "chain", "a chain like `@scout -> @synthesiser`");
+		if (chain && !expandChain) ctx.report("key-type", chain.range, "chain", "this reader cannot expand `chain:`; run it with pi-flows");
 		if (chain && expandChain) {
-			const expanded = expandChain(chain, file);
+			const scalar = chainEntry.value;
+			const base = isScalar(scalar) ? scalarBase(scalar as Scalar<string>, file.text, file.yamlBase) : undefined;
+			const expanded = expandChain(chain, file, base);
 			ctx.faults.push(...expanded.faults);
 			nodes = expanded.nodes;
 			sections = [...expanded.sections, ...file.sections];

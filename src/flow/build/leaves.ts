@@ -94,6 +94,8 @@ export function readAsk(n: NodeInput): AskNode {
 		const t = ctx.duration(timeout, `${path}.timeout`);
 		if (t) node.timeout = t;
 	}
+	// A card whose form was refused has no known answer shape: conditions reading it were reported here.
+	if ((options && !node.options) || (confirm && !node.confirm)) n.refused.add(`${n.id.value}.output`);
 	const dflt = keys.get("default");
 	if (dflt) {
 		const v = plain(dflt.value);

@@ -4,6 +4,7 @@
  * that refers to it is reported again); any other mistake is reported and the node still builds.
  */
 import { isMap, isScalar, isSeq, type Node } from "yaml";
+import { nearest } from "../../faults/index.ts";
 import type { Range } from "../../text/index.ts";
 import type { FlowNode, Located } from "../ast.ts";
 import { readAgent } from "./agent.ts";
@@ -97,6 +98,8 @@ function readNode(ctx: BuildContext, item: Node, range: Range, parent: string, r
 	const allowed = ["id", kindKey, "on-fail", ...(NODE_KEYS[kind] ?? [])];
 	const others = new Map([...KEY_OWNER].filter(([k]) => !allowed.includes(k)));
 	ctx.unknownKeys([...keys.values()].filter((e) => e.key !== "retry" || kind === "agent"), allowed, path, `a ${kind} node`, others);
+	// A misspelt `output:` leaves the node untyped: reads into its output would report the same slip again.
+	if (!keys.has("output") && [...keys.keys()].some((k) => !allowed.includes(k) && nearest(k, allowed) === "output")) refused.add(`${id.value}.output`);
 	let onFail: Located<"continue"> | undefined;
 	const onFailEntry = keys.get("on-fail");
 	if (onFailEntry) {

@@ -50,6 +50,18 @@ export function checkAgent(w: Walk, node: AgentNode, scope: Scope): Type {
 		}
 	}
 	for (const read of node.reads) readAddress(w, read, scope, `${path}.reads`);
+	if (node.skills) {
+		const found = [];
+		for (const name of node.skills) {
+			const skill = w.skills?.find(name.value);
+			if (skill) found.push(skill);
+			else {
+				const near = nearest(name.value, w.skills?.names() ?? []);
+				report(w, "unknown-skill", name.range, `${path}.skills`, `no skill \`${name.value}\`.${didYouMean(near)}`, { expected: near ? [near] : [] });
+			}
+		}
+		w.nodeSkills.set(node.id.value, found);
+	}
 	if (node.verdict) {
 		const block = scope.block(node.verdict.value);
 		if (!block?.ledger) {

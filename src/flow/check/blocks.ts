@@ -37,7 +37,7 @@ export function checkParallel(w: Walk, node: ParallelNode, scope: Scope): Type {
 
 /** A map's output: a list of entries in item order, each with its item. */
 export function checkMap(w: Walk, node: MapNode, scope: Scope): Type {
-	let item: Type = STRING;
+	let item: Type | undefined = node.items ? STRING : undefined;
 	if (node.from) {
 		const t = readAddress(w, node.from, scope, `${node.path}.map-from`);
 		if (t && t.kind !== "list") {
@@ -47,9 +47,12 @@ export function checkMap(w: Walk, node: MapNode, scope: Scope): Type {
 	if (node.items && node.max && node.items.length > node.max.value) {
 		report(w, "key-type", node.max.range, `${node.path}.max`, `the literal list has ${node.items.length} items, more than \`max: ${node.max.value}\``);
 	}
-	const inner = scope.inside({ id: node.id.value, kind: "map", item, ledger: !!node.ledger });
+	// A list that did not read (refused by the builder, or not a list here) was reported once; reads of
+	// `item` in the body have no type to be checked against, so they say nothing more.
+	const itemRefused = !node.items && item === undefined;
+	const inner = scope.inside({ id: node.id.value, kind: "map", ...(itemRefused ? { itemRefused } : { item: item ?? STRING }), ledger: !!node.ledger });
 	const last = checkSequence(w, node.body, inner).last;
-	return listOf(entryType(last, [field("item", item), ...(node.copies?.value ? COPY_FIELDS : [])]));
+	return listOf(entryType(last, [field("item", item ?? STRING), ...(node.copies?.value ? COPY_FIELDS : [])]));
 }
 
 /** A loop's output: whether it converged, why it stopped, how many iterations, and its last iteration. */
@@ -58,7 +61,7 @@ export function checkLoop(w: Walk, node: LoopNode, scope: Scope): Type {
 	const enclosing = { id: node.id.value, kind: "loop", ledger: !!node.ledger };
 	const silent = w.silent;
 	w.silent = true;
-	const dry = checkSequence(w, node.body, scope.inside({ ...enclosing, previous: new Map(), ...(first ? { carry: first } : { carryRefused: !!node.carry }) }));
+	const dry = checkSequence(w, node.body, scope.inside({ ...enclosing, previous: new Map(), ...(first ? { carry: first } : {}) }));
 	w.silent = silent;
 	let carry: Type | undefined = first;
 	if (node.carry && first) {
@@ -71,8 +74,9 @@ export function checkLoop(w: Walk, node: LoopNode, scope: Scope): Type {
 			} else carry = both;
 		}
 	}
-	const carryRefused = !!node.carry && !carry;
-	const body = checkSequence(w, node.body, scope.inside({ ...enclosing, previous: dry.types, ...(carry ? { carry } : {}), ...(carryRefused ? { carryRefused } : {}) }));
+	// A carry refused here (or its `first` refused) was reported once; the body's reads of it say nothing more.
+	if (node.carry && !carry) w.refused.add(`${node.id.value}.carry`);
+	const body = checkSequence(w, node.body, scope.inside({ ...enclosing, previous: dry.types, ...(carry ? { carry } : {}) }));
 	if (node.until) readCondition(w, node.until, body.scope, `${node.path}.loop`);
 	if (node.giveUp) readCondition(w, node.giveUp, body.scope, `${node.path}.give-up`);
 	const last = [...body.types].map(([id, t]) => field(id, entryType(t)));

@@ -16,7 +16,7 @@ import { canWrite, checkCopies, checkMemory } from "./copies.ts";
 import { Scope } from "./scope.ts";
 import { checkSections } from "./sections.ts";
 import { checkSequence } from "./sequence.ts";
-import type { CalleeResolver, Walk } from "./walk.ts";
+import type { CalleeResolver, SkillResolver, Walk } from "./walk.ts";
 
 /** What checking needs besides the flow. */
 export interface CheckContext {
@@ -29,11 +29,14 @@ export interface CheckContext {
 	calls?: CalleeResolver;
 	/** Flows being checked around this one (callers first), for cycles. */
 	stack?: readonly string[];
+	/** Finds skills named by `skills:`; without it every named skill is unknown. */
+	skills?: SkillResolver;
 }
 
 /** Checks a built flow; a CheckedFlow comes back only when there is no fault at all. */
 export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedFlow; faults: Fault[] } {
-	const refused = context.refused ?? new Set<string>();
+	// A copy the checker adds to: what it refuses itself must be as silent as what the builder refused.
+	const refused = new Set<string>(context.refused ?? []);
 	const w: Walk = {
 		flow,
 		roster: context.roster,
@@ -44,8 +47,11 @@ export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedF
 		types: new Map(),
 		callees: new Map(),
 		memory: [],
+		nodeSkills: new Map(),
 		...(context.calls ? { calls: context.calls } : {}),
+		...(context.skills ? { skills: context.skills } : {}),
 		stack: [...(context.stack ?? []), flow.name.value],
+		refused,
 		silent: false,
 	};
 	const nodes = allNodes(flow.nodes);
@@ -57,6 +63,8 @@ export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedF
 				...dup(flow.file, node.id.range, node.path, node.id.value),
 				related: [{ message: "first defined here", file: flow.file, line: first.id.range.start.line, column: first.id.range.start.column }],
 			});
+			// Which of the two a read means is unknowable; the duplicate is the one mistake to report.
+			refused.add(node.id.value);
 		} else seen.set(node.id.value, node);
 	}
 	const allIds = new Set([...nodes.map((n) => n.id.value), ...refused]);
@@ -72,6 +80,7 @@ export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedF
 			agents: w.agents,
 			amongAgents: w.amongAgents,
 			members: w.members,
+			skills: w.nodeSkills,
 			prompts,
 			types: w.types,
 			callees: w.callees,

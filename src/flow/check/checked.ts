@@ -2,7 +2,7 @@
  * Only the checker makes a {@link CheckedFlow}: the brand is a type-only symbol nothing else can forge, so
  * "checked before anything spawns" holds by construction: the evaluator takes nothing else.
  */
-import type { AgentDef } from "../../agents/index.ts";
+import type { AgentDef, Skill } from "../../agents/index.ts";
 import type { Flow } from "../ast.ts";
 import type { Type } from "../types/index.ts";
 import type { Bound } from "./bounds.ts";
@@ -17,6 +17,8 @@ export interface CheckedFacts {
 	readonly amongAgents: ReadonlyMap<string, ReadonlyMap<string, AgentDef>>;
 	/** Each swarm's members, by node id. */
 	readonly members: ReadonlyMap<string, readonly { agent: AgentDef; count: number }[]>;
+	/** Each node's skills (their text goes into the system prompt), by node id. */
+	readonly skills: ReadonlyMap<string, readonly Skill[]>;
 	/** Each prose node's section text, by node id. */
 	readonly prompts: ReadonlyMap<string, string>;
 	/** Each node's output type, by node id. */

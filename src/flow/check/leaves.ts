@@ -56,16 +56,16 @@ export function checkCall(w: Walk, node: CallNode, scope: Scope): Type {
 	if ("missing" in found) {
 		const near = nearest(name, found.missing);
 		report(w, "unknown-flow", at, `${node.path}.flow`, `no flow named \`${name}\`.${didYouMean(near)}`, { expected: near ? [near] : [] });
-		return TEXT;
+		return unresolved(w, node);
 	}
 	if ("cycle" in found) {
 		report(w, "call-cycle", at, `${node.path}.flow`, `calling \`${name}\` leads back here: ${found.cycle.join(" → ")}`);
-		return TEXT;
+		return unresolved(w, node);
 	}
 	if ("faults" in found) {
 		const first = found.faults[0];
 		report(w, "broken-flow", at, `${node.path}.flow`, `the flow \`${name}\` (${found.file}) does not check: ${first ? `${first.line}:${first.column}: ${first.code}: ${first.message}` : "it was refused"}`);
-		return TEXT;
+		return unresolved(w, node);
 	}
 	const callee = found.value;
 	w.callees.set(node.id.value, callee);
@@ -75,6 +75,12 @@ export function checkCall(w: Walk, node: CallNode, scope: Scope): Type {
 	}
 	const last = callee.nodes[callee.nodes.length - 1];
 	return (last && callee.types.get(last.id.value)) ?? TEXT;
+}
+
+/** A call whose callee cannot be checked has no known output: reads into it were reported at the call. */
+function unresolved(w: Walk, node: CallNode): Type {
+	w.refused.add(`${node.id.value}.output`);
+	return TEXT;
 }
 
 /** A swarm: its members exist, its claims are a list of strings, and `until` reads its own output too. */

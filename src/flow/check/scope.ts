@@ -31,8 +31,8 @@ export interface Enclosing {
 	previous?: ReadonlyMap<string, Type>;
 	/** Inside a loop body with `carry`: its type. */
 	carry?: Type;
-	/** The loop wrote a `carry` that was refused (already reported): reads of it say nothing more. */
-	carryRefused?: boolean;
+	/** Inside a map body whose list was refused (already reported): `item` has no type to check against. */
+	itemRefused?: boolean;
 	ledger: boolean;
 }
 
@@ -53,7 +53,10 @@ export class Scope {
 	readonly enclosing: readonly Enclosing[];
 	/** Every id of the file, to say "has not ended yet" rather than "unknown". */
 	readonly allIds: ReadonlySet<string>;
-	/** Ids refused by the builder: reads of them are not reported again. */
+	/**
+	 * Ids refused by the builder or the checker, and `<id>.<field>` parts refused alone (`plan.output` of an
+	 * output type that did not read, `fix.carry` of a carry that did not): reads of them are not reported again.
+	 */
 	readonly refused: ReadonlySet<string>;
 
 	constructor(init: { file: string; input: Type; visible?: ReadonlyMap<string, Visible>; enclosing?: readonly Enclosing[]; allIds: ReadonlySet<string>; refused: ReadonlySet<string> }) {
@@ -89,13 +92,14 @@ export class Scope {
 		const name = head.name;
 		const f = (code: FaultCode, range: Range, message: string, expected?: string) =>
 			({ fault: fault(code, this.file, range, path, message, expected ? { expected: [expected] } : {}) }) as const;
-		if (name === "input") return this.fields(this.input, segments, 1, path, codes);
+		if (name === "input") return this.refused.has("input") ? undefined : this.fields(this.input, segments, 1, path, codes);
 		if (name === "diff") {
 			if (rest.length) return f(codes.intoText, rest[0].range, "`diff` is text and has no fields");
 			return { type: TEXT };
 		}
 		if (name === "item") {
-			const map = [...this.enclosing].reverse().find((e) => e.item);
+			const map = [...this.enclosing].reverse().find((e) => e.item || e.itemRefused);
+			if (map?.itemRefused) return undefined;
 			if (!map?.item) return f(codes.unknown, head.range, "`item` is readable only inside a map's body");
 			return this.fields(map.item, segments, 1, path, codes);
 		}
@@ -110,17 +114,16 @@ export class Scope {
 			return f(codes.unknown, head.range, `\`${name}\` names nothing readable here.${listed}`, near);
 		}
 		const [second] = rest;
+		if (second && this.refused.has(`${name}.${second.name}`)) return undefined;
 		if (!second) {
 			if (node) return { type: node.type };
 			return f(codes.unknown, head.range, `\`${name}\` is still running here; read \`${name}.previous\`, \`${name}.carry\` or \`${name}.ledger\``);
 		}
 		const fieldNames: string[] = [];
 		if (node) fieldNames.push("output", "ok", "error", ...(node.handoff ? ["handoff"] : []), ...(node.ledger ? ["ledger"] : []));
-		// A carry the builder or the loop's own check refused was reported there; its reads are not.
-		const carryRefused = !!block && (block.carryRefused === true || this.refused.has(`${name}.carry`));
 		if (block) {
 			if (block.previous) fieldNames.push("previous");
-			if (block.carry || carryRefused) fieldNames.push("carry");
+			if (block.carry) fieldNames.push("carry");
 			if (block.ledger && !fieldNames.includes("ledger")) fieldNames.push("ledger");
 		}
 		switch (fieldNames.includes(second.name) ? second.name : "") {
@@ -134,10 +137,8 @@ export class Scope {
 				return this.fields(HANDOFF_TYPE, segments, 2, path, codes);
 			case "ledger":
 				return this.fields(OBLIGATIONS_TYPE, segments, 2, path, codes);
-			case "carry": {
-				const carry = (block as Enclosing).carry;
-				return carry ? this.fields(carry, segments, 2, path, codes) : undefined;
-			}
+			case "carry":
+				return this.fields((block as Enclosing).carry as Type, segments, 2, path, codes);
 			case "previous": {
 				const third = rest[1];
 				const types = (block as Enclosing).previous as ReadonlyMap<string, Type>;

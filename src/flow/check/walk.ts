@@ -2,7 +2,7 @@
  * The checker's shared state while it walks a flow: where faults go, the roster, what memory scopes are
  * used, and how called flows are found. One walk per flow file.
  */
-import type { AgentDef, Roster } from "../../agents/index.ts";
+import type { AgentDef, Roster, Skill } from "../../agents/index.ts";
 import type { Fault, FaultCode } from "../../faults/index.ts";
 import { fault } from "../../faults/index.ts";
 import type { Range } from "../../text/index.ts";
@@ -14,6 +14,12 @@ import type { CheckedFlow } from "./checked.ts";
 export interface CalleeResolver {
 	/** The checked callee, or why it cannot be called (unknown name, faults, a cycle). */
 	check(name: string, stack: readonly string[]): { value: CheckedFlow } | { missing: string[] } | { faults: Fault[]; file: string } | { cycle: string[] };
+}
+
+/** Finds a skill, and lists them all for did-you-mean. */
+export interface SkillResolver {
+	find(name: string): Skill | undefined;
+	names(): string[];
 }
 
 /** One use of a memory scope, for the sharing rules. */
@@ -37,8 +43,18 @@ export interface Walk {
 	callees: Map<string, CheckedFlow>;
 	memory: MemoryUse[];
 	calls?: CalleeResolver;
+	/** Finds skills by name. */
+	skills?: SkillResolver;
+	/** Each node's skills, by node id. */
+	nodeSkills: Map<string, Skill[]>;
 	/** Names of the flows being checked, outermost first (this one last). */
 	stack: readonly string[];
+	/**
+	 * Ids and `<id>.<field>` parts refused so far, by the builder or this walk (a duplicate id, a call whose
+	 * callee cannot be checked, a carry that does not meet): the scopes share this set, so a read of
+	 * something refused is never reported as a second mistake.
+	 */
+	refused: Set<string>;
 	/** When true, faults are not kept (the silent first pass over a loop body). */
 	silent: boolean;
 }

@@ -36,8 +36,10 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	const model = world.options.models.get(modelKey(world.prefix, node.id.value)) ?? world.options.models.get(modelKey(world.prefix, node.id.value, agent.name));
 	const ledger = node.verdict ? findLedger(frame, node.verdict.value) : undefined;
 	const closing = node.output ? submitClosing(node.output.value) : ledger ? verdictClosing(ledger, node.path) : undefined;
-	const task = composeTask(world.flow.prompts.get(node.id.value) ?? "", node.reads, frame, world.input, closing, diff);
+	const addenda = (world.options.plugins ?? []).map((p) => p.taskAddendum?.(node.id.value, visit)).filter((t): t is string => !!t);
+	const task = composeTask(world.flow.prompts.get(node.id.value) ?? "", node.reads, frame, world.input, [...addenda, closing].filter(Boolean).join("\n\n") || undefined, diff);
 	const scope = node.memory ? memoryScope(frame, node.memory.value) : undefined;
+	const skills = world.flow.skills.get(node.id.value) ?? [];
 	const open = async (): Promise<Seat> => {
 		const captured: Captured = { refusals: 0 };
 		const at = { at: visit };
@@ -54,6 +56,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			cwd: frameCwd(frame, world),
 			...(node.tools ? { tools: node.tools.map((t) => t.value) } : {}),
 			...(tools.length ? { customTools: tools } : {}),
+			...(skills.length ? { appendPrompt: skills.map((k) => `## Skill: ${k.name}\n\n${k.text}`).join("\n\n") } : {}),
 			...(scope && world.options.sessionsDir ? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${agent.name}`)) } : {}),
 			onToolCall: (tool, args) => {
 				world.recorder.toolCall(at.at, tool);

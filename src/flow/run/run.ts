@@ -52,11 +52,13 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 	const started = performance.now();
 	const visits: VisitOutcome[] = [];
 	const sink: EventSink = options.onEvent ?? (() => {});
-	const emit = (event: FlowEvent) => {
+	const plugins = options.plugins ?? [];
+	const emit = (event: FlowEvent): void => {
 		if (event.type === "node_end") {
 			visits.push({ path: event.path, node: event.node, kind: event.kind, ok: event.ok, usage: event.usage, ...(event.agent ? { agent: event.agent } : {}), ...(event.output !== undefined ? { output: event.output } : {}), ...(event.error ? { error: event.error } : {}) });
 		}
 		sink(event);
+		for (const p of plugins) p.onEvent?.(event, emit);
 	};
 	let spent = emptyUsage();
 	const running = new Set<{ steer?: (text: string) => Promise<void> }>();
@@ -103,7 +105,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 	}
 	const usage = { ...spent, ms: performance.now() - started };
 	const failure = end.ok ? undefined : end.failure?.error;
-	const result: FlowResult = {
+	let result: FlowResult = {
 		flow: flow.name.value,
 		ok: end.ok,
 		output: end.ok ? (end.last?.output ?? "") : "",
@@ -111,6 +113,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 		usage,
 		...(failure ? { error: `${end.surfacedAt ?? end.failedAt}: ${failure.kind}: ${failure.message}`, errorKind: failure.kind as ErrorKind, failedAt: end.failedAt } : {}),
 	};
+	for (const p of plugins) if (p.settle) result = p.settle(result);
 	emit({ type: "run_end", flow: flow.name.value, ok: result.ok, usage, ...(result.error ? { error: result.error } : {}) });
 	return result;
 }

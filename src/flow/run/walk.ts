@@ -92,6 +92,7 @@ export async function runVisit(world: World, node: FlowNode, frame: Frame, visit
 		...(agent ? { agent } : {}),
 		...(record.error ? { error: `${record.error.kind}: ${record.error.message}` } : {}),
 		...(record.output !== undefined ? { output: record.output as Value } : {}),
+		...(record.handoff !== undefined ? { handoff: record.handoff } : {}),
 	});
 	return out;
 }

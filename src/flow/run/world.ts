@@ -3,12 +3,13 @@
  * (questions, checks, git), the run's signal and deadlines, and the event sink. One world per run; the
  * walk reads it and never reaches past it.
  */
-import type { EventSink } from "../../runtime/events.ts";
+import type { EventSink, FlowEvent } from "../../runtime/events.ts";
 import type { Spawn } from "../../runtime/subagent.ts";
 import type { Usage } from "../../runtime/usage.ts";
 import type { CheckedFlow } from "../check/index.ts";
 import type { Value } from "../types/index.ts";
 import type { AskPort } from "./ask.ts";
+import type { FlowResult } from "./run.ts";
 import type { Budget, BudgetGauge } from "./budget.ts";
 import type { Replay, RunRecorder } from "./record.ts";
 import type { NodeModel } from "./models.ts";
@@ -42,10 +43,21 @@ export interface RunOptions {
 	spentBefore?: { tokens: number; cost: number; turns: number };
 	/** Where shared (`memory:`) subagents keep their pi sessions, so a resumed pair keeps its conversation. */
 	sessionsDir?: string;
+	/** Observers that may add to a turn's task and emit events of their own (the chain's handoffs). */
+	plugins?: RunPlugin[];
 	/** Where the run's facts go (the journal). */
 	recorder?: RunRecorder;
 	/** The journal of earlier lives, for a resume: ended visits are replayed, not re-run. */
 	replay?: Replay;
+}
+
+/** Something that watches a run and may speak into it: it sees every event, may emit its own, and may add text to a node's task. */
+export interface RunPlugin {
+	onEvent?(event: FlowEvent, emit: EventSink): void;
+	/** Text appended to the task of the agent node `nodeId`'s visit. */
+	taskAddendum?(nodeId: string, visit: string): string | undefined;
+	/** Reads the run's result once more before it is returned (a chain with failed steps failed). */
+	settle?(result: FlowResult): FlowResult;
 }
 
 /** The run's world, as the walk sees it. */

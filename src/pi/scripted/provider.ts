@@ -6,6 +6,7 @@
  */
 import type { AssistantMessage, Context, Message } from "@earendil-works/pi-ai";
 import { createProvider } from "@earendil-works/pi-ai";
+import { getSystemMessageText } from "@earendil-works/pi-ai/utils/text";
 import { createFauxCore, fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall } from "@earendil-works/pi-ai/providers/faux";
 import { type Script, type ScriptStep, stepsFor } from "./script.ts";
 
@@ -32,14 +33,15 @@ export function createScriptedModel(script: Script): ScriptedModel {
 	const core = createFauxCore({
 		provider: SCRIPTED_PROVIDER,
 		api: "scripted",
-		models: [{ id: SCRIPTED_MODEL, name: "Scripted model", contextWindow: script.contextWindow, maxTokens: 16_384 }],
+		// A reasoning model, so a thinking level set by a flow or a chain reaches the request (and `{{thinking}}`).
+		models: [{ id: SCRIPTED_MODEL, name: "Scripted model", reasoning: true, contextWindow: script.contextWindow, maxTokens: 16_384 }],
 	});
 	const bindings = new Map<string, Binding>();
 	// A visit's cursor: retries of the same visit continue where the last attempt stopped, so a script can
 	// say "fail, then answer".
 	const cursors = new Map<string, number>();
 	let calls = 0;
-	const answer = async (context: Context, options: { sessionId?: string; signal?: AbortSignal } | undefined): Promise<AssistantMessage> => {
+	const answer = async (context: Context, options: { sessionId?: string; signal?: AbortSignal; reasoning?: string } | undefined): Promise<AssistantMessage> => {
 		calls++;
 		const visit = (options?.sessionId && bindings.get(options.sessionId)?.visit) || "main";
 		const found = stepsFor(script, visit);
@@ -61,11 +63,11 @@ export function createScriptedModel(script: Script): ScriptedModel {
 		const wait = script.latencyMs + (step.delayMs ?? 0);
 		if (wait > 0) await sleep(wait, options?.signal);
 		if (step.hang) await sleep(Number.POSITIVE_INFINITY, options?.signal);
-		return messageFor(step, context);
+		return messageFor(step, context, options?.reasoning);
 	};
 	const dispatch = (model: Parameters<typeof core.stream>[0], context: Parameters<typeof core.stream>[1], options?: Parameters<typeof core.stream>[2]) => {
 		// The faux core takes one queued step per request, synchronously: queue exactly ours.
-		core.setResponses([(ctx) => answer(ctx as unknown as Context, options as { sessionId?: string; signal?: AbortSignal })]);
+		core.setResponses([(ctx) => answer(ctx as unknown as Context, options as { sessionId?: string; signal?: AbortSignal; reasoning?: string })]);
 		return core.stream(model, context, options);
 	};
 	const provider = createProvider({
@@ -87,11 +89,11 @@ export function createScriptedModel(script: Script): ScriptedModel {
 	};
 }
 
-function messageFor(step: ScriptStep, context: Context): AssistantMessage {
+function messageFor(step: ScriptStep, context: Context, reasoning?: string): AssistantMessage {
 	if (step.fail !== undefined) return fauxAssistantMessage([], { stopReason: "error", errorMessage: step.fail });
 	const blocks = [];
 	if (step.thinking) blocks.push(fauxThinking(step.thinking));
-	if (step.say !== undefined) blocks.push(fauxText(fill(step.say, context)));
+	if (step.say !== undefined) blocks.push(fauxText(fill(step.say, context, reasoning)));
 	for (const call of step.calls) blocks.push(fauxToolCall(call.name, call.args as Parameters<typeof fauxToolCall>[1]));
 	const stopReason = step.calls.length > 0 ? "toolUse" : step.length ? "length" : "stop";
 	return fauxAssistantMessage(blocks, { stopReason });
@@ -101,8 +103,12 @@ function messageFor(step: ScriptStep, context: Context): AssistantMessage {
  * Fills `{{result}}`, `{{task}}` and `{{section:NAME}}`, each optionally `|lines:N`, and `{{messages}}`,
  * the number of messages the model was sent (how a test sees that a subagent kept its conversation).
  */
-export function fill(template: string, context: Context): string {
-	return template.replace(/\{\{\s*messages\s*\}\}/g, String(context.messages.length)).replace(/\{\{\s*(result|task|section:([^}|]+?))\s*(?:\|\s*lines:(\d+)\s*)?\}\}/g, (_m, what: string, name?: string, lines?: string) => {
+export function fill(template: string, context: Context, reasoning?: string): string {
+	return template
+		.replace(/\{\{\s*messages\s*\}\}/g, String(context.messages.length))
+		.replace(/\{\{\s*thinking\s*\}\}/g, reasoning ?? "off")
+		.replace(/\{\{\s*system\s*\}\}/g, () => systemText(context))
+		.replace(/\{\{\s*(result|task|section:([^}|]+?))\s*(?:\|\s*lines:(\d+)\s*)?\}\}/g, (_m, what: string, name?: string, lines?: string) => {
 		let text: string;
 		if (what === "result") text = lastToolResult(context.messages);
 		else if (what === "task") text = lastUserText(context.messages);
@@ -110,6 +116,14 @@ export function fill(template: string, context: Context): string {
 		if (lines) text = text.split("\n").filter((l) => l.trim() !== "").slice(0, Number(lines)).join("\n");
 		return text;
 	});
+}
+
+/** The system prompt the model was sent. */
+function systemText(context: Context): string {
+	const c = context as unknown as { systemPrompt?: string; messages: { role: string }[] };
+	if (typeof c.systemPrompt === "string") return c.systemPrompt;
+	const sys = c.messages.find((m) => m.role === "system");
+	return sys ? getSystemMessageText(sys as Parameters<typeof getSystemMessageText>[0]) : "";
 }
 
 function textOf(content: unknown): string {

@@ -1,0 +1,18 @@
+/**
+ * `chain:` in a flow's frontmatter: the chain string parsed with its faults at their columns inside the
+ * YAML value, then turned into the flow's nodes.
+ */
+import type { Scope } from "../agents/index.ts";
+import type { ChainExpander } from "../flow/build/index.ts";
+import { parseChain } from "./parse.ts";
+import { findTemplate } from "./templates.ts";
+import { chainToNodes } from "./to-flow.ts";
+
+/** The expander the loader hands the builder, finding templates from `cwd`. */
+export function chainExpander(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv = process.env): ChainExpander {
+	return (chain, file, base) => {
+		const parsed = parseChain(chain.value, { file: file.file, lineTable: file.table, baseOffset: base ?? chain.range.start.offset, path: "chain" });
+		if (!parsed.value) return { nodes: [], sections: [], faults: parsed.faults };
+		return chainToNodes(parsed.value, { file: file.file, findTemplate: (name) => findTemplate(name, cwd, scope, env) });
+	};
+}
