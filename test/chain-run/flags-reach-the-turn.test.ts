@@ -17,14 +17,14 @@ beforeEach(() => {
 });
 afterEach(() => project.cleanup());
 
-async function chain(text: string, script: string, runModel: string | undefined = "scripted") {
+async function chain(text: string, script: string, runModel: string | null = "scripted") {
 	const flowText = `---\nname: c\ndescription: d\ninput: string\nchain: '${text.replace(/'/g, "''")}'\n---\n`;
 	const file = project.write(".pi/flows/c.md", flowText);
 	const sources = { project: true };
 	const checked = checkFlowText(flowText, file, loadRoster(project.cwd, sources, project.env), catalogueOptions(project.cwd, sources, project.env));
 	if (!checked.value) return { faults: checked.faults };
 	const host = await scriptedHost(project, script);
-	const models = resolveModels(checked.value, host.resolveModel, runModel);
+	const models = resolveModels(checked.value, host.resolveModel, runModel ?? undefined);
 	if (!models.ok) return { errors: models.errors };
 	const extra = chainRunOptions(checked.value, project.cwd);
 	const events: FlowEvent[] = [];
@@ -43,11 +43,11 @@ async function chain(text: string, script: string, runModel: string | undefined 
 
 describe("chain flags reach the turn", () => {
 	it("--model: the step runs on the model named, and an unknown one is refused before any turn", async () => {
-		const ok = await chain("@scout --model scripted/scripted:high -> @reviewer -- --global-model scripted/scripted", "turns:\n  '*':\n    - say: \"{{thinking}}\"\n", undefined);
+		const ok = await chain("@scout --model scripted/scripted:high -> @reviewer -- --global-model scripted/scripted", "turns:\n  '*':\n    - say: \"{{thinking}}\"\n", null);
 		if (!("result" in ok)) throw new Error(JSON.stringify(ok));
 		expect(ok.events.filter((e) => e.type === "turn_start").map((e) => (e as { model: string }).model)).toEqual(["scripted/scripted", "scripted/scripted"]);
 		expect(ok.result.visits[0].output).toBe("high");
-		const bad = await chain("@scout --model nosuch/model", "turns: {}\n", undefined);
+		const bad = await chain("@scout --model nosuch/model", "turns: {}\n", null);
 		expect(bad).toMatchObject({ errors: [expect.stringContaining("scout: unknown model `nosuch/model`")] });
 	});
 
