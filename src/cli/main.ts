@@ -26,7 +26,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 	chain: { goal: true, model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "dry-run": false, "idle-timeout": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	drive: { agent: true, model: true, script: true, "max-turns": true, "log-dir": true, project: false },
 	list: { json: false },
-	plan: { json: false, project: false, model: true, timeout: true },
+	plan: { json: false, project: false, model: true, timeout: true, "runs-dir": true },
 	graph: { project: false },
 	report: { out: true, "runs-dir": true },
 	schema: {},

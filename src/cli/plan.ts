@@ -9,6 +9,7 @@ import { type Args, flag } from "./args.ts";
 import { checkedFlowArg } from "./flow-arg.ts";
 import type { Io } from "./io.ts";
 import { displayPath } from "./output.ts";
+import { forecastOf, runsHome, showForecast } from "../runs/index.ts";
 
 /** Runs `plan`: 0 with the plan on stdout, 2 when the flow is not found or does not check. */
 export function planCommand(args: Args, io: Io): number {
@@ -28,6 +29,12 @@ export function planCommand(args: Args, io: Io): number {
 		...(model ? { runModel: model } : {}),
 		...(timeoutMs !== undefined ? { timeoutMs } : {}),
 	});
-	io.stdout(args.flags.has("json") ? JSON.stringify(rows, null, 2) : showPlan(rows));
+	const forecast = forecastOf(runsHome(io.cwd, flag(args, "runs-dir")), checked.value.name.value);
+	const budget = checked.value.budget;
+	const budgetLine = budget
+		? `budget ${[budget.tokens && `${budget.tokens.value} tokens`, budget.cost && `$${budget.cost.value}`, budget.turns && `${budget.turns.value} turns`].filter(Boolean).join(", ")} against a worst case of ≤ ${checked.value.bound.turns} turns`
+		: undefined;
+	if (args.flags.has("json")) io.stdout(JSON.stringify({ rows, ...(forecast ? { forecast } : {}) }, null, 2));
+	else io.stdout([showPlan(rows), budgetLine, forecast ? showForecast(forecast) : undefined].filter(Boolean).join("\n"));
 	return 0;
 }

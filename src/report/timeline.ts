@@ -104,6 +104,13 @@ function lanesOf(visits: readonly VisitSpan[], parallels: ReadonlySet<string>): 
 	return lanes;
 }
 
+/** `review #2`, `act [3]`: the node and the iteration or item it ran in, so repeated bars tell apart. */
+function barLabel(v: VisitSpan): string {
+	const segs = v.path.split("/");
+	const instance = /(#\d+|\[\d+\])+$/.exec(segs.at(-2) ?? "");
+	return instance ? `${v.node} ${instance[0]}` : v.node;
+}
+
 /** Nice tick steps (1, 2, 5 × 10ⁿ ms) so axis labels read as round numbers. */
 function tickStep(span: number, width: number): number {
 	const raw = span / Math.max(1, Math.floor(width / 90));
@@ -144,7 +151,8 @@ export function timelineSvg(visits: readonly VisitSpan[], lives: readonly LifeSp
 	});
 	segs.forEach((s, i) => {
 		const prev = lives[i - 1];
-		const head = [`life ${s.life.life}`, prev ? `resumed ${ms(s.life.start - prev.end)} later` : "", s.life.outcome, ms(s.life.end - s.life.start)].filter(Boolean).join(" · ");
+		// Outcome and length first: a narrow life's heading is cut at its end, and those matter most.
+		const head = [`life ${s.life.life}`, s.life.outcome, ms(s.life.end - s.life.start), prev ? `resumed ${ms(s.life.start - prev.end)} later` : ""].filter(Boolean).join(" · ");
 		out.push(`<g class="life" data-life="${s.life.life}"><title>${esc(`${head}${s.life.error ? `\n${s.life.error}` : ""}`)}</title><text class="life-head life-${s.life.outcome}" x="${px(s.x)}" y="14">${esc(fit(head, s.w, 12))}</text></g>`);
 		const step = tickStep(s.span, s.w);
 		for (let t = 0; t <= s.span; t += step) {
@@ -170,7 +178,8 @@ export function timelineSvg(visits: readonly VisitSpan[], lives: readonly LifeSp
 			const block = BLOCK_KINDS.has(v.kind);
 			const title = [`${v.path} (${v.kind}) · life ${v.life} · ${STATE_WORDS[v.state]}`, `${ms(v.end - v.start)}, from +${ms(v.start - (segOf.get(v.life)?.life.start ?? v.start))}`, [v.agent, v.model].filter(Boolean).join(" on "), v.error ?? ""].filter(Boolean).join("\n");
 			out.push(`<g><title>${esc(title)}</title><rect class="bar ${block ? "bar-block" : "bar-leaf"} state-${v.state}" data-path="${esc(v.path)}" data-life="${v.life}" x="${px(x1)}" y="${px(y)}" width="${px(w)}" height="${ROW - 4}" rx="3"/>`);
-			if (w > textWidth(v.node, 10) + 8) out.push(`<text class="bar-label${block ? " on-block" : ""}" x="${px(x1 + 4)}" y="${px(y + ROW - 8)}">${esc(v.node)}</text>`);
+			const label = barLabel(v);
+			if (w > textWidth(label, 10) + 8) out.push(`<text class="bar-label${block ? " on-block" : ""}" x="${px(x1 + 4)}" y="${px(y + ROW - 8)}">${esc(label)}</text>`);
 			out.push("</g>");
 		}
 		out.push("</g>");

@@ -5,3 +5,4 @@ export { listRunFolders, newRunFolder, runsHome } from "./run-folder.ts";
 export { fromSnapshot, type InDoubt, type Refusal, type ResumeOptions, resumeRun, type RunOutcome, type StartOptions, startRun } from "./runner.ts";
 export { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from "./snapshot.ts";
 export { addressOf, type UsageFile, usageOf, writeUsage } from "./usage-file.ts";
+export { type Forecast, forecastOf, type NodeForecast, showForecast } from "./forecast.ts";

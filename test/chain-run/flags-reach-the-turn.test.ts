@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster } from "../../src/agents/index.ts";
 import { chainRunOptions } from "../../src/chain/index.ts";
-import { catalogueOptions, checkFlowText, type FlowEvent, resolveModels, runFlow } from "../../src/flow/index.ts";
+import { catalogueOptions, checkFlowText, resolveModels, runFlow } from "../../src/flow/index.ts";
+import type { FlowEvent } from "../../src/runtime/events.ts";
 import { scriptedHost } from "../helpers/host.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 
@@ -41,10 +42,16 @@ async function chain(text: string, script: string, runModel: string | null = "sc
 	return { result, events, ms: performance.now() - started, calls: host.scripted?.calls() ?? 0 };
 }
 
+type Chained = Awaited<ReturnType<typeof chain>>;
+/** The run of a chain that ran (a test that expected one fails with what came back instead). */
+function ranOf(x: Chained) {
+	if (!("result" in x) || !x.result || !x.events) throw new Error(JSON.stringify(x));
+	return x as Required<Pick<typeof x, "result" | "events" | "ms" | "calls">>;
+}
+
 describe("chain flags reach the turn", () => {
 	it("--model: the step runs on the model named, and an unknown one is refused before any turn", async () => {
-		const ok = await chain("@scout --model scripted/scripted:high -> @reviewer -- --global-model scripted/scripted", "turns:\n  '*':\n    - say: \"{{thinking}}\"\n", null);
-		if (!("result" in ok)) throw new Error(JSON.stringify(ok));
+		const ok = ranOf(await chain("@scout --model scripted/scripted:high -> @reviewer -- --global-model scripted/scripted", "turns:\n  '*':\n    - say: \"{{thinking}}\"\n", null));
 		expect(ok.events.filter((e) => e.type === "turn_start").map((e) => (e as { model: string }).model)).toEqual(["scripted/scripted", "scripted/scripted"]);
 		expect(ok.result.visits[0].output).toBe("high");
 		const bad = await chain("@scout --model nosuch/model", "turns: {}\n", null);
@@ -52,8 +59,7 @@ describe("chain flags reach the turn", () => {
 	});
 
 	it("--skill: the skill's text is in the step's system prompt, and an unknown skill is a fault", async () => {
-		const ran = await chain('@scout --skill haiku -> "plain step"', 'turns:\n  scout:\n    - say: "{{system}}"\n  step2:\n    - say: "{{system}}"\n');
-		if (!("result" in ran)) throw new Error(JSON.stringify(ran));
+		const ran = ranOf(await chain('@scout --skill haiku -> "plain step"', 'turns:\n  scout:\n    - say: "{{system}}"\n  step2:\n    - say: "{{system}}"\n'));
 		expect(ran.result.visits[0].output).toContain("Write every answer as a haiku.");
 		expect(ran.result.output).not.toContain("Write every answer as a haiku.");
 		const bad = await chain("@scout --skill haiqu", "turns: {}\n");
@@ -61,39 +67,33 @@ describe("chain flags reach the turn", () => {
 	});
 
 	it("--thinking (and its aliases): the level reaches the request", async () => {
-		const ran = await chain("@scout --thinking deep -> @reviewer --thinking minimal", 'turns:\n  "*":\n    - say: "{{thinking}}"\n');
-		if (!("result" in ran)) throw new Error(JSON.stringify(ran));
+		const ran = ranOf(await chain("@scout --thinking deep -> @reviewer --thinking minimal", 'turns:\n  "*":\n    - say: "{{thinking}}"\n'));
 		expect(ran.result.visits.map((v) => v.output)).toEqual(["high", "minimal"]);
 	});
 
 	it("--timeout: the step is cut at its bound", async () => {
-		const ran = await chain("@scout --timeout 200ms -> @reviewer", "turns:\n  scout:\n    - hang: true\n");
-		if (!("result" in ran)) throw new Error(JSON.stringify(ran));
+		const ran = ranOf(await chain("@scout --timeout 200ms -> @reviewer", "turns:\n  scout:\n    - hang: true\n"));
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "timeout", failedAt: "scout", error: "scout: timeout: timed out after 200ms" });
 	});
 
 	it("--retry and --backoff: a failed step is tried again, after the wait, told how it failed", async () => {
-		const ran = await chain("@scout --retry 1 -- --backoff 300ms", 'turns:\n  scout:\n    - fail: flaky\n    - say: "{{task|lines:1}}"\n');
-		if (!("result" in ran)) throw new Error(JSON.stringify(ran));
+		const ran = ranOf(await chain("@scout --retry 1 -- --backoff 300ms", 'turns:\n  scout:\n    - fail: flaky\n    - say: "{{task|lines:1}}"\n'));
 		expect(ran.result.ok).toBe(true);
 		expect(ran.result.output).toContain("Your last answer failed (provider: flaky)");
 		expect(ran.ms).toBeGreaterThanOrEqual(300);
 	});
 
 	it("--budget-total stops the chain, with a warning first", async () => {
-		const ran = await chain("@scout -> @reviewer -> @synthesiser -- --budget-total 2500 --budget-warning 1000", "turns:\n  '*':\n    - say: ok\n");
-		if (!("result" in ran)) throw new Error(JSON.stringify(ran));
+		const ran = ranOf(await chain("@scout -> @reviewer -> @synthesiser -- --budget-total 2500 --budget-warning 1000", "turns:\n  '*':\n    - say: ok\n"));
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "budget" });
 		expect(ran.events.some((e) => e.type === "budget_warning")).toBe(true);
 		expect(ran.calls).toBeLessThan(3);
 	});
 
 	it("stops at the first failure, or with --continue-on-error runs on, hands the failure on, and fails overall", async () => {
-		const stop = await chain("@scout -> @reviewer", "turns:\n  scout:\n    - fail: down\n  reviewer:\n    - say: never\n");
-		if (!("result" in stop)) throw new Error();
+		const stop = ranOf(await chain("@scout -> @reviewer", "turns:\n  scout:\n    - fail: down\n  reviewer:\n    - say: never\n"));
 		expect(stop.calls).toBe(1);
-		const on = await chain("@scout --continue-on-error -> @reviewer", 'turns:\n  scout:\n    - fail: down\n  reviewer:\n    - say: "{{task}}"\n');
-		if (!("result" in on)) throw new Error();
+		const on = ranOf(await chain("@scout --continue-on-error -> @reviewer", 'turns:\n  scout:\n    - fail: down\n  reviewer:\n    - say: "{{task}}"\n'));
 		expect(on.result).toMatchObject({ ok: false, errorKind: "child", failedAt: "scout" });
 		expect(on.result.visits.find((v) => v.path === "reviewer")?.output).toContain("Outcome: failure (provider: down)");
 		const names = on.events.filter((e) => e.type === "chain").map((e) => (e as { event: string }).event);
@@ -101,11 +101,10 @@ describe("chain flags reach the turn", () => {
 	});
 
 	it("hands each step the summaries, measured from the tree, capped by --max-history with a marker", async () => {
-		const ran = await chain(
+		const ran = ranOf(await chain(
 			'@worker:one -> @worker:two -> @worker:three -> @reviewer -- --max-history 2',
 			'turns:\n  one:\n    - call: write\n      args: { path: a.txt, content: a }\n    - say: wrote a\n  two:\n    - call: write\n      args: { path: a.txt, content: changed }\n    - say: changed a\n  three:\n    - call: bash\n      args: { command: rm a.txt }\n    - say: removed a\n  reviewer:\n    - say: "{{task}}"\n',
-		);
-		if (!("result" in ran)) throw new Error(JSON.stringify(ran));
+		));
 		const task = String(ran.result.output);
 		expect(task).toContain("(1 earlier step not shown: the history keeps the last 2)");
 		expect(task).toContain("Files deleted:\n- a.txt");

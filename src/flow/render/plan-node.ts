@@ -32,6 +32,7 @@ export function describeNode(node: FlowNode, row: PlanNodeRow, c: NodeContext): 
 			row.model = modelOf(node.model?.value, flow.model?.value, options.runModel, agents.map(([, def]) => def));
 			if (node.thinking) row.thinking = node.thinking.value;
 			if (node.tools) row.tools = node.tools.map((t) => t.value);
+			if (node.skills) row.settings.push(`skills ${node.skills.map((k) => k.value).join(", ")}`);
 			row.timeout = timeoutOf(node, c);
 			if (node.retry) row.retry = node.retry.value;
 			if (node.memory) row.memory = node.memory.value;
