@@ -68,7 +68,10 @@ export function createScriptedModel(script: Script): ScriptedModel {
 	const dispatch = (model: Parameters<typeof core.stream>[0], context: Parameters<typeof core.stream>[1], options?: Parameters<typeof core.stream>[2]) => {
 		// The faux core takes one queued step per request, synchronously: queue exactly ours.
 		core.setResponses([(ctx) => answer(ctx as unknown as Context, options as { sessionId?: string; signal?: AbortSignal; reasoning?: string })]);
-		return core.stream(model, context, options);
+		// The faux core keeps every session's last prompt forever to simulate prompt caching; a long run
+		// would grow by a prompt per session. Without the session id it keeps nothing, and usage counts
+		// the whole prompt as input, as a provider without caching would.
+		return core.stream(model, context, options ? { ...options, sessionId: undefined } : options);
 	};
 	const provider = createProvider({
 		id: SCRIPTED_PROVIDER,
