@@ -17,6 +17,8 @@ export interface FolderRecorder extends RunRecorder {
 	onEvent(event: FlowEvent): void;
 	/** The first write that failed, if any. */
 	failure(): string | undefined;
+	/** Writes buffered events out; the runner calls it when a life ends. */
+	flush(): void;
 }
 
 /** Opens the recorder of one life of a run. */
@@ -32,6 +34,16 @@ export function folderRecorder(runDir: string, journal: JournalWriter, life: num
 	};
 	const at = () => new Date().toISOString();
 	const transcripts = join(runDir, "transcripts");
+	// Events are for reports, not for resumes: they are buffered and written in batches (a resume that
+	// replays thousands of visits would otherwise spend its time in one write per event).
+	let pending: string[] = [];
+	const flush = () =>
+		guard("events", () => {
+			if (!pending.length) return;
+			const lines = pending;
+			pending = [];
+			appendFileSync(join(runDir, "events.jsonl"), `${lines.join("\n")}\n`);
+		});
 	return {
 		visitStart: (path, node, kind) => guard("visit start", () => journal.append({ type: "visit_start", life, path, node, kind, at: at() })),
 		visitEnd: (path: string, node: string, kind: string, ended: EndedVisit, usage: Usage) =>
@@ -47,10 +59,10 @@ export function folderRecorder(runDir: string, journal: JournalWriter, life: num
 				if (lines) appendFileSync(join(transcripts, `${subagent.replace(/[^A-Za-z0-9_.-]/g, "-")}.jsonl`), `${lines}\n`);
 			}),
 		onEvent(event) {
-			guard("events", () => {
-				appendFileSync(join(runDir, "events.jsonl"), `${JSON.stringify({ ...event, life, at: at() })}\n`);
-			});
+			pending.push(JSON.stringify({ ...event, life, at: at() }));
+			if (pending.length >= 512 || event.type === "run_end") flush();
 		},
 		failure: () => failed,
+		flush,
 	};
 }

@@ -11,7 +11,7 @@ import { rosterOf } from "../agents/index.ts";
 import { type Budget, type CheckedFlow, checkFlowText, type FlowResult, type RunOptions, runFlow, type Value } from "../flow/index.ts";
 import { fanOutEvents } from "../runtime/events.ts";
 import { writeAtomic } from "./files.ts";
-import { fileJournal, type JournalWriter, readJournal } from "./journal.ts";
+import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
 import { acquireLock } from "./lock.ts";
 import { folderRecorder } from "./recorder.ts";
 import { FINAL_KINDS, journalState } from "./replay.ts";
@@ -107,6 +107,7 @@ export async function resumeRun(options: ResumeOptions): Promise<RunOutcome | Re
 		state.lives + 1,
 		state.replay,
 		options.takeLock,
+		read.entries,
 	);
 	if ("refused" in outcome) return outcome;
 	const replayed = outcome.result.visits.length;
@@ -147,11 +148,21 @@ async function life(
 	n: number,
 	replay?: RunOptions["replay"],
 	takeLock?: boolean,
+	earlier: readonly JournalEntry[] = [],
 ): Promise<RunOutcome | Refusal> {
 	const lock = acquireLock(runDir, { takeStale: takeLock ?? n === 1 });
 	if (!lock.ok) return { ok: false, refused: lock.message };
 	const journalPath = join(runDir, "journal.jsonl");
-	const journal = (options.journal ?? fileJournal)(journalPath);
+	const file = (options.journal ?? fileJournal)(journalPath);
+	// This life's entries are kept as they are written, so usage.json needs no second read of the journal.
+	const written: JournalEntry[] = [];
+	const journal: JournalWriter = {
+		append(entry, durable) {
+			file.append(entry, durable);
+			written.push(entry);
+		},
+		close: () => file.close(),
+	};
 	try {
 		journal.append({ type: "life_start", life: n, at: new Date().toISOString(), pid: process.pid, host: hostname() }, true);
 		const recorder = folderRecorder(runDir, journal, n);
@@ -162,6 +173,7 @@ async function life(
 			...(replay ? { replay } : {}),
 			onEvent: fanOutEvents(recorder.onEvent, options.onEvent),
 		});
+		recorder.flush();
 		const failure = recorder.failure();
 		const final: FlowResult = failure && result.ok ? { ...result, ok: false, error: failure, errorKind: "unavailable" } : result;
 		journal.append(
@@ -169,8 +181,7 @@ async function life(
 			true,
 		);
 		journal.close();
-		const read = readJournal(journalPath);
-		const usage = writeUsage(runDir, read.ok ? read.entries : []);
+		const usage = writeUsage(runDir, [...earlier, ...written]);
 		writeAtomic(join(runDir, "result.json"), `${JSON.stringify({ ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage }, null, 2)}\n`);
 		return { runDir, result: final, usage };
 	} finally {
