@@ -146,7 +146,7 @@ function shapeAttrs(address: string, kind: string, s: NodeSummary): string {
 }
 
 function leaf(node: FlowNode, address: string, s: NodeSummary, detailText: string): Laid {
-	const w = Math.min(260, Math.max(150, textWidth(node.id.value, 13) + 24, textWidth(detailText, 11) + 20));
+	const w = Math.min(260, Math.max(150, textWidth(node.id.value, 13) + 24, textWidth(detailText, 11) + 20, textWidth(visitsLine(s), 11) + 20));
 	return {
 		w,
 		h: LEAF_H,
@@ -157,7 +157,7 @@ function leaf(node: FlowNode, address: string, s: NodeSummary, detailText: strin
 				`<rect ${shapeAttrs(address, "leaf", s)} x="${px(x)}" y="${px(y)}" width="${px(w)}" height="${LEAF_H}" rx="8"/>`,
 				`<text class="id" x="${px(x + w / 2)}" y="${px(y + 19)}" text-anchor="middle">${esc(fit(node.id.value, w - 12, 13))}</text>`,
 				`<text class="detail" x="${px(x + w / 2)}" y="${px(y + 35)}" text-anchor="middle">${esc(fit(detailText, w - 12, 11))}</text>`,
-				`<text class="visits" x="${px(x + w / 2)}" y="${px(y + 50)}" text-anchor="middle">${esc(visitsLine(s))}</text>`,
+				`<text class="visits" x="${px(x + w / 2)}" y="${px(y + 50)}" text-anchor="middle">${esc(fit(visitsLine(s), w - 12, 11))}</text>`,
 				"</g>",
 			);
 		},

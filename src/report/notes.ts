@@ -81,11 +81,13 @@ export function faultsHtml(data: RunData, model: RunModel): string {
 	const lastLife = model.lives.at(-1);
 	const result = data.result;
 	const ended = lastLife && lastEnd && lastEnd.life === lastLife.life;
+	// A run's error starts with the visit it surfaced at, which the sentence already names.
+	const why = (e: { error?: string; failedAt?: string }) => (e.failedAt && e.error?.startsWith(`${e.failedAt}: `) ? e.error.slice(e.failedAt.length + 2) : (e.error ?? ""));
 	if (!ended) out.push(`<p class="outcome outcome-interrupted">The last life did not end: the process was killed, crashed or is still running. <code>pi-flows resume</code> picks it up.</p>`);
 	else if (lastEnd.ok) out.push(`<p class="outcome outcome-ok">The run ended well.</p>`);
-	else out.push(`<p class="outcome outcome-failed">The run failed${lastEnd.failedAt ? ` at <code>${esc(lastEnd.failedAt)}</code>` : ""}${lastEnd.errorKind ? ` (${esc(lastEnd.errorKind)})` : ""}: ${esc(lastEnd.error ?? result?.error ?? "")}</p>`);
+	else out.push(`<p class="outcome outcome-failed">The run failed${lastEnd.failedAt ? ` at <code>${esc(lastEnd.failedAt)}</code>` : ""}${lastEnd.errorKind ? ` (${esc(lastEnd.errorKind)})` : ""}: ${esc(why({ ...lastEnd, error: lastEnd.error ?? result?.error }))}</p>`);
 	const earlier = ends.filter((e) => e !== lastEnd && !e.ok);
-	if (earlier.length) out.push(`<ul class="life-ends">${earlier.map((e) => `<li>life ${e.life} failed${e.failedAt ? ` at <code>${esc(e.failedAt)}</code>` : ""}: ${esc(e.error ?? "")}</li>`).join("")}</ul>`);
+	if (earlier.length) out.push(`<ul class="life-ends">${earlier.map((e) => `<li>life ${e.life} failed${e.failedAt ? ` at <code>${esc(e.failedAt)}</code>` : ""}: ${esc(why(e))}</li>`).join("")}</ul>`);
 	const absorbed = new Set(data.journal.flatMap((e) => (e.type === "visit_end" && e.ended.absorbed ? [`${e.life}\u0000${e.path}`] : [])));
 	const bad = model.visits.filter((v) => v.state !== "done");
 	if (bad.length) {

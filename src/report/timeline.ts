@@ -122,15 +122,17 @@ function tickStep(span: number, width: number): number {
 export function timelineSvg(visits: readonly VisitSpan[], lives: readonly LifeSpan[], parallels: ReadonlySet<string>): string {
 	if (!visits.length || !lives.length) return `<p class="empty">No visit started.</p>`;
 	const lanes = lanesOf(visits, parallels);
-	const avail = CHART_W - LIFE_GAP * (lives.length - 1);
-	const minW = lives.length > 1 ? avail * 0.15 : avail;
+	// Many lives must still fit: the gaps and each life's floor shrink with their number.
+	const gap = lives.length > 1 ? Math.min(LIFE_GAP, (CHART_W * 0.25) / (lives.length - 1)) : 0;
+	const avail = CHART_W - gap * (lives.length - 1);
+	const minW = lives.length > 1 ? Math.min(avail * 0.15, (avail / lives.length) * 0.5) : avail;
 	const spans = lives.map((l) => Math.max(1, l.end - l.start));
 	const total = spans.reduce((a, b) => a + b, 0);
 	let left = LABEL_W;
 	const segs = lives.map((l, i) => {
 		const w = lives.length > 1 ? minW + (avail - minW * lives.length) * (spans[i] / total) : avail;
 		const seg = { life: l, x: left, w, span: spans[i] };
-		left += w + LIFE_GAP;
+		left += w + gap;
 		return seg;
 	});
 	const segOf = new Map(segs.map((s) => [s.life.life, s]));
@@ -160,7 +162,7 @@ export function timelineSvg(visits: readonly VisitSpan[], lives: readonly LifeSp
 			out.push(`<line class="grid" x1="${px(tx)}" y1="${HEADER - 6}" x2="${px(tx)}" y2="${HEADER + lanesH}"/>`);
 			if (s.w - (tx - s.x) > 30) out.push(`<text class="tick" x="${px(tx + 2)}" y="${HEADER - 10}">${esc(t === 0 ? "0" : `+${ms(t)}`)}</text>`);
 		}
-		if (i > 0) out.push(`<line class="life-boundary" x1="${px(s.x - LIFE_GAP / 2)}" y1="4" x2="${px(s.x - LIFE_GAP / 2)}" y2="${HEADER + lanesH + 4}"><title>${esc(`life ${s.life.life} begins: the run was resumed`)}</title></line>`);
+		if (i > 0) out.push(`<line class="life-boundary" x1="${px(s.x - gap / 2)}" y1="4" x2="${px(s.x - gap / 2)}" y2="${HEADER + lanesH + 4}"><title>${esc(`life ${s.life.life} begins: the run was resumed`)}</title></line>`);
 	});
 	let top = HEADER;
 	for (const lane of lanes) {

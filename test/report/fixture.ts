@@ -1,0 +1,142 @@
+/**
+ * A real run folder for report tests: a flow run on the scripted model through `startRun`, failed at its
+ * last node, then resumed so the folder holds two lives. The flow has what every part of the report draws:
+ * a map at concurrency 2 (parallel lanes), a loop, an ask, a failure under `on-fail: continue`, a handoff
+ * document, a budget warning and an output holding `<script>`.
+ */
+import { loadRoster } from "../../src/agents/index.ts";
+import { catalogueOptions, type CheckedFlow, checkFlowText, resolveModels, scriptedAsk } from "../../src/flow/index.ts";
+import { resumeRun, runsHome, startRun } from "../../src/runs/index.ts";
+import { scriptedHost } from "../helpers/host.ts";
+import type { TempProject } from "../helpers/project.ts";
+
+/** The flow: every kind of visit the report shows, in a few seconds of scripted turns. */
+export const FLOW = `---
+name: survey
+description: Plan, survey two places at once, ask, review until approved, then answer.
+input: string
+nodes:
+  - id: plan
+    agent: planner
+    reads: [input]
+    output: { tasks: [string] }
+  - id: work
+    map-from: plan.output.tasks
+    max: 3
+    concurrency: 2
+    join: any
+    do:
+      - id: act
+        agent: scout
+        reads: [item]
+        on-fail: continue
+  - id: pick
+    ask: "Ship <left> or right?"
+    options: [left, right]
+  - id: polish
+    loop: review.output.ok
+    max: 3
+    do:
+      - id: review
+        agent: reviewer
+        output: { ok: boolean }
+  - id: wrap
+    agent: synthesiser
+    reads: [input, work]
+---
+
+## plan
+
+Cut the request under \`input\` into tasks.
+
+## act
+
+Survey what the task under \`item\` names.
+
+## review
+
+Review the work.
+
+## wrap
+
+Answer from the reports under \`work\`.
+`;
+
+/** Life 1: the scouts run two at a time, one fails (absorbed), one hands off, and \`wrap\` fails. */
+const SCRIPT_1 = `latencyMs: 40
+turns:
+  plan:
+    - call: submit
+      args: { tasks: [north, south, east] }
+  "work[1]/act":
+    - say: "north looks fine <script>alert('north')</script>"
+  "work[2]/act":
+    - fail: the south scout lost its way
+  "work[3]/act":
+    - call: finish
+      args: { status: done, summary: "East surveyed; <b>two</b> roads found.", decisions: ["Walked, not drove: the roads are closed"], artifacts: [east.md], next_task: Map the roads. }
+  review:
+    - call: submit
+      args: { ok: false }
+  "polish#2/review":
+    - call: submit
+      args: { ok: true }
+  wrap:
+    - fail: the provider is down
+`;
+
+/** Life 2: only \`wrap\` runs again. */
+const SCRIPT_2 = `latencyMs: 40
+turns:
+  wrap:
+    - say: "north is fine, south is unknown, east has two roads"
+`;
+
+/** Where the run folder is, and the flow it ran. */
+export interface Fixture {
+	runDir: string;
+	flow: CheckedFlow;
+}
+
+/** Runs the fixture flow in `project`: a failed first life and a resumed second one. */
+export async function surveyRun(project: TempProject): Promise<Fixture> {
+	const file = project.write(".pi/flows/survey.md", FLOW);
+	const sources = { project: true };
+	const checked = checkFlowText(FLOW, file, loadRoster(project.cwd, sources, project.env), catalogueOptions(project.cwd, sources, project.env));
+	if (!checked.value) throw new Error(`the fixture flow does not check: ${JSON.stringify(checked.faults)}`);
+	const flow = checked.value;
+	const first = await scriptedHost(project, SCRIPT_1);
+	const models = resolveModels(flow, first.resolveModel, "scripted");
+	if (!models.ok) throw new Error(models.errors.join("\n"));
+	const started = await startRun(flow, "Survey the <land>", {
+		runsHome: runsHome(project.cwd),
+		spawn: first.spawn,
+		models: models.models,
+		cwd: project.cwd,
+		scripts: new Map(),
+		somebodyThere: true,
+		retryBackoffMs: 0,
+		ask: scriptedAsk({ pick: "left" }),
+		// A low warning threshold, so the first life's turns cross it without stopping the run.
+		budget: { turns: 40, warnAt: 0.1 },
+	});
+	if ("refused" in started) throw new Error(started.refused);
+	if (started.result.ok) throw new Error("the fixture's first life was meant to fail");
+	const second = await scriptedHost(project, SCRIPT_2);
+	const resumed = await resumeRun({
+		runDir: started.runDir,
+		cwd: project.cwd,
+		spawn: second.spawn,
+		models: (f) => {
+			const m = resolveModels(f, second.resolveModel, "scripted");
+			return m.ok ? m.models : m.errors;
+		},
+		somebodyThere: true,
+		inDoubt: "stop",
+		retryBackoffMs: 0,
+		ask: scriptedAsk({}),
+	});
+	if ("refused" in resumed) throw new Error(resumed.refused);
+	if (!resumed.result.ok) throw new Error(`the fixture's second life failed: ${resumed.result.error}`);
+	return { runDir: started.runDir, flow };
+}
