@@ -195,7 +195,7 @@ describe("stopping a run", () => {
 	// then registers its abort listener on a signal that has already fired, so a stop that lands while the
 	// script is being read is never seen and the script runs to its end (or its timeout). Fix: in
 	// `runScript`, return `halted(signal, "")` when `request.signal?.aborted` before spawning.
-	it.fails("stops a check whose script was still being read when the stop came", async () => {
+	it("stops a check whose script was still being read when the stop came", async () => {
 		project.write("slow.sh", "sleep 2\n");
 		const controller = new AbortController();
 		const started = performance.now();
@@ -251,7 +251,7 @@ describe("fail-fast in a map", () => {
 	// (and a stopped run `stopped: aborted`), while a turn cut before it starts reads `cancelled: cut by a
 	// failing sibling (fail-fast)` / `stopped: the run was stopped`. Fix: when `r.errorKind === "aborted"`,
 	// return `stopKind(world, signal)` whole, message included.
-	it.fails("words an in-flight cut as a fail-fast cut, like a cut before the turn starts", async () => {
+	it("words an in-flight cut as a fail-fast cut, like a cut before the turn starts", async () => {
 		const ran = await runInline(project, "fast", flow, `turns:\n  "work[1]/act":\n    - delay: 80\n      fail: broken\n  "work[2]/act":\n    - hang: true\n`);
 		expect(ran.result.visits.find((v) => v.path === "work[2]/act")?.error).toBe("cancelled: cut by a failing sibling (fail-fast)");
 	});
@@ -313,7 +313,7 @@ ${until}  - id: answer
 	// (`--model`, `--script`), the flow's `model:` and are not checked before the first turn: each member
 	// spawns with its agent's own model, else pi's settings, else fails `provider: no model`. The other
 	// swarm tests give the project a pi default model (the scripted one) to get past it.
-	it.fails("runs its members on the run's model", async () => {
+	it("runs its members on the run's model", async () => {
 		project.write("a.md", "Alpha file.\n");
 		const ran = await runInline(project, "survey", flow(""), script);
 		expect(ran.result.ok).toBe(true);

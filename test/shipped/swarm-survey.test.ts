@@ -23,7 +23,7 @@ type Survey = { converged: boolean; rounds: number; posts: { member: string; tex
 describe("swarm-survey", () => {
 	// See the BUG note in test/evaluator/copies-stops.test.ts: swarm members ignore the run's model, so
 	// `pi-flows run swarm-survey --script …` fails unless pi's settings name a default model.
-	it.fails("runs on the run's model alone (`--script`), as every other shipped flow does", async () => {
+	it("runs on the run's model alone (`--script`), as every other shipped flow does", async () => {
 		const ran = await runShipped(project, "swarm-survey", fixture("swarm-survey.script.yaml"), "Survey the markdown files", { checkKeys: false });
 		expect(ran.result.ok).toBe(true);
 	});
@@ -34,7 +34,7 @@ describe("swarm-survey", () => {
 	// knows only the swarm's own address, so it refuses every per-member key as `script-unknown-node`: a
 	// script can give all members the same steps (`survey:`) and nothing else. The test below runs with
 	// the key check off.
-	it.fails("accepts per-member script keys for a swarm's members", () => {
+	it("accepts per-member script keys for a swarm's members", () => {
 		const read = readScript(fixture("swarm-survey.script.yaml"), "swarm-survey.script.yaml");
 		if (!read.value) throw new Error("bad script");
 		expect(checkScriptKeys(read.value, scriptableAddresses(shippedFlow(project, "swarm-survey"))).map((f) => f.path)).toEqual([]);

@@ -155,7 +155,8 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 
 function recordOf(world: World, node: AgentNode, r: Result, captured: Captured, ledger: Ledger | undefined, signal: AbortSignal, timeoutMs: number): VisitRecord {
 	if (!r.ok) {
-		const kind: ErrorKind = r.errorKind === "aborted" ? stopKind(world, signal).kind as ErrorKind : (r.errorKind ?? "provider");
+		if (r.errorKind === "aborted" && signal.aborted) return { ok: false, error: stopKind(world, signal) };
+		const kind: ErrorKind = r.errorKind === "aborted" ? (stopKind(world, signal).kind as ErrorKind) : (r.errorKind ?? "provider");
 		const message = kind === "timeout" ? `timed out after ${formatMs(timeoutMs)}` : (r.error ?? "failed");
 		return { ok: false, error: { kind, message } };
 	}

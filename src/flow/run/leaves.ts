@@ -13,6 +13,7 @@ import { evaluate } from "./evaluate.ts";
 import { renderRead, valueAt } from "./turn.ts";
 import { type Frame, frameCwd, lookupIn, type VisitRecord } from "./values.ts";
 import { runSequence } from "./walk.ts";
+import { modelKey } from "./models.ts";
 import type { World } from "./world.ts";
 import { childWorld } from "./child-world.ts";
 import { stopKind } from "./agent.ts";
@@ -155,7 +156,11 @@ export async function runSwarm(world: World, node: SwarmNode, frame: Frame, visi
 	const until = node.until;
 	const result = await swarm({
 		cwd: frameCwd(frame, world),
-		spawn: world.options.spawn,
+		// Each member runs on the model resolved for it before the run (the run's, the flow's, its agent's).
+		spawn: (request) => {
+			const m = world.options.models.get(modelKey(world.prefix, node.id.value, request.agent.name));
+			return world.options.spawn({ ...request, ...(m ? { model: m.spec ?? m.ref } : {}) });
+		},
 		signal,
 		timeoutMs: world.options.timeoutMs ?? turnTimeout(node, world.flow).ms,
 		path: visit,

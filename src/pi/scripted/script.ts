@@ -238,6 +238,8 @@ export function checkScriptKeys(script: Script, nodeAddresses: readonly string[]
 		if (key === "*") continue;
 		const address = addressOfVisit(key);
 		if (known.has(address) || ids.has(address)) continue;
+		// A swarm's members play turns under the swarm's address (`survey/member[1]#2`).
+		if ([...known].some((a) => address.startsWith(`${a}/`))) continue;
 		const near = nearest(address, [...known, ...ids]);
 		faults.push(fault("script-unknown-node", script.file, range, key, `the script's key \`${key}\` names no agent node of the flow.${didYouMean(near)}`, {
 			expected: near ? [near] : [],

@@ -109,6 +109,8 @@ export function createBashCheck(options: BashCheckOptions = {}): CheckPort {
 					return { ok: false, kind: "unavailable", message: `${request.script} cannot be read: ${words(error)}`, report: "" };
 				}
 			}
+			// A stop that came while the script was being read must not let it start.
+			if (request.signal?.aborted) return halted(request.signal, "");
 			return runScript(content, request, graceMs);
 		},
 	};

@@ -4,7 +4,7 @@
  * hangs on a credential or an editor. Failures come back as values with git's own words.
  */
 import { type ExecFileException, execFile } from "node:child_process";
-import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -117,9 +117,21 @@ async function scratchFrom(source: string | undefined): Promise<ScratchIndex> {
 	const dir = await mkdtemp(join(tmpdir(), "pi-flows-index-"));
 	const file = join(dir, "index");
 	// No index yet (a fresh repository) is an empty one; any other copy failure is real.
-	if (source) await copyFile(source, file).catch((error: NodeJS.ErrnoException) => {
-		if (error.code !== "ENOENT") throw error;
-	});
+	if (source) {
+		const copied = await copyFile(source, file).then(
+			() => true,
+			(error: NodeJS.ErrnoException) => {
+				if (error.code !== "ENOENT") throw error;
+				return false;
+			},
+		);
+		// git trusts a file whose stat matches the index only when it is older than the index itself (its
+		// racy-file rule); the copy must keep the source's time or a same-size edit made in that second is missed.
+		if (copied) {
+			const st = await stat(source);
+			await utimes(file, st.atime, st.mtime);
+		}
+	}
 	return {
 		env: { GIT_INDEX_FILE: file },
 		fork: () => scratchFrom(file),
