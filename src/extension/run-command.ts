@@ -73,7 +73,7 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 				frame,
 				...(result.failedAt ? { failedAt: result.failedAt } : {}),
 				...(result.error ? { error: result.error } : {}),
-				...(launched.stopped ? { stopped: launched.stopped } : {}),
+				...(launched.stopped ? { stopped: "by the person" } : {}),
 			});
 			// Headless pi prints no custom message; the answer still has to reach the person.
 			if (!ctx.hasUI) say(ctx, answer.content, result.ok ? "info" : "error");

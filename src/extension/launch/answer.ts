@@ -16,13 +16,15 @@ import type { Launched } from "./launch.ts";
 export function answerOf(flow: string, input: string, launched: Launched): { content: string; end: string } {
 	const { result, runDir } = launched;
 	const output = typeof result.output === "string" ? result.output : `\`\`\`json\n${JSON.stringify(result.output, null, 2)}\n\`\`\``;
+	// The error names its visit first (`review: budget: …`); the end line already says where.
+	const why = result.failedAt && result.error?.startsWith(`${result.failedAt}: `) ? result.error.slice(result.failedAt.length + 2) : result.error;
 	const end = result.ok
 		? `ok · ${runDir} · ${formatUsage(result.usage)}`
-		: launched.stopped && launched.stopped !== "stopped"
-			? `stopped: ${launched.stopped}${result.failedAt ? ` (before ${result.failedAt})` : ""} · ${runDir}`
-			: launched.stopped
-				? `stopped by you${result.failedAt ? ` at ${result.failedAt}` : ""} · ${runDir}`
-				: `failed at ${result.failedAt ?? "?"}: ${result.error ?? "unknown error"} · ${runDir}`;
+		: launched.stopped
+			? `stopped by you${result.failedAt ? ` at ${result.failedAt}` : ""} · ${runDir}`
+			: result.errorKind === "budget"
+				? `stopped at ${result.failedAt ?? "?"}: ${why?.replace(/^budget: /, "") ?? "the budget is spent"} · ${runDir}`
+				: `failed at ${result.failedAt ?? "?"}: ${why ?? "unknown error"} · ${runDir}`;
 	const asked = input.length > 200 ? `${input.slice(0, 199)}…` : input;
 	const body = result.ok || output.trim() ? output : "(no output)";
 	return { content: `◆ ${flow}\nResult of the ${flow} flow, asked: ${asked}\n\n${body}\n\n${end}`, end };

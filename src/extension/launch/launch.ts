@@ -1,7 +1,7 @@
 /**
- * Runs a prepared flow in its run folder: the spawn wrapped for delegation (agents that list `subagent`),
- * for the token budget and for the caller (a `/step` pause), the run's own stop linked to the caller's,
- * and `result.json` written whatever happened. `/run`, `/step` and the `subagent` tool all start runs
+ * Runs a prepared flow in its run folder: the spawn wrapped for delegation (agents that list `subagent`)
+ * and for the caller (a `/step` pause), the flow's budget and chain settings applied, the run's own stop
+ * linked to the caller's, and `result.json` written whatever happened. `/run`, `/step` and the `subagent` tool all start runs
  * here, so they refuse, run and record alike.
  */
 import { createBashCheck, type FlowResult, runFlow } from "../../flow/index.ts";
@@ -9,7 +9,6 @@ import { stopReason } from "../../runtime/abort.ts";
 import type { EventSink } from "../../runtime/events.ts";
 import type { Spawn, SpawnRequest } from "../../runtime/subagent.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
-import { tokenBudget } from "./budget.ts";
 import { withChildTools } from "./child-tools.ts";
 import type { Prepared } from "./prepare.ts";
 import { openRunFolder } from "./run-folder.ts";
@@ -30,24 +29,22 @@ export interface Launched {
 	result: FlowResult;
 	/** The run folder as a person would type it. */
 	runDir: string;
-	/** Why the run was cut short by us rather than by a failure: the budget, or a stop. */
-	stopped?: string;
+	/** Set when the caller stopped the run (Esc, the tool's signal), rather than a failure ending it. */
+	stopped?: boolean;
 }
 
 /** Runs `p`; never throws for a failed run (the failure is in the result). */
 export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Launched> {
 	const controller = new AbortController();
-	let stopped: string | undefined;
-	const stop = (why: string) => {
-		stopped ??= why;
+	let stopped = false;
+	const onCallerStop = () => {
+		stopped = true;
+		// The reason makes every cut turn and the run fail `stopped`, which a resume tells apart from a deadline.
 		if (!controller.signal.aborted) controller.abort(stopReason());
 	};
-	const onCallerStop = () => stop("stopped");
 	if (hooks.signal?.aborted) onCallerStop();
 	hooks.signal?.addEventListener("abort", onCallerStop, { once: true });
 	let spawn = withChildTools(p.host.spawn, hooks.childTools);
-	const budget = p.request.budgetTokens !== undefined ? tokenBudget(spawn, p.request.budgetTokens, stop) : undefined;
-	if (budget) spawn = budget.spawn;
 	if (hooks.wrapSpawn) spawn = hooks.wrapSpawn(spawn);
 	const folder = openRunFolder(p.cwd, p.flow.name.value);
 	let result: FlowResult | undefined;
@@ -61,6 +58,7 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 			git: p.git,
 			check: createBashCheck(),
 			scripts: p.scripts,
+			...p.extras,
 			...(p.request.timeoutMs !== undefined ? { timeoutMs: p.request.timeoutMs } : {}),
 			...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
 		});
@@ -73,9 +71,9 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 				source: p.entry.source,
 				...(p.request.model ? { model: p.request.model } : {}),
 				...(p.request.timeoutMs !== undefined ? { timeoutMs: p.request.timeoutMs } : {}),
-				...(p.request.budgetTokens !== undefined ? { budgetTokens: p.request.budgetTokens, budgetSpent: budget?.spent() } : {}),
+				...(p.extras.budget ? { budget: p.extras.budget } : {}),
 				...(p.request.script ? { script: p.request.script } : {}),
-				...(stopped ? { stopped } : {}),
+				...(stopped ? { stopped: "by the person" } : {}),
 			});
 		}
 	}

@@ -8,10 +8,13 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { loadRoster, type Scope } from "../../agents/index.ts";
+import { chainRunOptions, parseChain } from "../../chain/index.ts";
 import { type Fault, formatFault } from "../../faults/index.ts";
 import {
 	type AskPort,
+	type Budget,
 	type CheckedFlow,
+	checkFlowText,
 	catalogueOptions,
 	checkFlowFile,
 	createGitPort,
@@ -22,6 +25,7 @@ import {
 	type NodeModel,
 	prepareRun,
 	resolveModels,
+	type RunOptions,
 	scriptableAddresses,
 	type Type,
 	typeToString,
@@ -41,7 +45,7 @@ export interface LaunchRequest {
 	model?: string;
 	/** `--timeout`: every turn's bound. */
 	timeoutMs?: number;
-	/** `--budget-tokens`: no turn starts once the run has spent this many tokens. */
+	/** `--budget-tokens`: no turn starts once the run has spent this many tokens (wins over the flow's `budget: tokens`). */
 	budgetTokens?: number;
 	/** `--script`: a dry run on the scripted model with this script (a path from the working folder). */
 	script?: string;
@@ -59,6 +63,8 @@ export interface Prepared {
 	git: GitPort;
 	ask: AskPort;
 	cwd: string;
+	/** What the flow itself asks of the run: its budget, and a chain's handoffs and backoff. */
+	extras: Pick<RunOptions, "plugins" | "budget" | "retryBackoffMs">;
 }
 
 /** The outcome of preparing: a run that may start, or the lines saying why not. */
@@ -75,13 +81,44 @@ export async function prepareLaunch(
 	const refuse = (...lines: string[]): Preparation => ({ ok: false, lines });
 	const found = findFlow(request.name, cwd, scope);
 	if (!found.ok) return refuse((!scope.project && untrustedRefusal(cwd, "flows", request.name)) || found.error);
-	const roster = loadRoster(cwd, scope);
-	const checked = checkFlowFile(found.value.file, roster, catalogueOptions(cwd, scope));
+	const checked = checkFlowFile(found.value.file, loadRoster(cwd, scope), catalogueOptions(cwd, scope));
 	if (!checked.value) {
 		const n = checked.faults.length;
 		return refuse(...faultLines(checked.faults, cwd), `${found.value.name} does not check (${n} fault${n === 1 ? "" : "s"}); nothing was run.`);
 	}
-	const flow = checked.value;
+	return prepareChecked(checked.value, found.value, request, ctx, scope, ask);
+}
+
+/**
+ * A chain string run as a flow, exactly as `pi-flows chain` runs it: every flag applied, handoffs between
+ * steps. Faults point at their column in the chain as it was written (`chain:1:12`).
+ */
+export async function prepareChain(chain: string, request: Omit<LaunchRequest, "name">, ctx: Pick<ExtensionContext, "cwd" | "model" | "modelRegistry">, scope: Scope, ask: AskPort): Promise<Preparation> {
+	const parsed = parseChain(chain, { file: "chain" });
+	if (!parsed.value) return { ok: false, lines: [...parsed.faults.map((f) => formatFault(f)), "the chain does not read; nothing was run."] };
+	const prefix = "chain: '";
+	const text = `---\nname: chain\ndescription: a chain the model asked for\ninput: string\n${prefix}${chain.replace(/'/g, "''")}'\n---\n`;
+	const file = resolve(ctx.cwd, "chain.md");
+	const checked = checkFlowText(text, file, loadRoster(ctx.cwd, scope), catalogueOptions(ctx.cwd, scope));
+	if (!checked.value) {
+		// The chain sits on line 5 of the flow text made for it; faults there go back to its own columns.
+		const lines = checked.faults.map((f) => `chain:1:${f.line === 5 ? f.column - prefix.length : f.column}: ${f.code}: ${f.message}`);
+		return { ok: false, lines: [...lines, "the chain does not check; nothing was run."] };
+	}
+	return prepareChecked(checked.value, { name: "chain", file, source: "user" }, { ...request, name: "chain" }, ctx, scope, ask);
+}
+
+/** The run stage, the input and the models of a flow that checked. */
+async function prepareChecked(
+	flow: CheckedFlow,
+	entry: FlowEntry,
+	request: LaunchRequest,
+	ctx: Pick<ExtensionContext, "cwd" | "model" | "modelRegistry">,
+	scope: Scope,
+	ask: AskPort,
+): Promise<Preparation> {
+	const cwd = ctx.cwd;
+	const refuse = (...lines: string[]): Preparation => ({ ok: false, lines });
 	const input = readInput(request.input, flow.input.value, flow.name.value);
 	if (!input.ok) return refuse(input.error);
 	let script: Script | undefined;
@@ -96,7 +133,17 @@ export async function prepareLaunch(
 	const host = await hostFor(ctx, script);
 	const models = resolveModels(flow, host.resolveModel, request.model ?? (script ? "scripted" : undefined));
 	if (!models.ok) return refuse(...models.errors, "nothing was run.");
-	return { ok: true, value: { request, flow, entry: found.value, input: input.value, host, models: models.models, scripts: stage.scripts, git, ask, cwd } };
+	const chain = chainRunOptions(flow, cwd);
+	const budget = budgetOf(flow, chain.budget, request.budgetTokens);
+	const extras = { plugins: chain.plugins, ...(budget ? { budget } : {}), ...(chain.retryBackoffMs !== undefined ? { retryBackoffMs: chain.retryBackoffMs } : {}) };
+	return { ok: true, value: { request, flow, entry, input: input.value, host, models: models.models, scripts: stage.scripts, git, ask, cwd, extras } };
+}
+
+/** The flow's `budget:` (or its chain's `--budget-total`), with `--budget-tokens` winning for tokens. */
+function budgetOf(flow: CheckedFlow, chain: Budget | undefined, tokens: number | undefined): Budget | undefined {
+	const b = flow.budget;
+	const own: Budget | undefined = b ? { ...(b.tokens ? { tokens: b.tokens.value } : {}), ...(b.cost ? { cost: b.cost.value } : {}), ...(b.turns ? { turns: b.turns.value } : {}) } : chain;
+	return tokens === undefined ? own : { ...own, tokens };
 }
 
 /** Faults as `file:line:col: code: message`, paths relative to the working folder. */

@@ -1,11 +1,11 @@
 /**
  * What a `subagent` call asks for, decided before anything spawns: its mode from the fields it gives, its
- * agents looked up in the roster (a miss names the nearest agent), its chain parsed, its limits checked.
+ * agents looked up in the roster (a miss names the nearest agent), its chain read, its limits checked.
  * A refusal is text for the model with what to do instead; it is returned as an error result, never
  * thrown, so the model can correct the call.
  */
 import type { AgentDef, Roster } from "../../agents/index.ts";
-import { type ChainModel, type ChainSpec, DEFAULT_GOAL_AGENT, parseChain } from "../../chain/index.ts";
+import { parseChain } from "../../chain/index.ts";
 import { formatFault, nearest } from "../../faults/index.ts";
 import { readTimeout } from "../args.ts";
 import { MAX_CONCURRENCY, MAX_TASKS, type SubagentParams } from "./params.ts";
@@ -22,7 +22,9 @@ export interface ChainStepPlan {
 export type CallPlan = { model?: string; timeoutMs?: number } & (
 	| { mode: "single"; agent: AgentDef; task: string }
 	| { mode: "parallel"; tasks: { agent: AgentDef; task: string }[]; concurrency: number }
-	| { mode: "chain"; steps: ChainStepPlan[]; input: string; budgetTokens?: number }
+	| { mode: "chain"; steps: ChainStepPlan[]; input: string }
+	/** A chain string: run as a flow, as `pi-flows chain` runs it, so every flag of the syntax applies. */
+	| { mode: "chain"; written: string; input: string }
 	| { mode: "flow"; flow: string; input: string }
 );
 
@@ -85,7 +87,7 @@ export function planCall(params: SubagentParams, roster: Roster): Planned {
 		if (params.input !== undefined && params.task !== undefined) return refuse("`flow` takes its input in `input`; give it once, not also as `task`.");
 		return { ok: true, plan: { ...common, mode: "flow", flow: params.flow ?? "", input: params.input ?? params.task ?? "" } };
 	}
-	return typeof params.chain === "string" ? chainFromText(params.chain, params.task ?? "", roster, common) : chainFromList(params.chain ?? [], roster, common);
+	return typeof params.chain === "string" ? chainFromText(params.chain, params.task ?? "", common) : chainFromList(params.chain ?? [], roster, common);
 }
 
 function chainFromList(list: readonly { agent: string; task?: string }[], roster: Roster, common: { model?: string; timeoutMs?: number }): Planned {
@@ -101,44 +103,18 @@ function chainFromList(list: readonly { agent: string; task?: string }[], roster
 	return { ok: true, plan: { ...common, mode: "chain", steps, input: list[0].task } };
 }
 
-/** The chain syntax of docs/chain.md; what the tool does not apply yet is refused by name, never dropped. */
-function chainFromText(text: string, input: string, roster: Roster, common: { model?: string; timeoutMs?: number }): Planned {
+/**
+ * The chain syntax of docs/chain.md, read here only so a chain that does not parse is refused with its
+ * columns before anything else; it then runs as a flow, which checks its agents, flows and templates.
+ */
+function chainFromText(text: string, task: string, common: { model?: string; timeoutMs?: number }): Planned {
 	const parsed = parseChain(text, { file: "chain" });
 	if (!parsed.value) return { ok: false, message: "the chain does not parse:", faults: parsed.faults.map((f) => formatFault(f)) };
-	const spec: ChainSpec = parsed.value;
-	const g = spec.globals;
-	const unapplied = [
-		g.skills && "--global-skill",
-		g.continueOnError && "--continue-on-error",
-		g.retry !== undefined && "--retry",
-		g.backoffMs !== undefined && "--backoff",
-		g.maxHistory !== undefined && "--max-history",
-		g.budgetWarning !== undefined && "--budget-warning",
-		...spec.steps.flatMap((s) => [s.skills && "--skill", s.retry !== undefined && "--retry", s.continueOnError && "--continue-on-error"]),
-	].filter((x): x is string => typeof x === "string");
-	if (unapplied.length) return refuse(`the subagent tool does not apply ${[...new Set(unapplied)].join(", ")} in chains yet; drop ${unapplied.length === 1 ? "it" : "them"}, or write the chain as a flow.`);
-	const steps: ChainStepPlan[] = [];
-	let first = input;
-	for (const [i, s] of spec.steps.entries()) {
-		if (s.ref.kind === "flow" || s.ref.kind === "template") return refuse(`step ${i + 1}: ${s.ref.kind} steps do not run in the subagent tool's chains yet; call the flow with \`flow\`.`);
-		const name = s.ref.kind === "agent" ? s.ref.name : DEFAULT_GOAL_AGENT;
-		const a = agentIn(roster, name);
-		if (!a.ok) return refuse(`step ${i + 1}: ${a.error}`);
-		const model = modelText(s.model ?? g.model);
-		const thinking = s.thinking ?? (s.model ? s.model.thinking : undefined) ?? g.thinking;
-		let task: string | undefined;
-		// A goal is its step's instruction; as the first step with no `task`, it is the chain's input.
-		if (s.ref.kind === "goal" && i === 0 && !first.trim()) first = s.ref.text;
-		else if (s.ref.kind === "goal") task = s.ref.text;
-		const agent: AgentDef = { ...a.agent, ...(model && !common.model ? { model } : {}), ...(thinking ? { thinking } : {}) };
-		steps.push({ agent, ...(task ? { task } : {}), ...(s.timeoutMs !== undefined ? { timeoutMs: s.timeoutMs } : {}) });
-	}
-	if (!first.trim()) return refuse("the chain needs an input: give it in `task`.");
-	return { ok: true, plan: { ...common, mode: "chain", steps, input: first, ...(g.budgetTotal !== undefined ? { budgetTokens: g.budgetTotal } : {}) } };
-}
-
-function modelText(m: ChainModel | undefined): string | undefined {
-	return m ? `${m.provider}/${m.id}` : undefined;
+	// A chain that opens with a goal says what to do; its input may then be left out.
+	const first = parsed.value.steps[0]?.ref;
+	const input = task.trim() ? task : first?.kind === "goal" ? first.text : "";
+	if (!input.trim()) return refuse("the chain needs an input: give it in `task`.");
+	return { ok: true, plan: { ...common, mode: "chain", written: text, input } };
 }
 
 /** An agent by name, or a refusal naming the nearest one. */

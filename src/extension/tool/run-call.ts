@@ -1,6 +1,7 @@
 /**
  * Runs one `subagent` call: checks the depth bound, plans the call, then plays it on the combinators (a
- * pool turn, a bounded parallel map, `chain`) or as a whole flow through the same launch as `/run`.
+ * pool turn, a bounded parallel map, `chain` for a list of steps) or as a whole flow through the same
+ * launch as `/run` (a flow, or a chain string, which becomes a flow as `pi-flows chain` makes it).
  * Progress goes out on every turn event; the outcome carries the children's usage summed. Nothing here
  * needs pi's UI, so a subagent's own `subagent` tool runs the same code one level deeper.
  */
@@ -14,10 +15,9 @@ import type { Spawn, SpawnRequest } from "../../runtime/subagent.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
 import type { Usage } from "../../runtime/usage.ts";
 import { answerOf } from "../launch/answer.ts";
-import { tokenBudget } from "../launch/budget.ts";
 import { SUBAGENT_TOOL, withChildTools } from "../launch/child-tools.ts";
 import { launch } from "../launch/launch.ts";
-import { prepareLaunch } from "../launch/prepare.ts";
+import { prepareChain, prepareLaunch } from "../launch/prepare.ts";
 import type { SubagentParams } from "./params.ts";
 import { subagentParameters } from "./params.ts";
 import { type CallPlan, type ChainStepPlan, planCall } from "./plan.ts";
@@ -77,9 +77,11 @@ export async function runCall(core: CallCore, params: SubagentParams, signal?: A
 		if (progress.fold(event, Date.now())) onProgress?.(details(true));
 	};
 	const childTools = (_request: SpawnRequest) => [childTool({ ...core, depth: core.depth + 1, ask: NOBODY })];
-	if (plan.mode === "flow") {
-		const prepared = await prepareLaunch({ name: plan.flow, input: plan.input, ...(plan.model ? { model: plan.model } : {}), ...(plan.timeoutMs !== undefined ? { timeoutMs: plan.timeoutMs } : {}) }, core.pi, core.scope, core.ask);
-		if (!prepared.ok) return refused(core, `Refused: the flow \`${plan.flow}\` cannot run:`, prepared.lines);
+	if (plan.mode === "flow" || (plan.mode === "chain" && "written" in plan)) {
+		const request = { input: plan.input, ...(plan.model ? { model: plan.model } : {}), ...(plan.timeoutMs !== undefined ? { timeoutMs: plan.timeoutMs } : {}) };
+		const prepared =
+			plan.mode === "flow" ? await prepareLaunch({ ...request, name: plan.flow }, core.pi, core.scope, core.ask) : await prepareChain(plan.written, request, core.pi, core.scope, core.ask);
+		if (!prepared.ok) return refused(core, `Refused: ${plan.mode === "flow" ? `the flow \`${plan.flow}\`` : "the chain"} cannot run:`, prepared.lines);
 		const launched = await launch(prepared.value, { ...(signal ? { signal } : {}), onEvent, childTools });
 		const answer = answerOf(prepared.value.flow.name.value, plan.input, launched);
 		const ok = launched.result.ok;
@@ -87,15 +89,11 @@ export async function runCall(core: CallCore, params: SubagentParams, signal?: A
 	}
 	const host = await core.host();
 	const fallback = core.defaultModel;
-	let spawn: Spawn = withChildTools(fallback ? (r) => host.spawn(r.model || r.agent.model ? r : { ...r, model: fallback }) : host.spawn, childTools);
-	const stop = new AbortController();
-	const cut = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
-	const budget = plan.mode === "chain" && plan.budgetTokens !== undefined ? tokenBudget(spawn, plan.budgetTokens, () => stop.abort()) : undefined;
-	if (budget) spawn = budget.spawn;
-	const options = { cwd: core.pi.cwd, spawn, signal: cut, onEvent, ...(plan.model ? { model: plan.model } : {}), ...(plan.timeoutMs !== undefined ? { timeoutMs: plan.timeoutMs } : {}) };
-	if (plan.mode === "chain") {
+	const spawn: Spawn = withChildTools(fallback ? (r) => host.spawn(r.model || r.agent.model ? r : { ...r, model: fallback }) : host.spawn, childTools);
+	const options = { cwd: core.pi.cwd, spawn, ...(signal ? { signal } : {}), onEvent, ...(plan.model ? { model: plan.model } : {}), ...(plan.timeoutMs !== undefined ? { timeoutMs: plan.timeoutMs } : {}) };
+	if (plan.mode === "chain" && "steps" in plan) {
 		const result = await chain({ ...options, spawn: stepSpawn(spawn, plan.steps), steps: plan.steps.map((s) => s.agent), input: plan.input });
-		const text = result.ok ? result.output : `The chain failed at ${result.agent}: ${budget?.exhausted() ?? result.error ?? "unknown error"}`;
+		const text = result.ok ? result.output : `The chain failed at ${result.agent}: ${result.error ?? "unknown error"}`;
 		return { text, isError: !result.ok, details: details(result.ok), usage: progress.usage() };
 	}
 	const pool = createPool(options);
@@ -106,7 +104,7 @@ export async function runCall(core: CallCore, params: SubagentParams, signal?: A
 		}
 		const results: (Result | undefined)[] = plan.tasks.map(() => undefined);
 		// A stop rejects the map once the started turns end; what ended is still reported, task by task.
-		await mapConcurrent(plan.tasks, plan.concurrency, async (t, i) => (results[i] = await pool.turn(t.agent, t.task, { key: `${t.agent.name}[${i}]` })), cut).catch(() => {});
+		await mapConcurrent(plan.tasks, plan.concurrency, async (t, i) => (results[i] = await pool.turn(t.agent, t.task, { key: `${t.agent.name}[${i}]` })), signal).catch(() => {});
 		const ok = results.every((r) => r?.ok);
 		const text = plan.tasks
 			.map((t, i) => {
