@@ -17,6 +17,7 @@ import { prepareLaunch } from "./launch/prepare.ts";
 import { openLiveView } from "./live/widget.ts";
 import { postResult, say } from "./messages.ts";
 import { runChildTools } from "./tool/run-call.ts";
+import { resumeInPi } from "./resume-command.ts";
 import { projectScope, type TrustMemory } from "./trust.ts";
 
 /** Registers `/run`, the person's way to start a flow and watch it without leaving the session. */
@@ -28,6 +29,12 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 			const line = readCommandLine(args);
 			if (!line.ok) return say(ctx, `/run: ${line.error}`, "error");
 			const { name, input, flags } = line.value;
+			if (name === "resume") {
+				return resumeInPi(input.trim() || undefined, ctx, (content, ok, runDir) => {
+					postResult(pi, ctx, content, { flow: "resume", ok, runDir, frame: [] });
+					if (!ctx.hasUI) say(ctx, content, ok ? "info" : "error");
+				});
+			}
 			const scope = await projectScope(ctx, memory);
 			if (!name) {
 				const listing = flowListing(ctx.cwd, scope);

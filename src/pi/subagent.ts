@@ -10,7 +10,7 @@ import type { AskOptions, SpawnRequest, Subagent } from "../runtime/subagent.ts"
 import { emptyUsage, type Usage } from "../runtime/usage.ts";
 import type { ResolvedModel } from "./host.ts";
 import { createAgentSession, sessionDefaults, staticResources } from "./host.ts";
-import type { ScriptedModel } from "./scripted/index.ts";
+import { bindScriptedTurn, SCRIPTED_PROVIDER, type ScriptedModel, unbindScriptedTurn } from "./scripted/index.ts";
 import { toPiTool } from "./tools.ts";
 
 interface OpenOptions {
@@ -57,7 +57,7 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 			if (closed) return;
 			closed = true;
 			off();
-			o.scripted?.unbind(session.sessionId);
+			unbindScriptedTurn(session.sessionId);
 			try {
 				await session.abort();
 			} finally {
@@ -75,7 +75,8 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 	if (options.signal?.aborted) {
 		return { ...base, output: "", messages: [], usage: emptyUsage(), ok: false, error: "aborted", errorKind: "aborted" };
 	}
-	o.scripted?.bind(session.sessionId, options.label ?? sub.agent);
+	// Any scripted model in the process answers by visit (a test extension's included), not just ours.
+	if (o.model.model.provider === SCRIPTED_PROVIDER) bindScriptedTurn(session.sessionId, options.label ?? sub.agent);
 	const before = session.getSessionStats();
 	const firstMessage = session.messages.length;
 	let timedOut = false;

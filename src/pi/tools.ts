@@ -5,6 +5,19 @@
  */
 import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { ToolSpec } from "../runtime/tool.ts";
+import type { Usage } from "../runtime/usage.ts";
+
+/** Our usage in pi-ai's shape (cost split is not known per part, so it is all in the total). */
+function piUsage(u: Usage) {
+	return {
+		input: u.input,
+		output: u.output,
+		cacheRead: u.cacheRead,
+		cacheWrite: u.cacheWrite,
+		totalTokens: u.totalTokens,
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: u.cost },
+	};
+}
 
 /** pi's definition of one of our tools. */
 export function toPiTool(spec: ToolSpec): ToolDefinition {
@@ -20,6 +33,7 @@ export function toPiTool(spec: ToolSpec): ToolDefinition {
 				details: outcome.details ?? null,
 				...(outcome.isError ? { isError: true } : {}),
 				...(outcome.terminate ? { terminate: true } : {}),
+				...(outcome.usage ? { usage: piUsage(outcome.usage) } : {}),
 			};
 		},
 	} as ToolDefinition;

@@ -2,6 +2,7 @@
  * A tool the evaluator hands a subagent (`submit`, `verdict`, `finish`, ...), described without pi's
  * types so the evaluator stays offline-testable; `src/pi/` turns it into pi's tool definition.
  */
+import type { Usage } from "./usage.ts";
 
 /** What a tool call gave back. */
 export interface ToolOutcome {
@@ -11,6 +12,8 @@ export interface ToolOutcome {
 	isError?: boolean;
 	/** Ends the turn after this call: no further model request (pi's `terminate`). */
 	terminate?: boolean;
+	/** What the tool itself spent on models (a delegated subagent), so pi's session totals include it. */
+	usage?: Usage;
 	details?: unknown;
 }
 

@@ -4,14 +4,16 @@
  * linked to the caller's, and `result.json` written whatever happened. `/run`, `/step` and the `subagent` tool all start runs
  * here, so they refuse, run and record alike.
  */
-import { createBashCheck, type FlowResult, runFlow } from "../../flow/index.ts";
+import { createBashCheck, type FlowResult } from "../../flow/index.ts";
 import { stopReason } from "../../runtime/abort.ts";
 import type { EventSink } from "../../runtime/events.ts";
 import type { Spawn, SpawnRequest } from "../../runtime/subagent.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
 import { withChildTools } from "./child-tools.ts";
 import type { Prepared } from "./prepare.ts";
-import { openRunFolder } from "./run-folder.ts";
+import { readFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import { runsHome, startRun } from "../../runs/index.ts";
 
 /** What the caller adds to a run; each surface (command, step, tool) differs only here. */
 export interface LaunchHooks {
@@ -46,10 +48,11 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 	hooks.signal?.addEventListener("abort", onCallerStop, { once: true });
 	let spawn = withChildTools(p.host.spawn, hooks.childTools);
 	if (hooks.wrapSpawn) spawn = hooks.wrapSpawn(spawn);
-	const folder = openRunFolder(p.cwd, p.flow.name.value);
-	let result: FlowResult | undefined;
 	try {
-		result = await runFlow(p.flow, p.input, {
+		// The journaled runner: a snapshot, a lock, a journal flushed at each visit's end, events, usage and
+		// the result, so a run started in pi is resumable by `/run resume` and `pi-flows resume` alike.
+		const outcome = await startRun(p.flow, p.input, {
+			runsHome: runsHome(p.cwd),
 			spawn,
 			models: p.models,
 			cwd: p.cwd,
@@ -58,23 +61,33 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 			git: p.git,
 			check: createBashCheck(),
 			scripts: p.scripts,
+			somebodyThere: p.ask.somebodyThere,
 			...p.extras,
+			...(p.request.model ? { model: p.request.model } : {}),
+			...(scriptText(p) ? { script: scriptText(p) as { file: string; text: string } } : {}),
 			...(p.request.timeoutMs !== undefined ? { timeoutMs: p.request.timeoutMs } : {}),
 			...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
 		});
-		return { result, runDir: folder.shown, ...(stopped ? { stopped } : {}) };
+		if ("refused" in outcome) throw new Error(outcome.refused);
+		return { result: outcome.result, runDir: shown(p.cwd, outcome.runDir), ...(stopped ? { stopped } : {}) };
 	} finally {
 		hooks.signal?.removeEventListener("abort", onCallerStop);
-		if (result) {
-			folder.finish(result, {
-				file: p.entry.file,
-				source: p.entry.source,
-				...(p.request.model ? { model: p.request.model } : {}),
-				...(p.request.timeoutMs !== undefined ? { timeoutMs: p.request.timeoutMs } : {}),
-				...(p.extras.budget ? { budget: p.extras.budget } : {}),
-				...(p.request.script ? { script: p.request.script } : {}),
-				...(stopped ? { stopped: "by the person" } : {}),
-			});
-		}
+	}
+}
+
+/** A run folder as a person in the working folder would type it. */
+export function shown(cwd: string, dir: string): string {
+	const rel = relative(cwd, dir);
+	return rel && !rel.startsWith("..") ? rel : dir;
+}
+
+function scriptText(p: Prepared): { file: string; text: string } | undefined {
+	if (!p.request.script) return undefined;
+	const file = resolve(p.cwd, p.request.script);
+	try {
+		return { file, text: readFileSync(file, "utf8") };
+	} catch {
+		// The script was read when the run was prepared; a vanished file only costs the snapshot its copy.
+		return undefined;
 	}
 }

@@ -128,7 +128,8 @@ export function childTool(core: CallCore): ToolSpec {
 		parameters: subagentParameters as unknown as Record<string, unknown>,
 		execute: async (args, signal) => {
 			const out = await runCall(core, args as SubagentParams, signal);
-			return { text: out.text, details: out.details, ...(out.isError ? { isError: true } : {}) };
+			// The children's usage goes with the result, so the parent's session totals include the grandchildren.
+			return { text: out.text, details: out.details, ...(out.isError ? { isError: true } : {}), ...(out.usage ? { usage: out.usage } : {}) };
 		},
 	};
 }

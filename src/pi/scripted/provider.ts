@@ -28,6 +28,24 @@ interface Binding {
 	visit: string;
 }
 
+/**
+ * Which visit each session is playing, shared by every copy of this module in the process: pi loads each
+ * extension through its own module instance, so a scripted model registered by one extension must still
+ * see the bindings made by pi-flows' subagents in another.
+ */
+const BINDINGS_KEY = Symbol.for("pi-flows.scripted.bindings");
+const bindings: Map<string, Binding> = ((globalThis as Record<symbol, unknown>)[BINDINGS_KEY] ??= new Map<string, Binding>()) as Map<string, Binding>;
+
+/** Says which visit a scripted session's next requests belong to (any scripted model in the process). */
+export function bindScriptedTurn(sessionId: string, visit: string): void {
+	bindings.set(sessionId, { visit });
+}
+
+/** Forgets a closed session. */
+export function unbindScriptedTurn(sessionId: string): void {
+	bindings.delete(sessionId);
+}
+
 /** Builds the provider for one script. */
 export function createScriptedModel(script: Script): ScriptedModel {
 	const core = createFauxCore({
@@ -36,7 +54,6 @@ export function createScriptedModel(script: Script): ScriptedModel {
 		// A reasoning model, so a thinking level set by a flow or a chain reaches the request (and `{{thinking}}`).
 		models: [{ id: SCRIPTED_MODEL, name: "Scripted model", reasoning: true, contextWindow: script.contextWindow, maxTokens: 16_384 }],
 	});
-	const bindings = new Map<string, Binding>();
 	// A visit's cursor: retries of the same visit continue where the last attempt stopped, so a script can
 	// say "fail, then answer".
 	const cursors = new Map<string, number>();
@@ -84,10 +101,8 @@ export function createScriptedModel(script: Script): ScriptedModel {
 		provider,
 		// A visit path is unique in a run, so its cursor lives for the run: every attempt of a visit, on the
 		// same subagent or a fresh one after a timeout, continues where the last stopped.
-		bind: (sessionId, visit) => {
-			bindings.set(sessionId, { visit });
-		},
-		unbind: (sessionId) => bindings.delete(sessionId),
+		bind: bindScriptedTurn,
+		unbind: unbindScriptedTurn,
 		calls: () => calls,
 	};
 }

@@ -1,0 +1,75 @@
+/**
+ * `/run resume [run]`: continues a run from its journal, the newest of this folder that did not end well
+ * when none is named, with the same live view and answer as `/run`. The snapshot runs, not the disk;
+ * a turn cut after it may have written to the tree is asked about before it runs again.
+ */
+import { resolve } from "node:path";
+import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import { createBashCheck, createGitPort, NOBODY, resolveModels } from "../flow/index.ts";
+import { readScript } from "../pi/index.ts";
+import { journalState, listRunFolders, readJournal, readSnapshot, resumeRun, runsHome } from "../runs/index.ts";
+import { dialogAsk } from "./ask-dialogs.ts";
+import { hostFor } from "./host.ts";
+import { shown } from "./launch/launch.ts";
+import { openLiveView } from "./live/widget.ts";
+import { say } from "./messages.ts";
+
+/** Resumes a run; the result is posted by the caller's `post`. */
+export async function resumeInPi(named: string | undefined, ctx: ExtensionCommandContext, post: (content: string, ok: boolean, runDir: string) => void): Promise<void> {
+	const home = runsHome(ctx.cwd);
+	const runDir = named ? resolve(ctx.cwd, named) : newestResumable(home);
+	if (!runDir) return say(ctx, `/run resume: no resumable run under ${shown(ctx.cwd, home)}`, "warning");
+	const snap = readSnapshot(runDir);
+	if (!snap.ok) return say(ctx, `/run resume: ${snap.error}`, "error");
+	const journal = readJournal(`${runDir}/journal.jsonl`);
+	const state = journal.ok ? journalState(journal.entries) : undefined;
+	let inDoubt: "rerun" | "stop" = "stop";
+	if (state?.inDoubt.length && ctx.hasUI) {
+		const rerun = await ctx.ui.confirm("Run again a turn that may have written?", `${state.inDoubt.join(", ")} was cut after calling a tool that writes; its edits may be in the tree. Run it again from its start?`);
+		inDoubt = rerun ? "rerun" : "stop";
+	}
+	const scriptSetting = snap.value.settings.script;
+	const script = scriptSetting ? readScript(scriptSetting.text, scriptSetting.file).value : undefined;
+	const host = await hostFor(ctx, script);
+	const stop = new AbortController();
+	const onPiAbort = () => stop.abort();
+	ctx.signal?.addEventListener("abort", onPiAbort, { once: true });
+	const ask = ctx.hasUI ? dialogAsk(ctx.ui) : NOBODY;
+	let view: ReturnType<typeof openLiveView> | undefined;
+	try {
+		const outcome = await resumeRun({
+			runDir,
+			cwd: ctx.cwd,
+			spawn: host.spawn,
+			models: (flow) => {
+				view ??= openLiveView(ctx, flow, { onEscape: () => stop.abort() });
+				const m = resolveModels(flow, host.resolveModel, snap.value.settings.model);
+				return m.ok ? m.models : m.errors;
+			},
+			somebodyThere: ask.somebodyThere,
+			ask,
+			git: createGitPort(),
+			check: createBashCheck(),
+			signal: stop.signal,
+			onEvent: (e) => view?.sink(e),
+			inDoubt,
+		});
+		if ("refused" in outcome) return say(ctx, `/run resume: ${outcome.refused}`, "error");
+		const lines = [`◆ ${snap.value.flow.name} (resumed, life ${outcome.resumed?.life ?? "?"})`];
+		if (outcome.resumed?.changed) lines.push(outcome.resumed.changed);
+		const { result } = outcome;
+		lines.push(result.ok ? (typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2)) : `failed at ${result.failedAt}: ${result.error}`);
+		post(lines.join("\n\n"), result.ok, shown(ctx.cwd, runDir));
+	} finally {
+		ctx.signal?.removeEventListener("abort", onPiAbort);
+		view?.close();
+	}
+}
+
+function newestResumable(home: string): string | undefined {
+	for (const dir of listRunFolders(home)) {
+		const j = readJournal(`${dir}/journal.jsonl`);
+		if (j.ok && !journalState(j.entries).end?.ok) return dir;
+	}
+	return undefined;
+}
