@@ -182,7 +182,7 @@ async function life(
 		);
 		journal.close();
 		const usage = writeUsage(runDir, [...earlier, ...written]);
-		writeAtomic(join(runDir, "result.json"), `${JSON.stringify({ ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage }, null, 2)}\n`);
+		writeAtomic(join(runDir, "result.json"), `${JSON.stringify({ flow: final.flow, life: n, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage }, null, 2)}\n`);
 		return { runDir, result: final, usage };
 	} finally {
 		journal.close();

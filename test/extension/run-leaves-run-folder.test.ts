@@ -30,7 +30,7 @@ describe("/run in a real pi process", () => {
 			const text = contentOf(result);
 			expect(text).toContain("◆ hello");
 			expect(text).toContain("HELLO FROM THE SCRIPTED MODEL");
-			expect(text).toMatch(/\nok · \.pi\/runs\/\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d-hello · /);
+			expect(text).toMatch(/\nok · \.pi\/runs\/\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d-\d{3}-hello · /);
 			// The live view was drawn while the run went, with the node's state, and cleared at the end.
 			const drawn = widgets(pi.lines).map((w) => (w.widgetLines as string[] | undefined)?.join("\n") ?? "");
 			expect(drawn.some((d) => d.includes("● greet · echo"))).toBe(true);
@@ -38,8 +38,10 @@ describe("/run in a real pi process", () => {
 			expect(widgets(pi.lines).at(-1)?.widgetLines).toBeUndefined();
 			const [folder] = runFolders();
 			const saved = JSON.parse(readFileSync(join(folder, "result.json"), "utf8"));
-			expect(saved).toMatchObject({ flow: "hello", ok: true, output: "HELLO FROM THE SCRIPTED MODEL", source: "user" });
-			expect(saved.visits.map((v: { path: string }) => v.path)).toEqual(["greet"]);
+			expect(saved).toMatchObject({ flow: "hello", ok: true, output: "HELLO FROM THE SCRIPTED MODEL" });
+			// The run is journaled like any other: a snapshot, the journal, the usage.
+			for (const f of ["snapshot.json", "journal.jsonl", "usage.json"]) expect(existsSync(join(folder, f)), f).toBe(true);
+			expect(JSON.parse(readFileSync(join(folder, "usage.json"), "utf8")).visits.map((v: { path: string }) => v.path)).toEqual(["greet"]);
 		} finally {
 			await pi.close();
 		}
@@ -84,7 +86,8 @@ describe("/run in a real pi process", () => {
 			expect(text).not.toContain("NEVER REACHED");
 			expect(text).toMatch(/\nstopped at review: the token budget is spent \(\d+ of 10\) · \.pi\/runs\//);
 			const saved = JSON.parse(readFileSync(join(runFolders()[0], "result.json"), "utf8"));
-			expect(saved).toMatchObject({ ok: false, errorKind: "budget", failedAt: "review", budget: { tokens: 10 } });
+			expect(saved).toMatchObject({ ok: false, errorKind: "budget", failedAt: "review" });
+			expect(JSON.parse(readFileSync(join(runFolders()[0], "snapshot.json"), "utf8")).settings.budget).toMatchObject({ tokens: 10 });
 		} finally {
 			await pi.close();
 		}
