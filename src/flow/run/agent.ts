@@ -20,6 +20,9 @@ import { composeTask, valueAt } from "./turn.ts";
 import { type Frame, frameCwd, type MemoryScope, type VisitRecord } from "./values.ts";
 import { DEFAULT_IDLE_MS, MAX_BACKOFF_MS, type World } from "./world.ts";
 
+/** The land-the-plane directive of flow turns (a checkpoint resets them), written once. */
+const DIRECTIVE = landThePlaneDirective({ canReset: true });
+
 /** A subagent and the mutable state its tools write to. */
 interface Seat {
 	sub: Subagent;
@@ -108,7 +111,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 				world.budget.startTurn();
 				world.running.add(s.sub);
 				const r = await s.sub
-					.ask(prompt, { label: visit, signal, timeoutMs, idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS, watermark: { threshold: watermark, directive: landThePlaneDirective({ canReset: true }) } })
+					.ask(prompt, { label: visit, signal, timeoutMs, idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS, watermark: { threshold: watermark, directive: DIRECTIVE } })
 					.finally(() => world.running.delete(s.sub));
 				world.spend(r.usage);
 				world.recorder.transcript(visit, s.sub.id, r.messages);

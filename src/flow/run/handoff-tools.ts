@@ -15,12 +15,13 @@ export interface HandoffCapture {
 	reset?: "compact" | "session" | "none";
 }
 
+// Kept short: pi declares every tool to the model on every request, so each word here is paid per turn.
 const DOC_PROPERTIES = {
-	summary: { type: "string", description: "What was accomplished, in a few sentences." },
-	decisions: { type: "array", items: { type: "string" }, description: "Key decisions and why, one line each." },
-	artifacts: { type: "array", items: { type: "string" }, description: "Paths of the files created or changed." },
-	next_task: { type: "string", description: "Self-contained instructions for an agent with no memory of this conversation: what is left, where to look, how to check it." },
-	blocked: { type: "string", description: "What needs a person, or what is risky or unresolved." },
+	summary: { type: "string", description: "What was done." },
+	decisions: { type: "array", items: { type: "string" }, description: "Decisions and why." },
+	artifacts: { type: "array", items: { type: "string" }, description: "Files changed." },
+	next_task: { type: "string", description: "What is left, for an agent with no memory of this." },
+	blocked: { type: "string", description: "What needs a person." },
 };
 
 function docFrom(args: Record<string, unknown>, status: HandoffStatus, by: HandoffDocument["by"]): HandoffDocument {
