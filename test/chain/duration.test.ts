@@ -31,7 +31,7 @@ describe("formatDuration", () => {
 		[5_400_000, "1h30m"],
 		[1_500, "1500ms"],
 		[500, "500ms"],
-		[86_400_000, "24h"],
+		[86_400_000, "1d"],
 		[3_600_000 + 1_000, "1h1s"],
 	])("%d ms prints %s", (ms, text) => {
 		expect(formatDuration(ms)).toBe(text);
