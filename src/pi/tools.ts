@@ -7,8 +7,8 @@ import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { ToolSpec } from "../runtime/tool.ts";
 import type { Usage } from "../runtime/usage.ts";
 
-/** Our usage in pi-ai's shape (cost split is not known per part, so it is all in the total). */
-function piUsage(u: Usage) {
+/** Our usage in pi-ai's shape, so pi's session totals include it (the cost split is not known, so it is all in the total). */
+export function piUsage(u: Usage) {
 	return {
 		input: u.input,
 		output: u.output,

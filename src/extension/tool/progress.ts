@@ -75,14 +75,4 @@ export class Progress {
 }
 
 /** pi's `Usage` shape, so the session's totals include what the subagents spent. */
-export function piUsage(u: Usage) {
-	return {
-		input: u.input,
-		output: u.output,
-		cacheRead: u.cacheRead,
-		cacheWrite: u.cacheWrite,
-		totalTokens: u.totalTokens,
-		// Our usage keeps the total cost only; pi's split stays 0 rather than being guessed.
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: u.cost },
-	};
-}
+export { piUsage } from "../../pi/index.ts";
