@@ -2,12 +2,13 @@
  * Runs one flow test on the scripted model (real pi sessions; tools really execute) with the test's
  * answers and check results, git never run, and compares what came out with what was expected.
  */
-import { existsSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { loadRoster, type Scope } from "../agents/index.ts";
-import { type AskAnswer, catalogueOptions, type CheckPort, checkFlowFile, dryGit, findFlow, type FlowResult, resolveModels, runFlow, scriptedAsk } from "../flow/index.ts";
-import { checkScriptKeys, openHost, readScript } from "../pi/index.ts";
+import { type AskAnswer, catalogueOptions, type CheckedFlow, type CheckPort, checkFlowFile, dryGit, findFlow, type FlowResult, resolveModels, runFlow, scriptedAsk } from "../flow/index.ts";
+import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
 import { scriptableAddresses } from "../flow/check/index.ts";
 import type { Expectations, FlowTest } from "./spec.ts";
 
@@ -34,8 +35,26 @@ export async function runFlowTest(test: FlowTest, options: { cwd: string; agentD
 	if (!script.value) return fail(script.faults.map((f) => `script ${f.line}:${f.column}: ${f.code}: ${f.message}`));
 	const keys = checkScriptKeys(script.value, scriptableAddresses(checked.value));
 	if (keys.length) return fail(keys.map((f) => `script: ${f.message}`));
-	const host = await openHost({ cwd: options.cwd, agentDir: options.agentDir, script: script.value });
-	const models = resolveModels(checked.value, host.resolveModel, "scripted");
+	// Tools really execute, so a test runs in a scratch folder of its own (seeded with `files:`), never in
+	// the author's tree: a scripted `write` must not change the project being tested.
+	const scratch = mkdtempSync(join(tmpdir(), "pi-flows-test-"));
+	try {
+		for (const [path, text] of Object.entries(test.files)) {
+			const file = resolve(scratch, path);
+			if (!file.startsWith(`${scratch}/`)) return fail([`\`files\` names ${path}, which leaves the test's folder`]);
+			mkdirSync(dirname(file), { recursive: true });
+			writeFileSync(file, text);
+		}
+		return await runIn(scratch, test, checked.value, script.value, name, options);
+	} finally {
+		rmSync(scratch, { recursive: true, force: true });
+	}
+}
+
+async function runIn(cwd: string, test: FlowTest, flow: CheckedFlow, script: Script, name: string, options: { agentDir: string }): Promise<TestOutcome> {
+	const fail = (failures: string[]): TestOutcome => ({ file: test.file, flow: name, passed: false, failures });
+	const host = await openHost({ cwd, agentDir: options.agentDir, script });
+	const models = resolveModels(flow, host.resolveModel, "scripted");
 	if (!models.ok) return fail(models.errors);
 	const answers: Record<string, AskAnswer | string | boolean> = {};
 	for (const [k, v] of Object.entries(test.answers)) answers[k] = v === "enough" ? { kind: "enough" } : v === "nobody" ? { kind: "nobody" } : (v as string | boolean);
@@ -45,13 +64,13 @@ export async function runFlowTest(test: FlowTest, options: { cwd: string; agentD
 			return { ok: true, passed: r.passed, report: r.report ?? "", exitCode: r.passed ? 0 : 1, ms: 0 };
 		},
 	};
-	const result = await runFlow(checked.value, test.input as never, {
+	const result = await runFlow(flow, test.input as never, {
 		spawn: host.spawn,
 		models: models.models,
-		cwd: options.cwd,
+		cwd,
 		ask: scriptedAsk(answers),
 		check,
-		git: dryGit(options.cwd),
+		git: dryGit(cwd),
 		retryBackoffMs: 0,
 	});
 	const failures = compare(test.expect, result);

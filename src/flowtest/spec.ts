@@ -7,6 +7,7 @@
  *   script: { turns: { plan: [{ call: submit, args: { subtasks: [{ text: a }] } }] } }
  *   answers: { go: true }
  *   checks: { tests: { passed: true } }
+ *   files: { README.md: "# Sample" }   # written into the scratch folder the test runs in
  *   expect: { ok: true, visits: [plan, ...], outputs: { plan: { subtasks: [{ text: a }] } } }
  */
 import { parseDocument } from "yaml";
@@ -35,10 +36,12 @@ export interface FlowTest {
 	script: string;
 	answers: Record<string, unknown>;
 	checks: Record<string, { passed: boolean; report?: string }>;
+	/** Files written into the scratch folder the test runs in, by path. */
+	files: Record<string, string>;
 	expect: Expectations;
 }
 
-const KEYS = ["flow", "input", "script", "answers", "checks", "expect"];
+const KEYS = ["flow", "input", "script", "answers", "checks", "files", "expect"];
 const EXPECT_KEYS = ["ok", "error", "failedAt", "visits", "visited", "outputs", "output"];
 
 /** Reads a test file; problems are sentences naming the key. */
@@ -62,6 +65,7 @@ export function readFlowTest(text: string, file: string): { value?: FlowTest; pr
 			script,
 			answers: (data.answers ?? {}) as Record<string, unknown>,
 			checks: (data.checks ?? {}) as FlowTest["checks"],
+			files: (data.files ?? {}) as Record<string, string>,
 			expect: expect as Expectations,
 		},
 		problems,
