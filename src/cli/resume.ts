@@ -69,7 +69,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			cwd: io.cwd,
 			spawn: host.spawn,
 			models: (flow) => {
-				const m = resolveModels(flow, host.resolveModel, snap.value.settings.model);
+				const m = resolveModels(flow, host.resolveModel, snap.value.settings.model ?? (script ? "scripted" : undefined));
 				return m.ok ? m.models : m.errors;
 			},
 			somebodyThere: ask.somebodyThere,

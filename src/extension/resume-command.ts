@@ -43,7 +43,7 @@ export async function resumeInPi(named: string | undefined, ctx: ExtensionComman
 			spawn: host.spawn,
 			models: (flow) => {
 				view ??= openLiveView(ctx, flow, { onEscape: () => stop.abort() });
-				const m = resolveModels(flow, host.resolveModel, snap.value.settings.model);
+				const m = resolveModels(flow, host.resolveModel, snap.value.settings.model ?? (script ? "scripted" : undefined));
 				return m.ok ? m.models : m.errors;
 			},
 			somebodyThere: ask.somebodyThere,

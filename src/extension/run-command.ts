@@ -13,7 +13,7 @@ import { completeLine } from "./completions.ts";
 import { flowListing } from "./flows-command.ts";
 import { answerOf } from "./launch/answer.ts";
 import { type Launched, launch } from "./launch/launch.ts";
-import { prepareLaunch } from "./launch/prepare.ts";
+import { prepareChain, prepareLaunch } from "./launch/prepare.ts";
 import { openLiveView } from "./live/widget.ts";
 import { postResult, say } from "./messages.ts";
 import { runChildTools } from "./tool/run-call.ts";
@@ -36,7 +36,7 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 				});
 			}
 			const scope = await projectScope(ctx, memory);
-			if (!name) {
+			if (!name && !flags["--chain"]) {
 				const listing = flowListing(ctx.cwd, scope);
 				return say(ctx, `${listing.text}\n\nRun one with /run <flow> <input>.`, listing.refused ? "warning" : "info");
 			}
@@ -54,7 +54,11 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 				...(budget.value !== undefined ? { budgetTokens: budget.value } : {}),
 				...(flags["--script"] ? { script: flags["--script"] } : {}),
 			};
-			const prepared = await prepareLaunch(request, ctx, scope, ask);
+			// `/run --chain "@a -> @b" goal`: the chain runs as a flow, every flag applied; the rest is its goal.
+			const chain = flags["--chain"];
+			const prepared = chain
+				? await prepareChain(chain, { ...request, input: [name, input].filter(Boolean).join(" ") }, ctx, scope, ask)
+				: await prepareLaunch(request, ctx, scope, ask);
 			if (!prepared.ok) return say(ctx, [`/run ${name}: refused`, ...prepared.lines].join("\n"), "error");
 			const p = prepared.value;
 			const stop = new AbortController();
