@@ -24,6 +24,15 @@ const DOC_PROPERTIES = {
 	blocked: { type: "string", description: "What needs a person." },
 };
 
+// One object each for every turn: pi compiles a validator per schema, and keeps it for an object it has seen.
+const FINISH_PARAMETERS = { type: "object", properties: { status: { type: "string", enum: ["done", "partial", "blocked"] }, ...DOC_PROPERTIES }, required: ["status", "summary"], additionalProperties: false };
+const CHECKPOINT_PARAMETERS = {
+	type: "object",
+	properties: { status: { type: "string", enum: ["in-progress", "done", "partial", "blocked"] }, reset: { type: "string", enum: ["compact", "session", "none"] }, ...DOC_PROPERTIES },
+	required: ["status", "summary"],
+	additionalProperties: false,
+};
+
 function docFrom(args: Record<string, unknown>, status: HandoffStatus, by: HandoffDocument["by"]): HandoffDocument {
 	const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 	const text = (v: unknown) => (typeof v === "string" && v.trim() ? v : undefined);
@@ -41,7 +50,7 @@ export function finishTool(capture: HandoffCapture): ToolSpec {
 		name: "finish",
 		label: "Finish",
 		description: "End your task with a handoff document: status done (the task is complete), partial (what is left goes in next_task; a fresh agent continues from it) or blocked (a person must act). The call ends your turn.",
-		parameters: { type: "object", properties: { status: { type: "string", enum: ["done", "partial", "blocked"] }, ...DOC_PROPERTIES }, required: ["status", "summary"], additionalProperties: false },
+		parameters: FINISH_PARAMETERS,
 		async execute(args) {
 			capture.doc = docFrom(args, args.status as HandoffStatus, "finish");
 			return { text: "Handoff recorded.", terminate: true };
@@ -55,12 +64,7 @@ export function checkpointTool(capture: HandoffCapture, defaultReset: "compact" 
 		name: "checkpoint",
 		label: "Checkpoint",
 		description: "Save your progress as a handoff document at a milestone. With reset compact or session (the default is compact), this conversation is replaced by the document and you continue from it; with none, only the document is saved.",
-		parameters: {
-			type: "object",
-			properties: { status: { type: "string", enum: ["in-progress", "done", "partial", "blocked"] }, reset: { type: "string", enum: ["compact", "session", "none"] }, ...DOC_PROPERTIES },
-			required: ["status", "summary"],
-			additionalProperties: false,
-		},
+		parameters: CHECKPOINT_PARAMETERS,
 		async execute(args) {
 			capture.doc = docFrom(args, args.status as HandoffStatus, "checkpoint");
 			const reset = (args.reset as HandoffCapture["reset"]) ?? defaultReset;
