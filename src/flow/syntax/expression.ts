@@ -17,14 +17,47 @@ export interface Parsed<T> {
 	faults: Fault[];
 }
 
+/**
+ * How deep parentheses and list brackets may nest. ohm and the tree builder recurse once per level, so a condition nested a
+ * hundred deep would overflow the stack; no condition a person writes comes near this.
+ */
+export const MAX_NESTING = 32;
+
 function parse(text: string, at: SourceAt, rule: "Condition" | "Address", code: FaultCode): Parsed<Expr> {
-	const match = expressionGrammar().match(text, rule);
-	if (!match.failed()) return { value: toTree(match, at), faults: [] };
-	const mode = rule === "Condition" ? "condition" : "address";
-	const refusal = diagnose(text, match.getRightmostFailurePosition(), match.getExpectedText(), mode);
-	const range = rangeIn(at, refusal.start, refusal.end);
-	const details = { hint: refusal.hint, expected: refusal.expected };
-	return { faults: [fault(code, at.file, range, at.path, refusal.message, details)] };
+	const tooDeep = nestingPast(text, MAX_NESTING);
+	if (tooDeep !== undefined) {
+		const range = rangeIn(at, tooDeep, tooDeep + 1);
+		return { faults: [fault(code, at.file, range, at.path, `parentheses and brackets nest more than ${MAX_NESTING} deep here`, { hint: "name the parts in earlier nodes, or drop the extra parentheses" })] };
+	}
+	try {
+		const match = expressionGrammar().match(text, rule);
+		if (!match.failed()) return { value: toTree(match, at), faults: [] };
+		const mode = rule === "Condition" ? "condition" : "address";
+		const refusal = diagnose(text, match.getRightmostFailurePosition(), match.getExpectedText(), mode);
+		const range = rangeIn(at, refusal.start, refusal.end);
+		const details = { hint: refusal.hint, expected: refusal.expected };
+		return { faults: [fault(code, at.file, range, at.path, refusal.message, details)] };
+	} catch (error) {
+		// A backstop for nesting the count above does not see (a long run of `!`): the stack, not the text.
+		if (!(error instanceof RangeError)) throw error;
+		return { faults: [fault(code, at.file, rangeIn(at, 0, text.length), at.path, "this condition nests too deeply to read", { hint: "split it across nodes" })] };
+	}
+}
+
+/** The offset of the first `(` or `[` that opens a level past `limit`, outside quoted strings; none when within. */
+function nestingPast(text: string, limit: number): number | undefined {
+	let depth = 0;
+	let quote: string | undefined;
+	for (let i = 0; i < text.length; i++) {
+		const c = text[i];
+		if (quote) {
+			if (c === "\\") i++;
+			else if (c === quote) quote = undefined;
+		} else if (c === '"' || c === "'") quote = c;
+		else if ((c === "(" || c === "[") && ++depth > limit) return i;
+		else if (c === ")" || c === "]") depth = Math.max(0, depth - 1);
+	}
+	return undefined;
 }
 
 /**
