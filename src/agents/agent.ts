@@ -43,7 +43,13 @@ export function parseAgentFile(text: string, file: string, source: Source, fallb
 	if (!match) return broken("it has no `---` frontmatter");
 	const doc = parseDocument(match[1]);
 	if (doc.errors.length > 0) return broken(`its frontmatter is not valid YAML: ${doc.errors[0].message.split("\n")[0]}`);
-	const data: unknown = doc.toJS();
+	let data: unknown;
+	try {
+		// An alias is expanded here; a missing one or an alias bomb is yaml's exception, so the agent's fault.
+		data = doc.toJS({ maxAliasCount: 100 });
+	} catch (error) {
+		return broken(`its frontmatter cannot be read: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`);
+	}
 	if (!data || typeof data !== "object" || Array.isArray(data)) return broken("its frontmatter is not a mapping");
 	const fm = data as Record<string, unknown>;
 	const unknown = Object.keys(fm).filter((k) => !AGENT_KEYS.has(k));

@@ -48,7 +48,12 @@ const EXPECT_KEYS = ["ok", "error", "failedAt", "visits", "visited", "outputs", 
 export function readFlowTest(text: string, file: string): { value?: FlowTest; problems: string[] } {
 	const doc = parseDocument(text);
 	if (doc.errors.length) return { problems: [`${file}: ${doc.errors[0].message.split("\n")[0]}`] };
-	const data = doc.toJS() as Record<string, unknown> | null;
+	let data: Record<string, unknown> | null;
+	try {
+		data = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown> | null;
+	} catch (error) {
+		return { problems: [`${file}: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`] };
+	}
 	if (!data || typeof data !== "object" || Array.isArray(data)) return { problems: [`${file}: a flow test is a mapping`] };
 	const problems = Object.keys(data).filter((k) => !KEYS.includes(k)).map((k) => `${file}: a flow test has no key \`${k}\` (it has ${KEYS.join(", ")})`);
 	const expect = (data.expect ?? {}) as Record<string, unknown>;
