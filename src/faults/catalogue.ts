@@ -25,6 +25,11 @@ export const FAULT_CATALOGUE = {
 		trigger: "The file has no `---` frontmatter, or the frontmatter is not a mapping.",
 		fix: "Start the file with a `---` fenced YAML mapping holding at least `name`, `description`, `input` and `nodes`.",
 	},
+	"flow-too-large": {
+		stage: "read",
+		trigger: "The flow file is larger than 256 KiB. Markdown parsing costs more per byte for some shapes (long lists, deep quotes), so a size bound is what keeps a check quick and its memory bounded.",
+		fix: "Move long reference text out of the flow into a file the agents read; a flow holds instructions, not data.",
+	},
 	"missing-key": {
 		stage: "read",
 		trigger: "A required key is absent: a flow key (`name`, `description`, `input`, `nodes`) or a node's `id`.",
