@@ -6,7 +6,7 @@
  *   output: { yaml: Document (offsets + base), sections: [{ id: "scout", text: "Look around." }] }
  *   faults: not-a-flow, yaml-syntax
  */
-import type { Heading, Root, RootContent } from "mdast";
+import type { Heading, Root } from "mdast";
 import { toString as mdToString } from "mdast-util-to-string";
 import remarkFrontmatter from "remark-frontmatter";
 import remarkParse from "remark-parse";
@@ -45,8 +45,8 @@ export interface FlowFile {
 const processor = unified().use(remarkParse).use(remarkFrontmatter, ["yaml"]);
 
 /**
- * The largest flow file read. Real flows are a few kilobytes; Markdown parsing is far from linear on
- * some shapes (a long checklist, deep quotes), and a check has to answer quickly whatever it is given.
+ * The largest flow file read. Real flows are a few kilobytes; a check has to answer quickly whatever it
+ * is given, and the bound keeps even the YAML parser's worst case small.
  */
 export const MAX_FLOW_BYTES = 256 * 1024;
 
@@ -57,15 +57,21 @@ export function readFlow(text: string, file: string): { value?: FlowFile; faults
 		return { faults: [fault("flow-too-large", file, FILE_START, "", `the file is ${size}; a flow file is at most ${MAX_FLOW_BYTES / 1024} KiB`, { hint: "Move long reference text into a file the agents read." })] };
 	}
 	const table = lineTable(text);
+	// Markdown parsing is far from linear on some bodies (deep `> > >` quotes took minutes for 200 KiB), and
+	// the body is prose the reader only splits at its `## ` headings. So remark reads the frontmatter and
+	// each heading line, and a line scan that knows fences and comments finds the headings.
+	const lines = linesOf(text);
+	const fmLines = frontmatterEnd(lines);
+	const head = fmLines === undefined ? text : text.slice(0, lines[fmLines].end);
 	let root: Root;
 	try {
-		root = processor.parse(text) as Root;
+		root = processor.parse(head) as Root;
 	} catch (error) {
 		// micromark does not throw on any text we know of; if it ever does, the file still gets an answer.
 		return { faults: [fault("not-a-flow", file, FILE_START, "", `the file cannot be read as Markdown: ${String(error)}`)] };
 	}
 	const first = root.children[0];
-	if (!first || first.type !== "yaml" || !first.position) {
+	if (fmLines === undefined || !first || first.type !== "yaml" || !first.position) {
 		return {
 			faults: [
 				fault("not-a-flow", file, FILE_START, "", "a flow file starts with a `---` fenced YAML frontmatter", {
@@ -90,34 +96,115 @@ export function readFlow(text: string, file: string): { value?: FlowFile; faults
 		faults.push(fault("yaml-syntax", file, table.range(start, Math.min(end, fmEnd)), "", `${firstLine}`));
 		return { faults };
 	}
-	const { sections, preamble } = sectionsOf(root.children.slice(1), text, table);
+	const { sections, preamble } = sectionsOf(lines, fmLines + 1, fmEnd, text, table);
 	return { value: { file, text, table, yaml, yamlBase, frontmatterRange, sections, ...(preamble ? { preamble } : {}) }, faults };
 }
 
-function sectionsOf(nodes: RootContent[], text: string, table: LineTable): { sections: Section[]; preamble?: Range } {
+interface Line {
+	start: number;
+	/** Where the line's text ends, before its line break. */
+	textEnd: number;
+	/** After its line break. */
+	end: number;
+	text: string;
+}
+
+function linesOf(text: string): Line[] {
+	const lines: Line[] = [];
+	let start = 0;
+	while (start < text.length) {
+		const nl = text.indexOf("\n", start);
+		const end = nl < 0 ? text.length : nl + 1;
+		const textEnd = nl < 0 ? text.length : nl > start && text[nl - 1] === "\r" ? nl - 1 : nl;
+		lines.push({ start, textEnd, end, text: text.slice(start, textEnd) });
+		start = end;
+	}
+	return lines;
+}
+
+/** The index of the line closing the frontmatter that opens the file, as remark-frontmatter reads it. */
+function frontmatterEnd(lines: Line[]): number | undefined {
+	if (!lines.length || !/^---[ \t]*$/.test(lines[0].text)) return undefined;
+	for (let i = 1; i < lines.length; i++) if (/^---[ \t]*$/.test(lines[i].text)) return i;
+	return undefined;
+}
+
+const ATX2 = /^ {0,3}##(?:[ \t]|$)/;
+const PLAIN_HEADING = /^( {0,3}##[ \t]+)([A-Za-z0-9_.-]+)[ \t]*(?:#+[ \t]*)?$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/**
+ * The body's top-level `## ` headings, as CommonMark finds them for a flow's prose: not inside a fenced
+ * code block (a fence left open runs to the end) nor an HTML comment. Setext underlines are not
+ * sections: a section is an explicit `## <id>`.
+ */
+function headingLines(lines: Line[], from: number): number[] {
+	const found: number[] = [];
+	let fence: { char: string; length: number } | undefined;
+	let comment = false;
+	for (let i = from; i < lines.length; i++) {
+		const t = lines[i].text;
+		if (fence) {
+			const close = FENCE.exec(t);
+			if (close && close[1][0] === fence.char && close[1].length >= fence.length && !close[2].trim()) fence = undefined;
+			continue;
+		}
+		if (comment) {
+			if (t.includes("-->")) comment = false;
+			continue;
+		}
+		const open = FENCE.exec(t);
+		if (open && !(open[1][0] === "`" && open[2].includes("`"))) {
+			fence = { char: open[1][0], length: open[1].length };
+			continue;
+		}
+		if (/^ {0,3}<!--/.test(t)) {
+			comment = !t.slice(t.indexOf("<!--") + 4).includes("-->");
+			continue;
+		}
+		if (ATX2.test(t)) found.push(i);
+	}
+	return found;
+}
+
+/** One heading line read by remark, for its text as Markdown renders it (`## \`look\`` is `look`). */
+function headingOf(line: Line): { id: string; idStart: number; idEnd: number } {
+	// A plain id needs no Markdown: the common case, read without building a tree.
+	const plain = PLAIN_HEADING.exec(line.text);
+	if (plain) {
+		const idStart = line.start + plain[1].length;
+		return { id: plain[2], idStart, idEnd: idStart + plain[2].length };
+	}
+	const node = (processor.parse(line.text) as Root).children[0] as Heading | undefined;
+	const kids = node?.type === "heading" ? node.children : [];
+	if (!node || kids.length === 0) return { id: "", idStart: line.textEnd, idEnd: line.textEnd };
+	return {
+		id: mdToString(node).trim(),
+		idStart: line.start + (kids[0].position?.start.offset ?? 0),
+		idEnd: line.start + (kids[kids.length - 1].position?.end.offset ?? 0),
+	};
+}
+
+function sectionsOf(lines: Line[], from: number, bodyStart: number, text: string, table: LineTable): { sections: Section[]; preamble?: Range } {
 	const sections: Section[] = [];
+	const headings = headingLines(lines, from);
+	const firstHeadingOffset = headings.length ? lines[headings[0]].start : text.length;
+	const before = text.slice(bodyStart, firstHeadingOffset);
 	let preamble: Range | undefined;
-	const headings = nodes.filter((n): n is Heading => n.type === "heading" && n.depth === 2);
-	const firstHeadingOffset = headings[0]?.position?.start.offset ?? text.length;
-	const before = nodes.filter((n) => (n.position?.start.offset ?? 0) < firstHeadingOffset);
-	if (before.length > 0) {
-		const start = before[0].position?.start.offset ?? 0;
-		const end = before[before.length - 1].position?.end.offset ?? start;
+	if (before.trim()) {
+		const start = bodyStart + (before.length - before.trimStart().length);
+		const end = bodyStart + before.trimEnd().length;
 		preamble = table.range(start, end);
 	}
 	for (let i = 0; i < headings.length; i++) {
-		const heading = headings[i];
-		const start = heading.position?.start.offset ?? 0;
-		const headingEnd = heading.position?.end.offset ?? start;
-		const end = headings[i + 1]?.position?.start.offset ?? text.length;
-		const kids = heading.children;
-		const idStart = kids[0]?.position?.start.offset ?? headingEnd;
-		const idEnd = kids[kids.length - 1]?.position?.end.offset ?? headingEnd;
+		const line = lines[headings[i]];
+		const end = headings[i + 1] !== undefined ? lines[headings[i + 1]].start : text.length;
+		const { id, idStart, idEnd } = headingOf(line);
 		sections.push({
-			id: mdToString(heading).trim(),
+			id,
 			headingRange: table.range(idStart, idEnd),
-			text: text.slice(headingEnd, end).trim(),
-			range: table.range(start, end),
+			text: text.slice(line.textEnd, end).trim(),
+			range: table.range(line.start, end),
 		});
 	}
 	return { sections, ...(preamble ? { preamble } : {}) };
