@@ -21,7 +21,7 @@ describe("a correct flow checks", () => {
 const cases: Record<string, [text: string, expected: string[]]> = {
 	"yaml-syntax": ["---\nname: t\ndescription: [oops\ninput: string\n---\n", ["yaml-syntax 4:1"]],
 	"not-a-flow": ["# just markdown\n", ["not-a-flow 1:1"]],
-	"flow-too-large": [`${ok}\n${"Padding.\n".repeat(30_000)}`, ["flow-too-large 1:1"]],
+	"flow-too-large": [`${ok}\n${"Padding.\n".repeat(120_000)}`, ["flow-too-large 1:1"]],
 	"missing-key": [
 		"---\nname: t\ndescription: d\nnodes:\n  - id: look\n    agent: scout\n---\n\n## look\nx\n",
 		["missing-key 2:1"],

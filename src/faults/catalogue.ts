@@ -27,7 +27,7 @@ export const FAULT_CATALOGUE = {
 	},
 	"flow-too-large": {
 		stage: "read",
-		trigger: "The flow file is larger than 256 KiB. Markdown parsing costs more per byte for some shapes (long lists, deep quotes), so a size bound is what keeps a check quick and its memory bounded.",
+		trigger: "The flow file is larger than 1 MiB. A flow is instructions, and the bound keeps a check quick and its memory small whatever a file holds.",
 		fix: "Move long reference text out of the flow into a file the agents read; a flow holds instructions, not data.",
 	},
 	"missing-key": {

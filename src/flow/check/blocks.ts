@@ -1,14 +1,15 @@
 /**
  * Blocks: each body is checked in its own scope (nothing inside a sibling is visible; what leaves a block
  * is its output). A loop's body is walked twice, the first time silently, so `previous` and `carry` have
- * types on the first real pass.
+ * types on the first real pass (once, when the two passes cannot differ: see `checkLoop`).
  */
-import type { ChoiceNode, LoopNode, MapNode, ParallelNode } from "../ast.ts";
+import { allNodes, type ChoiceNode, type FlowNode, type LoopNode, type MapNode, type ParallelNode } from "../ast.ts";
+import type { Segment } from "../syntax/index.ts";
 import { BOOLEAN, enumOf, field, intersect, listOf, NUMBER, objectOf, sameType, STRING, type Type, typeToString } from "../types/index.ts";
 import { COPY_FIELDS, entryType, STOP_TYPE } from "./node-types.ts";
 import { readAddress, readCondition } from "./reads.ts";
 import type { Scope } from "./scope.ts";
-import { checkSequence } from "./sequence.ts";
+import { checkSequence, type SequenceOut } from "./sequence.ts";
 import { report, type Walk } from "./walk.ts";
 
 /** A choice's output: which case ran, and the output of its last node when every case agrees on a type. */
@@ -55,14 +56,70 @@ export function checkMap(w: Walk, node: MapNode, scope: Scope): Type {
 	return listOf(entryType(last, [field("item", item ?? STRING), ...(node.copies?.value ? COPY_FIELDS : [])]));
 }
 
-/** A loop's output: whether it converged, why it stopped, how many iterations, and its last iteration. */
+/**
+ * What a loop's body can tell of its passes, found once per loop: whether anything in it reads the loop
+ * (`previous`, `carry`), and whether a body node's type can differ between passes (a `map-from` that reads
+ * this loop or a loop inside it; every other node's type is its own or built from its body's).
+ */
+const shapes = new WeakMap<LoopNode, { reads: boolean; typed: boolean }>();
+
+function shapeOf(node: LoopNode): { reads: boolean; typed: boolean } {
+	const known = shapes.get(node);
+	if (known) return known;
+	const id = node.id.value;
+	let reads = false;
+	const seen = new Set<object>();
+	const walk = (x: unknown): void => {
+		if (reads || !x || typeof x !== "object" || seen.has(x)) return;
+		seen.add(x);
+		const o = x as { kind?: unknown; segments?: unknown };
+		if (o.kind === "address" && Array.isArray(o.segments) && (o.segments[0] as Segment | undefined)?.name === id) {
+			reads = true;
+			return;
+		}
+		for (const v of Array.isArray(x) ? x : Object.values(x)) walk(v);
+	};
+	walk(node.body);
+	const inner = allNodes(node.body);
+	const loops = new Set([id, ...inner.filter((n) => n.kind === "loop").map((n) => n.id.value)]);
+	const typed = inner.some((n) => n.kind === "map" && !!n.from && loops.has(n.from.expr.segments[0]?.name ?? ""));
+	const shape = { reads, typed };
+	shapes.set(node, shape);
+	return shape;
+}
+
+/** `scope` plus the nodes of a checked sequence, as `checkSequence` leaves it. */
+function after(scope: Scope, nodes: readonly FlowNode[], types: ReadonlyMap<string, Type>): Scope {
+	let here = scope;
+	for (const node of nodes) {
+		here = here.with({ id: node.id.value, type: types.get(node.id.value) as Type, handoff: node.kind === "agent", ledger: (node.kind === "loop" || node.kind === "map") && !!node.ledger });
+	}
+	return here;
+}
+
+/**
+ * A loop's output: whether it converged, why it stopped, how many iterations, and its last iteration.
+ * The silent first pass is skipped when the body cannot tell it from the real one (it does not read the
+ * loop, and no body type depends on the pass): the one pass is the real one and its types serve both.
+ * Inside a silent pass only types matter, so the second pass is skipped when no type depends on it.
+ * Either way each nested loop's body is walked about once per pass of the loop around it, not 2^depth.
+ */
 export function checkLoop(w: Walk, node: LoopNode, scope: Scope): Type {
 	const first = node.carry ? readAddress(w, node.carry.first, scope, `${node.path}.carry.first`) : undefined;
 	const enclosing = { id: node.id.value, kind: "loop", ledger: !!node.ledger };
-	const silent = w.silent;
-	w.silent = true;
-	const dry = checkSequence(w, node.body, scope.inside({ ...enclosing, previous: new Map(), ...(first ? { carry: first } : {}) }));
-	w.silent = silent;
+	const dryScope = scope.inside({ ...enclosing, previous: new Map(), ...(first ? { carry: first } : {}) });
+	const { reads, typed } = shapeOf(node);
+	let dry: SequenceOut;
+	let body: SequenceOut | undefined;
+	if (!reads && !typed) {
+		body = checkSequence(w, node.body, dryScope);
+		dry = body;
+	} else {
+		const silent = w.silent;
+		w.silent = true;
+		dry = checkSequence(w, node.body, dryScope);
+		w.silent = silent;
+	}
 	let carry: Type | undefined = first;
 	if (node.carry && first) {
 		const next = readAddress(w, node.carry.next, dry.scope, `${node.path}.carry.next`);
@@ -76,7 +133,9 @@ export function checkLoop(w: Walk, node: LoopNode, scope: Scope): Type {
 	}
 	// A carry refused here (or its `first` refused) was reported once; the body's reads of it say nothing more.
 	if (node.carry && !carry) w.refused.add(`${node.id.value}.carry`);
-	const body = checkSequence(w, node.body, scope.inside({ ...enclosing, previous: dry.types, ...(carry ? { carry } : {}) }));
+	const realScope = scope.inside({ ...enclosing, previous: dry.types, ...(carry ? { carry } : {}) });
+	if (body || (w.silent && !typed)) body = { ...(body ?? dry), scope: after(realScope, node.body, dry.types) };
+	else body = checkSequence(w, node.body, realScope);
 	if (node.until) readCondition(w, node.until, body.scope, `${node.path}.loop`);
 	if (node.giveUp) readCondition(w, node.giveUp, body.scope, `${node.path}.give-up`);
 	const last = [...body.types].map(([id, t]) => field(id, entryType(t)));

@@ -45,11 +45,105 @@ export interface Codes {
 export const READ_CODES: Codes = { unknown: "unknown-address", intoText: "invalid-address" };
 export const CONDITION_CODES: Codes = { unknown: "condition-unknown-address", intoText: "condition-type" };
 
+/**
+ * One node that ended, linked to the one that ended before it: scopes share their history, so a node that
+ * ends adds one link instead of copying everything visible. `jump` skips back (skew-binary jump pointers),
+ * so whether a link is in a scope's history takes O(log n) steps.
+ */
+interface Link {
+	v: Visible;
+	parent: Link | undefined;
+	depth: number;
+	jump: Link | undefined;
+}
+
+function link(v: Visible, parent: Link | undefined): Link {
+	if (!parent) return { v, parent, depth: 1, jump: undefined };
+	const j = parent.jump;
+	const jump = j?.jump && parent.depth - j.depth === j.depth - j.jump.depth ? j.jump : parent;
+	return { v, parent, depth: parent.depth + 1, jump };
+}
+
+/** Whether `l` is `tip` or one of the links before it. */
+function behind(l: Link, tip: Link | undefined): boolean {
+	let at = tip;
+	while (at && at.depth > l.depth) at = at.jump && at.jump.depth >= l.depth ? at.jump : at.parent;
+	return at === l;
+}
+
+/** The nodes visible at one point: the tip of a chain of links, and every link by id (shared by all scopes of a walk). */
+class VisibleNodes implements ReadonlyMap<string, Visible> {
+	private readonly tip: Link | undefined;
+	private readonly byId: Map<string, Link[]>;
+
+	constructor(tip: Link | undefined, byId: Map<string, Link[]>) {
+		this.tip = tip;
+		this.byId = byId;
+	}
+
+	plus(v: Visible): VisibleNodes {
+		const l = link(v, this.tip);
+		const links = this.byId.get(v.id);
+		if (links) links.push(l);
+		else this.byId.set(v.id, [l]);
+		return new VisibleNodes(l, this.byId);
+	}
+
+	/** The latest node with this id in this scope's history. */
+	get(id: string): Visible | undefined {
+		let found: Link | undefined;
+		for (const l of this.byId.get(id) ?? []) if ((!found || l.depth > found.depth) && behind(l, this.tip)) found = l;
+		return found?.v;
+	}
+
+	has(id: string): boolean {
+		return this.get(id) !== undefined;
+	}
+
+	get size(): number {
+		return this.ordered().length;
+	}
+
+	/** Ids in the order they first ended, each with its latest node (as a Map rebuilt with `set` would hold them). */
+	private ordered(): [string, Visible][] {
+		const chain: Visible[] = [];
+		for (let at = this.tip; at; at = at.parent) chain.push(at.v);
+		const out = new Map<string, Visible>();
+		for (let i = chain.length - 1; i >= 0; i--) out.set(chain[i].id, chain[i]);
+		return [...out];
+	}
+
+	entries(): MapIterator<[string, Visible]> {
+		return this.ordered()[Symbol.iterator]() as MapIterator<[string, Visible]>;
+	}
+
+	keys(): MapIterator<string> {
+		return this.ordered()
+			.map(([k]) => k)
+			[Symbol.iterator]() as MapIterator<string>;
+	}
+
+	values(): MapIterator<Visible> {
+		return this.ordered()
+			.map(([, v]) => v)
+			[Symbol.iterator]() as MapIterator<Visible>;
+	}
+
+	forEach(f: (value: Visible, key: string, map: ReadonlyMap<string, Visible>) => void): void {
+		for (const [k, v] of this.ordered()) f(v, k, this);
+	}
+
+	[Symbol.iterator](): MapIterator<[string, Visible]> {
+		return this.entries();
+	}
+}
+
 /** A scope: what is visible at one point of the flow. Immutable; `with` and `inside` make new ones. */
 export class Scope {
 	readonly file: string;
 	readonly input: Type;
 	readonly visible: ReadonlyMap<string, Visible>;
+	private readonly nodes: VisibleNodes;
 	readonly enclosing: readonly Enclosing[];
 	/** Every id of the file, to say "has not ended yet" rather than "unknown". */
 	readonly allIds: ReadonlySet<string>;
@@ -62,7 +156,10 @@ export class Scope {
 	constructor(init: { file: string; input: Type; visible?: ReadonlyMap<string, Visible>; enclosing?: readonly Enclosing[]; allIds: ReadonlySet<string>; refused: ReadonlySet<string> }) {
 		this.file = init.file;
 		this.input = init.input;
-		this.visible = init.visible ?? new Map();
+		let nodes = init.visible instanceof VisibleNodes ? init.visible : new VisibleNodes(undefined, new Map());
+		if (init.visible && !(init.visible instanceof VisibleNodes)) for (const v of init.visible.values()) nodes = nodes.plus(v);
+		this.nodes = nodes;
+		this.visible = nodes;
 		this.enclosing = init.enclosing ?? [];
 		this.allIds = init.allIds;
 		this.refused = init.refused;
@@ -70,12 +167,12 @@ export class Scope {
 
 	/** This scope plus a node that just ended. */
 	with(v: Visible): Scope {
-		return new Scope({ ...this, visible: new Map([...this.visible, [v.id, v]]) });
+		return new Scope({ file: this.file, input: this.input, visible: this.nodes.plus(v), enclosing: this.enclosing, allIds: this.allIds, refused: this.refused });
 	}
 
 	/** The scope of a block's body. */
 	inside(e: Enclosing): Scope {
-		return new Scope({ ...this, enclosing: [...this.enclosing, e] });
+		return new Scope({ file: this.file, input: this.input, visible: this.nodes, enclosing: [...this.enclosing, e], allIds: this.allIds, refused: this.refused });
 	}
 
 	/** The nearest enclosing block with this id. */

@@ -48,13 +48,13 @@ const processor = unified().use(remarkParse).use(remarkFrontmatter, ["yaml"]);
  * The largest flow file read. Real flows are a few kilobytes; a check has to answer quickly whatever it
  * is given, and the bound keeps even the YAML parser's worst case small.
  */
-export const MAX_FLOW_BYTES = 256 * 1024;
+export const MAX_FLOW_BYTES = 1024 * 1024;
 
 /** Reads a flow file. Never throws: a file that cannot be read as a flow yields faults. */
 export function readFlow(text: string, file: string): { value?: FlowFile; faults: Fault[] } {
 	if (text.length > MAX_FLOW_BYTES) {
 		const size = `${Math.round(text.length / 1024).toLocaleString("en")} KiB`;
-		return { faults: [fault("flow-too-large", file, FILE_START, "", `the file is ${size}; a flow file is at most ${MAX_FLOW_BYTES / 1024} KiB`, { hint: "Move long reference text into a file the agents read." })] };
+		return { faults: [fault("flow-too-large", file, FILE_START, "", `the file is ${size}; a flow file is at most ${MAX_FLOW_BYTES / 1024 / 1024} MiB`, { hint: "Move long reference text into a file the agents read." })] };
 	}
 	const table = lineTable(text);
 	// Markdown parsing is far from linear on some bodies (deep `> > >` quotes took minutes for 200 KiB), and
