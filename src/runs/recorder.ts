@@ -11,6 +11,11 @@ import type { FlowEvent } from "../runtime/events.ts";
 import type { Usage } from "../runtime/usage.ts";
 import type { JournalWriter } from "./journal.ts";
 
+/** How a failed write of the run's record is reported: the same words for every write, so callers can tell it. */
+export function journalFailure(what: string, error: unknown): string {
+	return `the journal could not be written (${what}): ${error instanceof Error ? error.message : String(error)}`;
+}
+
 /** A recorder on a run folder, plus what the runner needs from it afterwards. */
 export interface FolderRecorder extends RunRecorder {
 	/** The event sink that writes `events.jsonl`. */
@@ -21,15 +26,16 @@ export interface FolderRecorder extends RunRecorder {
 	flush(): void;
 }
 
-/** Opens the recorder of one life of a run. */
-export function folderRecorder(runDir: string, journal: JournalWriter, life: number): FolderRecorder {
+/** Opens the recorder of one life of a run; `onFailure` hears the first failed write, once (the runner stops the run). */
+export function folderRecorder(runDir: string, journal: JournalWriter, life: number, onFailure?: (message: string) => void): FolderRecorder {
 	let failed: string | undefined;
 	const guard = (what: string, fn: () => void) => {
 		if (failed) return;
 		try {
 			fn();
 		} catch (error) {
-			failed = `the journal could not be written (${what}): ${(error as Error).message}`;
+			failed = journalFailure(what, error);
+			onFailure?.(failed);
 		}
 	};
 	const at = () => new Date().toISOString();

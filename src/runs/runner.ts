@@ -10,14 +10,15 @@ import { join } from "node:path";
 import { rosterOf } from "../agents/index.ts";
 import { type Budget, type CheckedFlow, checkFlowText, type FlowResult, type RunOptions, runFlow, type Value } from "../flow/index.ts";
 import { fanOutEvents } from "../runtime/events.ts";
+import { emptyUsage } from "../runtime/usage.ts";
 import { writeAtomic } from "./files.ts";
 import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
 import { acquireLock } from "./lock.ts";
-import { folderRecorder } from "./recorder.ts";
+import { folderRecorder, journalFailure } from "./recorder.ts";
 import { FINAL_KINDS, journalState } from "./replay.ts";
 import { newRunFolder } from "./run-folder.ts";
 import { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from "./snapshot.ts";
-import { type UsageFile, writeUsage } from "./usage-file.ts";
+import { type UsageFile, usageOf, writeUsage } from "./usage-file.ts";
 
 /** What a finished life of a run reports. */
 export interface RunOutcome {
@@ -152,40 +153,95 @@ async function life(
 ): Promise<RunOutcome | Refusal> {
 	const lock = acquireLock(runDir, { takeStale: takeLock ?? n === 1 });
 	if (!lock.ok) return { ok: false, refused: lock.message };
+	// The first failed write of the run's record stops the run: no turn starts after it, turns in flight are
+	// cut through the run's signal, and the run ends failed (resumable from what the journal holds).
+	let failure: string | undefined;
+	const stop = new AbortController();
+	const fail = (message: string) => {
+		if (failure) return;
+		failure = message;
+		stop.abort(new Error(message));
+	};
+	const onStop = () => stop.abort(options.signal?.reason);
+	if (options.signal?.aborted) onStop();
+	options.signal?.addEventListener("abort", onStop, { once: true });
 	const journalPath = join(runDir, "journal.jsonl");
-	const file = (options.journal ?? fileJournal)(journalPath);
 	// This life's entries are kept as they are written, so usage.json needs no second read of the journal.
 	const written: JournalEntry[] = [];
+	// After one failed append nothing more is appended, so the journal stays a prefix of what happened.
+	let broken = false;
+	let file: JournalWriter | undefined;
 	const journal: JournalWriter = {
 		append(entry, durable) {
-			file.append(entry, durable);
+			if (broken || !file) return;
+			try {
+				file.append(entry, durable);
+			} catch (error) {
+				broken = true;
+				throw error;
+			}
 			written.push(entry);
 		},
-		close: () => file.close(),
+		close() {
+			const f = file;
+			file = undefined;
+			f?.close();
+		},
+	};
+	/** One of the runner's own writes to the journal; a failure is a value, as in the recorder. */
+	const record = (what: string, fn: () => void) => {
+		try {
+			fn();
+		} catch (error) {
+			fail(journalFailure(what, error));
+		}
 	};
 	try {
-		journal.append({ type: "life_start", life: n, at: new Date().toISOString(), pid: process.pid, host: hostname() }, true);
-		const recorder = folderRecorder(runDir, journal, n);
-		const result = await runFlow(flow, input, {
-			...options,
-			sessionsDir: join(runDir, "sessions"),
-			recorder,
-			...(replay ? { replay } : {}),
-			onEvent: fanOutEvents(recorder.onEvent, options.onEvent),
+		record("open", () => {
+			file = (options.journal ?? fileJournal)(journalPath);
 		});
-		recorder.flush();
-		const failure = recorder.failure();
-		const final: FlowResult = failure && result.ok ? { ...result, ok: false, error: failure, errorKind: "unavailable" } : result;
-		journal.append(
-			{ type: "run_end", life: n, ok: final.ok, at: new Date().toISOString(), ...(final.error ? { error: final.error } : {}), ...(final.errorKind ? { errorKind: final.errorKind } : {}), ...(final.failedAt ? { failedAt: final.failedAt } : {}), ...(final.ok ? { output: final.output } : {}) },
-			true,
-		);
-		journal.close();
-		const usage = writeUsage(runDir, [...earlier, ...written]);
-		writeAtomic(join(runDir, "result.json"), `${JSON.stringify({ flow: final.flow, life: n, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage }, null, 2)}\n`);
+		if (file) record("life start", () => journal.append({ type: "life_start", life: n, at: new Date().toISOString(), pid: process.pid, host: hostname() }, true));
+		const recorder = folderRecorder(runDir, journal, n, fail);
+		const result: FlowResult = failure
+			? { flow: flow.name.value, ok: false, output: "", visits: [], usage: emptyUsage() }
+			: await runFlow(flow, input, {
+					...options,
+					signal: stop.signal,
+					sessionsDir: join(runDir, "sessions"),
+					recorder,
+					...(replay ? { replay } : {}),
+					onEvent: fanOutEvents(recorder.onEvent, options.onEvent),
+				});
+		if (!failure) recorder.flush();
+		// Every failed write reaches `fail` (the recorder's too). A run stopped by it failed because of the
+		// journal, whatever the walk made of the cut ("the run was stopped"): the journal's error is the one to tell.
+		const ending = (): FlowResult => (failure ? { ...result, ok: false, error: failure, errorKind: "unavailable" } : result);
+		let final = ending();
+		if (!failure && !broken) {
+			record("run end", () =>
+				journal.append(
+					{ type: "run_end", life: n, ok: final.ok, at: new Date().toISOString(), ...(final.error ? { error: final.error } : {}), ...(final.errorKind ? { errorKind: final.errorKind } : {}), ...(final.failedAt ? { failedAt: final.failedAt } : {}), ...(final.ok ? { output: final.output } : {}) },
+					true,
+				),
+			);
+		}
+		record("close", () => journal.close());
+		final = ending();
+		const entries = [...earlier, ...written];
+		const usage = usageOf(entries);
+		// Best effort: the result is returned whatever the disk does; a file that cannot be written is not a throw.
+		try {
+			writeUsage(runDir, entries);
+		} catch {}
+		try {
+			writeAtomic(join(runDir, "result.json"), `${JSON.stringify({ flow: final.flow, life: n, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage }, null, 2)}\n`);
+		} catch {}
 		return { runDir, result: final, usage };
 	} finally {
-		journal.close();
+		options.signal?.removeEventListener("abort", onStop);
+		try {
+			journal.close();
+		} catch {}
 		lock.release();
 	}
 }
