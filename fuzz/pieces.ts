@@ -53,8 +53,8 @@ const NUMBERS = ["0", "1", "2", "10", "1.5", "1e3", "2E-2", "007", "1.", ".5", "
 const STRINGS = ['"approved"', '"rejected"', "'x'", '""', '"a\\"b"', "'\\n'", '"é😀"', '"unclosed', "'bad\\q'"];
 
 /**
- * A condition, `depth` levels deep at most. Nesting stays shallow on purpose: the parser overflows the
- * stack near 60 levels (known bug 1), which has a target of its own.
+ * A condition, `depth` levels deep at most. Nesting stays shallow on purpose: deep nesting is refused
+ * past 32 levels, and has a target of its own.
  */
 export function condition(r: Rng, names: readonly string[], depth = 3): string {
 	if (depth <= 0 || r.chance(0.3)) {
