@@ -3,11 +3,11 @@
  * project, started and resumed through the same doors `pi-flows run` and `pi-flows resume` use, with a
  * failure of `startRun` kept as a value so a test can say what the caller would have seen.
  */
-import { readFileSync } from "node:fs";
 import { loadRoster } from "../../src/agents/index.ts";
 import { catalogueOptions, type CheckedFlow, checkFlowText, resolveModels } from "../../src/flow/index.ts";
 import { type RunOutcome, resumeRun, runsHome, type StartOptions, startRun } from "../../src/runs/index.ts";
 import { scriptedHost } from "../helpers/host.ts";
+import { alive } from "../ports/temp-repo.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 
 const made: TempProject[] = [];
@@ -75,20 +75,6 @@ export async function inBatches<T, R>(items: readonly T[], size: number, fn: (it
 	const out: R[] = [];
 	for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
 	return out;
-}
-
-/** Whether a process exists and is not a zombie (an init that does not reap leaves killed orphans as those). */
-export function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-	} catch {
-		return false;
-	}
-	try {
-		return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-	} catch {
-		return true;
-	}
 }
 
 /** The pids still alive after waiting up to `withinMs` for them to go. */
