@@ -4,30 +4,20 @@
  * enum's values after `==`, flow names, and nodes written in flow style on one line.
  */
 import type { CompletionItem } from "vscode-languageserver-protocol";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadRoster } from "../../src/agents/index.ts";
 import { ERROR_TYPE, HANDOFF_TYPE, listFlows, typeToString } from "../../src/flow/index.ts";
-import { find, type LspClient, startClient } from "./client.ts";
-import { FLOW, flowProject } from "./fixture.ts";
+import { find } from "./client.ts";
+import { FLOW, serverPerFile } from "./fixture.ts";
 
-let project: ReturnType<typeof flowProject>;
-let client: LspClient;
-beforeAll(async () => {
-	project = flowProject();
-	client = await startClient(project);
-});
-afterEach(() => client.closeAll());
-afterAll(async () => {
-	expect(await client.stop()).toBe(0);
-	project.cleanup();
-});
+const lsp = serverPerFile();
 
 /** Opens `text`, then completes right after the first `needle` in it. */
-async function completeAfter(text: string, needle: string, file = project.file): Promise<CompletionItem[]> {
-	const uri = client.open(file, text);
-	await client.diagnostics(uri, 1);
+async function completeAfter(text: string, needle: string, file = lsp.project.file): Promise<CompletionItem[]> {
+	const uri = lsp.client.open(file, text);
+	await lsp.client.diagnostics(uri, 1);
 	const at = find(text, needle, needle.length);
-	return client.completion(uri, at.line, at.character);
+	return lsp.client.completion(uri, at.line, at.character);
 }
 
 const labels = (items: CompletionItem[]) => items.map((i) => i.label);
@@ -36,7 +26,7 @@ describe("completion", () => {
 	it("offers the roster's agents after `agent:`, each with its description, replacing what was typed", async () => {
 		const text = FLOW.replace("agent: helper\n    reads: [input, plan", "agent: he\n    reads: [input, plan");
 		const items = await completeAfter(text, "agent: he");
-		const roster = loadRoster(project.cwd, { project: true }, project.env);
+		const roster = loadRoster(lsp.project.cwd, { project: true }, lsp.project.env);
 		expect(labels(items)).toEqual([...roster.entries.values()].filter((a) => a.kind === "agent").map((a) => a.name).sort());
 		const at = find(text, "agent: he", 7);
 		expect(items.find((i) => i.label === "helper")).toEqual({
@@ -53,22 +43,22 @@ describe("completion", () => {
 		const inNode = await completeAfter(FLOW.replace("plan.output.tasks]\n", "plan.output.tasks]\n    \n"), "plan.output.tasks]\n    ");
 		expect(labels(inNode)).toEqual(["among", "output", "memory", "verdict", "retry", "timeout", "model", "thinking", "tools", "skills", "handoff", "on-fail"]);
 		expect(inNode[0].textEdit).toEqual({ range: { start: { line: 12, character: 4 }, end: { line: 12, character: 4 } }, newText: "among: " });
-		client.closeAll();
+		lsp.client.closeAll();
 		const newNode = await completeAfter(FLOW.replace("  - id: gate\n", "  - \n  - id: gate\n"), "tasks]\n  - ");
 		expect(labels(newNode)).toEqual(["id", "agent", "agent-from", "choice", "parallel", "map", "map-from", "loop", "check", "commit", "ask", "ask-from", "flow", "swarm", "on-fail"]);
-		client.closeAll();
+		lsp.client.closeAll();
 		const top = await completeAfter(FLOW.replace("nodes:\n", "mo\nnodes:\n"), "input: string\nmo");
 		expect(labels(top)).toEqual(["model", "timeout", "chain", "budget", "handoff"]);
 	});
 
 	it("offers the addresses visible at a node in an unclosed `reads: [`, typed from the version that last checked", async () => {
-		const uri = client.open(project.file, FLOW);
-		expect((await client.diagnostics(uri, 1)).diagnostics).toEqual([]);
+		const uri = lsp.client.open(lsp.project.file, FLOW);
+		expect((await lsp.client.diagnostics(uri, 1)).diagnostics).toEqual([]);
 		const text = FLOW.replace("reads: [input, plan.output.tasks]", "reads: [input, pl");
-		client.change(uri, 2, text);
-		expect((await client.diagnostics(uri, 2)).diagnostics.map((d) => d.code)).toEqual(["yaml-syntax"]);
+		lsp.client.change(uri, 2, text);
+		expect((await lsp.client.diagnostics(uri, 2)).diagnostics.map((d) => d.code)).toEqual(["yaml-syntax"]);
 		const at = find(text, "reads: [input, pl", 17);
-		const items = await client.completion(uri, at.line, at.character);
+		const items = await lsp.client.completion(uri, at.line, at.character);
 		expect(items.map((i) => [i.label, i.detail])).toEqual([
 			["input", "string"],
 			["diff", "text"],
@@ -92,7 +82,7 @@ describe("completion", () => {
 			["ready", "plan.output.status: ready | blocked", { range: { start: at, end: at }, newText: '"ready"' }],
 			["blocked", "plan.output.status: ready | blocked", { range: { start: at, end: at }, newText: '"blocked"' }],
 		]);
-		client.closeAll();
+		lsp.client.closeAll();
 		const quoted = await completeAfter(FLOW.replace('status == "ready"', 'status == "r"'), 'status == "r');
 		expect(quoted.map((i) => i.textEdit)).toEqual([
 			{ range: { start: at, end: { line: at.line, character: at.character + 3 } }, newText: '"ready"' },
@@ -102,23 +92,23 @@ describe("completion", () => {
 
 	it("offers the flows a `flow:` node can call", async () => {
 		const items = await completeAfter(FLOW.replace("agent: helper\n    reads: [input, plan", "flow: \n    reads: [input, plan"), "flow: ");
-		expect(labels(items)).toEqual(listFlows(project.cwd, { project: true }, project.env).flows.map((f) => f.name));
+		expect(labels(items)).toEqual(listFlows(lsp.project.cwd, { project: true }, lsp.project.env).flows.map((f) => f.name));
 		expect(labels(items)).toContain("mine");
 	});
 
 	it("completes agents, keys and addresses in nodes written in flow style on one line", async () => {
-		const file = project.write(".pi/flows/inline.md", "");
+		const file = lsp.project.write(".pi/flows/inline.md", "");
 		const text = "---\nname: inline\ndescription: d\ninput: string\nnodes: [{ id: look, agent: scout, reads: [input] }, { id: answer, agent: synthesiser, reads: [input, lo] }]\n---\n## look\nx\n## answer\ny\n";
 		expect(labels(await completeAfter(text, "reads: [input, lo", file))).toEqual(["input", "diff", "look", "look.output", "look.ok", "look.error", "look.error.kind", "look.error.message", "look.handoff"]);
-		client.closeAll();
+		lsp.client.closeAll();
 		expect(labels(await completeAfter(text, "agent: sc", file))).toContain("scout");
-		client.closeAll();
+		lsp.client.closeAll();
 		const keys = await completeAfter(text.replace("{ id: answer, agent", "{ id: answer, t, agent"), "{ id: answer, t", file);
 		expect(labels(keys)).toEqual(["among", "output", "memory", "verdict", "retry", "timeout", "model", "thinking", "tools", "skills", "handoff", "on-fail"]);
 	});
 
 	it("offers a map's item and a loop's previous turns and ledger inside them, and the loop's body in its condition", async () => {
-		const file = project.write(".pi/flows/rounds.md", "");
+		const file = lsp.project.write(".pi/flows/rounds.md", "");
 		const text = [
 			"---",
 			"name: rounds",
@@ -147,15 +137,15 @@ describe("completion", () => {
 			"---",
 			"## plan\np\n## code\nc\n## review\nr\n",
 		].join("\n");
-		const uri = client.open(file, text);
-		expect((await client.diagnostics(uri, 1)).diagnostics).toEqual([]);
+		const uri = lsp.client.open(file, text);
+		expect((await lsp.client.diagnostics(uri, 1)).diagnostics).toEqual([]);
 		const reads = find(text, "reads: [item.text", 8);
-		expect(labels(await client.completion(uri, reads.line, reads.character))).toEqual([
+		expect(labels(await lsp.client.completion(uri, reads.line, reads.character))).toEqual([
 			...["input", "diff", "item", "item.text", "pair.previous.code", "pair.previous.review", "pair.ledger"],
 			...["plan", "plan.output", "plan.output.tasks", "plan.ok", "plan.error", "plan.error.kind", "plan.error.message", "plan.handoff"],
 		]);
 		const loop = find(text, "loop: review", 6);
-		expect(labels(await client.completion(uri, loop.line, loop.character))).toEqual([
+		expect(labels(await lsp.client.completion(uri, loop.line, loop.character))).toEqual([
 			...["input", "item", "item.text", "pair.previous.code", "pair.previous.review", "pair.ledger"],
 			...["plan", "plan.output", "plan.output.tasks", "plan.ok", "plan.error", "plan.error.kind", "plan.error.message", "plan.handoff"],
 			...["code.ok", "code.error", "code.error.kind", "code.error.message", "code.handoff"],

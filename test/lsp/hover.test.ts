@@ -2,30 +2,20 @@
  * Hover through a real client: an agent's card, the type an address reads up to the segment under the
  * pointer (in `reads:` and in conditions), and a node's kind with its worst case.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
-import { find, type LspClient, startClient } from "./client.ts";
-import { FLOW, flowProject } from "./fixture.ts";
+import { find } from "./client.ts";
+import { FLOW, serverPerFile } from "./fixture.ts";
 
-let project: ReturnType<typeof flowProject>;
-let client: LspClient;
+const lsp = serverPerFile();
 let uri: string;
-beforeAll(async () => {
-	project = flowProject();
-	client = await startClient(project);
-});
-afterEach(() => client.closeAll());
-afterAll(async () => {
-	expect(await client.stop()).toBe(0);
-	project.cleanup();
-});
 
 /** Hovers `offset` characters into the first `needle` of the flow. */
 async function hoverAt(needle: string, offset: number) {
-	uri = client.open(project.file, FLOW);
-	await client.diagnostics(uri, 1);
+	uri = lsp.client.open(lsp.project.file, FLOW);
+	await lsp.client.diagnostics(uri, 1);
 	const at = find(FLOW, needle, offset);
-	return client.hover(uri, at.line, at.character);
+	return lsp.client.hover(uri, at.line, at.character);
 }
 
 /** The range of `length` characters from `offset` into the first `needle`. */
@@ -37,10 +27,10 @@ function span(needle: string, offset: number, length: number) {
 describe("hover", () => {
 	it("shows an agent's description, tools and file", async () => {
 		expect(await hoverAt("agent: helper", 9)).toEqual({
-			contents: { kind: "markdown", value: `**helper** · agent (project)\n\nHelps with small tasks.\n\ntools: read, grep\n\n\`${project.cwd}/.pi/agents/helper.md\`` },
+			contents: { kind: "markdown", value: `**helper** · agent (project)\n\nHelps with small tasks.\n\ntools: read, grep\n\n\`${lsp.project.cwd}/.pi/agents/helper.md\`` },
 			range: span("agent: helper", 7, 6),
 		});
-		client.closeAll();
+		lsp.client.closeAll();
 		const shipped = await hoverAt("agent: planner", 8);
 		expect(shipped?.contents).toEqual({ kind: "markdown", value: expect.stringContaining(`\`${PACKAGE_ROOT}/agents/planner.md\``) });
 	});
@@ -50,7 +40,7 @@ describe("hover", () => {
 			contents: { kind: "markdown", value: "`plan.output.tasks`: `[string]`" },
 			range: span("plan.output.tasks]", 0, 17),
 		});
-		client.closeAll();
+		lsp.client.closeAll();
 		expect(await hoverAt("plan.output.tasks]", 2)).toEqual({
 			contents: { kind: "markdown", value: "`plan`: `{ tasks: [string], status: ready | blocked }`" },
 			range: span("plan.output.tasks]", 0, 4),
@@ -69,9 +59,9 @@ describe("hover", () => {
 			contents: { kind: "markdown", value: "**plan** · agent node · ≤ 3 turns · ≤ 1h30m" },
 			range: span("id: plan", 4, 4),
 		});
-		client.closeAll();
+		lsp.client.closeAll();
 		expect((await hoverAt("id: gate", 5))?.contents).toEqual({ kind: "markdown", value: "**gate** · choice node · ≤ 3 turns · ≤ 1h30m" });
-		client.closeAll();
+		lsp.client.closeAll();
 		expect(await hoverAt("## work", 4)).toEqual({
 			contents: { kind: "markdown", value: "**work** · agent node · ≤ 3 turns · ≤ 1h30m" },
 			range: span("## work", 3, 4),

@@ -3,26 +3,16 @@
  * leaves every other Markdown file alone), a clean shutdown and exit, and the command's usage.
  */
 import { spawnSync } from "node:child_process";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
-import { find, type LspClient, startClient } from "./client.ts";
-import { FLOW, flowProject } from "./fixture.ts";
+import { find, startClient } from "./client.ts";
+import { FLOW, serverPerFile } from "./fixture.ts";
 
-let project: ReturnType<typeof flowProject>;
-let client: LspClient;
-beforeAll(async () => {
-	project = flowProject();
-	client = await startClient(project);
-});
-afterEach(() => client.closeAll());
-afterAll(async () => {
-	expect(await client.stop()).toBe(0);
-	project.cleanup();
-});
+const lsp = serverPerFile();
 
 describe("the language server", () => {
 	it("announces incremental sync, completion with its trigger characters, hover and definition", () => {
-		expect(client.initialized).toEqual({
+		expect(lsp.client.initialized).toEqual({
 			capabilities: {
 				textDocumentSync: 2,
 				completionProvider: { triggerCharacters: [" ", ":", "[", ",", ".", '"', "'", "#"] },
@@ -35,36 +25,36 @@ describe("the language server", () => {
 
 	it("treats Markdown with `nodes:` outside a flows folder as a flow, and leaves agents and notes alone", async () => {
 		const agentText = "---\nname: helper\ndescription: Helps with small tasks.\ntools: read, grep\n---\nYou are helper.\n";
-		const agent = client.open(`${project.cwd}/.pi/agents/helper.md`, agentText);
-		const notes = client.open(`${project.cwd}/notes.md`, "---\ntitle: notes\n---\n## plan\n");
-		const loose = client.open(`${project.cwd}/docs/example.md`, FLOW.replace("name: mine", "name: example"));
-		expect((await client.diagnostics(loose, 1)).diagnostics).toEqual([]);
-		expect(client.publications(agent)).toEqual([]);
-		expect(client.publications(notes)).toEqual([]);
-		expect(await client.completion(agent, 1, 0)).toEqual([]);
-		expect(await client.hover(agent, 1, 2)).toBeNull();
+		const agent = lsp.client.open(`${lsp.project.cwd}/.pi/agents/helper.md`, agentText);
+		const notes = lsp.client.open(`${lsp.project.cwd}/notes.md`, "---\ntitle: notes\n---\n## plan\n");
+		const loose = lsp.client.open(`${lsp.project.cwd}/docs/example.md`, FLOW.replace("name: mine", "name: example"));
+		expect((await lsp.client.diagnostics(loose, 1)).diagnostics).toEqual([]);
+		expect(lsp.client.publications(agent)).toEqual([]);
+		expect(lsp.client.publications(notes)).toEqual([]);
+		expect(await lsp.client.completion(agent, 1, 0)).toEqual([]);
+		expect(await lsp.client.hover(agent, 1, 2)).toBeNull();
 		const at = find(FLOW, "agent: planner", 9);
-		expect(await client.hover(loose, at.line, at.character)).not.toBeNull();
+		expect(await lsp.client.hover(loose, at.line, at.character)).not.toBeNull();
 	});
 
 	it("judges a flow whose closing `---` is not written yet", async () => {
 		const text = "---\nname: mine\ndescription: d\ninput: string\nnodes:\n  - id: plan\n    agent: plannr\n";
-		const uri = client.open(project.file, text);
-		const { diagnostics } = await client.diagnostics(uri, 1);
+		const uri = lsp.client.open(lsp.project.file, text);
+		const { diagnostics } = await lsp.client.diagnostics(uri, 1);
 		expect(diagnostics.map((d) => d.code)).toEqual(["not-a-flow"]);
 		const at = find(text, "agent: plannr", 7);
-		expect((await client.completion(uri, at.line, at.character)).map((i) => i.label)).toContain("planner");
+		expect((await lsp.client.completion(uri, at.line, at.character)).map((i) => i.label)).toContain("planner");
 	});
 
 	it("runs from the installed binary with the flags editors pass, and exits 0 after shutdown and exit", async () => {
-		const other = await startClient(project, [`${PACKAGE_ROOT}/bin/pi-flows.js`, "lsp", "--stdio", `--clientProcessId=${process.pid}`]);
-		const uri = other.open(project.file, FLOW);
+		const other = await startClient(lsp.project, [`${PACKAGE_ROOT}/bin/pi-flows.js`, "lsp", "--stdio", `--clientProcessId=${process.pid}`]);
+		const uri = other.open(lsp.project.file, FLOW);
 		expect((await other.diagnostics(uri, 1)).diagnostics).toEqual([]);
 		expect(await other.stop()).toBe(0);
 	});
 
 	it("refuses arguments it does not take, with its usage", () => {
-		const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/src/cli/main.ts`, "lsp", "flows/"], { cwd: project.cwd, env: project.env, encoding: "utf8" });
+		const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/src/cli/main.ts`, "lsp", "flows/"], { cwd: lsp.project.cwd, env: lsp.project.env, encoding: "utf8" });
 		expect(r.status).toBe(2);
 		expect(r.stderr).toContain("usage: pi-flows lsp [--stdio]");
 	});
