@@ -39,6 +39,22 @@ const copiesGone = () => {
 	expect(git(project.cwd, ["worktree", "list"]).split("\n")).toHaveLength(1);
 };
 
+/** Script turns up to the audit: one subtask, written by the coder and approved by the reviewer. */
+const ONE_GREETING_APPROVED = `turns:
+  locate:
+    - say: greet.txt
+  plan:
+    - call: submit
+      args: { subtasks: [{ text: write greet.txt }] }
+  code:
+    - call: write
+      args: { path: greet.txt, content: "hello\\n" }
+    - say: wrote greet.txt
+  review:
+    - call: verdict
+      args: { approved: true }
+`;
+
 describe("build", () => {
 	it("delivers in two rounds: retries, a pair at its cap, and the audit's obligation carried as round 2's subtask", async () => {
 		repo();
@@ -111,20 +127,7 @@ describe("build", () => {
 
 	it("stops `deliver` at `max: 2` not converged, and the report says what is left open", async () => {
 		repo();
-		const script = `turns:
-  locate:
-    - say: greet.txt
-  plan:
-    - call: submit
-      args: { subtasks: [{ text: write greet.txt }] }
-  code:
-    - call: write
-      args: { path: greet.txt, content: "hello\\n" }
-    - say: wrote greet.txt
-  review:
-    - call: verdict
-      args: { approved: true }
-  "deliver#1/audit":
+		const script = `${ONE_GREETING_APPROVED}  "deliver#1/audit":
     - call: verdict
       args: { approved: false, raised: [farewell.txt is missing] }
   "deliver#2/audit":
@@ -149,20 +152,7 @@ describe("build", () => {
 
 	it("gives up when the audit does not approve and raises nothing", async () => {
 		repo({ "greet.txt": "hello" });
-		const script = `turns:
-  locate:
-    - say: greet.txt
-  plan:
-    - call: submit
-      args: { subtasks: [{ text: write greet.txt }] }
-  code:
-    - call: write
-      args: { path: greet.txt, content: "hello\\n" }
-    - say: wrote greet.txt
-  review:
-    - call: verdict
-      args: { approved: true }
-  audit:
+		const script = `${ONE_GREETING_APPROVED}  audit:
     - call: verdict
       args: { approved: false, remarks: something feels off }
   report:
