@@ -6,7 +6,7 @@ import { childTool, runCall } from "../../src/extension/tool/run-call.ts";
 import { NOBODY } from "../../src/flow/index.ts";
 import type { SpawnRequest } from "../../src/runtime/subagent.ts";
 import { agent } from "./helpers/flows.ts";
-import { contentOf, type Line, rpc, type Sandbox, sandbox } from "./helpers/pi-process.ts";
+import { contentOf, flowResults, rpc, type Sandbox, sandbox } from "./helpers/pi-process.ts";
 
 const def = (name: string, tools: string[] = []) => ({ kind: "agent" as const, name, description: name, tools, prompt: "p", file: `/a/${name}.md`, source: "user" as const });
 const roster = rosterOf([def("scout"), def("reviewer"), def("worker"), def("boss", ["read", "subagent"])]);
@@ -75,7 +75,7 @@ describe("delegation inside a real pi run", () => {
 		const pi = rpc(box, { env });
 		try {
 			await pi.prompt("/run delegate go --script d.script.yaml");
-			return contentOf(pi.lines.find((l) => l.type === "message_end" && (l.message as { customType?: string }).customType === "pi-flows") as Line);
+			return contentOf(flowResults(pi.lines)[0]);
 		} finally {
 			await pi.close();
 		}

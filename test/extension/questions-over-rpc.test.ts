@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { agent } from "./helpers/flows.ts";
-import { contentOf, type Line, print, rpc, type Sandbox, sandbox } from "./helpers/pi-process.ts";
+import { contentOf, flowResults, type Line, print, rpc, type Sandbox, sandbox } from "./helpers/pi-process.ts";
 
 const ASKS = `---
 name: asks
@@ -55,7 +55,7 @@ describe("a flow's questions", () => {
 			expect(asked[0].options).toEqual(["red", "green", "blue — the sky", "None of these"]);
 			// The yes/no shows what it reads: the answer to the first question.
 			expect(String(asked[1].message)).toMatch(/^## pick\n```json\n\{\n {2}"answered": true,\n {2}"answer": "blue"\n\}\n```\n\nSure\?$/);
-			const result = pi.lines.find((l) => l.type === "message_end" && (l.message as { customType?: string }).customType === "pi-flows");
+			const result = flowResults(pi.lines)[0];
 			const text = contentOf(result as Line);
 			expect(text).toContain('"answer": "blue"');
 			expect(text).toContain('"yes": true');

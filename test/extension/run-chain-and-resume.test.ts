@@ -3,11 +3,11 @@
  * and `/run resume` continues a run stopped at a question: what ended is replayed, the question is asked
  * again, and the run completes in the same folder.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { agent } from "./helpers/flows.ts";
-import { contentOf, type Line, rpc, type Sandbox, sandbox } from "./helpers/pi-process.ts";
+import { contentOf, flowResults, rpc, runFoldersIn, type Sandbox, sandbox } from "./helpers/pi-process.ts";
 
 let box: Sandbox;
 beforeEach(() => {
@@ -17,11 +17,8 @@ beforeEach(() => {
 });
 afterEach(() => box.cleanup());
 
-const results = (lines: Line[]) => lines.filter((l) => l.type === "message_end" && (l.message as { customType?: string }).customType === "pi-flows");
-const runFolders = () => {
-	const home = join(box.cwd, ".pi/runs");
-	return existsSync(home) ? readdirSync(home).map((d) => join(home, d)) : [];
-};
+const results = flowResults;
+const runFolders = () => runFoldersIn(box.cwd);
 
 describe("/run --chain and /run resume in a real pi process", () => {
 	it("runs a chain string as a flow, each step handed the one before", async () => {

@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { agent, sequence } from "./helpers/flows.ts";
-import { contentOf, type Line, rpc, type Sandbox, sandbox } from "./helpers/pi-process.ts";
+import { contentOf, flowResults, type Line, rpc, runFoldersIn, type Sandbox, sandbox } from "./helpers/pi-process.ts";
 
 let box: Sandbox;
 beforeEach(() => {
@@ -12,12 +12,9 @@ beforeEach(() => {
 });
 afterEach(() => box.cleanup());
 
-const results = (lines: Line[]) => lines.filter((l) => l.type === "message_end" && (l.message as { customType?: string }).customType === "pi-flows");
+const results = flowResults;
 const widgets = (lines: Line[]) => lines.filter((l) => l.type === "extension_ui_request" && l.method === "setWidget");
-const runFolders = () => {
-	const home = join(box.cwd, ".pi/runs");
-	return existsSync(home) ? readdirSync(home).map((d) => join(home, d)) : [];
-};
+const runFolders = () => runFoldersIn(box.cwd);
 
 describe("/run in a real pi process", () => {
 	it("runs a flow on a provider another extension registered, draws the live view, posts the answer and leaves its run folder", async () => {

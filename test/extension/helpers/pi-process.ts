@@ -4,7 +4,7 @@
  * prompt headless. Nothing of the machine's `~/.pi` is read.
  */
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -141,4 +141,15 @@ export function contentOf(line: Line): string {
 	const message = line.message as { content?: unknown } | undefined;
 	const c = message?.content;
 	return typeof c === "string" ? c : Array.isArray(c) ? c.map((x: { text?: string }) => x.text ?? "").join("") : "";
+}
+
+/** The messages pi-flows posted (a run's answer, a refusal's report), in the order they came. */
+export function flowResults(lines: Line[]): Line[] {
+	return lines.filter((l) => l.type === "message_end" && (l.message as { customType?: string }).customType === "pi-flows");
+}
+
+/** The run folders `/run` left under a working folder, oldest first. */
+export function runFoldersIn(cwd: string): string[] {
+	const home = join(cwd, ".pi/runs");
+	return existsSync(home) ? readdirSync(home).sort().map((d) => join(home, d)) : [];
 }
