@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster } from "../../src/agents/index.ts";
 import { type AskCard, catalogueOptions, type CheckedFlow, checkFlowText, resolveModels, scriptedAsk } from "../../src/flow/index.ts";
-import { resumeRun, runsHome, type StartOptions, startRun } from "../../src/runs/index.ts";
-import { scriptedHost } from "../helpers/host.ts";
+import { type ResumeOptions, runsHome, type StartOptions, startRun } from "../../src/runs/index.ts";
+import { resumeScripted, scriptedHost } from "../helpers/host.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { flowOf } from "../helpers/run.ts";
 
@@ -31,25 +31,7 @@ async function start(flow: CheckedFlow, script: string, extra: Partial<StartOpti
 	return out;
 }
 
-async function resume(runDir: string, script: string, extra: Record<string, unknown> = {}) {
-	const host = await scriptedHost(project, script);
-	return {
-		host,
-		out: await resumeRun({
-			runDir,
-			cwd: project.cwd,
-			spawn: host.spawn,
-			models: (flow) => {
-				const m = resolveModels(flow, host.resolveModel, "scripted");
-				return m.ok ? m.models : m.errors;
-			},
-			somebodyThere: true,
-			inDoubt: "stop",
-			retryBackoffMs: 0,
-			...extra,
-		}),
-	};
-}
+const resume = (runDir: string, script: string, extra: Partial<ResumeOptions> = {}) => resumeScripted(project, runDir, script, extra);
 
 describe("resume", () => {
 	it("replays ended visits and never asks an answered question again", async () => {

@@ -1,9 +1,33 @@
-/** Opens a pi host on the scripted model with a script written inline. */
+/** Opens a pi host on the scripted model with a script written inline, and resumes runs on one. */
+import { resolveModels } from "../../src/flow/index.ts";
 import { openHost, type PiHost, readScript } from "../../src/pi/index.ts";
+import { type Refusal, type ResumeOptions, resumeRun, type RunOutcome } from "../../src/runs/index.ts";
 import type { TempProject } from "./project.ts";
 
 export async function scriptedHost(project: TempProject, scriptYaml: string): Promise<PiHost> {
 	const read = readScript(scriptYaml, "inline-script.yaml");
 	if (!read.value) throw new Error(`bad test script: ${JSON.stringify(read.faults)}`);
 	return openHost({ cwd: project.cwd, agentDir: project.agentDir, script: read.value });
+}
+
+/**
+ * Resumes a run on a fresh scripted host, as a test's second life: every model is the scripted one,
+ * somebody is there, a turn in doubt stops, retries do not wait. `extra` overrides any of it.
+ */
+export async function resumeScripted(project: TempProject, runDir: string, scriptYaml: string, extra: Partial<ResumeOptions> = {}): Promise<{ host: PiHost; out: RunOutcome | Refusal }> {
+	const host = await scriptedHost(project, scriptYaml);
+	const out = await resumeRun({
+		runDir,
+		cwd: project.cwd,
+		spawn: host.spawn,
+		models: (flow) => {
+			const m = resolveModels(flow, host.resolveModel, "scripted");
+			return m.ok ? m.models : m.errors;
+		},
+		somebodyThere: true,
+		inDoubt: "stop",
+		retryBackoffMs: 0,
+		...extra,
+	});
+	return { host, out };
 }

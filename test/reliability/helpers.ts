@@ -5,8 +5,8 @@
  */
 import { loadRoster } from "../../src/agents/index.ts";
 import { catalogueOptions, type CheckedFlow, checkFlowText, resolveModels } from "../../src/flow/index.ts";
-import { type RunOutcome, resumeRun, runsHome, type StartOptions, startRun } from "../../src/runs/index.ts";
-import { scriptedHost } from "../helpers/host.ts";
+import { type RunOutcome, runsHome, type StartOptions, startRun } from "../../src/runs/index.ts";
+import { resumeScripted, scriptedHost } from "../helpers/host.ts";
 import { alive } from "../ports/temp-repo.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 
@@ -53,19 +53,7 @@ export async function start(p: TempProject, flow: CheckedFlow, scriptYaml: strin
 
 /** Resumes a run with a new script; a refusal fails the test with its reason. */
 export async function resume(p: TempProject, runDir: string, scriptYaml: string) {
-	const host = await scriptedHost(p, scriptYaml);
-	const out = await resumeRun({
-		runDir,
-		cwd: p.cwd,
-		spawn: host.spawn,
-		models: (flow) => {
-			const m = resolveModels(flow, host.resolveModel, "scripted");
-			return m.ok ? m.models : m.errors;
-		},
-		somebodyThere: true,
-		inDoubt: "stop",
-		retryBackoffMs: 0,
-	});
+	const { out, host } = await resumeScripted(p, runDir, scriptYaml);
 	if ("refused" in out) throw new Error(`the resume was refused: ${out.refused}`);
 	return { out, host };
 }

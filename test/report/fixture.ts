@@ -6,8 +6,8 @@
  */
 import { loadRoster } from "../../src/agents/index.ts";
 import { catalogueOptions, type CheckedFlow, checkFlowText, resolveModels, scriptedAsk } from "../../src/flow/index.ts";
-import { resumeRun, runsHome, startRun } from "../../src/runs/index.ts";
-import { scriptedHost } from "../helpers/host.ts";
+import { runsHome, startRun } from "../../src/runs/index.ts";
+import { resumeScripted, scriptedHost } from "../helpers/host.ts";
 import type { TempProject } from "../helpers/project.ts";
 
 /** The flow: every kind of visit the report shows, in a few seconds of scripted turns. */
@@ -122,20 +122,7 @@ export async function surveyRun(project: TempProject): Promise<Fixture> {
 	});
 	if ("refused" in started) throw new Error(started.refused);
 	if (started.result.ok) throw new Error("the fixture's first life was meant to fail");
-	const second = await scriptedHost(project, SCRIPT_2);
-	const resumed = await resumeRun({
-		runDir: started.runDir,
-		cwd: project.cwd,
-		spawn: second.spawn,
-		models: (f) => {
-			const m = resolveModels(f, second.resolveModel, "scripted");
-			return m.ok ? m.models : m.errors;
-		},
-		somebodyThere: true,
-		inDoubt: "stop",
-		retryBackoffMs: 0,
-		ask: scriptedAsk({}),
-	});
+	const { out: resumed } = await resumeScripted(project, started.runDir, SCRIPT_2, { ask: scriptedAsk({}) });
 	if ("refused" in resumed) throw new Error(resumed.refused);
 	if (!resumed.result.ok) throw new Error(`the fixture's second life failed: ${resumed.result.error}`);
 	return { runDir: started.runDir, flow };
