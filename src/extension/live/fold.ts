@@ -58,6 +58,11 @@ export function addressOf(visit: string): string {
 	return visit.replace(/#\d+/g, "").replace(/\[\d+\]/g, "");
 }
 
+/** What a visit's start and end both say about it. */
+function visitOf(event: { path: string; node: string; kind: string; agent?: string }) {
+	return { path: event.path, address: addressOf(event.path), node: event.node, kind: event.kind, ...(event.agent ? { agent: event.agent } : {}) };
+}
+
 /** Folds one event into `state` (in place, and returned for chaining). */
 export function foldLive(state: LiveState, event: FlowEvent, now: number): LiveState {
 	switch (event.type) {
@@ -65,24 +70,12 @@ export function foldLive(state: LiveState, event: FlowEvent, now: number): LiveS
 			state.startedAt = now;
 			break;
 		case "node_start":
-			state.visits.set(event.path, {
-				path: event.path,
-				address: addressOf(event.path),
-				node: event.node,
-				kind: event.kind,
-				...(event.agent ? { agent: event.agent } : {}),
-				state: "running",
-				startedAt: now,
-			});
+			state.visits.set(event.path, { ...visitOf(event), state: "running", startedAt: now });
 			break;
 		case "node_end": {
 			const before = state.visits.get(event.path);
 			state.visits.set(event.path, {
-				path: event.path,
-				address: addressOf(event.path),
-				node: event.node,
-				kind: event.kind,
-				...(event.agent ? { agent: event.agent } : {}),
+				...visitOf(event),
 				state: event.ok ? "done" : "failed",
 				startedAt: before?.startedAt ?? now,
 				endedAt: now,
