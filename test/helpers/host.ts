@@ -1,6 +1,7 @@
 /** Opens a pi host on the scripted model with a script written inline, and resumes runs on one. */
 import { resolveModels } from "../../src/flow/index.ts";
 import { openHost, type PiHost, readScript } from "../../src/pi/index.ts";
+import type { Spawn } from "../../src/runtime/subagent.ts";
 import { type Refusal, type ResumeOptions, resumeRun, type RunOutcome } from "../../src/runs/index.ts";
 import type { TempProject } from "./project.ts";
 
@@ -30,4 +31,16 @@ export async function resumeScripted(project: TempProject, runDir: string, scrip
 		...extra,
 	});
 	return { host, out };
+}
+
+/** A host's spawn that counts its calls, to prove sessions are shared or reopened. */
+export function countingSpawn(host: PiHost): { spawn: Spawn; spawns: () => number } {
+	let n = 0;
+	return {
+		spawn: (request) => {
+			n++;
+			return host.spawn(request);
+		},
+		spawns: () => n,
+	};
 }

@@ -5,8 +5,7 @@
 import { loadRoster } from "../../src/agents/index.ts";
 import { catalogueOptions, checkFlowText, type FlowResult, resolveModels, type RunOptions, runFlow } from "../../src/flow/index.ts";
 import type { FlowEvent } from "../../src/runtime/events.ts";
-import type { Spawn } from "../../src/runtime/subagent.ts";
-import { scriptedHost } from "./host.ts";
+import { countingSpawn, scriptedHost } from "./host.ts";
 import type { TempProject } from "./project.ts";
 
 export interface Ran {
@@ -34,11 +33,7 @@ export async function runInline(
 	const host = await scriptedHost(project, script);
 	const models = resolveModels(checked.value, host.resolveModel, "scripted");
 	if (!models.ok) throw new Error(models.errors.join("\n"));
-	let spawns = 0;
-	const spawn: Spawn = (request) => {
-		spawns++;
-		return host.spawn(request);
-	};
+	const { spawn, spawns } = countingSpawn(host);
 	const events: FlowEvent[] = [];
 	const result = await runFlow(checked.value, input as never, {
 		spawn,
@@ -48,7 +43,7 @@ export async function runInline(
 		onEvent: (e) => events.push(e),
 		...options,
 	});
-	return { result, events, spawns, open: host.open(), calls: host.scripted?.calls() ?? 0 };
+	return { result, events, spawns: spawns(), open: host.open(), calls: host.scripted?.calls() ?? 0 };
 }
 
 /** A flow file from frontmatter nodes (YAML, indented two spaces) and sections. */

@@ -23,7 +23,7 @@ import {
 } from "../../src/flow/index.ts";
 import { checkScriptKeys, openHost, readScript } from "../../src/pi/index.ts";
 import type { FlowEvent } from "../../src/runtime/events.ts";
-import type { Spawn } from "../../src/runtime/subagent.ts";
+import { countingSpawn } from "../helpers/host.ts";
 import type { TempProject } from "../helpers/project.ts";
 import type { Ran } from "../helpers/run.ts";
 
@@ -68,11 +68,7 @@ export async function runShipped(
 	const host = await openHost({ cwd: project.cwd, agentDir: project.agentDir, script: read.value });
 	const models = resolveModels(flow, host.resolveModel, "scripted");
 	if (!models.ok) throw new Error(models.errors.join("\n"));
-	let spawns = 0;
-	const spawn: Spawn = (request) => {
-		spawns++;
-		return host.spawn(request);
-	};
+	const { spawn, spawns } = countingSpawn(host);
 	const events: FlowEvent[] = [];
 	const result = await runFlow(flow, input, {
 		spawn,
@@ -86,7 +82,7 @@ export async function runShipped(
 		onEvent: (e) => events.push(e),
 		...rest,
 	});
-	return { flow, result, events, spawns, open: host.open(), calls: host.scripted?.calls() ?? 0 };
+	return { flow, result, events, spawns: spawns(), open: host.open(), calls: host.scripted?.calls() ?? 0 };
 }
 
 /** The agent each turn of `path` ran as, from the events. */
