@@ -15,22 +15,21 @@ export interface HandoffCapture {
 	reset?: "compact" | "session" | "none";
 }
 
-// Kept short: pi declares every tool to the model on every request, so each word here is paid per turn.
-const DOC_PROPERTIES = {
-	summary: { type: "string", description: "What was done." },
-	decisions: { type: "array", items: { type: "string" }, description: "Decisions and why." },
-	artifacts: { type: "array", items: { type: "string" }, description: "Files changed." },
-	next_task: { type: "string", description: "What is left, for an agent with no memory of this." },
-	blocked: { type: "string", description: "What needs a person." },
-};
+// pi turns every tool's schema into a declaration by a JSON round trip about ten times per request, at a
+// cost that grows with the number of objects in it: the fields' meaning lives in the tool's description
+// (a string pi passes on by reference), and the schema keeps only the shape. Extra fields are ignored by
+// `docFrom`, so the schema does not spend an object forbidding them.
+const TEXT = { type: "string" };
+const LIST = { type: "array", items: TEXT };
+const DOC_PROPERTIES = { summary: TEXT, decisions: LIST, artifacts: LIST, next_task: TEXT, blocked: TEXT };
+const DOC_FIELDS = "Fields: summary (what was done), decisions (each with why), artifacts (files changed), next_task (what is left, for an agent with no memory of this), blocked (what needs a person).";
 
 // One object each for every turn: pi compiles a validator per schema, and keeps it for an object it has seen.
-const FINISH_PARAMETERS = { type: "object", properties: { status: { type: "string", enum: ["done", "partial", "blocked"] }, ...DOC_PROPERTIES }, required: ["status", "summary"], additionalProperties: false };
+const FINISH_PARAMETERS = { type: "object", properties: { status: { type: "string", enum: ["done", "partial", "blocked"] }, ...DOC_PROPERTIES }, required: ["status", "summary"] };
 const CHECKPOINT_PARAMETERS = {
 	type: "object",
 	properties: { status: { type: "string", enum: ["in-progress", "done", "partial", "blocked"] }, reset: { type: "string", enum: ["compact", "session", "none"] }, ...DOC_PROPERTIES },
 	required: ["status", "summary"],
-	additionalProperties: false,
 };
 
 function docFrom(args: Record<string, unknown>, status: HandoffStatus, by: HandoffDocument["by"]): HandoffDocument {
@@ -49,7 +48,7 @@ export function finishTool(capture: HandoffCapture): ToolSpec {
 	return {
 		name: "finish",
 		label: "Finish",
-		description: "End your task with a handoff document: status done (the task is complete), partial (what is left goes in next_task; a fresh agent continues from it) or blocked (a person must act). The call ends your turn.",
+		description: `End your task with a handoff document: status done (the task is complete), partial (what is left goes in next_task; a fresh agent continues from it) or blocked (a person must act). The call ends your turn. ${DOC_FIELDS}`,
 		parameters: FINISH_PARAMETERS,
 		async execute(args) {
 			capture.doc = docFrom(args, args.status as HandoffStatus, "finish");
@@ -63,7 +62,7 @@ export function checkpointTool(capture: HandoffCapture, defaultReset: "compact" 
 	return {
 		name: "checkpoint",
 		label: "Checkpoint",
-		description: "Save your progress as a handoff document at a milestone. With reset compact or session (the default is compact), this conversation is replaced by the document and you continue from it; with none, only the document is saved.",
+		description: `Save your progress as a handoff document at a milestone. With reset compact or session (the default is compact), this conversation is replaced by the document and you continue from it; with none, only the document is saved. ${DOC_FIELDS}`,
 		parameters: CHECKPOINT_PARAMETERS,
 		async execute(args) {
 			capture.doc = docFrom(args, args.status as HandoffStatus, "checkpoint");
