@@ -9,7 +9,8 @@
  *                        pipeline (check, resolve models, runFlow), versus a bare loop of the same 1,000
  *                        turns (`host.spawn` + `ask` + `close`, 8 at a time with `mapConcurrent`); a fresh
  *                        host per round on both sides, opened outside the clock. Target: engine/bare ≤ 1.2,
- *                        judged on wall time and, steadier on a loaded machine, on this process's CPU time.
+ *                        judged on wall time and on CPU time: the main thread's (the steadiest on a loaded machine) and the
+ *                        whole process's (with the GC's helper threads).
  *                        A third side, the bare loop making exactly the engine's spawn request and ask options
  *                        (captured from a one-item run), splits the overhead into what the engine asks of pi
  *                        per turn and the evaluator's own work.
@@ -37,7 +38,7 @@ import { prepareProcessTurn } from "./lib/pi-process.ts";
 import { interleave, median, range, ratios, type Sample, timed } from "./lib/rounds.ts";
 import { captureEngineTurn, itemsOf, mapFlow, okScript, runPipeline, type Sandbox, sandbox, taskFor } from "./lib/sandbox.ts";
 
-const ENGINE = { items: 1000, concurrency: 8, rounds: 7, warmup: 2, target: 1.2 };
+const ENGINE = { items: 1000, concurrency: 8, rounds: 9, warmup: 2, target: 1.2 };
 const PARALLEL = { items: 64, concurrency: 8, latencyMs: 50, single: 8, rounds: 7, warmup: 1, target: 1.15 };
 const PROCESS = { turns: 10, warmup: 2, inProcessWarmup: 20 };
 
@@ -71,11 +72,12 @@ const notes: string[] = [];
 
 const wall = (xs: Sample[]) => xs.map((x) => x.ms);
 const cpu = (xs: Sample[]) => xs.map((x) => x.cpuMs);
+const thread = (xs: Sample[]) => xs.map((x) => x.threadMs);
 
 /** `--verbose`: every recorded round, to see drift and outliers. */
 function dump(part: string, sides: Record<string, Sample[]>): void {
 	if (!verbose) return;
-	for (const [name, xs] of Object.entries(sides)) console.log(`  ${part} ${name}: wall ${xs.map((x) => x.ms.toFixed(1)).join(" ")} | cpu ${xs.map((x) => x.cpuMs.toFixed(1)).join(" ")}`);
+	for (const [name, xs] of Object.entries(sides)) console.log(`  ${part} ${name}: wall ${xs.map((x) => x.ms.toFixed(1)).join(" ")} | main thread ${xs.map((x) => x.threadMs.toFixed(1)).join(" ")} | process cpu ${xs.map((x) => x.cpuMs.toFixed(1)).join(" ")}`);
 }
 
 async function engineOverhead(box: Sandbox): Promise<Row[]> {
@@ -113,7 +115,7 @@ async function engineOverhead(box: Sandbox): Promise<Row[]> {
 			if (calls !== n || host.open() !== 0) throw new Error(`bench: the engine made ${calls} requests for ${n} turns, ${host.open()} sessions left open`);
 			spans.check.push(ran.checkMs);
 			spans.run.push(ran.resolveMs + ran.runMs);
-			return { ms: ran.totalMs, cpuMs: ran.cpuMs };
+			return { ms: ran.totalMs, cpuMs: ran.cpuMs, threadMs: ran.threadMs };
 		},
 		bare: bareLoop({ agent, model: "scripted", cwd: box.cwd }, {}),
 		// The same bare loop, making exactly the engine's spawn request and ask options: what the engine asks
@@ -122,31 +124,40 @@ async function engineOverhead(box: Sandbox): Promise<Row[]> {
 	});
 	dump("1", sides);
 	const ratio = ratios(wall(sides.engine), wall(sides.bare));
+	const threadRatio = ratios(thread(sides.engine), thread(sides.bare));
 	const cpuRatio = ratios(cpu(sides.engine), cpu(sides.bare));
+	const sameRatio = ratios(thread(sides.engine), thread(sides.engineTurn));
 	const r = median(ratio);
+	const rt = median(threadRatio);
 	const rc = median(cpuRatio);
 	const check = median(spans.check);
 	const met = r <= ENGINE.target;
+	const threadMet = rt <= ENGINE.target;
 	const cpuMet = rc <= ENGINE.target;
 	const perTurn = (xs: number[]) => median(xs) / n;
-	const cpuBare = perTurn(cpu(sides.bare));
-	const cpuAsked = perTurn(cpu(sides.engineTurn));
-	const cpuEngine = perTurn(cpu(sides.engine));
+	// The split per turn reads the main thread's CPU: the steadiest of the three measures.
+	const bare = perTurn(thread(sides.bare));
+	const asked = perTurn(thread(sides.engineTurn));
+	const engine = perTurn(thread(sides.engine));
 	const req = engineTurn.request;
 	const tools = [...(req.tools ?? req.agent.tools), ...(req.customTools ?? []).map((t) => `${t.name}*`)];
 	const askKeys = Object.keys(engineAsk);
 	const plus = (ms: number) => `${ms >= 0 ? "+" : "−"}${fmtMs(Math.abs(ms))}`;
+	const verdict = (ok: boolean) => (ok ? "met" : "missed");
 	readings.push(
-		`**Engine overhead ${fmtX(r)} wall, ${fmtX(rc)} CPU** (target ≤ ${ENGINE.target}: ${met ? "met" : "missed"} on wall time, ${cpuMet ? "met" : "missed"} on CPU time): ` +
-			`a 1,000-turn map through the whole pipeline against a bare loop over the same pi sessions. Per turn the engine adds ${plus(cpuEngine - cpuBare)} of CPU to the bare ${fmtMs(cpuBare)}: ` +
-			`${plus(cpuAsked - cpuBare)} is what it asks of pi (the bare loop making the engine's spawn request — tools ${tools.join(", ")}, * its own — and ask options ${askKeys.join(", ")}), ` +
-			`${plus(cpuEngine - cpuAsked)} the evaluator's own work, the check of the 1,000-item flow taking ${fmtMs(check / n)} a turn of it (${fmtMs(check)} a run, wall). Wall time swings with the neighbours' load, CPU time less so.`,
+		`**Engine overhead ${fmtX(r)} wall, ${fmtX(rt)} main-thread CPU, ${fmtX(rc)} process CPU** (target ≤ ${ENGINE.target}: ${verdict(met)}, ${verdict(threadMet)}, ${verdict(cpuMet)}): ` +
+			`a 1,000-turn map through the whole pipeline against a bare loop over the same number of pi sessions of the same agent. Per turn the engine adds ${plus(engine - bare)} of main-thread CPU to the bare ${fmtMs(bare)}: ` +
+			`${plus(asked - bare)} is what it asks of pi (the bare loop making the engine's spawn request — tools ${tools.join(", ")}, * its own — and ask options ${askKeys.join(", ")}), ` +
+			`${plus(engine - asked)} the evaluator's own work, the check of the 1,000-item flow taking ${fmtMs(check / n)} a turn of it (${fmtMs(check)} a run, wall). ` +
+			`Against the bare loop making the same sessions, the engine costs ${fmtX(median(sameRatio))}: nearly all of its overhead is the two handoff tools every flow turn offers, which pi declares again on every request (docs/decisions.md).`,
 	);
 	return [
 		{ figure: `1. engine / bare, wall, ${n.toLocaleString("en")} turns at concurrency ${concurrency} (median of ${ENGINE.rounds} rounds)`, value: `${fmtX(r)} (rounds ${spread(ratio, fmtX)})`, target: `≤ ${ENGINE.target}`, met },
-		{ figure: "   engine / bare, CPU time of the process", value: `${fmtX(rc)} (rounds ${spread(cpuRatio, fmtX)})`, target: `≤ ${ENGINE.target}`, met: cpuMet },
-		{ figure: "   CPU per turn: bare / bare making the engine's spawn request and ask options / engine", value: `${fmtMs(cpuBare)} / ${fmtMs(cpuAsked)} / ${fmtMs(cpuEngine)}` },
-		{ figure: "   engine's added CPU per turn: asked of pi / the evaluator's own work", value: `${plus(cpuAsked - cpuBare)} / ${plus(cpuEngine - cpuAsked)}` },
+		{ figure: "   engine / bare, CPU time of the main thread", value: `${fmtX(rt)} (rounds ${spread(threadRatio, fmtX)})`, target: `≤ ${ENGINE.target}`, met: threadMet },
+		{ figure: "   engine / bare, CPU time of the process (all threads)", value: `${fmtX(rc)} (rounds ${spread(cpuRatio, fmtX)})`, target: `≤ ${ENGINE.target}`, met: cpuMet },
+		{ figure: "   engine / bare making the engine's spawn request and ask options, main-thread CPU", value: `${fmtX(median(sameRatio))} (rounds ${spread(sameRatio, fmtX)})` },
+		{ figure: "   main-thread CPU per turn: bare / bare making the engine's request / engine", value: `${fmtMs(bare)} / ${fmtMs(asked)} / ${fmtMs(engine)}` },
+		{ figure: "   engine's added CPU per turn: asked of pi / the evaluator's own work", value: `${plus(asked - bare)} / ${plus(engine - asked)}` },
 		{ figure: "   wall per turn: bare / engine", value: `${fmtMs(perTurn(wall(sides.bare)))} / ${fmtMs(perTurn(wall(sides.engine)))}` },
 		{ figure: `   engine run: check of the ${n.toLocaleString("en")}-item flow / resolve + runFlow, wall`, value: `${fmtMs(check)} / ${fmtMs(median(spans.run))}` },
 	];
@@ -164,14 +175,15 @@ async function parallelEfficiency(box: Sandbox): Promise<Row[]> {
 			const host = await box.host(script);
 			const ran = await runPipeline(box, host, wide);
 			requests = (host.scripted?.calls() ?? 0) / n;
-			return { ms: ran.totalMs, cpuMs: ran.cpuMs };
+			return { ms: ran.totalMs, cpuMs: ran.cpuMs, threadMs: ran.threadMs };
 		},
 		// The ideal for this round: `waves` turns one after another, each at the per-turn time measured at
 		// concurrency 1 (t1 = wall of `single` turns in a row / `single`).
 		ideal: async () => {
 			const host = await box.host(script);
 			const ran = await runPipeline(box, host, serial);
-			return { ms: (ran.totalMs / single) * waves, cpuMs: (ran.cpuMs / single) * waves };
+			const scale = waves / single;
+			return { ms: ran.totalMs * scale, cpuMs: ran.cpuMs * scale, threadMs: ran.threadMs * scale };
 		},
 	});
 	dump("2", sides);
@@ -219,9 +231,9 @@ async function inProcessVersusProcess(box: Sandbox): Promise<Row[]> {
 		PROCESS.warmup,
 		{
 			// The child's CPU is not this process's: only wall time is compared here.
-			process: async () => ({ ms: await proc.turn(taskFor("item-1")), cpuMs: Number.NaN }),
+			process: async () => ({ ms: await proc.turn(taskFor("item-1")), cpuMs: Number.NaN, threadMs: Number.NaN }),
 			inProcess,
-			nodeStart: async () => ({ ms: await proc.nodeStart(), cpuMs: Number.NaN }),
+			nodeStart: async () => ({ ms: await proc.nodeStart(), cpuMs: Number.NaN, threadMs: Number.NaN }),
 		},
 	);
 	dump("3", sides);
@@ -294,7 +306,7 @@ if (write) {
 			...readings.map((r) => `- ${r}`),
 			...notes.map((n) => `- ${n}`),
 			"",
-			"How each side is timed: (1) the engine side is `checkFlowText` + `resolveModels` + `runFlow` of a flow with one literal `map:` of 1,000 items, each one turn of the shipped `scout` on the scripted model answering `ok` at once; the bare side spawns, asks and closes the same 1,000 sessions through `openHost`'s `spawn`, 8 at a time with `mapConcurrent`; a third side is the same bare loop making exactly the spawn request and ask options the engine makes (captured from a one-item run: its tools, custom tools and watchdogs), so the overhead splits into what the engine asks of pi and the evaluator's own work; each side opens a fresh host per round outside its clock, and the three rotate order every round. (2) t1 is the wall of 8 such turns at `concurrency: 1` with `latencyMs: 50`, divided by 8. (3) Turns run one at a time, alternating process, in-process and a bare Node start.",
+			"How each side is timed: (1) the engine side is `checkFlowText` + `resolveModels` + `runFlow` of a flow with one literal `map:` of 1,000 items, each one turn of the shipped `scout` on the scripted model answering `ok` at once; the bare side spawns, asks and closes the same 1,000 sessions through `openHost`'s `spawn`, 8 at a time with `mapConcurrent`; a third side is the same bare loop making exactly the spawn request and ask options the engine makes (captured from a one-item run: its tools, custom tools and watchdogs), so the overhead splits into what the engine asks of pi and the evaluator's own work; each side opens a fresh host per round outside its clock, and the three rotate order every round; each is timed in wall time, in the main thread's CPU time (`process.threadCpuUsage`: two identical sides agree within about 1%) and in the process's CPU time (with the GC's helper threads, whose concurrent work started by one side's garbage may run in the next: identical sides differ by up to 10%). (2) t1 is the wall of 8 such turns at `concurrency: 1` with `latencyMs: 50`, divided by 8. (3) Turns run one at a time, alternating process, in-process and a bare Node start.",
 		].join("\n"),
 	);
 	console.log(`\nwrote the \`## Engine\` section of ${doc}`);

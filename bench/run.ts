@@ -32,11 +32,15 @@ add("check / bare parse of the same files (YAML + Markdown)", checkRatio ? `${ch
 const engine = run("engine.ts", write ? ["--write"] : []);
 const cell = (label: RegExp) => engine.out.split("\n").find((l) => label.test(l))?.split("|")[2]?.trim() ?? "?";
 const engineWall = cell(/1\. engine \/ bare, wall/);
-const engineCpu = cell(/engine \/ bare, CPU time/);
+const engineThread = cell(/engine \/ bare, CPU time of the main thread/);
+const engineCpu = cell(/engine \/ bare, CPU time of the process/);
+const engineSame = cell(/engine \/ bare making the engine's spawn request/);
 const parallel = cell(/2\. wall\(64 items/);
 const perProcess = cell(/3\. pi -p process/);
 add("engine / bare SDK sessions, 1,000 turns at concurrency 8 (wall)", engineWall, "≤ 1.2", parseFloat(engineWall) <= 1.2 ? "met" : "missed");
+add("engine / bare SDK sessions (CPU of the main thread)", engineThread, "≤ 1.2", parseFloat(engineThread) <= 1.2 ? "met" : "missed");
 add("engine / bare SDK sessions (CPU of the process)", engineCpu, "≤ 1.2", parseFloat(engineCpu) <= 1.2 ? "met" : "missed");
+add("engine / bare sessions with the engine's tools and watchdogs (main-thread CPU)", engineSame, "", "");
 add("64-item map at concurrency 8, 50 ms turns / ideal wall", parallel, "≤ 1.15", parseFloat(parallel) <= 1.15 ? "met" : "missed");
 add("one `pi -p` process per turn / in-process turn", perProcess, "", "");
 

@@ -22,23 +22,37 @@ export function range(xs: readonly number[]): [number, number] {
 }
 
 /**
- * What one side of a round took: wall milliseconds, and the CPU milliseconds this process spent meanwhile
- * (every thread: the main thread, GC helpers, libuv). On a shared machine a neighbour's burst stretches
- * wall time but hardly this process's CPU time, so for CPU-bound work the CPU ratio is the steadier one.
+ * What one side of a round took: wall milliseconds, the CPU milliseconds this process spent meanwhile
+ * (every thread: the main thread, GC helpers, libuv), and those of the main thread alone. On a shared
+ * machine a neighbour's burst stretches wall time but hardly CPU time. The helper threads' share is the
+ * noisiest part: concurrent marking started by one side's garbage may run during the next side, so two
+ * identical sides differ by up to 10% in process CPU and by about 1% in main-thread CPU.
  */
 export interface Sample {
 	ms: number;
 	cpuMs: number;
+	/** Main-thread CPU milliseconds (NaN where the work ran elsewhere, e.g. in a child process). */
+	threadMs: number;
+}
+
+/** A clock of all three measures, started now. */
+export function startClock(): () => Sample {
+	const cpu = process.cpuUsage();
+	const thread = process.threadCpuUsage();
+	const start = performance.now();
+	return () => {
+		const ms = performance.now() - start;
+		const used = process.cpuUsage(cpu);
+		const own = process.threadCpuUsage(thread);
+		return { ms, cpuMs: (used.user + used.system) / 1000, threadMs: (own.user + own.system) / 1000 };
+	};
 }
 
 /** Times `fn`: its sample and what it returned. */
 export async function timed<T>(fn: () => Promise<T>): Promise<Sample & { value: T }> {
-	const cpu = process.cpuUsage();
-	const start = performance.now();
+	const stop = startClock();
 	const value = await fn();
-	const ms = performance.now() - start;
-	const used = process.cpuUsage(cpu);
-	return { ms, cpuMs: (used.user + used.system) / 1000, value };
+	return { ...stop(), value };
 }
 
 /** Recorded samples of each side, round by round (index r of every side is the same round). */

@@ -11,6 +11,7 @@ import { loadRoster, type Roster } from "../../src/agents/index.ts";
 import { type CheckedFlow, checkFlowText, type FlowResult, resolveModels, runFlow } from "../../src/flow/index.ts";
 import { openHost, type PiHost, readScript, type Script } from "../../src/pi/index.ts";
 import type { AskOptions, SpawnRequest } from "../../src/runtime/subagent.ts";
+import { startClock } from "./rounds.ts";
 
 export interface Sandbox {
 	root: string;
@@ -101,11 +102,13 @@ export interface PipelineRun {
 	totalMs: number;
 	/** CPU milliseconds of this process over the whole pipeline. */
 	cpuMs: number;
+	/** CPU milliseconds of the main thread over the whole pipeline. */
+	threadMs: number;
 }
 
 /** The whole pipeline as the CLI runs it: check the text, resolve every model, run. */
 export async function runPipeline(box: Sandbox, host: PiHost, flowText: string): Promise<PipelineRun> {
-	const cpu = process.cpuUsage();
+	const stop = startClock();
 	const t0 = performance.now();
 	const checked = checkFlowText(flowText, join(box.cwd, "bench.md"), box.roster);
 	const t1 = performance.now();
@@ -116,9 +119,9 @@ export async function runPipeline(box: Sandbox, host: PiHost, flowText: string):
 	const t2 = performance.now();
 	const result = await runFlow(flow, "bench", { spawn: host.spawn, models: models.models, cwd: box.cwd });
 	const t3 = performance.now();
-	const used = process.cpuUsage(cpu);
+	const clock = stop();
 	if (!result.ok) throw new Error(`bench: the flow failed: ${result.error}`);
-	return { result, checkMs: t1 - t0, resolveMs: t2 - t1, runMs: t3 - t2, totalMs: t3 - t0, cpuMs: (used.user + used.system) / 1000 };
+	return { result, checkMs: t1 - t0, resolveMs: t2 - t1, runMs: t3 - t2, totalMs: t3 - t0, cpuMs: clock.cpuMs, threadMs: clock.threadMs };
 }
 
 /** What the engine asked of pi for one turn: the spawn request and the ask options, as it made them. */
