@@ -54,6 +54,11 @@ describe("short form refuses", () => {
 		["[string, number]", [{ path: "plan.output", source: "number" }]],
 		["[strng]", [{ path: "plan.output[]", source: "strng" }]],
 		["{}", [{ path: "plan.output", source: "{}" }]],
+		// A quoted type is text to YAML: refused whole, never read as an enum of `{ s: a` and `b }`.
+		['"{ ok: boolean }"', [{ path: "plan.output", source: '"{ ok: boolean }"' }]],
+		['"{ status: done | failed }"', [{ path: "plan.output", source: '"{ status: done | failed }"' }]],
+		["'[string]'", [{ path: "plan.output", source: "'[string]'" }]],
+		["done | failed, maybe", [{ path: "plan.output", source: "failed, maybe" }]],
 		["{ first-task: string }", [{ path: "plan.output.first-task", source: "first-task" }]],
 		["{ 1st: string }", [{ path: "plan.output.1st", source: "1st" }]],
 		["{ if: string }", [{ path: "plan.output.if", source: "if" }]],
@@ -81,6 +86,11 @@ describe("short form refuses", () => {
 		expect(plain.column).toBe(VALUE_COLUMN + "scout | ".length);
 		const escaped = readType('"scout | \\x73cout"').refused[0];
 		expect(escaped).toMatchObject({ column: VALUE_COLUMN, source: '"scout | \\x73cout"' });
+	});
+
+	it("says a quoted type is text, and how to write it", () => {
+		expect(readType('"{ ok: boolean }"').faults[0].message).toMatch(/quoted, so YAML reads it as text: write the type without quotes/);
+		expect(readType("done | {x}").faults[0].message).toMatch(/`\{x\}` is not an enum value/);
 	});
 
 	it("names the nearest type", () => {

@@ -54,6 +54,14 @@ function scalarType(node: Scalar, where: string, p: Problems): Type | undefined 
 		return undefined;
 	}
 	const text = node.value;
+	const trimmed = text.trim();
+	// `output: "{ ok: boolean }"`: YAML reads a quoted type as text, and `"{ s: a | b }"` would pass for an
+	// enum of two odd strings. Say what happened instead.
+	if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+		const quoted = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE";
+		p.add(range, where, `\`${trimmed}\` is ${quoted ? "quoted, so YAML reads it as text" : "text to YAML"}: write the type without quotes, as YAML, like \`output: { ok: boolean }\`.`);
+		return undefined;
+	}
 	if (text.includes("|")) return enumType(node, text, where, p);
 	const word = text.trim();
 	const named = NAMED.get(word);
@@ -80,6 +88,8 @@ function enumType(node: Scalar, text: string, where: string, p: Problems): Type 
 		if (value === "") {
 			const bar = end < text.length ? end : Math.max(0, start - 1);
 			p.add(at(bar, bar + 1), where, "An enum value is empty: write a value on each side of every `|`.");
+		} else if (/[{}[\]:,]/.test(value)) {
+			p.add(at(valueStart, valueStart + value.length), where, `\`${value}\` is not an enum value: values are plain words, and a field or a list is written as YAML, \`{ status: done | failed }\`, not inside a string.`);
 		} else if (values.includes(value)) {
 			p.add(at(valueStart, valueStart + value.length), where, `\`${value}\` is repeated in the enum.`);
 		} else if (NAMED.has(value)) {
