@@ -47,6 +47,7 @@ export function report(outcome: RunOutcome, args: Args, io: Io): number {
 	if (args.flags.has("json")) io.stdout(JSON.stringify({ ...result, runDir: where, ...(outcome.resumed ? { resumed: outcome.resumed } : {}) }, null, 2));
 	else if (result.ok) io.stdout(typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2));
 	io.stderr(`${result.ok ? "✓" : "✗"} ${result.flow} · ${result.visits.length} visit(s) · ${formatUsage(result.usage)} · ${where}`);
+	for (const problem of outcome.unwritten ?? []) io.stderr(`pi-flows: could not write ${problem} (the journal keeps the run; \`pi-flows report\` rebuilds what is missing)`);
 	if (!result.ok) {
 		io.stderr(`pi-flows: the run failed at ${result.failedAt}: ${result.error}`);
 		io.stderr(`pi-flows: \`pi-flows resume ${where}\` picks it up at ${result.failedAt}`);

@@ -25,6 +25,11 @@ export interface RunOutcome {
 	runDir: string;
 	result: FlowResult;
 	usage: UsageFile;
+	/**
+	 * Files of the run's end that could not be written (`usage.json: ENOSPC …`). The result stands (the
+	 * journal has it, and a report rebuilds usage from the journal), but whoever shows the outcome says so.
+	 */
+	unwritten?: string[];
 	/** For a resume: where it picked up, and what changed on disk since the snapshot. */
 	resumed?: { life: number; replayed: number; rerun: string[]; changed?: string };
 }
@@ -229,14 +234,20 @@ async function life(
 		final = ending();
 		const entries = [...earlier, ...written];
 		const usage = usageOf(entries);
-		// Best effort: the result is returned whatever the disk does; a file that cannot be written is not a throw.
-		try {
-			writeUsage(runDir, entries);
-		} catch {}
-		try {
-			writeAtomic(join(runDir, "result.json"), `${JSON.stringify({ flow: final.flow, life: n, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage }, null, 2)}\n`);
-		} catch {}
-		return { runDir, result: final, usage };
+		// The result is returned whatever the disk does: a file that cannot be written is reported, not thrown.
+		const unwritten: string[] = [];
+		const attempt = (name: string, write: () => void) => {
+			try {
+				write();
+			} catch (error) {
+				unwritten.push(`${name}: ${(error as Error).message ?? String(error)}`);
+			}
+		};
+		attempt("usage.json", () => writeUsage(runDir, entries));
+		attempt("result.json", () =>
+			writeAtomic(join(runDir, "result.json"), `${JSON.stringify({ flow: final.flow, life: n, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage }, null, 2)}\n`),
+		);
+		return { runDir, result: final, usage, ...(unwritten.length ? { unwritten } : {}) };
 	} finally {
 		options.signal?.removeEventListener("abort", onStop);
 		try {

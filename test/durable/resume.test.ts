@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster } from "../../src/agents/index.ts";
@@ -114,5 +114,32 @@ describe("resume", () => {
 		const count = (text: unknown) => Number(/saw (\d+) messages/.exec(String(text))?.[1]);
 		// Restored: one's task and answer and two's failed try come before two's task again.
 		expect(count(out.result.output)).toBeGreaterThanOrEqual(count(alone.result.output) + 3);
+	});
+});
+
+describe("end-of-run files", () => {
+	it("reports a result.json or usage.json it could not write, and still returns the result", async () => {
+		const flow = checked("one", flowOf("one", "  - id: a\n    agent: scout\n", { a: "A." }));
+		const home = runsHome(project.cwd);
+		let blocked = false;
+		// A directory where the file goes: the atomic rename onto it fails, as a full or read-only disk would.
+		const onEvent = () => {
+			if (blocked) return;
+			blocked = true;
+			const dir = join(home, readdirSync(home)[0]);
+			for (const name of ["result.json", "usage.json"]) mkdirSync(join(dir, name, "blocker"), { recursive: true });
+		};
+		const out = await start(flow, "turns:\n  a:\n    - say: fine\n", { onEvent });
+		expect(out.result).toMatchObject({ ok: true, output: "fine" });
+		expect(out.unwritten).toHaveLength(2);
+		expect(out.unwritten?.[0]).toMatch(/^usage\.json: /);
+		expect(out.unwritten?.[1]).toMatch(/^result\.json: /);
+	});
+
+	it("has nothing to report when every file was written", async () => {
+		const flow = checked("one", flowOf("one", "  - id: a\n    agent: scout\n", { a: "A." }));
+		const out = await start(flow, "turns:\n  a:\n    - say: fine\n");
+		expect(out.unwritten).toBeUndefined();
+		expect(existsSync(join(out.runDir, "result.json"))).toBe(true);
 	});
 });

@@ -25,7 +25,8 @@ export function answerOf(flow: string, input: string, launched: Launched): { con
 			: result.errorKind === "budget"
 				? `stopped at ${result.failedAt ?? "?"}: ${why?.replace(/^budget: /, "") ?? "the budget is spent"} · ${runDir}`
 				: `failed at ${result.failedAt ?? "?"}: ${why ?? "unknown error"} · ${runDir}`;
+	const unwritten = launched.unwritten?.length ? `\n(could not write ${launched.unwritten.join("; ")}: the journal keeps the run)` : "";
 	const asked = input.length > 200 ? `${input.slice(0, 199)}…` : input;
 	const body = result.ok || output.trim() ? output : "(no output)";
-	return { content: `◆ ${flow}\nResult of the ${flow} flow, asked: ${asked}\n\n${body}\n\n${end}`, end };
+	return { content: `◆ ${flow}\nResult of the ${flow} flow, asked: ${asked}\n\n${body}\n\n${end}${unwritten}`, end };
 }

@@ -33,6 +33,8 @@ export interface Launched {
 	runDir: string;
 	/** Set when the caller stopped the run (Esc, the tool's signal), rather than a failure ending it. */
 	stopped?: boolean;
+	/** End-of-run files that could not be written (see `RunOutcome.unwritten`). */
+	unwritten?: string[];
 }
 
 /** Runs `p`; never throws for a failed run (the failure is in the result). */
@@ -69,7 +71,7 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 			...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
 		});
 		if ("refused" in outcome) throw new Error(outcome.refused);
-		return { result: outcome.result, runDir: shown(p.cwd, outcome.runDir), ...(stopped ? { stopped } : {}) };
+		return { result: outcome.result, runDir: shown(p.cwd, outcome.runDir), ...(stopped ? { stopped } : {}), ...(outcome.unwritten ? { unwritten: outcome.unwritten } : {}) };
 	} finally {
 		hooks.signal?.removeEventListener("abort", onCallerStop);
 	}
