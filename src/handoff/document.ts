@@ -176,14 +176,17 @@ export function parseHandoff(markdown: string): ParsedHandoff {
 	const statusText = statusBody?.lines.join("\n").trim();
 	const status = HANDOFF_STATUSES.find((s) => s === statusText);
 	if (statusBody && !status) {
-		report("bad-status", "error", statusBody.line + 1, `Status "${statusText}" is not one of ${HANDOFF_STATUSES.join(", ")}.`);
+		// At the status's first written line; an empty status is reported at its heading.
+		const written = statusBody.lines.findIndex((l) => l.trim() !== "");
+		report("bad-status", "error", written >= 0 ? statusBody.line + 1 + written : statusBody.line, `Status "${statusText}" is not one of ${HANDOFF_STATUSES.join(", ")}.`);
 	}
 	const summaryBody = missing("summary", "error");
 	const decisions = parseList(missing("decisions", "warning"), report);
 	const artifacts = parseList(missing("artifacts", "warning"), report);
 	const next_task = optionalBlock(missing("next", "warning"));
 	const blocked = optionalBlock(missing("blocked", "warning"));
-	const footer = parseFooter(footerRule >= 0 ? lines.slice(footerRule + 1) : [], footerRule + 2, report);
+	// A missing footer field is reported at the rule that opens the footer (line 1 with no footer at all).
+	const footer = parseFooter(footerRule >= 0 ? lines.slice(footerRule + 1) : [], footerRule + 2, footerRule + 1 || 1, report);
 
 	if (problems.some((p) => p.severity === "error") || !status || !summaryBody) return { problems };
 	const value: HandoffDocument = { status, summary: block(summaryBody), decisions, artifacts, ...footer };
@@ -222,7 +225,7 @@ interface Footer {
 	contextAtWrite?: number;
 }
 
-function parseFooter(lines: readonly string[], firstLine: number, report: Report): Footer {
+function parseFooter(lines: readonly string[], firstLine: number, ruleLine: number, report: Report): Footer {
 	const fields = new Map<string, { value: string; line: number }>();
 	lines.forEach((line, i) => {
 		if (line.trim() === "") return;
@@ -249,11 +252,11 @@ function parseFooter(lines: readonly string[], firstLine: number, report: Report
 	const session = take("session");
 	const context = take("context-at-write");
 	for (const [key, field] of fields) report("unknown-footer-field", "warning", field.line, `Unknown footer field "${key}" is ignored.`);
-	if (!by) report("missing-footer-field", "warning", firstLine, 'No "by:" in the footer; read as finish.');
+	if (!by) report("missing-footer-field", "warning", ruleLine, 'No "by:" in the footer; read as finish.');
 	else if (by.value !== "finish" && by.value !== "checkpoint") {
 		report("bad-footer-field", "warning", by.line, `"by: ${by.value}" is neither finish nor checkpoint; read as finish.`);
 	}
-	if (!writtenAt) report("missing-footer-field", "warning", firstLine, 'No "written-at:" in the footer.');
+	if (!writtenAt) report("missing-footer-field", "warning", ruleLine, 'No "written-at:" in the footer.');
 	const footer: Footer = { by: by?.value === "checkpoint" ? "checkpoint" : "finish", writtenAt: writtenAt?.value ?? "" };
 	if (session) footer.session = session.value;
 	if (context) {

@@ -76,6 +76,27 @@ describe("handoff document", () => {
 		expect(parseHandoff("").problems.map((p) => p.code)).toContain("missing-section");
 	});
 
+	it("points every problem at a line the document has", () => {
+		const fragments = fc.array(fc.oneof(tricky, fc.string({ unit: "binary" })), { maxLength: 30 });
+		fc.assert(
+			fc.property(fragments, (parts) => {
+				const text = parts.join("\n");
+				const lines = text.replace(/^\uFEFF/, "").split("\n").length;
+				for (const p of parseHandoff(text).problems) {
+					expect(p.line).toBeGreaterThanOrEqual(1);
+					expect(p.line).toBeLessThanOrEqual(lines);
+				}
+			}),
+			{ numRuns: 3000, seed: SEED },
+		);
+		// The cases that pointed one line past the end: an empty status as the last line, a footer rule with
+		// nothing after it.
+		const at = (md: string, code: string) => parseHandoff(md).problems.find((p) => p.code === code)?.line;
+		expect(at("## What was done\nx\n## Status", "bad-status")).toBe(3);
+		expect(at("## Status\n\nmaybe\n## What was done\nx", "bad-status")).toBe(3);
+		expect(at("## Status\ndone\n## What was done\nx\n---", "missing-footer-field")).toBe(5);
+	});
+
 	it("keeps a next task whose lines look like headings, which the old parser cut off", () => {
 		const d: HandoffDocument = {
 			status: "partial",
