@@ -5,10 +5,12 @@
  * name it plays one turn. Everything it shows is a note: drawn for the person, outside the model's context.
  * A name is looked up among the flows first, then the agents.
  */
+import { resolve } from "node:path";
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { type AgentDef, loadRoster } from "../agents/index.ts";
 import { createPool } from "../combinators/index.ts";
 import { findFlow } from "../flow/index.ts";
+import type { Script } from "../pi/index.ts";
 import type { Result } from "../runtime/result.ts";
 import type { AskOptions, Spawn, Subagent } from "../runtime/subagent.ts";
 import { formatUsage } from "../runtime/usage.ts";
@@ -18,7 +20,7 @@ import { completeLine } from "./completions.ts";
 import { hostFor, sessionModel } from "./host.ts";
 import { answerOf } from "./launch/answer.ts";
 import { launch } from "./launch/launch.ts";
-import { prepareLaunch } from "./launch/prepare.ts";
+import { prepareLaunch, readScriptFile } from "./launch/prepare.ts";
 import { openLiveView } from "./live/widget.ts";
 import { postNote, say } from "./messages.ts";
 import { agentIn } from "./tool/plan.ts";
@@ -32,7 +34,7 @@ export const STEP_CHOICES = ["continue", "edit the next input", "stop"] as const
 /** Registers `/step`, for trying a flow (or an agent) turn by turn before trusting it to run alone. */
 export function registerStepCommand(pi: ExtensionAPI, memory: TrustMemory): void {
 	pi.registerCommand("step", {
-		description: "Walk a flow one agent turn at a time, or run one turn of an agent: /step <flow or agent> [input] [--model M] [--timeout T]",
+		description: "Walk a flow one agent turn at a time, or run one turn of an agent: /step <flow or agent> [input] [--model M] [--timeout T] [--script S]",
 		getArgumentCompletions: completeLine(["flows", "agents"], STEP_FLAGS),
 		handler: async (args, ctx) => {
 			if (!ctx.hasUI) return say(ctx, "/step asks after every turn, so it needs pi's terminal or an RPC client; run the flow with /run instead.", "error");
@@ -80,11 +82,18 @@ async function stepFlow(pi: ExtensionAPI, ctx: ExtensionCommandContext, scope: {
 
 async function stepAgent(pi: ExtensionAPI, ctx: ExtensionCommandContext, agent: AgentDef, input: string, o: StepOptions): Promise<void> {
 	if (!input.trim()) return say(ctx, `/step ${agent.name}: say what the agent should do: /step ${agent.name} <task>`, "error");
-	if (o.script) return say(ctx, "/step: --script dry-runs flows; an agent's turn runs on a model (--model).", "error");
-	const host = await hostFor(ctx);
-	const pool = createPool({ cwd: ctx.cwd, spawn: host.spawn, ...(o.model ? { model: o.model } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) });
+	// `--script`: the turn plays on the scripted model, its steps under the agent's name (or `*`).
+	let script: Script | undefined;
+	if (o.script) {
+		const read = readScriptFile(resolve(ctx.cwd, o.script), [agent.name], ctx.cwd);
+		if (!read.ok) return say(ctx, [`/step ${agent.name}: refused`, ...read.lines].join("\n"), "error");
+		script = read.value;
+	}
+	const model = o.model ?? (script ? "scripted" : undefined);
+	const host = await hostFor(ctx, script);
+	const pool = createPool({ cwd: ctx.cwd, spawn: host.spawn, ...(model ? { model } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) });
 	try {
-		postNote(pi, ctx, readsNote(agent.name, agent.name, o.model ?? agent.model ?? sessionModel(ctx) ?? "pi's default", input));
+		postNote(pi, ctx, readsNote(agent.name, agent.name, model ?? agent.model ?? sessionModel(ctx) ?? "pi's default", input));
 		postNote(pi, ctx, resultNote(agent.name, await pool.turn(agent, input)));
 	} finally {
 		await pool.closeAll();

@@ -70,4 +70,22 @@ describe("/step", () => {
 			await pi.close();
 		}
 	});
+
+	it("plays an agent's one turn on a script, and refuses a script whose keys name no such agent", async () => {
+		box.write("echo.script.yaml", 'turns:\n  echo:\n    - say: "SCRIPTED ECHO: {{task}}"\n');
+		box.write("typo.script.yaml", "turns:\n  ech:\n    - say: never\n");
+		const pi = rpc(box);
+		try {
+			await pi.prompt("/step echo say hi --script echo.script.yaml");
+			const turn = notes(pi.lines);
+			expect(turn).toEqual([expect.stringMatching(/^▸ \*\*echo\*\* · echo · scripted\n\nIt reads:\n\n```\nsay hi\n```$/), expect.stringMatching(/^✓ \*\*echo\*\* · .*\n\nSCRIPTED ECHO: say hi$/)]);
+			await pi.prompt("/step echo say hi --script typo.script.yaml");
+			const said = JSON.stringify(pi.lines.slice(-20));
+			expect(said).toContain("/step echo: refused");
+			expect(said).toContain("script-unknown-node");
+			expect(notes(pi.lines)).toHaveLength(2);
+		} finally {
+			await pi.close();
+		}
+	});
 });

@@ -123,7 +123,7 @@ async function prepareChecked(
 	if (!input.ok) return refuse(input.error);
 	let script: Script | undefined;
 	if (request.script) {
-		const read = readScriptFile(resolve(cwd, request.script), flow, cwd);
+		const read = readScriptFile(resolve(cwd, request.script), scriptableAddresses(flow), cwd);
 		if (!read.ok) return refuse(...read.lines);
 		script = read.value;
 	}
@@ -168,7 +168,11 @@ export function readInput(text: string, type: Type, flow: string): { ok: true; v
 	return { ok: true, value: value as Value };
 }
 
-function readScriptFile(file: string, flow: CheckedFlow, cwd: string): { ok: true; value: Script } | { ok: false; lines: string[] } {
+/**
+ * Reads a dry run's script and checks its keys against the addresses it may play (a flow's agent nodes, or
+ * the one agent `/step <agent>` runs): a key naming nothing would otherwise fail only at the turn.
+ */
+export function readScriptFile(file: string, addresses: readonly string[], cwd: string): { ok: true; value: Script } | { ok: false; lines: string[] } {
 	let text: string;
 	try {
 		text = readFileSync(file, "utf8");
@@ -176,7 +180,7 @@ function readScriptFile(file: string, flow: CheckedFlow, cwd: string): { ok: tru
 		return { ok: false, lines: [`cannot read the script ${relativeTo(cwd, file)}; nothing was run.`] };
 	}
 	const read = readScript(text, file);
-	const faults = read.value ? checkScriptKeys(read.value, scriptableAddresses(flow)) : read.faults;
+	const faults = read.value ? checkScriptKeys(read.value, addresses) : read.faults;
 	if (!read.value || faults.length) return { ok: false, lines: [...faultLines(faults, cwd), "the script does not check; nothing was run."] };
 	return { ok: true, value: read.value };
 }
