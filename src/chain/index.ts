@@ -8,7 +8,7 @@ export { chainHandoffs, DEFAULT_MAX_HISTORY, type HandoffSummary, render as rend
 export { treeChanges, treeState } from "./tree.ts";
 export { expandTemplate, findTemplate, type Template } from "./templates.ts";
 export { chainToNodes } from "./to-flow.ts";
-export { CHAIN_FLAGS, type FlagScope, type FlagSpec } from "./flags.ts";
+export { CHAIN_FLAGS, type FlagPlace, type FlagScope, type FlagSpec, flagNames } from "./flags.ts";
 export { formatDuration, parseDuration } from "./duration.ts";
 export { formatChain } from "./format.ts";
 export { type ParsedChain, parseChain } from "./parse.ts";

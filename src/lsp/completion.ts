@@ -8,6 +8,7 @@
  */
 import { type CompletionItem, CompletionItemKind, type Range } from "vscode-languageserver/node";
 import type { Roster } from "../agents/index.ts";
+import { CHAIN_FLAGS, type FlagPlace, flagNames } from "../chain/index.ts";
 import { FLOW_KEYS, KIND_KEYS, NODE_KEYS, THINKING_LEVELS } from "../flow/build/index.ts";
 import { allNodes, type Flow, type FlowEntry, hasSection, type Type, typeToString } from "../flow/index.ts";
 import { conditionReadable, type Readable, readableAt, resolveAddress } from "./addresses.ts";
@@ -90,6 +91,10 @@ export function complete(text: string, line: number, character: number, world: C
 	const space = lineText[word.start - 1] === ":" ? " " : "";
 	const values = (list: { label: string; kind: CompletionItemKind; detail?: string; documentation?: string }[]) =>
 		items(list.map((x) => ({ ...x, newText: `${space}${x.label}` })), edit(word.start));
+	if (cursor.at === "value" && cursor.role === "top" && cursor.key === "chain") {
+		const chain = chainCompletion(lineText.slice(cursor.valueAt, character), world);
+		return chain ? items(chain.items, edit(character - chain.typed.length)) : [];
+	}
 	const names = valueNames(cursor);
 	if (names === "agent") {
 		const agents = [...world.roster.entries.values()].filter((a) => a.kind === "agent").sort((a, b) => a.name.localeCompare(b.name));
@@ -115,6 +120,39 @@ export function complete(text: string, line: number, character: number, world: C
 	}
 	const readable = readableAt(here).filter((r) => !isCondition || conditionReadable(r));
 	return values(readable.map((r: Readable) => ({ label: r.address, kind: CompletionItemKind.Variable, ...(r.type ? { detail: typeToString(r.type) } : {}) })));
+}
+
+type Offer = { label: string; kind: CompletionItemKind; detail?: string; documentation?: string };
+
+/**
+ * Completion inside a `chain:` string, on the token being typed: `@` and an agent, `flow:` and a flow,
+ * `--` and a flag that may stand there (step flags before ` -- `, chain-wide ones after), a thinking level
+ * after `--thinking`, and both kinds of reference where a step starts. Nothing inside a quoted task.
+ *
+ *   `chain: @scout -> @pl|`  →  @planner, …
+ */
+function chainCompletion(value: string, world: CompletionWorld): { typed: string; items: Offer[] } | undefined {
+	// The YAML value's own quote is not the chain's.
+	const text = /^["']/.test(value) ? value.slice(1) : value;
+	if ((text.match(/"/g) ?? []).length % 2 === 1) return undefined;
+	const typed = /\S*$/.exec(text)?.[0] ?? "";
+	const before = text.slice(0, text.length - typed.length).trim().split(/\s+/).filter(Boolean);
+	const previous = before.at(-1);
+	const place: FlagPlace = before.includes("--") ? "globals" : "step";
+	const agents = (): Offer[] =>
+		[...world.roster.entries.values()]
+			.filter((a) => a.kind === "agent")
+			.sort((a, b) => a.name.localeCompare(b.name))
+			.map((a) => ({ label: `@${a.name}`, kind: CompletionItemKind.Class, detail: `agent · ${a.source}`, documentation: a.kind === "agent" ? a.description : "" }));
+	const flows = (): Offer[] => world.flows().map((f) => ({ label: `flow:${f.name}`, kind: CompletionItemKind.Module, detail: `flow · ${f.source}` }));
+	if (typed.startsWith("@")) return { typed, items: agents() };
+	if (typed.startsWith("flow:")) return { typed, items: flows() };
+	if (typed.startsWith("-")) {
+		return { typed, items: flagNames(place).map((name) => ({ label: `--${name}`, kind: CompletionItemKind.Property, ...(CHAIN_FLAGS[name].shape ? { detail: CHAIN_FLAGS[name].shape } : {}) })) };
+	}
+	if (previous === "--thinking" || previous === "--global-thinking") return { typed, items: THINKING_LEVELS.map((label) => ({ label, kind: CompletionItemKind.Value })) };
+	if (previous === undefined || previous === "->") return { typed, items: [...agents(), ...flows()] };
+	return undefined;
 }
 
 /** The quoted values of the enum `address` reads, replacing what was typed of one (quote included). */

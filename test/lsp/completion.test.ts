@@ -157,4 +157,31 @@ describe("completion", () => {
 		const text = FLOW.replace("## finish\nFinish.\n", "## \n");
 		expect(labels(await completeAfter(text, "Do it.\n\n## "))).toEqual(["finish"]);
 	});
+
+	it("completes inside a `chain:` string: agents after `@`, flows after `flow:`, the flags that may stand there, nothing inside a task", async () => {
+		const chain = (value: string) => `---\nname: c\ndescription: d\ninput: string\nchain: ${value}\n---\n`;
+		const agents = [...loadRoster(lsp.project.cwd, { project: true }, lsp.project.env).entries.values()].filter((a) => a.kind === "agent").map((a) => `@${a.name}`).sort();
+		const afterArrow = await completeAfter(chain("@planner -> @he"), "-> @he");
+		expect(labels(afterArrow)).toEqual(agents);
+		const at = find(chain("@planner -> @he"), "-> @he", 3);
+		expect(afterArrow.find((i) => i.label === "@helper")?.textEdit).toEqual({ range: { start: at, end: { line: at.line, character: at.character + 3 } }, newText: "@helper" });
+		lsp.client.closeAll();
+		const start = await completeAfter(chain("'"), "chain: '");
+		expect(labels(start).slice(0, agents.length)).toEqual(agents);
+		expect(labels(start).slice(agents.length)).toContain("flow:explore");
+		expect(labels(start).slice(agents.length).every((l) => l.startsWith("flow:"))).toBe(true);
+		lsp.client.closeAll();
+		const stepFlags = await completeAfter(chain("@planner --th"), "--th");
+		expect(labels(stepFlags)).toContain("--thinking");
+		expect(labels(stepFlags)).toContain("--model");
+		lsp.client.closeAll();
+		const globalFlags = await completeAfter(chain("@planner -> @helper -- --re"), "-- --re");
+		expect(labels(globalFlags)).toContain("--retry");
+		expect(labels(globalFlags)).not.toContain("--model");
+		lsp.client.closeAll();
+		const levels = await completeAfter(chain("@planner --thinking "), "--thinking ");
+		expect(labels(levels)).toContain("high");
+		lsp.client.closeAll();
+		expect(await completeAfter(chain('@planner "look at @he'), "look at @he")).toEqual([]);
+	});
 });
