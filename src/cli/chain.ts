@@ -4,6 +4,7 @@
  * A bad token is refused with its column in the chain and a did-you-mean; nothing runs.
  */
 import { parseChain } from "../chain/index.ts";
+import { faultText } from "../faults/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
 import { runChecked } from "./run.ts";
@@ -23,7 +24,7 @@ export async function chainCommand(args: Args, io: Io): Promise<number> {
 	const parsed = parseChain(text, { file: "chain" });
 	if (!parsed.value) {
 		io.stderr(`  ${text}`);
-		for (const f of parsed.faults) io.stderr(`  ${" ".repeat(f.column - 1)}${"^".repeat(Math.max(1, (f.endLine === f.line ? f.endColumn : text.length + 1) - f.column))} ${f.code}: ${f.message}`);
+		for (const f of parsed.faults) io.stderr(`  ${" ".repeat(f.column - 1)}${"^".repeat(Math.max(1, (f.endLine === f.line ? f.endColumn : text.length + 1) - f.column))} ${f.code}: ${faultText(f)}`);
 		io.stderr("pi-flows: the chain does not read; nothing was run");
 		return 2;
 	}
@@ -35,7 +36,7 @@ export async function chainCommand(args: Args, io: Io): Promise<number> {
 		// Faults inside the chain point into the synthetic file: shift them back onto the chain as typed.
 		for (const f of checked.faults) {
 			const column = f.line === 5 ? f.column - PREFIX.length : f.column;
-			io.stderr(`chain:1:${column}: ${f.code}: ${f.message}`);
+			io.stderr(`chain:1:${column}: ${f.code}: ${faultText(f)}`);
 		}
 		io.stderr("pi-flows: the chain does not check; nothing was run");
 		return 2;

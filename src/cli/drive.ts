@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadRoster } from "../agents/index.ts";
+import { faultText } from "../faults/index.ts";
 import { drive, type DriveEnd } from "../drive/index.ts";
 import { openHost, readScript } from "../pi/index.ts";
 import { type Args, flag } from "./args.ts";
@@ -44,7 +45,7 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 	const scriptPath = flag(args, "script");
 	const script = scriptPath ? readScript(readFileSync(resolve(io.cwd, scriptPath), "utf8"), scriptPath) : undefined;
 	if (script && !script.value) {
-		io.stderr(script.faults.map((f) => `${scriptPath}:${f.line}:${f.column}: ${f.code}: ${f.message}`).join("\n"));
+		io.stderr(script.faults.map((f) => `${scriptPath}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`).join("\n"));
 		return 2;
 	}
 	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, ...(script?.value ? { script: script.value } : {}) });

@@ -77,8 +77,17 @@ export function sortFaults(faults: readonly Fault[]): Fault[] {
 /** `path:line:col: code: message` — the line compilers print, which editors and terminals link. */
 export function formatFault(f: Fault, displayFile: string = f.file): string {
 	const at = f.path ? ` (${f.path})` : "";
-	const hint = f.hint ? ` ${f.hint}` : "";
-	return `${displayFile}:${f.line}:${f.column}: ${f.code}: ${f.message}${hint}${at}`;
+	return `${displayFile}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}${at}`;
+}
+
+/**
+ * The message and its hint as one text. Messages are phrases (`no agent \`planer\``) and hints are advice;
+ * run together they need a stop between them: `… has no \`## review\` section. Add one saying …`.
+ */
+export function faultText(f: Pick<Fault, "message" | "hint">): string {
+	if (!f.hint) return f.message;
+	const stop = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+	return `${stop(f.message)} ${stop(f.hint.charAt(0).toUpperCase() + f.hint.slice(1))}`;
 }
 
 /** "did you mean X?" when there is an X, else "". */

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { loadRoster, type Scope } from "../agents/index.ts";
+import { faultText } from "../faults/index.ts";
 import { type AskAnswer, catalogueOptions, type CheckedFlow, type CheckPort, checkFlowFile, dryGit, findFlow, type FlowResult, resolveModels, runFlow, scriptedAsk } from "../flow/index.ts";
 import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
 import { scriptableAddresses } from "../flow/check/index.ts";
@@ -30,11 +31,11 @@ export async function runFlowTest(test: FlowTest, options: { cwd: string; agentD
 	if (!found.ok) return fail([found.error]);
 	const roster = loadRoster(options.cwd, options.sources, options.env);
 	const checked = checkFlowFile(found.value.file, roster, catalogueOptions(dirname(found.value.file) === dirname(test.file) ? options.cwd : options.cwd, options.sources, options.env));
-	if (!checked.value) return fail(checked.faults.map((f) => `${f.file}:${f.line}:${f.column}: ${f.code}: ${f.message}`));
+	if (!checked.value) return fail(checked.faults.map((f) => `${f.file}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`));
 	const script = readScript(test.script, `${test.file}#script`);
-	if (!script.value) return fail(script.faults.map((f) => `script ${f.line}:${f.column}: ${f.code}: ${f.message}`));
+	if (!script.value) return fail(script.faults.map((f) => `script ${f.line}:${f.column}: ${f.code}: ${faultText(f)}`));
 	const keys = checkScriptKeys(script.value, scriptableAddresses(checked.value));
-	if (keys.length) return fail(keys.map((f) => `script: ${f.message}`));
+	if (keys.length) return fail(keys.map((f) => `script: ${faultText(f)}`));
 	// Tools really execute, so a test runs in a scratch folder of its own (seeded with `files:`), never in
 	// the author's tree: a scripted `write` must not change the project being tested.
 	const scratch = mkdtempSync(join(tmpdir(), "pi-flows-test-"));

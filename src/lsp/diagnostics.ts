@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { type Diagnostic, DiagnosticSeverity, type DiagnosticRelatedInformation, type Position } from "vscode-languageserver/node";
-import type { Fault } from "../faults/index.ts";
+import { type Fault, faultText } from "../faults/index.ts";
 
 /** The `source` every diagnostic carries, so an editor can tell ours from a YAML or Markdown server's. */
 const SOURCE = "pi-flows";
@@ -32,7 +32,7 @@ export function toDiagnostic(f: Fault): Diagnostic {
 		severity: DiagnosticSeverity.Error,
 		code: f.code,
 		source: SOURCE,
-		message: f.hint ? `${f.message} ${f.hint}` : f.message,
+		message: faultText(f),
 		...(related.length ? { relatedInformation: related } : {}),
 	};
 }

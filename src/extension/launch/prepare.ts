@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { loadRoster, type Scope } from "../../agents/index.ts";
 import { chainRunOptions, parseChain } from "../../chain/index.ts";
-import { type Fault, formatFault } from "../../faults/index.ts";
+import { type Fault, faultText, formatFault } from "../../faults/index.ts";
 import {
 	type AskPort,
 	type Budget,
@@ -102,7 +102,7 @@ export async function prepareChain(chain: string, request: Omit<LaunchRequest, "
 	const checked = checkFlowText(text, file, loadRoster(ctx.cwd, scope), catalogueOptions(ctx.cwd, scope));
 	if (!checked.value) {
 		// The chain sits on line 5 of the flow text made for it; faults there go back to its own columns.
-		const lines = checked.faults.map((f) => `chain:1:${f.line === 5 ? f.column - prefix.length : f.column}: ${f.code}: ${f.message}`);
+		const lines = checked.faults.map((f) => `chain:1:${f.line === 5 ? f.column - prefix.length : f.column}: ${f.code}: ${faultText(f)}`);
 		return { ok: false, lines: [...lines, "the chain does not check; nothing was run."] };
 	}
 	return prepareChecked(checked.value, { name: "chain", file, source: "user" }, { ...request, name: "chain" }, ctx, scope, ask);
