@@ -92,4 +92,19 @@ describe("check-stage faults: one mistake, one fault, at the mistake", () => {
 		const f = judge(cases["memory-output-mismatch: the second node's output"][0]).faults[0];
 		expect(f.related?.[0]).toMatchObject({ line: 6, column: 9 });
 	});
+
+	it("section-missing names a heading at another level, or underlined, that was meant as the section", () => {
+		const text = `${head("  - id: plan\n    agent: planner\n  - id: act\n    agent: scout\n  - id: last\n    agent: scout\n")}\n## plan\nPlan.\n\n### act\nAct.\n\nlast\n====\nLast.\n\n\`\`\`\n# last\n\`\`\`\n`;
+		const faults = judge(text).faults;
+		expect(faults.map(at)).toEqual(["section-missing 8:9", "section-missing 10:9"]);
+		const line = (needle: string) => text.split("\n").indexOf(needle) + 1;
+		expect(faults[0].hint).toBe(`Line ${line("### act")} has \`### act\`, which is prose: a section's heading is \`## act\`.`);
+		expect(faults[0].related).toEqual([{ message: "`### act` is not a section", file: "t.md", line: line("### act"), column: 5 }]);
+		expect(faults[1].hint).toBe(`Line ${line("last")} has \`last\` underlined with \`=\`, which is prose: a section's heading is \`## last\`.`);
+		// Only whole plain ids count, and a heading inside a fence is code.
+		const plain = judge(`${head("  - id: plan\n    agent: planner\n")}\n# plan it well\n`).faults.find((f) => f.code === "section-missing");
+		expect(plain?.hint).toBe("Add one saying what the turn is asked to do.");
+		const fenced = judge(`${head("  - id: plan\n    agent: planner\n")}\n\`\`\`md\n# plan\n\`\`\`\n`).faults.find((f) => f.code === "section-missing");
+		expect(fenced?.hint).toBe("Add one saying what the turn is asked to do.");
+	});
 });

@@ -44,8 +44,17 @@ export function checkSections(w: Walk, refused: ReadonlySet<string>): Map<string
 	}
 	for (const node of nodes) {
 		if (hasSection(node) && !seen.has(node.id.value)) {
-			report(w, "section-missing", node.id.range, node.path, `the ${node.kind} node \`${node.id.value}\` has no \`## ${node.id.value}\` section`, {
-				hint: node.kind === "swarm" ? "Add one stating the swarm's goal." : "Add one saying what the turn is asked to do.",
+			const id = node.id.value;
+			// `# plan` or `plan` underlined is the section the author meant, at the wrong level.
+			const meant = flow.source.otherHeadings.find((h) => h.id === id);
+			const shown = meant ? (meant.setext ? `\`${id}\` underlined with \`${meant.level === 1 ? "=" : "-"}\`` : `\`${"#".repeat(meant.level)} ${id}\``) : "";
+			report(w, "section-missing", node.id.range, node.path, `the ${node.kind} node \`${id}\` has no \`## ${id}\` section`, {
+				hint: meant
+					? `Line ${meant.range.start.line} has ${shown}, which is prose: a section's heading is \`## ${id}\`.`
+					: node.kind === "swarm"
+						? "Add one stating the swarm's goal."
+						: "Add one saying what the turn is asked to do.",
+				...(meant ? { related: [{ message: `${shown} is not a section`, file: flow.file, line: meant.range.start.line, column: meant.range.start.column }] } : {}),
 			});
 		}
 	}

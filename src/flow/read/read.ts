@@ -40,6 +40,20 @@ export interface FlowFile {
 	sections: Section[];
 	/** Body content before the first section, if any. */
 	preamble?: Range;
+	/**
+	 * Headings that are not sections but whose text is a plain id (`# plan`, `### act`, `act` underlined):
+	 * prose to the reader, and the likely reason a node's section is missing.
+	 */
+	otherHeadings: OtherHeading[];
+}
+
+/** A heading at another level than 2, or underlined (setext), whose text could be a node id. */
+export interface OtherHeading {
+	id: string;
+	/** `# plan` is 1, `### act` is 3; an underline with `=` is 1, with `-` is 2. */
+	level: number;
+	setext: boolean;
+	range: Range;
 }
 
 const processor = unified().use(remarkParse).use(remarkFrontmatter, ["yaml"]);
@@ -96,8 +110,8 @@ export function readFlow(text: string, file: string): { value?: FlowFile; faults
 		faults.push(fault("yaml-syntax", file, table.range(start, Math.min(end, fmEnd)), "", `${firstLine}`));
 		return { faults };
 	}
-	const { sections, preamble } = sectionsOf(lines, fmLines + 1, fmEnd, text, table);
-	return { value: { file, text, table, yaml, yamlBase, frontmatterRange, sections, ...(preamble ? { preamble } : {}) }, faults };
+	const { sections, preamble, otherHeadings } = sectionsOf(lines, fmLines + 1, fmEnd, text, table);
+	return { value: { file, text, table, yaml, yamlBase, frontmatterRange, sections, otherHeadings, ...(preamble ? { preamble } : {}) }, faults };
 }
 
 interface Line {
@@ -138,7 +152,7 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
  * code block (a fence left open runs to the end) nor an HTML comment. Setext underlines are not
  * sections: a section is an explicit `## <id>`.
  */
-function headingLines(lines: Line[], from: number): number[] {
+function headingLines(lines: Line[], from: number, others: OtherHeading[], table: LineTable): number[] {
 	const found: number[] = [];
 	let fence: { char: string; length: number } | undefined;
 	let comment = false;
@@ -162,9 +176,32 @@ function headingLines(lines: Line[], from: number): number[] {
 			comment = !t.slice(t.indexOf("<!--") + 4).includes("-->");
 			continue;
 		}
-		if (ATX2.test(t)) found.push(i);
+		if (ATX2.test(t)) {
+			found.push(i);
+			continue;
+		}
+		const other = otherHeading(lines, i);
+		if (other) others.push({ ...other, range: table.range(lines[i].start + other.at, lines[i].start + other.at + other.id.length) });
 	}
 	return found;
+}
+
+const ATX_OTHER = /^( {0,3}(#|#{3,6})[ \t]+)([A-Za-z0-9_.-]+)[ \t]*(?:#+[ \t]*)?$/;
+const SETEXT_TEXT = /^( {0,3})([A-Za-z0-9_.-]+)[ \t]*$/;
+const UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
+
+/** Line `i` as a heading of another level whose whole text is a plain id, with the id's column. */
+function otherHeading(lines: Line[], i: number): { id: string; level: number; setext: boolean; at: number } | undefined {
+	const t = lines[i].text;
+	const atx = ATX_OTHER.exec(t);
+	if (atx) return { id: atx[3], level: atx[2].length, setext: false, at: atx[1].length };
+	// An underline makes the line above a heading only when that line starts a paragraph.
+	const next = lines[i + 1]?.text;
+	const above = lines[i - 1]?.text;
+	const word = SETEXT_TEXT.exec(t);
+	const under = next === undefined ? null : UNDERLINE.exec(next);
+	if (word && under && (above === undefined || above.trim() === "")) return { id: word[2], level: under[1][0] === "=" ? 1 : 2, setext: true, at: word[1].length };
+	return undefined;
 }
 
 /** One heading line read by remark, for its text as Markdown renders it (`## \`look\`` is `look`). */
@@ -185,9 +222,10 @@ function headingOf(line: Line): { id: string; idStart: number; idEnd: number } {
 	};
 }
 
-function sectionsOf(lines: Line[], from: number, bodyStart: number, text: string, table: LineTable): { sections: Section[]; preamble?: Range } {
+function sectionsOf(lines: Line[], from: number, bodyStart: number, text: string, table: LineTable): { sections: Section[]; preamble?: Range; otherHeadings: OtherHeading[] } {
 	const sections: Section[] = [];
-	const headings = headingLines(lines, from);
+	const otherHeadings: OtherHeading[] = [];
+	const headings = headingLines(lines, from, otherHeadings, table);
 	const firstHeadingOffset = headings.length ? lines[headings[0]].start : text.length;
 	const before = text.slice(bodyStart, firstHeadingOffset);
 	let preamble: Range | undefined;
@@ -207,5 +245,5 @@ function sectionsOf(lines: Line[], from: number, bodyStart: number, text: string
 			range: table.range(line.start, end),
 		});
 	}
-	return { sections, ...(preamble ? { preamble } : {}) };
+	return { sections, otherHeadings, ...(preamble ? { preamble } : {}) };
 }
