@@ -3,6 +3,8 @@
  * at a terminal sees, exit codes included.
  */
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../src/agents/index.ts";
 import { type TempProject, tempProject } from "./helpers/project.ts";
@@ -43,6 +45,17 @@ describe("pi-flows run", () => {
 		expect(r.code).toBe(1);
 		expect(r.stderr).toContain("the run failed at look: look: provider: quota exceeded");
 		expect(r.stdout).toBe("");
+	});
+
+	it("exits 2 before anything runs when a model's provider has no credentials", () => {
+		const env = { ...project.env };
+		for (const key of Object.keys(env)) if (key.startsWith("ANTHROPIC_")) delete env[key];
+		const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/bin/pi-flows.js`, "run", "explore", "how?", "--model", "anthropic/claude-sonnet-4-5"], { cwd: project.cwd, env, encoding: "utf8", timeout: 60_000 });
+		expect(r.status).toBe(2);
+		expect(r.stderr).toContain("pi-flows: no credentials for anthropic (anthropic/claude-sonnet-4-5, used by scout, answer)");
+		expect(r.stderr).toContain("pi-flows: nothing was run");
+		expect(r.stderr).not.toContain("▶");
+		expect(existsSync(join(project.cwd, ".pi", "runs"))).toBe(false);
 	});
 
 	it("exits 2 with the nearest names for an unknown flow", () => {

@@ -51,8 +51,9 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, ...(script?.value ? { script: script.value } : {}) });
 	const model = flag(args, "model") ?? (script ? "scripted" : undefined);
 	const resolved = host.resolveModel(model ?? agent.model);
-	if (!resolved.ok) {
-		io.stderr(`pi-flows: ${resolved.error}`);
+	const refused = resolved.ok ? await host.missingCredentials([{ node: agent.name, ref: resolved.value.ref }]) : [resolved.error];
+	if (refused.length) {
+		for (const e of refused) io.stderr(`pi-flows: ${e}`);
 		return 2;
 	}
 	const logDir = resolve(io.cwd, flag(args, "log-dir") ?? `.pi/drive/${new Date().toISOString().replace(/[:.]/g, "-")}`);

@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { createBashCheck, createGitPort, NOBODY, resolveModels } from "../flow/index.ts";
+import { createBashCheck, createGitPort, modelUses, NOBODY, resolveModels } from "../flow/index.ts";
 import { readScript } from "../pi/index.ts";
 import { journalState, listRunFolders, readJournal, readSnapshot, resumeRun, runsHome } from "../runs/index.ts";
 import { dialogAsk } from "./ask-dialogs.ts";
@@ -41,10 +41,12 @@ export async function resumeInPi(named: string | undefined, ctx: ExtensionComman
 			runDir,
 			cwd: ctx.cwd,
 			spawn: host.spawn,
-			models: (flow) => {
+			models: async (flow) => {
 				view ??= openLiveView(ctx, flow, { onEscape: () => stop.abort() });
 				const m = resolveModels(flow, host.resolveModel, snap.value.settings.model ?? (script ? "scripted" : undefined));
-				return m.ok ? m.models : m.errors;
+				if (!m.ok) return m.errors;
+				const missing = await host.missingCredentials(modelUses(m.models));
+				return missing.length ? missing : m.models;
 			},
 			somebodyThere: ask.somebodyThere,
 			ask,

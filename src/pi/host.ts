@@ -46,6 +46,12 @@ export interface PiHost {
 	readonly scripted?: ScriptedModel;
 	/** Resolves a model reference (`provider/id[:thinking]`, or pi's settings when undefined) before any turn. */
 	resolveModel(ref: string | undefined): { ok: true; value: ResolvedModel } | { ok: false; error: string };
+	/**
+	 * Which providers of these models have no credentials, one line each naming the nodes that use them.
+	 * Asked before a run starts: a missing key is one refusal, not a failed turn per node. It asks pi
+	 * what its first request would ask (`ModelRuntime.getAuth`), so a keyless local provider passes.
+	 */
+	missingCredentials(uses: Iterable<{ node: string; ref: string }>): Promise<string[]>;
 	/** Spawns an in-process subagent. */
 	spawn: Spawn;
 	/** Subagents still open (for tests that prove every session was closed). */
@@ -117,7 +123,33 @@ export async function openHost(options: HostOptions): Promise<PiHost> {
 		return sub;
 	};
 
-	return { cwd: options.cwd, agentDir, ...(scripted ? { scripted } : {}), resolveModel, spawn, open: () => live.size };
+	const missingCredentials: PiHost["missingCredentials"] = async (uses) => {
+		const byProvider = new Map<string, { model: Model<Api>; refs: Set<string>; nodes: string[] }>();
+		for (const { node, ref } of uses) {
+			// A reference that does not resolve is reported by the model resolution, not here.
+			const r = resolveModel(ref);
+			if (!r.ok) continue;
+			const provider = r.value.model.provider;
+			const entry = byProvider.get(provider) ?? { model: r.value.model, refs: new Set<string>(), nodes: [] };
+			entry.refs.add(r.value.ref);
+			entry.nodes.push(node);
+			byProvider.set(provider, entry);
+		}
+		const problems: string[] = [];
+		for (const [provider, e] of byProvider) {
+			let why = "";
+			try {
+				if (await runtime.getAuth(e.model)) continue;
+			} catch (error) {
+				why = `: ${(error as Error).message ?? String(error)}`;
+			}
+			const nodes = e.nodes.length > 4 ? `${e.nodes.slice(0, 4).join(", ")} and ${e.nodes.length - 4} more` : e.nodes.join(", ");
+			problems.push(`no credentials for ${provider}${why} (${[...e.refs].join(", ")}, used by ${nodes}): log in with /login in pi, or set the provider's API key in the environment`);
+		}
+		return problems;
+	};
+
+	return { cwd: options.cwd, agentDir, ...(scripted ? { scripted } : {}), resolveModel, missingCredentials, spawn, open: () => live.size };
 }
 
 /** A resource loader that discovers nothing: a subagent sees its agent's prompt and tools and no more. */

@@ -68,7 +68,7 @@ export interface ResumeOptions extends Omit<StartOptions, "runsHome" | "models" 
 	runDir: string;
 	somebodyThere: boolean;
 	/** Resolves the snapshot's models (the caller opens pi with the snapshot's settings). */
-	models: (flow: CheckedFlow, snapshot: Snapshot) => RunOptions["models"] | string[];
+	models: (flow: CheckedFlow, snapshot: Snapshot) => RunOptions["models"] | string[] | Promise<RunOptions["models"] | string[]>;
 	inDoubt: InDoubt;
 	takeLock?: boolean;
 }
@@ -93,7 +93,7 @@ export async function resumeRun(options: ResumeOptions): Promise<RunOutcome | Re
 	}
 	const flow = fromSnapshot(snapshot);
 	if ("error" in flow) return { ok: false, refused: flow.error };
-	const models = options.models(flow.value, snapshot);
+	const models = await options.models(flow.value, snapshot);
 	if (Array.isArray(models)) return { ok: false, refused: models.join("; ") };
 	const changed = changedOnDisk(snapshot);
 	const budget: Budget | undefined = options.budget ?? snapshot.settings.budget;

@@ -24,6 +24,7 @@ import {
 	matches,
 	type NodeModel,
 	prepareRun,
+	modelUses,
 	resolveModels,
 	type RunOptions,
 	scriptableAddresses,
@@ -133,6 +134,8 @@ async function prepareChecked(
 	const host = await hostFor(ctx, script);
 	const models = resolveModels(flow, host.resolveModel, request.model ?? (script ? "scripted" : undefined));
 	if (!models.ok) return refuse(...models.errors, "nothing was run.");
+	const missing = await host.missingCredentials(modelUses(models.models));
+	if (missing.length) return refuse(...missing, "nothing was run.");
 	const chain = chainRunOptions(flow, cwd);
 	const budget = budgetOf(flow, chain.budget, request.budgetTokens);
 	const extras = { plugins: chain.plugins, ...(budget ? { budget } : {}), ...(chain.retryBackoffMs !== undefined ? { retryBackoffMs: chain.retryBackoffMs } : {}) };

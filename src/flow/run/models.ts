@@ -72,3 +72,8 @@ export function resolveModels(
 	walk(flow, "", []);
 	return errors.length ? { ok: false, errors } : { ok: true, models };
 }
+
+/** Each node's model reference, for asking pi which providers lack credentials before anything runs. */
+export function modelUses(models: ReadonlyMap<string, NodeModel>): { node: string; ref: string }[] {
+	return [...models].map(([node, m]) => ({ node, ref: m.ref }));
+}
