@@ -66,6 +66,20 @@ describe("each fault code points at its line and column", () => {
 		expect(r.faults[0].message).toContain("lacks `description:`");
 	});
 
+	it("unknown-tool names the agent's tools a flow's subagent cannot have, at the node and at a swarm member", () => {
+		const fetcher = { kind: "agent" as const, name: "fetcher", description: "d", tools: ["read", "fetch_url", "grepp"], prompt: "p", file: "/p/.pi/agents/fetcher.md", source: "project" as const };
+		const scout = { ...fetcher, name: "scout", tools: ["read", "grep", "ls", "subagent"] };
+		const roster = rosterOf([fetcher, scout]);
+		const r = checkFlowText(head("  - id: look\n    agent: fetcher\n") + "\n## look\nx\n", "t.md", roster);
+		expect(r.faults.map((f) => `${f.code} ${f.line}:${f.column}`)).toEqual(["unknown-tool 7:12"]);
+		expect(r.faults[0].message).toContain("lists `fetch_url`, `grepp`, which a flow's subagent cannot have");
+		const typo = rosterOf([{ ...fetcher, tools: ["grepp"] }]);
+		expect(checkFlowText(head("  - id: look\n    agent: fetcher\n") + "\n## look\nx\n", "t.md", typo).faults[0]).toMatchObject({ expected: ["grep"], message: expect.stringContaining("Did you mean `grep`?") });
+		const swarm = head("  - id: crowd\n    swarm: [{ agent: scout, count: 2 }, { agent: fetcher }]\n    rounds: 1\n") + "\n## crowd\nAgree.\n";
+		expect(checkFlowText(swarm, "t.md", roster).faults.map((f) => `${f.code} ${f.line}:${f.column}`)).toEqual(["unknown-tool 7:50"]);
+		expect(checkFlowText(head("  - id: look\n    agent: scout\n") + "\n## look\nx\n", "t.md", roster).faults).toEqual([]);
+	});
+
 });
 
 describe("faults carry what a person needs", () => {

@@ -2,3 +2,4 @@ export { type AgentDef, type BrokenAgent, parseAgentFile, type Source } from "./
 export { agentDir, definitionDirs, nearestProjectDir, PACKAGE_ROOT, type Scope } from "./locations.ts";
 export { loadRoster, markdownFiles, type Roster, rosterOf } from "./roster.ts";
 export { findSkill, type Skill, skillNames } from "./skills.ts";
+export { SUBAGENT_TOOLS, unknownTools } from "./tools.ts";

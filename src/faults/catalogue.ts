@@ -300,6 +300,11 @@ export const FAULT_CATALOGUE = {
 		trigger: "A node's `skills:` (or a chain step's `--skill`) names a skill that is not in `<agentDir>/skills/<name>/SKILL.md` nor the project's `.pi/skills/`.",
 		fix: "Correct the name (the message names the nearest skill) or add the skill folder.",
 	},
+	"unknown-tool": {
+		stage: "check",
+		trigger: "An agent a node runs lists a tool a flow's subagent cannot have: pi's built-in tools and `subagent` are the ones there are (flow subagents load no pi extensions).",
+		fix: "Correct the name in the agent's `tools:` (the message names the nearest tool), or run another agent.",
+	},
 	"tools-widen": {
 		stage: "check",
 		trigger: "A node's `tools:` names a tool its agent's file does not grant.",

@@ -85,6 +85,7 @@ export const FAULT_EXAMPLES: Partial<Record<FaultCode, FaultExample>> = {
 	"call-cycle": { ...n("- id: again\n  flow: t\n  input: input\n"), note: "in `t.md` itself: a flow cannot call itself, directly or through others." },
 	"flow-input-mismatch": { ...n("- id: sub\n  flow: typed\n  input: input\n"), note: "when `typed.md` takes `input: { goal: string }`." },
 	"tools-widen": n("- id: look\n  agent: scout\n  tools: [read, write]\n"),
+	"unknown-tool": { ...n("- id: look\n  agent: fetcher\n"), note: "with a project `.pi/agents/fetcher.md` whose `tools:` is `read, fetch_url`." },
 	"unknown-skill": n("- id: look\n  agent: scout\n  skills: [pdf-tolls]\n"),
 };
 

@@ -43,6 +43,10 @@ function raised(code: FaultCode): string[] {
 			const roster = rosterOf([{ kind: "broken", name: "scout", file: "/p/.pi/agents/scout.md", source: "project", cause: "it lacks `description:`" }]);
 			return checkFlowText(text, "t.md", roster).faults.map((f) => f.code);
 		}
+		case "unknown-tool": {
+			const roster = rosterOf([{ kind: "agent", name: "fetcher", description: "d", tools: ["read", "fetch_url"], prompt: "p", file: "/p/.pi/agents/fetcher.md", source: "project" }]);
+			return checkFlowText(text, "t.md", roster).faults.map((f) => f.code);
+		}
 		case "broken-flow":
 			return flowFolder({ t: text, interview: callee("string", "  - id: s\n    agent: nobody\n").replace("name: callee", "name: interview") }).judgeOne("t").faults.map((f) => f.code);
 		case "flow-input-mismatch":

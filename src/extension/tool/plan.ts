@@ -4,7 +4,7 @@
  * A refusal is text for the model with what to do instead; it is returned as an error result, never
  * thrown, so the model can correct the call.
  */
-import type { AgentDef, Roster } from "../../agents/index.ts";
+import { type AgentDef, type Roster, SUBAGENT_TOOLS, unknownTools } from "../../agents/index.ts";
 import { parseChain } from "../../chain/index.ts";
 import { formatFault, nearest } from "../../faults/index.ts";
 import { readTimeout } from "../args.ts";
@@ -120,7 +120,12 @@ function chainFromText(text: string, task: string, common: { model?: string; tim
 /** An agent by name, or a refusal naming the nearest one. */
 export function agentIn(roster: Roster, name: string): { ok: true; agent: AgentDef } | { ok: false; error: string } {
 	const found = roster.get(name);
-	if (found?.kind === "agent") return { ok: true, agent: found };
+	if (found?.kind === "agent") {
+		// The same refusal a flow gets (`unknown-tool`): a tool pi would drop without a word is refused here.
+		const unknown = unknownTools(found.tools);
+		if (unknown.length) return { ok: false, error: `the agent \`${name}\` (${found.file}) lists ${unknown.map((t) => `\`${t}\``).join(", ")}, which a subagent cannot have (it can have ${SUBAGENT_TOOLS.join(", ")}).` };
+		return { ok: true, agent: found };
+	}
 	if (found) return { ok: false, error: `the agent \`${name}\` (${found.file}) cannot be used: ${found.cause}.` };
 	const names = roster.names();
 	const near = nearest(name, names);

@@ -3,7 +3,7 @@
  * `among`), the node's tools only narrow the agent's, `memory:` and `verdict:` name an enclosing scope,
  * and every read reads something.
  */
-import type { AgentDef } from "../../agents/index.ts";
+import { type AgentDef, SUBAGENT_TOOLS, unknownTools } from "../../agents/index.ts";
 import { didYouMean, nearest } from "../../faults/index.ts";
 import { cover } from "../../text/index.ts";
 import type { AgentNode } from "../ast.ts";
@@ -83,7 +83,11 @@ export function checkAgent(w: Walk, node: AgentNode, scope: Scope): Type {
 	return agentType(node.output?.value, !!node.verdict);
 }
 
-function lookup(w: Walk, name: string, range: AgentNode["range"], path: string): AgentDef | undefined {
+/**
+ * The agent a node (or a swarm member) names, reported where it is named when it is unknown, broken, or
+ * lists a tool a flow's subagent cannot have (the agent is still returned then: its other facts hold).
+ */
+export function lookup(w: Walk, name: string, range: AgentNode["range"], path: string): AgentDef | undefined {
 	const entry = w.roster.get(name);
 	if (!entry) {
 		const near = nearest(name, w.roster.names());
@@ -93,6 +97,15 @@ function lookup(w: Walk, name: string, range: AgentNode["range"], path: string):
 	if (entry.kind === "broken") {
 		report(w, "broken-agent", range, path, `the agent \`${entry.name}\` (${entry.file}) is broken: ${entry.cause}`);
 		return undefined;
+	}
+	const unknown = unknownTools(entry.tools);
+	if (unknown.length) {
+		const near = nearest(unknown[0], SUBAGENT_TOOLS);
+		const named = unknown.map((t) => `\`${t}\``).join(", ");
+		report(w, "unknown-tool", range, path, `the agent \`${entry.name}\` (${entry.file}) lists ${named}, which a flow's subagent cannot have (it can have ${SUBAGENT_TOOLS.join(", ")}).${didYouMean(near)}`, {
+			hint: "Flow subagents load no pi extensions, so an extension's tool is never there.",
+			expected: near ? [near] : [],
+		});
 	}
 	return entry;
 }

@@ -7,6 +7,7 @@ import { didYouMean, nearest } from "../../faults/index.ts";
 import type { AskNode, CallNode, CheckNode, CommitNode, SwarmNode } from "../ast.ts";
 import { QUESTION, sameType, type Type, TEXT, typeToString } from "../types/index.ts";
 import { CHECK_TYPE, COMMIT_TYPE, SWARM_TYPE, askType } from "./node-types.ts";
+import { lookup } from "./agent.ts";
 import { readAddress, readCondition } from "./reads.ts";
 import type { Scope } from "./scope.ts";
 import { report, type Walk } from "./walk.ts";
@@ -88,14 +89,8 @@ export function checkSwarm(w: Walk, node: SwarmNode, scope: Scope): Type {
 	const members: { agent: AgentDef; count: number }[] = [];
 	w.members.set(node.id.value, members);
 	for (const m of node.members) {
-		const entry = w.roster.get(m.agent.value);
-		if (entry?.kind === "agent") members.push({ agent: entry, count: m.count });
-		if (!entry) {
-			const near = nearest(m.agent.value, w.roster.names());
-			report(w, "unknown-agent", m.agent.range, `${node.path}.swarm`, `no agent \`${m.agent.value}\`.${didYouMean(near)}`, { expected: near ? [near] : [] });
-		} else if (entry.kind === "broken") {
-			report(w, "broken-agent", m.agent.range, `${node.path}.swarm`, `the agent \`${entry.name}\` (${entry.file}) is broken: ${entry.cause}`);
-		}
+		const agent = lookup(w, m.agent.value, m.agent.range, `${node.path}.swarm`);
+		if (agent) members.push({ agent, count: m.count });
 	}
 	if (node.claimsFrom) {
 		const t = readAddress(w, node.claimsFrom, scope, `${node.path}.claims-from`);
