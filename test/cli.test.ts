@@ -15,10 +15,12 @@ beforeEach(() => {
 });
 afterEach(() => project.cleanup());
 
-function cli(...args: string[]) {
+const cli = (...args: string[]) => cliWith(project.env, ...args);
+
+function cliWith(env: NodeJS.ProcessEnv, ...args: string[]) {
 	const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/bin/pi-flows.js`, ...args], {
 		cwd: project.cwd,
-		env: project.env,
+		env,
 		encoding: "utf8",
 		timeout: 60_000,
 	});
@@ -50,8 +52,8 @@ describe("pi-flows run", () => {
 	it("exits 2 before anything runs when a model's provider has no credentials", () => {
 		const env = { ...project.env };
 		for (const key of Object.keys(env)) if (key.startsWith("ANTHROPIC_")) delete env[key];
-		const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/bin/pi-flows.js`, "run", "explore", "how?", "--model", "anthropic/claude-sonnet-4-5"], { cwd: project.cwd, env, encoding: "utf8", timeout: 60_000 });
-		expect(r.status).toBe(2);
+		const r = cliWith(env, "run", "explore", "how?", "--model", "anthropic/claude-sonnet-4-5");
+		expect(r.code).toBe(2);
 		expect(r.stderr).toContain("pi-flows: no credentials for anthropic (anthropic/claude-sonnet-4-5, used by scout, answer)");
 		expect(r.stderr).toContain("pi-flows: nothing was run");
 		expect(r.stderr).not.toContain("▶");

@@ -5,9 +5,8 @@
  */
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
-import { readJournal, journalState, listRunFolders, readSnapshot, resumeRun, runsHome, type InDoubt } from "../runs/index.ts";
+import { readJournal, journalState, listRunFolders, readSnapshot, resumeRun, runsHome, snapshotModels, type InDoubt } from "../runs/index.ts";
 import { openHost, readScript } from "../pi/index.ts";
-import { modelUses, resolveModels } from "../flow/index.ts";
 import { type Args, flag } from "./args.ts";
 import { terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
@@ -68,12 +67,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			runDir,
 			cwd: io.cwd,
 			spawn: host.spawn,
-			models: async (flow) => {
-				const m = resolveModels(flow, host.resolveModel, snap.value.settings.model ?? (script ? "scripted" : undefined));
-				if (!m.ok) return m.errors;
-				const missing = await host.missingCredentials(modelUses(m.models));
-				return missing.length ? missing : m.models;
-			},
+			models: snapshotModels(host, snap.value),
 			somebodyThere: ask.somebodyThere,
 			ask,
 			git: world.git,

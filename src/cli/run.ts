@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadRoster } from "../agents/index.ts";
-import { type Budget, type CheckedFlow, catalogueOptions, DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, checkFlowFile, findFlow, matches, prepareRun, modelUses, resolveModels, scriptableAddresses, type Type, typeToString, type Value } from "../flow/index.ts";
+import { type Budget, type CheckedFlow, catalogueOptions, DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, checkFlowFile, findFlow, matches, prepareRun, readyModels, resolveModels, scriptableAddresses, type Type, typeToString, type Value } from "../flow/index.ts";
 import { parseDuration } from "../flow/syntax/index.ts";
 import { terminalAsk } from "./ask.ts";
 import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
@@ -100,10 +100,9 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 		}
 		const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, ...(script ? { script } : {}) });
 		const runModel = flag(args, "model") ?? (script ? "scripted" : undefined);
-		const models = resolveModels(flow, host.resolveModel, runModel);
-		const refused = models.ok ? await host.missingCredentials(modelUses(models.models)) : models.errors;
-		if (!models.ok || refused.length) {
-			for (const e of refused) io.stderr(`pi-flows: ${e}`);
+		const models = await readyModels(flow, host, runModel);
+		if (!models.ok) {
+			for (const e of models.errors) io.stderr(`pi-flows: ${e}`);
 			io.stderr("pi-flows: nothing was run");
 			return 2;
 		}

@@ -5,9 +5,9 @@
  */
 import { resolve } from "node:path";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { createBashCheck, createGitPort, modelUses, NOBODY, resolveModels } from "../flow/index.ts";
+import { createBashCheck, createGitPort, NOBODY } from "../flow/index.ts";
 import { readScript } from "../pi/index.ts";
-import { journalState, listRunFolders, readJournal, readSnapshot, resumeRun, runsHome } from "../runs/index.ts";
+import { journalState, listRunFolders, readJournal, readSnapshot, resumeRun, runsHome, snapshotModels } from "../runs/index.ts";
 import { dialogAsk } from "./ask-dialogs.ts";
 import { hostFor } from "./host.ts";
 import { shown } from "./launch/launch.ts";
@@ -36,17 +36,15 @@ export async function resumeInPi(named: string | undefined, ctx: ExtensionComman
 	ctx.signal?.addEventListener("abort", onPiAbort, { once: true });
 	const ask = ctx.hasUI ? dialogAsk(ctx.ui) : NOBODY;
 	let view: ReturnType<typeof openLiveView> | undefined;
+	const models = snapshotModels(host, snap.value);
 	try {
 		const outcome = await resumeRun({
 			runDir,
 			cwd: ctx.cwd,
 			spawn: host.spawn,
-			models: async (flow) => {
+			models: (flow, snapshot) => {
 				view ??= openLiveView(ctx, flow, { onEscape: () => stop.abort() });
-				const m = resolveModels(flow, host.resolveModel, snap.value.settings.model ?? (script ? "scripted" : undefined));
-				if (!m.ok) return m.errors;
-				const missing = await host.missingCredentials(modelUses(m.models));
-				return missing.length ? missing : m.models;
+				return models(flow, snapshot);
 			},
 			somebodyThere: ask.somebodyThere,
 			ask,

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { rosterOf } from "../agents/index.ts";
-import { type Budget, type CheckedFlow, checkFlowText, type FlowResult, type RunOptions, runFlow, type Value } from "../flow/index.ts";
+import { type Budget, type CheckedFlow, checkFlowText, type FlowResult, type ModelDoor, readyModels, type RunOptions, runFlow, type Value } from "../flow/index.ts";
 import { fanOutEvents } from "../runtime/events.ts";
 import { emptyUsage } from "../runtime/usage.ts";
 import { writeAtomic } from "./files.ts";
@@ -255,4 +255,16 @@ async function life(
 		} catch {}
 		lock.release();
 	}
+}
+
+/**
+ * A resume's models as its snapshot launched them: the run's `--model`, or the scripted model for a dry
+ * run, else each node's own; resolved and credentials asked before the first turn of the new life.
+ */
+export function snapshotModels(door: ModelDoor, snapshot: Snapshot): ResumeOptions["models"] {
+	const runModel = snapshot.settings.model ?? (snapshot.settings.script ? "scripted" : undefined);
+	return async (flow) => {
+		const m = await readyModels(flow, door, runModel);
+		return m.ok ? m.models : m.errors;
+	};
 }

@@ -1,7 +1,7 @@
 export { type AskAnswer, type AskCard, type AskPort, NOBODY, scriptedAsk } from "./ask.ts";
 export { evaluate, type Lookup, type Outcome } from "./evaluate.ts";
 export { createLedger, type Ledger, type Obligation } from "./ledger.ts";
-export { type ModelSource, modelKey, modelUses, type NodeModel, type ResolveModel, resolveModels } from "./models.ts";
+export { type ModelDoor, type ModelSource, modelKey, type NodeModel, readyModels, type ResolveModel, resolveModels } from "./models.ts";
 export { type FlowResult, runFlow, slugOf, type VisitOutcome } from "./run.ts";
 export { composeTask, renderRead } from "./turn.ts";
 export type { RunOptions, RunPlugin, World } from "./world.ts";

@@ -73,7 +73,25 @@ export function resolveModels(
 	return errors.length ? { ok: false, errors } : { ok: true, models };
 }
 
-/** Each node's model reference, for asking pi which providers lack credentials before anything runs. */
-export function modelUses(models: ReadonlyMap<string, NodeModel>): { node: string; ref: string }[] {
-	return [...models].map(([node, m]) => ({ node, ref: m.ref }));
+/** What a run's models are resolved through and its credentials asked of: the pi door, as a launch sees it. */
+export interface ModelDoor {
+	resolveModel: ResolveModel;
+	/** One line per provider without credentials, naming the nodes that use it. */
+	missingCredentials(uses: Iterable<{ node: string; ref: string }>): Promise<string[]>;
+}
+
+/**
+ * Every node's model resolved, and every provider they use holding credentials, or every reason why not:
+ * what each launch (run, chain, resume, `/run`) asks before the first turn, so a missing key is one
+ * refusal rather than a failed turn per node.
+ */
+export async function readyModels(
+	flow: CheckedFlow,
+	door: ModelDoor,
+	runModel?: string,
+): Promise<{ ok: true; models: Map<string, NodeModel> } | { ok: false; errors: string[] }> {
+	const resolved = resolveModels(flow, door.resolveModel, runModel);
+	if (!resolved.ok) return resolved;
+	const missing = await door.missingCredentials([...resolved.models].map(([node, m]) => ({ node, ref: m.ref })));
+	return missing.length ? { ok: false, errors: missing } : resolved;
 }
