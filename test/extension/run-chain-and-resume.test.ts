@@ -6,14 +6,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { agent } from "./helpers/flows.ts";
 import { contentOf, flowResults, rpc, runFoldersIn, type Sandbox, sandbox } from "./helpers/pi-process.ts";
 
 let box: Sandbox;
 beforeEach(() => {
-	box = sandbox();
-	box.write("~agent/agents/echo.md", agent("echo"));
-	box.write("~agent/agents/judge.md", agent("judge"));
+	box = sandbox(["echo", "judge"]);
 });
 afterEach(() => box.cleanup());
 

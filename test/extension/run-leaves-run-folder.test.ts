@@ -1,14 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { agent, sequence } from "./helpers/flows.ts";
+import { sequence } from "./helpers/flows.ts";
 import { contentOf, flowResults, type Line, rpc, runFoldersIn, type Sandbox, sandbox } from "./helpers/pi-process.ts";
 
 let box: Sandbox;
 beforeEach(() => {
-	box = sandbox();
-	box.write("~agent/agents/echo.md", agent("echo"));
-	box.write("~agent/agents/judge.md", agent("judge"));
+	box = sandbox(["echo", "judge"]);
 });
 afterEach(() => box.cleanup());
 

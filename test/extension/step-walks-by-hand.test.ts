@@ -1,12 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { agent, sequence } from "./helpers/flows.ts";
+import { sequence } from "./helpers/flows.ts";
 import { contentOf, type Line, rpc, type Sandbox, sandbox } from "./helpers/pi-process.ts";
 
 let box: Sandbox;
 beforeEach(() => {
-	box = sandbox();
-	box.write("~agent/agents/echo.md", agent("echo"));
-	box.write("~agent/agents/judge.md", agent("judge"));
+	box = sandbox(["echo", "judge"]);
 	box.write("~agent/flows/pair.md", sequence("pair", [{ id: "draft", agent: "echo" }, { id: "review", agent: "judge" }]));
 	box.write("pair.script.yaml", 'turns:\n  draft:\n    - say: DRAFT TEXT\n  review:\n    - say: "REVIEW SAW: {{task}}"\n');
 });

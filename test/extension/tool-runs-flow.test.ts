@@ -1,14 +1,12 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { agent, sequence } from "./helpers/flows.ts";
+import { sequence } from "./helpers/flows.ts";
 import { type Line, rpc, type Sandbox, sandbox } from "./helpers/pi-process.ts";
 
 let box: Sandbox;
 beforeEach(() => {
-	box = sandbox();
-	box.write("~agent/agents/echo.md", agent("echo"));
-	box.write("~agent/agents/judge.md", agent("judge"));
+	box = sandbox(["echo", "judge"]);
 	box.write("~agent/flows/hello.md", sequence("hello", [{ id: "greet", agent: "echo" }], "model: scripted/scripted\n"));
 });
 afterEach(() => box.cleanup());

@@ -24,8 +24,7 @@ import {
 	matches,
 	type NodeModel,
 	prepareRun,
-	modelUses,
-	resolveModels,
+	readyModels,
 	type RunOptions,
 	scriptableAddresses,
 	type Type,
@@ -71,15 +70,19 @@ export interface Prepared {
 /** The outcome of preparing: a run that may start, or the lines saying why not. */
 export type Preparation = { ok: true; value: Prepared } | { ok: false; lines: string[] };
 
+/** What preparing reads of pi's context: the folder, and the session's model and runtime for subagents. */
+type LaunchContext = Pick<ExtensionContext, "cwd" | "model" | "modelRegistry">;
+
+const refuse = (...lines: string[]): Preparation => ({ ok: false, lines });
+
 /** Judges a request; `scope` says whether project definitions may be read. */
 export async function prepareLaunch(
 	request: LaunchRequest,
-	ctx: Pick<ExtensionContext, "cwd" | "model" | "modelRegistry">,
+	ctx: LaunchContext,
 	scope: Scope,
 	ask: AskPort,
 ): Promise<Preparation> {
 	const cwd = ctx.cwd;
-	const refuse = (...lines: string[]): Preparation => ({ ok: false, lines });
 	const found = findFlow(request.name, cwd, scope);
 	if (!found.ok) return refuse((!scope.project && untrustedRefusal(cwd, "flows", request.name)) || found.error);
 	const checked = checkFlowFile(found.value.file, loadRoster(cwd, scope), catalogueOptions(cwd, scope));
@@ -94,9 +97,9 @@ export async function prepareLaunch(
  * A chain string run as a flow, exactly as `pi-flows chain` runs it: every flag applied, handoffs between
  * steps. Faults point at their column in the chain as it was written (`chain:1:12`).
  */
-export async function prepareChain(chain: string, request: Omit<LaunchRequest, "name">, ctx: Pick<ExtensionContext, "cwd" | "model" | "modelRegistry">, scope: Scope, ask: AskPort): Promise<Preparation> {
+export async function prepareChain(chain: string, request: Omit<LaunchRequest, "name">, ctx: LaunchContext, scope: Scope, ask: AskPort): Promise<Preparation> {
 	const parsed = parseChain(chain, { file: "chain" });
-	if (!parsed.value) return { ok: false, lines: [...parsed.faults.map((f) => formatFault(f)), "the chain does not read; nothing was run."] };
+	if (!parsed.value) return refuse(...parsed.faults.map((f) => formatFault(f)), "the chain does not read; nothing was run.");
 	const prefix = "chain: '";
 	const text = `---\nname: chain\ndescription: a chain the model asked for\ninput: string\n${prefix}${chain.replace(/'/g, "''")}'\n---\n`;
 	const file = resolve(ctx.cwd, "chain.md");
@@ -104,7 +107,7 @@ export async function prepareChain(chain: string, request: Omit<LaunchRequest, "
 	if (!checked.value) {
 		// The chain sits on line 5 of the flow text made for it; faults there go back to its own columns.
 		const lines = checked.faults.map((f) => `chain:1:${f.line === 5 ? f.column - prefix.length : f.column}: ${f.code}: ${faultText(f)}`);
-		return { ok: false, lines: [...lines, "the chain does not check; nothing was run."] };
+		return refuse(...lines, "the chain does not check; nothing was run.");
 	}
 	return prepareChecked(checked.value, { name: "chain", file, source: "user" }, { ...request, name: "chain" }, ctx, scope, ask);
 }
@@ -114,12 +117,11 @@ async function prepareChecked(
 	flow: CheckedFlow,
 	entry: FlowEntry,
 	request: LaunchRequest,
-	ctx: Pick<ExtensionContext, "cwd" | "model" | "modelRegistry">,
+	ctx: LaunchContext,
 	scope: Scope,
 	ask: AskPort,
 ): Promise<Preparation> {
 	const cwd = ctx.cwd;
-	const refuse = (...lines: string[]): Preparation => ({ ok: false, lines });
 	const input = readInput(request.input, flow.input.value, flow.name.value);
 	if (!input.ok) return refuse(input.error);
 	let script: Script | undefined;
@@ -132,10 +134,8 @@ async function prepareChecked(
 	const stage = await prepareRun(flow, { cwd, somebodyThere: ask.somebodyThere, git });
 	if (!stage.ok) return refuse(...faultLines(stage.faults, cwd), `${flow.name.value} cannot start here; nothing was run.`);
 	const host = await hostFor(ctx, script);
-	const models = resolveModels(flow, host.resolveModel, request.model ?? (script ? "scripted" : undefined));
+	const models = await readyModels(flow, host, request.model ?? (script ? "scripted" : undefined));
 	if (!models.ok) return refuse(...models.errors, "nothing was run.");
-	const missing = await host.missingCredentials(modelUses(models.models));
-	if (missing.length) return refuse(...missing, "nothing was run.");
 	const chain = chainRunOptions(flow, cwd);
 	const budget = budgetOf(flow, chain.budget, request.budgetTokens);
 	const extras = { plugins: chain.plugins, ...(budget ? { budget } : {}), ...(chain.retryBackoffMs !== undefined ? { retryBackoffMs: chain.retryBackoffMs } : {}) };

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { agent } from "./flows.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repo = resolve(here, "../../..");
@@ -32,12 +33,15 @@ export interface Sandbox {
 	cleanup(): void;
 }
 
-export function sandbox(): Sandbox {
+/** A sandbox, with an answer-only agent file in the agent dir for each of `agents`. */
+export function sandbox(agents: readonly string[] = []): Sandbox {
 	const root = mkdtempSync(join(tmpdir(), "pi-flows-ext-"));
 	const cwd = join(root, "project");
 	const agentDir = join(root, "agent");
 	mkdirSync(cwd, { recursive: true });
 	mkdirSync(agentDir, { recursive: true });
+	if (agents.length) mkdirSync(join(agentDir, "agents"));
+	for (const name of agents) writeFileSync(join(agentDir, "agents", `${name}.md`), agent(name));
 	const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PI_FLOWS_") && !k.startsWith("HANDOFF_")));
 	return {
 		root,
