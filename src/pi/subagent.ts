@@ -4,7 +4,7 @@
  * returns `ok: false` with the error, and the usage is the delta of pi's counters over the turn.
  */
 import type { AgentSession, ModelRuntime } from "@earendil-works/pi-coding-agent";
-import { formatMs } from "../runtime/duration.ts";
+import { formatDuration } from "../runtime/duration.ts";
 import type { ErrorKind, Result } from "../runtime/result.ts";
 import type { AskOptions, SpawnRequest, Subagent } from "../runtime/subagent.ts";
 import { emptyUsage, type Usage } from "../runtime/usage.ts";
@@ -143,8 +143,8 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 		| undefined;
 	const output = session.getLastAssistantText() ?? "";
 	const fail = (kind: ErrorKind, error: string): Result => ({ ...base, output, messages, usage, ok: false, error, errorKind: kind });
-	if (timedOut) return fail("timeout", `timed out after ${formatMs(options.timeoutMs ?? 0)}`);
-	if (idled) return fail("idle", `no sign of life for ${formatMs(options.idleMs ?? 0)}`);
+	if (timedOut) return fail("timeout", `timed out after ${formatDuration(options.timeoutMs ?? 0)}`);
+	if (idled) return fail("idle", `no sign of life for ${formatDuration(options.idleMs ?? 0)}`);
 	if (options.signal?.aborted) return fail("aborted", "aborted");
 	if (thrown !== undefined) return fail("provider", thrown instanceof Error ? thrown.message : String(thrown));
 	if (!last) return fail("provider", "the model gave no answer");

@@ -3,7 +3,7 @@
  * (`TimeoutError`, as `AbortSignal.timeout` gives), a person stopping the run, a sibling's failure under
  * `failFast`, or the caller's plain abort. Every layer that refuses or cuts a turn words it the same way.
  */
-import { formatMs } from "./duration.ts";
+import { formatDuration } from "./duration.ts";
 import type { ErrorKind } from "./result.ts";
 
 /** How a called-off turn fails. */
@@ -20,7 +20,7 @@ const CANCELLED = "CancelledError";
  * `timed out after 2m` like a turn cut by `timeoutMs` does.
  */
 export function timeoutReason(ms: number): DOMException {
-	return new DOMException(`timed out after ${formatMs(ms)}`, "TimeoutError");
+	return new DOMException(`timed out after ${formatDuration(ms)}`, "TimeoutError");
 }
 
 /** A reason for a turn a person stopped: it fails `stopped`, which a journal tells apart from a deadline. */

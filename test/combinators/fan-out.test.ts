@@ -23,12 +23,14 @@ describe("fanOut on real sessions", () => {
 		expect(result.results[1].errorKind).toBe("timeout");
 	});
 
-	it("reports busyMs / wallMs close to the concurrency for turns of equal latency", async () => {
+	// How close busy/wall comes to the concurrency is a speed figure (bench/engine.ts); here only what
+	// holds on any machine: branches overlapped, and never more than two at once.
+	it("reports busyMs over wallMs: branches overlap, up to the concurrency", async () => {
 		const r = await real("turns:\n  scout:\n    - say: done\n      delay: 300\n");
 		const result = await fanOut({ ...r.options, agent: scout, tasks: ["1", "2", "3", "4"], concurrency: 2 });
 		expect(result.ok).toBe(true);
 		const ratio = result.usage.busyMs / result.usage.wallMs;
-		expect(ratio).toBeGreaterThan(1.7);
+		expect(ratio).toBeGreaterThan(1);
 		expect(ratio).toBeLessThanOrEqual(2.05);
 	});
 });

@@ -294,12 +294,10 @@ describe("commits and the diff read", () => {
 		expect(crowd.posts.map((p) => p.text)).toEqual(["diff --git a/a.txt b/a.txt"]);
 	});
 
-	// BUG (src/flow/run/ports/git-exec.ts `scratchFrom`, not fixed here): the scratch index is a copy of
-	// the real one with a new mtime, which defeats git's racy-clean check. A file rewritten in the same
-	// second the real index was written, keeping its size, is stat-clean in the copy once a second has
-	// passed: `git add -A` skips it, so the `diff` read (and a copy's snapshot, which uses the same scratch
-	// index) misses the change. Fix: give the copy the source's mtime (or refresh with
-	// `update-index --really-refresh` before `add -A`).
+	// Regression (src/flow/run/ports/git-exec.ts `scratchFrom`): a scratch index copied with a new mtime
+	// defeats git's racy-clean check, so a same-size rewrite in the second the real index was written went
+	// unseen by `git add -A`, and the `diff` read (and a copy's snapshot) missed the change. The copy now
+	// keeps the source's mtime.
 	it("sees a same-size change made in the second the index was written", async () => {
 		// Start at the top of a second, so the commit's index write and the rewrite share it.
 		await new Promise((r) => setTimeout(r, 1010 - (Date.now() % 1000)));

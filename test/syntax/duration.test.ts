@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatDuration, parseDuration, readDuration } from "../../src/flow/syntax/index.ts";
+import { formatDuration as runtimeFormat } from "../../src/runtime/duration.ts";
 import { durationGrammar } from "../../src/flow/syntax/grammars.ts";
 import { alone, where } from "./helpers.ts";
 
@@ -81,7 +82,13 @@ describe("formatDuration", () => {
 		[90_061_000, "1d1h1m1s"],
 		[1_000, "1s"],
 		[500, "500ms"],
+		[90_000_000, "1d1h"],
+		[1_500.4, "1500ms"],
 	])("%d prints as %j", (ms, text) => expect(formatDuration(ms)).toBe(text));
+
+	it("is the one formatter: messages (runtime) and the file format print alike", () => {
+		expect(runtimeFormat).toBe(formatDuration);
+	});
 
 	it("prints what parseDuration reads back", () => {
 		fc.assert(

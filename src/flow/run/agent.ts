@@ -5,7 +5,7 @@
  */
 import type { AgentDef } from "../../agents/index.ts";
 import { join } from "node:path";
-import { formatMs } from "../../runtime/duration.ts";
+import { formatDuration } from "../../runtime/duration.ts";
 import type { ErrorKind, Result } from "../../runtime/result.ts";
 import type { Subagent } from "../../runtime/subagent.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
@@ -160,7 +160,7 @@ function recordOf(world: World, node: AgentNode, r: Result, captured: Captured, 
 	if (!r.ok) {
 		if (r.errorKind === "aborted" && signal.aborted) return { ok: false, error: stopKind(world, signal) };
 		const kind: ErrorKind = r.errorKind === "aborted" ? (stopKind(world, signal).kind as ErrorKind) : (r.errorKind ?? "provider");
-		const message = kind === "timeout" ? `timed out after ${formatMs(timeoutMs)}` : (r.error ?? "failed");
+		const message = kind === "timeout" ? `timed out after ${formatDuration(timeoutMs)}` : (r.error ?? "failed");
 		return { ok: false, error: { kind, message } };
 	}
 	if (node.output) {

@@ -112,20 +112,4 @@ export function readDuration(text: string, at: SourceAt): Parsed<number> {
 	return { faults: [fault("duration-invalid", at.file, range, at.path, problem.message, details)] };
 }
 
-/**
- * The shortest way the file format writes `ms`: whole units greedily from days down (`5400000` → `1h30m`,
- * `90000` → `1m30s`), and plain milliseconds when there is a part below a second (`1500` → `1500ms`),
- * because `1s500ms` reads worse. Anything `parseDuration` would refuse prints as `<n>ms`.
- */
-export function formatDuration(ms: number): string {
-	if (!Number.isSafeInteger(ms) || ms <= 0 || ms % 1000 !== 0) return `${ms}ms`;
-	let rest = ms;
-	let out = "";
-	for (const [unit, size] of UNITS) {
-		if (unit === "ms") break;
-		const n = Math.floor(rest / size);
-		if (n > 0) out += `${n}${unit}`;
-		rest -= n * size;
-	}
-	return out;
-}
+export { formatDuration } from "../../runtime/duration.ts";

@@ -12,7 +12,7 @@ import { readFile } from "node:fs/promises";
 import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { abortOutcome } from "../../../runtime/abort.ts";
-import { formatMs } from "../../../runtime/duration.ts";
+import { formatDuration } from "../../../runtime/duration.ts";
 import { ByteTail } from "./cut.ts";
 
 /** How much of a check's output a report keeps: the end, where failures are summed up. */
@@ -155,7 +155,7 @@ async function runScript(content: string, request: CheckRequest, graceMs: number
 	const halt = new Promise<Ending>((done) => {
 		if (request.timeoutMs <= LONGEST_TIMER_MS) {
 			timer = setTimeout(() => {
-				done({ by: "halt", halt: { kind: "timeout", message: `timed out after ${formatMs(request.timeoutMs)}` } });
+				done({ by: "halt", halt: { kind: "timeout", message: `timed out after ${formatDuration(request.timeoutMs)}` } });
 			}, request.timeoutMs);
 		}
 		const signal = request.signal;
