@@ -10,6 +10,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { unsafeWrite } from "../fs-safe/index.ts";
 import { type HandoffDocument, type HandoffProblem, parseHandoff, renderHandoff } from "./document.ts";
 
 /** The file operations the handoff code needs; the default is the local disk. */
@@ -97,6 +98,9 @@ export function writeHandoff(cwd: string, doc: HandoffDocument, ops: FileOperati
 
 async function writeNow(cwd: string, path: string, doc: HandoffDocument, ops: FileOperations): Promise<WriteHandoffResult> {
 	const text = renderHandoff(doc);
+	// A repository's HANDOFF.md may be a link out of it; neither the old text nor the new goes through one.
+	const unsafe = unsafeWrite(path, [cwd]) ?? unsafeWrite(join(handoffArchiveDir(cwd), "archive.md"), [cwd]);
+	if (unsafe) return { ok: false, path, reason: "write-failed", message: `Refused to write ${path}: ${unsafe}.` };
 	const old = await readText(path, ops);
 	if (!old.ok && !old.missing) {
 		return { ok: false, path, reason: "archive-failed", message: `Cannot read the current ${path} to keep a copy: ${old.message}` };

@@ -17,6 +17,7 @@ import { acquireLock } from "./lock.ts";
 import { folderRecorder, journalFailure } from "./recorder.ts";
 import { FINAL_KINDS, journalState } from "./replay.ts";
 import { newRunFolder } from "./run-folder.ts";
+import { journalSealer, type JournalSealer, runKey, sealSnapshot, trimJournal, verifyRun } from "./seal.ts";
 import { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from "./snapshot.ts";
 import { type UsageFile, usageOf, writeUsage } from "./usage-file.ts";
 
@@ -43,11 +44,26 @@ export interface StartOptions extends Omit<RunOptions, "recorder" | "replay" | "
 	script?: { file: string; text: string };
 	/** Replaces the journal file (fault injection in tests). */
 	journal?: (path: string) => JournalWriter;
+	/** The pi agent folder holding the person's run key (see `seal.ts`). Default: pi's agent dir. */
+	keyDir?: string;
+}
+
+/** The chain a life's journal appends continue: the person's key and the last seal. */
+interface SealFrom {
+	key: Buffer;
+	last: string;
 }
 
 /** Starts a run in a new folder. */
 export async function startRun(flow: CheckedFlow, input: Value, options: StartOptions): Promise<RunOutcome | Refusal> {
-	const runDir = newRunFolder(options.runsHome, flow.name.value);
+	const key = runKey(options.keyDir);
+	if (!key.ok) return { ok: false, refused: key.error };
+	let runDir: string;
+	try {
+		runDir = newRunFolder(options.runsHome, flow.name.value, new Date(), options.cwd);
+	} catch (error) {
+		return { ok: false, refused: `cannot make the run folder: ${(error as Error).message}` };
+	}
 	const snapshot = snapshotOf(flow, input, options.scripts, {
 		cwd: options.cwd,
 		somebodyThere: options.somebodyThere,
@@ -56,8 +72,8 @@ export async function startRun(flow: CheckedFlow, input: Value, options: StartOp
 		...(options.budget ? { budget: options.budget } : {}),
 		...(options.script ? { script: options.script } : {}),
 	});
-	writeSnapshot(runDir, snapshot);
-	return life(runDir, flow, input, options, 1);
+	const first = sealSnapshot(key.key, runDir, writeSnapshot(runDir, snapshot));
+	return life(runDir, flow, input, options, 1, { key: key.key, last: first });
 }
 
 /** How a resume treats a turn that was cut after it may have written to the tree. */
@@ -78,7 +94,13 @@ export type Refusal = { ok: false; refused: string };
 
 /** Continues a run from its journal. */
 export async function resumeRun(options: ResumeOptions): Promise<RunOutcome | Refusal> {
-	const snap = readSnapshot(options.runDir);
+	const key = runKey(options.keyDir);
+	if (!key.ok) return { ok: false, refused: key.error };
+	// Only a run this person made here is resumed: its snapshot says what runs, with which tools and scripts.
+	const verified = verifyRun(key.key, options.runDir);
+	if (!verified.ok) return { ok: false, refused: verified.why };
+	trimJournal(options.runDir, verified.lines);
+	const snap = readSnapshot(options.runDir, verified.snapshot);
 	if (!snap.ok) return { ok: false, refused: snap.error };
 	const snapshot = snap.value;
 	const read = readJournal(join(options.runDir, "journal.jsonl"));
@@ -111,6 +133,7 @@ export async function resumeRun(options: ResumeOptions): Promise<RunOutcome | Re
 			spentBefore: state.spent,
 		},
 		state.lives + 1,
+		{ key: key.key, last: verified.last },
 		state.replay,
 		options.takeLock,
 		read.entries,
@@ -152,6 +175,7 @@ async function life(
 	input: Value,
 	options: StartOptions & { spentBefore?: { tokens: number; cost: number; turns: number } },
 	n: number,
+	sealFrom: SealFrom,
 	replay?: RunOptions["replay"],
 	takeLock?: boolean,
 	earlier: readonly JournalEntry[] = [],
@@ -176,11 +200,14 @@ async function life(
 	// After one failed append nothing more is appended, so the journal stays a prefix of what happened.
 	let broken = false;
 	let file: JournalWriter | undefined;
+	let sealer: JournalSealer | undefined;
 	const journal: JournalWriter = {
 		append(entry, durable) {
-			if (broken || !file) return;
+			if (broken || !file || !sealer) return;
 			try {
 				file.append(entry, durable);
+				// The line as fileJournal wrote it; a line the seal does not cover is cut off by the next resume.
+				sealer.seal(JSON.stringify(entry), durable === true);
 			} catch (error) {
 				broken = true;
 				throw error;
@@ -189,8 +216,14 @@ async function life(
 		},
 		close() {
 			const f = file;
+			const s = sealer;
 			file = undefined;
-			f?.close();
+			sealer = undefined;
+			try {
+				f?.close();
+			} finally {
+				s?.close();
+			}
 		},
 	};
 	/** One of the runner's own writes to the journal; a failure is a value, as in the recorder. */
@@ -204,6 +237,7 @@ async function life(
 	try {
 		record("open", () => {
 			file = (options.journal ?? fileJournal)(journalPath);
+			sealer = journalSealer(sealFrom.key, runDir, sealFrom.last);
 		});
 		if (file) record("life start", () => journal.append({ type: "life_start", life: n, at: new Date().toISOString(), pid: process.pid, host: hostname() }, true));
 		const recorder = folderRecorder(runDir, journal, n, fail);
