@@ -63,7 +63,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 	}
 	const scriptSetting = snap.value.settings.script;
 	const script = scriptSetting ? readScript(scriptSetting.text, scriptSetting.file).value : undefined;
-	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, ...(script ? { script } : {}) });
+	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, projectTrusted: args.flags.has("project"), ...(script ? { script } : {}) });
 	const world = terminalWorld(io);
 	io.stderr(`pi-flows: resuming ${snap.value.flow.name} in ${displayPath(runDir, io.cwd)}${state?.cut.length ? `, running again ${state.cut.join(", ")}` : ""}`);
 	try {
