@@ -6,8 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
-import { rosterOf } from "../agents/index.ts";
+import { dirname, join } from "node:path";
+import { resolvesInside } from "../fs-safe/index.ts";
+import { projectRoot, rosterOf } from "../agents/index.ts";
 import { type Budget, type CheckedFlow, checkFlowText, type FlowResult, type ModelDoor, readyModels, type RunOptions, runFlow, type Value } from "../flow/index.ts";
 import { fanOutEvents } from "../runtime/events.ts";
 import { emptyUsage } from "../runtime/usage.ts";
@@ -195,6 +196,10 @@ async function life(
 	if (options.signal?.aborted) onStop();
 	options.signal?.addEventListener("abort", onStop, { once: true });
 	const journalPath = join(runDir, "journal.jsonl");
+	// No turn's write or edit reaches the run's own record, nor the project's flows and agents.
+	const root = projectRoot(options.cwd);
+	const home = dirname(runDir);
+	const guarded = [resolvesInside(root, home) ? home : runDir, join(root, ".pi", "flows"), join(root, ".pi", "agents")];
 	// This life's entries are kept as they are written, so usage.json needs no second read of the journal.
 	const written: JournalEntry[] = [];
 	// After one failed append nothing more is appended, so the journal stays a prefix of what happened.
@@ -245,6 +250,7 @@ async function life(
 			? { flow: flow.name.value, ok: false, output: "", visits: [], usage: emptyUsage() }
 			: await runFlow(flow, input, {
 					...options,
+					spawn: (request) => options.spawn({ ...request, protectedPaths: [...(request.protectedPaths ?? []), ...guarded] }),
 					signal: stop.signal,
 					sessionsDir: join(runDir, "sessions"),
 					recorder,
