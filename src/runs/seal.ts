@@ -17,6 +17,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, 
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { join } from "node:path";
 import { agentDir } from "../agents/index.ts";
+import { APPEND_NO_LINK } from "./files.ts";
 
 /** The seal file's name inside a run folder. */
 export const SEAL_FILE = "seal";
@@ -86,7 +87,7 @@ export interface JournalSealer {
 
 /** A sealer appending to the run's seal file. */
 export function journalSealer(key: Buffer, runDir: string, previous: string): JournalSealer {
-	const fd = openSync(join(runDir, SEAL_FILE), "a");
+	const fd = openSync(join(runDir, SEAL_FILE), APPEND_NO_LINK, 0o600);
 	let last = previous;
 	let closed = false;
 	return {

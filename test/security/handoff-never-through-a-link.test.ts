@@ -8,6 +8,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type HandoffDocument, writeHandoff } from "../../src/handoff/index.ts";
+import { fileJournal } from "../../src/runs/index.ts";
+import { appendNoLink, writeAtomic } from "../../src/runs/files.ts";
 import { cleanup, cli, repo } from "./helpers.ts";
 
 afterAll(cleanup);
@@ -60,5 +62,20 @@ describe("a handoff document is never written through a link", () => {
 		const archived = readdirSync(join(p.cwd, ".pi", "handoffs"));
 		expect(archived).toHaveLength(1);
 		expect(readFileSync(join(p.cwd, ".pi", "handoffs", archived[0]), "utf8")).toBe("old document\n");
+	});
+});
+
+describe("a run's own files are never written through a link", () => {
+	it("result, usage and snapshot writes, the journal and the event appends refuse a link a turn's bash left", () => {
+		const p = repo();
+		const outside = join(dirname(p.cwd), "victim");
+		writeFileSync(outside, BASHRC);
+		const run = join(p.cwd, ".pi", "runs", "r");
+		mkdirSync(run, { recursive: true });
+		for (const name of ["result.json", "journal.jsonl", "events.jsonl"]) symlinkSync(outside, join(run, name));
+		expect(() => writeAtomic(join(run, "result.json"), "{}")).toThrow(/symbolic link/);
+		expect(() => fileJournal(join(run, "journal.jsonl"))).toThrow(/ELOOP/);
+		expect(() => appendNoLink(join(run, "events.jsonl"), "{}\n")).toThrow(/ELOOP/);
+		expect(readFileSync(outside, "utf8")).toBe(BASHRC);
 	});
 });
