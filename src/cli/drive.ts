@@ -48,7 +48,7 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(script.faults.map((f) => `${scriptPath}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`).join("\n"));
 		return 2;
 	}
-	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, ...(script?.value ? { script: script.value } : {}) });
+	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, projectTrusted: args.flags.has("project"), ...(script?.value ? { script: script.value } : {}) });
 	const model = flag(args, "model") ?? (script ? "scripted" : undefined);
 	const resolved = host.resolveModel(model ?? agent.model);
 	const refused = resolved.ok ? await host.missingCredentials([{ node: agent.name, ref: resolved.value.ref }]) : [resolved.error];

@@ -5,7 +5,7 @@
  */
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
-import { readJournal, journalState, listRunFolders, readSnapshot, resumeRun, runsHome, snapshotModels, type InDoubt } from "../runs/index.ts";
+import { readJournal, journalState, newestResumable, resumeRun, runsHome, sealedRun, snapshotModels, type InDoubt } from "../runs/index.ts";
 import { openHost, readScript } from "../pi/index.ts";
 import { type Args, flag } from "./args.ts";
 import { terminalAsk } from "./ask.ts";
@@ -18,12 +18,16 @@ import { displayPath } from "./output.ts";
 export async function resumeCommand(args: Args, io: Io): Promise<number> {
 	const home = runsHome(io.cwd, flag(args, "runs-dir"));
 	const named = args.positionals[0];
-	const runDir = named ? resolve(io.cwd, named) : newestResumable(home);
+	const newest = named ? undefined : newestResumable(home, io.agentDir);
+	const runDir = named ? resolve(io.cwd, named) : newest?.runDir;
 	if (!runDir) {
-		io.stderr(`pi-flows: no resumable run under ${displayPath(home, io.cwd)}`);
+		const skipped = newest?.skipped ? ` (${newest.skipped} run folder(s) not made here by you were skipped)` : "";
+		io.stderr(`pi-flows: no resumable run under ${displayPath(home, io.cwd)}${skipped}`);
 		return 2;
 	}
-	const snap = readSnapshot(runDir);
+	// Nothing of a run folder is read for use (its script, its models) before its seal checks.
+	const sealed = sealedRun(runDir, io.agentDir);
+	const snap = sealed.ok ? { ok: true as const, value: sealed.snapshot } : { ok: false as const, error: sealed.error };
 	if (!snap.ok) {
 		io.stderr(`pi-flows: ${snap.error}`);
 		return 2;
@@ -59,7 +63,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 	}
 	const scriptSetting = snap.value.settings.script;
 	const script = scriptSetting ? readScript(scriptSetting.text, scriptSetting.file).value : undefined;
-	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, ...(script ? { script } : {}) });
+	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, projectTrusted: args.flags.has("project"), ...(script ? { script } : {}) });
 	const world = terminalWorld(io);
 	io.stderr(`pi-flows: resuming ${snap.value.flow.name} in ${displayPath(runDir, io.cwd)}${state?.cut.length ? `, running again ${state.cut.join(", ")}` : ""}`);
 	try {
@@ -75,6 +79,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			signal: world.signal,
 			onEvent: world.onEvent,
 			inDoubt,
+			keyDir: io.agentDir,
 			takeLock: args.flags.has("take-lock"),
 			...(budget.value ? { budget: budget.value } : {}),
 			...(timeoutMs !== undefined ? { timeoutMs } : {}),
@@ -88,14 +93,4 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 	} finally {
 		world.done();
 	}
-}
-
-function newestResumable(home: string): string | undefined {
-	for (const dir of listRunFolders(home)) {
-		const j = readJournal(`${dir}/journal.jsonl`);
-		if (!j.ok) continue;
-		const s = journalState(j.entries);
-		if (!s.end?.ok) return dir;
-	}
-	return undefined;
 }

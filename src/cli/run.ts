@@ -98,7 +98,7 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 			io.stderr("pi-flows: the flow cannot start here; nothing was run");
 			return 2;
 		}
-		const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, ...(script ? { script } : {}) });
+		const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, projectTrusted: args.flags.has("project"), ...(script ? { script } : {}) });
 		const runModel = flag(args, "model") ?? (script ? "scripted" : undefined);
 		const models = await readyModels(flow, host, runModel);
 		if (!models.ok) {

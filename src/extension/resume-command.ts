@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { createBashCheck, createGitPort, NOBODY } from "../flow/index.ts";
 import { readScript } from "../pi/index.ts";
-import { journalState, listRunFolders, readJournal, readSnapshot, resumeRun, runsHome, snapshotModels } from "../runs/index.ts";
+import { journalState, newestResumable, readJournal, resumeRun, runsHome, sealedRun, snapshotModels } from "../runs/index.ts";
 import { dialogAsk } from "./ask-dialogs.ts";
 import { hostFor } from "./host.ts";
 import { shown } from "./launch/launch.ts";
@@ -17,10 +17,16 @@ import { say } from "./messages.ts";
 /** Resumes a run; the result is posted by the caller's `post`. */
 export async function resumeInPi(named: string | undefined, ctx: ExtensionCommandContext, post: (content: string, ok: boolean, runDir: string) => void): Promise<void> {
 	const home = runsHome(ctx.cwd);
-	const runDir = named ? resolve(ctx.cwd, named) : newestResumable(home);
-	if (!runDir) return say(ctx, `/run resume: no resumable run under ${shown(ctx.cwd, home)}`, "warning");
-	const snap = readSnapshot(runDir);
-	if (!snap.ok) return say(ctx, `/run resume: ${snap.error}`, "error");
+	const newest = named ? undefined : newestResumable(home);
+	const runDir = named ? resolve(ctx.cwd, named) : newest?.runDir;
+	if (!runDir) {
+		const skipped = newest?.skipped ? ` (${newest.skipped} run folder(s) not made here by you were skipped)` : "";
+		return say(ctx, `/run resume: no resumable run under ${shown(ctx.cwd, home)}${skipped}`, "warning");
+	}
+	// Nothing of a run folder is used (its script, its models) before its seal checks.
+	const sealed = sealedRun(runDir);
+	if (!sealed.ok) return say(ctx, `/run resume: ${sealed.error}`, "error");
+	const snap = { value: sealed.snapshot };
 	const journal = readJournal(`${runDir}/journal.jsonl`);
 	const state = journal.ok ? journalState(journal.entries) : undefined;
 	let inDoubt: "rerun" | "stop" = "stop";
@@ -64,12 +70,4 @@ export async function resumeInPi(named: string | undefined, ctx: ExtensionComman
 		ctx.signal?.removeEventListener("abort", onPiAbort);
 		view?.close();
 	}
-}
-
-function newestResumable(home: string): string | undefined {
-	for (const dir of listRunFolders(home)) {
-		const j = readJournal(`${dir}/journal.jsonl`);
-		if (j.ok && !journalState(j.entries).end?.ok) return dir;
-	}
-	return undefined;
 }

@@ -4,7 +4,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { definitionDirs, markdownFiles, type Scope, type Source } from "../agents/index.ts";
+import { definitionDirs, isProjectContent, markdownFiles, type Scope, type Source } from "../agents/index.ts";
 import { byCloseness, nearest } from "../faults/index.ts";
 
 /** A flow file found in one of the sources. */
@@ -29,6 +29,11 @@ export function listFlows(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv
 	return { flows: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), shadowed };
 }
 
+/** The refusal of a project flow given by path while the project is not trusted. */
+export function untrustedPath(path: string): string {
+	return `${path} is inside this project, so it is repository content: a project flow runs only when the project is trusted (\`--project\` on the command line; in pi, trust the project or set PI_FLOWS_TRUST_PROJECT=1). Nothing was run.`;
+}
+
 /** A flow by name or by path; a miss names the nearest flows. */
 export function findFlow(
 	nameOrPath: string,
@@ -39,7 +44,11 @@ export function findFlow(
 	const looksLikePath = nameOrPath.includes("/") || nameOrPath.endsWith(".md");
 	if (looksLikePath) {
 		const file = resolve(cwd, nameOrPath);
-		if (existsSync(file) && statSync(file).isFile()) return { ok: true, value: { name: basename(file, ".md"), file, source: "project" } };
+		if (existsSync(file) && statSync(file).isFile()) {
+			// One trust rule: a repository file named by path is project content, as `.pi/flows/<name>` is.
+			if (!scope.project && isProjectContent(file, cwd, env)) return { ok: false, error: untrustedPath(nameOrPath), nearest: [] };
+			return { ok: true, value: { name: basename(file, ".md"), file, source: "project" } };
+		}
 		return { ok: false, error: `no flow file at ${nameOrPath}`, nearest: [] };
 	}
 	const { flows } = listFlows(cwd, scope, env);

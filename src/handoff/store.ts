@@ -10,6 +10,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { isLink, unsafeWrite } from "../fs-safe/index.ts";
 import { type HandoffDocument, type HandoffProblem, parseHandoff, renderHandoff } from "./document.ts";
 
 /** The file operations the handoff code needs; the default is the local disk. */
@@ -60,6 +61,8 @@ export type ReadHandoffResult =
 /** Reads HANDOFF.md; a document with only warnings is returned with them. */
 export async function readHandoff(cwd: string, ops: FileOperations = localFileOperations): Promise<ReadHandoffResult> {
 	const path = handoffPath(cwd);
+	// A link would hand the next turn a file from outside the project (a key, a shell start-up file).
+	if (isLink(path)) return { ok: false, path, reason: "unreadable", message: `${path} is a symbolic link; pi-flows reads no handoff through a link.`, problems: [] };
 	const read = await readText(path, ops);
 	if (!read.ok) {
 		const reason = read.missing ? "missing" : "unreadable";
@@ -97,6 +100,9 @@ export function writeHandoff(cwd: string, doc: HandoffDocument, ops: FileOperati
 
 async function writeNow(cwd: string, path: string, doc: HandoffDocument, ops: FileOperations): Promise<WriteHandoffResult> {
 	const text = renderHandoff(doc);
+	// A repository's HANDOFF.md may be a link out of it; neither the old text nor the new goes through one.
+	const unsafe = unsafeWrite(path, [cwd]) ?? unsafeWrite(join(handoffArchiveDir(cwd), "archive.md"), [cwd]);
+	if (unsafe) return { ok: false, path, reason: "write-failed", message: `Refused to write ${path}: ${unsafe}.` };
 	const old = await readText(path, ops);
 	if (!old.ok && !old.missing) {
 		return { ok: false, path, reason: "archive-failed", message: `Cannot read the current ${path} to keep a copy: ${old.message}` };

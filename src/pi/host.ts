@@ -37,6 +37,12 @@ export interface HostOptions {
 	script?: Script;
 	/** A runtime to share, e.g. the host pi's inside the extension (sees extension-registered providers). */
 	modelRuntime?: ModelRuntime;
+	/**
+	 * Whether the project's `.pi/settings.json` may be read (its `defaultProvider`/`defaultModel` pick
+	 * which of the person's providers gets the work, and at what cost). pi gates that file behind trust;
+	 * so do we. Default: false, only the person's own settings.
+	 */
+	projectTrusted?: boolean;
 }
 
 /** pi, as pi-flows uses it. */
@@ -70,7 +76,7 @@ export async function openHost(options: HostOptions): Promise<PiHost> {
 		}));
 	const scripted = options.script ? createScriptedModel(options.script) : undefined;
 	if (scripted) runtime.registerNativeProvider(scripted.provider);
-	const settings = SettingsManager.create(options.cwd, agentDir);
+	const settings = SettingsManager.create(options.cwd, agentDir, { projectTrusted: options.projectTrusted ?? false });
 	const live = new Set<Subagent>();
 	let counter = 0;
 

@@ -11,6 +11,7 @@ import { emptyUsage, type Usage } from "../runtime/usage.ts";
 import type { ResolvedModel } from "./host.ts";
 import { createAgentSession, sessionDefaults, staticResources } from "./host.ts";
 import { bindScriptedTurn, SCRIPTED_PROVIDER, type ScriptedModel, unbindScriptedTurn } from "./scripted/index.ts";
+import { guardedTools } from "./guarded-tools.ts";
 import { toPiTool } from "./tools.ts";
 
 interface OpenOptions {
@@ -30,6 +31,10 @@ type Thinking = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
 export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	const { request } = o;
 	const thinking = (request.thinking ?? o.model.thinking ?? request.agent.thinking ?? "off") as Thinking;
+	const names = request.tools ?? request.agent.tools;
+	// The run's own record and the project's definitions are out of reach of the turn's write and edit.
+	const guarded = request.protectedPaths?.length ? guardedTools(o.cwd, names, { noWrite: request.protectedPaths }) : [];
+	const custom = [...guarded, ...(request.customTools ?? []).map(toPiTool)];
 	const { session } = await createAgentSession({
 		cwd: o.cwd,
 		agentDir: o.agentDir,
@@ -37,8 +42,8 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 		model: o.model.model,
 		thinkingLevel: thinking,
 		resourceLoader: staticResources(request.appendPrompt ? `${request.agent.prompt}\n\n${request.appendPrompt}` : request.agent.prompt),
-		tools: [...(request.tools ?? request.agent.tools), ...(request.customTools ?? []).map((t) => t.name)],
-		...(request.customTools?.length ? { customTools: request.customTools.map(toPiTool) } : {}),
+		tools: [...names, ...(request.customTools ?? []).map((t) => t.name)],
+		...(custom.length ? { customTools: custom } : {}),
 		...sessionDefaults(o.cwd, request.sessionDir),
 	});
 	const off = session.subscribe((event) => {

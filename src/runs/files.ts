@@ -2,13 +2,29 @@
  * Writes that never leave half a file: temp file, fsync, rename (write-file-atomic), for snapshots,
  * usage files and results. The journal is the exception: it appends.
  */
+import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
+import { isLink } from "../fs-safe/index.ts";
 
 // write-file-atomic ships no types; its sync API is what we need for run folders.
 const require = createRequire(import.meta.url);
 const writeFileAtomic = require("write-file-atomic") as { sync(path: string, data: string, options?: { fsync?: boolean }): void };
 
-/** Replaces `path` with `text` atomically. */
+/** Replaces `path` with `text` atomically; never through a link (write-file-atomic would follow one). */
 export function writeAtomic(path: string, text: string): void {
+	if (isLink(path)) throw new Error(`${path} is a symbolic link; pi-flows never writes through a link`);
 	writeFileAtomic.sync(path, text, { fsync: true });
+}
+
+/** Flags to append to a run's own file: created when missing, and never opened through a link. */
+export const APPEND_NO_LINK = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+
+/** Appends `text` to one of the run's own files, never through a link. */
+export function appendNoLink(path: string, text: string): void {
+	const fd = openSync(path, APPEND_NO_LINK, 0o644);
+	try {
+		writeSync(fd, text);
+	} finally {
+		closeSync(fd);
+	}
 }

@@ -6,3 +6,6 @@ export { fromSnapshot, type InDoubt, type Refusal, type ResumeOptions, resumeRun
 export { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from "./snapshot.ts";
 export { addressOf, type UsageFile, usageOf, writeUsage } from "./usage-file.ts";
 export { type Forecast, forecastOf, type NodeForecast, showForecast } from "./forecast.ts";
+export { newestResumable, type SealedRun, sealedRun } from "./resumable.ts";
+export { RUN_GITIGNORE } from "./run-folder.ts";
+export { runKey, runKeyPath, SEAL_FILE, verifyRun } from "./seal.ts";

@@ -7,6 +7,7 @@ import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs
 import type { AskAnswer, EndedVisit } from "../flow/run/index.ts";
 import type { Value } from "../flow/types/index.ts";
 import type { Usage } from "../runtime/usage.ts";
+import { APPEND_NO_LINK } from "./files.ts";
 
 /** Every fact a journal holds. */
 export type JournalEntry =
@@ -27,7 +28,7 @@ export interface JournalWriter {
 
 /** A journal file, appended synchronously; `durable` entries are fsynced before `append` returns. */
 export function fileJournal(path: string): JournalWriter {
-	const fd = openSync(path, "a");
+	const fd = openSync(path, APPEND_NO_LINK, 0o644);
 	let closed = false;
 	return {
 		append(entry, durable = false) {

@@ -3,12 +3,13 @@
  * event, for reports), transcripts (each turn's messages, per visit) and the usage tally behind
  * `usage.json`. A failing write is reported once and makes the run fail resumably, never silently.
  */
-import { appendFileSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AskAnswer, AskCard, EndedVisit, RunRecorder } from "../flow/index.ts";
 import type { Value } from "../flow/types/index.ts";
 import type { FlowEvent } from "../runtime/events.ts";
 import type { Usage } from "../runtime/usage.ts";
+import { appendNoLink } from "./files.ts";
 import type { JournalWriter } from "./journal.ts";
 
 /** How a failed write of the run's record is reported: the same words for every write, so callers can tell it. */
@@ -48,7 +49,7 @@ export function folderRecorder(runDir: string, journal: JournalWriter, life: num
 			if (!pending.length) return;
 			const lines = pending;
 			pending = [];
-			appendFileSync(join(runDir, "events.jsonl"), `${lines.join("\n")}\n`);
+			appendNoLink(join(runDir, "events.jsonl"), `${lines.join("\n")}\n`);
 		});
 	return {
 		visitStart: (path, node, kind) => guard("visit start", () => journal.append({ type: "visit_start", life, path, node, kind, at: at() })),
@@ -62,7 +63,7 @@ export function folderRecorder(runDir: string, journal: JournalWriter, life: num
 			guard("transcript", () => {
 				mkdirSync(transcripts, { recursive: true });
 				const lines = messages.map((m) => JSON.stringify({ life, visit: path, message: m })).join("\n");
-				if (lines) appendFileSync(join(transcripts, `${subagent.replace(/[^A-Za-z0-9_.-]/g, "-")}.jsonl`), `${lines}\n`);
+				if (lines) appendNoLink(join(transcripts, `${subagent.replace(/[^A-Za-z0-9_.-]/g, "-")}.jsonl`), `${lines}\n`);
 			}),
 		onEvent(event) {
 			pending.push(JSON.stringify({ ...event, life, at: at() }));

@@ -6,8 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
-import { rosterOf } from "../agents/index.ts";
+import { dirname, join } from "node:path";
+import { resolvesInside } from "../fs-safe/index.ts";
+import { projectRoot, rosterOf } from "../agents/index.ts";
 import { type Budget, type CheckedFlow, checkFlowText, type FlowResult, type ModelDoor, readyModels, type RunOptions, runFlow, type Value } from "../flow/index.ts";
 import { fanOutEvents } from "../runtime/events.ts";
 import { emptyUsage } from "../runtime/usage.ts";
@@ -17,6 +18,7 @@ import { acquireLock } from "./lock.ts";
 import { folderRecorder, journalFailure } from "./recorder.ts";
 import { FINAL_KINDS, journalState } from "./replay.ts";
 import { newRunFolder } from "./run-folder.ts";
+import { journalSealer, type JournalSealer, runKey, sealSnapshot, trimJournal, verifyRun } from "./seal.ts";
 import { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from "./snapshot.ts";
 import { type UsageFile, usageOf, writeUsage } from "./usage-file.ts";
 
@@ -43,11 +45,26 @@ export interface StartOptions extends Omit<RunOptions, "recorder" | "replay" | "
 	script?: { file: string; text: string };
 	/** Replaces the journal file (fault injection in tests). */
 	journal?: (path: string) => JournalWriter;
+	/** The pi agent folder holding the person's run key (see `seal.ts`). Default: pi's agent dir. */
+	keyDir?: string;
+}
+
+/** The chain a life's journal appends continue: the person's key and the last seal. */
+interface SealFrom {
+	key: Buffer;
+	last: string;
 }
 
 /** Starts a run in a new folder. */
 export async function startRun(flow: CheckedFlow, input: Value, options: StartOptions): Promise<RunOutcome | Refusal> {
-	const runDir = newRunFolder(options.runsHome, flow.name.value);
+	const key = runKey(options.keyDir);
+	if (!key.ok) return { ok: false, refused: key.error };
+	let runDir: string;
+	try {
+		runDir = newRunFolder(options.runsHome, flow.name.value, new Date(), options.cwd);
+	} catch (error) {
+		return { ok: false, refused: `cannot make the run folder: ${(error as Error).message}` };
+	}
 	const snapshot = snapshotOf(flow, input, options.scripts, {
 		cwd: options.cwd,
 		somebodyThere: options.somebodyThere,
@@ -56,8 +73,8 @@ export async function startRun(flow: CheckedFlow, input: Value, options: StartOp
 		...(options.budget ? { budget: options.budget } : {}),
 		...(options.script ? { script: options.script } : {}),
 	});
-	writeSnapshot(runDir, snapshot);
-	return life(runDir, flow, input, options, 1);
+	const first = sealSnapshot(key.key, runDir, writeSnapshot(runDir, snapshot));
+	return life(runDir, flow, input, options, 1, { key: key.key, last: first });
 }
 
 /** How a resume treats a turn that was cut after it may have written to the tree. */
@@ -78,7 +95,13 @@ export type Refusal = { ok: false; refused: string };
 
 /** Continues a run from its journal. */
 export async function resumeRun(options: ResumeOptions): Promise<RunOutcome | Refusal> {
-	const snap = readSnapshot(options.runDir);
+	const key = runKey(options.keyDir);
+	if (!key.ok) return { ok: false, refused: key.error };
+	// Only a run this person made here is resumed: its snapshot says what runs, with which tools and scripts.
+	const verified = verifyRun(key.key, options.runDir);
+	if (!verified.ok) return { ok: false, refused: verified.why };
+	trimJournal(options.runDir, verified.lines);
+	const snap = readSnapshot(options.runDir, verified.snapshot);
 	if (!snap.ok) return { ok: false, refused: snap.error };
 	const snapshot = snap.value;
 	const read = readJournal(join(options.runDir, "journal.jsonl"));
@@ -111,6 +134,7 @@ export async function resumeRun(options: ResumeOptions): Promise<RunOutcome | Re
 			spentBefore: state.spent,
 		},
 		state.lives + 1,
+		{ key: key.key, last: verified.last },
 		state.replay,
 		options.takeLock,
 		read.entries,
@@ -152,6 +176,7 @@ async function life(
 	input: Value,
 	options: StartOptions & { spentBefore?: { tokens: number; cost: number; turns: number } },
 	n: number,
+	sealFrom: SealFrom,
 	replay?: RunOptions["replay"],
 	takeLock?: boolean,
 	earlier: readonly JournalEntry[] = [],
@@ -171,16 +196,23 @@ async function life(
 	if (options.signal?.aborted) onStop();
 	options.signal?.addEventListener("abort", onStop, { once: true });
 	const journalPath = join(runDir, "journal.jsonl");
+	// No turn's write or edit reaches the run's own record, nor the project's flows and agents.
+	const root = projectRoot(options.cwd);
+	const home = dirname(runDir);
+	const guarded = [resolvesInside(root, home) ? home : runDir, join(root, ".pi", "flows"), join(root, ".pi", "agents")];
 	// This life's entries are kept as they are written, so usage.json needs no second read of the journal.
 	const written: JournalEntry[] = [];
 	// After one failed append nothing more is appended, so the journal stays a prefix of what happened.
 	let broken = false;
 	let file: JournalWriter | undefined;
+	let sealer: JournalSealer | undefined;
 	const journal: JournalWriter = {
 		append(entry, durable) {
-			if (broken || !file) return;
+			if (broken || !file || !sealer) return;
 			try {
 				file.append(entry, durable);
+				// The line as fileJournal wrote it; a line the seal does not cover is cut off by the next resume.
+				sealer.seal(JSON.stringify(entry), durable === true);
 			} catch (error) {
 				broken = true;
 				throw error;
@@ -189,8 +221,14 @@ async function life(
 		},
 		close() {
 			const f = file;
+			const s = sealer;
 			file = undefined;
-			f?.close();
+			sealer = undefined;
+			try {
+				f?.close();
+			} finally {
+				s?.close();
+			}
 		},
 	};
 	/** One of the runner's own writes to the journal; a failure is a value, as in the recorder. */
@@ -204,6 +242,7 @@ async function life(
 	try {
 		record("open", () => {
 			file = (options.journal ?? fileJournal)(journalPath);
+			sealer = journalSealer(sealFrom.key, runDir, sealFrom.last);
 		});
 		if (file) record("life start", () => journal.append({ type: "life_start", life: n, at: new Date().toISOString(), pid: process.pid, host: hostname() }, true));
 		const recorder = folderRecorder(runDir, journal, n, fail);
@@ -211,6 +250,7 @@ async function life(
 			? { flow: flow.name.value, ok: false, output: "", visits: [], usage: emptyUsage() }
 			: await runFlow(flow, input, {
 					...options,
+					spawn: (request) => options.spawn({ ...request, protectedPaths: [...(request.protectedPaths ?? []), ...guarded] }),
 					signal: stop.signal,
 					sessionsDir: join(runDir, "sessions"),
 					recorder,

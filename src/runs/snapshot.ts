@@ -71,15 +71,17 @@ export function snapshotOf(flow: CheckedFlow, input: Value, scripts: ReadonlyMap
 	};
 }
 
-/** Writes the snapshot (once, atomically). */
-export function writeSnapshot(runDir: string, snapshot: Snapshot): void {
-	writeAtomic(join(runDir, "snapshot.json"), `${JSON.stringify(snapshot, null, 2)}\n`);
+/** Writes the snapshot (once, atomically); returns the exact text written, which the run's seal covers. */
+export function writeSnapshot(runDir: string, snapshot: Snapshot): string {
+	const text = `${JSON.stringify(snapshot, null, 2)}\n`;
+	writeAtomic(join(runDir, "snapshot.json"), text);
+	return text;
 }
 
-/** Reads a run's snapshot, or says why not. */
-export function readSnapshot(runDir: string): { ok: true; value: Snapshot } | { ok: false; error: string } {
+/** Reads a run's snapshot (or parses `text`, the snapshot a seal was checked against), or says why not. */
+export function readSnapshot(runDir: string, text?: string): { ok: true; value: Snapshot } | { ok: false; error: string } {
 	try {
-		const value = JSON.parse(readFileSync(join(runDir, "snapshot.json"), "utf8")) as Snapshot;
+		const value = JSON.parse(text ?? readFileSync(join(runDir, "snapshot.json"), "utf8")) as Snapshot;
 		if (value.version !== 1) return { ok: false, error: `the snapshot of ${runDir} has version ${value.version}, which this pi-flows cannot read` };
 		return { ok: true, value };
 	} catch (error) {

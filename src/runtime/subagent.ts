@@ -52,6 +52,12 @@ export interface SpawnRequest {
 	sessionDir?: string;
 	/** Called for every tool call, for live views and the event stream. */
 	onToolCall?: (tool: string, args: unknown) => void;
+	/**
+	 * Folders no `write` or `edit` of the turn may touch: the run's own folder (its snapshot and journal
+	 * decide what a resume runs) and the project's `.pi/flows` and `.pi/agents`. Set by the run, never by
+	 * a flow. `bash` is not held by this (a prompt is not a permission boundary; neither is a path check).
+	 */
+	protectedPaths?: readonly string[];
 }
 
 /** Creates subagents; injectable so every workflow is testable without a network. */

@@ -105,7 +105,11 @@ describe("copies", () => {
 		// The reviewer after the block reads the refusal.
 		expect(ran.result.output).toContain('"refused": [\n');
 		expect(ran.result.output).toContain('"same.txt"');
-		expect(git(project.cwd, ["branch", "--list", "pi-flows-copy/*"])).toBe("");
+		// The refused work is kept on its branch (issue 21), and the entry says which.
+		const kept = git(project.cwd, ["branch", "--list", "pi-flows-copy/*", "--format=%(refname:short)"]).trim();
+		expect(kept).toMatch(/^pi-flows-copy\/work-2-[0-9a-f]{6}$/);
+		expect((work[1] as { kept?: string }).kept).toBe(kept);
+		expect(git(project.cwd, ["show", `${kept}:same.txt`])).toBe("second version");
 		expect(ran.open).toBe(0);
 	});
 
@@ -126,7 +130,11 @@ describe("copies", () => {
 		const ran = await runInline(project, "fan", mapFlow, script, "x", { git: createGitPort(), signal: controller.signal });
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "stopped" });
 		expect(existsSync(join(project.cwd, "a.txt"))).toBe(false);
-		expect(git(project.cwd, ["branch", "--list", "pi-flows-copy/*"])).toBe("");
+		// What the stopped item wrote is kept on its branch, and the failure says where (issue 21).
+		const kept = git(project.cwd, ["branch", "--list", "pi-flows-copy/*", "--format=%(refname:short)"]).trim();
+		expect(kept).toMatch(/^pi-flows-copy\/work-1-[0-9a-f]{6}$/);
+		expect(git(project.cwd, ["show", `${kept}:a.txt`])).toBe("a");
+		expect(ran.result.error).toContain(`kept on branch ${kept}`);
 		expect(ran.open).toBe(0);
 	});
 });

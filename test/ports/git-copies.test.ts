@@ -152,15 +152,36 @@ describe("landing copies", () => {
 });
 
 describe("releasing a copy", () => {
-	it("removes the worktree and the branch, and is idempotent", async () => {
+	it("removes the worktree and the branch of a copy that holds no work, and is idempotent", async () => {
 		const r = repo({ "a.txt": "a\n" });
 		const copy = await open(r, "gone");
-		edit(copy, "a.txt", "unsaved\n");
-		await port.release(copy);
+		await expect(port.release(copy)).resolves.toBeUndefined();
 		expect(existsSync(copy.dir)).toBe(false);
 		expect(r.git(["branch", "--list", "pi-flows-copy/*"])).toBe("");
 		expect(r.git(["worktree", "list", "--porcelain"]).match(/^worktree /gm)).toHaveLength(1);
 		await expect(port.release(copy)).resolves.toBeUndefined();
+	});
+
+	it("keeps the branch of work that did not land, with that work committed on it (issue 21: work is never destroyed)", async () => {
+		const r = repo({ "a.txt": "a\n" });
+		const copy = await open(r, "unlanded");
+		edit(copy, "a.txt", "unsaved\n");
+		await expect(port.release(copy)).resolves.toBe(copy.branch);
+		expect(existsSync(copy.dir)).toBe(false);
+		expect(r.git(["worktree", "list", "--porcelain"]).match(/^worktree /gm)).toHaveLength(1);
+		expect(r.git(["show", `${copy.branch}:a.txt`])).toBe("unsaved");
+		// A second release keeps it too.
+		await port.release(copy);
+		expect(r.git(["branch", "--list", "pi-flows-copy/*", "--format=%(refname:short)"])).toBe(copy.branch);
+	});
+
+	it("deletes the branch once the copy's work landed", async () => {
+		const r = repo({ "a.txt": "a\n" });
+		const copy = await open(r, "landed");
+		edit(copy, "a.txt", "landed\n");
+		expect(await port.land(r.dir, [copy])).toEqual([{ landed: true }]);
+		await expect(port.release(copy)).resolves.toBeUndefined();
+		expect(r.git(["branch", "--list", "pi-flows-copy/*"])).toBe("");
 	});
 
 	it("still removes the branch when the copy's folder was deleted by someone else", async () => {

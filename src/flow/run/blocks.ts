@@ -108,6 +108,7 @@ function cutter(node: ParallelNode | MapNode, signal: AbortSignal) {
 export async function runParallel(world: World, node: ParallelNode, frame: Frame, visit: string, signal: AbortSignal): Promise<Out> {
 	const cut = cutter(node, signal);
 	const copies = node.copies?.value ? blockCopies(world, frameCwd(frame, world)) : undefined;
+	let released = false;
 	try {
 		const ends = await Promise.all(
 			node.branches.map(async (b, i) => {
@@ -124,11 +125,29 @@ export async function runParallel(world: World, node: ParallelNode, frame: Frame
 		node.branches.forEach((b, i) => {
 			output[b.name.value] = withLanding(ends[i].last ? entryValue(ends[i].last as VisitRecord) : { ok: ends[i].ok }, copies, landed?.[i]);
 		});
-		return settle(node, ends, visit, output);
+		released = true;
+		return await withKept(settle(node, ends, visit, output), await copies?.release(), node.branches.map((b) => b.name.value));
 	} finally {
 		cut.done();
-		await copies?.release();
+		if (!released) await copies?.release();
 	}
+}
+
+/**
+ * A block's outcome once its copies are released: each entry whose copy kept its branch (work that did
+ * not land: a refused patch, a stopped run) says `kept: <branch>`, and a failure says where the work is.
+ */
+function withKept(out: Out, kept: (string | undefined)[] | undefined, names?: string[]): Out {
+	const branches = (kept ?? []).filter((k): k is string => k !== undefined);
+	if (!kept || branches.length === 0) return out;
+	const mark = (entry: Value, k: string | undefined): Value => (k && entry && typeof entry === "object" && !Array.isArray(entry) ? { ...(entry as Record<string, Value>), kept: k } : entry);
+	const o = out.record.output;
+	let output = o;
+	if (Array.isArray(o)) output = o.map((e, i) => mark(e, kept[i]));
+	else if (names && o && typeof o === "object") output = Object.fromEntries(Object.entries(o as Record<string, Value>).map(([n, e]) => [n, mark(e, kept[names.indexOf(n)])]));
+	const where = `work that did not land is kept on ${branches.length === 1 ? "branch" : "branches"} ${branches.join(", ")} (\`git log -p <branch>\` shows it)`;
+	const error = out.record.error ? { ...out.record.error, message: `${out.record.error.message}; ${where}` } : undefined;
+	return { ...out, record: { ...out.record, ...(output !== undefined ? { output } : {}), ...(error ? { error } : {}) } };
 }
 
 /** Opens branch `i`'s copy and points its frame there; a copy that cannot be made fails the branch. */
@@ -167,6 +186,7 @@ export async function runMap(world: World, node: MapNode, frame: Frame, visit: s
 	if (!frozen) world.recorder.frozen(visit, items);
 	const cut = cutter(node, signal);
 	const copies = node.copies?.value ? blockCopies(world, frameCwd(frame, world)) : undefined;
+	let released = false;
 	try {
 		const ledgers: (Ledger | undefined)[] = [];
 		const ends = await mapConcurrent(
@@ -193,10 +213,11 @@ export async function runMap(world: World, node: MapNode, frame: Frame, visit: s
 		// Each entry is the body's last node as it ended (as a parallel's are): a failure kept by `on-fail:
 		// continue` still reads `ok: false` with its error, though it counts as a success for the join.
 		const output: Value[] = ends.map((e, i) => withLanding({ item: items[i], ...(e.last ? (entryValue(e.last) as object) : { ok: e.ok }) }, copies, landed?.[i]));
-		return settle(node, ends, visit, output);
+		released = true;
+		return await withKept(settle(node, ends, visit, output), await copies?.release());
 	} finally {
 		cut.done();
-		await copies?.release();
+		if (!released) await copies?.release();
 	}
 }
 

@@ -2,7 +2,8 @@
  * Branches that run together in copies: each branch works in its own git worktree of the tree as it
  * stands; when the block ends, the patches land in the run's tree in branch order (not finishing order);
  * a patch that does not apply is reported as a value (`refused`, with the files) and the branches after
- * it read `landed: false`. Copies are always released. A stopped run lands nothing.
+ * it read `landed: false`. Copies are always released. A stopped run lands nothing. Work that did not
+ * land is never deleted: its copy's branch is kept, and the block's entries and failure say which.
  */
 import type { Copy, LandResult } from "./ports/index.ts";
 import type { World } from "./world.ts";
@@ -13,8 +14,8 @@ export interface BlockCopies {
 	open(i: number, label: string): Promise<{ ok: true; dir: string } | { ok: false; message: string }>;
 	/** Lands every opened copy in branch order; `undefined` entries for branches with no copy. */
 	land(count: number): Promise<(LandResult | undefined)[]>;
-	/** Releases every copy, whatever happened. */
-	release(): Promise<void>;
+	/** Releases every copy, whatever happened; the branches kept with work that did not land, by branch index. */
+	release(): Promise<(string | undefined)[]>;
 }
 
 /** Copies for a block working in `cwd`. */
@@ -40,8 +41,8 @@ export function blockCopies(world: World, cwd: string): BlockCopies {
 			return byIndex;
 		},
 		async release() {
-			if (!git) return;
-			await Promise.all(copies.filter((c): c is Copy => c !== undefined).map((c) => git.release(c)));
+			if (!git) return [];
+			return Promise.all(copies.map((c) => (c ? git.release(c) : undefined)));
 		},
 	};
 }

@@ -107,6 +107,6 @@ export function dryGit(cwd: string): GitPort {
 		commit: async () => ({ ok: true, committed: false, branch: "pi-flows/dry-run" }),
 		openCopy: async () => ({ ok: true, copy: { dir: cwd, branch: "dry-run", base: "dry-run" } }),
 		land: async (_cwd, copies) => copies.map(() => ({ landed: true })),
-		release: async () => {},
+		release: async () => undefined,
 	};
 }

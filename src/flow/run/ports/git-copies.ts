@@ -36,6 +36,8 @@ export interface LandResult {
 	/** The files whose changes did not apply, when the patch was refused. */
 	refused?: string[];
 	message?: string;
+	/** The branch that keeps a copy's work that did not land (the work is never deleted). */
+	kept?: string;
 }
 
 /** Where a copy's repository keeps its worktrees, by copy folder, for a release after the folder is gone. */
@@ -148,7 +150,28 @@ export async function landCopies(cwd: string, copies: readonly Copy[]): Promise<
 		results.push(result);
 		if (!result.landed) stopper = `${copy.branch} before it did not land`;
 	}
+	// Work that did not land stays on its branch; each result says where and how to get it.
+	for (const [i, copy] of copies.entries()) {
+		const r = results[i];
+		if (r.landed || !(await keepsWork(copy))) continue;
+		r.kept = copy.branch;
+		r.message = `${r.message ? `${r.message}; ` : ""}${keptWords(copy)}`;
+	}
 	return results;
+}
+
+/** Where a copy's work is kept and how to take it, in the words a result and a report show. */
+export function keptWords(copy: Copy): string {
+	return `its work is kept on branch ${copy.branch} (see it with \`git diff ${copy.base.slice(0, 12)} ${copy.branch}\`, take it with \`git cherry-pick ${copy.branch}\`)`;
+}
+
+/** Commits what the copy holds onto its branch and says whether the branch holds work beyond its base. */
+async function keepsWork(copy: Copy): Promise<boolean> {
+	await saveWork(copy);
+	const head = await git(copy.dir, ["rev-parse", `refs/heads/${copy.branch}`]);
+	if (head.ok) return out(head) !== copy.base;
+	// The folder is gone: ask the repository the copy came from, when it is known to git through the branch.
+	return false;
 }
 
 async function landOne(top: string, copy: Copy): Promise<LandResult> {
@@ -228,25 +251,33 @@ async function patchFiles(top: string, patch: Buffer): Promise<string[]> {
 }
 
 /**
- * Removes a copy's worktree and branch. Idempotent, and it never throws: it runs when a block ends,
- * whatever ended it, and a leftover copy is only disk space, never a reason to fail a run.
+ * Removes a copy's worktree, and its branch once its work landed or when it holds none. A copy whose work
+ * did not land (a refused patch, a stopped run) keeps its branch, with its work committed on it: that
+ * branch is returned. Idempotent, and it never throws: it runs when a block ends, whatever ended it.
  */
-export async function releaseCopy(copy: Copy, known: KnownCopies): Promise<void> {
+export async function releaseCopy(copy: Copy, known: KnownCopies, landed: ReadonlySet<string> = new Set()): Promise<string | undefined> {
 	// Only what openCopy made is ever removed, whatever a journal or a caller hands in.
-	if (!copy.branch.startsWith(COPY_BRANCH_PREFIX) || !basename(copy.dir).startsWith(COPY_FOLDER_PREFIX)) return;
+	if (!copy.branch.startsWith(COPY_BRANCH_PREFIX) || !basename(copy.dir).startsWith(COPY_FOLDER_PREFIX)) return undefined;
+	let keep = !landed.has(copy.dir) && (await exists(copy.dir)) && (await keepsWork(copy));
 	let common = known.get(copy.dir);
 	if (!common && (await exists(copy.dir))) {
 		const found = await git(copy.dir, ["rev-parse", "--git-common-dir"]);
 		if (found.ok) common = resolve(copy.dir, out(found));
 	}
+	if (common && !keep && !landed.has(copy.dir)) {
+		// The folder may be gone, but what was committed on the branch inside it is still work.
+		const head = await git(common, ["rev-parse", "-q", "--verify", `refs/heads/${copy.branch}`]);
+		keep = head.ok && out(head) !== copy.base;
+	}
 	if (common) {
 		// A failure here means it is already gone (a second release) or held by a process: both leave
 		// nothing the run can do, and the folder removal below still frees the disk.
 		await git(common, ["worktree", "remove", "--force", copy.dir]);
-		await git(common, ["branch", "-D", "-q", copy.branch]);
+		if (!keep) await git(common, ["branch", "-D", "-q", copy.branch]);
 	}
 	await rm(copy.dir, { recursive: true, force: true }).catch(() => {
 		// The temp folder's own cleaner takes what a busy file kept us from removing.
 	});
 	known.delete(copy.dir);
+	return keep ? copy.branch : undefined;
 }

@@ -38,8 +38,11 @@ export interface GitPort {
 	openCopy(cwd: string, label: string): Promise<OpenCopyOutcome>;
 	/** Lands each copy's patch in the run's tree, in the order given; see {@link LandResult}. */
 	land(cwd: string, copies: readonly Copy[]): Promise<LandResult[]>;
-	/** Removes a copy's worktree and branch; idempotent and never throws. */
-	release(copy: Copy): Promise<void>;
+	/**
+	 * Removes a copy's worktree; its branch too once its work landed or when it holds none. A copy whose
+	 * work did not land keeps its branch, which is returned. Idempotent and never throws.
+	 */
+	release(copy: Copy): Promise<string | undefined>;
 }
 
 /** The repository's top level. */
@@ -72,6 +75,8 @@ async function diff(cwd: string, maxBytes = DIFF_BYTES): Promise<DiffOutcome> {
  */
 export function createGitPort(): GitPort {
 	const known: KnownCopies = new Map();
+	// Copies whose work landed: only their branches are deleted on release.
+	const landed = new Set<string>();
 	let queue: Promise<unknown> = Promise.resolve();
 	const serial = <T>(work: () => Promise<T>): Promise<T> => {
 		const next = queue.then(work, work);
@@ -91,9 +96,14 @@ export function createGitPort(): GitPort {
 					return { ok: false, message: `cannot open a copy: ${error instanceof Error ? error.message : String(error)}` };
 				}
 			}),
-		land: (cwd, copies) => serial(() => landCopies(cwd, copies)),
+		land: (cwd, copies) =>
+			serial(async () => {
+				const results = await landCopies(cwd, copies);
+				copies.forEach((c, i) => results[i]?.landed && landed.add(c.dir));
+				return results;
+			}),
 		// releaseCopy returns rather than throws; the catch only keeps a future slip from failing a run
 		// that already ended its block, since a leftover copy costs disk space and nothing else.
-		release: (copy) => serial(() => releaseCopy(copy, known).catch(() => undefined)),
+		release: (copy) => serial(() => releaseCopy(copy, known, landed).catch(() => undefined)),
 	};
 }

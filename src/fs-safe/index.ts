@@ -1,0 +1,68 @@
+/**
+ * Writes that stay where they were meant to go. A repository is third-party content: a committed
+ * `HANDOFF.md -> ../../.bashrc`, or a `.pi/runs` that links to the home folder, would turn a write of
+ * pi-flows' own file into a write of the person's. Every file pi-flows writes on its own account is asked
+ * here first: a path that is a symbolic link, or whose folder resolves outside the allowed roots (the
+ * project, the person's own folders), is refused with a sentence saying which and why.
+ *
+ * In: the path to write and the roots it must stay in. Out: undefined (safe) or the refusal.
+ * Example: `unsafeWrite("/repo/HANDOFF.md", ["/repo"])` → "/repo/HANDOFF.md is a symbolic link (to
+ * ../../.bashrc); pi-flows never writes through a link".
+ */
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { dirname, resolve, sep } from "node:path";
+
+/** The real location of `path`'s nearest existing ancestor (itself included), with what was missing below it. */
+function realNearest(path: string): string {
+	let dir = resolve(path);
+	const missing: string[] = [];
+	for (;;) {
+		try {
+			const real = realpathSync(dir);
+			return missing.length ? resolve(real, ...missing.reverse()) : real;
+		} catch {
+			const parent = dirname(dir);
+			if (parent === dir) return resolve(path);
+			missing.push(dir.slice(parent.length).replace(/^[\\/]+/, ""));
+			dir = parent;
+		}
+	}
+}
+
+/** Whether `path` (resolved, links followed where they exist) is `root` or inside it. */
+export function resolvesInside(root: string, path: string): boolean {
+	const r = realNearest(root);
+	const p = realNearest(path);
+	return p === r || p.startsWith(r.endsWith(sep) ? r : `${r}${sep}`);
+}
+
+/** Whether `path` exists as a symbolic link (a dangling one included). */
+export function isLink(path: string): boolean {
+	try {
+		return lstatSync(path).isSymbolicLink();
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Why writing `path` would go through a link or leave `roots`; undefined when it is safe. The file itself
+ * must not be a link (a rename would replace the link, but an in-place write or a read of the old
+ * content for an archive would follow it), and its folder must resolve inside one of `roots`.
+ */
+export function unsafeWrite(path: string, roots: readonly string[]): string | undefined {
+	const file = resolve(path);
+	if (isLink(file)) {
+		let target = "";
+		try {
+			target = ` (to ${readlinkSync(file)})`;
+		} catch {
+			// The link's target is only for the message.
+		}
+		return `${file} is a symbolic link${target}; pi-flows never writes through a link`;
+	}
+	if (!roots.some((root) => resolvesInside(root, dirname(file)))) {
+		return `${file} resolves to ${realNearest(file)}, outside ${roots.map((r) => resolve(r)).join(" and ")}; pi-flows never writes there on a repository's say-so`;
+	}
+	return undefined;
+}
