@@ -2,8 +2,8 @@
  * Loads the grammars of `grammar/` once and names them, as Shopify's `grammar.ts` does: nothing here
  * parses. A grammar that fails to load is our bug, not the user's, so it throws (style rule 9).
  */
-import { readFileSync } from "node:fs";
 import * as ohm from "ohm-js";
+import { grammarSource } from "../../package/index.ts";
 
 const cache = new Map<string, ohm.Grammar>();
 
@@ -14,12 +14,11 @@ const cache = new Map<string, ohm.Grammar>();
 function load(file: string): ohm.Grammar {
 	const cached = cache.get(file);
 	if (cached) return cached;
-	const url = new URL(`../../../grammar/${file}`, import.meta.url);
 	let source: string;
 	try {
-		source = readFileSync(url, "utf8");
+		source = grammarSource(file);
 	} catch (cause) {
-		throw new Error(`pi-flows: cannot read grammar ${url.pathname}; the package is incomplete`, { cause });
+		throw new Error(`pi-flows: cannot read grammar/${file}; the package is incomplete`, { cause });
 	}
 	let grammar: ohm.Grammar;
 	try {
