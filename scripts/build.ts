@@ -1,0 +1,33 @@
+/**
+ * The pack-time build (`npm pack` runs it as `prepack`): the TypeScript sources bundled by rolldown into
+ * `dist/`, one entry per door (the CLI, the pi extension, the library), each lazily loaded part its own
+ * chunk; and the library's `.d.ts` by tsc. Everything in `devDependencies` that the code imports is bundled,
+ * so `pi install` and `npm i` of the tarball need no registry; pi's own packages (peer dependencies) and
+ * anything in `dependencies` stay imports, resolved by pi's loader or by npm. Why: docs/decisions.md,
+ * "How the package ships".
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "rolldown";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+	peerDependencies?: Record<string, string>;
+	dependencies?: Record<string, string>;
+};
+const external = [...Object.keys(manifest.peerDependencies ?? {}), ...Object.keys(manifest.dependencies ?? {})];
+const isExternal = (id: string) => id.startsWith("node:") || external.some((name) => id === name || id.startsWith(`${name}/`));
+
+rmSync(join(root, "dist"), { recursive: true, force: true });
+await build({
+	cwd: root,
+	input: { cli: "src/cli/main.ts", extension: "src/extension/index.ts", index: "src/index.ts" },
+	platform: "node",
+	external: isExternal,
+	// The CLI's entry checks `import.meta.main`; keep each entry's own module as the entry chunk.
+	preserveEntrySignatures: "exports-only",
+	output: { dir: join(root, "dist"), format: "esm", entryFileNames: "[name].js", chunkFileNames: "chunks/[name]-[hash].js", minify: false },
+});
+execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
