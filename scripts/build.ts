@@ -28,6 +28,13 @@ await build({
 	external: isExternal,
 	// The CLI's entry checks `import.meta.main`; keep each entry's own module as the entry chunk.
 	preserveEntrySignatures: "exports-only",
+	// CommonJS dependencies read `__filename`/`__dirname`, which ESM lacks.
+	transform: {
+		inject: {
+			__filename: [join(root, "src/package/cjs-globals.ts"), "__filename"],
+			__dirname: [join(root, "src/package/cjs-globals.ts"), "__dirname"],
+		},
+	},
 	output: { dir: join(root, "dist"), format: "esm", entryFileNames: "[name].js", chunkFileNames: "chunks/[name]-[hash].js", minify: false },
 });
 execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
