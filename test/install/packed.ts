@@ -4,7 +4,7 @@
  * time; the repository lends only pi (the host) and Node 22.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,7 +53,7 @@ export function tarballFiles(tarball: string): string[] {
  */
 export function installForLibrary(tarball: string, project: string): void {
 	mkdirSync(project, { recursive: true });
-	execFileSync("npm", ["init", "-y"], { cwd: project, env: cleanEnv(), stdio: "ignore" });
+	writeFileSync(join(project, "package.json"), `${JSON.stringify({ name: "uses-pi-flows", private: true, type: "module" }, null, 2)}\n`);
 	const out = spawnSync("npm", ["install", tarball, "--offline", "--legacy-peer-deps", "--no-audit", "--no-fund"], { cwd: project, env: cleanEnv(), encoding: "utf8" });
 	if (out.status !== 0) throw new Error(`npm install of the tarball failed:\n${out.stderr}`);
 	for (const name of HOST_PACKAGES) {
