@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The `pi-flows` command. Installed, it runs the JavaScript built when the package was packed (dist/);
-// in a checkout without a build, Node >= 22.19 runs the TypeScript sources directly.
+// The `pi-flows` command. Installed, it runs the JavaScript built when the package was packed (dist/; the
+// tarball ships no src/). In a checkout, Node >= 22.19 runs the TypeScript sources directly, so a dist/ left
+// by a build never shadows the code being edited.
 import { existsSync } from "node:fs";
 
-const built = new URL("../dist/cli.js", import.meta.url);
-const cli = await import(existsSync(built) ? built.href : new URL("../src/cli/main.ts", import.meta.url).href);
+const sources = new URL("../src/cli/main.ts", import.meta.url);
+const cli = await import(existsSync(sources) ? sources.href : new URL("../dist/cli.js", import.meta.url).href);
 process.exitCode = await cli.main(process.argv.slice(2), cli.processIo());

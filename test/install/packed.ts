@@ -4,7 +4,7 @@
  * time; the repository lends only pi (the host) and Node 22.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,10 +29,30 @@ export function scratch(prefix: string): { dir: string; cleanup(): void } {
 	return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Packs this checkout into `into` (running `prepack`, the build) and returns the tarball's path. */
+/**
+ * Packs this checkout into `into` (running `prepack`, the build, and `postpack`, which removes it) and
+ * returns the tarball's path. Test files run in parallel and every pack rebuilds the same dist/, so packs
+ * take turns under a lock folder (mkdir is atomic); a lock older than ten minutes is a crashed packer's.
+ */
 export function pack(into: string): string {
 	mkdirSync(into, { recursive: true });
-	execFileSync("npm", ["pack", "--pack-destination", into, "--silent"], { cwd: repo, env: cleanEnv(), stdio: ["ignore", "ignore", "pipe"] });
+	const lock = join(repo, "node_modules/.cache/pi-flows-pack.lock");
+	mkdirSync(dirname(lock), { recursive: true });
+	for (;;) {
+		try {
+			mkdirSync(lock);
+			break;
+		} catch {
+			const held = statSync(lock, { throwIfNoEntry: false });
+			if (held && Date.now() - held.mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
+			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+		}
+	}
+	try {
+		execFileSync("npm", ["pack", "--pack-destination", into, "--silent"], { cwd: repo, env: cleanEnv(), stdio: ["ignore", "ignore", "pipe"] });
+	} finally {
+		rmSync(lock, { recursive: true, force: true });
+	}
 	const [tarball] = readdirSync(into).filter((f) => f.endsWith(".tgz"));
 	if (!tarball) throw new Error(`npm pack left no tarball in ${into}`);
 	return join(into, tarball);
