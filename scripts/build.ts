@@ -7,9 +7,10 @@
  * "How the package ships".
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as ohm from "ohm-js";
 import { build } from "rolldown";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -37,4 +38,14 @@ await build({
 	},
 	output: { dir: join(root, "dist"), format: "esm", entryFileNames: "[name].js", chunkFileNames: "chunks/[name]-[hash].js", minify: false },
 });
+// The grammars as ohm recipes, so the built package skips parsing grammar text (src/package/grammar.ts).
+mkdirSync(join(root, "dist", "grammar"), { recursive: true });
+for (const file of readdirSync(join(root, "grammar")).filter((f) => f.endsWith(".ohm"))) {
+	writeFileSync(join(root, "dist", "grammar", `${file}.json`), recipeOf(ohm.grammar(readFileSync(join(root, "grammar", file), "utf8"))));
+}
+/** ohm's serialised grammar (`toRecipe` exists on every grammar but not in ohm's type declarations). */
+function recipeOf(grammar: ohm.Grammar): string {
+	return (grammar as unknown as { toRecipe(): string }).toRecipe();
+}
+
 execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });

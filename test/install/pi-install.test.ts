@@ -71,7 +71,7 @@ function rpc(args: string[] = []) {
 describe("the packed tarball", () => {
 	it("ships the build, the shipped agents, flows and grammars, and no tests, benches or fixtures", () => {
 		const files = tarballFiles(tarball);
-		for (const f of ["dist/cli.js", "dist/extension.js", "dist/index.js", "dist/types/index.d.ts", "bin/pi-flows.js", "flows/explore.md", "flows/explore.script.yaml", "agents/scout.md", "grammar/chain.ohm", "README.md"]) {
+		for (const f of ["dist/cli.js", "dist/extension.js", "dist/index.js", "dist/types/index.d.ts", "bin/pi-flows.js", "flows/explore.md", "flows/explore.script.yaml", "agents/scout.md", "grammar/chain.ohm", "dist/grammar/chain.ohm.json", "README.md"]) {
 			expect(files, f).toContain(f);
 		}
 		const unwanted = files.filter((f) => /^(test|bench|fuzz|scripts|src)\//.test(f) || /fixtures?\//.test(f) || /\.test\.(ts|js|yaml)$/.test(f));

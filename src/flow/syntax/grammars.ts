@@ -3,7 +3,8 @@
  * parses. A grammar that fails to load is our bug, not the user's, so it throws (style rule 9).
  */
 import * as ohm from "ohm-js";
-import { grammarSource } from "../../package/index.ts";
+// By path, not through the folder's door: only the grammar users should load ohm.
+import { compileGrammar } from "../../package/grammar.ts";
 
 const cache = new Map<string, ohm.Grammar>();
 
@@ -14,17 +15,11 @@ const cache = new Map<string, ohm.Grammar>();
 function load(file: string): ohm.Grammar {
 	const cached = cache.get(file);
 	if (cached) return cached;
-	let source: string;
-	try {
-		source = grammarSource(file);
-	} catch (cause) {
-		throw new Error(`pi-flows: cannot read grammar/${file}; the package is incomplete`, { cause });
-	}
 	let grammar: ohm.Grammar;
 	try {
-		grammar = ohm.grammar(source);
+		grammar = compileGrammar(file);
 	} catch (cause) {
-		throw new Error(`pi-flows: grammar/${file} does not compile; this is a bug in pi-flows`, { cause });
+		throw new Error(`pi-flows: grammar/${file} cannot be read or does not compile; the package is incomplete or this is a bug in pi-flows`, { cause });
 	}
 	cache.set(file, grammar);
 	return grammar;
