@@ -22,27 +22,34 @@ const external = [...Object.keys(manifest.peerDependencies ?? {}), ...Object.key
 const isExternal = (id: string) => id.startsWith("node:") || external.some((name) => id === name || id.startsWith(`${name}/`));
 
 rmSync(join(root, "dist"), { recursive: true, force: true });
-await build({
-	cwd: root,
-	input: { cli: "src/cli/main.ts", extension: "src/extension/index.ts", index: "src/index.ts" },
-	platform: "node",
-	external: isExternal,
-	// The CLI's entry checks `import.meta.main`; keep each entry's own module as the entry chunk.
-	preserveEntrySignatures: "exports-only",
-	// CommonJS dependencies read `__filename`/`__dirname`, which ESM lacks.
-	transform: {
-		inject: {
-			__filename: [join(root, "src/package/cjs-globals.ts"), "__filename"],
-			__dirname: [join(root, "src/package/cjs-globals.ts"), "__dirname"],
+// The extension is built on its own: pi loads it on every start through jiti, file by file, so what it
+// registers with sits in one file, and only the code behind a command or the tool is split off.
+const builds: Record<string, string>[] = [{ cli: "src/cli/main.ts", index: "src/index.ts" }, { extension: "src/extension/index.ts" }];
+for (const input of builds) {
+	await build({
+		cwd: root,
+		input,
+		platform: "node",
+		external: isExternal,
+		// The CLI's entry checks `import.meta.main`; keep each entry's own module as the entry chunk.
+		preserveEntrySignatures: "exports-only",
+		// CommonJS dependencies read `__filename`/`__dirname`, which ESM lacks.
+		transform: {
+			inject: {
+				__filename: [join(root, "src/package/cjs-globals.ts"), "__filename"],
+				__dirname: [join(root, "src/package/cjs-globals.ts"), "__dirname"],
+			},
 		},
-	},
-	output: { dir: join(root, "dist"), format: "esm", entryFileNames: "[name].js", chunkFileNames: "chunks/[name]-[hash].js", minify: false },
-});
+		output: { dir: join(root, "dist"), format: "esm", entryFileNames: "[name].js", chunkFileNames: `chunks/${Object.keys(input)[0]}/[name]-[hash].js`, minify: false },
+	});
+}
+
 // The grammars as ohm recipes, so the built package skips parsing grammar text (src/package/grammar.ts).
 mkdirSync(join(root, "dist", "grammar"), { recursive: true });
 for (const file of readdirSync(join(root, "grammar")).filter((f) => f.endsWith(".ohm"))) {
 	writeFileSync(join(root, "dist", "grammar", `${file}.json`), recipeOf(ohm.grammar(readFileSync(join(root, "grammar", file), "utf8"))));
 }
+
 /** ohm's serialised grammar (`toRecipe` exists on every grammar but not in ohm's type declarations). */
 function recipeOf(grammar: ohm.Grammar): string {
 	return (grammar as unknown as { toRecipe(): string }).toRecipe();

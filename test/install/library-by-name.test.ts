@@ -83,7 +83,7 @@ describe("pi-flows installed with npm", () => {
 	}, 120_000);
 
 	it("a part that cannot load (the language server's chunk removed) fails that command with a clear message; check still works", () => {
-		const chunks = join(installed, "dist/chunks");
+		const chunks = join(installed, "dist/chunks/cli");
 		for (const f of readdirSync(chunks).filter((f) => f.startsWith("lsp-"))) rmSync(join(chunks, f));
 		const bin = join(installed, "bin/pi-flows.js");
 		const lsp = spawnSync(node, [bin, "lsp"], { cwd: project, env: cleanEnv(), encoding: "utf8", input: "" });
