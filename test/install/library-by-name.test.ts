@@ -6,7 +6,7 @@
  * own command.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanEnv, installForLibrary, node, pack, repo, scratch } from "./packed.ts";
@@ -81,6 +81,29 @@ describe("pi-flows installed with npm", () => {
 		expect(check.stderr).toMatch(/^\d+ flow file\(s\) checked, 0 with faults$/m);
 		expect(check.status).toBe(0);
 	}, 120_000);
+
+	it("the extension registers its commands and tools without loading the flow layer or the evaluator", () => {
+		// A stand-in for pi's API that records registrations; a loader hook records every file Node loads.
+		writeFileSync(join(project, "hook.mjs"), 'import { registerHooks } from "node:module";\nglobalThis.loaded = [];\nregisterHooks({ load(url, context, next) { globalThis.loaded.push(url); return next(url, context); } });\n');
+		writeFileSync(
+			join(project, "load-extension.mjs"),
+			[
+				'import piFlows from "pi-flows/extension";',
+				"const registered = [];",
+				"const pi = new Proxy({}, { get: (_, key) => (...args) => { if (key === \"registerCommand\") registered.push(`/${args[0]}`); if (key === \"registerTool\") registered.push(args[0].name); } });",
+				"piFlows(pi);",
+				'console.log(JSON.stringify({ registered: registered.sort(), loaded: globalThis.loaded.filter((u) => u.includes("/pi-flows/")) }));',
+			].join("\n"),
+		);
+		const out = spawnSync(node, ["--import", "./hook.mjs", "load-extension.mjs"], { cwd: project, env: cleanEnv(), encoding: "utf8" });
+		expect(out.status, out.stderr).toBe(0);
+		const { registered, loaded } = JSON.parse(out.stdout) as { registered: string[]; loaded: string[] };
+		expect(registered).toEqual(["/cut", "/flows", "/handoff", "/next", "/run", "/step", "checkpoint", "finish", "subagent"].sort());
+		// What was loaded holds none of the flow layer: no flow reader, checker or evaluator, no grammar engine.
+		const code = loaded.map((u) => readFileSync(new URL(u), "utf8")).join("\n");
+		expect(loaded.length).toBeLessThanOrEqual(4);
+		for (const marker of ["function runFlow(", "function checkFlowFile(", "function loadRoster(", "remark-frontmatter", "makeRecipe"]) expect(code, marker).not.toContain(marker);
+	}, 60_000);
 
 	it("a part that cannot load (the language server's chunk removed) fails that command with a clear message; check still works", () => {
 		const chunks = join(installed, "dist/chunks/cli");
