@@ -43,6 +43,10 @@ describe("pi-flows help", () => {
 		}
 		// --help wins wherever it stands, even beside arguments that would not parse.
 		expect((await help([command, "--no-such-flag", "--help"])).code).toBe(0);
+		// The command has code to run: a bad flag is refused as a bad flag of this command, not as an unknown command.
+		const bad = await help([command, "--no-such-flag"]);
+		expect(bad.code).toBe(2);
+		expect(bad.stderr).toMatch(new RegExp(`^pi-flows ${command}: unknown flag --no-such-flag`));
 	});
 
 	it("has words for every command and every flag a command takes", () => {

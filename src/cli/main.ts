@@ -26,7 +26,10 @@ const COMMANDS: Record<string, FlagSpec> = {
 /** A command's code, loaded only when that command runs: `--help` and `check` never load pi's runtime. */
 type Runner = () => Promise<(args: Args, io: Io) => number | Promise<number>>;
 
-/** Where each command's code lives. A command missing here is a bug a test catches (every command runs). */
+/**
+ * Where each command's code lives, one `import()` per command (docs/decisions.md). A command of `COMMANDS`
+ * missing here is refused as unknown; test/cli-help.test.ts catches that for every command.
+ */
 const RUNNERS: Record<string, Runner> = {
 	run: async () => (await import("./run.ts")).runCommand,
 	resume: async () => (await import("./resume.ts")).resumeCommand,
