@@ -6,7 +6,7 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { PACKAGE_ROOT } from "../package/index.ts";
 
 /** pi's agent dir, as pi computes it. */
 export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -20,7 +20,7 @@ export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** The package root (where `agents/`, `flows/` and `grammar/` ship). */
-export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export { PACKAGE_ROOT };
 
 /** The nearest `<dir>/.pi/<kind>` walking up from `cwd`, or undefined. */
 export function nearestProjectDir(cwd: string, kind: "agents" | "flows"): string | undefined {

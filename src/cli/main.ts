@@ -3,20 +3,10 @@
  * schema. `main` takes its world as arguments so tests drive it in-process; the last lines run it when this
  * file is the program.
  */
-import { agentDir } from "../agents/index.ts";
-import { type FlagSpec, parseArgs } from "./args.ts";
-import { checkCommand, listCommand } from "./check.ts";
-import { graphCommand } from "./graph.ts";
+import { agentDir } from "../agents/locations.ts";
+import { type Args, type FlagSpec, parseArgs } from "./args.ts";
+import { commandHelp, usage } from "./help.ts";
 import type { Io } from "./io.ts";
-import { lspCommand } from "./lsp.ts";
-import { planCommand } from "./plan.ts";
-import { reportCommand } from "./report.ts";
-import { resumeCommand } from "./resume.ts";
-import { runCommand } from "./run.ts";
-import { chainCommand } from "./chain.ts";
-import { driveCommand } from "./drive.ts";
-import { testCommand } from "./test.ts";
-import { schemaCommand } from "./schema.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
 	run: { model: true, script: true, json: false, project: false, timeout: true, "dry-run": false, "idle-timeout": true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
@@ -33,58 +23,82 @@ const COMMANDS: Record<string, FlagSpec> = {
 	lsp: { stdio: false, clientProcessId: true },
 };
 
-const USAGE = `usage: pi-flows <command> [...]
+/** A command's code, loaded only when that command runs: `--help` and `check` never load pi's runtime. */
+type Runner = () => Promise<(args: Args, io: Io) => number | Promise<number>>;
 
-  run <flow> [input] [--model M] [--script FILE] [--timeout D] [--idle-timeout D] [--budget-tokens N]
-      [--budget-cost N] [--budget-turns N] [--runs-dir DIR] [--dry-run] [--json] [--project]
-        check the flow, resolve every model, then run it in a run folder; the answer on stdout
-  resume [run] [--in-doubt rerun|stop] [--take-lock] [--timeout D] [--budget-...]
-        continue a run from its journal (the newest resumable one when none is named)
-  chain "<@a -> @b --model p/m -> \"goal\">" [goal] [--goal G] [--script FILE]
-        run a chain: every step's flags applied, handoff summaries between steps
-  drive TASK.md [--max-turns N] [--agent A] [--model M] [--script FILE]
-        the unattended handoff chain: a fresh context per turn, each ending on a handoff
-  test [files...]            run flow tests (*.test.yaml beside a flow) on the scripted model
-  check [paths...] [--json] [--project]
-        judge flow files without running them (exit 1 on faults); no path: every flow found
-  plan <flow> [--model M] [--timeout D] [--json] [--project]
-        what the flow would run, node by node, with models, timeouts and worst cases
-  graph <flow> [--project]    the flow's shape as a Mermaid flowchart
-  report [run] [--out FILE] [--runs-dir DIR]
-        one self-contained HTML page of a run (default <run>/report.html; no run: the newest)
-  schema                      the JSON Schema of a flow's frontmatter, for editors
-  lsp [--stdio]               the flow language server on stdin/stdout, for editors
-  list [--json]               every flow found, its source, and whether it checks`;
+/**
+ * Where each command's code lives, one `import()` per command (docs/decisions.md). A command of `COMMANDS`
+ * missing here is refused as unknown; test/cli-help.test.ts catches that for every command.
+ */
+const RUNNERS: Record<string, Runner> = {
+	run: async () => (await import("./run.ts")).runCommand,
+	resume: async () => (await import("./resume.ts")).resumeCommand,
+	check: async () => (await import("./check.ts")).checkCommand,
+	test: async () => (await import("./test.ts")).testCommand,
+	chain: async () => (await import("./chain.ts")).chainCommand,
+	drive: async () => (await import("./drive.ts")).driveCommand,
+	list: async () => (await import("./check.ts")).listCommand,
+	plan: async () => (await import("./plan.ts")).planCommand,
+	graph: async () => (await import("./graph.ts")).graphCommand,
+	report: async () => (await import("./report.ts")).reportCommand,
+	schema: async () => (await import("./schema.ts")).schemaCommand,
+	lsp: async () => (await import("./lsp.ts")).lspCommand,
+};
+
+/** The commands and their flags, for the help walk in tests and for `pi-flows help`. */
+export const COMMAND_SPECS: Readonly<Record<string, FlagSpec>> = COMMANDS;
+
+/** `--help` or `-h` before a `--`: the command's help instead of a run. */
+function wantsHelp(rest: readonly string[]): boolean {
+	const end = rest.indexOf("--");
+	return (end < 0 ? rest : rest.slice(0, end)).some((a) => a === "--help" || a === "-h");
+}
 
 /** Runs one invocation; resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
 	const [command, ...rest] = argv;
-	if (!command || command === "help" || command === "--help" || command === "-h") {
-		(command ? io.stdout : io.stderr)(USAGE);
+	if (!command || command === "--help" || command === "-h") {
+		(command ? io.stdout : io.stderr)(usage(COMMANDS));
 		return command ? 0 : 2;
 	}
+	if (command === "help") {
+		const topic = rest[0];
+		if (!topic) {
+			io.stdout(usage(COMMANDS));
+			return 0;
+		}
+		if (!COMMANDS[topic]) {
+			io.stderr(`pi-flows help: unknown command \`${topic}\`\n${usage(COMMANDS)}`);
+			return 2;
+		}
+		io.stdout(commandHelp(topic, COMMANDS[topic]));
+		return 0;
+	}
 	const spec = COMMANDS[command];
-	if (!spec) {
-		io.stderr(`pi-flows: unknown command \`${command}\`\n${USAGE}`);
+	const runner = RUNNERS[command];
+	if (!spec || !runner) {
+		io.stderr(`pi-flows: unknown command \`${command}\`\n${usage(COMMANDS)}`);
 		return 2;
+	}
+	if (wantsHelp(rest)) {
+		io.stdout(commandHelp(command, spec));
+		return 0;
 	}
 	const parsed = parseArgs(rest, spec);
 	if (!parsed.ok) {
-		io.stderr(`pi-flows ${command}: ${parsed.error}`);
+		io.stderr(`pi-flows ${command}: ${parsed.error}\n${commandHelp(command, spec).split("\n")[0]}`);
 		return 2;
 	}
-	if (command === "run") return runCommand(parsed.value, io);
-	if (command === "resume") return resumeCommand(parsed.value, io);
-	if (command === "test") return testCommand(parsed.value, io);
-	if (command === "chain") return chainCommand(parsed.value, io);
-	if (command === "drive") return driveCommand(parsed.value, io);
-	if (command === "check") return checkCommand(parsed.value, io);
-	if (command === "plan") return planCommand(parsed.value, io);
-	if (command === "graph") return graphCommand(parsed.value, io);
-	if (command === "report") return reportCommand(parsed.value, io);
-	if (command === "schema") return schemaCommand(parsed.value, io);
-	if (command === "lsp") return lspCommand(parsed.value, io);
-	return listCommand(parsed.value, io);
+	let run: Awaited<ReturnType<Runner>>;
+	try {
+		run = await runner();
+	} catch (error) {
+		// A part that cannot load (a broken install, a missing optional dependency) costs this command only.
+		const why = error instanceof Error ? error.message : String(error);
+		io.stderr(`pi-flows ${command}: this command's code cannot be loaded (${why}); the other commands are unaffected. Reinstalling pi-flows repairs it.`);
+		return 70;
+	}
+	return run(parsed.value, io);
 }
 
 /** The process's own world. */

@@ -12,11 +12,12 @@ import { completeLine } from "./completions.ts";
 import { faultLines } from "./launch/prepare.ts";
 import { say } from "./messages.ts";
 import { projectScope, relativeTo, type TrustMemory, untrustedRefusal } from "./trust.ts";
+import { COMMAND_CARDS } from "./cards.ts";
 
 /** Registers `/flows`, so a person sees what can run and what is broken before asking for a run. */
 export function registerFlowsCommand(pi: ExtensionAPI, memory: TrustMemory): void {
 	pi.registerCommand("flows", {
-		description: "List the flows with their bounds or faults; /flows <name> shows one flow's plan and graph",
+		description: COMMAND_CARDS.flows,
 		getArgumentCompletions: completeLine(["flows"], []),
 		handler: async (args, ctx) => {
 			const scope = await projectScope(ctx, memory);

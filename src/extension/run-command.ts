@@ -19,11 +19,12 @@ import { postResult, say } from "./messages.ts";
 import { runChildTools } from "./tool/run-call.ts";
 import { resumeInPi } from "./resume-command.ts";
 import { projectScope, type TrustMemory } from "./trust.ts";
+import { COMMAND_CARDS } from "./cards.ts";
 
 /** Registers `/run`, the person's way to start a flow and watch it without leaving the session. */
 export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void {
 	pi.registerCommand("run", {
-		description: "Run a flow: /run <flow> [input] [--model M] [--timeout T] [--budget-tokens N] [--script FILE]",
+		description: COMMAND_CARDS.run,
 		getArgumentCompletions: completeLine(["flows"], RUN_FLAGS),
 		handler: async (args, ctx) => {
 			const line = readCommandLine(args);

@@ -26,6 +26,7 @@ import { postNote, say } from "./messages.ts";
 import { agentIn } from "./tool/plan.ts";
 import { runChildTools } from "./tool/run-call.ts";
 import { projectScope, type TrustMemory, untrustedRefusal } from "./trust.ts";
+import { COMMAND_CARDS } from "./cards.ts";
 
 const STEP_FLAGS: RunFlag[] = ["--model", "--timeout", "--script"];
 /** The choices after each turn, in the order shown (an RPC client answers with one of these strings). */
@@ -34,7 +35,7 @@ export const STEP_CHOICES = ["continue", "edit the next input", "stop"] as const
 /** Registers `/step`, for trying a flow (or an agent) turn by turn before trusting it to run alone. */
 export function registerStepCommand(pi: ExtensionAPI, memory: TrustMemory): void {
 	pi.registerCommand("step", {
-		description: "Walk a flow one agent turn at a time, or run one turn of an agent: /step <flow or agent> [input] [--model M] [--timeout T] [--script S]",
+		description: COMMAND_CARDS.step,
 		getArgumentCompletions: completeLine(["flows", "agents"], STEP_FLAGS),
 		handler: async (args, ctx) => {
 			if (!ctx.hasUI) return say(ctx, "/step asks after every turn, so it needs pi's terminal or an RPC client; run the flow with /run instead.", "error");

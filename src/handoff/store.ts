@@ -8,9 +8,9 @@
  *   await readHandoff("/repo")       → { ok: true, doc, text, problems: [] } | { ok: false, reason: "missing", … }
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { isLink, unsafeWrite } from "../fs-safe/index.ts";
+import { writeFileAtomic } from "../package/index.ts";
 import { type HandoffDocument, type HandoffProblem, parseHandoff, renderHandoff } from "./document.ts";
 
 /** The file operations the handoff code needs; the default is the local disk. */
@@ -25,10 +25,6 @@ export interface FileOperations {
 	mkdir(path: string): Promise<void>;
 }
 
-type WriteFileAtomic = (path: string, data: string, options?: { encoding?: string }) => Promise<void>;
-// write-file-atomic ships no types; loading it through require keeps a local signature instead of a
-// global `declare module` that another part of the tree could declare differently.
-const writeFileAtomic = createRequire(import.meta.url)("write-file-atomic") as WriteFileAtomic;
 
 /** Reads and writes the local disk. */
 export const localFileOperations: FileOperations = {

@@ -3,12 +3,8 @@
  * usage files and results. The journal is the exception: it appends.
  */
 import { closeSync, constants, openSync, writeSync } from "node:fs";
-import { createRequire } from "node:module";
 import { isLink } from "../fs-safe/index.ts";
-
-// write-file-atomic ships no types; its sync API is what we need for run folders.
-const require = createRequire(import.meta.url);
-const writeFileAtomic = require("write-file-atomic") as { sync(path: string, data: string, options?: { fsync?: boolean }): void };
+import { writeFileAtomic } from "../package/index.ts";
 
 /** Replaces `path` with `text` atomically; never through a link (write-file-atomic would follow one). */
 export function writeAtomic(path: string, text: string): void {

@@ -5,12 +5,9 @@
  * run (`RunOptions.recorder`) and `finish` is its `run_end`; the callers do not change.
  */
 import { mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import type { FlowResult } from "../../flow/index.ts";
-
-// write-file-atomic ships no types; a local signature of the one call used keeps it honest.
-const writeFileAtomic = createRequire(import.meta.url)("write-file-atomic") as { sync(path: string, data: string, options?: { fsync?: boolean }): void };
+import { writeFileAtomic } from "../../package/index.ts";
 
 /** Where run folders go, under the working folder. */
 export const RUNS_HOME = join(".pi", "runs");

@@ -12,6 +12,9 @@
 import { allNodes, childrenOf, type CheckedFlow, type FlowNode } from "../../flow/index.ts";
 import { addUsage, emptyUsage, formatTokens, type Usage } from "../../runtime/usage.ts";
 import type { LiveState, TurnState, VisitState } from "./fold.ts";
+import { clock, summariseTools, tokens } from "./format.ts";
+
+export { clock, summariseTools, tokens };
 
 /** One row of the static tree: a node address and how it is named, before any visit. */
 export interface TreeRow {
@@ -62,20 +65,6 @@ export function showLive(state: LiveState, tree: readonly TreeRow[], now: number
 	return lines;
 }
 
-/** `12s`, `1m05s`, `1h02m`: a clock a person reads at a glance, whole seconds only. */
-export function clock(ms: number): string {
-	const s = Math.max(0, Math.floor(ms / 1000));
-	if (s < 60) return `${s}s`;
-	if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
-	return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
-}
-
-/** ` · ↑in ↓out`, or nothing before any token was counted. */
-export function tokens(u: Usage): string {
-	const input = u.input + u.cacheRead + u.cacheWrite;
-	return input + u.output > 0 ? ` · ↑${formatTokens(input)} ↓${formatTokens(u.output)}` : "";
-}
-
 function glyphOf(visits: readonly VisitState[]): string {
 	if (visits.length === 0) return "○";
 	if (visits.some((v) => v.state === "running")) return "●";
@@ -100,13 +89,6 @@ function factsOf(visits: readonly VisitState[], now: number): string {
 function turnLine(turn: TurnState, now: number): string {
 	const tools = turn.tools.length ? ` · ${summariseTools(turn.tools)}` : "";
 	return `${turn.path} · ${turn.agent} · ${turn.model} · ${clock(now - turn.startedAt)}${tools}`;
-}
-
-/** `read×3, grep`: what a turn has used, in first-use order. */
-export function summariseTools(tools: readonly string[]): string {
-	const counts = new Map<string, number>();
-	for (const t of tools) counts.set(t, (counts.get(t) ?? 0) + 1);
-	return [...counts].map(([t, n]) => (n > 1 ? `${t}×${n}` : t)).join(", ");
 }
 
 function addressOfTurn(turn: TurnState): string {

@@ -1,25 +1,21 @@
 /**
  * The `subagent` tool: the model delegates to pi-flows subagents (one agent, parallel tasks, a chain)
- * or runs a whole flow. Refusals come back as error results with the reason, never as exceptions;
- * progress streams through `onUpdate`; the result carries the subagents' usage in pi's shape, so the
- * session's totals include what they spent; questions a flow asks go to the person through pi's dialogs.
+ * or runs a whole flow. Registering it costs pi's start nothing beyond this file and its parameters: the
+ * code that runs a call (the roster, the combinators, the evaluator) loads on the first call
+ * (subagent-execute.ts).
  */
+import { readdirSync } from "node:fs";
 import type { AgentToolResult, ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { loadRoster } from "../../agents/index.ts";
-import { NOBODY } from "../../flow/index.ts";
-import type { PiHost } from "../../pi/index.ts";
-import { dialogAsk } from "../ask-dialogs.ts";
-import { hostFor } from "../host.ts";
+import { definitionDirs } from "../../agents/locations.ts";
 import { SUBAGENT_TOOL } from "../launch/child-tools.ts";
-import { projectScope, type TrustMemory } from "../trust.ts";
+import type { TrustMemory } from "../trust.ts";
 import { subagentParameters } from "./params.ts";
-import { piUsage } from "./progress.ts";
 import { renderSubagentCall, renderSubagentResult } from "./render.ts";
-import { depthFromEnv, runCall, type SubagentDetails } from "./run-call.ts";
+import type { SubagentDetails } from "./run-call.ts";
 
 /** Registers the tool. */
 export function registerSubagentTool(pi: ExtensionAPI, memory: TrustMemory): void {
-	const agents = loadRoster(process.cwd()).names();
+	const agents = agentNames(process.cwd());
 	pi.registerTool({
 		name: SUBAGENT_TOOL,
 		label: "Subagent",
@@ -34,35 +30,31 @@ export function registerSubagentTool(pi: ExtensionAPI, memory: TrustMemory): voi
 			"Use the subagent tool's `tasks` only for independent pieces of work; use `chain` when each step needs the previous one's answer.",
 		],
 		parameters: subagentParameters,
-		async execute(_toolCallId, params, signal, onUpdate, ctx): Promise<AgentToolResult<SubagentDetails>> {
-			const scope = await projectScope(ctx, memory);
-			let host: Promise<PiHost> | undefined;
-			const core = {
-				pi: ctx,
-				scope,
-				ask: ctx.hasUI ? dialogAsk(ctx.ui) : NOBODY,
-				...depthFromEnv(),
-				host: () => (host ??= hostFor(ctx)),
-			};
-			const out = await runCall(core, params, signal, (details) => onUpdate?.({ content: [{ type: "text", text: progressText(details) }], details })).catch(
-				// A failure of ours (a host that will not open) is still an answer the model can act on.
-				(error: unknown) => ({ text: `The subagent tool failed: ${error instanceof Error ? error.message : String(error)}`, isError: true, details: { mode: "refused" as const, depth: core.depth, ok: false, rows: [] }, usage: undefined }),
-			);
-			return {
-				content: [{ type: "text", text: out.text }],
-				details: out.details,
-				...(out.usage ? { usage: piUsage(out.usage) } : {}),
-				...(out.isError ? { isError: true } : {}),
-			};
+		async execute(toolCallId, params, signal, onUpdate, ctx): Promise<AgentToolResult<SubagentDetails>> {
+			const { executeSubagent } = await import("./subagent-execute.ts");
+			return executeSubagent(memory, toolCallId, params, signal, onUpdate, ctx);
 		},
 		renderCall: (args, theme) => renderSubagentCall(args, theme),
 		renderResult: (result, options, theme) => renderSubagentResult(result, options, theme),
 	});
 }
 
-/** A partial result's text, for clients that show text only (RPC, print). */
-function progressText(d: SubagentDetails): string {
-	const running = d.rows.filter((r) => r.state === "running");
-	const ended = d.rows.length - running.length;
-	return `${d.mode}: ${ended} of ${d.rows.length} turn(s) ended${running.length ? `; running ${running.map((r) => `${r.label} (${r.agent})`).join(", ")}` : ""}`;
+/**
+ * The shipped and user agents' names, for the description, without parsing them: an agent's file name is
+ * its name (the roster refuses a `name:` that differs), so listing the folders is enough and costs no YAML
+ * at pi's start. A broken file is still named here; the call then reports why it cannot run.
+ */
+function agentNames(cwd: string): string[] {
+	const names = new Set<string>();
+	for (const { dir } of definitionDirs("agents", cwd)) {
+		let entries: string[];
+		try {
+			entries = readdirSync(dir);
+		} catch {
+			// No folder, no agents from it: the common case for the user's folder.
+			continue;
+		}
+		for (const file of entries) if (file.endsWith(".md")) names.add(file.slice(0, -3));
+	}
+	return [...names].sort();
 }

@@ -2,8 +2,9 @@
  * Loads the grammars of `grammar/` once and names them, as Shopify's `grammar.ts` does: nothing here
  * parses. A grammar that fails to load is our bug, not the user's, so it throws (style rule 9).
  */
-import { readFileSync } from "node:fs";
 import * as ohm from "ohm-js";
+// By path, not through the folder's door: only the grammar users should load ohm.
+import { compileGrammar } from "../../package/grammar.ts";
 
 const cache = new Map<string, ohm.Grammar>();
 
@@ -14,18 +15,11 @@ const cache = new Map<string, ohm.Grammar>();
 function load(file: string): ohm.Grammar {
 	const cached = cache.get(file);
 	if (cached) return cached;
-	const url = new URL(`../../../grammar/${file}`, import.meta.url);
-	let source: string;
-	try {
-		source = readFileSync(url, "utf8");
-	} catch (cause) {
-		throw new Error(`pi-flows: cannot read grammar ${url.pathname}; the package is incomplete`, { cause });
-	}
 	let grammar: ohm.Grammar;
 	try {
-		grammar = ohm.grammar(source);
+		grammar = compileGrammar(file);
 	} catch (cause) {
-		throw new Error(`pi-flows: grammar/${file} does not compile; this is a bug in pi-flows`, { cause });
+		throw new Error(`pi-flows: grammar/${file} cannot be read or does not compile; the package is incomplete or this is a bug in pi-flows`, { cause });
 	}
 	cache.set(file, grammar);
 	return grammar;

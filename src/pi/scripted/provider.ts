@@ -5,9 +5,16 @@
  * turns of a map never take each other's steps.
  */
 import type { AssistantMessage, Context, Message } from "@earendil-works/pi-ai";
-import { createProvider } from "@earendil-works/pi-ai";
-import { getSystemMessageText } from "@earendil-works/pi-ai/utils/text";
-import { createFauxCore, fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall } from "@earendil-works/pi-ai/providers/faux";
+// Only the package root: it is what pi's extension loader maps (docs/decisions.md, "What pi provides").
+import {
+	createFauxCore,
+	createProvider,
+	fauxAssistantMessage,
+	fauxText,
+	fauxThinking,
+	fauxToolCall,
+	getSystemMessageText,
+} from "@earendil-works/pi-ai";
 import { type Script, type ScriptStep, stepsFor } from "./script.ts";
 
 /** Provider and model id of the scripted model: `--model scripted` or `scripted/scripted`. */

@@ -1,0 +1,58 @@
+/**
+ * The pack-time build (`npm pack` runs it as `prepack`): the TypeScript sources bundled by rolldown into
+ * `dist/`, one entry per door (the CLI, the pi extension, the library), each lazily loaded part its own
+ * chunk; and the library's `.d.ts` by tsc. Everything in `devDependencies` that the code imports is bundled,
+ * so `pi install` and `npm i` of the tarball need no registry; pi's own packages (peer dependencies) and
+ * anything in `dependencies` stay imports, resolved by pi's loader or by npm. Why: docs/decisions.md,
+ * "How the package ships".
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as ohm from "ohm-js";
+import { build } from "rolldown";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+	peerDependencies?: Record<string, string>;
+	dependencies?: Record<string, string>;
+};
+const external = [...Object.keys(manifest.peerDependencies ?? {}), ...Object.keys(manifest.dependencies ?? {})];
+const isExternal = (id: string) => id.startsWith("node:") || external.some((name) => id === name || id.startsWith(`${name}/`));
+
+rmSync(join(root, "dist"), { recursive: true, force: true });
+// The extension is built on its own: pi loads it on every start through jiti, file by file, so what it
+// registers with sits in one file, and only the code behind a command or the tool is split off.
+const builds: Record<string, string>[] = [{ cli: "src/cli/main.ts", index: "src/index.ts" }, { extension: "src/extension/index.ts" }];
+for (const input of builds) {
+	await build({
+		cwd: root,
+		input,
+		platform: "node",
+		external: isExternal,
+		// The CLI's entry checks `import.meta.main`; keep each entry's own module as the entry chunk.
+		preserveEntrySignatures: "exports-only",
+		// CommonJS dependencies read `__filename`/`__dirname`, which ESM lacks.
+		transform: {
+			inject: {
+				__filename: [join(root, "src/package/cjs-globals.ts"), "__filename"],
+				__dirname: [join(root, "src/package/cjs-globals.ts"), "__dirname"],
+			},
+		},
+		output: { dir: join(root, "dist"), format: "esm", entryFileNames: "[name].js", chunkFileNames: `chunks/${Object.keys(input)[0]}/[name]-[hash].js`, minify: false },
+	});
+}
+
+// The grammars as ohm recipes, so the built package skips parsing grammar text (src/package/grammar.ts).
+mkdirSync(join(root, "dist", "grammar"), { recursive: true });
+for (const file of readdirSync(join(root, "grammar")).filter((f) => f.endsWith(".ohm"))) {
+	writeFileSync(join(root, "dist", "grammar", `${file}.json`), recipeOf(ohm.grammar(readFileSync(join(root, "grammar", file), "utf8"))));
+}
+
+/** ohm's serialised grammar (`toRecipe` exists on every grammar but not in ohm's type declarations). */
+function recipeOf(grammar: ohm.Grammar): string {
+	return (grammar as unknown as { toRecipe(): string }).toRecipe();
+}
+
+execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });

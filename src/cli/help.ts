@@ -1,0 +1,124 @@
+/**
+ * Help text, rendered from the same flag spec the parser uses (`COMMANDS` in main.ts), so a flag added to a
+ * command shows in `pi-flows <command> --help` and in the usage without a second edit. This module carries
+ * only words: what each command is for, what its positionals are, what each flag means. It imports nothing,
+ * so `--help` loads three small files and no part of the runtime.
+ *
+ * Input: a command's name and its {@link FlagSpec}. Output: the text printed on stdout. Example:
+ * `commandHelp("graph", { project: false })` gives `usage: pi-flows graph <flow> [--project]`, the summary,
+ * and one line per flag.
+ */
+import type { FlagSpec } from "./args.ts";
+
+/** What a command says about itself: its positionals (as written in a usage line) and one sentence. */
+export interface CommandDoc {
+	/** Positionals as in a usage line, e.g. `<flow> [input]`; empty when there are none. */
+	args: string;
+	/** One sentence: what the command does. */
+	summary: string;
+	/** More lines after the flags (exit codes, notes); optional. */
+	notes?: string;
+}
+
+/** What a flag says about itself: the placeholder of its value (value-taking flags) and one sentence. */
+export interface FlagDoc {
+	/** The value's placeholder, e.g. `FILE`; only for flags that take a value. */
+	value?: string;
+	text: string;
+}
+
+/** Every command's words. A command missing here still gets a help page; a test insists on the words. */
+export const COMMAND_DOCS: Record<string, CommandDoc> = {
+	run: { args: "<flow> [input]", summary: "check the flow, resolve every model, then run it in a run folder; the answer on stdout", notes: "exit: 0 ok · 1 the run failed (resumable) · 2 bad usage or nothing could start" },
+	resume: { args: "[run]", summary: "continue a run from its journal (the newest resumable one when none is named)", notes: "exit: as run" },
+	check: { args: "[paths...]", summary: "judge flow files without running them; no path: every flow found", notes: "exit: 0 clean · 1 faults · 2 bad usage" },
+	test: { args: "[files...]", summary: "run flow tests (*.test.yaml beside a flow) on the scripted model", notes: "exit: 0 all passed · 1 any failed" },
+	chain: { args: '"<@a -> @b --model p/m -> \\"goal\\">" [goal]', summary: "run a chain: every step's flags applied, handoff summaries between steps", notes: "exit: as run" },
+	drive: { args: "TASK.md", summary: "the unattended handoff chain: a fresh context per turn, each ending on a handoff", notes: "exit: 0 complete · 2 max turns · 3 no handoff · 4 blocked · 130 stopped" },
+	list: { args: "", summary: "every flow found, its source, and whether it checks" },
+	plan: { args: "<flow>", summary: "what the flow would run, node by node, with models, timeouts and worst cases" },
+	graph: { args: "<flow>", summary: "the flow's shape as a Mermaid flowchart" },
+	report: { args: "[run]", summary: "one self-contained HTML page of a run (default <run>/report.html; no run: the newest)" },
+	schema: { args: "", summary: "the JSON Schema of a flow's frontmatter, for editors" },
+	lsp: { args: "", summary: "the flow language server on stdin/stdout, for editors" },
+};
+
+/** Every flag's words, shared by the commands that take it (one meaning per flag name). */
+export const FLAG_DOCS: Record<string, FlagDoc> = {
+	model: { value: "M", text: "run every node on this model (provider/id, as pi reads it)" },
+	script: { value: "FILE", text: "answer every turn from this script on the scripted model: no network, no key" },
+	json: { text: "print JSON instead of text" },
+	project: { text: "also read the project's .pi/flows, .pi/agents, .pi/skills and .pi/prompts (repository content)" },
+	timeout: { value: "D", text: "bound every turn by this duration (e.g. 90s, 5m), replacing the flow's" },
+	"idle-timeout": { value: "D", text: "bound a turn's silence (default 5m)" },
+	"dry-run": { text: "walk the flow with zero model calls" },
+	"runs-dir": { value: "DIR", text: "where run folders live (default .pi/runs)" },
+	"budget-tokens": { value: "N", text: "stop starting turns once the run has used this many tokens" },
+	"budget-cost": { value: "N", text: "stop starting turns once the run has cost this many dollars" },
+	"budget-turns": { value: "N", text: "stop starting turns after this many turns" },
+	"in-doubt": { value: "rerun|stop", text: "what to do with a visit that was running when the run stopped" },
+	"take-lock": { text: "take over a run whose lock another process left behind" },
+	goal: { value: "G", text: "the chain's goal (instead of the last quoted step)" },
+	agent: { value: "A", text: "the agent that plays every turn" },
+	"max-turns": { value: "N", text: "stop after this many turns" },
+	"log-dir": { value: "DIR", text: "where each turn's log goes" },
+	out: { value: "FILE", text: "where the HTML page goes" },
+	stdio: { text: "speak LSP on stdin/stdout (the default, accepted for editors that pass it)" },
+	clientProcessId: { value: "PID", text: "the editor's process id (passed by editors; accepted and ignored)" },
+};
+
+const INDENT = "      ";
+
+/** One flag as a usage fragment: `--model M`, `--json`. */
+function flagUsage(name: string, takesValue: boolean): string {
+	return takesValue ? `--${name} ${FLAG_DOCS[name]?.value ?? "VALUE"}` : `--${name}`;
+}
+
+/** Wraps fragments into lines under `width` characters, continuation lines indented. */
+function wrap(head: string, parts: readonly string[], width = 110): string {
+	const lines: string[] = [];
+	let line = head;
+	for (const part of parts) {
+		if (line.length + part.length + 1 > width && line.trim()) {
+			lines.push(line);
+			line = INDENT;
+		}
+		line += `${line.endsWith(" ") || !line ? "" : " "}${part}`;
+	}
+	lines.push(line);
+	return lines.join("\n");
+}
+
+/** The usage line(s) of one command: name, positionals, every flag in the spec. */
+export function usageLine(command: string, spec: FlagSpec, prefix = "pi-flows "): string {
+	const doc = COMMAND_DOCS[command];
+	const parts = [doc?.args ?? "[args...]", ...Object.entries(spec).map(([name, value]) => `[${flagUsage(name, value)}]`)].filter(Boolean);
+	return wrap(`${prefix}${command}`, parts);
+}
+
+/** `pi-flows <command> --help`: usage, summary, one line per flag, notes. */
+export function commandHelp(command: string, spec: FlagSpec): string {
+	const doc = COMMAND_DOCS[command];
+	const out = [`usage: ${usageLine(command, spec)}`, "", doc?.summary ?? "(no description)"];
+	const flags = Object.entries(spec);
+	if (flags.length) {
+		out.push("", "flags:");
+		const left = flags.map(([name, value]) => flagUsage(name, value));
+		const pad = Math.max(...left.map((l) => l.length)) + 2;
+		flags.forEach(([name], i) => out.push(`  ${left[i].padEnd(pad)}${FLAG_DOCS[name]?.text ?? ""}`.trimEnd()));
+	}
+	out.push("", `  --help, -h  this page (also: pi-flows help ${command})`);
+	if (doc?.notes) out.push("", doc.notes);
+	return out.join("\n");
+}
+
+/** `pi-flows --help`: every command's usage and summary. */
+export function usage(commands: Readonly<Record<string, FlagSpec>>): string {
+	const out = ["usage: pi-flows <command> [...]", ""];
+	for (const [name, spec] of Object.entries(commands)) {
+		out.push(`  ${usageLine(name, spec, "")}`.replace(/\n/g, `\n  `));
+		out.push(`        ${COMMAND_DOCS[name]?.summary ?? ""}`.trimEnd());
+	}
+	out.push("", "pi-flows <command> --help (or pi-flows help <command>) for one command's flags.");
+	return out.join("\n");
+}

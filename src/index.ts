@@ -1,0 +1,38 @@
+/**
+ * pi-flows as a library: `import { chain, openHost, loadRoster } from "pi-flows"`. This file is the whole
+ * public door and is curated: what a program needs to write a workflow a flow file cannot say (the
+ * combinators and their types), to get a real spawn (a host on pi, the roster of agents), and to load,
+ * check and run a flow file the way the CLI does. Everything else is internal and may change.
+ *
+ *   const host = await openHost({ cwd });                    // pi's models, credentials and sessions
+ *   const roster = loadRoster(cwd);                          // shipped < user (< project, when asked)
+ *   const r = await chain({ steps: [roster.get("scout")!, roster.get("reviewer")!], input, cwd, spawn: host.spawn });
+ */
+
+// Workflows: the combinators, the pool and the trail they run on, their results and events.
+export * from "./combinators/index.ts";
+export type { ErrorKind, Result } from "./runtime/result.ts";
+export type { Usage } from "./runtime/usage.ts";
+export type { Spawn, SpawnRequest, Subagent } from "./runtime/subagent.ts";
+
+// A real spawn: pi as the host, the agents that can play turns, the scripted model for offline runs.
+export { type HostOptions, openHost, type PiHost, type ResolvedModel } from "./pi/host.ts";
+export { readScript, type Script } from "./pi/scripted/index.ts";
+export { type AgentDef, agentDir, loadRoster, type Roster, type Scope } from "./agents/index.ts";
+
+// Flow files: find, check (every fault at once, with positions), resolve models, run.
+export {
+	type CheckedFlow,
+	catalogueOptions,
+	checkFlowFile,
+	checkFlowText,
+	findFlow,
+	type FlowResult,
+	listFlows,
+	type LoadOptions,
+	type NodeModel,
+	resolveModels,
+	runFlow,
+	type RunOptions,
+} from "./flow/index.ts";
+export type { Fault } from "./faults/index.ts";

@@ -1,0 +1,2 @@
+export { writeFileAtomic } from "./atomic.ts";
+export { findPackageRoot, grammarSource, PACKAGE_ROOT } from "./root.ts";
