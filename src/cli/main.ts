@@ -24,7 +24,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 	check: { json: false, project: false },
 	test: {},
 	chain: { goal: true, model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "dry-run": false, "idle-timeout": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
-	drive: { agent: true, model: true, script: true, "max-turns": true, "log-dir": true, project: false },
+	drive: { agent: true, model: true, script: true, "max-turns": true, "log-dir": true, project: false, fresh: false },
 	list: { json: false },
 	plan: { json: false, project: false, model: true, timeout: true, "runs-dir": true },
 	graph: { project: false },
@@ -42,7 +42,7 @@ const USAGE = `usage: pi-flows <command> [...]
         continue a run from its journal (the newest resumable one when none is named)
   chain "<@a -> @b --model p/m -> \"goal\">" [goal] [--goal G] [--script FILE]
         run a chain: every step's flags applied, handoff summaries between steps
-  drive TASK.md [--max-turns N] [--agent A] [--model M] [--script FILE]
+  drive TASK.md [--max-turns N] [--agent A] [--model M] [--script FILE] [--fresh]
         the unattended handoff chain: a fresh context per turn, each ending on a handoff
   test [files...]            run flow tests (*.test.yaml beside a flow) on the scripted model
   check [paths...] [--json] [--project]
