@@ -252,6 +252,11 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 			if ("closed" in r && r.closed) {
 				journal.append({ type: "turn_end", ...r.closed, error: "the driver stopped during this turn, after it had saved this document", usage: emptyUsage(), at: now() });
 			}
+			if (r.previousEnd === "complete") {
+				// Killed between the last turn's end and the chain's: the chain is complete, nothing to run.
+				journal.append({ type: "drive_end", end: "complete", at: now() });
+				return { turns: [], usage: emptyUsage(), end: "complete", logDir, alreadyComplete: true };
+			}
 			resumed = {
 				logDir,
 				recorded: r.recorded,
