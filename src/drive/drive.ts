@@ -10,7 +10,7 @@
  * saved in the instant before the kill) and picks up where the chain stood: a turn whose handoff was
  * recorded is never run again; a turn cut off before it recorded one is run again from the same kickoff.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDef } from "../agents/index.ts";
 import { checkpointTool, continuationPrompt, finishTool, handedOff, type HandoffCapture } from "../flow/run/handoff-tools.ts";
@@ -31,6 +31,7 @@ import {
 	type DriveEnd,
 	type DriveEntry,
 	type DriveJournal,
+	journalPath,
 	openDriveJournal,
 	readDriveJournal,
 	readPointer,
@@ -238,6 +239,8 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 		}
 	}
 	mkdirSync(logDir, { recursive: true });
+	// A new drive in a folder that holds an old one's journal keeps that journal under another name.
+	if (earlier.length === 0 && existsSync(journalPath(logDir))) renameSync(journalPath(logDir), join(logDir, `journal-${now().replace(/[:.]/g, "-")}.jsonl`));
 	const journal = openDriveJournal(logDir);
 	try {
 		writePointer(options.cwd, { logDir, taskSha: sha });
