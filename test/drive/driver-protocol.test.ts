@@ -157,3 +157,24 @@ describe("stops and faults", () => {
 		expect(doc).toMatchObject({ status: "done", summary: "all done", artifacts: ["a.txt"], by: "finish" });
 	});
 });
+
+describe("the watermark in delegated (subagent) turns", () => {
+	it("steers the answer-only directive into a pool turn past the watermark", async () => {
+		const { createPool } = await import("../../src/runtime/pool.ts");
+		const { landThePlaneDirective } = await import("../../src/handoff/index.ts");
+		project.write("big.txt", BIG);
+		const host = await scriptedHost(project, 'contextWindow: 8000\nturns:\n  "*":\n    - call: read\n      args: { path: big.txt }\n    - say: "{{task|lines:4}}"\n');
+		const worker = loadRoster(project.cwd, {}, project.env).get("worker");
+		if (worker?.kind !== "agent") throw new Error("no worker");
+		const directive = landThePlaneDirective({ canReset: false, answerOnly: true });
+		const pool = createPool({ cwd: project.cwd, spawn: host.spawn, model: "scripted", watermark: { threshold: DEFAULT_POLICY.watermark, directive } });
+		try {
+			const r = await pool.turn(worker, "Summarise big.txt.");
+			expect(r.ok).toBe(true);
+			expect(r.output).toContain("Time to hand over");
+			expect(r.output).not.toContain("`finish`");
+		} finally {
+			await pool.closeAll();
+		}
+	});
+});
