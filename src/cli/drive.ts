@@ -47,7 +47,11 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 	const handoff = await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env });
 	for (const w of handoff.warnings) io.stderr(`pi-flows: ${w}`);
 	if (!handoff.policy.enabled) {
-		io.stderr(`pi-flows: the handoff protocol is switched off (${handoff.source === "env" ? "HANDOFF_ENABLED" : `enable_handoff in the ${handoff.source} settings`}); the driver chains turns by their handoff documents, so it cannot run. HANDOFF_ENABLED=true turns it on for one run.`);
+		const where = handoff.source === "env" ? "HANDOFF_ENABLED" : `enable_handoff in the ${handoff.source} settings`;
+		io.stderr(
+			`pi-flows: the handoff protocol is switched off (${where}); the driver chains turns by their handoff ` +
+				"documents, so it cannot run. HANDOFF_ENABLED=true turns it on for one run.",
+		);
 		return 2;
 	}
 	const scriptPath = flag(args, "script");
@@ -56,7 +60,8 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 		try {
 			scriptText = readFileSync(resolve(io.cwd, scriptPath), "utf8");
 		} catch (error) {
-			io.stderr(`pi-flows: cannot read the script ${scriptPath}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
+			const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
+			io.stderr(`pi-flows: cannot read the script ${scriptPath}: ${why}`);
 			return 2;
 		}
 	}
@@ -96,7 +101,8 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 			return EXIT.refused;
 		}
 		if (out.alreadyComplete) {
-			io.stderr(`pi-flows: this task's drive already completed (logs in ${displayPath(out.logDir, io.cwd)}); nothing was run. --fresh runs it again.`);
+			const logs = displayPath(out.logDir, io.cwd);
+			io.stderr(`pi-flows: this task's drive already completed (logs in ${logs}); nothing was run. --fresh runs it again.`);
 			return EXIT.complete;
 		}
 		io.stderr(`${out.end} after ${out.turns.length} turn(s) · logs in ${displayPath(out.logDir, io.cwd)} · ${formatUsage(out.usage)}`);
@@ -114,6 +120,7 @@ function pickedUp(r: DriveResume, cwd: string): string {
 	const before = r.previousEnd ? ` (the last run ended ${r.previousEnd})` : "";
 	const recorded = `${r.recorded} turn(s) recorded in ${where}${before}`;
 	if (r.redo) return `resuming: ${recorded}; turn ${r.n} was cut off before it recorded a handoff and runs again`;
-	const from = r.doc ? `from ${r.from === "HANDOFF.md" ? "HANDOFF.md (saved just before the stop)" : "the recorded handoff"}, ${r.doc.by} ${r.doc.status}` : "from the task";
+	const source = r.from === "HANDOFF.md" ? "HANDOFF.md (saved just before the stop)" : "the recorded handoff";
+	const from = r.doc ? `from ${source}, ${r.doc.by} ${r.doc.status}` : "from the task";
 	return `resuming: ${recorded}; turn ${r.n} starts ${from}`;
 }

@@ -13,7 +13,13 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDef } from "../agents/index.ts";
-import { checkpointTool, continuationPrompt, finishTool, handedOff, type HandoffCapture } from "../flow/run/handoff-tools.ts";
+import {
+	checkpointTool,
+	continuationPrompt,
+	finishTool,
+	handedOff,
+	type HandoffCapture,
+} from "../flow/run/handoff-tools.ts";
 import {
 	DEFAULT_POLICY,
 	type HandoffDocument,
@@ -110,8 +116,15 @@ export interface DriveOptions {
 
 /** The file every turn's document is written to, and named as the seed's source. */
 const HANDOFF_FILE = "HANDOFF.md";
-const FINISH_RULE = "Work on this one task only. Save progress with `checkpoint` at milestones, and end with `finish` as your final action: status done when the task is complete, partial with a self-contained next_task when something is left, blocked when a person must act.";
-const RECOVERY = "You stopped without writing the handoff. Do not start new work: call `finish` now with the status of the task, a summary of what was done, the artifacts, and a self-contained next_task for what is left.";
+const FINISH_RULE = [
+	"Work on this one task only. Save progress with `checkpoint` at milestones, and end with `finish` as your",
+	"final action: status done when the task is complete, partial with a self-contained next_task when",
+	"something is left, blocked when a person must act.",
+].join(" ");
+const RECOVERY = [
+	"You stopped without writing the handoff. Do not start new work: call `finish` now with the status of the",
+	"task, a summary of what was done, the artifacts, and a self-contained next_task for what is left.",
+].join(" ");
 
 /** Where the chain stands between turns; everything the next kickoff is built from. */
 interface ChainState {
@@ -132,7 +145,8 @@ function kickoffOf(state: ChainState): string {
 	if (doc.by === "checkpoint") return `${continuationPrompt(task, doc, HANDOFF_FILE)}\n${FINISH_RULE}`;
 	const blocked =
 		doc.status === "blocked"
-			? `The previous turn stopped as blocked (${doc.blocked ?? doc.summary}) and a person was asked to act. Check that it is resolved before going on; if it is not, call \`finish\` with status blocked again.\n\n`
+			? `The previous turn stopped as blocked (${doc.blocked ?? doc.summary}) and a person was asked to act. ` +
+				"Check that it is resolved before going on; if it is not, call `finish` with status blocked again.\n\n"
 			: "";
 	return `${handoffAsContext(doc, "next", HANDOFF_FILE)}\n\n${blocked}${task.trim()}\n\n${FINISH_RULE}`;
 }
@@ -152,7 +166,8 @@ function advance(state: ChainState, turn: Pick<DriveTurn, "outcome" | "doc">): {
 		default: {
 			if (!doc) return { state: next({}), end: "no-handoff" };
 			if (doc.by === "checkpoint") return { state: next({ doc, resets: state.resets + 1 }) };
-			const task = doc.next_task?.trim() || (doc.status === "blocked" ? state.task : "Finish what the document says is left.");
+			const left = doc.status === "blocked" ? state.task : "Finish what the document says is left.";
+			const task = doc.next_task?.trim() || left;
 			if (doc.status === "blocked") return { state: next({ task, doc, resets: 0 }), end: "blocked" };
 			if (doc.status === "done" && isChainEnd(doc)) return { state: next({ task, doc, resets: 0 }), end: "complete" };
 			return { state: next({ task, doc, resets: 0 }) };
@@ -190,7 +205,8 @@ function replay(entries: readonly DriveEntry[], task: string, onDisk: HandoffDoc
 	if (!open) return { state, recorded, previousEnd, from: state.doc ? ("journal" as const) : ("task" as const) };
 	let doc = docs.at(-1);
 	let from: DriveResume["from"] = "journal";
-	// The tools write HANDOFF.md first and the journal second: a newer file than the journal knows was the turn's last save.
+	// The tools write HANDOFF.md first and the journal second: a newer file than the journal knows was the
+	// turn's last save.
 	if (onDisk && onDisk.writtenAt !== open.before && !docs.some((d) => sameDoc(d, onDisk))) {
 		doc = onDisk;
 		from = "HANDOFF.md";
@@ -211,7 +227,9 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 			...none,
 			end: "refused",
 			logDir: options.logDir ?? "",
-			message: "the handoff protocol is switched off (HANDOFF_ENABLED or enable_handoff), and the driver chains turns by their handoff documents; turn it on for this run with HANDOFF_ENABLED=true",
+			message:
+				"the handoff protocol is switched off (HANDOFF_ENABLED or enable_handoff), and the driver chains " +
+				"turns by their handoff documents; turn it on for this run with HANDOFF_ENABLED=true",
 		};
 	}
 	const sha = taskSha(task);
@@ -221,9 +239,12 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 	if (pointer) {
 		const read = readDriveJournal(pointer.logDir);
 		const ended = read.ok ? read.entries.findLast((e) => e.type === "drive_end") : undefined;
-		const complete = read.ok && read.entries.at(-1)?.type === "drive_end" && ended?.type === "drive_end" && ended.end === "complete";
+		const last = read.ok ? read.entries.at(-1) : undefined;
+		const complete = last?.type === "drive_end" && ended?.type === "drive_end" && ended.end === "complete";
 		if (pointer.taskSha === sha) {
-			if (!read.ok && !/ENOENT/.test(read.error)) return { ...none, end: "refused", logDir: pointer.logDir, message: `${read.error}; start over with --fresh` };
+			if (!read.ok && !/ENOENT/.test(read.error)) {
+				return { ...none, end: "refused", logDir: pointer.logDir, message: `${read.error}; start over with --fresh` };
+			}
 			if (complete) return { ...none, end: "complete", logDir: pointer.logDir, alreadyComplete: true };
 			if (read.ok) {
 				earlier = read.entries;
@@ -234,13 +255,17 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 				...none,
 				end: "refused",
 				logDir: pointer.logDir,
-				message: `an unfinished drive of another task is recorded in ${pointer.logDir}; run that task again to continue it, or start this one with --fresh`,
+				message:
+					`an unfinished drive of another task is recorded in ${pointer.logDir}; ` +
+					"run that task again to continue it, or start this one with --fresh",
 			};
 		}
 	}
 	mkdirSync(logDir, { recursive: true });
 	// A new drive in a folder that holds an old one's journal keeps that journal under another name.
-	if (earlier.length === 0 && existsSync(journalPath(logDir))) renameSync(journalPath(logDir), join(logDir, `journal-${now().replace(/[:.]/g, "-")}.jsonl`));
+	if (earlier.length === 0 && existsSync(journalPath(logDir))) {
+		renameSync(journalPath(logDir), join(logDir, `journal-${now().replace(/[:.]/g, "-")}.jsonl`));
+	}
 	const journal = openDriveJournal(logDir);
 	try {
 		writePointer(options.cwd, { logDir, taskSha: sha });
@@ -253,7 +278,8 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 			const r = replay(earlier, task, disk.ok ? disk.doc : undefined);
 			state = r.state;
 			if ("closed" in r && r.closed) {
-				journal.append({ type: "turn_end", ...r.closed, error: "the driver stopped during this turn, after it had saved this document", usage: emptyUsage(), at: now() });
+				const error = "the driver stopped during this turn, after it had saved this document";
+				journal.append({ type: "turn_end", ...r.closed, error, usage: emptyUsage(), at: now() });
 			}
 			if (r.previousEnd === "complete") {
 				// Killed between the last turn's end and the chain's: the chain is complete, nothing to run.
@@ -279,7 +305,14 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 	}
 }
 
-async function chain(start: ChainState, options: DriveOptions, policy: HandoffPolicy, journal: DriveJournal, logDir: string, life: number): Promise<Omit<DriveResult, "logDir">> {
+async function chain(
+	start: ChainState,
+	options: DriveOptions,
+	policy: HandoffPolicy,
+	journal: DriveJournal,
+	logDir: string,
+	life: number,
+): Promise<Omit<DriveResult, "logDir">> {
 	const maxTurns = options.maxTurns ?? 10;
 	const turns: DriveTurn[] = [];
 	let usage = emptyUsage();
@@ -289,11 +322,14 @@ async function chain(start: ChainState, options: DriveOptions, policy: HandoffPo
 		if (started >= maxTurns) return { end: "max-turns", turns, usage };
 		const kickoff = kickoffOf(state);
 		const onDisk = await readHandoff(options.cwd);
-		journal.append({ type: "turn_start", n: state.n, life, task: state.task, ...(onDisk.ok ? { before: onDisk.doc.writtenAt } : {}), at: now() });
+		const before = onDisk.ok ? { before: onDisk.doc.writtenAt } : {};
+		journal.append({ type: "turn_start", n: state.n, life, task: state.task, ...before, at: now() });
 		const turn = await oneTurn(state, kickoff, options, policy, journal);
 		usage = addUsage(usage, turn.usage);
 		turns.push(turn);
-		journal.append({ type: "turn_end", n: turn.n, outcome: turn.outcome, ...(turn.doc ? { doc: turn.doc } : {}), ...(turn.error ? { error: turn.error } : {}), usage: turn.usage, at: now() });
+		const { n, outcome, doc, error } = turn;
+		const kept = { ...(doc ? { doc } : {}), ...(error ? { error } : {}) };
+		journal.append({ type: "turn_end", n, outcome, ...kept, usage: turn.usage, at: now() });
 		writeFileSync(join(logDir, `turn-${turn.n}.json`), `${JSON.stringify(turn, null, 2)}\n`);
 		if (turn.doc) writeFileSync(join(logDir, `turn-${turn.n}.handoff.md`), renderHandoff(turn.doc));
 		options.onTurn?.(turn);
@@ -303,7 +339,13 @@ async function chain(start: ChainState, options: DriveOptions, policy: HandoffPo
 	}
 }
 
-async function oneTurn(state: ChainState, kickoff: string, options: DriveOptions, policy: HandoffPolicy, journal: DriveJournal): Promise<DriveTurn> {
+async function oneTurn(
+	state: ChainState,
+	kickoff: string,
+	options: DriveOptions,
+	policy: HandoffPolicy,
+	journal: DriveJournal,
+): Promise<DriveTurn> {
 	const { n } = state;
 	const capture: HandoffCapture = {};
 	// Each document is HANDOFF.md, then a journal line, before the tool returns: at most one step stale.
@@ -332,7 +374,8 @@ async function oneTurn(state: ChainState, kickoff: string, options: DriveOptions
 			cwd: options.cwd,
 			customTools: [finishTool(capture, { save }), checkpointTool(capture, policy.checkpointReset, { save, resetsLeft })],
 		});
-		const watermark = { threshold: policy.watermark, directive: landThePlaneDirective({ canReset: resetsLeft() }), muted: () => handedOff(capture) };
+		const directive = landThePlaneDirective({ canReset: resetsLeft() });
+		const watermark = { threshold: policy.watermark, directive, muted: () => handedOff(capture) };
 		const ask = (text: string, label: string) =>
 			(sub as NonNullable<typeof sub>).ask(text, {
 				label,

@@ -33,7 +33,15 @@ export type DriveEntry =
 			at: string;
 	  }
 	| { type: "handoff"; n: number; doc: HandoffDocument; at: string }
-	| { type: "turn_end"; n: number; outcome: TurnOutcome; doc?: HandoffDocument; error?: string; usage: Usage; at: string }
+	| {
+			type: "turn_end";
+			n: number;
+			outcome: TurnOutcome;
+			doc?: HandoffDocument;
+			error?: string;
+			usage: Usage;
+			at: string;
+	  }
 	| { type: "drive_end"; end: DriveEnd; at: string };
 
 /** Where the project's latest drive keeps its pointer. */
@@ -57,7 +65,8 @@ export function taskSha(task: string): string {
 export function readPointer(cwd: string): DrivePointer | undefined {
 	try {
 		const value = JSON.parse(readFileSync(currentPointerPath(cwd), "utf8")) as Partial<DrivePointer>;
-		return typeof value.logDir === "string" && typeof value.taskSha === "string" ? { logDir: value.logDir, taskSha: value.taskSha } : undefined;
+		const { logDir, taskSha } = value;
+		return typeof logDir === "string" && typeof taskSha === "string" ? { logDir, taskSha } : undefined;
 	} catch {
 		return undefined;
 	}

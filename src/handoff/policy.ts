@@ -4,7 +4,8 @@
  * `HANDOFF_MAX_RESETS` mean the same thing wherever a turn runs.
  *
  *   await resolveHandoffPolicy({ cwd, agentDir, env: { HANDOFF_ENABLED: "off" } })
- *   → { policy: { enabled: false, maxResets: 12, watermark: 0.6, checkpointReset: "compact" }, source: "env", warnings: [] }
+ *   → { policy: { enabled: false, maxResets: 12, watermark: 0.6, checkpointReset: "compact" },
+ *       source: "env", warnings: [] }
  */
 import { HANDOFF_DEFAULTS, type ResetMode, readHandoffSettings } from "./settings.ts";
 import { type FileOperations, localFileOperations } from "./store.ts";
@@ -33,11 +34,19 @@ export interface ResolvedPolicy {
 }
 
 /** Reads the switch (env, project, global settings) and the `HANDOFF_*` numbers; never throws. */
-export async function resolveHandoffPolicy(places: SwitchPlaces, ops: FileOperations = localFileOperations): Promise<ResolvedPolicy> {
+export async function resolveHandoffPolicy(
+	places: SwitchPlaces,
+	ops: FileOperations = localFileOperations,
+): Promise<ResolvedPolicy> {
 	const settings = readHandoffSettings(places.env);
 	const resolution = await resolveSwitch(places, ops);
 	return {
-		policy: { enabled: resolution.enabled, maxResets: settings.maxResets, watermark: settings.watermark, checkpointReset: settings.checkpointReset },
+		policy: {
+			enabled: resolution.enabled,
+			maxResets: settings.maxResets,
+			watermark: settings.watermark,
+			checkpointReset: settings.checkpointReset,
+		},
 		source: resolution.source,
 		warnings: [...resolution.warnings, ...settings.warnings.map((w) => w.message)],
 	};

@@ -11,7 +11,8 @@
  * Never from inside `execute`: `ctx.compact()` aborts the run and would take the tool's own result with
  * it. A compact reset keeps nothing of the old conversation (pi's recent-entry tail included: measured,
  * keeping it left about 21k of 30k tokens in context), and when pi cannot compact at all (a session under
- * its keep-recent size: "Nothing to compact") the reset goes on as a session cut, and says so. The breaker counts attempts, and the count rides into a session started by /cut, so an agent that
+ * its keep-recent size: "Nothing to compact") the reset goes on as a session cut, and says so. The
+ * breaker counts attempts, and the count rides into a session started by /cut, so an agent that
  * checkpoints every turn stops ping-ponging after `HANDOFF_MAX_RESETS` resets even across sessions.
  */
 import type {
@@ -115,7 +116,8 @@ export function createResetEngine(deps: ResetEngineDeps): ResetEngine {
 		if (outcome !== "cancelled" && outcome.kind === "failed" && CANNOT_COMPACT.test(outcome.reason)) {
 			// pi will not compact this session, so an in-place reset is impossible: cut to a fresh session
 			// seeded with the document instead, which is the reset the checkpoint asked for.
-			report(ctx, `Handoff: pi cannot compact this session (${outcome.reason}); the checkpoint reset continues in a fresh session seeded with HANDOFF.md.`, "warning");
+			const text = `Handoff: pi cannot compact this session (${outcome.reason}); the checkpoint reset continues in a fresh session seeded with HANDOFF.md.`;
+			report(ctx, text, "warning");
 			phase = { name: "cutting", doc };
 			whenIdle(ctx, "the /cut command", () => pi.sendUserMessage("/cut", { expandPromptTemplates: true }));
 			return;
