@@ -31,6 +31,7 @@ import {
 	renderHandoff,
 	writeHandoff,
 } from "../handoff/index.ts";
+import { acquireLock } from "../runs/lock.ts";
 import type { Spawn } from "../runtime/subagent.ts";
 import { addUsage, emptyUsage, type Usage } from "../runtime/usage.ts";
 import {
@@ -262,12 +263,16 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 		}
 	}
 	mkdirSync(logDir, { recursive: true });
-	// A new drive in a folder that holds an old one's journal keeps that journal under another name.
-	if (earlier.length === 0 && existsSync(journalPath(logDir))) {
-		renameSync(journalPath(logDir), join(logDir, `journal-${now().replace(/[:.]/g, "-")}.jsonl`));
-	}
-	const journal = openDriveJournal(logDir);
+	// One driver per drive: a live one refuses a second; a killed one's lock is stale and taken over.
+	const lock = acquireLock(logDir, { takeStale: true });
+	if (!lock.ok) return { ...none, end: "refused", logDir, message: lock.message.replace(/^the run/, "this drive") };
+	let journal: DriveJournal | undefined;
 	try {
+		// A new drive in a folder that holds an old one's journal keeps that journal under another name.
+		if (earlier.length === 0 && existsSync(journalPath(logDir))) {
+			renameSync(journalPath(logDir), join(logDir, `journal-${now().replace(/[:.]/g, "-")}.jsonl`));
+		}
+		journal = openDriveJournal(logDir);
 		writePointer(options.cwd, { logDir, taskSha: sha });
 		const life = earlier.filter((e) => e.type === "drive_start").length + 1;
 		journal.append({ type: "drive_start", life, task, taskSha: sha, at: now(), pid: process.pid });
@@ -301,7 +306,8 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 		journal.append({ type: "drive_end", end: result.end, at: now() });
 		return { ...result, logDir, ...(resumed ? { resumed } : {}) };
 	} finally {
-		journal.close();
+		journal?.close();
+		lock.release();
 	}
 }
 

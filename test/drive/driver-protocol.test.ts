@@ -143,6 +143,21 @@ describe("stops and faults", () => {
 		expect(again.end).toBe("complete");
 	});
 
+	it("refuses a second driver on a drive another live driver is running", async () => {
+		const stop = new AbortController();
+		const host = await scriptedHost(project, "turns:\n  turn1:\n    - hang: true\n");
+		const worker = loadRoster(project.cwd, {}, project.env).get("worker");
+		if (worker?.kind !== "agent") throw new Error("no worker");
+		const options = { cwd: project.cwd, spawn: host.spawn, agent: worker, model: "scripted", logDir: join(project.cwd, "logs") };
+		const first = drive("Write the notes.", { ...options, signal: stop.signal });
+		await new Promise((r) => setTimeout(r, 300));
+		const second = await drive("Write the notes.", options);
+		expect(second.end).toBe("refused");
+		expect(second.message).toMatch(/this drive is in use by pid \d+/);
+		stop.abort();
+		expect((await first).end).toBe("stopped");
+	});
+
 	it("says it cannot read a missing --script, with no stack", () => {
 		project.write("TASK.md", "Do it.\n");
 		const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "missing.yaml"], { cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 });
