@@ -44,9 +44,10 @@ add("engine / bare sessions with the engine's tools and watchdogs (main-thread C
 add("64-item map at concurrency 8, 50 ms turns / ideal wall", parallel, "≤ 1.15", parseFloat(parallel) <= 1.15 ? "met" : "missed");
 add("one `pi -p` process per turn / in-process turn", perProcess, "", "");
 
-const context = JSON.parse(run("context.ts", ["--json"]).out || "{}") as { handoffsGrowth?: number; historyGrowth?: number };
+const context = JSON.parse(run("context.ts", ["--json"]).out || "{}") as { handoffsGrowth?: number; historyGrowth?: number; driveGrowth?: number };
 add("input tokens, step 20 / step 2, with handoff documents", `${context.handoffsGrowth?.toFixed(2)}×`, "flat", (context.handoffsGrowth ?? 9) < 1.2 ? "met" : "missed");
 add("input tokens, step 20 / step 2, with the whole history", `${context.historyGrowth?.toFixed(2)}×`, "(grows)", "");
+add("driver input tokens, turn 10 / turn 2, with the watermark", `${context.driveGrowth?.toFixed(2)}×`, "<= 1.2", (context.driveGrowth ?? 9) <= 1.2 ? "met" : "missed");
 
 const resume = JSON.parse(run("resume.ts", ["--json"], ["--expose-gc"]).out || "{}") as { resumeMs?: number; aloneMs?: number; resumePeakMb?: number; alonePeakMb?: number; visits?: number };
 add(`resume of a ${resume.visits ?? 10000}-visit journal / the remaining visit alone (time)`, `${((resume.resumeMs ?? 0) / (resume.aloneMs ?? 1)).toFixed(1)}×`, "", "");

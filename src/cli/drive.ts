@@ -1,26 +1,28 @@
 /**
  * `pi-flows drive TASK.md`: runs the chain driver unattended. Exit 0 complete, 4 blocked (a person must
- * act), 3 a turn ended with no handoff even after its recovery turn, 2 MAX_TURNS reached or bad usage,
- * 130 stopped.
+ * act), 3 a turn ended with no handoff even after its recovery turn, 2 MAX_TURNS reached, bad usage or
+ * refused, 130 stopped. Run again after any of these but `complete`, it continues the recorded chain and
+ * says where it picked up; `--fresh` starts the task over.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadRoster } from "../agents/index.ts";
 import { faultText } from "../faults/index.ts";
-import { drive, type DriveEnd } from "../drive/index.ts";
+import { drive, type DriveEnd, type DriveResume } from "../drive/index.ts";
+import { resolveHandoffPolicy } from "../handoff/index.ts";
 import { openHost, readScript } from "../pi/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath } from "./output.ts";
 import { formatUsage } from "../runtime/usage.ts";
 
-const EXIT: Record<DriveEnd, number> = { complete: 0, "no-handoff": 3, blocked: 4, "max-turns": 2, stopped: 130 };
+const EXIT: Record<DriveEnd, number> = { complete: 0, "no-handoff": 3, blocked: 4, "max-turns": 2, stopped: 130, refused: 2 };
 
 /** Runs `drive`. */
 export async function driveCommand(args: Args, io: Io): Promise<number> {
 	const taskFile = args.positionals[0];
 	if (!taskFile) {
-		io.stderr("usage: pi-flows drive TASK.md [--agent worker] [--model M] [--script FILE] [--max-turns N] [--log-dir DIR]");
+		io.stderr("usage: pi-flows drive TASK.md [--agent worker] [--model M] [--script FILE] [--max-turns N] [--log-dir DIR] [--fresh]");
 		return 2;
 	}
 	let task: string;
@@ -42,8 +44,28 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows: no usable agent \`${agentName}\`${agent ? ` (${agent.cause})` : ""}`);
 		return 2;
 	}
+	const handoff = await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env });
+	for (const w of handoff.warnings) io.stderr(`pi-flows: ${w}`);
+	if (!handoff.policy.enabled) {
+		const where = handoff.source === "env" ? "HANDOFF_ENABLED" : `enable_handoff in the ${handoff.source} settings`;
+		io.stderr(
+			`pi-flows: the handoff protocol is switched off (${where}); the driver chains turns by their handoff ` +
+				"documents, so it cannot run. HANDOFF_ENABLED=true turns it on for one run.",
+		);
+		return 2;
+	}
 	const scriptPath = flag(args, "script");
-	const script = scriptPath ? readScript(readFileSync(resolve(io.cwd, scriptPath), "utf8"), scriptPath) : undefined;
+	let scriptText: string | undefined;
+	if (scriptPath) {
+		try {
+			scriptText = readFileSync(resolve(io.cwd, scriptPath), "utf8");
+		} catch (error) {
+			const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
+			io.stderr(`pi-flows: cannot read the script ${scriptPath}: ${why}`);
+			return 2;
+		}
+	}
+	const script = scriptPath && scriptText !== undefined ? readScript(scriptText, scriptPath) : undefined;
 	if (script && !script.value) {
 		io.stderr(script.faults.map((f) => `${scriptPath}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`).join("\n"));
 		return 2;
@@ -56,7 +78,7 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 		for (const e of refused) io.stderr(`pi-flows: ${e}`);
 		return 2;
 	}
-	const logDir = resolve(io.cwd, flag(args, "log-dir") ?? `.pi/drive/${new Date().toISOString().replace(/[:.]/g, "-")}`);
+	const logDirFlag = flag(args, "log-dir");
 	const controller = new AbortController();
 	const stop = () => controller.abort();
 	process.once("SIGINT", stop);
@@ -67,15 +89,38 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 			agent,
 			...(model ? { model } : {}),
 			maxTurns,
-			logDir,
+			...(logDirFlag ? { logDir: resolve(io.cwd, logDirFlag) } : {}),
 			signal: controller.signal,
+			handoff: handoff.policy,
+			fresh: args.flags.has("fresh"),
+			onResume: (r) => io.stderr(pickedUp(r, io.cwd)),
 			onTurn: (t) => io.stderr(`turn ${t.n} · ${t.outcome}${t.doc ? ` · ${t.doc.status}` : ""}${t.error ? ` · ${t.error}` : ""} · ${formatUsage(t.usage)}`),
 		});
-		io.stderr(`${out.end} after ${out.turns.length} turn(s) · logs in ${displayPath(logDir, io.cwd)} · ${formatUsage(out.usage)}`);
+		if (out.end === "refused") {
+			io.stderr(`pi-flows: ${out.message ?? "refused"}`);
+			return EXIT.refused;
+		}
+		if (out.alreadyComplete) {
+			const logs = displayPath(out.logDir, io.cwd);
+			io.stderr(`pi-flows: this task's drive already completed (logs in ${logs}); nothing was run. --fresh runs it again.`);
+			return EXIT.complete;
+		}
+		io.stderr(`${out.end} after ${out.turns.length} turn(s) · logs in ${displayPath(out.logDir, io.cwd)} · ${formatUsage(out.usage)}`);
 		const last = out.turns[out.turns.length - 1];
 		if (out.end === "blocked" && last?.doc?.blocked) io.stderr(`blocked: ${last.doc.blocked}`);
 		return EXIT[out.end];
 	} finally {
 		process.removeListener("SIGINT", stop);
 	}
+}
+
+/** The line a restarted drive opens with: where it picked up and from what. */
+function pickedUp(r: DriveResume, cwd: string): string {
+	const where = displayPath(r.logDir, cwd);
+	const before = r.previousEnd ? ` (the last run ended ${r.previousEnd})` : "";
+	const recorded = `${r.recorded} turn(s) recorded in ${where}${before}`;
+	if (r.redo) return `resuming: ${recorded}; turn ${r.n} was cut off before it recorded a handoff and runs again`;
+	const source = r.from === "HANDOFF.md" ? "HANDOFF.md (saved just before the stop)" : "the recorded handoff";
+	const from = r.doc ? `from ${source}, ${r.doc.by} ${r.doc.status}` : "from the task";
+	return `resuming: ${recorded}; turn ${r.n} starts ${from}`;
 }

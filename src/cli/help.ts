@@ -62,6 +62,7 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	agent: { value: "A", text: "the agent that plays every turn" },
 	"max-turns": { value: "N", text: "stop after this many turns" },
 	"log-dir": { value: "DIR", text: "where each turn's log goes" },
+	fresh: { text: "start the drive over from TASK.md, ignoring the journal and HANDOFF.md of an earlier drive" },
 	out: { value: "FILE", text: "where the HTML page goes" },
 	stdio: { text: "speak LSP on stdin/stdout (the default, accepted for editors that pass it)" },
 	clientProcessId: { value: "PID", text: "the editor's process id (passed by editors; accepted and ignored)" },

@@ -14,7 +14,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 	check: { json: false, project: false },
 	test: {},
 	chain: { goal: true, model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "dry-run": false, "idle-timeout": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
-	drive: { agent: true, model: true, script: true, "max-turns": true, "log-dir": true, project: false },
+	drive: { agent: true, model: true, script: true, "max-turns": true, "log-dir": true, project: false, fresh: false },
 	list: { json: false },
 	plan: { json: false, project: false, model: true, timeout: true, "runs-dir": true },
 	graph: { project: false },

@@ -13,6 +13,7 @@ import type { Io } from "./io.ts";
 import { budgetFlags, report, terminalWorld } from "./launch.ts";
 import { parseDuration } from "../flow/syntax/index.ts";
 import { displayPath } from "./output.ts";
+import { resolveHandoffPolicy } from "../handoff/index.ts";
 
 /** Runs `resume`. */
 export async function resumeCommand(args: Args, io: Io): Promise<number> {
@@ -70,6 +71,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 		const outcome = await resumeRun({
 			runDir,
 			cwd: io.cwd,
+			handoff: (await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env })).policy,
 			spawn: host.spawn,
 			models: snapshotModels(host, snap.value),
 			somebodyThere: ask.somebodyThere,

@@ -12,6 +12,7 @@ import { terminalAsk } from "./ask.ts";
 import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
 import { chainRunOptions } from "../chain/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
+import { resolveHandoffPolicy } from "../handoff/index.ts";
 import { budgetFlags, report, terminalWorld } from "./launch.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
@@ -106,8 +107,11 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 			io.stderr("pi-flows: nothing was run");
 			return 2;
 		}
+		const handoff = await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env });
+		for (const w of handoff.warnings) io.stderr(`pi-flows: ${w}`);
 		const outcome = await startRun(flow, input.value, {
 			runsHome: runsHome(io.cwd, flag(args, "runs-dir")),
+			handoff: handoff.policy,
 			spawn: host.spawn,
 			models: models.models,
 			cwd: io.cwd,

@@ -8,6 +8,8 @@ import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { createBashCheck, createGitPort, NOBODY } from "../flow/index.ts";
 import { readScript } from "../pi/index.ts";
 import { journalState, newestResumable, readJournal, resumeRun, runsHome, sealedRun, snapshotModels } from "../runs/index.ts";
+import { agentDir } from "../agents/index.ts";
+import { resolveHandoffPolicy } from "../handoff/index.ts";
 import { dialogAsk } from "./ask-dialogs.ts";
 import { hostFor } from "./host.ts";
 import { shown } from "./launch/launch.ts";
@@ -47,6 +49,7 @@ export async function resumeInPi(named: string | undefined, ctx: ExtensionComman
 		const outcome = await resumeRun({
 			runDir,
 			cwd: ctx.cwd,
+			handoff: (await resolveHandoffPolicy({ cwd: ctx.cwd, agentDir: agentDir(), env: process.env })).policy,
 			spawn: host.spawn,
 			models: (flow, snapshot) => {
 				view ??= openLiveView(ctx, flow, { onEscape: () => stop.abort() });

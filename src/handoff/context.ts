@@ -17,9 +17,14 @@ const AFTERWORD: Record<HandoffPurpose, string> = {
 	next: "This is a new session with no memory of earlier ones. The document above is what the previous agent left; trust it over any assumption, and check the listed artifacts on disk before building on them.",
 };
 
-/** The document wrapped so the model can tell it from a user's words, followed by what it means. */
-export function handoffAsContext(doc: HandoffDocument, purpose: HandoffPurpose): string {
-	return `<handoff-document purpose="${purpose}" source="HANDOFF.md">\n${renderHandoff(doc)}</handoff-document>\n\n${AFTERWORD[purpose]}`;
+/**
+ * The document wrapped so the model can tell it from a user's words, followed by what it means. `source`
+ * names the file the agent can read it again from; `null` when it lives in no such file (a flow node's
+ * checkpoint lives in the run's journal), so the agent is not sent looking for a HANDOFF.md that is not there.
+ */
+export function handoffAsContext(doc: HandoffDocument, purpose: HandoffPurpose, source: string | null = "HANDOFF.md"): string {
+	const from = source === null ? "" : ` source="${source}"`;
+	return `<handoff-document purpose="${purpose}"${from}>\n${renderHandoff(doc)}</handoff-document>\n\n${AFTERWORD[purpose]}`;
 }
 
 /** The default first prompt of a new session when the human gave none. */

@@ -16,6 +16,7 @@ export {
 	parseHandoff,
 	renderHandoff,
 } from "./document.ts";
+export { DEFAULT_POLICY, type HandoffPolicy, type ResolvedPolicy, resolveHandoffPolicy } from "./policy.ts";
 export { type HandoffPurpose, handoffAsContext, kickoffText, type ResetOutcome, resumeText } from "./context.ts";
 export {
 	HANDOFF_DEFAULTS,

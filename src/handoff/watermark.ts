@@ -40,6 +40,8 @@ export function decideWatermark(input: WatermarkInput): WatermarkDecision {
 export interface DirectiveOptions {
 	/** A checkpoint would actually reset the context (interactive session, resets left, switch on). */
 	canReset: boolean;
+	/** The turn has no `finish` (a delegated subagent's answer turn): its answer is the handoff. */
+	answerOnly?: boolean;
 }
 
 /**
@@ -51,8 +53,17 @@ export function landThePlaneDirective(options: DirectiveOptions): string {
 		"Time to hand over. Do not begin anything new from here on.",
 		"1. Bring the step you are in to a clean stop: finish the edit you started, or undo it, so the files on disk agree with each other.",
 		"2. Make sure every finished piece of work is saved, and check the ones you will list as artifacts.",
-		"3. Call `finish`. Use status `done` if the task is complete. Otherwise use `partial`, and write next_task so that an agent who has never seen this conversation can carry on alone: what is done, what is left, where to look, how to check it.",
 	];
+	if (options.answerOnly) {
+		steps.push(
+			"3. Give your answer now, as your last message: what is done, the files you changed, what is left, where to look and how to check it, so whoever reads it can carry on without you.",
+			"Do not ask questions.",
+		);
+		return steps.join("\n");
+	}
+	steps.push(
+		"3. Call `finish`. Use status `done` if the task is complete. Otherwise use `partial`, and write next_task so that an agent who has never seen this conversation can carry on alone: what is done, what is left, where to look, how to check it.",
+	);
 	if (options.canReset) {
 		steps.push(
 			"If the task is long and you mean to keep going yourself, call `checkpoint` instead of `finish`: it saves the same document and clears this conversation, and you continue from the document.",

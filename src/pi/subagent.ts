@@ -93,7 +93,7 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 	const watermark = options.watermark;
 	const offWatermark = watermark
 		? session.subscribe((event) => {
-				if (event.type !== "turn_end" || watermarkFired) return;
+				if (event.type !== "turn_end" || watermarkFired || watermark.muted?.()) return;
 				const usage = session.getContextUsage();
 				if (!usage || usage.tokens == null || !(usage.contextWindow > 0)) return;
 				if (usage.tokens / usage.contextWindow >= watermark.threshold) {

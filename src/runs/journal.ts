@@ -18,6 +18,7 @@ export type JournalEntry =
 	| { type: "carry"; path: string; value: Value }
 	| { type: "asked"; path: string; question: string; answer: AskAnswer }
 	| { type: "tool_call"; life: number; path: string; tool: string }
+	| { type: "handoff"; life: number; path: string; doc: Value; at: string }
 	| { type: "run_end"; life: number; ok: boolean; error?: string; errorKind?: string; failedAt?: string; output?: unknown; at: string };
 
 /** Appends entries; an injected port in tests (a disk that fails, an array). */

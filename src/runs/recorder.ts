@@ -59,6 +59,7 @@ export function folderRecorder(runDir: string, journal: JournalWriter, life: num
 		carried: (path: string, value: Value) => guard("carry", () => journal.append({ type: "carry", path, value }, true)),
 		asked: (path: string, card: AskCard, answer: AskAnswer) => guard("answer", () => journal.append({ type: "asked", path, question: card.question, answer }, true)),
 		toolCall: (path: string, tool: string) => guard("tool call", () => journal.append({ type: "tool_call", life, path, tool })),
+		handoff: (path: string, doc: Value) => guard("handoff", () => journal.append({ type: "handoff", life, path, doc, at: at() }, true)),
 		transcript: (path: string, subagent: string, messages: readonly unknown[]) =>
 			guard("transcript", () => {
 				mkdirSync(transcripts, { recursive: true });

@@ -141,6 +141,7 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 		try {
 			result = await sub.ask(task, {
 				label,
+				...(options.watermark ? { watermark: options.watermark } : {}),
 				...(options.signal ? { signal: options.signal } : {}),
 				...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
 			});

@@ -14,8 +14,12 @@ export interface AskOptions {
 	timeoutMs?: number;
 	/** Aborts the turn (kind `idle`) when pi reports no event for this long: a hung provider or tool. */
 	idleMs?: number;
-	/** At a turn end past `threshold` (context tokens / window), `directive` is steered in, once per ask. */
-	watermark?: { threshold: number; directive: string };
+	/**
+	 * At a turn end past `threshold` (context tokens / window), `directive` is steered in, once per ask;
+	 * never once `muted()` says the turn has handed off: a steer after `finish` would buy a paid request
+	 * after the work is recorded.
+	 */
+	watermark?: { threshold: number; directive: string; muted?: () => boolean };
 	/** Names the turn for the scripted model and the events: the visit path, e.g. `deliver#2/code`. */
 	label?: string;
 }

@@ -2,7 +2,7 @@
  * What every workflow accepts, with the same names and defaults everywhere, so a caller learns them once
  * and a flow node maps onto any combinator without translating options.
  */
-import type { Spawn } from "./subagent.ts";
+import type { AskOptions, Spawn } from "./subagent.ts";
 import type { WorkflowEvent } from "./workflow-events.ts";
 
 /**
@@ -40,4 +40,6 @@ export interface WorkflowOptions {
 	path?: string;
 	/** The subagent this workflow runs under (see `delegateTool`), reported on `spawn` events. */
 	parentId?: string;
+	/** The handoff watermark every turn of the workflow gets (see `AskOptions.watermark`). Default: none. */
+	watermark?: AskOptions["watermark"];
 }

@@ -31,6 +31,22 @@ describe("finish", () => {
 		expect(h.session.messages.at(-1)?.role).toBe("toolResult");
 	});
 
+	it("headless, does not tell the person to run /next, a command print mode does not have", async () => {
+		const written: string[] = [];
+		const write = process.stderr.write.bind(process.stderr);
+		process.stderr.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+		try {
+			h = await startHarness({ mode: "print", responses: [finishCall("f1", { status: "partial", summary: "Half.", next_task: "The rest." })] });
+			await h.session.prompt("Do the task.");
+		} finally {
+			process.stderr.write = write;
+		}
+		const note = written.join("");
+		expect(note).toContain("Handoff written (partial).");
+		expect(note).not.toContain("Run /next");
+		expect(note).toContain("pi-flows drive");
+	});
+
 	it("refuses to run beside another tool call, because the run would not stop", async () => {
 		h = await startHarness({
 			responses: [

@@ -79,7 +79,8 @@ describe("/next", () => {
 	it("stops at a blocked document and says why", async () => {
 		const { harness } = await withDocument({ ...base, status: "blocked", blocked: "Needs the API key from Ana." });
 		await harness.session.prompt("/next");
-		expect(harness.notes.at(-1)?.text).toContain("Needs the API key from Ana.");
+		expect(harness.notes.at(-1)?.text).toContain("needs a person: Needs the API key from Ana. Give /next");
+		expect(harness.notes.at(-1)?.text).not.toContain("..");
 		expect(harness.faux.state.callCount).toBe(0);
 	});
 

@@ -60,7 +60,8 @@ async function chain(purpose: Exclude<HandoffPurpose, "compact">, args: string, 
 	}
 	const kickoffArgs = args.trim();
 	if (purpose === "next" && isChainEnd(doc) && !kickoffArgs) {
-		const why = doc.status === "blocked" ? `it is blocked and needs a human: ${doc.blocked ?? "(no reason given)"}` : "it has no next task";
+		// The blocker is the agent's own sentence: its full stop is kept, not doubled ("a human.." read as a typo).
+		const why = doc.status === "blocked" ? `it is blocked and needs a person: ${(doc.blocked ?? "no reason given").trim().replace(/[.!?]+$/, "")}` : "it has no next task";
 		return report(ctx, `The chain ends here: HANDOFF.md says ${why}. Give /next some text to start a task anyway.`);
 	}
 	if (!auto && ctx.hasUI) {

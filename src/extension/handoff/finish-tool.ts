@@ -72,7 +72,9 @@ export function createFinishTool(deps: FinishToolDeps): ToolDefinition<typeof Fi
 			if (!written.ok) return refuse(`HANDOFF.md was not written: ${written.message}`, "write-failed");
 			deps.onFinished(ctx);
 			const hasNext = !isChainEnd(doc);
-			deps.notify(ctx, `Handoff written (${doc.status}). ${hasNext ? "Run /next to start the next task in a fresh session." : "The chain ends here."}`);
+			// /next exists only in an interactive session; headless, the next step is another process.
+			const onward = ctx.hasUI ? "Run /next to start the next task in a fresh session." : "Start the next task in a fresh process (for example `pi-flows drive`), or /next in an interactive pi.";
+			deps.notify(ctx, `Handoff written (${doc.status}). ${hasNext ? onward : "The chain ends here."}`);
 			return {
 				content: [{ type: "text", text: `HANDOFF.md written with status ${doc.status}. The session ends here.` }],
 				details: { path: written.path, status: doc.status, hasNext, ...(written.archivedTo ? { archivedTo: written.archivedTo } : {}) },

@@ -9,7 +9,10 @@
  *                            only a command context can start a new session; /cut takes the document
  *
  * Never from inside `execute`: `ctx.compact()` aborts the run and would take the tool's own result with
- * it. The breaker counts attempts, and the count rides into a session started by /cut, so an agent that
+ * it. A compact reset keeps nothing of the old conversation (pi's recent-entry tail included: measured,
+ * keeping it left about 21k of 30k tokens in context), and when pi cannot compact at all (a session under
+ * its keep-recent size: "Nothing to compact") the reset goes on as a session cut, and says so. The
+ * breaker counts attempts, and the count rides into a session started by /cut, so an agent that
  * checkpoints every turn stops ping-ponging after `HANDOFF_MAX_RESETS` resets even across sessions.
  */
 import type {
@@ -108,7 +111,17 @@ export function createResetEngine(deps: ResetEngineDeps): ResetEngine {
 
 	const afterCompaction = (ctx: ExtensionContext, outcome: ResetOutcome | "cancelled") => {
 		if (phase.name !== "compacting") return;
+		const { doc } = phase;
 		phase = { name: "idle" };
+		if (outcome !== "cancelled" && outcome.kind === "failed" && CANNOT_COMPACT.test(outcome.reason)) {
+			// pi will not compact this session, so an in-place reset is impossible: cut to a fresh session
+			// seeded with the document instead, which is the reset the checkpoint asked for.
+			const text = `Handoff: pi cannot compact this session (${outcome.reason}); the checkpoint reset continues in a fresh session seeded with HANDOFF.md.`;
+			report(ctx, text, "warning");
+			phase = { name: "cutting", doc };
+			whenIdle(ctx, "the /cut command", () => pi.sendUserMessage("/cut", { expandPromptTemplates: true }));
+			return;
+		}
 		if (outcome === "cancelled") {
 			report(ctx, "Handoff: the context reset was cancelled. HANDOFF.md is saved; send a message to continue.", "warning");
 			return;
@@ -175,7 +188,9 @@ export function createResetEngine(deps: ResetEngineDeps): ResetEngine {
 			return {
 				compaction: {
 					summary: phase.summary,
-					firstKeptEntryId: preparation.firstKeptEntryId,
+					// An id no entry has: pi then keeps none of the old conversation, not even its recent tail,
+					// so the next request holds the document and what follows it, nothing else.
+					firstKeptEntryId: KEEP_NOTHING,
 					tokensBefore: preparation.tokensBefore,
 					details: { source: "HANDOFF.md", by: "pi-flows handoff" },
 				},
@@ -197,6 +212,12 @@ export function createResetEngine(deps: ResetEngineDeps): ResetEngine {
 		},
 	};
 }
+
+/** pi's compaction errors that mean "this session cannot be compacted", not a fault to report as one. */
+const CANNOT_COMPACT = /nothing to compact|already compacted/i;
+
+/** The `firstKeptEntryId` of a reset: matches no entry, so nothing before the compaction stays in context. */
+export const KEEP_NOTHING = "pi-flows-handoff-reset-keeps-nothing";
 
 function onlyHandoffCalls(event: TurnEndEvent): boolean {
 	const { message } = event;

@@ -14,6 +14,8 @@ import type { Prepared } from "./prepare.ts";
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { runsHome, startRun } from "../../runs/index.ts";
+import { agentDir } from "../../agents/index.ts";
+import { resolveHandoffPolicy } from "../../handoff/index.ts";
 
 /** What the caller adds to a run; each surface (command, step, tool) differs only here. */
 export interface LaunchHooks {
@@ -53,8 +55,11 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 	try {
 		// The journaled runner: a snapshot, a lock, a journal flushed at each visit's end, events, usage and
 		// the result, so a run started in pi is resumable by `/run resume` and `pi-flows resume` alike.
+		// The same switch and cap as the interactive session: enable_handoff / HANDOFF_* reach every flow turn.
+		const handoff = (await resolveHandoffPolicy({ cwd: p.cwd, agentDir: agentDir(), env: process.env })).policy;
 		const outcome = await startRun(p.flow, p.input, {
 			runsHome: runsHome(p.cwd),
+			handoff,
 			spawn,
 			models: p.models,
 			cwd: p.cwd,

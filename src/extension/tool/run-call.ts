@@ -6,7 +6,8 @@
  * needs pi's UI, so a subagent's own `subagent` tool runs the same code one level deeper.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { loadRoster, type Scope } from "../../agents/index.ts";
+import { agentDir, loadRoster, type Scope } from "../../agents/index.ts";
+import { landThePlaneDirective, resolveHandoffPolicy } from "../../handoff/index.ts";
 import { chain, createPool, DEFAULT_MAX_DEPTH, mapConcurrent } from "../../combinators/index.ts";
 import { type AskPort, NOBODY } from "../../flow/index.ts";
 import type { PiHost } from "../../pi/index.ts";
@@ -63,6 +64,9 @@ export interface CallOutcome {
 	usage?: Usage;
 }
 
+/** The land-the-plane directive of a delegated turn, which has no `finish`: its answer is the handoff. */
+const ANSWER_DIRECTIVE = landThePlaneDirective({ canReset: false, answerOnly: true });
+
 /** Runs a call; `onProgress` gets the rows whenever a turn starts, uses a tool or ends. */
 export async function runCall(core: CallCore, params: SubagentParams, signal?: AbortSignal, onProgress?: (details: SubagentDetails) => void): Promise<CallOutcome> {
 	if (core.depth >= core.maxDepth) {
@@ -90,7 +94,10 @@ export async function runCall(core: CallCore, params: SubagentParams, signal?: A
 	const host = await core.host();
 	const fallback = core.defaultModel;
 	const spawn: Spawn = withChildTools(fallback ? (r) => host.spawn(r.model || r.agent.model ? r : { ...r, model: fallback }) : host.spawn, childTools);
-	const options = { cwd: core.pi.cwd, spawn, ...(signal ? { signal } : {}), onEvent, ...(plan.model ? { model: plan.model } : {}), ...(plan.timeoutMs !== undefined ? { timeoutMs: plan.timeoutMs } : {}) };
+	// Delegated turns are unattended too: the watermark asks them to land, under the same switch and threshold.
+	const policy = (await resolveHandoffPolicy({ cwd: core.pi.cwd, agentDir: agentDir(), env: process.env })).policy;
+	const watermark = policy.enabled ? { threshold: policy.watermark, directive: ANSWER_DIRECTIVE } : undefined;
+	const options = { cwd: core.pi.cwd, spawn, ...(signal ? { signal } : {}), onEvent, ...(plan.model ? { model: plan.model } : {}), ...(plan.timeoutMs !== undefined ? { timeoutMs: plan.timeoutMs } : {}), ...(watermark ? { watermark } : {}) };
 	if (plan.mode === "chain" && "steps" in plan) {
 		const result = await chain({ ...options, spawn: stepSpawn(spawn, plan.steps), steps: plan.steps.map((s) => s.agent), input: plan.input });
 		const text = result.ok ? result.output : `The chain failed at ${result.agent}: ${result.error ?? "unknown error"}`;

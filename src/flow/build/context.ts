@@ -86,7 +86,9 @@ export function buildContext(file: FlowFile): BuildContext {
 		num(e, path, min, max) {
 			const v = isScalar(e.value) ? e.value.value : undefined;
 			if (typeof v === "number" && Number.isFinite(v) && v > min && v <= max) return { value: v, range: e.range };
-			report("key-type", e.range, path, `\`${e.key}\` must be a number above ${min} and at most ${max}, not ${describe(e.value)}`);
+			// A number out of range is named as written ("not 1.5"); "not a number" would contradict the reader.
+			const got = typeof v === "number" ? String(v) : describe(e.value);
+			report("key-type", e.range, path, `\`${e.key}\` must be a number above ${min} and at most ${max}, not ${got}`);
 			return undefined;
 		},
 		bool(e, path) {

@@ -11,8 +11,8 @@ import type { Subagent } from "../../runtime/subagent.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
 import { type AgentNode, allNodes } from "../ast.ts";
 import { DEFAULT_CONTINUATIONS, turnTimeout } from "../check/index.ts";
-import { HANDOFF_DEFAULTS, type HandoffDocument, landThePlaneDirective } from "../../handoff/index.ts";
-import { checkpointTool, continuationPrompt, finishTool, handoffValue } from "./handoff-tools.ts";
+import { DEFAULT_POLICY, type HandoffDocument, landThePlaneDirective } from "../../handoff/index.ts";
+import { checkpointTool, continuationPrompt, finishTool, handedOff, handoffValue } from "./handoff-tools.ts";
 import { createLedger, type Ledger } from "./ledger.ts";
 import { modelKey } from "./models.ts";
 import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "./tools.ts";
@@ -20,8 +20,8 @@ import { composeTask, valueAt } from "./turn.ts";
 import { type Frame, frameCwd, type MemoryScope, type VisitRecord } from "./values.ts";
 import { DEFAULT_IDLE_MS, MAX_BACKOFF_MS, type World } from "./world.ts";
 
-/** The land-the-plane directive of flow turns (a checkpoint resets them), written once. */
-const DIRECTIVE = landThePlaneDirective({ canReset: true });
+/** The land-the-plane directives of flow turns, written once: with resets left a checkpoint is worth naming. */
+const DIRECTIVE = { reset: landThePlaneDirective({ canReset: true }), land: landThePlaneDirective({ canReset: false }) };
 
 /** A subagent and the mutable state its tools write to. */
 interface Seat {
@@ -42,6 +42,9 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	const addenda = (world.options.plugins ?? []).map((p) => p.taskAddendum?.(node.id.value, visit)).filter((t): t is string => !!t);
 	const task = composeTask(world.flow.prompts.get(node.id.value) ?? "", node.reads, frame, world.input, [...addenda, closing].filter(Boolean).join("\n\n") || undefined, diff);
 	const scope = node.memory ? memoryScope(frame, node.memory.value) : undefined;
+	// One switch and one cap for every surface: off means no handoff tools and no steer in this turn.
+	const policy = world.options.handoff ?? DEFAULT_POLICY;
+	let resets = 0;
 	const skills = world.flow.skills.get(node.id.value) ?? [];
 	const open = async (): Promise<Seat> => {
 		const captured: Captured = { refusals: 0 };
@@ -50,8 +53,13 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 		const typed = node.output?.value ?? (scope ? sharedOutput(world, node, agent.name) : undefined);
 		if (typed) tools.push(submitTool(typed, captured));
 		if (ledger) tools.push(verdictTool(ledger, node.path, at, captured));
-		captured.handoff = {};
-		tools.push(finishTool(captured.handoff), checkpointTool(captured.handoff));
+		if (policy.enabled) {
+			captured.handoff = {};
+			// The document reaches the journal before the tool returns: a crash mid-turn leaves it on disk.
+			const save = async (doc: HandoffDocument) => void world.recorder.handoff?.(at.at, handoffValue(doc));
+			const resetsLeft = () => resets < policy.maxResets;
+			tools.push(finishTool(captured.handoff, { save }), checkpointTool(captured.handoff, policy.checkpointReset, { save, resetsLeft }));
+		}
 		const sub = await world.options.spawn({
 			agent,
 			...(model ? { model: model.spec ?? model.ref } : {}),
@@ -71,12 +79,11 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	const attempts = 1 + (node.retry?.value ?? 0);
 	const timeoutMs = world.options.timeoutMs ?? turnTimeout(node, world.flow).ms;
 	const maxContinuations = node.handoff?.continuations?.value ?? world.flow.handoff?.continuations?.value ?? DEFAULT_CONTINUATIONS;
-	const watermark = node.handoff?.watermark?.value ?? world.flow.handoff?.watermark?.value ?? HANDOFF_DEFAULTS.watermark;
+	const threshold = node.handoff?.watermark?.value ?? world.flow.handoff?.watermark?.value ?? policy.watermark;
 	let seat: Seat | undefined;
 	let last: VisitRecord = { ok: false, error: { kind: "provider", message: "not run" } };
 	let attempt = 1;
 	let continuations = 0;
-	let resets = 0;
 	let prompt = task;
 	let lastDoc: HandoffDocument | undefined;
 	// A fresh session for the node's task: the old one's context is dropped, the document carries on.
@@ -110,8 +117,12 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 				world.emit({ type: "turn_start", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id });
 				world.budget.startTurn();
 				world.running.add(s.sub);
+				const capture = s.captured.handoff;
+				const watermark = capture
+					? { threshold, directive: resets < policy.maxResets ? DIRECTIVE.reset : DIRECTIVE.land, muted: () => handedOff(capture) }
+					: undefined;
 				const r = await s.sub
-					.ask(prompt, { label: visit, signal, timeoutMs, idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS, watermark: { threshold: watermark, directive: DIRECTIVE } })
+					.ask(prompt, { label: visit, signal, timeoutMs, idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS, ...(watermark ? { watermark } : {}) })
 					.finally(() => world.running.delete(s.sub));
 				world.spend(r.usage);
 				world.recorder.transcript(visit, s.sub.id, r.messages);
@@ -124,7 +135,8 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 				const handoff = handoffValue(doc);
 				if (doc.by === "checkpoint" && s.captured.handoff?.reset !== "none") {
 					// A checkpoint with a reset: the node goes on from the document in a fresh context, at no model cost.
-					if (++resets > HANDOFF_DEFAULTS.maxResets) return { ok: false, handoff, error: { kind: "unfinished", message: `${resets - 1} context resets and still not finished` } };
+					// The checkpoint tool stops resetting once the cap is reached, so this stays within HANDOFF_MAX_RESETS.
+					resets++;
 					await freshSeat(s);
 					prompt = continuationPrompt(task, doc);
 					continue;

@@ -43,35 +43,77 @@ function docFrom(args: Record<string, unknown>, status: HandoffStatus, by: Hando
 	return doc;
 }
 
+/**
+ * Where a turn's documents go the moment a tool writes them, before the tool returns: the driver's
+ * HANDOFF.md, a run's journal. A reason comes back when it could not be kept; the tool then reports the
+ * failure to the model instead of pretending the save happened.
+ */
+export type SaveHandoff = (doc: HandoffDocument) => Promise<string | undefined>;
+
+/** What the handoff tools of one turn may be given besides their capture. */
+export interface HandoffToolOptions {
+	/** Keeps each document before the tool returns; without it the document lives in the capture only. */
+	save?: SaveHandoff;
+	/** Whether a checkpoint may still reset (`HANDOFF_MAX_RESETS` not yet used up); default yes. */
+	resetsLeft?: () => boolean;
+}
+
+async function keep(doc: HandoffDocument, options: HandoffToolOptions): Promise<string | undefined> {
+	if (!options.save) return undefined;
+	try {
+		return await options.save(doc);
+	} catch (error) {
+		return error instanceof Error ? error.message : String(error);
+	}
+}
+
 /** `finish`: the last call of a turn; `done`, `partial` (the node continues afresh) or `blocked`. */
-export function finishTool(capture: HandoffCapture): ToolSpec {
+export function finishTool(capture: HandoffCapture, options: HandoffToolOptions = {}): ToolSpec {
 	return {
 		name: "finish",
 		label: "Finish",
 		description: `End your task with a handoff document: status done (the task is complete), partial (what is left goes in next_task; a fresh agent continues from it) or blocked (a person must act). The call ends your turn. ${DOC_FIELDS}`,
 		parameters: FINISH_PARAMETERS,
 		async execute(args) {
-			capture.doc = docFrom(args, args.status as HandoffStatus, "finish");
+			const doc = docFrom(args, args.status as HandoffStatus, "finish");
+			const failed = await keep(doc, options);
+			if (failed) return { text: `The handoff was not saved (${failed}); call \`finish\` again.`, isError: true };
+			capture.doc = doc;
+			capture.reset = undefined;
 			return { text: "Handoff recorded.", terminate: true };
 		},
 	};
 }
 
 /** `checkpoint`: saves the document; with a reset, the node goes on in a fresh session seeded with it. */
-export function checkpointTool(capture: HandoffCapture, defaultReset: "compact" | "session" | "none" = HANDOFF_DEFAULTS.checkpointReset): ToolSpec {
+export function checkpointTool(capture: HandoffCapture, defaultReset: "compact" | "session" | "none" = HANDOFF_DEFAULTS.checkpointReset, options: HandoffToolOptions = {}): ToolSpec {
 	return {
 		name: "checkpoint",
 		label: "Checkpoint",
-		description: `Save your progress as a handoff document at a milestone. With reset compact or session (the default is compact), this conversation is replaced by the document and you continue from it; with none, only the document is saved. ${DOC_FIELDS}`,
+		description: `Save your progress as a handoff document at a milestone. With reset compact or session (the default is ${defaultReset}), this conversation is replaced by the document and you continue from it; with none, only the document is saved. ${DOC_FIELDS}`,
 		parameters: CHECKPOINT_PARAMETERS,
 		async execute(args) {
-			capture.doc = docFrom(args, args.status as HandoffStatus, "checkpoint");
-			const reset = (args.reset as HandoffCapture["reset"]) ?? defaultReset;
+			const doc = docFrom(args, args.status as HandoffStatus, "checkpoint");
+			const failed = await keep(doc, options);
+			if (failed) return { text: `The checkpoint was not saved (${failed}); keep working and try again.`, isError: true };
+			capture.doc = doc;
+			const asked = (args.reset as HandoffCapture["reset"]) ?? defaultReset;
+			const spent = asked !== "none" && options.resetsLeft?.() === false;
+			const reset = spent ? "none" : asked;
 			capture.reset = reset;
+			if (spent) return { text: "Checkpoint saved. Automatic resets are used up for this task (HANDOFF_MAX_RESETS), so the context stays as it is; keep working." };
 			if (reset === "none") return { text: "Checkpoint saved." };
 			return { text: "Checkpoint saved; you will continue from it in a fresh context.", terminate: true };
 		},
 	};
+}
+
+/**
+ * Whether the turn has handed off: a `finish`, or a checkpoint that ends the turn for a reset. After it
+ * the watermark stays quiet, since its steer would keep a turn going whose work is already recorded.
+ */
+export function handedOff(capture: HandoffCapture): boolean {
+	return capture.doc !== undefined && (capture.doc.by === "finish" || (capture.reset !== undefined && capture.reset !== "none"));
 }
 
 /** The document as the value later nodes read (`<node>.handoff.status`, ...). */
@@ -86,9 +128,13 @@ export function handoffValue(doc: HandoffDocument): Value {
 	};
 }
 
-/** The prompt of a continuation: the node's task, then the document, then what to do with it. */
-export function continuationPrompt(task: string, doc: HandoffDocument): string {
-	return `${task.trimEnd()}\n\n## Handoff from the previous session\n\n${handoffAsContext(doc, doc.by === "checkpoint" ? "cut" : "next")}\n\nYou are a fresh agent continuing this node's task from the document above: check its artifacts, then do what it says is left. End with \`finish\`.\n`;
+/**
+ * The prompt of a continuation: the task, then the latest document, then what to do with it. Callers pass
+ * the task itself, never an earlier continuation prompt, so the documents do not nest turn after turn.
+ * `source` is the file the document can be read again from (`null`: none).
+ */
+export function continuationPrompt(task: string, doc: HandoffDocument, source: string | null = null): string {
+	return `${task.trimEnd()}\n\n## Handoff from the previous session\n\n${handoffAsContext(doc, doc.by === "checkpoint" ? "cut" : "next", source)}\n\nYou are a fresh agent continuing this task from the document above: check its artifacts, then do what it says is left. End with \`finish\`.\n`;
 }
 
 /** The document in Markdown, for transcripts and reports. */

@@ -35,6 +35,11 @@ export interface RunRecorder {
 	toolCall(path: string, tool: string): void;
 	/** A turn's messages, kept per subagent. */
 	transcript(path: string, subagent: string, messages: readonly unknown[]): void;
+	/**
+	 * A handoff document a turn just wrote (`checkpoint` or `finish`), kept before the tool returns so a
+	 * crash mid-turn leaves it on disk. Optional: a recorder that keeps nothing may leave it out.
+	 */
+	handoff?(path: string, doc: Value): void;
 }
 
 /** What a resumed run reads from the journal of its earlier lives. */

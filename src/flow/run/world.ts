@@ -3,6 +3,7 @@
  * (questions, checks, git), the run's signal and deadlines, and the event sink. One world per run; the
  * walk reads it and never reaches past it.
  */
+import type { HandoffPolicy } from "../../handoff/index.ts";
 import type { EventSink, FlowEvent } from "../../runtime/events.ts";
 import type { Spawn } from "../../runtime/subagent.ts";
 import type { Usage } from "../../runtime/usage.ts";
@@ -49,6 +50,11 @@ export interface RunOptions {
 	recorder?: RunRecorder;
 	/** The journal of earlier lives, for a resume: ended visits are replayed, not re-run. */
 	replay?: Replay;
+	/**
+	 * The handoff protocol's switch, reset cap and defaults (see `resolveHandoffPolicy`); default: on,
+	 * with the documented defaults. The CLI and the extension resolve it from env and settings files.
+	 */
+	handoff?: HandoffPolicy;
 }
 
 /** Something that watches a run and may speak into it: it sees every event, may emit its own, and may add text to a node's task. */
