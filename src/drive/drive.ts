@@ -355,9 +355,15 @@ async function oneTurn(
 	const { n } = state;
 	const capture: HandoffCapture = {};
 	// Each document is HANDOFF.md, then a journal line, before the tool returns: at most one step stale.
+	// A refused write (HANDOFF.md is a link, the disk is full) is the real cause of whatever the turn does
+	// next, so the turn's line says it first.
+	let refused: string | undefined;
 	const save = async (doc: HandoffDocument) => {
 		const written = await writeHandoff(options.cwd, doc);
-		if (!written.ok) return written.message;
+		if (!written.ok) {
+			refused = written.message;
+			return written.message;
+		}
 		journal.append({ type: "handoff", n, doc, at: now() });
 		return undefined;
 	};
@@ -365,14 +371,10 @@ async function oneTurn(
 	let sub: Awaited<ReturnType<Spawn>> | undefined;
 	let usage = emptyUsage();
 	const stopped = () => options.signal?.aborted === true;
-	const end = (outcome: TurnOutcome, error?: string): DriveTurn => ({
-		n,
-		kickoff,
-		outcome,
-		...(capture.doc ? { doc: capture.doc } : {}),
-		...(error ? { error } : {}),
-		usage,
-	});
+	const end = (outcome: TurnOutcome, failure?: string): DriveTurn => {
+		const error = refused && failure ? `${refused} Then: ${failure}` : (refused ?? failure);
+		return { n, kickoff, outcome, ...(capture.doc ? { doc: capture.doc } : {}), ...(error ? { error } : {}), usage };
+	};
 	try {
 		sub = await options.spawn({
 			agent: options.agent,
