@@ -112,6 +112,7 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 		const outcome = await startRun(flow, input.value, {
 			runsHome: runsHome(io.cwd, flag(args, "runs-dir")),
 			handoff: handoff.policy,
+			keyDir: io.agentDir,
 			spawn: host.spawn,
 			models: models.models,
 			cwd: io.cwd,

@@ -62,7 +62,8 @@ export function unsafeWrite(path: string, roots: readonly string[]): string | un
 		return `${file} is a symbolic link${target}; pi-flows never writes through a link`;
 	}
 	if (!roots.some((root) => resolvesInside(root, dirname(file)))) {
-		return `${file} resolves to ${realNearest(file)}, outside ${roots.map((r) => resolve(r)).join(" and ")}; pi-flows never writes there on a repository's say-so`;
+		const outside = roots.map((r) => resolve(r)).join(" and ");
+		return `${file} resolves to ${realNearest(file)}, outside ${outside}; pi-flows never writes there on a repository's say-so`;
 	}
 	return undefined;
 }

@@ -10,7 +10,11 @@
  */
 import { constants } from "node:fs";
 import { access, mkdir, readFile, writeFile } from "node:fs/promises";
-import { createEditToolDefinition, createWriteToolDefinition, type ToolDefinition } from "@earendil-works/pi-coding-agent";
+import {
+	createEditToolDefinition,
+	createWriteToolDefinition,
+	type ToolDefinition,
+} from "@earendil-works/pi-coding-agent";
 import { resolvesInside } from "../fs-safe/index.ts";
 
 /** What a turn's file tools may not touch. */
@@ -27,7 +31,8 @@ function refuse(path: string, within: readonly string[], what: string): void {
 /** Guarded replacements for the turn's `write` and `edit` (only those it has). */
 export function guardedTools(cwd: string, names: readonly string[], guard: Guard): ToolDefinition[] {
 	const tools: ToolDefinition[] = [];
-	const noWrite = (path: string) => refuse(path, guard.noWrite, "which holds the run's own record or the project's flows and agents");
+	const what = "which holds the run's own record or the project's flows and agents";
+	const noWrite = (path: string) => refuse(path, guard.noWrite, what);
 	if (guard.noWrite.length && names.includes("write")) {
 		tools.push(
 			createWriteToolDefinition(cwd, {

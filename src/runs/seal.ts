@@ -13,7 +13,17 @@
  * Example: `sealSnapshot(key, dir, text)` at the start; `journalSealer(key, dir, from)` wraps each
  * append; `verifyRun(key, dir)` → `{ ok: true, lines: 12 }` or `{ ok: false, why: "…" }`.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, truncateSync, writeFileSync, writeSync } from "node:fs";
+import {
+	closeSync,
+	fsyncSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	realpathSync,
+	truncateSync,
+	writeFileSync,
+	writeSync,
+} from "node:fs";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { join } from "node:path";
 import { agentDir } from "../agents/index.ts";
@@ -45,10 +55,13 @@ export function runKey(dir: string = agentDir()): { ok: true; key: Buffer } | { 
 		// Exclusive: two first runs at once agree on the one key that won.
 		writeFileSync(path, `${randomBytes(32).toString("hex")}\n`, { flag: "wx", mode: 0o600 });
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code !== "EEXIST") return { ok: false, error: `cannot make the run key ${path}: ${(error as Error).message}` };
+		if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+			return { ok: false, error: `cannot make the run key ${path}: ${(error as Error).message}` };
+		}
 	}
 	const made = read();
-	return made ? { ok: true, key: made } : { ok: false, error: `the run key ${path} is not 64 hex digits; remove it to make a new one (older runs then cannot be resumed)` };
+	if (made) return { ok: true, key: made };
+	return { ok: false, error: `the run key ${path} is not 64 hex digits; remove it to make a new one (older runs then cannot be resumed)` };
 }
 
 function mac(key: Buffer, ...parts: string[]): string {
@@ -118,7 +131,8 @@ export function verifyRun(key: Buffer, runDir: string): Verified {
 	try {
 		sealText = readFileSync(join(runDir, SEAL_FILE), "utf8");
 	} catch {
-		return { ok: false, why: `${runDir} has no seal: it was not made by this person's pi-flows (or by one older than the seal); a run folder from elsewhere is never resumed` };
+		const why = `${runDir} has no seal: it was not made by this person's pi-flows (or by one older than the seal)`;
+		return { ok: false, why: `${why}; a run folder from elsewhere is never resumed` };
 	}
 	const seals = sealText.split("\n");
 	// A seal line cut mid-write (no newline) sealed nothing.
@@ -130,8 +144,12 @@ export function verifyRun(key: Buffer, runDir: string): Verified {
 		return { ok: false, why: `${runDir}/${SEAL_FILE} is damaged` };
 	}
 	const dir = realDir(runDir);
-	if (head.v !== 1 || typeof head.mac !== "string" || typeof head.dir !== "string") return { ok: false, why: `${runDir}/${SEAL_FILE} is damaged` };
-	if (head.dir !== dir) return { ok: false, why: `the run was made in ${head.dir}, not here (${dir}); a run folder copied or moved from elsewhere is never resumed` };
+	if (head.v !== 1 || typeof head.mac !== "string" || typeof head.dir !== "string") {
+		return { ok: false, why: `${runDir}/${SEAL_FILE} is damaged` };
+	}
+	if (head.dir !== dir) {
+		return { ok: false, why: `the run was made in ${head.dir}, not here (${dir}); a run folder copied or moved from elsewhere is never resumed` };
+	}
 	let snapshot: string;
 	try {
 		snapshot = readFileSync(join(runDir, "snapshot.json"), "utf8");
@@ -139,7 +157,8 @@ export function verifyRun(key: Buffer, runDir: string): Verified {
 		return { ok: false, why: `${runDir} holds no readable snapshot: ${(error as Error).message}` };
 	}
 	if (!same(mac(key, "pi-flows run", dir, snapshot), head.mac)) {
-		return { ok: false, why: `snapshot.json of ${runDir} does not match its seal: it was changed after the run started, or the run was made with another person's key` };
+		const why = `snapshot.json of ${runDir} does not match its seal`;
+		return { ok: false, why: `${why}: it was changed after the run started, or the run was made with another person's key` };
 	}
 	let journal = "";
 	try {
@@ -150,12 +169,16 @@ export function verifyRun(key: Buffer, runDir: string): Verified {
 	const lines = journal.split("\n");
 	lines.pop();
 	const sealed = seals.slice(1);
-	if (sealed.length > lines.length) return { ok: false, why: `journal.jsonl of ${runDir} is shorter than its seal: lines were removed` };
+	if (sealed.length > lines.length) {
+		return { ok: false, why: `journal.jsonl of ${runDir} is shorter than its seal: lines were removed` };
+	}
 	let last = head.mac;
 	for (const [i, line] of lines.entries()) {
 		if (i >= sealed.length) break;
 		last = mac(key, last, line);
-		if (!same(last, sealed[i])) return { ok: false, why: `journal.jsonl of ${runDir} does not match its seal at line ${i + 1}: it was changed after it was written` };
+		if (!same(last, sealed[i])) {
+			return { ok: false, why: `journal.jsonl of ${runDir} does not match its seal at line ${i + 1}: it was changed after it was written` };
+		}
 	}
 	return { ok: true, lines: sealed.length, last, snapshot };
 }
@@ -171,5 +194,6 @@ export function trimJournal(runDir: string, lines: number): void {
 	}
 	let end = 0;
 	for (let i = 0; i < lines; i++) end = text.indexOf("\n", end) + 1;
-	if (Buffer.byteLength(text.slice(0, end)) !== Buffer.byteLength(text)) truncateSync(path, Buffer.byteLength(text.slice(0, end)));
+	const keep = Buffer.byteLength(text.slice(0, end));
+	if (keep !== Buffer.byteLength(text)) truncateSync(path, keep);
 }

@@ -126,8 +126,11 @@ describe("copies", () => {
   look:
     - say: looked
 `;
-		setTimeout(() => controller.abort(), 600);
-		const ran = await runInline(project, "fan", mapFlow, script, "x", { git: createGitPort(), signal: controller.signal });
+		// Stopped once the first item has written (and its turn ended), while the second still hangs.
+		const onEvent = (e: { type: string; path?: string }) => {
+			if (e.type === "node_end" && e.path === "work[1]/code") setTimeout(() => controller.abort(), 50);
+		};
+		const ran = await runInline(project, "fan", mapFlow, script, "x", { git: createGitPort(), signal: controller.signal, onEvent });
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "stopped" });
 		expect(existsSync(join(project.cwd, "a.txt"))).toBe(false);
 		// What the stopped item wrote is kept on its branch, and the failure says where (issue 21).
