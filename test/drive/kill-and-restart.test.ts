@@ -19,7 +19,7 @@ type Point = "before" | "during" | "after" | "checkpoint";
 
 // Kills the driver once: the marker makes the second life's replay of the same step harmless.
 const KILL = "if [ ! -e .killed ]; then touch .killed; kill -9 $(cat driver.pid); sleep 5; fi";
-const waitFor = (text: string) => `for i in $(seq 1 400); do grep -q '${text}' HANDOFF.md 2>/dev/null && break; sleep 0.05; done`;
+const waitFor = (text: string) => `for i in $(seq 1 1200); do grep -q '${text}' HANDOFF.md 2>/dev/null && break; sleep 0.05; done`;
 
 /** The script of a three-turn chain with a kill at `point` of turn `k`. */
 function script(point: Point, k: number): string {
@@ -28,7 +28,9 @@ function script(point: Point, k: number): string {
 		const work = `echo turn${n} >> work.log`;
 		const here = n === k;
 		const finish = { name: "finish", args: n < 3 ? { status: "partial", summary: `turn ${n} done`, next_task: `do turn ${n + 1}` } : { status: "done", summary: "turn 3 done" } };
-		const steps: unknown[] = [{ call: "bash", args: { command: here && point === "before" ? `${work}; ${KILL}` : work } }];
+		// After turn k's finish the next turn waits a moment, so a kill from the test lands between the two.
+		const pause = point === "after" && n === k + 1 ? { delay: 4000 } : {};
+		const steps: unknown[] = [{ call: "bash", args: { command: here && point === "before" ? `${work}; ${KILL}` : work }, ...pause }];
 		if (here && point === "checkpoint") {
 			steps.push({ call: "checkpoint", args: { status: "in-progress", summary: `turn ${n} half way`, next_task: `finish turn ${n}`, reset: "none" } });
 			steps.push({ call: "bash", args: { command: `${waitFor("half way")}; ${KILL}` } });
@@ -119,7 +121,13 @@ describe("a driver killed with SIGKILL and started again", () => {
 			if (point === "before") expect(r.life2.stderr, at).toContain(`turn ${k} was cut off before it recorded a handoff and runs again`);
 			// Turn 3's finish was `done` and on disk: the chain was complete when the driver died.
 			else if (k === 3) expect(r.life2.stderr, at).toContain("already completed");
-			else expect(r.life2.stderr, at).toMatch(new RegExp(`resuming: ${k} turn\\(s\\) recorded in .*; turn ${k + 1} starts from (HANDOFF\\.md|the recorded handoff), finish partial`));
+			else if (point === "during") {
+				expect(r.life2.stderr, at).toMatch(new RegExp(`resuming: ${k} turn\\(s\\) recorded in .*; turn ${k + 1} starts from (HANDOFF\\.md|the recorded handoff), finish partial`));
+			} else {
+				// The kill fell after turn k's end: before turn k+1 started, or in its first moment.
+				const next = `turn ${k + 1} (starts from the recorded handoff, finish partial|was cut off before it recorded a handoff and runs again)`;
+				expect(r.life2.stderr, at).toMatch(new RegExp(`resuming: ${k} turn\\(s\\) recorded in .*; ${next}`));
+			}
 		}
 	}, 400_000);
 
