@@ -74,23 +74,30 @@ export function checkThinking(value: ValueText): Checked<ThinkingLevel> {
 
 const PROVIDER = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const MODEL_ID = /^[^\s/:"'][^\s"']*$/;
+const MODEL_HINT = "Write a model as pi reads it: a name (sonnet, opus:high) or provider/id[:thinking].";
 
-/** pi's `provider/id[:thinking]`; a `:` suffix that is no thinking level stays in the id, as pi keeps it. */
+/**
+ * A model as pi reads it: `sonnet`, `opus:high`, `anthropic/claude-sonnet-4-5:high`. The provider is what
+ * stands before the first `/`, if any; a `:` suffix that is a thinking level sets the thinking level, and any
+ * other suffix stays in the id, as pi keeps it (`openrouter/x:free`). Whether pi knows the model is asked
+ * when the run is prepared, through pi's own resolver, not here.
+ */
 export function checkModel(value: ValueText): Checked<ChainModel> {
 	const { text } = value;
-	const hint = "Write provider/id or provider/id:thinking, e.g. anthropic/claude-sonnet-4-5:high.";
+	const hint = MODEL_HINT;
 	const slash = text.indexOf("/");
-	if (slash <= 0) return refuse([problem(value, `\`${text}\` names no provider.`, { hint })]);
-	const provider = text.slice(0, slash);
-	if (!PROVIDER.test(provider)) {
+	if (slash === 0) return refuse([problem(value, `\`${text}\` names an empty provider.`, { hint })]);
+	const provider = slash > 0 ? text.slice(0, slash) : undefined;
+	if (provider !== undefined && !PROVIDER.test(provider)) {
 		return refuse([{ ...at(value, 0, slash), message: `\`${provider}\` is not a provider name.`, hint }]);
 	}
-	let id = text.slice(slash + 1);
+	const idStart = slash + 1;
+	let id = text.slice(idStart);
 	let thinking: ThinkingLevel | undefined;
 	const colon = id.lastIndexOf(":");
 	if (colon >= 0) {
 		const suffix = id.slice(colon + 1);
-		const from = slash + 2 + colon;
+		const from = idStart + colon + 1;
 		const level = levelOf(suffix);
 		const guess = level ? undefined : suggest(suffix, THINKING_WORDS);
 		if (level) {
@@ -110,9 +117,15 @@ export function checkModel(value: ValueText): Checked<ChainModel> {
 	}
 	if (id === "") return refuse([problem(value, `\`${text}\` names no model id.`, { hint })]);
 	if (!MODEL_ID.test(id) || id.split("/").includes("")) {
-		return refuse([{ ...at(value, slash + 1, slash + 1 + id.length), message: `\`${id}\` is not a model id.`, hint }]);
+		return refuse([{ ...at(value, idStart, idStart + id.length), message: `\`${id}\` is not a model id.`, hint }]);
 	}
-	return ok(thinking ? { provider, id, thinking } : { provider, id });
+	const model: ChainModel = provider === undefined ? { id } : { provider, id };
+	return ok(thinking ? { ...model, thinking } : model);
+}
+
+/** A model as pi reads it back: `provider/id` or the bare name, with its thinking suffix. */
+export function modelText(m: ChainModel, withThinking = true): string {
+	return `${m.provider === undefined ? "" : `${m.provider}/`}${m.id}${withThinking && m.thinking ? `:${m.thinking}` : ""}`;
 }
 
 const SKILL = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;

@@ -195,6 +195,11 @@ export const FAULT_CATALOGUE = {
 		trigger: "A flag given twice on one step, or a chain-wide flag given twice in the chain.",
 		fix: "Keep one of them; the fault points at the second and names the first.",
 	},
+	"chain-duplicate-label": {
+		stage: "chain",
+		trigger: "Two steps of a chain with the same label (`@research:x -> @review:x`), or a label that is another step's agent name.",
+		fix: "Give each step its own label; the label names the step in reports and in the run folder.",
+	},
 	"twin-keys": {
 		stage: "read",
 		trigger: "Both `x` and `x-from` on one node (`agent`/`agent-from`, `map`/`map-from`, `ask`/`ask-from`), or both `nodes` and `chain` in a flow.",
