@@ -11,7 +11,7 @@ export { chainToNodes } from "./to-flow.ts";
 export { CHAIN_FLAGS, type FlagPlace, type FlagScope, type FlagSpec, flagNames } from "./flags.ts";
 export { formatDuration, parseDuration } from "./duration.ts";
 export { formatChain } from "./format.ts";
-export { type ParsedChain, parseChain } from "./parse.ts";
+export { type ParsedChain, parseChain, withGlobals } from "./parse.ts";
 export {
 	type ChainGlobals,
 	type ChainModel,

@@ -72,3 +72,15 @@ export function parseChain(text: string, options: ParseChainOptions): ParsedChai
 	if (faults.length > 0) return { faults };
 	return { value: { steps, globals: into.globals, range: src.range({ start: 0, end: text.length }) }, faults };
 }
+
+/**
+ * The chain with chain-wide flags given apart (a command line's `--global-model X` beside the chain) written
+ * into it: after its own `--` section if it has one, else after a new ` -- `. The chain's own characters keep
+ * their offsets, so a fault inside them still points where the user typed it.
+ */
+export function withGlobals(text: string, globals: string): string {
+	if (globals.trim() === "") return text;
+	const tokens = tokenize(text);
+	const marked = tokens.ok && tokens.segments.some((s) => s.tokens.some((t) => t.kind === "globals"));
+	return `${text}${marked ? " " : " -- "}${globals}`;
+}

@@ -3,7 +3,7 @@
  * flow, with every flag applied, handoff summaries between steps and `chain.*` events in the run folder.
  * A bad token is refused with its column in the chain and a did-you-mean; nothing runs.
  */
-import { parseChain } from "../chain/index.ts";
+import { CHAIN_FLAGS, parseChain, withGlobals } from "../chain/index.ts";
 import { faultText } from "../faults/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
@@ -14,6 +14,29 @@ import { loadRoster } from "../agents/index.ts";
 
 const PREFIX = "chain: '";
 
+/**
+ * pi-crew's chain-wide flags, accepted beside the chain as its docs write them
+ * (`pi-flows chain "@a -> @b" --global-model sonnet --continue-on-error`): every flag that may stand after
+ * the chain's `--`, with its value, read exactly as if written there.
+ */
+export const CHAIN_CLI_FLAGS: Record<string, boolean> = Object.fromEntries(
+	Object.entries(CHAIN_FLAGS)
+		.filter(([, spec]) => spec.scope !== "step")
+		.map(([name, spec]) => [name, spec.check !== undefined]),
+);
+
+/** The chain-wide flags given beside the chain, as the text that would follow its `--`. */
+function globalsOf(args: Args): string {
+	const parts: string[] = [];
+	for (const name of Object.keys(CHAIN_CLI_FLAGS)) {
+		const value = args.flags.get(name);
+		if (value === undefined) continue;
+		parts.push(`--${name}`);
+		if (typeof value === "string") parts.push(/^[^\s"'\\]+$/.test(value) ? value : `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`);
+	}
+	return parts.join(" ");
+}
+
 /** Runs `chain`. */
 export async function chainCommand(args: Args, io: Io): Promise<number> {
 	const [text, ...rest] = args.positionals;
@@ -21,15 +44,21 @@ export async function chainCommand(args: Args, io: Io): Promise<number> {
 		io.stderr('usage: pi-flows chain "@a -> @b --model p/m -> \\"a goal\\"" [goal] [--goal G] [--script FILE] [--model M] [--json] [--project]');
 		return 2;
 	}
-	const parsed = parseChain(text, { file: "chain" });
+	const globals = globalsOf(args);
+	const parsed = parseChain(text, { file: "chain", ...(globals ? { globals: { text: globals, file: "command line" } } : {}) });
 	if (!parsed.value) {
-		io.stderr(`  ${text}`);
-		for (const f of parsed.faults) io.stderr(`  ${" ".repeat(f.column - 1)}${"^".repeat(Math.max(1, (f.endLine === f.line ? f.endColumn : text.length + 1) - f.column))} ${f.code}: ${faultText(f)}`);
+		for (const [shown, file] of [[text, "chain"], [globals, "command line"]] as const) {
+			const mine = parsed.faults.filter((f) => f.file === file);
+			if (mine.length === 0) continue;
+			io.stderr(`  ${shown}`);
+			for (const f of mine) io.stderr(`  ${" ".repeat(f.column - 1)}${"^".repeat(Math.max(1, (f.endLine === f.line ? f.endColumn : shown.length + 1) - f.column))} ${f.code}: ${faultText(f)}`);
+		}
 		io.stderr("pi-flows: the chain does not read; nothing was run");
 		return 2;
 	}
+	const whole = withGlobals(text, globals);
 	const goal = flag(args, "goal") ?? rest.join(" ");
-	const flowText = `---\nname: chain\ndescription: a chain run from the command line\ninput: string\n${PREFIX}${text.replace(/'/g, "''")}'\n---\n`;
+	const flowText = `---\nname: chain\ndescription: a chain run from the command line\ninput: string\n${PREFIX}${whole.replace(/'/g, "''")}'\n---\n`;
 	const sources = { project: args.flags.has("project") };
 	const checked = checkFlowText(flowText, "chain.md", loadRoster(io.cwd, sources, io.env), catalogueOptions(io.cwd, sources, io.env));
 	if (!checked.value) {

@@ -13,7 +13,7 @@ import { planCommand } from "./plan.ts";
 import { reportCommand } from "./report.ts";
 import { resumeCommand } from "./resume.ts";
 import { runCommand } from "./run.ts";
-import { chainCommand } from "./chain.ts";
+import { CHAIN_CLI_FLAGS, chainCommand } from "./chain.ts";
 import { driveCommand } from "./drive.ts";
 import { testCommand } from "./test.ts";
 import { schemaCommand } from "./schema.ts";
@@ -23,7 +23,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 	resume: { json: false, timeout: true, "runs-dir": true, "in-doubt": true, "take-lock": false, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	check: { json: false, project: false },
 	test: {},
-	chain: { goal: true, model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "dry-run": false, "idle-timeout": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
+	chain: { goal: true, model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "dry-run": false, "idle-timeout": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true, ...CHAIN_CLI_FLAGS },
 	drive: { agent: true, model: true, script: true, "max-turns": true, "log-dir": true, project: false },
 	list: { json: false },
 	plan: { json: false, project: false, model: true, timeout: true, "runs-dir": true },
@@ -40,8 +40,8 @@ const USAGE = `usage: pi-flows <command> [...]
         check the flow, resolve every model, then run it in a run folder; the answer on stdout
   resume [run] [--in-doubt rerun|stop] [--take-lock] [--timeout D] [--budget-...]
         continue a run from its journal (the newest resumable one when none is named)
-  chain "<@a -> @b --model p/m -> \"goal\">" [goal] [--goal G] [--script FILE]
-        run a chain: every step's flags applied, handoff summaries between steps
+  chain "<@a -> @b --model p/m -> \"goal\">" [goal] [--goal G] [--script FILE] [--global-model M] [--budget-total N] ...
+        run a chain: every step's flags applied, handoff summaries between steps; chain-wide flags beside it too
   drive TASK.md [--max-turns N] [--agent A] [--model M] [--script FILE]
         the unattended handoff chain: a fresh context per turn, each ending on a handoff
   test [files...]            run flow tests (*.test.yaml beside a flow) on the scripted model
