@@ -13,6 +13,15 @@ export function chainExpander(cwd: string, scope: Scope = {}, env: NodeJS.Proces
 	return (chain, file, base) => {
 		const parsed = parseChain(chain.value, { file: file.file, lineTable: file.table, baseOffset: base ?? chain.range.start.offset, path: "chain" });
 		if (!parsed.value) return { nodes: [], sections: [], faults: parsed.faults };
-		return chainToNodes(parsed.value, { file: file.file, findTemplate: (name) => findTemplate(name, cwd, scope, env) });
+		const expanded = chainToNodes(parsed.value, { file: file.file, findTemplate: (name) => findTemplate(name, cwd, scope, env) });
+		const { budgetTotal, budgetWarning } = parsed.value.globals;
+		const located = (value: number | undefined, flag: string) => {
+			const range = parsed.at?.get(flag);
+			return value === undefined || !range ? undefined : { value, range };
+		};
+		const total = located(budgetTotal, "budget-total");
+		const warning = located(budgetWarning, "budget-warning");
+		const budget = total || warning ? { ...(total ? { total } : {}), ...(warning ? { warning } : {}) } : undefined;
+		return { ...expanded, ...(budget ? { budget } : {}) };
 	};
 }

@@ -26,7 +26,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 	chain: { goal: true, model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "dry-run": false, "idle-timeout": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true, ...CHAIN_CLI_FLAGS },
 	drive: { agent: true, model: true, script: true, "max-turns": true, "log-dir": true, project: false },
 	list: { json: false },
-	plan: { json: false, project: false, model: true, timeout: true, "runs-dir": true },
+	plan: { json: false, project: false, model: true, timeout: true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	graph: { project: false },
 	report: { out: true, "runs-dir": true },
 	schema: {},
@@ -47,8 +47,8 @@ const USAGE = `usage: pi-flows <command> [...]
   test [files...]            run flow tests (*.test.yaml beside a flow) on the scripted model
   check [paths...] [--json] [--project]
         judge flow files without running them (exit 1 on faults); no path: every flow found
-  plan <flow> [--model M] [--timeout D] [--json] [--project]
-        what the flow would run, node by node, with models, timeouts and worst cases
+  plan <flow> [--model M] [--timeout D] [--budget-tokens N] [--budget-cost N] [--budget-turns N] [--json]
+      [--project]   what the flow would run, node by node, with models, timeouts, worst cases and budgets
   graph <flow> [--project]    the flow's shape as a Mermaid flowchart
   report [run] [--out FILE] [--runs-dir DIR]
         one self-contained HTML page of a run (default <run>/report.html; no run: the newest)

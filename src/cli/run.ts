@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadRoster } from "../agents/index.ts";
-import { type Budget, type CheckedFlow, catalogueOptions, DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, checkFlowFile, findFlow, matches, prepareRun, readyModels, resolveModels, scriptableAddresses, type Type, typeToString, type Value } from "../flow/index.ts";
+import { budgetInForce, type CheckedFlow, catalogueOptions, DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, checkFlowFile, findFlow, matches, prepareRun, readyModels, resolveModels, scriptableAddresses, type Type, typeToString, type Value } from "../flow/index.ts";
 import { parseDuration } from "../flow/syntax/index.ts";
 import { terminalAsk } from "./ask.ts";
 import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
@@ -83,11 +83,13 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 		return 2;
 	}
 	const chain = chainRunOptions(flow, io.cwd);
-	const budget = budgetFlags(args, flowBudget(flow) ?? chain.budget);
-	if (!budget.ok) {
-		io.stderr(`pi-flows: ${budget.error}`);
+	const launch = budgetFlags(args, undefined);
+	if (!launch.ok) {
+		io.stderr(`pi-flows: ${launch.error}`);
 		return 2;
 	}
+	// The flow's budget and its chain's both bind; a launch flag replaces its kind; a stated warning stays.
+	const budget = { value: budgetInForce(flow, launch.value ?? {}).budget };
 	if (args.flags.has("dry-run")) return dryRun(flow, input.value, script, args, io);
 	const ask = terminalAsk();
 	const world = terminalWorld(io);
@@ -134,13 +136,6 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 	} finally {
 		world.done();
 	}
-}
-
-/** The flow's own `budget:` as launch-time numbers. */
-function flowBudget(flow: CheckedFlow): Budget | undefined {
-	const b = flow.budget;
-	if (!b) return undefined;
-	return { ...(b.tokens ? { tokens: b.tokens.value } : {}), ...(b.cost ? { cost: b.cost.value } : {}), ...(b.turns ? { turns: b.turns.value } : {}) };
 }
 
 /** The input as the flow's type wants it: text for `string`, JSON checked against the type otherwise. */

@@ -76,6 +76,8 @@ export interface PlanOptions {
 	runModel?: string;
 	/** The run's `--timeout` in ms, which replaces every turn's bound. Default: none. */
 	timeoutMs?: number;
+	/** The budget in force (the flow's, its chain's, the launch's flags). Default: the flow's own `budget:`. */
+	budget?: { tokens?: number; cost?: number; turns?: number };
 }
 
 /** The plan of a checked flow as data, first row the flow, then every node depth first. */
@@ -89,7 +91,7 @@ export function planOf(flow: CheckedFlow, options: PlanOptions): PlanRow[] {
 			name: flow.name.value,
 			file: options.file,
 			input: typeToString(flow.input.value),
-			...(flow.budget ? { budget: budgetOf(flow.budget) } : {}),
+			...(options.budget ? { budget: options.budget } : flow.budget ? { budget: budgetOf(flow.budget) } : {}),
 			bound: bounds.total,
 		},
 	];
