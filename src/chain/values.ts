@@ -3,7 +3,7 @@
  * fault (the `:hgih` of a model, the empty entry of `a,,b`) and says what would be accepted.
  */
 import { nearest } from "../faults/index.ts";
-import { parseDuration } from "./duration.ts";
+import { durationLength, MAX_DURATION_MS, parseDuration } from "./duration.ts";
 import type { Span } from "./tokens.ts";
 import { type ChainModel, THINKING_ALIASES, THINKING_LEVELS, type ThinkingLevel } from "./types.ts";
 
@@ -159,11 +159,18 @@ export function checkCount(value: ValueText, min: number, unit: string): Checked
 	return refuse([problem(value, `\`${value.text}\` is not a whole number of ${unit} of at least ${min}.`)]);
 }
 
+/** Whether `text` reads as a duration (or bare seconds) that only its length keeps out. */
+function tooLong(text: string): boolean {
+	if (/^\d+$/.test(text)) return Number(text) * 1000 > MAX_DURATION_MS;
+	return durationLength(text) > MAX_DURATION_MS;
+}
+
 /** `--timeout`: bare seconds (`60`) or a duration (`90s`, `1h30m`), above zero. */
 export function checkTimeout(value: ValueText): Checked<number> {
 	const ms = /^\d+$/.test(value.text) ? Number(value.text) * 1000 : parseDuration(value.text);
-	if (ms !== undefined && Number.isSafeInteger(ms) && ms > 0) return ok(ms);
-	const hint = "Write seconds (60) or a duration (90s, 10m, 1h30m).";
+	if (ms !== undefined && Number.isSafeInteger(ms) && ms > 0 && ms <= MAX_DURATION_MS) return ok(ms);
+	if (tooLong(value.text)) return refuse([problem(value, `\`${value.text}\` is longer than the longest timeout, 24d.`, { expected: ["24d"] })]);
+	const hint = "Write seconds (60) or a duration (90s, 10m, 1h30m), at most 24d.";
 	return refuse([problem(value, `\`${value.text}\` is not a timeout.`, { hint })]);
 }
 
@@ -171,6 +178,7 @@ export function checkTimeout(value: ValueText): Checked<number> {
 export function checkBackoff(value: ValueText): Checked<number> {
 	const ms = parseDuration(value.text);
 	if (ms !== undefined) return ok(ms);
+	if (tooLong(value.text)) return refuse([problem(value, `\`${value.text}\` is longer than the longest backoff, 24d.`, { expected: ["24d"] })]);
 	const bare = /^\d+$/.test(value.text);
 	return refuse([
 		problem(value, `\`${value.text}\` is not a duration.`, {

@@ -18,7 +18,7 @@ export function planCommand(args: Args, io: Io): number {
 	const timeout = flag(args, "timeout");
 	const timeoutMs = timeout === undefined ? undefined : parseDuration(timeout);
 	if (timeout !== undefined && timeoutMs === undefined) {
-		io.stderr(`pi-flows plan: --timeout takes a duration like 90s, 10m or 1h30m, not \`${timeout}\``);
+		io.stderr(`pi-flows plan: --timeout takes a duration like 90s, 10m or 1h30m (at most 24d), not \`${timeout}\``);
 		return 2;
 	}
 	const launch = budgetFlags(args, undefined);

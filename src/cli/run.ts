@@ -73,13 +73,13 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 	const idleText = flag(args, "idle-timeout");
 	const idleMs = idleText === undefined ? undefined : parseDuration(idleText);
 	if (idleText !== undefined && idleMs === undefined) {
-		io.stderr(`pi-flows: --idle-timeout takes a duration like 5m, not \`${idleText}\``);
+		io.stderr(`pi-flows: --idle-timeout takes a duration like 5m (at most 24d), not \`${idleText}\``);
 		return 2;
 	}
 	const timeoutText = flag(args, "timeout");
 	const timeoutMs = timeoutText === undefined ? undefined : parseDuration(timeoutText);
 	if (timeoutText !== undefined && timeoutMs === undefined) {
-		io.stderr(`pi-flows: --timeout takes a duration like 90s, 10m or 1h30m, not \`${timeoutText}\``);
+		io.stderr(`pi-flows: --timeout takes a duration like 90s, 10m or 1h30m (at most 24d), not \`${timeoutText}\``);
 		return 2;
 	}
 	const chain = chainRunOptions(flow, io.cwd);
