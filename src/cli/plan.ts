@@ -3,7 +3,9 @@
  * case, before anything spawns. `--model` and `--timeout` show the plan a run with those options would
  * follow; `--json` prints the rows as data.
  */
-import { budgetInForce, showBudget } from "../flow/index.ts";
+import { budgetInForce, resolveModels, showBudget } from "../flow/index.ts";
+import { openHost } from "../pi/index.ts";
+import { formatFaults } from "./output.ts";
 import { planOf, showPlan } from "../flow/render/index.ts";
 import { budgetFlags } from "./launch.ts";
 import { parseDuration } from "../flow/syntax/index.ts";
@@ -13,8 +15,11 @@ import type { Io } from "./io.ts";
 import { displayPath } from "./output.ts";
 import { forecastOf, runsHome, showForecast } from "../runs/index.ts";
 
-/** Runs `plan`: 0 with the plan on stdout, 2 when the flow is not found or does not check. */
-export function planCommand(args: Args, io: Io): number {
+/**
+ * Runs `plan`: 0 with the plan on stdout, 2 when the flow is not found or does not check, or names a model
+ * pi cannot resolve (each a fault at its column, with the nearest models).
+ */
+export async function planCommand(args: Args, io: Io): Promise<number> {
 	const timeout = flag(args, "timeout");
 	const timeoutMs = timeout === undefined ? undefined : parseDuration(timeout);
 	if (timeout !== undefined && timeoutMs === undefined) {
@@ -34,7 +39,16 @@ export function planCommand(args: Args, io: Io): number {
 	const budget = budgetInForce(checked.value, launch.value ?? {}, display);
 	const { tokens, cost, turns } = budget.budget ?? {};
 	const limits = { ...(tokens ? { tokens } : {}), ...(cost ? { cost } : {}), ...(turns ? { turns } : {}) };
+	// Names are resolved by pi's own resolver, as a run would, so the plan shows the model that would answer.
+	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir });
+	const resolve = (ref: string | undefined) => {
+		const r = host.resolveModel(ref);
+		return r.ok ? r.value.ref : undefined;
+	};
+	const resolved = resolveModels(checked.value, host.resolveModel, model);
+	const unknown = resolved.ok ? [] : resolved.faults;
 	const rows = planOf(checked.value, {
+		resolveModel: resolve,
 		...(Object.keys(limits).length ? { budget: limits } : {}),
 		file: display(checked.value.file),
 		display,
@@ -46,5 +60,10 @@ export function planCommand(args: Args, io: Io): number {
 	if (budgetLines.length) budgetLines.push(`worst case ≤ ${checked.value.bound.turns} turns`);
 	if (args.flags.has("json")) io.stdout(JSON.stringify({ rows, budget: budget.lines, ...(forecast ? { forecast } : {}) }, null, 2));
 	else io.stdout([showPlan(rows), ...budgetLines, forecast ? showForecast(forecast) : undefined].filter(Boolean).join("\n"));
+	if (unknown.length) {
+		io.stderr(formatFaults(unknown, io.cwd));
+		io.stderr(`pi-flows plan: ${unknown.length} model name${unknown.length === 1 ? "" : "s"} pi cannot resolve; a run would refuse to start`);
+		return 2;
+	}
 	return 0;
 }

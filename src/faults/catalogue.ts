@@ -330,6 +330,11 @@ export const FAULT_CATALOGUE = {
 		trigger: "The flow commits, uses `copies: true` or reads `diff`, and the working folder is not in a git repository.",
 		fix: "Run it inside a git repository (`git init` first for a new project).",
 	},
+	"model-unknown": {
+		stage: "run",
+		trigger: "A model named in a flow, an agent file or a chain (`sonnet`, `opus:high`, `provider/id`) that pi's own resolver cannot find, asked when the run is prepared.",
+		fix: "Write a model pi knows (`pi --list-models`); the message names the nearest ones.",
+	},
 	"unattended-ask": {
 		stage: "run",
 		trigger: "Nobody is there to answer (print mode, CI, `--yes`) and an `ask` with neither `default:` nor `enough:` could be reached.",
