@@ -4,7 +4,7 @@
  * A bad token is refused with its column in the chain and a did-you-mean; nothing runs.
  */
 import { CHAIN_FLAGS, parseChain, withGlobals } from "../chain/index.ts";
-import { faultText } from "../faults/index.ts";
+import { type Fault, faultText } from "../faults/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
 import { runChecked } from "./run.ts";
@@ -61,14 +61,17 @@ export async function chainCommand(args: Args, io: Io): Promise<number> {
 	const flowText = `---\nname: chain\ndescription: a chain run from the command line\ninput: string\n${PREFIX}${whole.replace(/'/g, "''")}'\n---\n`;
 	const sources = { project: args.flags.has("project") };
 	const checked = checkFlowText(flowText, "chain.md", loadRoster(io.cwd, sources, io.env), catalogueOptions(io.cwd, sources, io.env));
-	if (!checked.value) {
-		// Faults inside the chain point into the synthetic file: shift them back onto the chain as typed.
-		for (const f of checked.faults) {
-			const column = f.line === 5 ? f.column - PREFIX.length : f.column;
-			io.stderr(`chain:1:${column}: ${f.code}: ${faultText(f)}`);
+	// Faults inside the chain point into the synthetic file: shift them back onto the chain as typed.
+	const show = (faults: readonly Fault[]) => {
+		for (const f of faults) {
+			const place = f.file === "chain.md" ? `chain:1:${f.line === 5 ? f.column - PREFIX.length : f.column}` : `${f.file}:${f.line}:${f.column}`;
+			io.stderr(`${place}: ${f.code}: ${faultText(f)}`);
 		}
+	};
+	if (!checked.value) {
+		show(checked.faults);
 		io.stderr("pi-flows: the chain does not check; nothing was run");
 		return 2;
 	}
-	return runChecked(checked.value, goal || "(no goal given)", args, io);
+	return runChecked(checked.value, goal || "(no goal given)", args, io, show);
 }

@@ -16,6 +16,7 @@ import { budgetFlags, report, terminalWorld } from "./launch.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { formatFaults } from "./output.ts";
+import type { Fault } from "../faults/index.ts";
 
 /** Runs the `run` command. */
 export async function runCommand(args: Args, io: Io): Promise<number> {
@@ -42,7 +43,7 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 }
 
 /** Runs a flow that checks: the script, the input, the run stage, the models, then the run folder. */
-export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args, io: Io): Promise<number> {
+export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args, io: Io, showFaults?: (faults: readonly Fault[]) => void): Promise<number> {
 	let script: Script | undefined;
 	let scriptText: string | undefined;
 	const scriptPath = flag(args, "script");
@@ -104,7 +105,10 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 		const runModel = flag(args, "model") ?? (script ? "scripted" : undefined);
 		const models = await readyModels(flow, host, runModel);
 		if (!models.ok) {
-			for (const e of models.errors) io.stderr(`pi-flows: ${e}`);
+			// A model name written in a file is a fault at its column; the run's --model and pi's settings have none.
+			if (models.faults?.length) (showFaults ?? ((f) => io.stderr(formatFaults(f, io.cwd))))(models.faults);
+			const located = new Set((models.faults ?? []).map((f) => `${f.file}:${f.line}:${f.column}:`));
+			for (const e of models.errors) if (![...located].some((l) => e.startsWith(l))) io.stderr(`pi-flows: ${e}`);
 			io.stderr("pi-flows: nothing was run");
 			return 2;
 		}
