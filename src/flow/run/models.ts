@@ -83,7 +83,7 @@ export function resolveModels(
 				const at = source === "node" && node.kind === "agent" && node.model ? { file: f.file, range: node.model.range } : source === "flow" ? flowModelAt(f, flow) : source === "agent" ? agentModelAt(agent) : undefined;
 				if (at && !faults.some((x) => x.file === at.file && x.offset === at.range.start.offset)) {
 					faults.push(
-						fault("model-unknown", at.file, at.range, `${prefix}${node.path}`, `\`${spec}\` is not a model pi can resolve.${near}`, {
+						fault("model-unknown", at.file, at.range, `${prefix}${node.path}`, `${found.error.replace(/\.?$/, ".")}${near}`, {
 							hint: "Name a model pi knows: `pi --list-models` lists them.",
 							...(found.nearest?.length ? { expected: found.nearest } : {}),
 						}),
