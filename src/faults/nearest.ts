@@ -47,7 +47,8 @@ export function byCloseness(name: string, candidates: Iterable<string>, limit = 
 export function nearestModels(name: string, refs: Iterable<string>, limit = 3): string[] {
 	const q = name.toLowerCase().replace(/:[a-z]+$/, "");
 	if (q === "") return [];
-	const slack = Math.max(1, Math.floor(q.length / 3));
+	// Two edits cover a swapped pair (`opsu`), the commonest slip in a short name.
+	const slack = Math.max(2, Math.floor(q.length / 3));
 	const scored: { ref: string; d: number }[] = [];
 	for (const ref of refs) {
 		const full = ref.toLowerCase();
