@@ -107,8 +107,7 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 		if (!models.ok) {
 			// A model name written in a file is a fault at its column; the run's --model and pi's settings have none.
 			if (models.faults?.length) (showFaults ?? ((f) => io.stderr(formatFaults(f, io.cwd))))(models.faults);
-			const located = new Set((models.faults ?? []).map((f) => `${f.file}:${f.line}:${f.column}:`));
-			for (const e of models.errors) if (![...located].some((l) => e.startsWith(l))) io.stderr(`pi-flows: ${e}`);
+			for (const e of models.unplaced ?? models.errors) io.stderr(`pi-flows: ${e}`);
 			io.stderr("pi-flows: nothing was run");
 			return 2;
 		}

@@ -40,10 +40,11 @@ export function resolveModels(
 	flow: CheckedFlow,
 	resolve: ResolveModel,
 	runModel?: string,
-): { ok: true; models: Map<string, NodeModel> } | { ok: false; errors: string[]; faults: Fault[] } {
+): { ok: true; models: Map<string, NodeModel> } | { ok: false; errors: string[]; faults: Fault[]; unplaced: string[] } {
 	const models = new Map<string, NodeModel>();
 	const errors: string[] = [];
 	const faults: Fault[] = [];
+	const unplaced: string[] = [];
 	const walk = (f: CheckedFlow, prefix: string, flowModels: readonly string[]) => {
 		const here = f.model ? [f.model.value, ...flowModels] : flowModels;
 		for (const node of allNodes(f.nodes)) {
@@ -89,12 +90,13 @@ export function resolveModels(
 						}),
 					);
 				}
-				errors.push(at ? `${at.file}:${at.range.start.line}:${at.range.start.column}: ${error}` : error);
+				errors.push(error);
+				if (!at) unplaced.push(error);
 			}
 		}
 	};
 	walk(flow, "", []);
-	return errors.length ? { ok: false, errors, faults } : { ok: true, models };
+	return errors.length ? { ok: false, errors, faults, unplaced } : { ok: true, models };
 }
 
 /** Where the nearest flow out from `f` writes its `model:` (the callee's own, else a caller's). */
@@ -133,7 +135,7 @@ export async function readyModels(
 	flow: CheckedFlow,
 	door: ModelDoor,
 	runModel?: string,
-): Promise<{ ok: true; models: Map<string, NodeModel> } | { ok: false; errors: string[]; faults?: Fault[] }> {
+): Promise<{ ok: true; models: Map<string, NodeModel> } | { ok: false; errors: string[]; faults?: Fault[]; unplaced?: string[] }> {
 	const resolved = resolveModels(flow, door.resolveModel, runModel);
 	if (!resolved.ok) return resolved;
 	const missing = await door.missingCredentials([...resolved.models].map(([node, m]) => ({ node, ref: m.ref })));
