@@ -7,7 +7,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseChain } from "../../src/chain/index.ts";
+import { rosterOf } from "../../src/agents/index.ts";
 import type { Fault } from "../../src/faults/index.ts";
+import { catalogueOptions, checkFlowText } from "../../src/flow/index.ts";
+
+const roster = rosterOf([{ kind: "agent", name: "scout", description: "d", tools: ["read"], prompt: "p", file: "/a/scout.md", source: "shipped" }]);
+/** Checks a flow with chains expanded. */
+const judge = (text: string) => checkFlowText(text, "t.md", roster, catalogueOptions("/nonexistent", {}, {}));
 
 const DOC = readFileSync(new URL("../../docs/chain.md", import.meta.url), "utf8");
 
@@ -69,6 +75,39 @@ describe("every fix hint is itself accepted", () => {
 				// That fault is gone, and the fix brought no fault of its own.
 				expect(after.length, `${text} → ${fixed}: ${after.map((a) => a.message).join("; ")}`).toBeLessThan(faults.length);
 				expect(after.some((a) => a.offset >= f.offset && a.offset < f.offset + fix.length), `${fixed}`).toBe(false);
+			}
+		}
+	});
+});
+
+describe("the fixes flow files are told are accepted too", () => {
+	const flow = (frontmatter: string) => `---\nname: t\ndescription: d\ninput: string\n${frontmatter}---\n\n## look\nx\n`;
+	const cases = [
+		"nodes:\n  - id: look\n    agent: scout\n    timeout: 1h30min\n",
+		"nodes:\n  - id: look\n    agent: scout\n    timeout: 25d\n",
+		"nodes:\n  - id: look\n    agent: scout\n    timeout: 5sec\n",
+		"timeout: 30mins\nnodes:\n  - id: look\n    agent: scout\n",
+		"budget: { tokens: 900 }\nchain: '@scout -- --budget-warning 1000'\n",
+		"chain: '@scout --thinking hgih --timeout 25d'\n",
+	];
+	it("offers no fix that would itself be refused: `30days` is not told to write `30d`, which is too long", () => {
+		const [f] = judge(flow("timeout: 30days\nnodes:\n  - id: look\n    agent: scout\n")).faults;
+		expect(f.code).toBe("duration-invalid");
+		expect(suggestions(f)).toEqual([]);
+		expect(f.message).not.toContain("30d`");
+	});
+
+	it.each(cases)("%s", (frontmatter) => {
+		const text = flow(frontmatter);
+		const faults = judge(text).faults;
+		const fixable = faults.filter((f) => suggestions(f).length > 0);
+		expect(fixable.length).toBeGreaterThan(0);
+		for (const f of fixable) {
+			for (const fix of suggestions(f)) {
+				const fixed = text.slice(0, f.offset) + fix + text.slice(f.endOffset);
+				const after = judge(fixed).faults;
+				expect(after.length, `${fixed}: ${after.map((a) => a.message).join("; ")}`).toBeLessThan(faults.length);
+				expect(after.some((a) => a.offset === f.offset && a.code === f.code), fixed).toBe(false);
 			}
 		}
 	});

@@ -103,8 +103,11 @@ function explain(text: string, failure: number, expectedText: string): Problem {
 		if (rank < 0) {
 			const meant = UNIT_ALIASES.get(unit.toLowerCase());
 			const fixed = meant ? `${count}${meant}` : undefined;
-			const message = `\`${unit}\` is not a unit: the units are ms, s, m, h and d.${didYouMean(fixed)}`;
-			return { start: start + count.length, end, message, expected: fixed ? [fixed] : undefined };
+			// The suggestion replaces the unit it points at, and is offered only when the duration then reads.
+			const whole = fixed && text.slice(0, start) + fixed + text.slice(end);
+			const accepted = whole !== undefined && parseDuration(whole) !== undefined;
+			const message = `\`${unit}\` is not a unit: the units are ms, s, m, h and d.${accepted ? didYouMean(fixed) : ""}`;
+			return { start: start + count.length, end, message, expected: meant && accepted ? [meant] : undefined };
 		}
 		if (rank <= previous) {
 			const message = `\`${all}\` is out of order: units go largest first, each once, as in \`1h30m\`.`;
