@@ -13,7 +13,8 @@ export function chainExpander(cwd: string, scope: Scope = {}, env: NodeJS.Proces
 	return (chain, file, base) => {
 		const parsed = parseChain(chain.value, { file: file.file, lineTable: file.table, baseOffset: base ?? chain.range.start.offset, path: "chain" });
 		if (!parsed.value) return { nodes: [], sections: [], faults: parsed.faults };
-		const expanded = chainToNodes(parsed.value, { file: file.file, findTemplate: (name) => findTemplate(name, cwd, scope, env) });
+		const find = (name: string) => findTemplate(name, cwd, scope, env);
+		const expanded = chainToNodes(parsed.value, { file: file.file, findTemplate: find });
 		// A model pi cannot resolve is reported where its name is written: the step's --model, else --global-model.
 		const globalModel = parsed.at?.get("global-model");
 		for (const node of expanded.nodes) {

@@ -32,7 +32,7 @@ function step(s: ChainStep): string {
 	if (s.thinking) parts.push("--thinking", s.thinking);
 	if (s.timeoutMs !== undefined) parts.push("--timeout", formatDuration(s.timeoutMs));
 	if (s.retry !== undefined) parts.push("--retry", String(s.retry));
-	if (s.continueOnError !== undefined) parts.push(...(s.continueOnError ? ["--continue-on-error"] : ["--continue-on-error", "false"]));
+	if (s.continueOnError !== undefined) parts.push("--continue-on-error", ...(s.continueOnError ? [] : ["false"]));
 	return parts.join(" ");
 }
 
@@ -46,7 +46,7 @@ function globals(g: ChainGlobals): string[] {
 	if (g.retry !== undefined) parts.push("--retry", String(g.retry));
 	if (g.backoffMs !== undefined) parts.push("--backoff", formatDuration(g.backoffMs));
 	if (g.maxHistory !== undefined) parts.push("--max-history", String(g.maxHistory));
-	if (g.continueOnError !== undefined) parts.push(...(g.continueOnError ? ["--continue-on-error"] : ["--continue-on-error", "false"]));
+	if (g.continueOnError !== undefined) parts.push("--continue-on-error", ...(g.continueOnError ? [] : ["false"]));
 	return parts;
 }
 

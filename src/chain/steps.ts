@@ -23,7 +23,8 @@ function readStep(tokens: Token[], n: number, src: Source, into: Sink): ChainSte
 	const own = tokens[1];
 	if (ref?.kind === "agent" && own?.kind === "quoted") {
 		if (own.text.trim() === "") {
-			report(into, src, "chain-bad-ref", own, path, "The step's goal is empty.", { hint: "Write what the step should do." });
+			const hint = "Write what the step should do.";
+			report(into, src, "chain-bad-ref", own, path, "The step's goal is empty.", { hint });
 		} else ref.goal = own.text;
 		i = 2;
 	}
@@ -117,7 +118,9 @@ export function readChain(segments: Segment[], src: Source, into: Sink): ChainSt
  */
 function duplicateLabels(steps: ChainStep[], src: Source, into: Sink): void {
 	const plain = new Map<string, ChainStep>();
-	for (const s of steps) if (s.ref.kind === "agent" && s.ref.label === undefined && !plain.has(s.ref.name)) plain.set(s.ref.name, s);
+	for (const s of steps) {
+		if (s.ref.kind === "agent" && s.ref.label === undefined && !plain.has(s.ref.name)) plain.set(s.ref.name, s);
+	}
 	const labels = new Map<string, ChainStep>();
 	steps.forEach((s, i) => {
 		if (s.ref.kind !== "agent" || s.ref.label === undefined) return;
@@ -129,10 +132,12 @@ function duplicateLabels(steps: ChainStep[], src: Source, into: Sink): void {
 		}
 		const at = s.range.start.offset - (src.range({ start: 0, end: 0 }).start.offset);
 		const span = { start: at + 1 + s.ref.name.length + 1, end: at + 1 + s.ref.name.length + 1 + label.length };
-		const what = first.ref.kind === "agent" && first.ref.label === label ? "another step's label" : `the name of the step \`@${label}\``;
+		const twin = first.ref.kind === "agent" && first.ref.label === label;
+		const what = twin ? "another step's label" : `the name of the step \`@${label}\``;
+		const { line, column } = first.range.start;
 		report(into, src, "chain-duplicate-label", span, `${src.path}/${i + 1}`, `The label \`${label}\` is already ${what}.`, {
 			hint: "Give each step its own label.",
-			related: [{ message: "That step is here.", file: src.file, line: first.range.start.line, column: first.range.start.column }],
+			related: [{ message: "That step is here.", file: src.file, line, column }],
 		});
 	});
 }

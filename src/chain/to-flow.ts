@@ -41,10 +41,11 @@ export function chainToNodes(spec: ChainSpec, ctx: ExpandContext): { nodes: Flow
 		let template: Template | undefined;
 		if (step.ref.kind === "agent") {
 			agent = step.ref.name;
+			const context = "what earlier steps did is under the chain's history and handoff below.";
 			prose =
 				step.ref.goal !== undefined
-					? `${step.ref.goal}\n\nThis is your step of a chain: the chain's goal is under \`input\`; what earlier steps did is under the chain's history and handoff below.`
-					: "Do your step of this chain. The chain's goal is under `input`; what earlier steps did is under the chain's history and handoff below.";
+					? `${step.ref.goal}\n\nThis is your step of a chain: the chain's goal is under \`input\`; ${context}`
+					: `Do your step of this chain. The chain's goal is under \`input\`; ${context}`;
 		} else if (step.ref.kind === "goal") prose = step.ref.text;
 		else {
 			template = ctx.findTemplate(step.ref.name);
@@ -58,7 +59,11 @@ export function chainToNodes(spec: ChainSpec, ctx: ExpandContext): { nodes: Flow
 		// Nearest wins, a step's own model suffix included: the step's --thinking, its --model's `:level`, then
 		// the chain's --global-thinking, the --global-model's `:level`, then the template's frontmatter.
 		const thinking =
-			step.thinking ?? step.model?.thinking ?? spec.globals.thinking ?? spec.globals.model?.thinking ?? (template?.thinking as ChainStep["thinking"]);
+			step.thinking ??
+			step.model?.thinking ??
+			spec.globals.thinking ??
+			spec.globals.model?.thinking ??
+			(template?.thinking as ChainStep["thinking"]);
 		const skills = step.skills ?? spec.globals.skills;
 		const retry = step.retry ?? spec.globals.retry;
 		const node: AgentNode = {

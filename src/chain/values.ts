@@ -125,7 +125,8 @@ export function checkModel(value: ValueText): Checked<ChainModel> {
 
 /** A model as pi reads it back: `provider/id` or the bare name, with its thinking suffix. */
 export function modelText(m: ChainModel, withThinking = true): string {
-	return `${m.provider === undefined ? "" : `${m.provider}/`}${m.id}${withThinking && m.thinking ? `:${m.thinking}` : ""}`;
+	const provider = m.provider === undefined ? "" : `${m.provider}/`;
+	return `${provider}${m.id}${withThinking && m.thinking ? `:${m.thinking}` : ""}`;
 }
 
 const SKILL = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
@@ -169,7 +170,9 @@ function tooLong(text: string): boolean {
 export function checkTimeout(value: ValueText): Checked<number> {
 	const ms = /^\d+$/.test(value.text) ? Number(value.text) * 1000 : parseDuration(value.text);
 	if (ms !== undefined && Number.isSafeInteger(ms) && ms > 0 && ms <= MAX_DURATION_MS) return ok(ms);
-	if (tooLong(value.text)) return refuse([problem(value, `\`${value.text}\` is longer than the longest timeout, 24d.`, { expected: ["24d"] })]);
+	if (tooLong(value.text)) {
+		return refuse([problem(value, `\`${value.text}\` is longer than the longest timeout, 24d.`, { expected: ["24d"] })]);
+	}
 	const hint = "Write seconds (60) or a duration (90s, 10m, 1h30m), at most 24d.";
 	return refuse([problem(value, `\`${value.text}\` is not a timeout.`, { hint })]);
 }
@@ -178,7 +181,9 @@ export function checkTimeout(value: ValueText): Checked<number> {
 export function checkBackoff(value: ValueText): Checked<number> {
 	const ms = parseDuration(value.text);
 	if (ms !== undefined) return ok(ms);
-	if (tooLong(value.text)) return refuse([problem(value, `\`${value.text}\` is longer than the longest backoff, 24d.`, { expected: ["24d"] })]);
+	if (tooLong(value.text)) {
+		return refuse([problem(value, `\`${value.text}\` is longer than the longest backoff, 24d.`, { expected: ["24d"] })]);
+	}
 	const bare = /^\d+$/.test(value.text);
 	return refuse([
 		problem(value, `\`${value.text}\` is not a duration.`, {

@@ -32,7 +32,8 @@ function globalsOf(args: Args): string {
 		const value = args.flags.get(name);
 		if (value === undefined) continue;
 		parts.push(`--${name}`);
-		if (typeof value === "string") parts.push(/^[^\s"'\\]+$/.test(value) ? value : `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`);
+		const plain = typeof value === "string" && /^[^\s"'\\]+$/.test(value);
+		if (typeof value === "string") parts.push(plain ? value : `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`);
 	}
 	return parts.join(" ");
 }
@@ -45,13 +46,17 @@ export async function chainCommand(args: Args, io: Io): Promise<number> {
 		return 2;
 	}
 	const globals = globalsOf(args);
-	const parsed = parseChain(text, { file: "chain", ...(globals ? { globals: { text: globals, file: "command line" } } : {}) });
+	const beside = globals ? { globals: { text: globals, file: "command line" } } : {};
+	const parsed = parseChain(text, { file: "chain", ...beside });
 	if (!parsed.value) {
 		for (const [shown, file] of [[text, "chain"], [globals, "command line"]] as const) {
 			const mine = parsed.faults.filter((f) => f.file === file);
 			if (mine.length === 0) continue;
 			io.stderr(`  ${shown}`);
-			for (const f of mine) io.stderr(`  ${" ".repeat(f.column - 1)}${"^".repeat(Math.max(1, (f.endLine === f.line ? f.endColumn : shown.length + 1) - f.column))} ${f.code}: ${faultText(f)}`);
+			for (const f of mine) {
+				const width = Math.max(1, (f.endLine === f.line ? f.endColumn : shown.length + 1) - f.column);
+				io.stderr(`  ${" ".repeat(f.column - 1)}${"^".repeat(width)} ${f.code}: ${faultText(f)}`);
+			}
 		}
 		io.stderr("pi-flows: the chain does not read; nothing was run");
 		return 2;
@@ -64,7 +69,8 @@ export async function chainCommand(args: Args, io: Io): Promise<number> {
 	// Faults inside the chain point into the synthetic file: shift them back onto the chain as typed.
 	const show = (faults: readonly Fault[]) => {
 		for (const f of faults) {
-			const place = f.file === "chain.md" ? `chain:1:${f.line === 5 ? f.column - PREFIX.length : f.column}` : `${f.file}:${f.line}:${f.column}`;
+			const column = f.line === 5 ? f.column - PREFIX.length : f.column;
+			const place = f.file === "chain.md" ? `chain:1:${column}` : `${f.file}:${f.line}:${f.column}`;
 			io.stderr(`${place}: ${f.code}: ${faultText(f)}`);
 		}
 	};

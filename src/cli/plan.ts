@@ -3,7 +3,7 @@
  * case, before anything spawns. `--model` and `--timeout` show the plan a run with those options would
  * follow; `--json` prints the rows as data.
  */
-import { budgetInForce, resolveModels, showBudget } from "../flow/index.ts";
+import { budgetInForce, budgetLimits, resolveModels, showBudget } from "../flow/index.ts";
 import { openHost } from "../pi/index.ts";
 import { formatFaults } from "./output.ts";
 import { planOf, showPlan } from "../flow/render/index.ts";
@@ -37,8 +37,7 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 	const model = flag(args, "model");
 	// Every budget in force and where it comes from: the flow's, its chain's, and the launch flags given here.
 	const budget = budgetInForce(checked.value, launch.value ?? {}, display);
-	const { tokens, cost, turns } = budget.budget ?? {};
-	const limits = { ...(tokens ? { tokens } : {}), ...(cost ? { cost } : {}), ...(turns ? { turns } : {}) };
+	const limits = budgetLimits(budget);
 	// Names are resolved by pi's own resolver, as a run would, so the plan shows the model that would answer.
 	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir });
 	const resolve = (ref: string | undefined) => {
@@ -49,7 +48,7 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 	const unknown = resolved.ok ? [] : resolved.faults;
 	const rows = planOf(checked.value, {
 		resolveModel: resolve,
-		...(Object.keys(limits).length ? { budget: limits } : {}),
+		...(limits ? { budget: limits } : {}),
 		file: display(checked.value.file),
 		display,
 		...(model ? { runModel: model } : {}),
@@ -58,11 +57,13 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 	const forecast = forecastOf(runsHome(io.cwd, flag(args, "runs-dir")), checked.value.name.value);
 	const budgetLines = showBudget(budget);
 	if (budgetLines.length) budgetLines.push(`worst case ≤ ${checked.value.bound.turns} turns`);
-	if (args.flags.has("json")) io.stdout(JSON.stringify({ rows, budget: budget.lines, ...(forecast ? { forecast } : {}) }, null, 2));
+	const json = { rows, budget: budget.lines, ...(forecast ? { forecast } : {}) };
+	if (args.flags.has("json")) io.stdout(JSON.stringify(json, null, 2));
 	else io.stdout([showPlan(rows), ...budgetLines, forecast ? showForecast(forecast) : undefined].filter(Boolean).join("\n"));
 	if (unknown.length) {
 		io.stderr(formatFaults(unknown, io.cwd));
-		io.stderr(`pi-flows plan: ${unknown.length} model name${unknown.length === 1 ? "" : "s"} pi cannot resolve; a run would refuse to start`);
+		const names = `${unknown.length} model name${unknown.length === 1 ? "" : "s"}`;
+		io.stderr(`pi-flows plan: ${names} pi cannot resolve; a run would refuse to start`);
 		return 2;
 	}
 	return 0;

@@ -6,7 +6,7 @@
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { loadRoster, markdownFiles, nearestProjectDir, type Scope } from "../agents/index.ts";
-import { budgetInForce, catalogueOptions, checkFlowFile, findFlow, listFlows, showBudget } from "../flow/index.ts";
+import { budgetInForce, budgetLimits, catalogueOptions, checkFlowFile, findFlow, listFlows, showBudget } from "../flow/index.ts";
 import { boundText, mermaidOf, planOf, showPlan } from "../flow/render/index.ts";
 import { completeLine } from "./completions.ts";
 import { faultLines } from "./launch/prepare.ts";
@@ -64,10 +64,10 @@ export function flowPlan(cwd: string, scope: Scope, name: string): { ok: boolean
 	if (!checked.value) return { ok: false, text: [`${found.value.name} does not check:`, ...faultLines(checked.faults, cwd)].join("\n") };
 	const display = (p: string) => relativeTo(cwd, p);
 	const budget = budgetInForce(checked.value, {}, display);
-	const limits = budget.budget ? { tokens: budget.budget.tokens, cost: budget.budget.cost, turns: budget.budget.turns } : undefined;
-	const shown = limits && Object.values(limits).some((v) => v !== undefined) ? { budget: Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)) } : {};
+	const limits = budgetLimits(budget);
 	// Every budget in force and where it comes from, as `pi-flows plan` prints it.
-	const plan = [showPlan(planOf(checked.value, { file: display(found.value.file), display, ...shown })), ...showBudget(budget)].join("\n");
+	const rows = planOf(checked.value, { file: display(found.value.file), display, ...(limits ? { budget: limits } : {}) });
+	const plan = [showPlan(rows), ...showBudget(budget)].join("\n");
 	return { ok: true, text: `${plan}\n\n\`\`\`mermaid\n${mermaidOf(checked.value).trimEnd()}\n\`\`\`` };
 }
 

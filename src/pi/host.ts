@@ -100,7 +100,8 @@ export async function openHost(options: HostOptions): Promise<PiHost> {
 			// The models pi knows, nearest first, so the refusal says what was meant.
 			const known = runtime.getModels().map((m) => `${m.provider}/${m.id}`);
 			const nearest = nearestModels(text, known);
-			return { ok: false, error: `unknown model \`${text}\`${found.error ? `: ${found.error.split("\n")[0]}` : ""}`, ...(nearest.length ? { nearest } : {}) };
+			const error = `unknown model \`${text}\`${found.error ? `: ${found.error.split("\n")[0]}` : ""}`;
+			return { ok: false, error, ...(nearest.length ? { nearest } : {}) };
 		}
 		return {
 			ok: true,

@@ -92,10 +92,14 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 			const limit = budget?.tokens;
 			// Both budgets bind (the smaller limit wins), so a warning above the flow's own limit would never fire.
 			if (warning && limit && warning.value > limit.value) {
-				ctx.report("chain-flag-value", warning.range, "chain.budget-warning", `the chain's budget warning (${warning.value} tokens) is above the flow's \`budget: tokens\` (${limit.value}), so it would never fire`, {
+				const message =
+					`the chain's budget warning (${warning.value} tokens) is above the flow's \`budget: tokens\` ` +
+					`(${limit.value}), so it would never fire`;
+				const { line, column } = limit.range.start;
+				ctx.report("chain-flag-value", warning.range, "chain.budget-warning", message, {
 					hint: "Warn at or below the flow's token budget.",
 					expected: [String(limit.value)],
-					related: [{ message: "The flow's token budget is here.", file: file.file, line: limit.range.start.line, column: limit.range.start.column }],
+					related: [{ message: "The flow's token budget is here.", file: file.file, line, column }],
 				});
 			}
 		}

@@ -45,18 +45,27 @@ function where(flow: CheckedFlow, v: Located<number>, display: (file: string) =>
 }
 
 /** The budget in force for `flow` launched with `launch`; `display` shortens file names for messages. */
-export function budgetInForce(flow: CheckedFlow, launch: LaunchBudget = {}, display: (file: string) => string = (f) => f): BudgetInForce {
-	const own = (v: Located<number> | undefined, from: string): Candidate[] => (v ? [{ value: v.value, from, at: where(flow, v, display) }] : []);
+export function budgetInForce(
+	flow: CheckedFlow,
+	launch: LaunchBudget = {},
+	display: (file: string) => string = (f) => f,
+): BudgetInForce {
+	const own = (v: Located<number> | undefined, from: string): Candidate[] =>
+		v ? [{ value: v.value, from, at: where(flow, v, display) }] : [];
+	const tokens = [
+		...own(flow.budget?.tokens, "the flow's `budget: tokens`"),
+		...own(flow.chainBudget?.total, "the chain's `--budget-total`"),
+	];
 	const kinds: [BudgetLine["limit"], Candidate[], number | undefined, string][] = [
-		["tokens", [...own(flow.budget?.tokens, "the flow's `budget: tokens`"), ...own(flow.chainBudget?.total, "the chain's `--budget-total`")], launch.tokens, "--budget-tokens"],
+		["tokens", tokens, launch.tokens, "--budget-tokens"],
 		["cost", own(flow.budget?.cost, "the flow's `budget: cost`"), launch.cost, "--budget-cost"],
 		["turns", own(flow.budget?.turns, "the flow's `budget: turns`"), launch.turns, "--budget-turns"],
 	];
 	const lines: BudgetLine[] = [];
 	const budget: Budget = {};
 	for (const [limit, written, flag, flagName] of kinds) {
-		const all = [...(flag === undefined ? [] : [{ value: flag, from: flagName }]), ...[...written].sort((a, b) => a.value - b.value)];
-		const [first, ...rest] = all;
+		const launched = flag === undefined ? [] : [{ value: flag, from: flagName }];
+		const [first, ...rest] = [...launched, ...[...written].sort((a, b) => a.value - b.value)];
 		if (!first) continue;
 		budget[limit as "tokens" | "cost" | "turns"] = first.value;
 		lines.push({ limit, ...first, overruled: rest });
@@ -64,9 +73,17 @@ export function budgetInForce(flow: CheckedFlow, launch: LaunchBudget = {}, disp
 	const warning = flow.chainBudget?.warning;
 	if (warning) {
 		budget.warnTokens = warning.value;
-		lines.push({ limit: "warning", value: warning.value, from: "the chain's `--budget-warning`", at: where(flow, warning, display), overruled: [] });
+		const at = where(flow, warning, display);
+		lines.push({ limit: "warning", value: warning.value, from: "the chain's `--budget-warning`", at, overruled: [] });
 	}
 	return Object.keys(budget).length ? { budget, lines } : { lines };
+}
+
+/** The limits alone (no warning), for a plan's first row; undefined when none binds. */
+export function budgetLimits(b: BudgetInForce): { tokens?: number; cost?: number; turns?: number } | undefined {
+	const { tokens, cost, turns } = b.budget ?? {};
+	const limits = { ...(tokens ? { tokens } : {}), ...(cost ? { cost } : {}), ...(turns ? { turns } : {}) };
+	return Object.keys(limits).length ? limits : undefined;
 }
 
 /** One line of `plan` per limit: `budget tokens 100000 · the chain's --budget-total (chain.md:5:40) · …`. */
@@ -79,7 +96,8 @@ export function showBudget(b: BudgetInForce): string[] {
 		const over = l.overruled.map((o) => ` · not ${amount(o, l.limit)} from ${source(o)}`).join("");
 		return `${head} · from ${source(l)}${over}`;
 	});
-	if (b.budget && b.budget.warnTokens === undefined && (b.budget.tokens ?? b.budget.cost ?? b.budget.turns) !== undefined) {
+	const limited = b.budget && (b.budget.tokens ?? b.budget.cost ?? b.budget.turns) !== undefined;
+	if (limited && b.budget?.warnTokens === undefined) {
 		lines.push("budget warning at 80% of each limit (the default)");
 	}
 	return lines;

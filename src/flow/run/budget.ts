@@ -57,7 +57,8 @@ export function budgetGauge(
 		if (!budget) return undefined;
 		const parts: string[] = [];
 		if (budget.warnTokens !== undefined) {
-			if (used.tokens >= budget.warnTokens) parts.push(`${used.tokens} tokens, past the warning at ${budget.warnTokens}${budget.tokens === undefined ? "" : ` (limit ${budget.tokens})`}`);
+			const limit = budget.tokens === undefined ? "" : ` (limit ${budget.tokens})`;
+			if (used.tokens >= budget.warnTokens) parts.push(`${used.tokens} tokens, past the warning at ${budget.warnTokens}${limit}`);
 		} else if (budget.tokens !== undefined && used.tokens >= warnAt * budget.tokens) parts.push(`${used.tokens} of ${budget.tokens} tokens`);
 		if (budget.cost !== undefined && used.cost >= warnAt * budget.cost) parts.push(`$${used.cost.toFixed(4)} of $${budget.cost}`);
 		if (budget.turns !== undefined && used.turns >= warnAt * budget.turns) parts.push(`${used.turns} of ${budget.turns} turns`);

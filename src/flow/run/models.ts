@@ -79,12 +79,22 @@ export function resolveModels(
 					continue;
 				}
 				const near = found.nearest?.length ? ` Nearest: ${found.nearest.map((m) => `\`${m}\``).join(", ")}.` : "";
-				const error = `${prefix}${node.path}${among ? ` (${among})` : ""}: ${found.error} (from the ${source === "settings" ? "pi settings" : `${source}'s model`})${near}`;
-				// A name written in a file is a fault where it is written; the run's --model and pi's settings have no column.
-				const at = source === "node" && node.kind === "agent" && node.model ? { file: f.file, range: node.model.range } : source === "flow" ? flowModelAt(f, flow) : source === "agent" ? agentModelAt(agent) : undefined;
+				const from = source === "settings" ? "pi settings" : `${source}'s model`;
+				const error = `${prefix}${node.path}${among ? ` (${among})` : ""}: ${found.error} (from the ${from})${near}`;
+				// A name written in a file is a fault where it is written; the run's --model and pi's settings
+				// have no column.
+				const at =
+					source === "node" && node.kind === "agent" && node.model
+						? { file: f.file, range: node.model.range }
+						: source === "flow"
+							? flowModelAt(f, flow)
+							: source === "agent"
+								? agentModelAt(agent)
+								: undefined;
 				if (at && !faults.some((x) => x.file === at.file && x.offset === at.range.start.offset)) {
+					const message = `${found.error.replace(/\.?$/, ".")}${near}`;
 					faults.push(
-						fault("model-unknown", at.file, at.range, `${prefix}${node.path}`, `${found.error.replace(/\.?$/, ".")}${near}`, {
+						fault("model-unknown", at.file, at.range, `${prefix}${node.path}`, message, {
 							hint: "Name a model pi knows: `pi --list-models` lists them.",
 							...(found.nearest?.length ? { expected: found.nearest } : {}),
 						}),
@@ -135,7 +145,9 @@ export async function readyModels(
 	flow: CheckedFlow,
 	door: ModelDoor,
 	runModel?: string,
-): Promise<{ ok: true; models: Map<string, NodeModel> } | { ok: false; errors: string[]; faults?: Fault[]; unplaced?: string[] }> {
+): Promise<
+	{ ok: true; models: Map<string, NodeModel> } | { ok: false; errors: string[]; faults?: Fault[]; unplaced?: string[] }
+> {
 	const resolved = resolveModels(flow, door.resolveModel, runModel);
 	if (!resolved.ok) return resolved;
 	const missing = await door.missingCredentials([...resolved.models].map(([node, m]) => ({ node, ref: m.ref })));

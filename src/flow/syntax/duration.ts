@@ -125,7 +125,12 @@ export function readDuration(text: string, at: SourceAt): Parsed<number> {
 	const match = durationGrammar().match(text);
 	const problem = match.failed()
 		? explain(text, match.getRightmostFailurePosition(), match.getExpectedText())
-		: { start: 0, end: text.length, message: `\`${text}\` is longer than the longest duration, \`24d\`: timers cannot wait longer.`, expected: ["24d"] };
+		: {
+				start: 0,
+				end: text.length,
+				message: `\`${text}\` is longer than the longest duration, \`24d\`: timers cannot wait longer.`,
+				expected: ["24d"],
+			};
 	const range = rangeIn(at, problem.start, problem.end);
 	const details = { expected: problem.expected };
 	return { faults: [fault("duration-invalid", at.file, range, at.path, problem.message, details)] };
