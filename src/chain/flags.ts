@@ -37,14 +37,15 @@ export interface FlagSpec {
 }
 
 const tokens = (v: ValueText) => checkCount(v, 1, "tokens");
+const MODEL_SHAPE = "a model such as sonnet, opus:high or provider/id";
 
 /** The flags, in the order the printer writes them. */
 export const CHAIN_FLAGS: Readonly<Record<string, FlagSpec>> = {
-	model: { scope: "step", step: "model", check: checkModel, shape: "provider/id[:thinking]" },
+	model: { scope: "step", step: "model", check: checkModel, shape: MODEL_SHAPE },
 	skill: { scope: "step", step: "skills", check: checkSkills, shape: "skill[,skill…]" },
 	thinking: { scope: "step", step: "thinking", check: checkThinking, shape: "a thinking level" },
 	timeout: { scope: "step", step: "timeoutMs", check: checkTimeout, shape: "seconds or a duration" },
-	"global-model": { scope: "global", global: "model", check: checkModel, shape: "provider/id[:thinking]" },
+	"global-model": { scope: "global", global: "model", check: checkModel, shape: MODEL_SHAPE },
 	"global-skill": { scope: "global", global: "skills", check: checkSkills, shape: "skill[,skill…]" },
 	"global-thinking": { scope: "global", global: "thinking", check: checkThinking, shape: "a thinking level" },
 	"budget-total": { scope: "global", global: "budgetTotal", check: tokens, shape: "a number of tokens" },

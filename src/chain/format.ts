@@ -4,7 +4,8 @@
  * `high`, `90s` prints `1m30s`) and to store one; reading the output gives the same spec.
  */
 import { formatDuration } from "./duration.ts";
-import type { ChainGlobals, ChainModel, ChainRef, ChainSpec, ChainStep } from "./types.ts";
+import type { ChainGlobals, ChainRef, ChainSpec, ChainStep } from "./types.ts";
+import { modelText as model } from "./values.ts";
 
 function quoted(text: string): string {
 	return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
@@ -13,7 +14,7 @@ function quoted(text: string): string {
 function ref(r: ChainRef): string {
 	switch (r.kind) {
 		case "agent":
-			return r.label === undefined ? `@${r.name}` : `@${r.name}:${r.label}`;
+			return `@${r.name}${r.label === undefined ? "" : `:${r.label}`}${r.goal === undefined ? "" : ` ${quoted(r.goal)}`}`;
 		case "flow":
 			return `flow:${r.name}`;
 		case "template":
@@ -23,9 +24,6 @@ function ref(r: ChainRef): string {
 	}
 }
 
-function model(m: ChainModel): string {
-	return `${m.provider}/${m.id}${m.thinking ? `:${m.thinking}` : ""}`;
-}
 
 function step(s: ChainStep): string {
 	const parts = [ref(s.ref)];
@@ -34,7 +32,7 @@ function step(s: ChainStep): string {
 	if (s.thinking) parts.push("--thinking", s.thinking);
 	if (s.timeoutMs !== undefined) parts.push("--timeout", formatDuration(s.timeoutMs));
 	if (s.retry !== undefined) parts.push("--retry", String(s.retry));
-	if (s.continueOnError) parts.push("--continue-on-error");
+	if (s.continueOnError !== undefined) parts.push("--continue-on-error", ...(s.continueOnError ? [] : ["false"]));
 	return parts.join(" ");
 }
 
@@ -48,7 +46,7 @@ function globals(g: ChainGlobals): string[] {
 	if (g.retry !== undefined) parts.push("--retry", String(g.retry));
 	if (g.backoffMs !== undefined) parts.push("--backoff", formatDuration(g.backoffMs));
 	if (g.maxHistory !== undefined) parts.push("--max-history", String(g.maxHistory));
-	if (g.continueOnError) parts.push("--continue-on-error");
+	if (g.continueOnError !== undefined) parts.push("--continue-on-error", ...(g.continueOnError ? [] : ["false"]));
 	return parts;
 }
 

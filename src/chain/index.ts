@@ -9,9 +9,9 @@ export { treeChanges, treeState } from "./tree.ts";
 export { expandTemplate, findTemplate, type Template } from "./templates.ts";
 export { chainToNodes } from "./to-flow.ts";
 export { CHAIN_FLAGS, type FlagPlace, type FlagScope, type FlagSpec, flagNames } from "./flags.ts";
-export { formatDuration, parseDuration } from "./duration.ts";
+export { formatDuration, MAX_DURATION_MS, parseDuration } from "./duration.ts";
 export { formatChain } from "./format.ts";
-export { type ParsedChain, parseChain } from "./parse.ts";
+export { type ParsedChain, parseChain, withGlobals } from "./parse.ts";
 export {
 	type ChainGlobals,
 	type ChainModel,

@@ -4,6 +4,7 @@
  * Output: a {@link ChainSpec}, or every fault in order, one per mistake; it never throws.
  */
 import { type Fault, fault, sortFaults } from "../faults/index.ts";
+import type { Range } from "../text/index.ts";
 import { firstHere, report, type Sink, type Source, sink, source } from "./report.ts";
 import { readChain, readGlobals } from "./steps.ts";
 import { type Segment, tokenize } from "./tokens.ts";
@@ -13,6 +14,8 @@ import type { ChainSpec, ParseChainOptions } from "./types.ts";
 export interface ParsedChain {
 	value?: ChainSpec;
 	faults: Fault[];
+	/** Where each chain-wide flag's value is written (its flag, for a switch), by flag name. */
+	at?: ReadonlyMap<string, Range>;
 }
 
 function segmentsOf(src: Source, into: Sink): Segment[] | undefined {
@@ -70,5 +73,18 @@ export function parseChain(text: string, options: ParseChainOptions): ParsedChai
 	checkBudget(into, src.path);
 	const faults = sortFaults(into.faults);
 	if (faults.length > 0) return { faults };
-	return { value: { steps, globals: into.globals, range: src.range({ start: 0, end: text.length }) }, faults };
+	const at = new Map([...into.globalsSeen].map(([name, seen]) => [name, seen.value ?? seen.flag]));
+	return { value: { steps, globals: into.globals, range: src.range({ start: 0, end: text.length }) }, faults, at };
+}
+
+/**
+ * The chain with chain-wide flags given apart (a command line's `--global-model X` beside the chain) written
+ * into it: after its own `--` section if it has one, else after a new ` -- `. The chain's own characters keep
+ * their offsets, so a fault inside them still points where the user typed it.
+ */
+export function withGlobals(text: string, globals: string): string {
+	if (globals.trim() === "") return text;
+	const tokens = tokenize(text);
+	const marked = tokens.ok && tokens.segments.some((s) => s.tokens.some((t) => t.kind === "globals"));
+	return `${text}${marked ? " " : " -- "}${globals}`;
 }

@@ -19,6 +19,8 @@ export interface FlagTarget {
 	path: string;
 }
 
+const SWITCH_VALUES = new Set(["true", "false"]);
+
 function valueText(token: Token): ValueText {
 	if (token.kind === "quoted") {
 		return { start: token.start, end: token.end, text: token.text, ...(token.exact ? { base: token.start + 1 } : {}) };
@@ -57,7 +59,10 @@ export function readFlag(tokens: Token[], i: number, at: FlagTarget, src: Source
 	const eq = flag.name.indexOf("=");
 	if (eq > 0 && flagAt(flag.name.slice(0, eq), at.place)) {
 		const name = flag.name.slice(0, eq);
-		const written = `--${name} ${flag.name.slice(eq + 1)}`;
+		const value = flag.name.slice(eq + 1);
+		// The fix must itself be accepted: a switch takes only `true` or `false` after it, or nothing.
+		const switchValue = CHAIN_FLAGS[name].check === undefined && !SWITCH_VALUES.has(value);
+		const written = switchValue ? `--${name}` : `--${name} ${value}`;
 		report(into, src, "chain-syntax", flag, `${at.path}.${name}`, "Flags take their value after a space, not `=`.", {
 			hint: `Write \`${quote(written)}\`.`,
 			expected: [written],
@@ -86,11 +91,15 @@ export function readFlag(tokens: Token[], i: number, at: FlagTarget, src: Source
 	const key = onStep ? spec.step : spec.global;
 	const fields = onStep ? at.fields : (into.globals as Record<string, unknown>);
 	if (!spec.check) {
-		if (!first && key) fields[key] = true;
+		// pi-crew writes `--continue-on-error true`; `false` turns a chain-wide setting off for one step.
+		const stated = next?.kind === "word" && SWITCH_VALUES.has(next.source) ? next.source === "true" : undefined;
+		if (!first && key) fields[key] = stated ?? true;
 		if (!first) seenIn.set(flag.name, { file: src.file, flag: src.range(flag) });
+		if (stated !== undefined) return i + 2;
 		if (next?.kind === "word") {
-			report(into, src, "chain-flag-value", next, path, `\`--${flag.name}\` takes no value.`, {
-				hint: `Remove \`${quote(next.source)}\`; the flag alone turns it on.`,
+			report(into, src, "chain-flag-value", next, path, `\`--${flag.name}\` takes no value but true or false.`, {
+				hint: "Write `true` or `false`, or remove the value: the flag alone turns it on.",
+				expected: ["true", "false"],
 			});
 			return i + 2;
 		}

@@ -3,7 +3,7 @@
  * flags that are run settings rather than node keys (`--budget-total`, `--budget-warning`, `--backoff`,
  * `--max-history`). Every flag is applied somewhere; none is parsed and dropped.
  */
-import type { Budget, CheckedFlow, RunPlugin } from "../flow/index.ts";
+import { type Budget, budgetInForce, type CheckedFlow, type RunPlugin } from "../flow/index.ts";
 import { chainHandoffs } from "./handoffs.ts";
 import { parseChain } from "./parse.ts";
 
@@ -13,10 +13,8 @@ export function chainRunOptions(flow: CheckedFlow, cwd: string): { plugins: RunP
 	const parsed = parseChain(flow.chain.value, { file: flow.file });
 	const globals = parsed.value?.globals ?? {};
 	const steps = flow.nodes.map((n) => ({ id: n.id.value, task: flow.prompts.get(n.id.value) ?? (n.kind === "flow" ? `flow ${n.callee?.value}` : n.id.value) }));
-	const budget: Budget | undefined =
-		globals.budgetTotal !== undefined
-			? { tokens: globals.budgetTotal, ...(globals.budgetWarning !== undefined ? { warnAt: globals.budgetWarning / globals.budgetTotal } : {}) }
-			: undefined;
+	// The chain's budget beside the flow's own, as every launch computes it (no launch flags here).
+	const budget = budgetInForce(flow).budget;
 	return {
 		plugins: [chainHandoffs({ cwd, steps, ...(globals.maxHistory !== undefined ? { maxHistory: globals.maxHistory } : {}) })],
 		...(budget ? { budget } : {}),

@@ -10,7 +10,7 @@ import type { Segment, Span, Token } from "./tokens.ts";
 import type { ChainStep } from "./types.ts";
 
 const STEP_HINT =
-	"A step is one reference followed by its flags: separate steps with ->, and quote a goal that has spaces.";
+	"A step is one reference, optionally an @agent's own quoted goal, then its flags: separate steps with ->.";
 const GLOBALS_HINT = "Only flags stand among the chain-wide flags.";
 
 function readStep(tokens: Token[], n: number, src: Source, into: Sink): ChainStep | undefined {
@@ -19,6 +19,15 @@ function readStep(tokens: Token[], n: number, src: Source, into: Sink): ChainSte
 	const ref = refOf(tokens[0], src, into, path);
 	const at = { place: "step" as const, fields: {} as Record<string, unknown>, seen: new Map<string, Seen>(), path };
 	let i = startsWithFlag ? 0 : 1;
+	// pi-crew gives an `@agent` step its own goal right after the reference: `@team "Convert X -> Y"`.
+	const own = tokens[1];
+	if (ref?.kind === "agent" && own?.kind === "quoted") {
+		if (own.text.trim() === "") {
+			const hint = "Write what the step should do.";
+			report(into, src, "chain-bad-ref", own, path, "The step's goal is empty.", { hint });
+		} else ref.goal = own.text;
+		i = 2;
+	}
 	while (i < tokens.length) {
 		if (tokens[i].kind === "flag") {
 			i = readFlag(tokens, i, at, src, into);
@@ -98,5 +107,37 @@ export function readChain(segments: Segment[], src: Source, into: Sink): ChainSt
 		}
 		break;
 	}
+	duplicateLabels(steps, src, into);
 	return steps;
+}
+
+/**
+ * A label names its step in reports and in the run folder, so two steps may not share one: `@a:x -> @b:x`
+ * is refused, as is a label that another step's unlabelled `@agent` already stands for. Repeating an agent
+ * without labels (`@review -> @review`) stays allowed; the second is told apart as `review_2`.
+ */
+function duplicateLabels(steps: ChainStep[], src: Source, into: Sink): void {
+	const plain = new Map<string, ChainStep>();
+	for (const s of steps) {
+		if (s.ref.kind === "agent" && s.ref.label === undefined && !plain.has(s.ref.name)) plain.set(s.ref.name, s);
+	}
+	const labels = new Map<string, ChainStep>();
+	steps.forEach((s, i) => {
+		if (s.ref.kind !== "agent" || s.ref.label === undefined) return;
+		const label = s.ref.label;
+		const first = labels.get(label) ?? plain.get(label);
+		if (!first) {
+			labels.set(label, s);
+			return;
+		}
+		const at = s.range.start.offset - (src.range({ start: 0, end: 0 }).start.offset);
+		const span = { start: at + 1 + s.ref.name.length + 1, end: at + 1 + s.ref.name.length + 1 + label.length };
+		const twin = first.ref.kind === "agent" && first.ref.label === label;
+		const what = twin ? "another step's label" : `the name of the step \`@${label}\``;
+		const { line, column } = first.range.start;
+		report(into, src, "chain-duplicate-label", span, `${src.path}/${i + 1}`, `The label \`${label}\` is already ${what}.`, {
+			hint: "Give each step its own label.",
+			related: [{ message: "That step is here.", file: src.file, line, column }],
+		});
+	});
 }

@@ -11,6 +11,7 @@ import { type Fault, fault } from "../faults/index.ts";
 import type { AddressExpr } from "../flow/syntax/index.ts";
 import { ADDRESS_WORDS, RESERVED_WORDS } from "../flow/build/words.ts";
 import { expandTemplate, type Template } from "./templates.ts";
+import { modelText } from "./values.ts";
 import { type ChainSpec, type ChainStep, DEFAULT_GOAL_AGENT } from "./types.ts";
 
 /** What expansion needs from outside: where templates are. */
@@ -29,7 +30,7 @@ export function chainToNodes(spec: ChainSpec, ctx: ExpandContext): { nodes: Flow
 		const id = uniqueId(idOf(step, i), used);
 		const located = <T>(value: T): Located<T> => ({ value, range: step.range });
 		const path = id;
-		const onFail = step.continueOnError ?? spec.globals.continueOnError ? { onFail: located("continue" as const) } : {};
+		const onFail = (step.continueOnError ?? spec.globals.continueOnError) ? { onFail: located("continue" as const) } : {};
 		if (step.ref.kind === "flow") {
 			const call: CallNode = { kind: "flow", id: located(id), path, range: step.range, callee: located(step.ref.name), input: inputAddress(step.range), ...onFail };
 			nodes.push(call);
@@ -40,7 +41,11 @@ export function chainToNodes(spec: ChainSpec, ctx: ExpandContext): { nodes: Flow
 		let template: Template | undefined;
 		if (step.ref.kind === "agent") {
 			agent = step.ref.name;
-			prose = "Do your step of this chain. The chain's goal is under `input`; what earlier steps did is under the chain's history and handoff below.";
+			const context = "what earlier steps did is under the chain's history and handoff below.";
+			prose =
+				step.ref.goal !== undefined
+					? `${step.ref.goal}\n\nThis is your step of a chain: the chain's goal is under \`input\`; ${context}`
+					: `Do your step of this chain. The chain's goal is under \`input\`; ${context}`;
 		} else if (step.ref.kind === "goal") prose = step.ref.text;
 		else {
 			template = ctx.findTemplate(step.ref.name);
@@ -51,7 +56,14 @@ export function chainToNodes(spec: ChainSpec, ctx: ExpandContext): { nodes: Flow
 			prose = `${expandTemplate(template.text, "the chain's goal under `input`")}`;
 		}
 		const model = step.model ?? spec.globals.model;
-		const thinking = step.thinking ?? spec.globals.thinking ?? (template?.thinking as ChainStep["thinking"]);
+		// Nearest wins, a step's own model suffix included: the step's --thinking, its --model's `:level`, then
+		// the chain's --global-thinking, the --global-model's `:level`, then the template's frontmatter.
+		const thinking =
+			step.thinking ??
+			step.model?.thinking ??
+			spec.globals.thinking ??
+			spec.globals.model?.thinking ??
+			(template?.thinking as ChainStep["thinking"]);
 		const skills = step.skills ?? spec.globals.skills;
 		const retry = step.retry ?? spec.globals.retry;
 		const node: AgentNode = {
@@ -62,7 +74,7 @@ export function chainToNodes(spec: ChainSpec, ctx: ExpandContext): { nodes: Flow
 			agent: located(agent),
 			reads: [inputAddress(step.range)],
 			...onFail,
-			...(model ? { model: located(`${model.provider}/${model.id}${model.thinking ? `:${model.thinking}` : ""}`) } : template?.model ? { model: located(template.model) } : {}),
+			...(model ? { model: located(modelText(model)) } : template?.model ? { model: located(template.model) } : {}),
 			...(thinking ? { thinking: located(thinking) } : {}),
 			...(skills?.length ? { skills: skills.map((s) => located(s)) } : {}),
 			...(step.timeoutMs !== undefined ? { timeout: located(step.timeoutMs) } : {}),

@@ -22,14 +22,19 @@ export const DEFAULT_GOAL_AGENT = "worker";
 
 /** What a step runs: an agent, a flow, a prompt template, or a goal for {@link DEFAULT_GOAL_AGENT}. */
 export type ChainRef =
-	| { kind: "agent"; name: string; label?: string }
+	/** `goal` is the step's own goal, written after the reference as pi-crew does: `@team "Convert X -> Y"`. */
+	| { kind: "agent"; name: string; label?: string; goal?: string }
 	| { kind: "flow"; name: string }
 	| { kind: "template"; name: string }
 	| { kind: "goal"; text: string };
 
-/** A model in pi's `provider/id[:thinking]` form, split so nobody parses it twice. */
+/**
+ * A model as pi reads it (`sonnet`, `opus:high`, `provider/id[:thinking]`), split so nobody parses it twice.
+ * pi's own resolver turns it into a model when the run is prepared.
+ */
 export interface ChainModel {
-	provider: string;
+	/** Absent for a bare name such as `sonnet`, which pi matches against every provider's models. */
+	provider?: string;
 	/** May itself contain `/` or a `:` suffix that is not a thinking level (`openrouter/x:free`). */
 	id: string;
 	thinking?: ThinkingLevel;

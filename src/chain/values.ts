@@ -3,7 +3,7 @@
  * fault (the `:hgih` of a model, the empty entry of `a,,b`) and says what would be accepted.
  */
 import { nearest } from "../faults/index.ts";
-import { parseDuration } from "./duration.ts";
+import { durationLength, MAX_DURATION_MS, parseDuration } from "./duration.ts";
 import type { Span } from "./tokens.ts";
 import { type ChainModel, THINKING_ALIASES, THINKING_LEVELS, type ThinkingLevel } from "./types.ts";
 
@@ -74,23 +74,30 @@ export function checkThinking(value: ValueText): Checked<ThinkingLevel> {
 
 const PROVIDER = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const MODEL_ID = /^[^\s/:"'][^\s"']*$/;
+const MODEL_HINT = "Write a model as pi reads it: a name (sonnet, opus:high) or provider/id[:thinking].";
 
-/** pi's `provider/id[:thinking]`; a `:` suffix that is no thinking level stays in the id, as pi keeps it. */
+/**
+ * A model as pi reads it: `sonnet`, `opus:high`, `anthropic/claude-sonnet-4-5:high`. The provider is what
+ * stands before the first `/`, if any; a `:` suffix that is a thinking level sets the thinking level, and any
+ * other suffix stays in the id, as pi keeps it (`openrouter/x:free`). Whether pi knows the model is asked
+ * when the run is prepared, through pi's own resolver, not here.
+ */
 export function checkModel(value: ValueText): Checked<ChainModel> {
 	const { text } = value;
-	const hint = "Write provider/id or provider/id:thinking, e.g. anthropic/claude-sonnet-4-5:high.";
+	const hint = MODEL_HINT;
 	const slash = text.indexOf("/");
-	if (slash <= 0) return refuse([problem(value, `\`${text}\` names no provider.`, { hint })]);
-	const provider = text.slice(0, slash);
-	if (!PROVIDER.test(provider)) {
+	if (slash === 0) return refuse([problem(value, `\`${text}\` names an empty provider.`, { hint })]);
+	const provider = slash > 0 ? text.slice(0, slash) : undefined;
+	if (provider !== undefined && !PROVIDER.test(provider)) {
 		return refuse([{ ...at(value, 0, slash), message: `\`${provider}\` is not a provider name.`, hint }]);
 	}
-	let id = text.slice(slash + 1);
+	const idStart = slash + 1;
+	let id = text.slice(idStart);
 	let thinking: ThinkingLevel | undefined;
 	const colon = id.lastIndexOf(":");
 	if (colon >= 0) {
 		const suffix = id.slice(colon + 1);
-		const from = slash + 2 + colon;
+		const from = idStart + colon + 1;
 		const level = levelOf(suffix);
 		const guess = level ? undefined : suggest(suffix, THINKING_WORDS);
 		if (level) {
@@ -110,9 +117,16 @@ export function checkModel(value: ValueText): Checked<ChainModel> {
 	}
 	if (id === "") return refuse([problem(value, `\`${text}\` names no model id.`, { hint })]);
 	if (!MODEL_ID.test(id) || id.split("/").includes("")) {
-		return refuse([{ ...at(value, slash + 1, slash + 1 + id.length), message: `\`${id}\` is not a model id.`, hint }]);
+		return refuse([{ ...at(value, idStart, idStart + id.length), message: `\`${id}\` is not a model id.`, hint }]);
 	}
-	return ok(thinking ? { provider, id, thinking } : { provider, id });
+	const model: ChainModel = provider === undefined ? { id } : { provider, id };
+	return ok(thinking ? { ...model, thinking } : model);
+}
+
+/** A model as pi reads it back: `provider/id` or the bare name, with its thinking suffix. */
+export function modelText(m: ChainModel, withThinking = true): string {
+	const provider = m.provider === undefined ? "" : `${m.provider}/`;
+	return `${provider}${m.id}${withThinking && m.thinking ? `:${m.thinking}` : ""}`;
 }
 
 const SKILL = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
@@ -146,11 +160,20 @@ export function checkCount(value: ValueText, min: number, unit: string): Checked
 	return refuse([problem(value, `\`${value.text}\` is not a whole number of ${unit} of at least ${min}.`)]);
 }
 
+/** Whether `text` reads as a duration (or bare seconds) that only its length keeps out. */
+function tooLong(text: string): boolean {
+	if (/^\d+$/.test(text)) return Number(text) * 1000 > MAX_DURATION_MS;
+	return durationLength(text) > MAX_DURATION_MS;
+}
+
 /** `--timeout`: bare seconds (`60`) or a duration (`90s`, `1h30m`), above zero. */
 export function checkTimeout(value: ValueText): Checked<number> {
 	const ms = /^\d+$/.test(value.text) ? Number(value.text) * 1000 : parseDuration(value.text);
-	if (ms !== undefined && Number.isSafeInteger(ms) && ms > 0) return ok(ms);
-	const hint = "Write seconds (60) or a duration (90s, 10m, 1h30m).";
+	if (ms !== undefined && Number.isSafeInteger(ms) && ms > 0 && ms <= MAX_DURATION_MS) return ok(ms);
+	if (tooLong(value.text)) {
+		return refuse([problem(value, `\`${value.text}\` is longer than the longest timeout, 24d.`, { expected: ["24d"] })]);
+	}
+	const hint = "Write seconds (60) or a duration (90s, 10m, 1h30m), at most 24d.";
 	return refuse([problem(value, `\`${value.text}\` is not a timeout.`, { hint })]);
 }
 
@@ -158,6 +181,9 @@ export function checkTimeout(value: ValueText): Checked<number> {
 export function checkBackoff(value: ValueText): Checked<number> {
 	const ms = parseDuration(value.text);
 	if (ms !== undefined) return ok(ms);
+	if (tooLong(value.text)) {
+		return refuse([problem(value, `\`${value.text}\` is longer than the longest backoff, 24d.`, { expected: ["24d"] })]);
+	}
 	const bare = /^\d+$/.test(value.text);
 	return refuse([
 		problem(value, `\`${value.text}\` is not a duration.`, {

@@ -23,7 +23,8 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): { ok: true; 
 			positionals.push(...argv.slice(i + 1));
 			break;
 		}
-		if (!arg.startsWith("--") || arg === "--") {
+		// A flag's name has no spaces: `"--model opus -> @b"` is an argument (a chain), not an unknown flag.
+		if (!arg.startsWith("--") || arg === "--" || /\s/.test(arg.slice(0, arg.includes("=") ? arg.indexOf("=") : undefined))) {
 			positionals.push(arg);
 			continue;
 		}

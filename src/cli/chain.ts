@@ -3,8 +3,9 @@
  * flow, with every flag applied, handoff summaries between steps and `chain.*` events in the run folder.
  * A bad token is refused with its column in the chain and a did-you-mean; nothing runs.
  */
-import { parseChain } from "../chain/index.ts";
-import { faultText } from "../faults/index.ts";
+import { CHAIN_CLI_FLAGS } from "../chain/cli-flags.ts";
+import { parseChain, withGlobals } from "../chain/index.ts";
+import { type Fault, faultText } from "../faults/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
 import { runChecked } from "./run.ts";
@@ -14,6 +15,20 @@ import { loadRoster } from "../agents/index.ts";
 
 const PREFIX = "chain: '";
 
+
+/** The chain-wide flags given beside the chain, as the text that would follow its `--`. */
+function globalsOf(args: Args): string {
+	const parts: string[] = [];
+	for (const name of Object.keys(CHAIN_CLI_FLAGS)) {
+		const value = args.flags.get(name);
+		if (value === undefined) continue;
+		parts.push(`--${name}`);
+		const plain = typeof value === "string" && /^[^\s"'\\]+$/.test(value);
+		if (typeof value === "string") parts.push(plain ? value : `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`);
+	}
+	return parts.join(" ");
+}
+
 /** Runs `chain`. */
 export async function chainCommand(args: Args, io: Io): Promise<number> {
 	const [text, ...rest] = args.positionals;
@@ -21,25 +36,39 @@ export async function chainCommand(args: Args, io: Io): Promise<number> {
 		io.stderr('usage: pi-flows chain "@a -> @b --model p/m -> \\"a goal\\"" [goal] [--goal G] [--script FILE] [--model M] [--json] [--project]');
 		return 2;
 	}
-	const parsed = parseChain(text, { file: "chain" });
+	const globals = globalsOf(args);
+	const beside = globals ? { globals: { text: globals, file: "command line" } } : {};
+	const parsed = parseChain(text, { file: "chain", ...beside });
 	if (!parsed.value) {
-		io.stderr(`  ${text}`);
-		for (const f of parsed.faults) io.stderr(`  ${" ".repeat(f.column - 1)}${"^".repeat(Math.max(1, (f.endLine === f.line ? f.endColumn : text.length + 1) - f.column))} ${f.code}: ${faultText(f)}`);
+		for (const [shown, file] of [[text, "chain"], [globals, "command line"]] as const) {
+			const mine = parsed.faults.filter((f) => f.file === file);
+			if (mine.length === 0) continue;
+			io.stderr(`  ${shown}`);
+			for (const f of mine) {
+				const width = Math.max(1, (f.endLine === f.line ? f.endColumn : shown.length + 1) - f.column);
+				io.stderr(`  ${" ".repeat(f.column - 1)}${"^".repeat(width)} ${f.code}: ${faultText(f)}`);
+			}
+		}
 		io.stderr("pi-flows: the chain does not read; nothing was run");
 		return 2;
 	}
+	const whole = withGlobals(text, globals);
 	const goal = flag(args, "goal") ?? rest.join(" ");
-	const flowText = `---\nname: chain\ndescription: a chain run from the command line\ninput: string\n${PREFIX}${text.replace(/'/g, "''")}'\n---\n`;
+	const flowText = `---\nname: chain\ndescription: a chain run from the command line\ninput: string\n${PREFIX}${whole.replace(/'/g, "''")}'\n---\n`;
 	const sources = { project: args.flags.has("project") };
 	const checked = checkFlowText(flowText, "chain.md", loadRoster(io.cwd, sources, io.env), catalogueOptions(io.cwd, sources, io.env));
-	if (!checked.value) {
-		// Faults inside the chain point into the synthetic file: shift them back onto the chain as typed.
-		for (const f of checked.faults) {
+	// Faults inside the chain point into the synthetic file: shift them back onto the chain as typed.
+	const show = (faults: readonly Fault[]) => {
+		for (const f of faults) {
 			const column = f.line === 5 ? f.column - PREFIX.length : f.column;
-			io.stderr(`chain:1:${column}: ${f.code}: ${faultText(f)}`);
+			const place = f.file === "chain.md" ? `chain:1:${column}` : `${f.file}:${f.line}:${f.column}`;
+			io.stderr(`${place}: ${f.code}: ${faultText(f)}`);
 		}
+	};
+	if (!checked.value) {
+		show(checked.faults);
 		io.stderr("pi-flows: the chain does not check; nothing was run");
 		return 2;
 	}
-	return runChecked(checked.value, goal || "(no goal given)", args, io);
+	return runChecked(checked.value, goal || "(no goal given)", args, io, show);
 }

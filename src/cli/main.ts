@@ -7,16 +7,17 @@ import { agentDir } from "../agents/locations.ts";
 import { type Args, type FlagSpec, parseArgs } from "./args.ts";
 import { commandHelp, usage } from "./help.ts";
 import type { Io } from "./io.ts";
+import { CHAIN_CLI_FLAGS } from "../chain/cli-flags.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
 	run: { model: true, script: true, json: false, project: false, timeout: true, "dry-run": false, "idle-timeout": true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	resume: { json: false, timeout: true, "runs-dir": true, "in-doubt": true, "take-lock": false, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	check: { json: false, project: false },
 	test: {},
-	chain: { goal: true, model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "dry-run": false, "idle-timeout": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
+	chain: { goal: true, model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "dry-run": false, "idle-timeout": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true, ...CHAIN_CLI_FLAGS },
 	drive: { agent: true, model: true, script: true, "max-turns": true, "log-dir": true, project: false, fresh: false },
 	list: { json: false },
-	plan: { json: false, project: false, model: true, timeout: true, "runs-dir": true },
+	plan: { json: false, project: false, model: true, timeout: true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	graph: { project: false },
 	report: { out: true, "runs-dir": true },
 	schema: {},

@@ -59,7 +59,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 	const timeoutText = flag(args, "timeout");
 	const timeoutMs = timeoutText === undefined ? undefined : parseDuration(timeoutText);
 	if (timeoutText !== undefined && timeoutMs === undefined) {
-		io.stderr(`pi-flows: --timeout takes a duration like 90s, 10m or 1h30m`);
+		io.stderr(`pi-flows: --timeout takes a duration like 90s, 10m or 1h30m (at most 24d)`);
 		return 2;
 	}
 	const scriptSetting = snap.value.settings.script;

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadRoster } from "../agents/index.ts";
-import { type Budget, type CheckedFlow, catalogueOptions, DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, checkFlowFile, findFlow, matches, prepareRun, readyModels, resolveModels, scriptableAddresses, type Type, typeToString, type Value } from "../flow/index.ts";
+import { budgetInForce, type CheckedFlow, catalogueOptions, DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, checkFlowFile, findFlow, matches, prepareRun, readyModels, resolveModels, scriptableAddresses, type Type, typeToString, type Value } from "../flow/index.ts";
 import { parseDuration } from "../flow/syntax/index.ts";
 import { terminalAsk } from "./ask.ts";
 import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
@@ -17,6 +17,7 @@ import { budgetFlags, report, terminalWorld } from "./launch.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { formatFaults } from "./output.ts";
+import type { Fault } from "../faults/index.ts";
 
 /** Runs the `run` command. */
 export async function runCommand(args: Args, io: Io): Promise<number> {
@@ -43,7 +44,7 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 }
 
 /** Runs a flow that checks: the script, the input, the run stage, the models, then the run folder. */
-export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args, io: Io): Promise<number> {
+export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args, io: Io, showFaults?: (faults: readonly Fault[]) => void): Promise<number> {
 	let script: Script | undefined;
 	let scriptText: string | undefined;
 	const scriptPath = flag(args, "script");
@@ -74,21 +75,23 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 	const idleText = flag(args, "idle-timeout");
 	const idleMs = idleText === undefined ? undefined : parseDuration(idleText);
 	if (idleText !== undefined && idleMs === undefined) {
-		io.stderr(`pi-flows: --idle-timeout takes a duration like 5m, not \`${idleText}\``);
+		io.stderr(`pi-flows: --idle-timeout takes a duration like 5m (at most 24d), not \`${idleText}\``);
 		return 2;
 	}
 	const timeoutText = flag(args, "timeout");
 	const timeoutMs = timeoutText === undefined ? undefined : parseDuration(timeoutText);
 	if (timeoutText !== undefined && timeoutMs === undefined) {
-		io.stderr(`pi-flows: --timeout takes a duration like 90s, 10m or 1h30m, not \`${timeoutText}\``);
+		io.stderr(`pi-flows: --timeout takes a duration like 90s, 10m or 1h30m (at most 24d), not \`${timeoutText}\``);
 		return 2;
 	}
 	const chain = chainRunOptions(flow, io.cwd);
-	const budget = budgetFlags(args, flowBudget(flow) ?? chain.budget);
-	if (!budget.ok) {
-		io.stderr(`pi-flows: ${budget.error}`);
+	const launch = budgetFlags(args, undefined);
+	if (!launch.ok) {
+		io.stderr(`pi-flows: ${launch.error}`);
 		return 2;
 	}
+	// The flow's budget and its chain's both bind; a launch flag replaces its kind; a stated warning stays.
+	const budget = { value: budgetInForce(flow, launch.value ?? {}).budget };
 	if (args.flags.has("dry-run")) return dryRun(flow, input.value, script, args, io);
 	const ask = terminalAsk();
 	const world = terminalWorld(io);
@@ -103,7 +106,9 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 		const runModel = flag(args, "model") ?? (script ? "scripted" : undefined);
 		const models = await readyModels(flow, host, runModel);
 		if (!models.ok) {
-			for (const e of models.errors) io.stderr(`pi-flows: ${e}`);
+			// A model name written in a file is a fault at its column; the run's --model and pi's settings have none.
+			if (models.faults?.length) (showFaults ?? ((f) => io.stderr(formatFaults(f, io.cwd))))(models.faults);
+			for (const e of models.unplaced ?? models.errors) io.stderr(`pi-flows: ${e}`);
 			io.stderr("pi-flows: nothing was run");
 			return 2;
 		}
@@ -139,13 +144,6 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 	} finally {
 		world.done();
 	}
-}
-
-/** The flow's own `budget:` as launch-time numbers. */
-function flowBudget(flow: CheckedFlow): Budget | undefined {
-	const b = flow.budget;
-	if (!b) return undefined;
-	return { ...(b.tokens ? { tokens: b.tokens.value } : {}), ...(b.cost ? { cost: b.cost.value } : {}), ...(b.turns ? { turns: b.turns.value } : {}) };
 }
 
 /** The input as the flow's type wants it: text for `string`, JSON checked against the type otherwise. */

@@ -6,7 +6,7 @@
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { loadRoster, markdownFiles, nearestProjectDir, type Scope } from "../agents/index.ts";
-import { catalogueOptions, checkFlowFile, findFlow, listFlows } from "../flow/index.ts";
+import { budgetInForce, budgetLimits, catalogueOptions, checkFlowFile, findFlow, listFlows, showBudget } from "../flow/index.ts";
 import { boundText, mermaidOf, planOf, showPlan } from "../flow/render/index.ts";
 import { completeLine } from "./completions.ts";
 import { faultLines } from "./launch/prepare.ts";
@@ -64,7 +64,11 @@ export function flowPlan(cwd: string, scope: Scope, name: string): { ok: boolean
 	const checked = checkFlowFile(found.value.file, loadRoster(cwd, scope), catalogueOptions(cwd, scope));
 	if (!checked.value) return { ok: false, text: [`${found.value.name} does not check:`, ...faultLines(checked.faults, cwd)].join("\n") };
 	const display = (p: string) => relativeTo(cwd, p);
-	const plan = showPlan(planOf(checked.value, { file: display(found.value.file), display }));
+	const budget = budgetInForce(checked.value, {}, display);
+	const limits = budgetLimits(budget);
+	// Every budget in force and where it comes from, as `pi-flows plan` prints it.
+	const rows = planOf(checked.value, { file: display(found.value.file), display, ...(limits ? { budget: limits } : {}) });
+	const plan = [showPlan(rows), ...showBudget(budget)].join("\n");
 	return { ok: true, text: `${plan}\n\n\`\`\`mermaid\n${mermaidOf(checked.value).trimEnd()}\n\`\`\`` };
 }
 

@@ -195,6 +195,11 @@ export const FAULT_CATALOGUE = {
 		trigger: "A flag given twice on one step, or a chain-wide flag given twice in the chain.",
 		fix: "Keep one of them; the fault points at the second and names the first.",
 	},
+	"chain-duplicate-label": {
+		stage: "chain",
+		trigger: "Two steps of a chain with the same label (`@research:x -> @review:x`), or a label that is another step's agent name.",
+		fix: "Give each step its own label; the label names the step in reports and in the run folder.",
+	},
 	"twin-keys": {
 		stage: "read",
 		trigger: "Both `x` and `x-from` on one node (`agent`/`agent-from`, `map`/`map-from`, `ask`/`ask-from`), or both `nodes` and `chain` in a flow.",
@@ -324,6 +329,11 @@ export const FAULT_CATALOGUE = {
 		stage: "run",
 		trigger: "The flow commits, uses `copies: true` or reads `diff`, and the working folder is not in a git repository.",
 		fix: "Run it inside a git repository (`git init` first for a new project).",
+	},
+	"model-unknown": {
+		stage: "run",
+		trigger: "A model named in a flow, an agent file or a chain (`sonnet`, `opus:high`, `provider/id`) that pi's own resolver cannot find, asked when the run is prepared.",
+		fix: "Write a model pi knows (`pi --list-models`); the message names the nearest ones.",
 	},
 	"unattended-ask": {
 		stage: "run",

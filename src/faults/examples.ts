@@ -59,6 +59,7 @@ export const FAULT_EXAMPLES: Partial<Record<FaultCode, FaultExample>> = {
 	"chain-unknown-flag": { kind: "chain", text: "@scout --modle openai/gpt-5" },
 	"chain-flag-value": { kind: "chain", text: "@scout --retry many" },
 	"chain-duplicate-flag": { kind: "chain", text: "@scout --retry 1 --retry 2" },
+	"chain-duplicate-label": { kind: "chain", text: "@scout:x -> @worker:x" },
 	"twin-keys": n("- id: act\n  agent: scout\n  agent-from: plan.output.worker\n"),
 	"reserved-name": { kind: "flow", text: "name: resume\ndescription: d\ninput: string\nnodes:\n  - id: look\n    agent: scout\n" },
 	"retry-refused": n("- id: tests\n  check: .pi/checks/test.sh\n  retry: 2\n"),

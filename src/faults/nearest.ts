@@ -38,3 +38,27 @@ export function byCloseness(name: string, candidates: Iterable<string>, limit = 
 		.slice(0, limit)
 		.map((x) => x.c);
 }
+
+/**
+ * The models nearest to a name pi could not resolve, as `provider/id`, for "unknown model" faults. A model
+ * id is matched whole and word by word (`sonet` finds `claude-sonnet-4-5` through `sonnet`), and an id
+ * holding the name as it is comes first, so the list reads like what the person was reaching for.
+ */
+export function nearestModels(name: string, refs: Iterable<string>, limit = 3): string[] {
+	const q = name.toLowerCase().replace(/:[a-z]+$/, "");
+	if (q === "") return [];
+	// Two edits cover a swapped pair (`opsu`), the commonest slip in a short name.
+	const slack = Math.max(2, Math.floor(q.length / 3));
+	const scored: { ref: string; d: number }[] = [];
+	for (const ref of refs) {
+		const full = ref.toLowerCase();
+		const id = full.slice(full.indexOf("/") + 1);
+		const words = id.split(/[-/.:_]/).filter(Boolean);
+		const d = full.includes(q) ? 0 : Math.min(distance(q, full), distance(q, id), ...words.map((w) => distance(q, w)));
+		if (d <= slack) scored.push({ ref, d });
+	}
+	return scored
+		.sort((a, b) => a.d - b.d || a.ref.length - b.ref.length || a.ref.localeCompare(b.ref))
+		.slice(0, limit)
+		.map((x) => x.ref);
+}

@@ -188,6 +188,12 @@ export interface BudgetDecl {
 	range: Range;
 }
 
+/** The budget a flow's `chain:` states with `--budget-total` and `--budget-warning`, where they are written. */
+export interface ChainBudgetDecl {
+	total?: Located<number>;
+	warning?: Located<number>;
+}
+
 /** A flow as built: the frontmatter as typed data plus the body's sections. */
 export interface Flow {
 	file: string;
@@ -200,6 +206,8 @@ export interface Flow {
 	handoff?: HandoffDecl;
 	/** The chain string when the flow was written with `chain:` instead of `nodes:`. */
 	chain?: Located<string>;
+	/** The chain's own budget flags; they bind beside `budget:` (the smaller limit wins). */
+	chainBudget?: ChainBudgetDecl;
 	nodes: FlowNode[];
 	sections: Section[];
 	preamble?: Range;

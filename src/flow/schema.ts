@@ -173,7 +173,8 @@ export function frontmatterSchema(): JsonSchemaDoc {
 			id: { type: "string", pattern: ID_PATTERN.source, not: { enum: [...ADDRESS_WORDS, ...RESERVED_WORDS] } },
 			address: { type: "string", pattern: ADDRESS_PATTERN },
 			condition: { type: "string", minLength: 1, description: "A condition: CEL's syntax, cut down (see docs/conditions.md)." },
-			duration: { type: "string", pattern: DURATION_PATTERN, description: "`90s`, `10m`, `1h30m`, `500ms`, `1d`." },
+			// A pattern cannot bound the length; the checker refuses anything past 24d where it is written.
+			duration: { type: "string", pattern: DURATION_PATTERN, description: "`90s`, `10m`, `1h30m`, `500ms`, `1d`; at most `24d`." },
 			type: {
 				description: "The type notation: `string`, `a | b`, `[type]`, `{ field: type, other?: type }`, `Question`, or `{ json-schema: {...} }`.",
 				anyOf: [

@@ -16,6 +16,7 @@ import {
 } from "@earendil-works/pi-coding-agent";
 import type { Api, Model } from "@earendil-works/pi-ai";
 import { agentDir as defaultAgentDir } from "../agents/index.ts";
+import { nearestModels } from "../faults/index.ts";
 import type { Spawn, SpawnRequest, Subagent } from "../runtime/subagent.ts";
 import { createScriptedModel, type Script, type ScriptedModel, SCRIPTED_MODEL, SCRIPTED_PROVIDER } from "./scripted/index.ts";
 import { openSubagent } from "./subagent.ts";
@@ -50,8 +51,11 @@ export interface PiHost {
 	readonly cwd: string;
 	readonly agentDir: string;
 	readonly scripted?: ScriptedModel;
-	/** Resolves a model reference (`provider/id[:thinking]`, or pi's settings when undefined) before any turn. */
-	resolveModel(ref: string | undefined): { ok: true; value: ResolvedModel } | { ok: false; error: string };
+	/**
+	 * Resolves a model as pi reads it (`sonnet`, `opus:high`, `provider/id[:thinking]`, or pi's settings when
+	 * undefined) through pi's own resolver, before any turn; a failure names the nearest models pi knows.
+	 */
+	resolveModel(ref: string | undefined): { ok: true; value: ResolvedModel } | { ok: false; error: string; nearest?: string[] };
 	/**
 	 * Which providers of these models have no credentials, one line each naming the nodes that use them.
 	 * Asked before a run starts: a missing key is one refusal, not a failed turn per node. It asks pi
@@ -99,7 +103,11 @@ export async function openHost(options: HostOptions): Promise<PiHost> {
 		}
 		const found = resolveCliModel({ cliModel: text, modelRuntime: runtime });
 		if (found.error || !found.model) {
-			return { ok: false, error: `unknown model \`${text}\`${found.error ? `: ${found.error.split("\n")[0]}` : ""}` };
+			// The models pi knows, nearest first, so the refusal says what was meant.
+			const known = runtime.getModels().map((m) => `${m.provider}/${m.id}`);
+			const nearest = nearestModels(text, known);
+			const error = `unknown model \`${text}\`${found.error ? `: ${found.error.split("\n")[0]}` : ""}`;
+			return { ok: false, error, ...(nearest.length ? { nearest } : {}) };
 		}
 		return {
 			ok: true,

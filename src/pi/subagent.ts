@@ -5,6 +5,7 @@
  */
 import type { AgentSession, ModelRuntime } from "@earendil-works/pi-coding-agent";
 import { formatDuration } from "../runtime/duration.ts";
+import { longTimeout } from "../runtime/timer.ts";
 import type { ErrorKind, Result } from "../runtime/result.ts";
 import type { AskOptions, SpawnRequest, Subagent } from "../runtime/subagent.ts";
 import { emptyUsage, type Usage } from "../runtime/usage.ts";
@@ -87,7 +88,8 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 	let timedOut = false;
 	let idled = false;
 	const abort = () => void session.abort();
-	const timer = options.timeoutMs !== undefined ? setTimeout(() => ((timedOut = true), abort()), options.timeoutMs) : undefined;
+	// Chunked: a deadline past 2^31-1 ms must wait, not fire at once.
+	const timer = options.timeoutMs !== undefined ? longTimeout(() => ((timedOut = true), abort()), options.timeoutMs) : undefined;
 	// The watermark: past the threshold at a turn end, the land-the-plane directive is steered in once.
 	let watermarkFired = false;
 	const watermark = options.watermark;
@@ -124,7 +126,7 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 		// a stop reason below.
 		thrown = error;
 	} finally {
-		if (timer) clearTimeout(timer);
+		timer?.clear();
 		if (watchdog) clearInterval(watchdog);
 		offActivity?.();
 		offWatermark?.();

@@ -4,6 +4,7 @@
  * `failFast`, or the caller's plain abort. Every layer that refuses or cuts a turn words it the same way.
  */
 import { formatDuration } from "./duration.ts";
+import { longTimeout } from "./timer.ts";
 import type { ErrorKind } from "./result.ts";
 
 /** How a called-off turn fails. */
@@ -39,11 +40,10 @@ export function cancelReason(why: string): DOMException {
 /** A signal that fires after `ms` with {@link timeoutReason}, or earlier with its parent's reason. */
 export function deadline(ms: number, parent?: AbortSignal): { signal: AbortSignal; clear(): void } {
 	const controller = new AbortController();
-	const timer = setTimeout(() => controller.abort(timeoutReason(ms)), ms);
-	// A forgotten deadline must not keep the process alive.
-	timer.unref?.();
+	// A forgotten deadline must not keep the process alive; a long one must not fire at once.
+	const timer = longTimeout(() => controller.abort(timeoutReason(ms)), ms, { unref: true });
 	const signal = parent ? AbortSignal.any([parent, controller.signal]) : controller.signal;
-	return { signal, clear: () => clearTimeout(timer) };
+	return { signal, clear: () => timer.clear() };
 }
 
 /** The failure of a turn refused or cut by this (aborted) signal. */

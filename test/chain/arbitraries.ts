@@ -10,13 +10,17 @@ const goal = fc
 	.map((cs) => cs.join(""))
 	.filter((t) => t.trim() !== "");
 const thinking = fc.constantFrom(...THINKING_LEVELS);
-const model = fc.record(
-	{
-		provider: fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/),
-		id: fc.stringMatching(/^[a-z0-9][a-z0-9.-]{0,10}(?:\/[a-z0-9.-]{1,5})?$/),
-		thinking,
-	},
-	{ requiredKeys: ["provider", "id"] },
+const model = fc.oneof(
+	fc.record(
+		{
+			provider: fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/),
+			id: fc.stringMatching(/^[a-z0-9][a-z0-9.-]{0,10}(?:\/[a-z0-9.-]{1,5})?$/),
+			thinking,
+		},
+		{ requiredKeys: ["provider", "id"] },
+	),
+	// A name as pi reads it without a provider: `sonnet`, `opus:high`.
+	fc.record({ id: fc.stringMatching(/^[a-z0-9][a-z0-9.-]{0,10}$/), thinking }, { requiredKeys: ["id"] }),
 );
 const skills = fc.uniqueArray(fc.stringMatching(/^[a-z0-9_][a-z0-9_.-]{0,8}$/), { minLength: 1, maxLength: 3 });
 const count = fc.integer({ min: 0, max: 1_000_000 });
@@ -24,7 +28,7 @@ const positive = fc.integer({ min: 1, max: 10 ** 9 });
 const NO_RANGE = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
 
 const ref = fc.oneof(
-	fc.record({ kind: fc.constant("agent" as const), name, label: name }, { requiredKeys: ["kind", "name"] }),
+	fc.record({ kind: fc.constant("agent" as const), name, label: name, goal }, { requiredKeys: ["kind", "name"] }),
 	fc.record({ kind: fc.constant("flow" as const), name }),
 	fc.record({
 		kind: fc.constant("template" as const),
@@ -35,7 +39,7 @@ const ref = fc.oneof(
 
 const step: fc.Arbitrary<ChainStep> = fc
 	.record(
-		{ ref, model, skills, thinking, timeoutMs: positive, retry: count, continueOnError: fc.constant(true) },
+		{ ref, model, skills, thinking, timeoutMs: positive, retry: count, continueOnError: fc.boolean() },
 		{ requiredKeys: ["ref"] },
 	)
 	.map((s) => ({ ...s, range: NO_RANGE }));
@@ -63,7 +67,15 @@ const globals: fc.Arbitrary<ChainGlobals> = fc
 /** A well-formed chain spec (ranges are placeholders). */
 export const chainSpec: fc.Arbitrary<ChainSpec> = fc
 	.record({ steps: fc.array(step, { minLength: 1, maxLength: 4 }), globals })
+	.filter((s) => labelsApart(s.steps))
 	.map((s) => ({ ...s, range: NO_RANGE }));
+
+/** No two labels alike, and no label another step's plain `@name`: the parser refuses both. */
+function labelsApart(steps: ChainStep[]): boolean {
+	const labels = steps.flatMap((s) => (s.ref.kind === "agent" && s.ref.label !== undefined ? [s.ref.label] : []));
+	const plain = steps.flatMap((s) => (s.ref.kind === "agent" && s.ref.label === undefined ? [s.ref.name] : []));
+	return new Set(labels).size === labels.length && !labels.some((l) => plain.includes(l));
+}
 
 const ALPHABET = ["@", "-", ">", "-", '"', "'", "\\", ":", "/", ",", "=", " ", "\n", "a", "b", "1", "0", "."];
 ALPHABET.push("é", "😀", "\u0000");

@@ -57,7 +57,7 @@ const CASES: [name: string, text: string, want: Want][] = [
 	["--budget-total without a value", "@a -- --budget-total", ["chain-flag-value", 7, 21]],
 	["an empty quoted value", '@a --model ""', ["chain-flag-value", 12, 14]],
 	// bad values
-	["a model without provider", "@a --model haiku", ["chain-flag-value", 12, 17]],
+	["a model with a bad provider", "@a --model p%/m", ["chain-flag-value", 12, 14]],
 	["a model with an empty provider", "@a --model /x", ["chain-flag-value", 12, 14]],
 	["a model with an empty id", "@a --model p/", ["chain-flag-value", 12, 14]],
 	["a misspelt thinking suffix", "@a --model p/m:hgih", ["chain-flag-value", 16, 20, ["high"]]],
@@ -76,11 +76,14 @@ const CASES: [name: string, text: string, want: Want][] = [
 	["a zero backoff", "@a -- --backoff 0s", ["chain-flag-value", 17, 19]],
 	["a zero budget", "@a -- --budget-total 0", ["chain-flag-value", 22, 23]],
 	["a word for max-history", "@a -- --max-history all", ["chain-flag-value", 21, 24]],
-	["a value on a boolean flag", "@a --continue-on-error true", ["chain-flag-value", 24, 28]],
+	["a value on a boolean flag", "@a --continue-on-error yes", ["chain-flag-value", 24, 27, ["true", "false"]]],
+	["an empty own goal", '@a "" -> @b', ["chain-bad-ref", 4, 6]],
 	["a warning above the total", "@a -- --budget-total 10 --budget-warning 20", ["chain-flag-value", 42, 44, ["10"]]],
 	// duplicates
 	["a flag twice on a step", "@a --retry 1 --retry 2", ["chain-duplicate-flag", 14, 21]],
 	["a boolean twice on a step", "@a --continue-on-error --continue-on-error", ["chain-duplicate-flag", 24, 43]],
+	["a label twice", "@a:x -> @b:x", ["chain-duplicate-label", 12, 13]],
+	["a label that is another step's name", "@x -> @b:x", ["chain-duplicate-label", 10, 11]],
 	["a global twice in the chain", "@a --global-model p/m -> @b --global-model q/n", ["chain-duplicate-flag", 29, 43]],
 ];
 

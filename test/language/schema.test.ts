@@ -11,7 +11,7 @@ import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { FLOW_KEYS, KIND_KEYS, NODE_KEYS } from "../../src/flow/build/index.ts";
 import { readFlow } from "../../src/flow/read/index.ts";
 import { frontmatterSchema } from "../../src/flow/schema.ts";
-import { parseDuration } from "../../src/flow/syntax/index.ts";
+import { durationLength } from "../../src/flow/syntax/index.ts";
 import { head } from "./helpers.ts";
 import { validate } from "./json-schema-lite.ts";
 
@@ -83,11 +83,11 @@ describe("the schema rejects what the checker rejects by shape", () => {
 		for (const d of ["", "0s", "1.5h", "30m1h", "1h1h", "10", "10 m", "01m", "1mss"]) expect(validate(duration, d).length, d).toBeGreaterThan(0);
 	});
 
-	it("says yes to a duration exactly when the duration parser does", () => {
+	it("says yes to a duration exactly when the duration parser reads its form (its length, at most 24d, is the checker's)", () => {
 		const duration = { $ref: "#/$defs/duration", $defs: defs };
 		const text = fc.string({ unit: fc.constantFrom(..."0123456789dhms"), maxLength: 9 });
 		fc.assert(
-			fc.property(text, (d) => (validate(duration, d).length === 0) === (parseDuration(d) !== undefined)),
+			fc.property(text, (d) => (validate(duration, d).length === 0) === Number.isSafeInteger(durationLength(d))),
 			{ numRuns: 3000 },
 		);
 	});

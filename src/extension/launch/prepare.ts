@@ -12,7 +12,7 @@ import { chainRunOptions, parseChain } from "../../chain/index.ts";
 import { type Fault, faultText, formatFault } from "../../faults/index.ts";
 import {
 	type AskPort,
-	type Budget,
+	budgetInForce,
 	type CheckedFlow,
 	checkFlowText,
 	catalogueOptions,
@@ -137,16 +137,9 @@ async function prepareChecked(
 	const models = await readyModels(flow, host, request.model ?? (script ? "scripted" : undefined));
 	if (!models.ok) return refuse(...models.errors, "nothing was run.");
 	const chain = chainRunOptions(flow, cwd);
-	const budget = budgetOf(flow, chain.budget, request.budgetTokens);
+	const budget = budgetInForce(flow, request.budgetTokens === undefined ? {} : { tokens: request.budgetTokens }).budget;
 	const extras = { plugins: chain.plugins, ...(budget ? { budget } : {}), ...(chain.retryBackoffMs !== undefined ? { retryBackoffMs: chain.retryBackoffMs } : {}) };
 	return { ok: true, value: { request, flow, entry, input: input.value, host, models: models.models, scripts: stage.scripts, git, ask, cwd, extras } };
-}
-
-/** The flow's `budget:` (or its chain's `--budget-total`), with `--budget-tokens` winning for tokens. */
-function budgetOf(flow: CheckedFlow, chain: Budget | undefined, tokens: number | undefined): Budget | undefined {
-	const b = flow.budget;
-	const own: Budget | undefined = b ? { ...(b.tokens ? { tokens: b.tokens.value } : {}), ...(b.cost ? { cost: b.cost.value } : {}), ...(b.turns ? { turns: b.turns.value } : {}) } : chain;
-	return tokens === undefined ? own : { ...own, tokens };
 }
 
 /** Faults as `file:line:col: code: message`, paths relative to the working folder. */

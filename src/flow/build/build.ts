@@ -12,7 +12,7 @@
 import { isScalar, type Scalar } from "yaml";
 import { type Fault, sortFaults } from "../../faults/index.ts";
 import { scalarBase } from "../syntax/index.ts";
-import type { BudgetDecl, Flow, FlowNode, Located } from "../ast.ts";
+import type { BudgetDecl, ChainBudgetDecl, Flow, FlowNode, Located } from "../ast.ts";
 import type { FlowFile } from "../read/index.ts";
 import { STRING, type Type } from "../types/index.ts";
 import { readHandoff } from "./agent.ts";
@@ -33,7 +33,11 @@ export interface BuildResult {
  * Turns a `chain:` string into nodes; supplied by the chain module so this stage does not depend on it.
  * `base` is the absolute offset of the string in the file when its source is its value (exact columns).
  */
-export type ChainExpander = (chain: Located<string>, file: FlowFile, base: number | undefined) => { nodes: FlowNode[]; sections: Flow["sections"]; faults: Fault[] };
+export type ChainExpander = (
+	chain: Located<string>,
+	file: FlowFile,
+	base: number | undefined,
+) => { nodes: FlowNode[]; sections: Flow["sections"]; faults: Fault[]; budget?: ChainBudgetDecl };
 
 /** Builds the flow AST; `expectedName` is the file name without `.md` (undefined skips the name rule). */
 export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: ChainExpander): BuildResult {
@@ -71,6 +75,7 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 	let nodes: FlowNode[] = [];
 	let sections = file.sections;
 	let chain: Located<string> | undefined;
+	let chainBudget: ChainBudgetDecl | undefined;
 	if (nodesEntry) nodes = readSequence(ctx, nodesEntry.value, nodesEntry.range, "", refused, "`nodes`");
 	else if (chainEntry) {
 		chain = ctx.str(chainEntry, "chain", "a chain like `@scout -> @synthesiser`");
@@ -82,6 +87,21 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 			ctx.faults.push(...expanded.faults);
 			nodes = expanded.nodes;
 			sections = [...expanded.sections, ...file.sections];
+			chainBudget = expanded.budget;
+			const warning = chainBudget?.warning;
+			const limit = budget?.tokens;
+			// Both budgets bind (the smaller limit wins), so a warning above the flow's own limit would never fire.
+			if (warning && limit && warning.value > limit.value) {
+				const message =
+					`the chain's budget warning (${warning.value} tokens) is above the flow's \`budget: tokens\` ` +
+					`(${limit.value}), so it would never fire`;
+				const { line, column } = limit.range.start;
+				ctx.report("chain-flag-value", warning.range, "chain.budget-warning", message, {
+					hint: "Warn at or below the flow's token budget.",
+					expected: [String(limit.value)],
+					related: [{ message: "The flow's token budget is here.", file: file.file, line, column }],
+				});
+			}
 		}
 	}
 	return {
@@ -95,6 +115,7 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 			...(budget ? { budget } : {}),
 			...(handoff ? { handoff } : {}),
 			...(chain ? { chain } : {}),
+			...(chainBudget ? { chainBudget } : {}),
 			nodes,
 			sections,
 			...(file.preamble ? { preamble: file.preamble } : {}),

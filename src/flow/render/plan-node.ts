@@ -30,6 +30,11 @@ export function describeNode(node: FlowNode, row: PlanNodeRow, c: NodeContext): 
 			const type = flow.types.get(node.id.value);
 			if (node.output && type) row.output = typeToString(type);
 			row.model = modelOf(node.model?.value, flow.model?.value, options.runModel, agents.map(([, def]) => def));
+			// One model for the node (not an agent-from list): show what pi resolves it to.
+			if (options.resolveModel && agents.length <= 1) {
+				const resolved = options.resolveModel(row.model?.ref);
+				if (resolved && row.model) row.model.resolved = resolved;
+			}
 			if (node.thinking) row.thinking = node.thinking.value;
 			if (node.tools) row.tools = node.tools.map((t) => t.value);
 			if (node.skills) row.settings.push(`skills ${node.skills.map((k) => k.value).join(", ")}`);

@@ -50,7 +50,7 @@ export interface PlanNodeRow {
 	reads: string[];
 	output?: string;
 	/** Absent for nodes that run no model. `ref` is absent when pi's settings decide. */
-	model?: { ref?: string; source: PlanModelSource };
+	model?: { ref?: string; source: PlanModelSource; resolved?: string };
 	thinking?: string;
 	tools?: string[];
 	timeout?: { ms: number; source: PlanTimeoutSource };
@@ -76,6 +76,14 @@ export interface PlanOptions {
 	runModel?: string;
 	/** The run's `--timeout` in ms, which replaces every turn's bound. Default: none. */
 	timeoutMs?: number;
+	/**
+	 * pi's own resolver, given by a caller that has pi (the CLI): the `provider/id` a written name such as
+	 * `sonnet` resolves to (pi's settings when undefined), or undefined when pi cannot resolve it. Default:
+	 * none, and the plan shows names as written.
+	 */
+	resolveModel?: (ref: string | undefined) => string | undefined;
+	/** The budget in force (the flow's, its chain's, the launch's flags). Default: the flow's own `budget:`. */
+	budget?: { tokens?: number; cost?: number; turns?: number };
 }
 
 /** The plan of a checked flow as data, first row the flow, then every node depth first. */
@@ -89,7 +97,7 @@ export function planOf(flow: CheckedFlow, options: PlanOptions): PlanRow[] {
 			name: flow.name.value,
 			file: options.file,
 			input: typeToString(flow.input.value),
-			...(flow.budget ? { budget: budgetOf(flow.budget) } : {}),
+			...(options.budget ? { budget: options.budget } : flow.budget ? { budget: budgetOf(flow.budget) } : {}),
 			bound: bounds.total,
 		},
 	];

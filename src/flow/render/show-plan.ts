@@ -59,9 +59,11 @@ function nodeFacts(row: PlanNodeRow): string[] {
 
 /** The node's own model shows bare; any other source is named, as combo's plan names a timeout's. */
 function modelText(m: NonNullable<PlanNodeRow["model"]>): string {
-	if (m.source === "settings") return "model from pi settings";
+	if (m.source === "settings") return `model ${m.resolved ? `${m.resolved} ` : ""}from pi settings`;
 	const from = { run: " from the run", node: "", flow: " from the flow", agent: " from the agent" }[m.source];
-	return `model ${m.ref ?? ""}${from}`;
+	// A name pi reads (`sonnet`, `opus:high`) shows the model it resolves to.
+	const resolved = m.resolved && m.resolved !== m.ref ? ` (${m.resolved})` : "";
+	return `model ${m.ref ?? ""}${resolved}${from}`;
 }
 
 function timeoutText(t: NonNullable<PlanNodeRow["timeout"]>): string {

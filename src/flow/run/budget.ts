@@ -13,6 +13,11 @@ export interface Budget {
 	turns?: number;
 	/** Fraction of a limit at which a warning event fires. Default 0.8. */
 	warnAt?: number;
+	/**
+	 * Tokens at which the warning fires, as a file states it (a chain's `--budget-warning`): absolute, so a
+	 * launch's `--budget-tokens` never rescales it, and it works without any limit beside it.
+	 */
+	warnTokens?: number;
 }
 
 /** The budget's state as the run spends. */
@@ -51,7 +56,10 @@ export function budgetGauge(
 	const near = (): string | undefined => {
 		if (!budget) return undefined;
 		const parts: string[] = [];
-		if (budget.tokens !== undefined && used.tokens >= warnAt * budget.tokens) parts.push(`${used.tokens} of ${budget.tokens} tokens`);
+		if (budget.warnTokens !== undefined) {
+			const limit = budget.tokens === undefined ? "" : ` (limit ${budget.tokens})`;
+			if (used.tokens >= budget.warnTokens) parts.push(`${used.tokens} tokens, past the warning at ${budget.warnTokens}${limit}`);
+		} else if (budget.tokens !== undefined && used.tokens >= warnAt * budget.tokens) parts.push(`${used.tokens} of ${budget.tokens} tokens`);
 		if (budget.cost !== undefined && used.cost >= warnAt * budget.cost) parts.push(`$${used.cost.toFixed(4)} of $${budget.cost}`);
 		if (budget.turns !== undefined && used.turns >= warnAt * budget.turns) parts.push(`${used.turns} of ${budget.turns} turns`);
 		return parts.length ? parts.join(", ") : undefined;

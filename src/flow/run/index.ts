@@ -8,5 +8,13 @@ export type { RunOptions, RunPlugin, World } from "./world.ts";
 export { prepareRun, type RunStage, type RunStageOptions } from "./run-stage.ts";
 export * from "./ports/index.ts";
 export { type Budget, type BudgetGauge, budgetGauge, LAND_THE_PLANE } from "./budget.ts";
+export {
+	type BudgetInForce,
+	type BudgetLine,
+	budgetInForce,
+	budgetLimits,
+	type LaunchBudget,
+	showBudget,
+} from "./budget-in-force.ts";
 export { type EndedVisit, endedOf, NO_RECORD, type Replay, type RunRecorder } from "./record.ts";
 export { DRY_ASK, DRY_CHECK, dryGit, drySpawn, sampleFromSchema } from "./dry.ts";

@@ -10,6 +10,14 @@ import type { Node, Semantics } from "ohm-js";
 import { durationGrammar } from "./grammars.ts";
 import { rangeIn, type SourceAt } from "./source-at.ts";
 
+/**
+ * The longest duration pi-flows accepts anywhere (flows, chains, the CLI, `/run`, the tool): 24 days.
+ * Node's timers hold at most 2^31-1 ms (about 24.8 days) and fire at once past it; pi-flows' own timers
+ * wait in chunks, but pi's dialogs (an `ask` with a timeout) take one timer we cannot chunk, so every
+ * duration stops at a round value below that limit, and a longer one is refused where it is written.
+ */
+export const MAX_DURATION_MS = 24 * 86_400_000;
+
 /** Milliseconds per unit, largest first: the order a compound duration must follow. */
 const UNITS = [
 	["d", 86_400_000],
@@ -52,13 +60,21 @@ function build(): Semantics {
 	return s;
 }
 
-/** Milliseconds of a duration, or undefined when `text` is not one. Used by `/run --timeout` too. */
-export function parseDuration(text: string): number | undefined {
+/** Milliseconds a well-formed duration spells, however long; NaN when `text` is not one. */
+export function durationLength(text: string): number {
 	const match = durationGrammar().match(text);
-	if (match.failed()) return undefined;
+	if (match.failed()) return Number.NaN;
 	semantics ??= build();
-	const ms = semantics(match).ms() as number;
-	return Number.isSafeInteger(ms) ? ms : undefined;
+	return semantics(match).ms() as number;
+}
+
+/**
+ * Milliseconds of a duration, or undefined when `text` is not one or is longer than {@link MAX_DURATION_MS}.
+ * Used by `/run --timeout` and the CLI too.
+ */
+export function parseDuration(text: string): number | undefined {
+	const ms = durationLength(text);
+	return Number.isSafeInteger(ms) && ms <= MAX_DURATION_MS ? ms : undefined;
 }
 
 interface Problem {
@@ -87,8 +103,11 @@ function explain(text: string, failure: number, expectedText: string): Problem {
 		if (rank < 0) {
 			const meant = UNIT_ALIASES.get(unit.toLowerCase());
 			const fixed = meant ? `${count}${meant}` : undefined;
-			const message = `\`${unit}\` is not a unit: the units are ms, s, m, h and d.${didYouMean(fixed)}`;
-			return { start: start + count.length, end, message, expected: fixed ? [fixed] : undefined };
+			// The suggestion replaces the unit it points at, and is offered only when the duration then reads.
+			const whole = fixed && text.slice(0, start) + fixed + text.slice(end);
+			const accepted = whole !== undefined && parseDuration(whole) !== undefined;
+			const message = `\`${unit}\` is not a unit: the units are ms, s, m, h and d.${accepted ? didYouMean(fixed) : ""}`;
+			return { start: start + count.length, end, message, expected: meant && accepted ? [meant] : undefined };
 		}
 		if (rank <= previous) {
 			const message = `\`${all}\` is out of order: units go largest first, each once, as in \`1h30m\`.`;
@@ -106,7 +125,12 @@ export function readDuration(text: string, at: SourceAt): Parsed<number> {
 	const match = durationGrammar().match(text);
 	const problem = match.failed()
 		? explain(text, match.getRightmostFailurePosition(), match.getExpectedText())
-		: { start: 0, end: text.length, message: "The duration is too long to count in milliseconds." };
+		: {
+				start: 0,
+				end: text.length,
+				message: `\`${text}\` is longer than the longest duration, \`24d\`: timers cannot wait longer.`,
+				expected: ["24d"],
+			};
 	const range = rangeIn(at, problem.start, problem.end);
 	const details = { expected: problem.expected };
 	return { faults: [fault("duration-invalid", at.file, range, at.path, problem.message, details)] };

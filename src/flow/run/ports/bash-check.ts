@@ -13,6 +13,7 @@ import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { abortOutcome } from "../../../runtime/abort.ts";
 import { formatDuration } from "../../../runtime/duration.ts";
+import { type LongTimer, longTimeout } from "../../../runtime/timer.ts";
 import { ByteTail } from "./cut.ts";
 
 /** How much of a check's output a report keeps: the end, where failures are summed up. */
@@ -130,8 +131,6 @@ function halted(signal: AbortSignal, report: string): CheckOutcome {
 
 type Ending = { by: "exit"; code: number | null } | { by: "error"; error: Error } | { by: "halt"; halt: Halt };
 
-/** setTimeout fires at once past this, so a longer deadline is no deadline at all. */
-const LONGEST_TIMER_MS = 2_147_483_647;
 
 async function runScript(content: string, request: CheckRequest, graceMs: number): Promise<CheckOutcome> {
 	const started = performance.now();
@@ -150,14 +149,13 @@ async function runScript(content: string, request: CheckRequest, graceMs: number
 		child.once("exit", (code) => done({ by: "exit", code }));
 		child.once("error", (error) => done({ by: "error", error }));
 	});
-	let timer: NodeJS.Timeout | undefined;
+	let timer: LongTimer | undefined;
 	let onAbort: (() => void) | undefined;
 	const halt = new Promise<Ending>((done) => {
-		if (request.timeoutMs <= LONGEST_TIMER_MS) {
-			timer = setTimeout(() => {
-				done({ by: "halt", halt: { kind: "timeout", message: `timed out after ${formatDuration(request.timeoutMs)}` } });
-			}, request.timeoutMs);
-		}
+		// Chunked, so a deadline longer than one setTimeout holds is still kept, not fired at once.
+		timer = longTimeout(() => {
+			done({ by: "halt", halt: { kind: "timeout", message: `timed out after ${formatDuration(request.timeoutMs)}` } });
+		}, request.timeoutMs);
 		const signal = request.signal;
 		if (signal) {
 			onAbort = () => done({ by: "halt", halt: haltOf(signal) });
@@ -165,7 +163,7 @@ async function runScript(content: string, request: CheckRequest, graceMs: number
 		}
 	});
 	const ending = await Promise.race([exited, halt]);
-	clearTimeout(timer);
+	timer?.clear();
 	if (onAbort) request.signal?.removeEventListener("abort", onAbort);
 	if (ending.by === "error") {
 		return { ok: false, kind: "unavailable", message: `bash could not start in ${request.cwd}: ${ending.error.message}`, report: tail.text() };
@@ -210,7 +208,7 @@ async function killGroup(pid: number, graceMs: number): Promise<void> {
  * the wait is bounded and the pipes are then let go.
  */
 async function settle(child: ChildProcess, closed: Promise<void>): Promise<void> {
-	let timer: NodeJS.Timeout | undefined;
+	let timer: ReturnType<typeof setTimeout> | undefined;
 	const gaveUp = await Promise.race([closed.then(() => false), new Promise<boolean>((done) => (timer = setTimeout(() => done(true), SETTLE_MS)))]);
 	clearTimeout(timer);
 	if (gaveUp) {
