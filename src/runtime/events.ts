@@ -26,12 +26,18 @@ export type FlowEvent =
 			handoff?: unknown;
 			usage: Usage;
 	  }
+	/** A turn asked for, not yet started: it waits for a shared session, a `/step` pause or a slot. */
+	| { type: "turn_wait"; path: string; agent: string; subagent: string }
 	| { type: "turn_start"; path: string; agent: string; model: string; subagent: string }
+	/** A turn that waited and was refused as it would have started (the budget ran out meanwhile). */
+	| { type: "turn_refused"; path: string; agent: string; subagent: string; reason: string }
 	| { type: "turn_end"; path: string; agent: string; model: string; subagent: string; ok: boolean; usage: Usage }
 	| { type: "tool_call"; path: string; agent: string; subagent: string; tool: string; args: unknown }
 	| { type: "chain"; event: ChainEventName; step?: string; index?: number; summary?: unknown; error?: string }
 	| { type: "budget_warning"; spent: string }
-	| { type: "budget_exhausted"; reason: string };
+	| { type: "budget_exhausted"; reason: string }
+	/** A cost budget met a model with no price; its turns count $0. Once per model. */
+	| { type: "budget_unpriced"; model: string; reason: string };
 
 /** The chain's own events, on the same stream (and in `events.jsonl`). */
 export type ChainEventName = "chain.started" | "chain.step_completed" | "chain.step_failed" | "chain.completed" | "chain.failed";

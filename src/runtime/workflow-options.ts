@@ -2,6 +2,7 @@
  * What every workflow accepts, with the same names and defaults everywhere, so a caller learns them once
  * and a flow node maps onto any combinator without translating options.
  */
+import type { TurnBudget } from "./budget.ts";
 import type { Spawn } from "./subagent.ts";
 import type { WorkflowEvent } from "./workflow-events.ts";
 
@@ -40,4 +41,10 @@ export interface WorkflowOptions {
 	path?: string;
 	/** The subagent this workflow runs under (see `delegateTool`), reported on `spawn` events. */
 	parentId?: string;
+	/**
+	 * Binds every turn of the workflow (make one with `budgetGauge`, and pass the same gauge to several
+	 * workflows to bind them together): a turn starts only while there is room, and counts as it ends.
+	 * Default: none.
+	 */
+	budget?: TurnBudget;
 }

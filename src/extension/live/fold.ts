@@ -27,6 +27,9 @@ export interface TurnState {
 	path: string;
 	agent: string;
 	model: string;
+	/** Waiting (for a `/step` pause, a shared session, a slot) has no clock; a turn's clock starts when it does. */
+	state: "waiting" | "running";
+	/** When the turn started; the time it was asked for while it waits. */
 	startedAt: number;
 	/** Tool calls so far, in order. */
 	tools: string[];
@@ -84,8 +87,14 @@ export function foldLive(state: LiveState, event: FlowEvent, now: number): LiveS
 			});
 			break;
 		}
+		case "turn_wait":
+			state.turns.set(event.subagent, { subagent: event.subagent, path: event.path, agent: event.agent, model: "", state: "waiting", startedAt: now, tools: [] });
+			break;
 		case "turn_start":
-			state.turns.set(event.subagent, { subagent: event.subagent, path: event.path, agent: event.agent, model: event.model, startedAt: now, tools: [] });
+			state.turns.set(event.subagent, { subagent: event.subagent, path: event.path, agent: event.agent, model: event.model, state: "running", startedAt: now, tools: [] });
+			break;
+		case "turn_refused":
+			state.turns.delete(event.subagent);
 			break;
 		case "turn_end":
 			state.turns.delete(event.subagent);

@@ -1,6 +1,7 @@
 /**
  * The live view as lines: the flow's node tree with a state glyph per node (● running, ✓ done, ✗ failed,
- * ○ not yet), each running turn under its node with agent, model, clock and tools, and a header whose
+ * ○ not yet), each running turn under its node with agent, model, clock and tools (a turn that waits for
+ * a `/step` pause or a shared session is `◌ … waiting`, with no clock), and a header whose
  * clock and token counts move while the run goes. A pure function of the state, the tree and `now`.
  *
  *   ● explore · 14s · 2 turns · ↑3.1k ↓420
@@ -54,7 +55,9 @@ export function showLive(state: LiveState, tree: readonly TreeRow[], now: number
 		const mine = visits.filter((v) => v.address === row.address);
 		const indent = "  ".repeat(row.depth);
 		body.push({ line: `${indent}${glyphOf(mine)} ${row.id} · ${row.what}${factsOf(mine, now)}`, running: mine.some((v) => v.state === "running") });
-		for (const turn of turns.filter((t) => addressOfTurn(t) === row.address)) body.push({ line: `${indent}  ▸ ${turnLine(turn, now)}`, running: true });
+		for (const turn of turns.filter((t) => addressOfTurn(t) === row.address)) {
+			body.push({ line: `${indent}  ${turn.state === "waiting" ? "◌" : "▸"} ${turnLine(turn, now)}`, running: turn.state === "running" });
+		}
 	}
 	const header = `${state.endedAt === undefined ? "●" : state.ok ? "✓" : "✗"} ${state.flow} · ${clock((state.endedAt ?? now) - state.startedAt)} · ${state.turnsEnded} turn${state.turnsEnded === 1 ? "" : "s"}${tokens(state.spent)}`;
 	const lines = [header, ...clip(body, options.maxRows ?? 16), ...state.notes.slice(-2).map((n) => `! ${n}`)];
@@ -98,6 +101,7 @@ function factsOf(visits: readonly VisitState[], now: number): string {
 }
 
 function turnLine(turn: TurnState, now: number): string {
+	if (turn.state === "waiting") return `${turn.path} · ${turn.agent} · waiting`;
 	const tools = turn.tools.length ? ` · ${summariseTools(turn.tools)}` : "";
 	return `${turn.path} · ${turn.agent} · ${turn.model} · ${clock(now - turn.startedAt)}${tools}`;
 }
