@@ -83,6 +83,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			io.stderr(`pi-flows: cannot resume: ${outcome.refused}`);
 			return 2;
 		}
+		for (const note of outcome.resumed?.notes ?? []) io.stderr(`pi-flows: ${note}`);
 		if (outcome.resumed?.changed) io.stderr(`pi-flows: ${outcome.resumed.changed}`);
 		return report(outcome, args, io);
 	} finally {

@@ -56,6 +56,7 @@ export async function resumeInPi(named: string | undefined, ctx: ExtensionComman
 		});
 		if ("refused" in outcome) return say(ctx, `/run resume: ${outcome.refused}`, "error");
 		const lines = [`◆ ${snap.value.flow.name} (resumed, life ${outcome.resumed?.life ?? "?"})`];
+		lines.push(...(outcome.resumed?.notes ?? []));
 		if (outcome.resumed?.changed) lines.push(outcome.resumed.changed);
 		const { result } = outcome;
 		lines.push(result.ok ? (typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2)) : `failed at ${result.failedAt}: ${result.error}`);

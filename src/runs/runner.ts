@@ -4,7 +4,7 @@
  * ended visits are replayed, answered questions are not asked again, frozen lists stay frozen, a turn cut
  * mid-way runs again (and is reported in doubt when it may have written to the tree).
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, truncateSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { rosterOf } from "../agents/index.ts";
@@ -13,7 +13,7 @@ import { fanOutEvents } from "../runtime/events.ts";
 import { emptyUsage } from "../runtime/usage.ts";
 import { writeAtomic } from "./files.ts";
 import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
-import { acquireLock } from "./lock.ts";
+import { acquireLock, type LockOutcome } from "./lock.ts";
 import { folderRecorder, journalFailure } from "./recorder.ts";
 import { FINAL_KINDS, journalState } from "./replay.ts";
 import { newRunFolder } from "./run-folder.ts";
@@ -30,8 +30,11 @@ export interface RunOutcome {
 	 * journal has it, and a report rebuilds usage from the journal), but whoever shows the outcome says so.
 	 */
 	unwritten?: string[];
-	/** For a resume: where it picked up, and what changed on disk since the snapshot. */
-	resumed?: { life: number; replayed: number; rerun: string[]; changed?: string };
+	/**
+	 * For a resume: where it picked up, and what changed on disk since the snapshot. `notes`: one line
+	 * each for what the resume mended on its way (a dead lock taken over, a torn journal line dropped).
+	 */
+	resumed?: { life: number; replayed: number; rerun: string[]; changed?: string; notes?: string[] };
 }
 
 /** Options of a new run: the evaluator's, plus where the folder goes and what the snapshot records. */
@@ -57,7 +60,9 @@ export async function startRun(flow: CheckedFlow, input: Value, options: StartOp
 		...(options.script ? { script: options.script } : {}),
 	});
 	writeSnapshot(runDir, snapshot);
-	return life(runDir, flow, input, options, 1);
+	const lock = acquireLock(runDir);
+	if (!lock.ok) return { ok: false, refused: lock.message };
+	return life(runDir, flow, input, options, 1, lock);
 }
 
 /** How a resume treats a turn that was cut after it may have written to the tree. */
@@ -73,16 +78,43 @@ export interface ResumeOptions extends Omit<StartOptions, "runsHome" | "models" 
 	takeLock?: boolean;
 }
 
+type HeldLock = Extract<LockOutcome, { ok: true }>;
+
+/** Cuts a journal back to its last whole line. */
+function dropTornTail(path: string): void {
+	const text = readFileSync(path, "utf8");
+	truncateSync(path, Buffer.byteLength(text.slice(0, text.lastIndexOf("\n") + 1)));
+}
+
 /** A resume that cannot start, and why. */
 export type Refusal = { ok: false; refused: string };
 
-/** Continues a run from its journal. */
+/**
+ * Continues a run from its journal. The lock is taken before the journal is read, so of two resumes
+ * racing for one run exactly one runs, and it reads the journal as the other left it.
+ */
 export async function resumeRun(options: ResumeOptions): Promise<RunOutcome | Refusal> {
 	const snap = readSnapshot(options.runDir);
 	if (!snap.ok) return { ok: false, refused: snap.error };
-	const snapshot = snap.value;
-	const read = readJournal(join(options.runDir, "journal.jsonl"));
+	const lock = acquireLock(options.runDir, { force: options.takeLock === true });
+	if (!lock.ok) return { ok: false, refused: lock.message };
+	try {
+		return await resumeLocked(options, snap.value, lock);
+	} finally {
+		lock.release();
+	}
+}
+
+async function resumeLocked(options: ResumeOptions, snapshot: Snapshot, lock: HeldLock): Promise<RunOutcome | Refusal> {
+	const notes: string[] = lock.note ? [lock.note] : [];
+	const journalPath = join(options.runDir, "journal.jsonl");
+	const read = readJournal(journalPath);
 	if (!read.ok) return { ok: false, refused: read.error };
+	// A torn last line would glue itself to this life's first entry: it is cut off before anything is appended.
+	if (read.torn) {
+		dropTornTail(journalPath);
+		notes.push("the journal's last line was cut mid-write by the crash; that unfinished fact was dropped");
+	}
 	const state = journalState(read.entries);
 	if (state.end?.ok) return { ok: false, refused: "the run ended well; there is nothing to resume" };
 	if (state.end && FINAL_KINDS.has(state.end.errorKind ?? "")) {
@@ -111,13 +143,13 @@ export async function resumeRun(options: ResumeOptions): Promise<RunOutcome | Re
 			spentBefore: state.spent,
 		},
 		state.lives + 1,
+		lock,
 		state.replay,
-		options.takeLock,
 		read.entries,
 	);
 	if ("refused" in outcome) return outcome;
 	const replayed = outcome.result.visits.length;
-	return { ...outcome, resumed: { life: state.lives + 1, replayed, rerun: state.cut, ...(changed ? { changed } : {}) } };
+	return { ...outcome, resumed: { life: state.lives + 1, replayed, rerun: state.cut, ...(changed ? { changed } : {}), ...(notes.length ? { notes } : {}) } };
 }
 
 /** The snapshot's flow, checked again from its own texts (never from the disk). */
@@ -152,12 +184,10 @@ async function life(
 	input: Value,
 	options: StartOptions & { spentBefore?: { tokens: number; cost: number; turns: number } },
 	n: number,
+	lock: HeldLock,
 	replay?: RunOptions["replay"],
-	takeLock?: boolean,
 	earlier: readonly JournalEntry[] = [],
 ): Promise<RunOutcome | Refusal> {
-	const lock = acquireLock(runDir, { takeStale: takeLock ?? n === 1 });
-	if (!lock.ok) return { ok: false, refused: lock.message };
 	// The first failed write of the run's record stops the run: no turn starts after it, turns in flight are
 	// cut through the run's signal, and the run ends failed (resumable from what the journal holds).
 	let failure: string | undefined;
