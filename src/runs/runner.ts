@@ -263,7 +263,7 @@ async function life(
 		record("close", () => journal.close());
 		final = ending();
 		const entries = [...earlier, ...written];
-		const usage = usageOf(entries);
+		const usage = usageOf(entries, options.budget);
 		// The result is returned whatever the disk does: a file that cannot be written is reported, not thrown.
 		const unwritten: string[] = [];
 		const attempt = (name: string, write: () => void) => {
@@ -273,7 +273,7 @@ async function life(
 				unwritten.push(`${name}: ${(error as Error).message ?? String(error)}`);
 			}
 		};
-		attempt("usage.json", () => writeUsage(runDir, entries));
+		attempt("usage.json", () => writeUsage(runDir, entries, options.budget));
 		attempt("result.json", () =>
 			writeAtomic(join(runDir, "result.json"), `${JSON.stringify({ flow: final.flow, life: n, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage }, null, 2)}\n`),
 		);

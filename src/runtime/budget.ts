@@ -49,6 +49,8 @@ export interface BudgetSignals {
 	exhausted(reason: string): void;
 	/** A cost budget met a model with no price: its turns count $0. Told once per model. */
 	unpriced?(model: string, note: string): void;
+	/** After every ended turn: what counted so far, for a view that draws the budget's spend. */
+	counted?(used: { tokens: number; cost: number; turns: number }): void;
 }
 
 /** A gauge over `budget`; spending so far may be given for a resume. */
@@ -97,6 +99,7 @@ export function budgetGauge(budget: Budget | undefined, spent: { tokens: number;
 				unpriced.add(model);
 				signals?.unpriced?.(model, `${model} has no price, so its turns count $0 against the cost budget of $${budget.cost}`);
 			}
+			if (budget) signals?.counted?.({ ...used });
 			check();
 		},
 		startTurn() {

@@ -2,11 +2,12 @@
  * The typed event stream every reporter and (later) the journal consume. Display is an observer: unplug
  * every listener and a run's result is identical.
  */
+import type { Budget } from "./budget.ts";
 import type { Usage } from "./usage.ts";
 
 /** Everything a run says while it runs. */
 export type FlowEvent =
-	| { type: "run_start"; flow: string; input: string; at: number }
+	| { type: "run_start"; flow: string; input: string; at: number; budget?: Budget }
 	| { type: "run_end"; flow: string; ok: boolean; usage: Usage; error?: string }
 	| { type: "node_start"; path: string; node: string; kind: string; agent?: string; model?: string }
 	| {
@@ -37,7 +38,9 @@ export type FlowEvent =
 	| { type: "budget_warning"; spent: string }
 	| { type: "budget_exhausted"; reason: string }
 	/** A cost budget met a model with no price; its turns count $0. Once per model. */
-	| { type: "budget_unpriced"; model: string; reason: string };
+	| { type: "budget_unpriced"; model: string; reason: string }
+	/** What counted against the budget so far (earlier lives included), after each turn that ended. */
+	| { type: "budget_spend"; tokens: number; cost: number; turns: number };
 
 /** The chain's own events, on the same stream (and in `events.jsonl`). */
 export type ChainEventName = "chain.started" | "chain.step_completed" | "chain.step_failed" | "chain.completed" | "chain.failed";

@@ -112,9 +112,10 @@ describe("the library's combinators, given a budget", () => {
 		const t = tracer();
 		const gauge = budgetGauge({ tokens: 100 }, undefined, {
 			warned: () => events.push("warned"),
+			counted: (used) => t.onEvent({ type: "budget_spend", ...used }),
 			exhausted: () => {
 				events.push("exhausted");
-				t.onEvent({ type: "budget_exhausted" });
+				t.onEvent({ type: "budget_exhausted", reason: "spent" });
 			},
 		});
 		const spawn = t.wrap(r.options.spawn);

@@ -8,12 +8,12 @@ import { expect } from "vitest";
 import type { FlowEvent } from "../../src/runtime/events.ts";
 import type { Spawn } from "../../src/runtime/subagent.ts";
 
-export type Entry = { type: "start"; id: number; label: string } | { type: "end"; id: number; tokens: number } | { type: "exhausted" } | { type: "warned"; at: number };
+export type Entry = { type: "start"; id: number; label: string } | { type: "end"; id: number; tokens: number; cost: number } | { type: "exhausted" } | { type: "warned"; at: number } | { type: "counted"; tokens: number; cost: number };
 
 export interface Tracer {
 	log: Entry[];
 	wrap(spawn: Spawn): Spawn;
-	onEvent(event: FlowEvent | { type: string }): void;
+	onEvent(event: FlowEvent): void;
 	/** Tokens counted so far (ended turns). */
 	spent(): number;
 }
@@ -43,12 +43,17 @@ export function tracer(): Tracer {
 							return why;
 						},
 					});
-					if (started) log.push({ type: "end", id, tokens: r.usage.totalTokens });
+					if (started) log.push({ type: "end", id, tokens: r.usage.totalTokens, cost: r.usage.cost });
 					return r;
 				},
 			};
 		},
 		onEvent(event) {
+			// The gauge's own count, after each turn it counted (the order in which the budget saw the turns end).
+			if (event.type === "budget_spend") {
+				const e = event as { tokens: number; cost: number };
+				log.push({ type: "counted", tokens: e.tokens, cost: e.cost });
+			}
 			if (event.type === "budget_exhausted") log.push({ type: "exhausted" });
 			if (event.type === "budget_warning") log.push({ type: "warned", at: spent() });
 		},
@@ -59,23 +64,23 @@ export function tracer(): Tracer {
  * The promise of a budget: it was crossed; no turn started after that; and what was spent past the limit
  * is at most what the turns in flight at the crossing spent. Returns how many turns started.
  */
-export function expectBound(log: readonly Entry[], limit: number): { started: number; inFlight: number } {
+export function expectBound(log: readonly Entry[], limit: number, measure: "tokens" | "cost" = "tokens"): { started: number; inFlight: number } {
 	const at = log.findIndex((e) => e.type === "exhausted");
 	expect(at, "the budget was crossed").toBeGreaterThanOrEqual(0);
 	const after = log.slice(at + 1).filter((e) => e.type === "start");
 	expect(after, "no turn starts after the limit is crossed").toEqual([]);
-	// The turn whose end crossed the limit is logged just before the crossing (the gate counts it as it returns).
-	let crossing = at - 1;
-	while (crossing >= 0 && log[crossing].type !== "end") crossing--;
-	const prior = log.slice(0, Math.max(0, crossing));
-	const ended = new Set(prior.filter((e) => e.type === "end").map((e) => (e as { id: number }).id));
-	const inFlight = log.slice(0, at).filter((e) => e.type === "start" && !ended.has(e.id)).map((e) => (e as { id: number }).id);
-	const tokensOf = (id: number) => log.reduce((s, e) => s + (e.type === "end" && e.id === id ? e.tokens : 0), 0);
-	const beforeCrossing = prior.reduce((s, e) => s + (e.type === "end" ? e.tokens : 0), 0);
-	const total = log.reduce((s, e) => s + (e.type === "end" ? e.tokens : 0), 0);
-	// Before the crossing the spend was under the limit; everything past it is the in-flight turns landing.
-	expect(beforeCrossing).toBeLessThan(limit);
-	expect(total).toBeGreaterThanOrEqual(limit);
-	expect(total - limit, "overshoot <= the turns in flight at the crossing").toBeLessThanOrEqual(inFlight.reduce((s, id) => s + tokensOf(id), 0));
-	return { started: log.filter((e) => e.type === "start").length, inFlight: inFlight.length };
+	// What the gauge had counted before the turn that crossed, and at the end: everything past the limit
+	// was spent by turns counted at or after the crossing, which (no start after it) were all in flight then.
+	const counts = log.filter((e): e is Extract<Entry, { type: "counted" }> => e.type === "counted").map((e) => e[measure]);
+	const crossing = counts.findIndex((c) => c >= limit);
+	expect(crossing, "the gauge counted past the limit").toBeGreaterThanOrEqual(0);
+	const before = crossing > 0 ? counts[crossing - 1] : 0;
+	const total = counts[counts.length - 1];
+	expect(before).toBeLessThan(limit);
+	const startedBefore = log.slice(0, at).filter((e) => e.type === "start").length;
+	const inFlight = startedBefore - crossing;
+	expect(inFlight, "the turns counted at or after the crossing had all started before it").toBe(counts.length - crossing);
+	// Overshoot: at most what the turns in flight at the crossing spent.
+	expect(total - limit).toBeLessThanOrEqual(total - before);
+	return { started: log.filter((e) => e.type === "start").length, inFlight };
 }

@@ -3,6 +3,7 @@
  * passed in), so a test replays a run's events and gets the frame a person saw. Display is an observer:
  * nothing here can change the run.
  */
+import type { Budget } from "../../runtime/budget.ts";
 import type { FlowEvent } from "../../runtime/events.ts";
 import { addUsage, emptyUsage, type Usage } from "../../runtime/usage.ts";
 
@@ -49,6 +50,8 @@ export interface LiveState {
 	turnsEnded: number;
 	/** Budget warnings and the like, newest last. */
 	notes: string[];
+	/** The run's budget and what counted against it, when it has one. */
+	budget?: { limits: Budget; spent: { tokens: number; cost: number; turns: number } };
 }
 
 /** The state before the first event, so the view can draw the flow's tree at once. */
@@ -71,6 +74,10 @@ export function foldLive(state: LiveState, event: FlowEvent, now: number): LiveS
 	switch (event.type) {
 		case "run_start":
 			state.startedAt = now;
+			if (event.budget) state.budget = { limits: event.budget, spent: { tokens: 0, cost: 0, turns: 0 } };
+			break;
+		case "budget_spend":
+			if (state.budget) state.budget.spent = { tokens: event.tokens, cost: event.cost, turns: event.turns };
 			break;
 		case "node_start":
 			state.visits.set(event.path, { ...visitOf(event), state: "running", startedAt: now });

@@ -59,10 +59,21 @@ export function showLive(state: LiveState, tree: readonly TreeRow[], now: number
 			body.push({ line: `${indent}  ${turn.state === "waiting" ? "◌" : "▸"} ${turnLine(turn, now)}`, running: turn.state === "running" });
 		}
 	}
-	const header = `${state.endedAt === undefined ? "●" : state.ok ? "✓" : "✗"} ${state.flow} · ${clock((state.endedAt ?? now) - state.startedAt)} · ${state.turnsEnded} turn${state.turnsEnded === 1 ? "" : "s"}${tokens(state.spent)}`;
+	const header = `${state.endedAt === undefined ? "●" : state.ok ? "✓" : "✗"} ${state.flow} · ${clock((state.endedAt ?? now) - state.startedAt)} · ${state.turnsEnded} turn${state.turnsEnded === 1 ? "" : "s"}${tokens(state.spent)}${budgetText(state)}`;
 	const lines = [header, ...clip(body, options.maxRows ?? 16), ...state.notes.slice(-2).map((n) => `! ${n}`)];
 	if (options.footer) lines.push(options.footer);
 	return lines;
+}
+
+/** ` · budget 4.8k/4k tokens, $0.02/$0.50`: each limit beside what counted against it. */
+function budgetText(state: LiveState): string {
+	const b = state.budget;
+	if (!b) return "";
+	const parts: string[] = [];
+	if (b.limits.tokens !== undefined) parts.push(`${formatTokens(b.spent.tokens)}/${formatTokens(b.limits.tokens)} tokens`);
+	if (b.limits.cost !== undefined) parts.push(`$${b.spent.cost.toFixed(2)}/$${b.limits.cost.toFixed(2)}`);
+	if (b.limits.turns !== undefined) parts.push(`${b.spent.turns}/${b.limits.turns} turns`);
+	return parts.length ? ` · budget ${parts.join(", ")}` : "";
 }
 
 /** `12s`, `1m05s`, `1h02m`: a clock a person reads at a glance, whole seconds only. */

@@ -69,6 +69,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 			for (const sub of running) void sub.steer?.(LAND_THE_PLANE);
 		},
 		unpriced: (model, note) => emit({ type: "budget_unpriced", model, reason: note }),
+		counted: (used) => emit({ type: "budget_spend", ...used }),
 	});
 	const world: World = {
 		flow,
@@ -92,7 +93,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 		},
 		recorder: options.recorder ?? NO_RECORD,
 	};
-	emit({ type: "run_start", flow: flow.name.value, input: typeof input === "string" ? input : JSON.stringify(input), at: Date.now() });
+	emit({ type: "run_start", flow: flow.name.value, input: typeof input === "string" ? input : JSON.stringify(input), at: Date.now(), ...(options.budget ? { budget: options.budget } : {}) });
 	const root: Frame = { records: new Map(), prefix: "", cwd: options.cwd };
 	const controller = new AbortController();
 	const onStop = () => controller.abort(options.signal?.reason);
