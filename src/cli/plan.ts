@@ -3,7 +3,7 @@
  * case, before anything spawns. `--model` and `--timeout` show the plan a run with those options would
  * follow; `--json` prints the rows as data.
  */
-import { planOf, showPlan } from "../flow/render/index.ts";
+import { inFlightOf, overshootText, planOf, showPlan } from "../flow/render/index.ts";
 import { parseDuration } from "../flow/syntax/index.ts";
 import { type Args, flag } from "./args.ts";
 import { checkedFlowArg } from "./flow-arg.ts";
@@ -34,7 +34,9 @@ export function planCommand(args: Args, io: Io): number {
 	const budgetLine = budget
 		? `budget ${[budget.tokens && `${budget.tokens.value} tokens`, budget.cost && `$${budget.cost.value}`, budget.turns && `${budget.turns.value} turns`].filter(Boolean).join(", ")} against a worst case of ≤ ${checked.value.bound.turns} turns`
 		: undefined;
-	if (args.flags.has("json")) io.stdout(JSON.stringify({ rows, ...(forecast ? { forecast } : {}) }, null, 2));
-	else io.stdout([showPlan(rows), budgetLine, forecast ? showForecast(forecast) : undefined].filter(Boolean).join("\n"));
+	// The largest overshoot a budget allows, next to the worst case (docs/runs.md, "at most").
+	const overshoot = overshootText(checked.value.bound);
+	if (args.flags.has("json")) io.stdout(JSON.stringify({ rows, inFlight: inFlightOf(checked.value.bound), ...(forecast ? { forecast } : {}) }, null, 2));
+	else io.stdout([showPlan(rows), budgetLine, overshoot, forecast ? showForecast(forecast) : undefined].filter(Boolean).join("\n"));
 	return 0;
 }
