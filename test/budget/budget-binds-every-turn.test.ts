@@ -49,6 +49,14 @@ describe("every turn of a flow counts as it ends", () => {
 		expect(expectBound(t.log, BUDGET).started).toBeLessThan(8);
 	});
 
+	it("parallel branches", async () => {
+		const branch = (id: string) => `      ${id}:\n        - id: ${id}1\n          agent: scout\n        - id: ${id}2\n          agent: scout\n        - id: ${id}3\n          agent: scout\n`;
+		const flow = flowOf("p", `  - id: p\n    parallel:\n${branch("l")}${branch("r")}`, { l1: "L.", l2: "L.", l3: "L.", r1: "R.", r2: "R.", r3: "R." });
+		const { ran, t } = await budgeted("p", flow, ANY);
+		expect(ran.result.errorKind).toBe("budget");
+		expect(expectBound(t.log, BUDGET).started).toBeLessThan(6);
+	});
+
 	it("a called flow's turns, inside the call", async () => {
 		project.write(".pi/flows/inner.md", flowOf("inner", "  - id: i1\n    agent: scout\n  - id: i2\n    agent: scout\n  - id: i3\n    agent: scout\n", { i1: "1.", i2: "2.", i3: "3." }));
 		const flow = flowOf("outer", "  - id: one\n    flow: inner\n    input: input\n  - id: two\n    flow: inner\n    input: input\n", {});
