@@ -76,6 +76,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			onEvent: world.onEvent,
 			inDoubt,
 			takeLock: args.flags.has("take-lock"),
+			onNote: (line) => io.stderr(`pi-flows: ${line}`),
 			...(budget.value ? { budget: budget.value } : {}),
 			...(timeoutMs !== undefined ? { timeoutMs } : {}),
 		});
@@ -83,7 +84,6 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			io.stderr(`pi-flows: cannot resume: ${outcome.refused}`);
 			return 2;
 		}
-		for (const note of outcome.resumed?.notes ?? []) io.stderr(`pi-flows: ${note}`);
 		if (outcome.resumed?.changed) io.stderr(`pi-flows: ${outcome.resumed.changed}`);
 		return report(outcome, args, io);
 	} finally {

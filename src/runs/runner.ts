@@ -76,6 +76,8 @@ export interface ResumeOptions extends Omit<StartOptions, "runsHome" | "models" 
 	models: (flow: CheckedFlow, snapshot: Snapshot) => RunOptions["models"] | string[] | Promise<RunOptions["models"] | string[]>;
 	inDoubt: InDoubt;
 	takeLock?: boolean;
+	/** Told each line of `resumed.notes` as it happens (a dead lock taken over), before the run goes on. */
+	onNote?: (line: string) => void;
 }
 
 type HeldLock = Extract<LockOutcome, { ok: true }>;
@@ -115,6 +117,7 @@ async function resumeLocked(options: ResumeOptions, snapshot: Snapshot, lock: He
 		dropTornTail(journalPath);
 		notes.push("the journal's last line was cut mid-write by the crash; that unfinished fact was dropped");
 	}
+	for (const note of notes) options.onNote?.(note);
 	const state = journalState(read.entries);
 	if (state.end?.ok) return { ok: false, refused: "the run ended well; there is nothing to resume" };
 	if (state.end && FINAL_KINDS.has(state.end.errorKind ?? "")) {
