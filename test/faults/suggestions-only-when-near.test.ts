@@ -52,6 +52,15 @@ describe("where a person meets it", () => {
 		expect(g.message).toBe("no agent `scuot`. Did you mean `scout`?");
 	});
 
+	it("keys: a near key is offered, a far one lists the keys the place takes", () => {
+		const flow = (key: string) => `---\nname: t\ndescription: d\ninput: string\nnodes:\n  - id: look\n    agent: scout\n    ${key}: 1\n---\n\n## look\nx\n`;
+		const near = judge(flow("retyr")).faults.find((f) => f.code === "unknown-key");
+		expect(near?.message).toMatch(/has no key `retyr`\. Did you mean `retry`\?$/);
+		const far = judge(flow("colour")).faults.find((f) => f.code === "unknown-key");
+		expect(far?.message).not.toMatch(/Did you mean/);
+		expect(far?.message).toMatch(/has no key `colour`\. (The keys here are: .*retry.*\.|There are \d+ keys here; docs\/flows\.md lists them\.)$/);
+	});
+
 	it("flags: a near flag is offered, a far one lists the command's flags", () => {
 		const spec = { model: true, json: false, "dry-run": false };
 		expect(parseArgs(["--modle", "x"], spec)).toMatchObject({ ok: false, error: "unknown flag --modle. Did you mean `--model`?" });
