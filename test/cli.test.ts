@@ -63,7 +63,7 @@ describe("pi-flows run", () => {
 	it("exits 2 with the nearest names for an unknown flow", () => {
 		const r = cli("run", "explor", "q");
 		expect(r.code).toBe(2);
-		expect(r.stderr).toContain("no flow named `explor`. Nearest: explore");
+		expect(r.stderr).toContain("no flow named `explor`. Did you mean `explore`?");
 	});
 
 	it("exits 2 with positioned faults for a flow that does not check, and spawns nothing", () => {

@@ -53,7 +53,8 @@ describe("running a sequence of agent nodes", () => {
 		);
 		expect(result.visits.map((n) => [n.path, n.ok, n.agent])).toEqual([["first", true, "scout"], ["second", true, "synthesiser"]]);
 		expect(events.map((e) => e.type)).toEqual([
-			"run_start", "node_start", "turn_start", "turn_end", "node_end", "node_start", "turn_start", "turn_end", "node_end", "run_end",
+			// A turn is asked for (`turn_wait`), then starts when the model is really asked (`turn_start`).
+			"run_start", "node_start", "turn_wait", "turn_start", "turn_end", "node_end", "node_start", "turn_wait", "turn_start", "turn_end", "node_end", "run_end",
 		]);
 		expect(result.usage.totalTokens).toBe(result.visits[0].usage.totalTokens + result.visits[1].usage.totalTokens);
 		expect(host.open()).toBe(0);

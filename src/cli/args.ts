@@ -2,7 +2,7 @@
  * Command-line parsing: flags anywhere, `--flag value` or `--flag=value`, and a refusal (exit 2) for an
  * unknown flag or a missing value, with the nearest flag. Nothing is silently dropped.
  */
-import { didYouMean, nearest } from "../faults/index.ts";
+import { missHint } from "../faults/index.ts";
 
 /** Parsed arguments: positionals in order, flags by name. */
 export interface Args {
@@ -30,7 +30,10 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): { ok: true; 
 		}
 		const eq = arg.indexOf("=");
 		const name = arg.slice(2, eq < 0 ? undefined : eq);
-		if (!(name in spec)) return { ok: false, error: `unknown flag --${name}.${didYouMean(nearest(name, Object.keys(spec)) && `--${nearest(name, Object.keys(spec))}`)}` };
+		if (!(name in spec)) {
+			const hint = missHint(`--${name}`, Object.keys(spec).map((k) => `--${k}`), { what: "flags of this command", where: "`pi-flows --help` lists them", listUpTo: 20 });
+			return { ok: false, error: `unknown flag --${name}.${hint.text}` };
+		}
 		if (flags.has(name)) return { ok: false, error: `--${name} is given twice` };
 		if (!spec[name]) {
 			if (eq >= 0) return { ok: false, error: `--${name} takes no value` };

@@ -27,6 +27,7 @@ export function terminalWorld(io: Io) {
 	const onEvent = fanOutEvents(reporter, (e: FlowEvent) => {
 		if (e.type === "budget_warning") io.stderr(`pi-flows: budget warning: ${e.spent}`);
 		if (e.type === "budget_exhausted") io.stderr(`pi-flows: ${e.reason}: no new turn starts; running turns are told to land`);
+		if (e.type === "budget_unpriced") io.stderr(`pi-flows: budget: ${e.reason}`);
 	});
 	return {
 		signal: controller.signal,

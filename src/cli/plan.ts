@@ -6,7 +6,7 @@
 import { budgetInForce, budgetLimits, resolveModels, showBudget } from "../flow/index.ts";
 import { openHost } from "../pi/index.ts";
 import { formatFaults } from "./output.ts";
-import { planOf, showPlan } from "../flow/render/index.ts";
+import { inFlightOf, overshootText, planOf, showPlan } from "../flow/render/index.ts";
 import { budgetFlags } from "./launch.ts";
 import { parseDuration } from "../flow/syntax/index.ts";
 import { type Args, flag } from "./args.ts";
@@ -57,9 +57,11 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 	const forecast = forecastOf(runsHome(io.cwd, flag(args, "runs-dir")), checked.value.name.value);
 	const budgetLines = showBudget(budget);
 	if (budgetLines.length) budgetLines.push(`worst case ≤ ${checked.value.bound.turns} turns`);
-	const json = { rows, budget: budget.lines, ...(forecast ? { forecast } : {}) };
+	// The largest overshoot a budget allows, next to the worst case (docs/runs.md, "at most").
+	const overshoot = overshootText(checked.value.bound);
+	const json = { rows, budget: budget.lines, inFlight: inFlightOf(checked.value.bound), ...(forecast ? { forecast } : {}) };
 	if (args.flags.has("json")) io.stdout(JSON.stringify(json, null, 2));
-	else io.stdout([showPlan(rows), ...budgetLines, forecast ? showForecast(forecast) : undefined].filter(Boolean).join("\n"));
+	else io.stdout([showPlan(rows), ...budgetLines, overshoot, forecast ? showForecast(forecast) : undefined].filter(Boolean).join("\n"));
 	if (unknown.length) {
 		io.stderr(formatFaults(unknown, io.cwd));
 		const names = `${unknown.length} model name${unknown.length === 1 ? "" : "s"}`;

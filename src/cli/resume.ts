@@ -83,6 +83,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			inDoubt,
 			keyDir: io.agentDir,
 			takeLock: args.flags.has("take-lock"),
+			onNote: (line) => io.stderr(`pi-flows: ${line}`),
 			...(budget.value ? { budget: budget.value } : {}),
 			...(timeoutMs !== undefined ? { timeoutMs } : {}),
 		});

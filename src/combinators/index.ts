@@ -31,6 +31,7 @@ export { labelBranches, readBranches } from "./branches.ts";
 export { failedBy, failure, readWorkflow, type WorkflowResult } from "./workflow-result.ts";
 // The runtime a combinator is written over, re-exported so a workflow author needs one import.
 export { type AbortOutcome, abortOutcome, cancelReason, deadline, stopReason, timeoutReason } from "../runtime/abort.ts";
+export { type Budget, type BudgetGauge, type BudgetSignals, budgetedSpawn, budgetGauge, type TurnBudget } from "../runtime/budget.ts";
 export { mapConcurrent } from "../runtime/concurrent.ts";
 export { createPool, type Held, type SubagentPool, type TurnOptions } from "../runtime/pool.ts";
 export { createTrail, type Trail, type WorkflowUsage } from "../runtime/trail.ts";

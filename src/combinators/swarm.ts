@@ -139,6 +139,8 @@ export async function swarm(options: SwarmOptions): Promise<SwarmResult> {
 					claims?.releaseAll(m.held.id);
 				}
 			}
+			// A spent budget refuses every later turn: another round would only be refused member by member.
+			if (answers.some((a) => a.errorKind === "budget")) break;
 			if (options.until?.({ round, answers, posts, ...(claims ? { claims } : {}) })) {
 				converged = true;
 				break;

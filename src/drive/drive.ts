@@ -264,7 +264,7 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 	}
 	mkdirSync(logDir, { recursive: true });
 	// One driver per drive: a live one refuses a second; a killed one's lock is stale and taken over.
-	const lock = acquireLock(logDir, { takeStale: true });
+	const lock = acquireLock(logDir);
 	if (!lock.ok) return { ...none, end: "refused", logDir, message: lock.message.replace(/^the run/, "this drive") };
 	let journal: DriveJournal | undefined;
 	try {

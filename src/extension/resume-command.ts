@@ -1,5 +1,5 @@
 /**
- * `/run resume [run]`: continues a run from its journal, the newest of this folder that did not end well
+ * `/run resume [run] [--take-lock]`: continues a run from its journal, the newest of this folder that did not end well
  * when none is named, with the same live view and answer as `/run`. The snapshot runs, not the disk;
  * a turn cut after it may have written to the tree is asked about before it runs again.
  */
@@ -17,7 +17,12 @@ import { openLiveView } from "./live/widget.ts";
 import { say } from "./messages.ts";
 
 /** Resumes a run; the result is posted by the caller's `post`. */
-export async function resumeInPi(named: string | undefined, ctx: ExtensionCommandContext, post: (content: string, ok: boolean, runDir: string) => void): Promise<void> {
+export async function resumeInPi(
+	named: string | undefined,
+	ctx: ExtensionCommandContext,
+	post: (content: string, ok: boolean, runDir: string) => void,
+	options: { takeLock?: boolean } = {},
+): Promise<void> {
 	const home = runsHome(ctx.cwd);
 	const newest = named ? undefined : newestResumable(home);
 	const runDir = named ? resolve(ctx.cwd, named) : newest?.runDir;
@@ -62,9 +67,11 @@ export async function resumeInPi(named: string | undefined, ctx: ExtensionComman
 			signal: stop.signal,
 			onEvent: (e) => view?.sink(e),
 			inDoubt,
+			...(options.takeLock ? { takeLock: true } : {}),
 		});
 		if ("refused" in outcome) return say(ctx, `/run resume: ${outcome.refused}`, "error");
 		const lines = [`◆ ${snap.value.flow.name} (resumed, life ${outcome.resumed?.life ?? "?"})`];
+		lines.push(...(outcome.resumed?.notes ?? []));
 		if (outcome.resumed?.changed) lines.push(outcome.resumed.changed);
 		const { result } = outcome;
 		lines.push(result.ok ? (typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2)) : `failed at ${result.failedAt}: ${result.error}`);

@@ -31,10 +31,14 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 			if (!line.ok) return say(ctx, `/run: ${line.error}`, "error");
 			const { name, input, flags } = line.value;
 			if (name === "resume") {
-				return resumeInPi(input.trim() || undefined, ctx, (content, ok, runDir) => {
+				// `--take-lock` (a lock of another host or a live process); a dead lock of this host needs no flag.
+				const words = input.trim().split(/\s+/).filter(Boolean);
+				const named = words.filter((w) => w !== "--take-lock").join(" ");
+				const post = (content: string, ok: boolean, runDir: string) => {
 					postResult(pi, ctx, content, { flow: "resume", ok, runDir, frame: [] });
 					if (!ctx.hasUI) say(ctx, content, ok ? "info" : "error");
-				});
+				};
+				return resumeInPi(named || undefined, ctx, post, { takeLock: words.includes("--take-lock") });
 			}
 			const scope = await projectScope(ctx, memory);
 			if (!name && !flags["--chain"]) {

@@ -62,3 +62,27 @@ export function nearestModels(name: string, refs: Iterable<string>, limit = 3): 
 		.slice(0, limit)
 		.map((x) => x.ref);
 }
+
+/** How a miss names what exists when nothing is near: which things, and where a person lists them all. */
+export interface MissOptions {
+	/** The things, plural: "flows", "agents", "keys", "flags". */
+	what: string;
+	/** Where to look when there are too many to list: "`pi-flows flows` lists them". */
+	where: string;
+	/** Listed in full up to this many. Default 8. */
+	listUpTo?: number;
+}
+
+/**
+ * The one rule for the sentence after a miss, everywhere (agents, flows, keys, flags): "Did you mean `x`?"
+ * only for a candidate {@link nearest} accepts; otherwise the candidates when they are few, or where to
+ * look when they are many. A far name is never offered as if it were near.
+ */
+export function missHint(name: string, candidates: Iterable<string>, options: MissOptions): { text: string; near?: string } {
+	const all = [...new Set(candidates)];
+	const near = nearest(name, all);
+	if (near) return { text: ` Did you mean \`${near}\`?`, near };
+	if (all.length === 0) return { text: ` There are no ${options.what}.` };
+	if (all.length <= (options.listUpTo ?? 8)) return { text: ` The ${options.what} are: ${[...all].sort().join(", ")}.` };
+	return { text: ` There are ${all.length} ${options.what}; ${options.where}.` };
+}

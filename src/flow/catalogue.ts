@@ -5,7 +5,7 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { definitionDirs, isProjectContent, markdownFiles, type Scope, type Source } from "../agents/index.ts";
-import { byCloseness, nearest } from "../faults/index.ts";
+import { missHint } from "../faults/index.ts";
 
 /** A flow file found in one of the sources. */
 export interface FlowEntry {
@@ -55,8 +55,6 @@ export function findFlow(
 	const found = flows.find((f) => f.name === nameOrPath);
 	if (found) return { ok: true, value: found };
 	const names = flows.map((f) => f.name);
-	const near = nearest(nameOrPath, names);
-	const closest = near ? [near, ...byCloseness(nameOrPath, names, 3).filter((n) => n !== near)].slice(0, 3) : byCloseness(nameOrPath, names, 3);
-	const hint = closest.length ? ` Nearest: ${closest.join(", ")}.` : " No flows are installed.";
-	return { ok: false, error: `no flow named \`${nameOrPath}\`.${hint}`, nearest: closest };
+	const hint = missHint(nameOrPath, names, { what: "flows", where: "`pi-flows flows` (or `/flows` in pi) lists them" });
+	return { ok: false, error: `no flow named \`${nameOrPath}\`.${hint.text}`, nearest: hint.near ? [hint.near] : [] };
 }

@@ -81,6 +81,11 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 	if (options.signal?.aborted) {
 		return { ...base, output: "", messages: [], usage: emptyUsage(), ok: false, error: "aborted", errorKind: "aborted" };
 	}
+	// The turn starts now, whatever wait came before: a budget spent meanwhile refuses it here.
+	const refusal = options.onStart?.();
+	if (refusal) return { ...base, output: "", messages: [], usage: emptyUsage(), ok: false, error: refusal, errorKind: "budget" };
+	// Whoever heard the start may have stopped the run on hearing it.
+	if (options.signal?.aborted) return { ...base, output: "", messages: [], usage: emptyUsage(), ok: false, error: "aborted", errorKind: "aborted" };
 	// Any scripted model in the process answers by visit (a test extension's included), not just ours.
 	if (o.model.model.provider === SCRIPTED_PROVIDER) bindScriptedTurn(session.sessionId, options.label ?? sub.agent);
 	const before = session.getSessionStats();

@@ -1,5 +1,5 @@
 /**
- * What the run did, derived once from its events (or, for a folder without events, its journal): each
+ * What the run did, derived once from its events and its journal read together: each
  * visit with its times and how it ended, each life with its span and outcome, and each node address's
  * state. The graph, the timeline and the tables all read this, so they can never disagree about what
  * happened to a node.
@@ -59,7 +59,7 @@ const STOP_KINDS = new Set(["stopped", "cancelled", "budget"]);
 
 /** Derives visits, lives and node states from a run's data. */
 export function runModel(data: RunData): RunModel {
-	const raw = data.events.length ? fromEvents(data) : fromJournal(data);
+	const raw = merged(fromEvents(data), fromJournal(data));
 	const lives = livesOf(data, raw);
 	const lifeEnd = new Map(lives.map((l) => [l.life, l.end]));
 	const visits: VisitSpan[] = raw.map((v) => {
@@ -106,6 +106,37 @@ function fromEvents(data: RunData): Raw[] {
 		}
 	}
 	return out;
+}
+
+/**
+ * Events and journal read together: events bring models and agents, the journal is the record. A visit
+ * the journal holds is drawn in its own life even when its events never reached the disk (a crashed
+ * process loses its last batch of events, never a journaled visit), and its end is the journal's.
+ */
+function merged(events: Raw[], journal: Raw[]): Raw[] {
+	const key = (v: Raw) => `${v.life}\u0000${v.path}\u0000${v.start}`;
+	const byLifePath = new Map<string, Raw[]>();
+	for (const v of events) {
+		const k = `${v.life}\u0000${v.path}`;
+		byLifePath.set(k, [...(byLifePath.get(k) ?? []), v]);
+	}
+	const out = [...events];
+	const seen = new Set(events.map(key));
+	for (const j of journal) {
+		const twins = byLifePath.get(`${j.life}\u0000${j.path}`) ?? [];
+		// The same visit as an event saw it: the first of that life and path not yet matched.
+		const twin = twins.shift();
+		if (twin) {
+			if (j.end !== undefined && (twin.end === undefined || twin.state === undefined)) {
+				twin.end = j.end;
+				twin.state = j.state;
+				if (j.error) twin.error = j.error;
+			}
+			continue;
+		}
+		if (!seen.has(key(j))) out.push(j);
+	}
+	return out.sort((a, b) => a.life - b.life || a.start - b.start);
 }
 
 function fromJournal(data: RunData): Raw[] {
@@ -169,9 +200,9 @@ function nodesOf(visits: readonly VisitSpan[]): Map<string, NodeSummary> {
 	const last = new Map<string, VisitSpan>();
 	const count = new Map<string, number>();
 	for (const v of visits) {
+		// A visit run again in a later life is one visit of the node: counted once, as it last ended.
+		if (!last.has(v.path)) count.set(addressOf(v.path), (count.get(addressOf(v.path)) ?? 0) + 1);
 		last.set(v.path, v);
-		const a = addressOf(v.path);
-		count.set(a, (count.get(a) ?? 0) + 1);
 	}
 	const nodes = new Map<string, NodeSummary>();
 	for (const v of last.values()) {

@@ -99,9 +99,10 @@ export function faultsHtml(data: RunData, model: RunModel): string {
 	}
 	const state = journalState(data.journal);
 	if (!ended && state.inDoubt.length) out.push(`<p class="warning">In doubt: ${esc(state.inDoubt.join(", "))} was cut after calling a tool that writes; its edits may be in the tree.</p>`);
-	const budget = data.events.filter((e) => e.type === "budget_warning" || e.type === "budget_exhausted");
+	const budget = data.events.filter((e) => e.type === "budget_warning" || e.type === "budget_exhausted" || e.type === "budget_unpriced");
 	if (budget.length) {
-		const items = budget.map((e) => `<li class="${e.type}">life ${e.life} · ${esc(clock(e.at))} · ${e.type === "budget_warning" ? `budget warning: ${esc(e.spent)} spent` : `budget spent: ${esc(e.reason)}`}</li>`);
+		const said = (e: (typeof budget)[number]) => (e.type === "budget_warning" ? `budget warning: ${esc(e.spent)} spent` : e.type === "budget_exhausted" ? `budget spent: ${esc(e.reason)}` : `budget: ${esc(e.reason)}`);
+		const items = budget.map((e) => `<li class="${e.type}">life ${e.life} · ${esc(clock(e.at))} · ${said(e)}</li>`);
 		out.push(`<ul class="budget">${items.join("")}</ul>`);
 	}
 	if (data.problems.length) out.push(`<ul class="problems">${data.problems.map((p) => `<li>${esc(p)}</li>`).join("")}</ul>`);

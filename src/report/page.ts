@@ -50,7 +50,17 @@ export function reportHtml(data: RunData): string {
 	const badge = { ok: "ended well", failed: "failed", interrupted: "did not end" }[outcome];
 	const models = [...new Set(model.visits.flatMap((v) => (v.model ? [v.model] : [])))];
 	const budget = snap.settings.budget;
-	const budgetText = budget ? [budget.tokens !== undefined ? `${tokens(budget.tokens)} tokens` : "", budget.cost !== undefined ? cost(budget.cost) : "", budget.turns !== undefined ? `${budget.turns} turns` : ""].filter(Boolean).join(", ") : "none";
+	// Each limit beside what counted against it: "4.8k of 4k tokens".
+	const spentOf = data.usage.budget?.spent ?? { tokens: data.usage.total.totalTokens, cost: data.usage.total.cost, turns: 0 };
+	const budgetText = budget
+		? [
+				budget.tokens !== undefined ? `${tokens(spentOf.tokens)} of ${tokens(budget.tokens)} tokens` : "",
+				budget.cost !== undefined ? `${cost(spentOf.cost)} of ${cost(budget.cost)}` : "",
+				budget.turns !== undefined ? `${spentOf.turns} of ${budget.turns} turns` : "",
+			]
+				.filter(Boolean)
+				.join(", ")
+		: "none";
 	const wall = model.lives.reduce((s, l) => s + (l.end - l.start), 0);
 	const output = data.result?.output ?? (lastEnd?.ok ? lastEnd.output : undefined);
 	const facts: [string, string][] = [

@@ -66,7 +66,7 @@ export function readRun(runDir: string): { ok: true; value: RunData } | { ok: fa
 			...("value" in checked ? { flow: checked.value } : {}),
 			journal,
 			events,
-			usage: usageFile ?? usageOf(journal),
+			usage: usageFile ?? usageOf(journal, snap.value.settings.budget),
 			usageFromFile: usageFile !== undefined,
 			...(result ? { result } : {}),
 			problems,

@@ -31,16 +31,25 @@ function cells(u: Usage): string {
  * they would count each turn twice), then the run's total. Time is busy time, summed over visits.
  */
 export function usageTable(usage: UsageFile, fromFile: boolean): string {
+	// With a budget, each node's share of it: where the budget went.
+	const shares = usage.budget?.nodes;
+	const share = (n: number | undefined) => (shares ? `<td class="num" data-col="budget">${esc(percent(n ?? 0))}</td>` : "");
 	const rows = Object.entries(usage.nodes).map(
-		([address, n]) => `<tr class="node-usage" data-node="${esc(address)}"><th scope="row">${esc(address)}</th><td class="num" data-col="visits">${n.visits}</td>${cells(n.usage)}</tr>`,
+		([address, n]) =>
+			`<tr class="node-usage" data-node="${esc(address)}"><th scope="row">${esc(address)}</th><td class="num" data-col="visits">${n.visits}</td>${cells(n.usage)}${share(shares?.[address])}</tr>`,
 	);
 	const visits = Object.values(usage.nodes).reduce((s, n) => s + n.visits, 0);
+	const totalShare = shares ? Object.values(shares).reduce((s, x) => s + x, 0) : undefined;
 	return [
 		fromFile ? "" : `<p class="note">usage.json is missing (the run never ended a life); these figures were rebuilt from the journal.</p>`,
-		`<table class="usage"><thead><tr><th>node</th><th>visits</th>${HEAD.map((h) => `<th>${h}</th>`).join("")}</tr></thead>`,
+		`<table class="usage"><thead><tr><th>node</th><th>visits</th>${HEAD.map((h) => `<th>${h}</th>`).join("")}${shares ? "<th>of budget</th>" : ""}</tr></thead>`,
 		`<tbody>${rows.join("\n") || `<tr><td colspan="${HEAD.length + 2}">No agent turn was paid for.</td></tr>`}</tbody>`,
-		`<tfoot><tr class="total"><th scope="row">total</th><td class="num" data-col="visits">${visits}</td>${cells(usage.total)}</tr></tfoot></table>`,
+		`<tfoot><tr class="total"><th scope="row">total</th><td class="num" data-col="visits">${visits}</td>${cells(usage.total)}${share(totalShare)}</tr></tfoot></table>`,
 	].join("\n");
+}
+
+function percent(x: number): string {
+	return `${Math.round(x * 100)}%`;
 }
 
 /** Per life: when it started, how it ended, what it spent and how long it ran (wall time, from its events). */

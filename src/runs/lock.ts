@@ -1,9 +1,14 @@
 /**
  * One process runs a run folder at a time. The lock file holds the pid, the host and the start time; it
- * is created exclusively. A lock whose process is gone is stale: it is reported, and taken over only when
- * the caller says so; a live process, or another host, is always refused.
+ * is created exclusively. A lock on this host whose process is gone is dead: it is taken over without
+ * asking, and the taker says so in one line. A lock held by a live process, or by another host (whose
+ * processes this one cannot see), is refused unless the caller forces it (`--take-lock`). A lock file
+ * that is not a lock at all (not JSON: a crash mid-write, a hand edit) is treated as dead and said once.
+ *
+ * Two processes taking over the same dead lock at once must not both win: a takeover happens only while
+ * holding `lock.json.take`, created exclusively, and only if the lock file still says what the taker read.
  */
-import { openSync, readFileSync, rmSync, writeSync, closeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 
@@ -16,47 +21,117 @@ export interface LockInfo {
 
 /** Holding the lock, or why not. */
 export type LockOutcome =
-	| { ok: true; release(): void }
-	| { ok: false; reason: "live" | "other-host" | "stale"; info: LockInfo; message: string };
+	| { ok: true; release(): void; /** One line when a dead or forced lock was taken over. */ note?: string }
+	| { ok: false; reason: "live" | "other-host"; info: LockInfo; message: string };
 
-/** Takes the run folder's lock. `takeStale` takes over a lock whose process is gone. */
-export function acquireLock(runDir: string, options: { takeStale?: boolean } = {}): LockOutcome {
+/** Options of {@link acquireLock}. */
+export interface LockOptions {
+	/** Takes a lock held by a live process or another host (`--take-lock`). Default: false. */
+	force?: boolean;
+}
+
+const ATTEMPTS = 3;
+
+/** Takes the run folder's lock. */
+export function acquireLock(runDir: string, options: LockOptions = {}): LockOutcome {
 	const path = join(runDir, "lock.json");
 	const mine: LockInfo = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
-	const write = (): LockOutcome => {
-		const fd = openSync(path, "wx");
-		writeSync(fd, JSON.stringify(mine));
-		closeSync(fd);
-		let released = false;
-		return {
-			ok: true,
-			release() {
-				if (released) return;
-				released = true;
-				rmSync(path, { force: true });
-			},
-		};
-	};
+	for (let attempt = 1; ; attempt++) {
+		const fresh = create(path, mine);
+		if (fresh) return fresh;
+		const raw = readOrUndefined(path);
+		// Gone between our create and our read: its holder released it; try again.
+		if (raw === undefined) continue;
+		const info = parse(raw);
+		let why: string;
+		if (!info) why = `${path} was not a lock (not JSON); it was replaced`;
+		else if (info.host !== mine.host) {
+			if (!options.force) return { ok: false, reason: "other-host", info, message: `the run is locked by pid ${info.pid} on ${info.host}; if that run is over there, resume with --take-lock` };
+			why = `took over the lock of pid ${info.pid} on ${info.host} (--take-lock)`;
+		} else if (alive(info.pid)) {
+			if (!options.force) return { ok: false, reason: "live", info, message: `the run is in use by pid ${info.pid} (started ${info.startedAt}); stop it first, or resume with --take-lock if it is not running this run` };
+			why = `took over the lock of live pid ${info.pid} (--take-lock)`;
+		} else why = `took over the lock of pid ${info.pid} (started ${info.startedAt}), which is gone`;
+		const taken = takeOver(path, raw, mine);
+		if (taken === "busy") {
+			return { ok: false, reason: "live", info: info ?? { pid: 0, host: "?", startedAt: "?" }, message: "another process is taking over this run's lock right now" };
+		}
+		if (taken) return { ...taken, note: why };
+		if (attempt >= ATTEMPTS) return { ok: false, reason: "live", info: info ?? { pid: 0, host: "?", startedAt: "?" }, message: "the run's lock keeps changing hands; another process is resuming it" };
+	}
+}
+
+/** Creates the lock file exclusively, or undefined when one exists. */
+function create(path: string, mine: LockInfo): { ok: true; release(): void } | undefined {
+	let fd: number;
 	try {
-		return write();
+		fd = openSync(path, "wx");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "EEXIST") return undefined;
+		throw error;
+	}
+	try {
+		writeSync(fd, JSON.stringify(mine));
+	} finally {
+		closeSync(fd);
+	}
+	let released = false;
+	return {
+		ok: true,
+		release() {
+			if (released) return;
+			released = true;
+			// Only our own lock is removed: a lock taken over from us (--take-lock) belongs to its taker.
+			const now = parse(readOrUndefined(path) ?? "");
+			if (now && now.pid === mine.pid && now.host === mine.host && now.startedAt === mine.startedAt) rmSync(path, { force: true });
+		},
+	};
+}
+
+/**
+ * Replaces the lock file that read `raw`, under the takeover mutex. `busy`: another taker holds the
+ * mutex; undefined: the lock changed meanwhile (look again).
+ */
+function takeOver(path: string, raw: string, mine: LockInfo): { ok: true; release(): void } | "busy" | undefined {
+	const mutex = `${path}.take`;
+	let fd: number;
+	try {
+		fd = openSync(mutex, "wx");
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+		// A taker that died mid-takeover leaves its mutex: a dead one is cleared, and the caller tries again.
+		const holder = parse(readOrUndefined(mutex) ?? "");
+		if (holder && holder.host === mine.host && !alive(holder.pid)) {
+			rmSync(mutex, { force: true });
+			return undefined;
+		}
+		return "busy";
 	}
-	let info: LockInfo;
 	try {
-		info = JSON.parse(readFileSync(path, "utf8")) as LockInfo;
+		writeSync(fd, JSON.stringify(mine));
+		closeSync(fd);
+		if (readOrUndefined(path) !== raw) return undefined;
+		rmSync(path, { force: true });
+		return create(path, mine);
+	} finally {
+		rmSync(mutex, { force: true });
+	}
+}
+
+function readOrUndefined(path: string): string | undefined {
+	try {
+		return readFileSync(path, "utf8");
 	} catch {
-		info = { pid: 0, host: "?", startedAt: "?" };
+		return undefined;
 	}
-	if (info.host !== mine.host) {
-		return { ok: false, reason: "other-host", info, message: `the run is locked by pid ${info.pid} on ${info.host}; if that run is over, remove ${path}` };
-	}
-	if (alive(info.pid)) return { ok: false, reason: "live", info, message: `the run is in use by pid ${info.pid} (started ${info.startedAt})` };
-	if (!options.takeStale) {
-		return { ok: false, reason: "stale", info, message: `the run's lock is stale (pid ${info.pid}, started ${info.startedAt}, is gone); resume with --take-lock to take it over` };
-	}
-	rmSync(path, { force: true });
-	return write();
+}
+
+function parse(raw: string): LockInfo | undefined {
+	try {
+		const v = JSON.parse(raw) as Partial<LockInfo>;
+		if (v && typeof v === "object" && typeof v.pid === "number" && typeof v.host === "string") return { pid: v.pid, host: v.host, startedAt: String(v.startedAt ?? "?") };
+	} catch {}
+	return undefined;
 }
 
 function alive(pid: number): boolean {

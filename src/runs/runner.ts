@@ -4,7 +4,7 @@
  * ended visits are replayed, answered questions are not asked again, frozen lists stay frozen, a turn cut
  * mid-way runs again (and is reported in doubt when it may have written to the tree).
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, truncateSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { resolvesInside } from "../fs-safe/index.ts";
@@ -14,7 +14,7 @@ import { fanOutEvents } from "../runtime/events.ts";
 import { emptyUsage } from "../runtime/usage.ts";
 import { writeAtomic } from "./files.ts";
 import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
-import { acquireLock } from "./lock.ts";
+import { acquireLock, type LockOutcome } from "./lock.ts";
 import { folderRecorder, journalFailure } from "./recorder.ts";
 import { FINAL_KINDS, journalState } from "./replay.ts";
 import { newRunFolder } from "./run-folder.ts";
@@ -32,8 +32,11 @@ export interface RunOutcome {
 	 * journal has it, and a report rebuilds usage from the journal), but whoever shows the outcome says so.
 	 */
 	unwritten?: string[];
-	/** For a resume: where it picked up, and what changed on disk since the snapshot. */
-	resumed?: { life: number; replayed: number; rerun: string[]; changed?: string };
+	/**
+	 * For a resume: where it picked up, and what changed on disk since the snapshot. `notes`: one line
+	 * each for what the resume mended on its way (a dead lock taken over, a torn journal line dropped).
+	 */
+	resumed?: { life: number; replayed: number; rerun: string[]; changed?: string; notes?: string[] };
 }
 
 /** Options of a new run: the evaluator's, plus where the folder goes and what the snapshot records. */
@@ -74,7 +77,9 @@ export async function startRun(flow: CheckedFlow, input: Value, options: StartOp
 		...(options.script ? { script: options.script } : {}),
 	});
 	const first = sealSnapshot(key.key, runDir, writeSnapshot(runDir, snapshot));
-	return life(runDir, flow, input, options, 1, { key: key.key, last: first });
+	const lock = acquireLock(runDir);
+	if (!lock.ok) return { ok: false, refused: lock.message };
+	return life(runDir, flow, input, options, 1, { key: key.key, last: first }, lock);
 }
 
 /** How a resume treats a turn that was cut after it may have written to the tree. */
@@ -88,24 +93,55 @@ export interface ResumeOptions extends Omit<StartOptions, "runsHome" | "models" 
 	models: (flow: CheckedFlow, snapshot: Snapshot) => RunOptions["models"] | string[] | Promise<RunOptions["models"] | string[]>;
 	inDoubt: InDoubt;
 	takeLock?: boolean;
+	/** Told each line of `resumed.notes` as it happens (a dead lock taken over), before the run goes on. */
+	onNote?: (line: string) => void;
+}
+
+type HeldLock = Extract<LockOutcome, { ok: true }>;
+
+/** Cuts a journal back to its last whole line. */
+function dropTornTail(path: string): void {
+	const text = readFileSync(path, "utf8");
+	truncateSync(path, Buffer.byteLength(text.slice(0, text.lastIndexOf("\n") + 1)));
 }
 
 /** A resume that cannot start, and why. */
 export type Refusal = { ok: false; refused: string };
 
-/** Continues a run from its journal. */
+/**
+ * Continues a run from its journal. The lock is taken before the journal is read, so of two resumes
+ * racing for one run exactly one runs, and it reads the journal as the other left it.
+ */
 export async function resumeRun(options: ResumeOptions): Promise<RunOutcome | Refusal> {
 	const key = runKey(options.keyDir);
 	if (!key.ok) return { ok: false, refused: key.error };
-	// Only a run this person made here is resumed: its snapshot says what runs, with which tools and scripts.
-	const verified = verifyRun(key.key, options.runDir);
-	if (!verified.ok) return { ok: false, refused: verified.why };
-	trimJournal(options.runDir, verified.lines);
-	const snap = readSnapshot(options.runDir, verified.snapshot);
-	if (!snap.ok) return { ok: false, refused: snap.error };
-	const snapshot = snap.value;
-	const read = readJournal(join(options.runDir, "journal.jsonl"));
+	const lock = acquireLock(options.runDir, { force: options.takeLock === true });
+	if (!lock.ok) return { ok: false, refused: lock.message };
+	try {
+		// Only a run this person made here is resumed: its snapshot says what runs, with which tools and
+		// scripts. Verified under the lock, so a resume still appending never looks torn to this one.
+		const verified = verifyRun(key.key, options.runDir);
+		if (!verified.ok) return { ok: false, refused: verified.why };
+		trimJournal(options.runDir, verified.lines);
+		const snap = readSnapshot(options.runDir, verified.snapshot);
+		if (!snap.ok) return { ok: false, refused: snap.error };
+		return await resumeLocked(options, snap.value, lock, { key: key.key, last: verified.last });
+	} finally {
+		lock.release();
+	}
+}
+
+async function resumeLocked(options: ResumeOptions, snapshot: Snapshot, lock: HeldLock, sealFrom: SealFrom): Promise<RunOutcome | Refusal> {
+	const notes: string[] = lock.note ? [lock.note] : [];
+	const journalPath = join(options.runDir, "journal.jsonl");
+	const read = readJournal(journalPath);
 	if (!read.ok) return { ok: false, refused: read.error };
+	// A torn last line would glue itself to this life's first entry: it is cut off before anything is appended.
+	if (read.torn) {
+		dropTornTail(journalPath);
+		notes.push("the journal's last line was cut mid-write by the crash; that unfinished fact was dropped");
+	}
+	for (const note of notes) options.onNote?.(note);
 	const state = journalState(read.entries);
 	if (state.end?.ok) return { ok: false, refused: "the run ended well; there is nothing to resume" };
 	if (state.end && FINAL_KINDS.has(state.end.errorKind ?? "")) {
@@ -134,14 +170,14 @@ export async function resumeRun(options: ResumeOptions): Promise<RunOutcome | Re
 			spentBefore: state.spent,
 		},
 		state.lives + 1,
-		{ key: key.key, last: verified.last },
+		sealFrom,
+		lock,
 		state.replay,
-		options.takeLock,
 		read.entries,
 	);
 	if ("refused" in outcome) return outcome;
 	const replayed = outcome.result.visits.length;
-	return { ...outcome, resumed: { life: state.lives + 1, replayed, rerun: state.cut, ...(changed ? { changed } : {}) } };
+	return { ...outcome, resumed: { life: state.lives + 1, replayed, rerun: state.cut, ...(changed ? { changed } : {}), ...(notes.length ? { notes } : {}) } };
 }
 
 /** The snapshot's flow, checked again from its own texts (never from the disk). */
@@ -177,12 +213,10 @@ async function life(
 	options: StartOptions & { spentBefore?: { tokens: number; cost: number; turns: number } },
 	n: number,
 	sealFrom: SealFrom,
+	lock: HeldLock,
 	replay?: RunOptions["replay"],
-	takeLock?: boolean,
 	earlier: readonly JournalEntry[] = [],
 ): Promise<RunOutcome | Refusal> {
-	const lock = acquireLock(runDir, { takeStale: takeLock ?? n === 1 });
-	if (!lock.ok) return { ok: false, refused: lock.message };
 	// The first failed write of the run's record stops the run: no turn starts after it, turns in flight are
 	// cut through the run's signal, and the run ends failed (resumable from what the journal holds).
 	let failure: string | undefined;
@@ -273,7 +307,7 @@ async function life(
 		record("close", () => journal.close());
 		final = ending();
 		const entries = [...earlier, ...written];
-		const usage = usageOf(entries);
+		const usage = usageOf(entries, options.budget);
 		// The result is returned whatever the disk does: a file that cannot be written is reported, not thrown.
 		const unwritten: string[] = [];
 		const attempt = (name: string, write: () => void) => {
@@ -283,7 +317,7 @@ async function life(
 				unwritten.push(`${name}: ${(error as Error).message ?? String(error)}`);
 			}
 		};
-		attempt("usage.json", () => writeUsage(runDir, entries));
+		attempt("usage.json", () => writeUsage(runDir, entries, options.budget));
 		attempt("result.json", () =>
 			writeAtomic(join(runDir, "result.json"), `${JSON.stringify({ flow: final.flow, life: n, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage }, null, 2)}\n`),
 		);

@@ -3,6 +3,7 @@
  * visit repeated across lives is listed twice, because it was paid twice.
  */
 import { join } from "node:path";
+import type { Budget } from "../runtime/budget.ts";
 import { addUsage, emptyUsage, type Usage } from "../runtime/usage.ts";
 import { writeAtomic } from "./files.ts";
 import type { JournalEntry } from "./journal.ts";
@@ -17,12 +18,28 @@ export interface PaidVisit {
 	usage: Usage;
 }
 
+/**
+ * The run's budget beside its spend: the limits, what counted against them (every life), and each node
+ * address's and each visit path's share of the binding limit (tokens when a token limit is set, else
+ * cost), so a reader sees where the budget went.
+ */
+export interface BudgetUse {
+	limits: Budget;
+	spent: { tokens: number; cost: number; turns: number };
+	/** Share (0..1+) of the token limit, else the cost limit, by node address; absent with a turns-only budget. */
+	nodes?: Record<string, number>;
+	/** The same by visit path. */
+	paths?: Record<string, number>;
+}
+
 /** The whole file. */
 export interface UsageFile {
 	visits: PaidVisit[];
 	nodes: Record<string, { visits: number; usage: Usage }>;
 	lives: { life: number; startedAt: string; usage: Usage; end: "ok" | "failed" | "interrupted" }[];
 	total: Usage;
+	/** Present when the run had a budget. */
+	budget?: BudgetUse;
 }
 
 /** The address of a visit path: `deliver#2/work[1]/code` → `deliver/work/code`. */
@@ -31,7 +48,7 @@ export function addressOf(path: string): string {
 }
 
 /** Builds usage.json from the journal; leaf visits (agents, swarms) carry the spending. */
-export function usageOf(entries: readonly JournalEntry[]): UsageFile {
+export function usageOf(entries: readonly JournalEntry[], budget?: Budget): UsageFile {
 	const visits: PaidVisit[] = [];
 	const lives = new Map<number, UsageFile["lives"][number]>();
 	for (const e of entries) {
@@ -54,12 +71,24 @@ export function usageOf(entries: readonly JournalEntry[]): UsageFile {
 		const l = lives.get(v.life);
 		if (l) l.usage = addUsage(l.usage, v.usage);
 	}
-	return { visits, nodes, lives: [...lives.values()], total: addUsage(...leaves.map((v) => v.usage)) };
+	const total = addUsage(...leaves.map((v) => v.usage));
+	return { visits, nodes, lives: [...lives.values()], total, ...(budget ? { budget: budgetUse(budget, total, leaves, nodes) } : {}) };
+}
+
+function budgetUse(limits: Budget, total: Usage, leaves: readonly PaidVisit[], nodes: UsageFile["nodes"]): BudgetUse {
+	// A turn is a leaf visit's ask that reached the model; the journal keeps visits, so a visit that asked counts one.
+	const spent = { tokens: total.totalTokens, cost: total.cost, turns: leaves.filter((v) => v.usage.requests > 0).length };
+	const of: ((u: Usage) => number) | undefined =
+		limits.tokens !== undefined ? (u) => u.totalTokens / (limits.tokens as number) : limits.cost !== undefined ? (u) => u.cost / (limits.cost as number) : undefined;
+	if (!of) return { limits, spent };
+	const paths: Record<string, number> = {};
+	for (const v of leaves) paths[v.path] = (paths[v.path] ?? 0) + of(v.usage);
+	return { limits, spent, nodes: Object.fromEntries(Object.entries(nodes).map(([a, n]) => [a, of(n.usage)])), paths };
 }
 
 /** Writes usage.json. */
-export function writeUsage(runDir: string, entries: readonly JournalEntry[]): UsageFile {
-	const usage = usageOf(entries);
+export function writeUsage(runDir: string, entries: readonly JournalEntry[], budget?: Budget): UsageFile {
+	const usage = usageOf(entries, budget);
 	writeAtomic(join(runDir, "usage.json"), `${JSON.stringify(usage, null, 2)}\n`);
 	return usage;
 }

@@ -2,11 +2,12 @@
  * The typed event stream every reporter and (later) the journal consume. Display is an observer: unplug
  * every listener and a run's result is identical.
  */
+import type { Budget } from "./budget.ts";
 import type { Usage } from "./usage.ts";
 
 /** Everything a run says while it runs. */
 export type FlowEvent =
-	| { type: "run_start"; flow: string; input: string; at: number }
+	| { type: "run_start"; flow: string; input: string; at: number; budget?: Budget }
 	| { type: "run_end"; flow: string; ok: boolean; usage: Usage; error?: string }
 	| { type: "node_start"; path: string; node: string; kind: string; agent?: string; model?: string }
 	| {
@@ -26,12 +27,20 @@ export type FlowEvent =
 			handoff?: unknown;
 			usage: Usage;
 	  }
+	/** A turn asked for, not yet started: it waits for a shared session, a `/step` pause or a slot. */
+	| { type: "turn_wait"; path: string; agent: string; subagent: string }
 	| { type: "turn_start"; path: string; agent: string; model: string; subagent: string }
+	/** A turn that waited and was refused as it would have started (the budget ran out meanwhile). */
+	| { type: "turn_refused"; path: string; agent: string; subagent: string; reason: string }
 	| { type: "turn_end"; path: string; agent: string; model: string; subagent: string; ok: boolean; usage: Usage }
 	| { type: "tool_call"; path: string; agent: string; subagent: string; tool: string; args: unknown }
 	| { type: "chain"; event: ChainEventName; step?: string; index?: number; summary?: unknown; error?: string }
 	| { type: "budget_warning"; spent: string }
-	| { type: "budget_exhausted"; reason: string };
+	| { type: "budget_exhausted"; reason: string }
+	/** A cost budget met a model with no price; its turns count $0. Once per model. */
+	| { type: "budget_unpriced"; model: string; reason: string }
+	/** What counted against the budget so far (earlier lives included), after each turn that ended. */
+	| { type: "budget_spend"; tokens: number; cost: number; turns: number };
 
 /** The chain's own events, on the same stream (and in `events.jsonl`). */
 export type ChainEventName = "chain.started" | "chain.step_completed" | "chain.step_failed" | "chain.completed" | "chain.failed";

@@ -9,6 +9,7 @@
  */
 import type { AgentDef } from "../agents/agent.ts";
 import { type AbortOutcome, abortOutcome } from "./abort.ts";
+import { budgetedSpawn } from "./budget.ts";
 import type { Result } from "./result.ts";
 import type { Subagent } from "./subagent.ts";
 import { createTrail, type Trail } from "./trail.ts";
@@ -71,6 +72,8 @@ interface Slot {
  */
 export function createPool(options: WorkflowOptions, trail: Trail = createTrail()): SubagentPool {
 	const lifetime = options.lifetime ?? "task";
+	// A budget gates every session the pool opens, so each turn is checked as it starts and counted as it ends.
+	const spawn = options.budget ? budgetedSpawn(options.spawn, options.budget) : options.spawn;
 	const emit = safeListener(options.onEvent);
 	const kept = new Map<string, Promise<Slot>>();
 	const inFlight = new Set<Promise<unknown>>();
@@ -93,6 +96,8 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 	const stopped = (): AbortOutcome | undefined => {
 		if (options.signal?.aborted) return abortOutcome(options.signal);
 		if (closed) return { errorKind: "aborted", error: "aborted: the pool is closed" };
+		const spent = options.budget?.exceeded();
+		if (spent) return { errorKind: "budget", error: spent };
 		return undefined;
 	};
 	const failed = (agent: AgentDef, why: AbortOutcome, model = modelOf(agent)): Result => {
@@ -113,7 +118,7 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 		const slot: Slot = { agent, key, queue: Promise.resolve() };
 		const base = { agent: agent.name, key, ...(options.parentId ? { parent: options.parentId } : {}) };
 		try {
-			slot.sub = await options.spawn({
+			slot.sub = await spawn({
 				agent,
 				...(options.model ? { model: options.model } : {}),
 				cwd: options.cwd,

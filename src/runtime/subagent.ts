@@ -3,6 +3,7 @@
  * they run offline against any implementation; `src/pi/` provides the real one.
  */
 import type { AgentDef } from "../agents/agent.ts";
+import type { TurnBudget } from "./budget.ts";
 import type { Result } from "./result.ts";
 import type { ToolSpec } from "./tool.ts";
 
@@ -22,6 +23,12 @@ export interface AskOptions {
 	watermark?: { threshold: number; directive: string; muted?: () => boolean };
 	/** Names the turn for the scripted model and the events: the visit path, e.g. `deliver#2/code`. */
 	label?: string;
+	/**
+	 * Called as the turn really starts, after any wait a wrapper imposed (a `/step` pause, a shared
+	 * session's queue); a reason returned refuses the turn as kind `budget` with nothing spent. Wrappers
+	 * pass it on; the port calls it once, before the first request.
+	 */
+	onStart?: () => string | undefined;
 }
 
 /** A live subagent: one pi session with its agent's prompt and tools. */
@@ -62,6 +69,8 @@ export interface SpawnRequest {
 	 * a flow. `bash` is not held by this (a prompt is not a permission boundary; neither is a path check).
 	 */
 	protectedPaths?: readonly string[];
+	/** The run's budget, for the subagent's own `subagent` tool: its children's turns count against it too. */
+	budget?: TurnBudget;
 }
 
 /** Creates subagents; injectable so every workflow is testable without a network. */

@@ -2,6 +2,7 @@
  * What every workflow accepts, with the same names and defaults everywhere, so a caller learns them once
  * and a flow node maps onto any combinator without translating options.
  */
+import type { TurnBudget } from "./budget.ts";
 import type { AskOptions, Spawn } from "./subagent.ts";
 import type { WorkflowEvent } from "./workflow-events.ts";
 
@@ -42,4 +43,10 @@ export interface WorkflowOptions {
 	parentId?: string;
 	/** The handoff watermark every turn of the workflow gets (see `AskOptions.watermark`). Default: none. */
 	watermark?: AskOptions["watermark"];
+	/**
+	 * Binds every turn of the workflow (make one with `budgetGauge`, and pass the same gauge to several
+	 * workflows to bind them together): a turn starts only while there is room, and counts as it ends.
+	 * Default: none.
+	 */
+	budget?: TurnBudget;
 }

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster } from "../../src/agents/index.ts";
 import { type AskCard, catalogueOptions, type CheckedFlow, checkFlowText, resolveModels, scriptedAsk } from "../../src/flow/index.ts";
-import { type ResumeOptions, runsHome, type StartOptions, startRun } from "../../src/runs/index.ts";
+import { readJournal, type ResumeOptions, runsHome, type StartOptions, startRun } from "../../src/runs/index.ts";
 import { resumeScripted, scriptedHost } from "../helpers/host.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { flowOf } from "../helpers/run.ts";
@@ -73,13 +73,38 @@ describe("resume", () => {
 		expect(rerun.out.resumed?.rerun).toEqual(["edit"]);
 	});
 
-	it("reports a stale lock instead of taking it, and takes it when told", async () => {
+	it("takes a dead lock of this host by itself, saying so in one line", async () => {
 		const flow = checked("one", flowOf("one", "  - id: a\n    agent: scout\n  - id: b\n    agent: scout\n", { a: "A.", b: "B." }));
 		const failed = await start(flow, "turns:\n  a:\n    - say: ok\n  b:\n    - fail: down\n");
 		writeFileSync(join(failed.runDir, "lock.json"), JSON.stringify({ pid: 999_999, host: (await import("node:os")).hostname(), startedAt: "then" }));
-		expect((await resume(failed.runDir, "turns:\n  b:\n    - say: ok\n")).out).toMatchObject({ ok: false, refused: expect.stringContaining("stale") });
+		const taken = await resume(failed.runDir, "turns:\n  b:\n    - say: ok\n");
+		expect(taken.out).toMatchObject({ result: { ok: true }, resumed: { notes: [expect.stringMatching(/^took over the lock of pid 999999 .*which is gone$/)] } });
+		expect(existsSync(join(failed.runDir, "lock.json"))).toBe(false);
+	});
+
+	it("refuses a lock of a live process or another host unless told (--take-lock)", async () => {
+		const flow = checked("one", flowOf("one", "  - id: a\n    agent: scout\n  - id: b\n    agent: scout\n", { a: "A.", b: "B." }));
+		const failed = await start(flow, "turns:\n  a:\n    - say: ok\n  b:\n    - fail: down\n");
+		writeFileSync(join(failed.runDir, "lock.json"), JSON.stringify({ pid: 4242, host: "elsewhere", startedAt: "then" }));
+		expect((await resume(failed.runDir, "turns:\n  b:\n    - say: ok\n")).out).toMatchObject({ ok: false, refused: expect.stringContaining("on elsewhere") });
+		writeFileSync(join(failed.runDir, "lock.json"), JSON.stringify({ pid: process.ppid, host: (await import("node:os")).hostname(), startedAt: "now" }));
+		expect((await resume(failed.runDir, "turns:\n  b:\n    - say: ok\n")).out).toMatchObject({ ok: false, refused: expect.stringContaining(`in use by pid ${process.ppid}`) });
 		const taken = await resume(failed.runDir, "turns:\n  b:\n    - say: ok\n", { takeLock: true });
-		expect(taken.out).toMatchObject({ result: { ok: true } });
+		expect(taken.out).toMatchObject({ result: { ok: true }, resumed: { notes: [expect.stringContaining("--take-lock")] } });
+	});
+
+	it("reads a lock file that is not JSON and a torn last journal line as what they are, once each, and goes on", async () => {
+		const flow = checked("one", flowOf("one", "  - id: a\n    agent: scout\n  - id: b\n    agent: scout\n", { a: "A.", b: "B." }));
+		const failed = await start(flow, "turns:\n  a:\n    - say: ok\n  b:\n    - fail: down\n");
+		writeFileSync(join(failed.runDir, "lock.json"), "{\"pid\": 12");
+		appendFileSync(join(failed.runDir, "journal.jsonl"), '{"type":"visit_start","life":1,"pa');
+		const { out } = await resume(failed.runDir, "turns:\n  b:\n    - say: ok\n");
+		if ("refused" in out) throw new Error(out.refused);
+		expect(out.result.ok).toBe(true);
+		expect(out.resumed?.notes).toEqual([expect.stringContaining("was not a lock (not JSON)"), expect.stringContaining("last line was cut")]);
+		// The journal reads whole again: the torn fragment did not glue itself to the new life's first line.
+		const again = readJournal(join(failed.runDir, "journal.jsonl"));
+		expect(again.ok && again.torn).toBe(false);
 	});
 
 	it("runs the snapshot, not the disk, and says the flow changed", async () => {

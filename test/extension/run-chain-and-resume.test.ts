@@ -3,7 +3,8 @@
  * and `/run resume` continues a run stopped at a question: what ended is replayed, the question is asked
  * again, and the run completes in the same folder.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contentOf, flowResults, rpc, runFoldersIn, type Sandbox, sandbox } from "./helpers/pi-process.ts";
@@ -53,9 +54,12 @@ describe("/run --chain and /run resume in a real pi process", () => {
 			await pi.prompt("/run ask go --script ask.yaml");
 			expect(contentOf(results(pi.lines)[0])).toMatch(/stopped|failed/);
 			const [folder] = runFolders();
+			// A process of this host that held the run and is gone: /run resume takes its lock without a flag.
+			writeFileSync(join(folder, "lock.json"), JSON.stringify({ pid: 999_999, host: hostname(), startedAt: "then" }));
 			await pi.prompt("/run resume");
 			const resumed = contentOf(results(pi.lines)[1]);
 			expect(resumed).toContain("(resumed, life 2)");
+			expect(resumed).toContain("took over the lock of pid 999999 (started then), which is gone");
 			expect(resumed).toContain('"answer": "right"');
 			expect(resumed).toContain("FIRST DONE");
 			expect(selects).toBe(2);

@@ -39,7 +39,7 @@ describe("compound durations", () => {
 
 	it("a flow timeout is every turn's default, and bounds follow it", () => {
 		const flow = ok(head("  - id: look\n    agent: scout\n    handoff: { continuations: 0 }\n", "timeout: 1h30m\n") + "\n## look\nx\n");
-		expect(flow.bound).toEqual({ turns: 1, ms: 5_400_000, waits: false });
+		expect(flow.bound).toEqual({ turns: 1, ms: 5_400_000, waits: false, inFlight: 1 });
 	});
 });
 

@@ -61,7 +61,7 @@ describe("pi-flows plan", () => {
 	it("exits 2 naming the nearest flow for an unknown one", async () => {
 		const r = await cli("plan", "biuld", "--project");
 		expect(r.code).toBe(2);
-		expect(r.stderr).toContain("no flow named `biuld`. Nearest: build");
+		expect(r.stderr).toContain("no flow named `biuld`. Did you mean `build`?");
 	});
 });
 

@@ -44,7 +44,7 @@ describe("plan", () => {
 		const code = rows.find((r): r is PlanNodeRow => r.row === "node" && r.id === "code");
 		expect(code?.model).toEqual({ ref: "anthropic/claude-haiku", source: "run" });
 		expect(code?.timeout).toEqual({ ms: 300_000, source: "run" });
-		expect(code?.bound).toEqual({ turns: 2, ms: 600_000, waits: false });
+		expect(code?.bound).toEqual({ turns: 2, ms: 600_000, waits: false, inFlight: 1 });
 		expect(rows[0].row === "flow" && rows[0].bound.ms).toBe(37 * 60_000);
 		expect(showPlan(rows)).toContain("model anthropic/claude-haiku from the run · timeout 5m from the run");
 	});

@@ -3,6 +3,7 @@
  * passed in), so a test replays a run's events and gets the frame a person saw. Display is an observer:
  * nothing here can change the run.
  */
+import type { Budget } from "../../runtime/budget.ts";
 import type { FlowEvent } from "../../runtime/events.ts";
 import { addUsage, emptyUsage, type Usage } from "../../runtime/usage.ts";
 
@@ -27,6 +28,9 @@ export interface TurnState {
 	path: string;
 	agent: string;
 	model: string;
+	/** Waiting (for a `/step` pause, a shared session, a slot) has no clock; a turn's clock starts when it does. */
+	state: "waiting" | "running";
+	/** When the turn started; the time it was asked for while it waits. */
 	startedAt: number;
 	/** Tool calls so far, in order. */
 	tools: string[];
@@ -46,6 +50,8 @@ export interface LiveState {
 	turnsEnded: number;
 	/** Budget warnings and the like, newest last. */
 	notes: string[];
+	/** The run's budget and what counted against it, when it has one. */
+	budget?: { limits: Budget; spent: { tokens: number; cost: number; turns: number } };
 }
 
 /** The state before the first event, so the view can draw the flow's tree at once. */
@@ -68,6 +74,10 @@ export function foldLive(state: LiveState, event: FlowEvent, now: number): LiveS
 	switch (event.type) {
 		case "run_start":
 			state.startedAt = now;
+			if (event.budget) state.budget = { limits: event.budget, spent: { tokens: 0, cost: 0, turns: 0 } };
+			break;
+		case "budget_spend":
+			if (state.budget) state.budget.spent = { tokens: event.tokens, cost: event.cost, turns: event.turns };
 			break;
 		case "node_start":
 			state.visits.set(event.path, { ...visitOf(event), state: "running", startedAt: now });
@@ -84,8 +94,14 @@ export function foldLive(state: LiveState, event: FlowEvent, now: number): LiveS
 			});
 			break;
 		}
+		case "turn_wait":
+			state.turns.set(event.subagent, { subagent: event.subagent, path: event.path, agent: event.agent, model: "", state: "waiting", startedAt: now, tools: [] });
+			break;
 		case "turn_start":
-			state.turns.set(event.subagent, { subagent: event.subagent, path: event.path, agent: event.agent, model: event.model, startedAt: now, tools: [] });
+			state.turns.set(event.subagent, { subagent: event.subagent, path: event.path, agent: event.agent, model: event.model, state: "running", startedAt: now, tools: [] });
+			break;
+		case "turn_refused":
+			state.turns.delete(event.subagent);
 			break;
 		case "turn_end":
 			state.turns.delete(event.subagent);

@@ -1,6 +1,7 @@
 /**
  * The live view as lines: the flow's node tree with a state glyph per node (● running, ✓ done, ✗ failed,
- * ○ not yet), each running turn under its node with agent, model, clock and tools, and a header whose
+ * ○ not yet), each running turn under its node with agent, model, clock and tools (a turn that waits for
+ * a `/step` pause or a shared session is `◌ … waiting`, with no clock), and a header whose
  * clock and token counts move while the run goes. A pure function of the state, the tree and `now`.
  *
  *   ● explore · 14s · 2 turns · ↑3.1k ↓420
@@ -57,12 +58,25 @@ export function showLive(state: LiveState, tree: readonly TreeRow[], now: number
 		const mine = visits.filter((v) => v.address === row.address);
 		const indent = "  ".repeat(row.depth);
 		body.push({ line: `${indent}${glyphOf(mine)} ${row.id} · ${row.what}${factsOf(mine, now)}`, running: mine.some((v) => v.state === "running") });
-		for (const turn of turns.filter((t) => addressOfTurn(t) === row.address)) body.push({ line: `${indent}  ▸ ${turnLine(turn, now)}`, running: true });
+		for (const turn of turns.filter((t) => addressOfTurn(t) === row.address)) {
+			body.push({ line: `${indent}  ${turn.state === "waiting" ? "◌" : "▸"} ${turnLine(turn, now)}`, running: turn.state === "running" });
+		}
 	}
-	const header = `${state.endedAt === undefined ? "●" : state.ok ? "✓" : "✗"} ${state.flow} · ${clock((state.endedAt ?? now) - state.startedAt)} · ${state.turnsEnded} turn${state.turnsEnded === 1 ? "" : "s"}${tokens(state.spent)}`;
+	const header = `${state.endedAt === undefined ? "●" : state.ok ? "✓" : "✗"} ${state.flow} · ${clock((state.endedAt ?? now) - state.startedAt)} · ${state.turnsEnded} turn${state.turnsEnded === 1 ? "" : "s"}${tokens(state.spent)}${budgetText(state)}`;
 	const lines = [header, ...clip(body, options.maxRows ?? 16), ...state.notes.slice(-2).map((n) => `! ${n}`)];
 	if (options.footer) lines.push(options.footer);
 	return lines;
+}
+
+/** ` · budget 4.8k/4k tokens, $0.02/$0.50`: each limit beside what counted against it. */
+function budgetText(state: LiveState): string {
+	const b = state.budget;
+	if (!b) return "";
+	const parts: string[] = [];
+	if (b.limits.tokens !== undefined) parts.push(`${formatTokens(b.spent.tokens)}/${formatTokens(b.limits.tokens)} tokens`);
+	if (b.limits.cost !== undefined) parts.push(`$${b.spent.cost.toFixed(2)}/$${b.limits.cost.toFixed(2)}`);
+	if (b.limits.turns !== undefined) parts.push(`${b.spent.turns}/${b.limits.turns} turns`);
+	return parts.length ? ` · budget ${parts.join(", ")}` : "";
 }
 
 function glyphOf(visits: readonly VisitState[]): string {
@@ -87,6 +101,7 @@ function factsOf(visits: readonly VisitState[], now: number): string {
 }
 
 function turnLine(turn: TurnState, now: number): string {
+	if (turn.state === "waiting") return `${turn.path} · ${turn.agent} · waiting`;
 	const tools = turn.tools.length ? ` · ${summariseTools(turn.tools)}` : "";
 	return `${turn.path} · ${turn.agent} · ${turn.model} · ${clock(now - turn.startedAt)}${tools}`;
 }

@@ -8,7 +8,7 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { agentDir, loadRoster, type Scope } from "../../agents/index.ts";
 import { landThePlaneDirective, resolveHandoffPolicy } from "../../handoff/index.ts";
-import { chain, createPool, DEFAULT_MAX_DEPTH, mapConcurrent } from "../../combinators/index.ts";
+import { budgetedSpawn, chain, createPool, DEFAULT_MAX_DEPTH, mapConcurrent, type TurnBudget } from "../../combinators/index.ts";
 import { type AskPort, NOBODY } from "../../flow/index.ts";
 import type { PiHost } from "../../pi/index.ts";
 import type { Result } from "../../runtime/result.ts";
@@ -42,6 +42,8 @@ export interface CallCore {
 	host(): Promise<PiHost>;
 	/** The model of a subagent whose agent names none: the run's, so a dry run's children stay on the script. */
 	defaultModel?: string;
+	/** The budget of the run whose turn holds the tool: the children's turns are gated and counted by it. */
+	budget?: TurnBudget;
 }
 
 /** What the tool shows and keeps. */
@@ -80,20 +82,21 @@ export async function runCall(core: CallCore, params: SubagentParams, signal?: A
 	const onEvent = (event: Parameters<Progress["fold"]>[0]) => {
 		if (progress.fold(event, Date.now())) onProgress?.(details(true));
 	};
-	const childTools = (_request: SpawnRequest) => [childTool({ ...core, depth: core.depth + 1, ask: NOBODY })];
+	const childTools = (request: SpawnRequest) => [childTool({ ...core, depth: core.depth + 1, ask: NOBODY, ...budgetOf(request) })];
+	const bind = (spawn: Spawn): Spawn => (core.budget ? budgetedSpawn(spawn, core.budget) : spawn);
 	if (plan.mode === "flow" || (plan.mode === "chain" && "written" in plan)) {
 		const request = { input: plan.input, ...(plan.model ? { model: plan.model } : {}), ...(plan.timeoutMs !== undefined ? { timeoutMs: plan.timeoutMs } : {}) };
 		const prepared =
 			plan.mode === "flow" ? await prepareLaunch({ ...request, name: plan.flow }, core.pi, core.scope, core.ask) : await prepareChain(plan.written, request, core.pi, core.scope, core.ask);
 		if (!prepared.ok) return refused(core, `Refused: ${plan.mode === "flow" ? `the flow \`${plan.flow}\`` : "the chain"} cannot run:`, prepared.lines);
-		const launched = await launch(prepared.value, { ...(signal ? { signal } : {}), onEvent, childTools });
+		const launched = await launch(prepared.value, { ...(signal ? { signal } : {}), onEvent, childTools, wrapSpawn: bind });
 		const answer = answerOf(prepared.value.flow.name.value, plan.input, launched);
 		const ok = launched.result.ok;
 		return { text: answer.content, isError: !ok, details: details(ok, { runDir: launched.runDir }), usage: progress.usage() };
 	}
 	const host = await core.host();
 	const fallback = core.defaultModel;
-	const spawn: Spawn = withChildTools(fallback ? (r) => host.spawn(r.model || r.agent.model ? r : { ...r, model: fallback }) : host.spawn, childTools);
+	const spawn: Spawn = bind(withChildTools(fallback ? (r) => host.spawn(r.model || r.agent.model ? r : { ...r, model: fallback }) : host.spawn, childTools));
 	// Delegated turns are unattended too: the watermark asks them to land, under the same switch and threshold.
 	const policy = (await resolveHandoffPolicy({ cwd: core.pi.cwd, agentDir: agentDir(), env: process.env })).policy;
 	const watermark = policy.enabled ? { threshold: policy.watermark, directive: ANSWER_DIRECTIVE } : undefined;
@@ -145,10 +148,16 @@ export function childTool(core: CallCore): ToolSpec {
  * The `subagent` tool for the agents of a run started by a command: one level below this process, with
  * the run's host, nobody to ask, and the run's model (`--model`, or the script's) for agents naming none.
  */
-export function runChildTools(pi: CallCore["pi"], scope: Scope, host: PiHost, runModel?: string): () => ToolSpec[] {
+export function runChildTools(pi: CallCore["pi"], scope: Scope, host: PiHost, runModel?: string): (request: SpawnRequest) => ToolSpec[] {
 	const { depth, maxDepth } = depthFromEnv();
-	const tool = childTool({ pi, scope, ask: NOBODY, depth: depth + 1, maxDepth, host: async () => host, ...(runModel ? { defaultModel: runModel } : {}) });
-	return () => [tool];
+	const core: CallCore = { pi, scope, ask: NOBODY, depth: depth + 1, maxDepth, host: async () => host, ...(runModel ? { defaultModel: runModel } : {}) };
+	// Built per subagent: each one's tool carries that subagent's share of the run's budget.
+	return (request) => [childTool({ ...core, ...budgetOf(request) })];
+}
+
+/** The run's budget as the spawn request carries it (see `budgetedSpawn`). */
+function budgetOf(request: SpawnRequest): { budget?: TurnBudget } {
+	return request.budget ? { budget: request.budget } : {};
 }
 
 /** A chain step's own instruction goes before what the previous step handed it, and its bound applies. */

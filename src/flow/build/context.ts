@@ -4,7 +4,7 @@
  * column (style rules 4 and 5: absolute offsets, exact only when the scalar's source is its value).
  */
 import { isMap, isScalar, isSeq, type Node, type Pair, type Scalar } from "yaml";
-import { didYouMean, type Fault, type FaultCode, fault, nearest } from "../../faults/index.ts";
+import { didYouMean, type Fault, type FaultCode, fault, missHint } from "../../faults/index.ts";
 import type { Range } from "../../text/index.ts";
 import type { Address, Condition, Located } from "../ast.ts";
 import type { FlowFile } from "../read/index.ts";
@@ -161,10 +161,12 @@ export function buildContext(file: FlowFile): BuildContext {
 			for (const e of entries) {
 				if (allowed.includes(e.key)) continue;
 				const other = elsewhere?.get(e.key);
-				const near = nearest(e.key, allowed);
+				// The one rule (missHint): a near key is offered, else the keys this place takes are listed.
+				const hint = missHint(e.key, allowed, { what: "keys here", where: "docs/flows.md lists them", listUpTo: 24 });
+				const near = hint.near;
 				const message = other
 					? `${owner} has no key \`${e.key}\`; it belongs to ${other}.${didYouMean(near)}`
-					: `${owner} has no key \`${e.key}\`.${didYouMean(near)}`;
+					: `${owner} has no key \`${e.key}\`.${hint.text}`;
 				report("unknown-key", e.keyRange, path ? `${path}.${e.key}` : e.key, message, { expected: near ? [near] : [] });
 			}
 		},

@@ -4,7 +4,7 @@
  * and every read reads something.
  */
 import { type AgentDef, SUBAGENT_TOOLS, unknownTools } from "../../agents/index.ts";
-import { didYouMean, nearest } from "../../faults/index.ts";
+import { didYouMean, missHint, nearest } from "../../faults/index.ts";
 import { cover } from "../../text/index.ts";
 import type { AgentNode } from "../ast.ts";
 import type { Type } from "../types/index.ts";
@@ -90,8 +90,8 @@ export function checkAgent(w: Walk, node: AgentNode, scope: Scope): Type {
 export function lookup(w: Walk, name: string, range: AgentNode["range"], path: string): AgentDef | undefined {
 	const entry = w.roster.get(name);
 	if (!entry) {
-		const near = nearest(name, w.roster.names());
-		report(w, "unknown-agent", range, path, `no agent \`${name}\`.${didYouMean(near)}`, { expected: near ? [near] : [] });
+		const hint = missHint(name, w.roster.names(), { what: "agents", where: "they are the `.md` files of the package's `agents/`, `~/.pi/agent/agents/` and the project's `.pi/agents/`" });
+		report(w, "unknown-agent", range, path, `no agent \`${name}\`.${hint.text}`, { expected: hint.near ? [hint.near] : [] });
 		return undefined;
 	}
 	if (entry.kind === "broken") {

@@ -6,6 +6,8 @@
  *   check  its timeout (120s by default); ask: its timeout, or it waits for a person
  *   block  a sequence sums; a choice takes the worst case; a parallel sums turns and takes the longest
  *          time; a map multiplies by its items (time by waves of `concurrency`); a loop by `max`
+ *   in flight  a sequence, a choice and a loop take their widest part; a parallel sums its branches; a
+ *          map multiplies its body by `concurrency` (at most its items); a swarm has all members at once
  */
 import type { Flow, FlowNode } from "../ast.ts";
 
@@ -15,6 +17,12 @@ export interface Bound {
 	ms: number;
 	/** True when a person's answer may be awaited with no timeout. */
 	waits: boolean;
+	/**
+	 * The most turns that can run at once: how far a token or cost budget can be passed, since a turn is
+	 * checked as it starts and counted as it ends (a turn budget is never passed). Filled by
+	 * `computeBounds`; read as 1 when absent. A `subagent` tool call inside a turn is not counted here.
+	 */
+	inFlight?: number;
 }
 
 /** A turn's bound when nothing sets one. */
@@ -41,9 +49,34 @@ export function computeBounds(flow: Flow, calleeBound: (node: FlowNode) => Bound
 	const nodes = new Map<string, Bound>();
 	const seq = (list: readonly FlowNode[]): Bound => list.map(one).reduce(sum, ZERO);
 	const one = (node: FlowNode): Bound => {
-		const b = bound(node);
+		const b = { ...bound(node), inFlight: width(node) };
 		nodes.set(node.path, b);
 		return b;
+	};
+	const widest = (list: readonly FlowNode[]): number => Math.max(0, ...list.map(width));
+	const width = (node: FlowNode): number => {
+		switch (node.kind) {
+			case "agent":
+				return 1;
+			case "check":
+			case "commit":
+			case "ask":
+				return 0;
+			case "flow":
+				return calleeBound(node)?.inFlight ?? 1;
+			case "choice":
+				return Math.max(widest(node.otherwise), ...node.cases.map((c) => widest(c.body)));
+			case "parallel":
+				return node.branches.reduce((a, b) => a + widest(b.body), 0);
+			case "map": {
+				const items = node.items?.length ?? node.max?.value ?? 1;
+				return Math.min(items, node.concurrency?.value ?? 1) * widest(node.body);
+			}
+			case "loop":
+				return widest(node.body);
+			case "swarm":
+				return node.members.reduce((a, m) => a + m.count, 0);
+		}
 	};
 	const bound = (node: FlowNode): Bound => {
 		switch (node.kind) {
@@ -84,7 +117,7 @@ export function computeBounds(flow: Flow, calleeBound: (node: FlowNode) => Bound
 			}
 		}
 	};
-	return { total: seq(flow.nodes), nodes };
+	return { total: { ...seq(flow.nodes), inFlight: widest(flow.nodes) }, nodes };
 }
 
 function sum(a: Bound, b: Bound): Bound {

@@ -5,5 +5,6 @@
 export { escapeLabel, mermaidOf } from "./mermaid.ts";
 export { type PlanFlowRow, type PlanGroupRow, type PlanModelSource, type PlanNodeRow, type PlanOptions, type PlanRow, type PlanTimeoutSource, planOf } from "./plan.ts";
 export { boundText } from "./phrases.ts";
+export { inFlightOf, overshootText } from "./overshoot.ts";
 export { boundsUnder } from "./run-bounds.ts";
 export { showPlan } from "./show-plan.ts";

@@ -105,6 +105,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 				return last;
 			}
 			const s = seat;
+			world.emit({ type: "turn_wait", path: visit, agent: agent.name, subagent: s.sub.id });
 			const result = await serial(s, async () => {
 				s.captured.value = undefined;
 				s.captured.verdict = undefined;
@@ -114,19 +115,31 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 					s.captured.handoff.reset = undefined;
 				}
 				s.visit.at = visit;
-				world.emit({ type: "turn_start", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id });
-				world.budget.startTurn();
-				world.running.add(s.sub);
+				// The clock starts when the turn does: a /step pause or a queue before it is drawn as waiting.
+				let started = false;
+				const start = () => {
+					if (started) return undefined;
+					started = true;
+					world.emit({ type: "turn_start", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id });
+					return undefined;
+				};
 				const capture = s.captured.handoff;
 				const watermark = capture
 					? { threshold, directive: resets < policy.maxResets ? DIRECTIVE.reset : DIRECTIVE.land, muted: () => handedOff(capture) }
 					: undefined;
-				const r = await s.sub
-					.ask(prompt, { label: visit, signal, timeoutMs, idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS, ...(watermark ? { watermark } : {}) })
-					.finally(() => world.running.delete(s.sub));
+				const r = await s.sub.ask(prompt, {
+					label: visit,
+					signal,
+					timeoutMs,
+					idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
+					...(watermark ? { watermark } : {}),
+					onStart: start,
+				});
+				if (!started && r.errorKind !== "budget") start();
 				world.spend(r.usage);
 				world.recorder.transcript(visit, s.sub.id, r.messages);
-				world.emit({ type: "turn_end", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id, ok: r.ok, usage: r.usage });
+				if (started) world.emit({ type: "turn_end", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id, ok: r.ok, usage: r.usage });
+				else world.emit({ type: "turn_refused", path: visit, agent: agent.name, subagent: s.sub.id, reason: r.error ?? "the run's budget is spent" });
 				return r;
 			});
 			const doc = result.ok ? s.captured.handoff?.doc : undefined;

@@ -13,7 +13,7 @@ import type { CheckedFlow } from "../check/index.ts";
 import type { Value } from "../types/index.ts";
 import { rootMemory } from "./agent.ts";
 import { NO_RECORD } from "./record.ts";
-import { budgetGauge, LAND_THE_PLANE } from "./budget.ts";
+import { budgetedSpawn, budgetGauge, LAND_THE_PLANE } from "./budget.ts";
 import type { Frame } from "./values.ts";
 import { runSequence } from "./walk.ts";
 import type { RunOptions, World } from "./world.ts";
@@ -68,19 +68,22 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 			emit({ type: "budget_exhausted", reason });
 			for (const sub of running) void sub.steer?.(LAND_THE_PLANE);
 		},
+		unpriced: (model, note) => emit({ type: "budget_unpriced", model, reason: note }),
+		counted: (used) => emit({ type: "budget_spend", ...used }),
 	});
 	const world: World = {
 		flow,
-		options,
+		// Every turn of the tree reaches a model through this spawn, so every turn is gated and counted here.
+		options: { ...options, spawn: budgetedSpawn(options.spawn, budget, running) },
 		input,
 		emit,
 		prefix: "",
 		slug: slugOf(input),
 		budget,
 		running,
+		// The run's total; the budget counts through the spawn, as each turn ends.
 		spend: (u) => {
 			spent = addUsage(spent, { ...u, ms: 0 });
-			budget.spend(u);
 		},
 		spent: () => ({ ...spent }),
 		diff: async (cwd) => {
@@ -90,7 +93,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 		},
 		recorder: options.recorder ?? NO_RECORD,
 	};
-	emit({ type: "run_start", flow: flow.name.value, input: typeof input === "string" ? input : JSON.stringify(input), at: Date.now() });
+	emit({ type: "run_start", flow: flow.name.value, input: typeof input === "string" ? input : JSON.stringify(input), at: Date.now(), ...(options.budget ? { budget: options.budget } : {}) });
 	const root: Frame = { records: new Map(), prefix: "", cwd: options.cwd };
 	const controller = new AbortController();
 	const onStop = () => controller.abort(options.signal?.reason);

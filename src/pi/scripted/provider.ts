@@ -7,6 +7,7 @@
 import type { AssistantMessage, Context, Message } from "@earendil-works/pi-ai";
 // Only the package root: it is what pi's extension loader maps (docs/decisions.md, "What pi provides").
 import {
+	calculateCost,
 	createFauxCore,
 	createProvider,
 	fauxAssistantMessage,
@@ -59,7 +60,7 @@ export function createScriptedModel(script: Script): ScriptedModel {
 		provider: SCRIPTED_PROVIDER,
 		api: "scripted",
 		// A reasoning model, so a thinking level set by a flow or a chain reaches the request (and `{{thinking}}`).
-		models: [{ id: SCRIPTED_MODEL, name: "Scripted model", reasoning: true, contextWindow: script.contextWindow, maxTokens: 16_384 }],
+		models: [{ id: SCRIPTED_MODEL, name: "Scripted model", reasoning: true, contextWindow: script.contextWindow, maxTokens: 16_384, ...(script.price ? { cost: script.price } : {}) }],
 	});
 	// A visit's cursor: retries of the same visit continue where the last attempt stopped, so a script can
 	// say "fail, then answer".
@@ -95,7 +96,10 @@ export function createScriptedModel(script: Script): ScriptedModel {
 		// The faux core keeps every session's last prompt forever to simulate prompt caching; a long run
 		// would grow by a prompt per session. Without the session id it keeps nothing, and usage counts
 		// the whole prompt as input, as a provider without caching would.
-		return core.stream(model, context, options ? { ...options, sessionId: undefined } : options);
+		const stream = core.stream(model, context, options ? { ...options, sessionId: undefined } : options);
+		// The faux core reports every answer at $0; a priced script prices it as pi prices a real model's.
+		if (script.price) priceAnswers(stream, model);
+		return stream;
 	};
 	const provider = createProvider({
 		id: SCRIPTED_PROVIDER,
@@ -111,6 +115,17 @@ export function createScriptedModel(script: Script): ScriptedModel {
 		bind: bindScriptedTurn,
 		unbind: unbindScriptedTurn,
 		calls: () => calls,
+	};
+}
+
+/** Prices each finished answer of `stream` from the model's table, before pi reads its usage. */
+function priceAnswers(stream: { push(event: unknown): void }, model: Parameters<typeof calculateCost>[0]): void {
+	const push = stream.push.bind(stream);
+	stream.push = (event: unknown) => {
+		const e = event as { type?: string; message?: AssistantMessage; error?: AssistantMessage };
+		const message = e.type === "done" ? e.message : e.type === "error" ? e.error : undefined;
+		if (message?.usage) calculateCost(model, message.usage);
+		push(event);
 	};
 }
 

@@ -50,9 +50,23 @@ export interface Script {
 	contextWindow: number;
 	/** Milliseconds added before every answer (default 0). */
 	latencyMs: number;
+	/**
+	 * The scripted model's price in dollars per million tokens, as pi's model table gives a real model's;
+	 * pi prices each answer from it. Default: no price (every turn costs $0, which a cost budget says).
+	 */
+	price?: ScriptPrice;
 }
 
-const TOP_KEYS = ["turns", "contextWindow", "latencyMs"];
+/** Dollars per million tokens. */
+export interface ScriptPrice {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+}
+
+const TOP_KEYS = ["turns", "contextWindow", "latencyMs", "price"];
+const PRICE_KEYS = ["input", "output", "cacheRead", "cacheWrite"] as const;
 const STEP_KEYS = ["say", "thinking", "call", "args", "calls", "fail", "length", "hang", "delay"];
 
 /** Reads a script. Never throws: a malformed script yields positioned faults. */
@@ -88,6 +102,11 @@ export function readScript(text: string, file: string): { value?: Script; faults
 			} else script[key] = v;
 			continue;
 		}
+		if (key === "price") {
+			const price = readPrice(pair.value, bad);
+			if (price) script.price = price;
+			continue;
+		}
 		sawTurns = true;
 		if (!isMap(pair.value)) {
 			bad(pair.value ?? pair.key, "turns", "`turns` maps node ids (or visit paths) to lists of steps");
@@ -105,6 +124,23 @@ export function readScript(text: string, file: string): { value?: Script; faults
 }
 
 type Bad = (node: Node | null | undefined, path: string, message: string) => void;
+
+/** `price: { input: 3, output: 15 }`: dollars per million tokens; a key left out costs nothing. */
+function readPrice(node: Node | null | undefined, bad: Bad): ScriptPrice | undefined {
+	if (!isMap(node)) {
+		bad(node, "price", "`price` maps `input`, `output`, `cacheRead`, `cacheWrite` to dollars per million tokens");
+		return undefined;
+	}
+	const price: ScriptPrice = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+	for (const pair of node.items as Pair<Node, Node>[]) {
+		const key = isScalar(pair.key) ? String(pair.key.value) : "";
+		const v = isScalar(pair.value) ? pair.value.value : undefined;
+		if (!(PRICE_KEYS as readonly string[]).includes(key)) bad(pair.key, `price.${key}`, `a price has no key \`${key}\`.${didYouMean(nearest(key, PRICE_KEYS))}`);
+		else if (typeof v !== "number" || v < 0) bad(pair.value, `price.${key}`, `\`price.${key}\` is dollars per million tokens, a number of at least 0`);
+		else price[key as keyof ScriptPrice] = v;
+	}
+	return price;
+}
 
 function readSteps(node: Node | null | undefined, key: string, at: (n: Node | null | undefined) => Range, bad: Bad): ScriptStep[] | undefined {
 	if (!isSeq(node)) {

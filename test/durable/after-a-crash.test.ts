@@ -1,0 +1,153 @@
+/**
+ * Issue 19: after a crash, as a person expects. A 12-item map is SIGKILLed after 8 items ended; the
+ * resume takes the dead lock by itself (one line saying so), two resumes racing leave exactly one
+ * running, and the report of the crashed run counts and draws every visit a clean run of the same flow
+ * does, each in the life it ran in, whether or not its events reached the disk.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { readRun, runModel } from "../../src/report/index.ts";
+import { type JournalEntry, journalState, readJournal } from "../../src/runs/index.ts";
+import { type TempProject, tempProject } from "../helpers/project.ts";
+
+const FLOW = `---
+name: area
+description: a 12-item map for crash tests
+input: string
+nodes:
+  - id: look
+    map: [a, b, c, d, e, f, g, h, i, j, k, l]
+    concurrency: 3
+    do:
+      - id: scout
+        agent: scout
+        reads: [item]
+  - id: answer
+    agent: synthesiser
+    reads: [look]
+---
+
+## scout
+Look at the item under \`item\`.
+
+## answer
+Answer.
+`;
+
+const SCRIPT = "latencyMs: 120\nturns:\n  scout:\n    - say: \"saw {{section:item}}\"\n  answer:\n    - say: done\n";
+
+let project: TempProject;
+let clean: string;
+
+function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+	return new Promise((resolve) => {
+		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], { cwd: project.cwd, env: project.env });
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (d) => (stdout += d));
+		child.stderr.on("data", (d) => (stderr += d));
+		child.once("exit", (status) => resolve({ status, stdout, stderr }));
+	});
+}
+
+function folderOf(home: string): string {
+	const dir = join(project.cwd, home);
+	return join(dir, readdirSync(dir)[0]);
+}
+
+function journal(dir: string): JournalEntry[] {
+	const read = readJournal(join(dir, "journal.jsonl"));
+	if (!read.ok) throw new Error(read.error);
+	return read.entries;
+}
+
+/** Runs the flow in its own runs folder and SIGKILLs it once `ended` map items have ended. */
+function crashAfter(home: string, ended: number): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const child: ChildProcess = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "area", "go", "--script", "s.yaml", "--project", "--runs-dir", home], { cwd: project.cwd, env: project.env, stdio: "ignore" });
+		const timer = setInterval(() => {
+			const dir = existsSync(join(project.cwd, home)) ? folderOf(home) : undefined;
+			const file = dir && join(dir, "journal.jsonl");
+			if (!file || !existsSync(file)) return;
+			const items = readFileSync(file, "utf8").split("\n").filter((l) => l.includes('"visit_end"') && l.includes("/scout")).length;
+			if (items >= ended) {
+				clearInterval(timer);
+				child.kill("SIGKILL");
+				child.once("exit", () => resolve(dir as string));
+			}
+		}, 5);
+		child.once("exit", (code) => {
+			clearInterval(timer);
+			if (code !== null) reject(new Error(`the run ended (${code}) before it was killed`));
+		});
+	});
+}
+
+/** What the report says, in numbers: visits per node address, and the bars of each life. */
+function reportFigures(dir: string) {
+	const read = readRun(dir);
+	if (!read.ok) throw new Error(read.error);
+	const model = runModel(read.value);
+	const nodes = Object.fromEntries([...model.nodes].map(([a, n]) => [a, { state: n.state, visits: n.visits }]));
+	const bars = model.visits.filter((v) => v.state === "done").map((v) => `${v.life} ${v.path}`);
+	return { nodes, bars, lives: model.lives.map((l) => l.outcome), problems: read.value.problems };
+}
+
+beforeAll(async () => {
+	project = tempProject();
+	project.write(".pi/flows/area.md", FLOW);
+	project.write("s.yaml", SCRIPT);
+	const r = await cli(["run", "area", "go", "--script", "s.yaml", "--project", "--runs-dir", ".pi/runs-clean"]);
+	expect(r.status, r.stderr).toBe(0);
+	clean = folderOf(".pi/runs-clean");
+}, 60_000);
+afterAll(() => project.cleanup());
+
+describe("after a SIGKILL", () => {
+	it("resumes without ceremony, and the report shows every life with every visit, as a clean run counts them", async () => {
+		const dir = await crashAfter(".pi/runs-kill", 8);
+		const lock = JSON.parse(readFileSync(join(dir, "lock.json"), "utf8")) as { pid: number };
+		const r = await cli(["resume", dir]);
+		expect(r.status, r.stderr).toBe(0);
+		const said = r.stderr.split("\n").filter((l) => l.includes("took over the lock"));
+		expect(said).toEqual([expect.stringMatching(new RegExp(`^pi-flows: took over the lock of pid ${lock.pid} \\(started .*\\), which is gone$`))]);
+		const crashed = reportFigures(dir);
+		const whole = reportFigures(clean);
+		expect(crashed.nodes).toEqual(whole.nodes);
+		expect(crashed.nodes["look/scout"]).toEqual({ state: "done", visits: 12 });
+		expect(crashed.lives).toEqual(["interrupted", "ok"]);
+		// Every visit the journal ended has its bar, in the life it ended in.
+		const ended = journal(dir).flatMap((e) => (e.type === "visit_end" ? [`${e.life} ${e.path}`] : []));
+		expect(new Set(crashed.bars)).toEqual(new Set(ended));
+		expect(crashed.bars.filter((b) => b.startsWith("1 ") && b.includes("/scout")).length).toBeGreaterThanOrEqual(8);
+		// The same visits, lives apart, as the clean run's.
+		expect(crashed.bars.map((b) => b.slice(2)).sort()).toEqual(whole.bars.map((b) => b.slice(2)).sort());
+	}, 120_000);
+
+	it("draws the same report with the events file gone, saying so once", async () => {
+		const dir = await crashAfter(".pi/runs-noevents", 8);
+		expect((await cli(["resume", dir])).status).toBe(0);
+		rmSync(join(dir, "events.jsonl"));
+		const crashed = reportFigures(dir);
+		expect(crashed.nodes).toEqual(reportFigures(clean).nodes);
+		expect(crashed.problems.filter((p) => p.includes("events.jsonl"))).toHaveLength(1);
+	}, 120_000);
+
+	it("lets exactly one of two resumes started together run", async () => {
+		const dir = await crashAfter(".pi/runs-race", 4);
+		const [a, b] = await Promise.all([cli(["resume", dir]), cli(["resume", dir])]);
+		const statuses = [a.status, b.status].sort();
+		expect(statuses, `${a.stderr}\n---\n${b.stderr}`).toEqual([0, 2]);
+		const loser = a.status === 2 ? a : b;
+		expect(loser.stderr).toMatch(/cannot resume: (the run is in use by pid \d+|another process is taking over|the run ended well)/);
+		const entries = journal(dir);
+		expect(entries.filter((e) => e.type === "life_start")).toHaveLength(2);
+		const state = journalState(entries);
+		expect(state.end?.ok).toBe(true);
+		const ends = entries.flatMap((e) => (e.type === "visit_end" ? [e.path] : []));
+		expect(new Set(ends).size).toBe(ends.length);
+	}, 120_000);
+});
