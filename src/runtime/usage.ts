@@ -20,6 +20,13 @@ export interface Usage {
 	toolCalls: number;
 	/** Wall-clock milliseconds. */
 	ms: number;
+	/**
+	 * Requests sent again after a transport fault (429, 529, 5xx, a cut or stalled stream). Their billed
+	 * tokens are in the counters above; absent means none.
+	 */
+	retries?: number;
+	/** Milliseconds spent waiting before those retries. */
+	retryWaitMs?: number;
 }
 
 /** A usage with every counter at zero. */
@@ -40,6 +47,8 @@ export function addUsage(...parts: Usage[]): Usage {
 		sum.requests += u.requests;
 		sum.toolCalls += u.toolCalls;
 		sum.ms += u.ms;
+		if (u.retries) sum.retries = (sum.retries ?? 0) + u.retries;
+		if (u.retryWaitMs) sum.retryWaitMs = (sum.retryWaitMs ?? 0) + u.retryWaitMs;
 	}
 	return sum;
 }
