@@ -2,7 +2,7 @@
  * What `run` and `resume` share once a flow is ready: the world's ports, SIGINT handling (every session
  * disposed, the run left resumable), progress on stderr, and how the outcome is printed and exits.
  */
-import { createBashCheck, createGitPort } from "../flow/index.ts";
+import { createBashCheck, createGitPort, formatAbsorbed } from "../flow/index.ts";
 import type { Budget } from "../flow/index.ts";
 import type { RunOutcome } from "../runs/index.ts";
 import { fanOutEvents, type FlowEvent } from "../runtime/events.ts";
@@ -47,6 +47,7 @@ export function report(outcome: RunOutcome, args: Args, io: Io): number {
 	if (args.flags.has("json")) io.stdout(JSON.stringify({ ...result, runDir: where, ...(outcome.resumed ? { resumed: outcome.resumed } : {}) }, null, 2));
 	else if (result.ok) io.stdout(typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2));
 	io.stderr(`${result.ok ? "✓" : "✗"} ${result.flow} · ${result.visits.length} visit(s) · ${formatUsage(result.usage)} · ${where}`);
+	if (result.absorbed) io.stderr(`pi-flows: ${formatAbsorbed(result.absorbed)}: ${result.absorbed.visits.slice(0, 3).map((v) => `${v.path} ${v.kind}: ${v.message}`).join("; ")}${result.absorbed.count > 3 ? "; …" : ""}`);
 	for (const problem of outcome.unwritten ?? []) io.stderr(`pi-flows: could not write ${problem} (the journal keeps the run; \`pi-flows report\` rebuilds what is missing)`);
 	if (!result.ok) {
 		io.stderr(`pi-flows: the run failed at ${result.failedAt}: ${result.error}`);

@@ -64,5 +64,6 @@ export function formatTokens(n: number): string {
 export function formatUsage(u: Usage): string {
 	const inTokens = u.input + u.cacheRead + u.cacheWrite;
 	const cost = u.cost > 0 ? ` · $${u.cost.toFixed(4)}` : "";
-	return `↑${formatTokens(inTokens)} ↓${formatTokens(u.output)}${cost} · ${(u.ms / 1000).toFixed(1)}s`;
+	const retries = u.retries ? ` · ↻${u.retries}` : "";
+	return `↑${formatTokens(inTokens)} ↓${formatTokens(u.output)}${cost} · ${(u.ms / 1000).toFixed(1)}s${retries}`;
 }

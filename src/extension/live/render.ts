@@ -56,7 +56,7 @@ export function showLive(state: LiveState, tree: readonly TreeRow[], now: number
 		body.push({ line: `${indent}${glyphOf(mine)} ${row.id} · ${row.what}${factsOf(mine, now)}`, running: mine.some((v) => v.state === "running") });
 		for (const turn of turns.filter((t) => addressOfTurn(t) === row.address)) body.push({ line: `${indent}  ▸ ${turnLine(turn, now)}`, running: true });
 	}
-	const header = `${state.endedAt === undefined ? "●" : state.ok ? "✓" : "✗"} ${state.flow} · ${clock((state.endedAt ?? now) - state.startedAt)} · ${state.turnsEnded} turn${state.turnsEnded === 1 ? "" : "s"}${tokens(state.spent)}`;
+	const header = `${state.endedAt === undefined ? "●" : state.ok ? "✓" : "✗"} ${state.flow} · ${clock((state.endedAt ?? now) - state.startedAt)} · ${state.turnsEnded} turn${state.turnsEnded === 1 ? "" : "s"}${tokens(state.spent)}${state.retries ? ` · ${state.retries} provider retr${state.retries === 1 ? "y" : "ies"}` : ""}`;
 	const lines = [header, ...clip(body, options.maxRows ?? 16), ...state.notes.slice(-2).map((n) => `! ${n}`)];
 	if (options.footer) lines.push(options.footer);
 	return lines;
@@ -99,7 +99,8 @@ function factsOf(visits: readonly VisitState[], now: number): string {
 
 function turnLine(turn: TurnState, now: number): string {
 	const tools = turn.tools.length ? ` · ${summariseTools(turn.tools)}` : "";
-	return `${turn.path} · ${turn.agent} · ${turn.model} · ${clock(now - turn.startedAt)}${tools}`;
+	const retries = turn.retries ? ` · ↻${turn.retries.count} (${turn.retries.last})` : "";
+	return `${turn.path} · ${turn.agent} · ${turn.model} · ${clock(now - turn.startedAt)}${tools}${retries}`;
 }
 
 /** `read×3, grep`: what a turn has used, in first-use order. */
