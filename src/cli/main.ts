@@ -17,10 +17,11 @@ import { chainCommand } from "./chain.ts";
 import { driveCommand } from "./drive.ts";
 import { testCommand } from "./test.ts";
 import { schemaCommand } from "./schema.ts";
+import { providerCommand } from "./provider.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
-	run: { model: true, script: true, json: false, project: false, timeout: true, "dry-run": false, "idle-timeout": true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
-	resume: { json: false, timeout: true, "runs-dir": true, "in-doubt": true, "take-lock": false, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
+	run: { model: true, script: true, json: false, project: false, timeout: true, "dry-run": false, "idle-timeout": true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true, retries: true, "retry-wait": true },
+	resume: { json: false, timeout: true, "runs-dir": true, retries: true, "retry-wait": true, "in-doubt": true, "take-lock": false, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	check: { json: false, project: false },
 	test: {},
 	chain: { goal: true, model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "dry-run": false, "idle-timeout": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
@@ -31,12 +32,13 @@ const COMMANDS: Record<string, FlagSpec> = {
 	report: { out: true, "runs-dir": true },
 	schema: {},
 	lsp: { stdio: false, clientProcessId: true },
+	provider: { "agent-dir": true, name: true },
 };
 
 const USAGE = `usage: pi-flows <command> [...]
 
   run <flow> [input] [--model M] [--script FILE] [--timeout D] [--idle-timeout D] [--budget-tokens N]
-      [--budget-cost N] [--budget-turns N] [--runs-dir DIR] [--dry-run] [--json] [--project]
+      [--budget-cost N] [--budget-turns N] [--retries N] [--retry-wait D] [--runs-dir DIR] [--dry-run] [--json] [--project]
         check the flow, resolve every model, then run it in a run folder; the answer on stdout
   resume [run] [--in-doubt rerun|stop] [--take-lock] [--timeout D] [--budget-...]
         continue a run from its journal (the newest resumable one when none is named)
@@ -54,6 +56,8 @@ const USAGE = `usage: pi-flows <command> [...]
         one self-contained HTML page of a run (default <run>/report.html; no run: the newest)
   schema                      the JSON Schema of a flow's frontmatter, for editors
   lsp [--stdio]               the flow language server on stdin/stdout, for editors
+  provider [script.yaml] [--agent-dir DIR] [--name N]
+        a scripted OpenAI/Anthropic provider on 127.0.0.1 (faults included), for testing flows over HTTP
   list [--json]               every flow found, its source, and whether it checks`;
 
 /** Runs one invocation; resolves to the exit code. */
@@ -84,6 +88,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 	if (command === "report") return reportCommand(parsed.value, io);
 	if (command === "schema") return schemaCommand(parsed.value, io);
 	if (command === "lsp") return lspCommand(parsed.value, io);
+	if (command === "provider") return providerCommand(parsed.value, io);
 	return listCommand(parsed.value, io);
 }
 

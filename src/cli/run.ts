@@ -12,7 +12,7 @@ import { terminalAsk } from "./ask.ts";
 import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
 import { chainRunOptions } from "../chain/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
-import { budgetFlags, report, terminalWorld } from "./launch.ts";
+import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { formatFaults } from "./output.ts";
@@ -88,6 +88,11 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 		io.stderr(`pi-flows: ${budget.error}`);
 		return 2;
 	}
+	const transport = transportFlags(args);
+	if (!transport.ok) {
+		io.stderr(`pi-flows: ${transport.error}`);
+		return 2;
+	}
 	if (args.flags.has("dry-run")) return dryRun(flow, input.value, script, args, io);
 	const ask = terminalAsk();
 	const world = terminalWorld(io);
@@ -98,7 +103,7 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 			io.stderr("pi-flows: the flow cannot start here; nothing was run");
 			return 2;
 		}
-		const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, ...(script ? { script } : {}) });
+		const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, ...(script ? { script } : {}), ...(transport.value ? { transport: transport.value } : {}) });
 		const runModel = flag(args, "model") ?? (script ? "scripted" : undefined);
 		const models = await readyModels(flow, host, runModel);
 		if (!models.ok) {
