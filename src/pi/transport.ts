@@ -14,6 +14,7 @@ import {
 	createAssistantMessageEventStream,
 	isRetryableAssistantError,
 } from "@earendil-works/pi-ai";
+import { formatMs } from "../runtime/duration.ts";
 import type { Gate } from "../runtime/gate.ts";
 import { limitStatus, parseRetryAfter, retryDelay, type TransportPolicy, type TransportRetry, transientStatus } from "../runtime/transport.ts";
 
@@ -51,26 +52,30 @@ export function wrapTransport(agent: Agent, policy: TransportPolicy, gate: Gate 
 			outer?.addEventListener("abort", onAbort, { once: true });
 			const baseFetch = options?.fetch ?? globalThis.fetch;
 			const fetch: typeof globalThis.fetch = async (input, init) => {
+				// The stall clock starts when the request leaves: loading a provider's SDK is not a stall.
+				arm();
 				const response = await baseFetch(input, init);
+				arm();
 				seen.status = response.status;
 				seen.retryAfterMs = parseRetryAfter(response.headers);
 				return response;
 			};
 			let stalled = false;
 			let timer: ReturnType<typeof setTimeout> | undefined;
+			let armed = false;
 			const arm = () => {
+				armed = true;
 				if (timer) clearTimeout(timer);
 				timer = setTimeout(() => ((stalled = true), own.abort(new Error("stalled"))), policy.stallMs);
 			};
 			const events: AssistantMessageEvent[] = [];
 			let final: AssistantMessage;
 			try {
-				arm();
 				const stream = await inner(model, context, { ...options, signal: own.signal, fetch, maxRetries: 0 });
 				for await (const event of stream) {
 					events.push(event);
 					h?.touch();
-					arm();
+					if (armed) arm();
 				}
 				final = await stream.result();
 			} catch (error) {
@@ -81,7 +86,7 @@ export function wrapTransport(agent: Agent, policy: TransportPolicy, gate: Gate 
 				outer?.removeEventListener("abort", onAbort);
 			}
 			if (stalled && !outer?.aborted) {
-				final = { ...final, stopReason: "error", errorMessage: `stalled: no data from the provider for ${Math.round(policy.stallMs / 1000)}s` };
+				final = { ...final, stopReason: "error", errorMessage: `stalled: no data from the provider for ${formatMs(policy.stallMs)}` };
 			}
 			const transient = !outer?.aborted && final.stopReason === "error" && (stalled || (seen.status !== undefined && seen.status !== 200 ? transientStatus(seen.status) : isRetryableAssistantError(final)));
 			pass?.leave(transient && seen.status !== undefined && limitStatus(seen.status) ? "limited" : final.stopReason === "error" ? "failed" : "ok");
@@ -94,7 +99,7 @@ export function wrapTransport(agent: Agent, policy: TransportPolicy, gate: Gate 
 			const tooLong = delayMs > policy.maxDelayMs;
 			if (attempt >= policy.attempts || tooLong || waited + delayMs > policy.totalWaitMs) {
 				const why = tooLong
-					? `the provider asked to wait ${Math.ceil(delayMs / 1000)}s, over the ${Math.round(policy.maxDelayMs / 1000)}s allowed`
+					? `the provider asked to wait ${formatMs(Math.ceil((seen.retryAfterMs ?? delayMs) / 1000) * 1000)}, over the ${formatMs(policy.maxDelayMs)} allowed`
 					: attempt >= policy.attempts
 						? `${attempt} attempts`
 						: `${Math.round(waited / 1000)}s of waiting (next wait ${Math.ceil(delayMs / 1000)}s, ${Math.round(policy.totalWaitMs / 1000)}s allowed)`;
