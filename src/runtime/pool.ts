@@ -141,6 +141,7 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 		try {
 			result = await sub.ask(task, {
 				label,
+				onRetry: (r) => emit({ type: "provider_retry", agent: slot.agent.name, subagent: sub.id, label, ...r }),
 				...(options.signal ? { signal: options.signal } : {}),
 				...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
 			});
