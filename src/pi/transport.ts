@@ -40,10 +40,14 @@ export function wrapTransport(agent: Agent, policy: TransportPolicy, gate: Gate 
 			const h = hooks();
 			let pass: Awaited<ReturnType<Gate["enter"]>> | undefined;
 			if (gate) {
+				// Waiting for the provider's window is a sign of life too: the turn is queued, not hung.
+				const tick = setInterval(() => hooks()?.touch(), 1000);
 				try {
 					pass = await gate.enter(outer);
 				} catch {
 					return settled(abortedMessage(model), []);
+				} finally {
+					clearInterval(tick);
 				}
 			}
 			const seen: { status?: number; retryAfterMs?: number } = {};

@@ -4,6 +4,7 @@
  * across a stopped and resumed run.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveModels } from "../../src/flow/index.ts";
@@ -62,6 +63,12 @@ describe("pi-flows run as a subprocess over HTTP", () => {
 		expect(usage.total.retries).toBe(2);
 		const { input, output, cacheRead, cacheWrite, cost } = usage.total;
 		expect({ input, output, cacheRead, cacheWrite, cost: Number(cost.toFixed(12)) }).toEqual(serverBill(wire.server));
+		// The report lists the retries.
+		const rep = await cli(["report", out.runDir, "--out", "report.html"], p.cwd, p.env);
+		expect(rep.code, rep.stderr).toBe(0);
+		const html = readFileSync(join(p.cwd, "report.html"), "utf8");
+		expect(html).toContain("2 model requests were sent again after a transport fault");
+		expect(html).toMatch(/<td>look\[1\]\/find<\/td><td class="num">1<\/td><td>429<\/td>/);
 	}, 60_000);
 
 	it("pi-flows provider serves a YAML script that the run meets", async () => {
