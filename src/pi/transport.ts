@@ -93,7 +93,8 @@ export function wrapTransport(agent: Agent, policy: TransportPolicy, gate: Gate 
 				final = { ...final, stopReason: "error", errorMessage: `stalled: no data from the provider for ${formatMs(policy.stallMs)}` };
 			}
 			const transient = !outer?.aborted && final.stopReason === "error" && (stalled || (seen.status !== undefined && seen.status !== 200 ? transientStatus(seen.status) : isRetryableAssistantError(final)));
-			pass?.leave(transient && seen.status !== undefined && limitStatus(seen.status) ? "limited" : final.stopReason === "error" ? "failed" : "ok");
+			const answered = final.stopReason !== "error" && final.stopReason !== "aborted";
+			pass?.leave(transient && seen.status !== undefined && limitStatus(seen.status) ? "limited" : answered ? "ok" : "failed");
 			if (!transient) return settled(final, events);
 			// This attempt is lost, but what it reported was billed.
 			const usage = { ...final.usage, cost: calculateCost(model, { ...final.usage }) };
