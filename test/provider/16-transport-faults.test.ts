@@ -128,6 +128,15 @@ describe("nothing is absorbed silently", () => {
 		expect(billedOf(result.usage)).toEqual(serverBill(wire.server));
 	}, 30_000);
 
+	it("a flow's transport: goes over the run's settings", async () => {
+		wire = await wireProject({ script: () => ({ fault: "500" }) });
+		const { result, events } = await runOverWire(wire, "two", mapFlow("two", 1, 1, "transport:\n  attempts: 2\n  stall: 30s\n"), "wire/wire-1", { ...FAST, attempts: 6 });
+		expect(result.ok).toBe(false);
+		expect(result.visits.find((v) => v.path === "look[1]/find")?.error).toMatch(/gave up after 2 attempts\)$/);
+		expect(retriesOf(events)).toHaveLength(1);
+		expect(wire.server.requests).toHaveLength(2);
+	}, 30_000);
+
 	it("a wait longer than allowed gives up at once instead of sleeping", async () => {
 		wire = await wireProject({ script: () => ({ fault: "429", retryAfter: 3600 }) });
 		const { result } = await runOverWire(wire, "one", mapFlow("one", 1, 1), "wire/wire-1", { ...FAST, maxDelayMs: 1000 });
