@@ -24,7 +24,7 @@ const isExternal = (id: string) => id.startsWith("node:") || external.some((name
 rmSync(join(root, "dist"), { recursive: true, force: true });
 // The extension is built on its own: pi loads it on every start through jiti, file by file, so what it
 // registers with sits in one file, and only the code behind a command or the tool is split off.
-const builds: Record<string, string>[] = [{ cli: "src/cli/main.ts", index: "src/index.ts" }, { extension: "src/extension/index.ts" }];
+const builds: Record<string, string>[] = [{ cli: "src/cli/main.ts", index: "src/index.ts", "provider-server": "src/provider/index.ts" }, { extension: "src/extension/index.ts" }];
 for (const input of builds) {
 	await build({
 		cwd: root,

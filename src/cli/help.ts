@@ -41,6 +41,7 @@ export const COMMAND_DOCS: Record<string, CommandDoc> = {
 	report: { args: "[run]", summary: "one self-contained HTML page of a run (default <run>/report.html; no run: the newest)" },
 	schema: { args: "", summary: "the JSON Schema of a flow's frontmatter, for editors" },
 	lsp: { args: "", summary: "the flow language server on stdin/stdout, for editors" },
+	provider: { args: "[script.yaml]", summary: "a scripted OpenAI/Anthropic provider on 127.0.0.1 (faults included), for testing flows over HTTP; writes a models.json naming it" },
 };
 
 /** Every flag's words, shared by the commands that take it (one meaning per flag name). */
@@ -64,6 +65,10 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	"log-dir": { value: "DIR", text: "where each turn's log goes" },
 	fresh: { text: "start the drive over from TASK.md, ignoring the journal and HANDOFF.md of an earlier drive" },
 	out: { value: "FILE", text: "where the HTML page goes" },
+	retries: { value: "N", text: "tries per provider request on a transient fault (429, 529, 5xx, a cut stream); default 8" },
+	"retry-wait": { value: "D", text: "the longest total wait for one request's retries (default 5m)" },
+	"agent-dir": { value: "DIR", text: "the pi agent folder whose models.json gets the provider (default: pi's)" },
+	name: { value: "N", text: "the provider's name in models.json (default wire)" },
 	"global-model": { value: "M", text: "chain-wide: the model of every step that names none (as after the chain's --)" },
 	"global-skill": { value: "S[,S]", text: "chain-wide: skills added to every step" },
 	"global-thinking": { value: "LEVEL", text: "chain-wide: the thinking level of every step that sets none" },

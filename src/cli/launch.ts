@@ -2,11 +2,13 @@
  * What `run` and `resume` share once a flow is ready: the world's ports, SIGINT handling (every session
  * disposed, the run left resumable), progress on stderr, and how the outcome is printed and exits.
  */
-import { createBashCheck, createGitPort } from "../flow/index.ts";
+import { createBashCheck, createGitPort, formatAbsorbed } from "../flow/index.ts";
 import type { Budget } from "../flow/index.ts";
 import type { RunOutcome } from "../runs/index.ts";
 import { fanOutEvents, type FlowEvent } from "../runtime/events.ts";
 import { formatUsage } from "../runtime/usage.ts";
+import type { TransportPolicy } from "../runtime/transport.ts";
+import { parseDuration } from "../flow/syntax/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath, progressReporter } from "./output.ts";
@@ -48,6 +50,7 @@ export function report(outcome: RunOutcome, args: Args, io: Io): number {
 	if (args.flags.has("json")) io.stdout(JSON.stringify({ ...result, runDir: where, ...(outcome.resumed ? { resumed: outcome.resumed } : {}) }, null, 2));
 	else if (result.ok) io.stdout(typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2));
 	io.stderr(`${result.ok ? "✓" : "✗"} ${result.flow} · ${result.visits.length} visit(s) · ${formatUsage(result.usage)} · ${where}`);
+	if (result.absorbed) io.stderr(`pi-flows: ${formatAbsorbed(result.absorbed)}: ${result.absorbed.visits.slice(0, 3).map((v) => `${v.path} ${v.kind}: ${v.message}`).join("; ")}${result.absorbed.count > 3 ? "; …" : ""}`);
 	for (const problem of outcome.unwritten ?? []) io.stderr(`pi-flows: could not write ${problem} (the journal keeps the run; \`pi-flows report\` rebuilds what is missing)`);
 	if (!result.ok) {
 		io.stderr(`pi-flows: the run failed at ${result.failedAt}: ${result.error}`);
@@ -55,6 +58,27 @@ export function report(outcome: RunOutcome, args: Args, io: Io): number {
 		return 1;
 	}
 	return 0;
+}
+
+/**
+ * The run's transport retries: `--retries N` tries per model request (the first included) and
+ * `--retry-wait D` for all of one request's waits together; a flow's `transport:` goes over these.
+ */
+export function transportFlags(args: Args): { ok: true; value?: Partial<TransportPolicy> } | { ok: false; error: string } {
+	const out: Partial<TransportPolicy> = {};
+	const attempts = flag(args, "retries");
+	if (attempts !== undefined) {
+		const n = Number(attempts);
+		if (!Number.isInteger(n) || n < 1) return { ok: false, error: `--retries takes a whole number of tries above 0, not \`${attempts}\`` };
+		out.attempts = n;
+	}
+	const wait = flag(args, "retry-wait");
+	if (wait !== undefined) {
+		const ms = parseDuration(wait);
+		if (ms === undefined) return { ok: false, error: `--retry-wait takes a duration like 5m, not \`${wait}\`` };
+		out.totalWaitMs = ms;
+	}
+	return { ok: true, ...(Object.keys(out).length ? { value: out } : {}) };
 }
 
 /** The launch budget: `--budget-tokens`, `--budget-cost`, `--budget-turns`, each replacing the flow's. */

@@ -10,8 +10,8 @@ import type { Io } from "./io.ts";
 import { CHAIN_CLI_FLAGS } from "../chain/cli-flags.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
-	run: { model: true, script: true, json: false, project: false, timeout: true, "dry-run": false, "idle-timeout": true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
-	resume: { json: false, timeout: true, "runs-dir": true, "in-doubt": true, "take-lock": false, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
+	run: { model: true, script: true, json: false, project: false, timeout: true, "dry-run": false, "idle-timeout": true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true, retries: true, "retry-wait": true },
+	resume: { json: false, timeout: true, "runs-dir": true, retries: true, "retry-wait": true, "in-doubt": true, "take-lock": false, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	check: { json: false, project: false },
 	test: {},
 	chain: { goal: true, model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "dry-run": false, "idle-timeout": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true, ...CHAIN_CLI_FLAGS },
@@ -22,6 +22,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 	report: { out: true, "runs-dir": true },
 	schema: {},
 	lsp: { stdio: false, clientProcessId: true },
+	provider: { "agent-dir": true, name: true },
 };
 
 /** A command's code, loaded only when that command runs: `--help` and `check` never load pi's runtime. */
@@ -44,6 +45,7 @@ const RUNNERS: Record<string, Runner> = {
 	report: async () => (await import("./report.ts")).reportCommand,
 	schema: async () => (await import("./schema.ts")).schemaCommand,
 	lsp: async () => (await import("./lsp.ts")).lspCommand,
+	provider: async () => (await import("./provider.ts")).providerCommand,
 };
 
 /** The commands and their flags, for the help walk in tests and for `pi-flows help`. */

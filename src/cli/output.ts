@@ -34,6 +34,8 @@ export function progressReporter(write: (line: string) => void): (event: FlowEve
 			const why = event.ok ? "" : ` · ${event.error ?? "failed"}`;
 			const model = models.get(event.path);
 			write(`${mark} ${event.path} · ${event.agent ?? event.kind}${model ? ` · ${model}` : ""} · ${formatUsage(event.usage)}${why}`);
+		} else if (event.type === "provider_retry") {
+			write(`↻ ${event.path} · ${event.reason}: request sent again in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt + 1})`);
 		}
 	};
 }

@@ -10,7 +10,7 @@ import { openHost, readScript } from "../pi/index.ts";
 import { type Args, flag } from "./args.ts";
 import { terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
-import { budgetFlags, report, terminalWorld } from "./launch.ts";
+import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
 import { parseDuration } from "../flow/syntax/index.ts";
 import { displayPath } from "./output.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
@@ -64,7 +64,12 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 	}
 	const scriptSetting = snap.value.settings.script;
 	const script = scriptSetting ? readScript(scriptSetting.text, scriptSetting.file).value : undefined;
-	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, projectTrusted: args.flags.has("project"), ...(script ? { script } : {}) });
+	const transport = transportFlags(args);
+	if (!transport.ok) {
+		io.stderr(`pi-flows: ${transport.error}`);
+		return 2;
+	}
+	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, projectTrusted: args.flags.has("project"), ...(script ? { script } : {}), ...(transport.value ? { transport: transport.value } : {}) });
 	const world = terminalWorld(io);
 	io.stderr(`pi-flows: resuming ${snap.value.flow.name} in ${displayPath(runDir, io.cwd)}${state?.cut.length ? `, running again ${state.cut.join(", ")}` : ""}`);
 	try {

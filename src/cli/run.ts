@@ -13,7 +13,7 @@ import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.
 import { chainRunOptions } from "../chain/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
-import { budgetFlags, report, terminalWorld } from "./launch.ts";
+import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { formatFaults } from "./output.ts";
@@ -92,6 +92,11 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 	}
 	// The flow's budget and its chain's both bind; a launch flag replaces its kind; a stated warning stays.
 	const budget = { value: budgetInForce(flow, launch.value ?? {}).budget };
+	const transport = transportFlags(args);
+	if (!transport.ok) {
+		io.stderr(`pi-flows: ${transport.error}`);
+		return 2;
+	}
 	if (args.flags.has("dry-run")) return dryRun(flow, input.value, script, args, io);
 	const ask = terminalAsk();
 	const world = terminalWorld(io);
@@ -102,7 +107,7 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 			io.stderr("pi-flows: the flow cannot start here; nothing was run");
 			return 2;
 		}
-		const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, projectTrusted: args.flags.has("project"), ...(script ? { script } : {}) });
+		const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, projectTrusted: args.flags.has("project"), ...(script ? { script } : {}), ...(transport.value ? { transport: transport.value } : {}) });
 		const runModel = flag(args, "model") ?? (script ? "scripted" : undefined);
 		const models = await readyModels(flow, host, runModel);
 		if (!models.ok) {

@@ -194,6 +194,19 @@ export interface ChainBudgetDecl {
 	warning?: Located<number>;
 }
 
+/** How hard a flow's model requests are retried in transit (429, 5xx, cut streams), over the run's settings. */
+export interface TransportDecl {
+	/** Tries per request, the first included. */
+	attempts?: Located<number>;
+	/** All waits of one request together, in milliseconds. */
+	wait?: Located<number>;
+	/** A stream silent this long is abandoned and sent again, in milliseconds. */
+	stall?: Located<number>;
+	/** Adapts requests in flight to the provider's rate limits. */
+	adaptive?: Located<boolean>;
+	range: Range;
+}
+
 /** A flow as built: the frontmatter as typed data plus the body's sections. */
 export interface Flow {
 	file: string;
@@ -204,6 +217,7 @@ export interface Flow {
 	timeout?: Located<number>;
 	budget?: BudgetDecl;
 	handoff?: HandoffDecl;
+	transport?: TransportDecl;
 	/** The chain string when the flow was written with `chain:` instead of `nodes:`. */
 	chain?: Located<string>;
 	/** The chain's own budget flags; they bind beside `budget:` (the smaller limit wins). */

@@ -119,6 +119,17 @@ const FLOW_KEY_SCHEMAS: Record<string, JsonSchemaDoc> = {
 		description: "The run ends, resumably, when a limit is reached.",
 	},
 	handoff: { ...ref("handoff"), description: "Handoff settings for every agent node." },
+	transport: {
+		type: "object",
+		additionalProperties: false,
+		properties: {
+			attempts: whole(1, "Tries per model request, the first included (default 8)."),
+			wait: { ...ref("duration"), description: "All waits of one request together (default 5m)." },
+			stall: { ...ref("duration"), description: "A stream silent this long is sent again (default 2m)." },
+			adaptive: { type: "boolean", description: "Adapt requests in flight to the provider's rate limits (default true)." },
+		},
+		description: "Retries of model requests lost in transit (429, 529, 5xx, cut streams), below the flow.",
+	},
 };
 
 /** What is wrong together on one kind key, beyond unknown keys. */

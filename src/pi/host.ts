@@ -20,6 +20,8 @@ import { nearestModels } from "../faults/index.ts";
 import type { Spawn, SpawnRequest, Subagent } from "../runtime/subagent.ts";
 import { createScriptedModel, type Script, type ScriptedModel, SCRIPTED_MODEL, SCRIPTED_PROVIDER } from "./scripted/index.ts";
 import { openSubagent } from "./subagent.ts";
+import { createGate, type Gate } from "../runtime/gate.ts";
+import { mergePolicy, type TransportPolicy } from "../runtime/transport.ts";
 
 /** A model resolved before any turn: the object pi runs and its thinking level. */
 export interface ResolvedModel {
@@ -44,6 +46,11 @@ export interface HostOptions {
 	 * so do we. Default: false, only the person's own settings.
 	 */
 	projectTrusted?: boolean;
+	/**
+	 * Transport retries of every model request: a run's settings over {@link DEFAULT_TRANSPORT}; a
+	 * spawn's `transport` (the flow's) goes over these. pi's own retries are off in subagents.
+	 */
+	transport?: Partial<TransportPolicy>;
 }
 
 /** pi, as pi-flows uses it. */
@@ -83,6 +90,14 @@ export async function openHost(options: HostOptions): Promise<PiHost> {
 	const settings = SettingsManager.create(options.cwd, agentDir, { projectTrusted: options.projectTrusted ?? false });
 	const live = new Set<Subagent>();
 	let counter = 0;
+	// One window per provider endpoint for the whole run: every subagent's requests to it share it.
+	const gates = new Map<string, Gate>();
+	const gateOf = (m: Model<Api>) => {
+		const key = `${m.provider}\u0000${m.baseUrl ?? ""}`;
+		let gate = gates.get(key);
+		if (!gate) gates.set(key, (gate = createGate()));
+		return gate;
+	};
 
 	const resolveModel: PiHost["resolveModel"] = (ref) => {
 		let text = ref?.trim();
@@ -131,6 +146,10 @@ export async function openHost(options: HostOptions): Promise<PiHost> {
 			agentDir,
 			runtime,
 			...(scripted ? { scripted } : {}),
+			transport: (() => {
+				const policy = mergePolicy(options.transport, request.transport);
+				return { policy, ...(policy.adaptive ? { gate: gateOf(resolved.value.model) } : {}) };
+			})(),
 			onClose: (s) => live.delete(s),
 		});
 		live.add(sub);
@@ -197,7 +216,9 @@ export function sessionDefaults(cwd: string, sessionDir?: string) {
 	}
 	return {
 		sessionManager,
-		settingsManager: SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } }),
+		// pi's retries are off: transport faults are retried per request by pi-flows (./transport.ts), with
+		// events, and the SDK's own silent retries would hide them.
+		settingsManager: SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false, provider: { maxRetries: 0 } } }),
 	};
 }
 

@@ -14,6 +14,9 @@ import { createAgentSession, sessionDefaults, staticResources } from "./host.ts"
 import { bindScriptedTurn, SCRIPTED_PROVIDER, type ScriptedModel, unbindScriptedTurn } from "./scripted/index.ts";
 import { guardedTools } from "./guarded-tools.ts";
 import { toPiTool } from "./tools.ts";
+import type { Gate } from "../runtime/gate.ts";
+import type { TransportPolicy, TransportRetry } from "../runtime/transport.ts";
+import { type TransportHooks, wrapTransport } from "./transport.ts";
 
 interface OpenOptions {
 	id: string;
@@ -23,6 +26,8 @@ interface OpenOptions {
 	agentDir: string;
 	runtime: ModelRuntime;
 	scripted?: ScriptedModel;
+	/** Transport retries of every request (not applied to the scripted model, which has no wire). */
+	transport?: { policy: TransportPolicy; gate?: Gate };
 	onClose: (s: Subagent) => void;
 }
 
@@ -47,6 +52,8 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 		...(custom.length ? { customTools: custom } : {}),
 		...sessionDefaults(o.cwd, request.sessionDir),
 	});
+	let hooks: TransportHooks | undefined;
+	if (o.transport && o.model.model.provider !== SCRIPTED_PROVIDER) wrapTransport(session.agent, o.transport.policy, o.transport.gate, () => hooks);
 	const off = session.subscribe((event) => {
 		if (event.type === "tool_execution_start") request.onToolCall?.(event.toolName, event.args);
 	});
@@ -55,7 +62,7 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 		id: o.id,
 		agent: request.agent.name,
 		model: o.model.ref,
-		ask: (task, options) => ask(session, sub, o, task, options ?? {}),
+		ask: (task, options) => ask(session, sub, o, task, options ?? {}, (h) => (hooks = h)),
 		steer: async (text) => {
 			if (!closed && session.isStreaming) await session.steer(text);
 		},
@@ -75,7 +82,7 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	return sub;
 }
 
-async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: string, options: AskOptions): Promise<Result> {
+async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: string, options: AskOptions, plug: (h: TransportHooks | undefined) => void): Promise<Result> {
 	const started = performance.now();
 	const base = { agent: sub.agent, model: sub.model };
 	if (options.signal?.aborted) {
@@ -113,6 +120,24 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 	let lastEvent = performance.now();
 	const offActivity = options.idleMs !== undefined ? session.subscribe(() => (lastEvent = performance.now())) : undefined;
 	const idleMs = options.idleMs;
+	// Transport retries happen inside pi's request: they are signs of life, and what they billed is ours to add.
+	const retries: TransportRetry[] = [];
+	const lost = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0 };
+	plug({
+		touch: () => (lastEvent = performance.now()),
+		retry: (r) => {
+			retries.push(r);
+			options.onRetry?.(r);
+		},
+		billed: (u) => {
+			lost.input += u.input;
+			lost.output += u.output;
+			lost.cacheRead += u.cacheRead;
+			lost.cacheWrite += u.cacheWrite;
+			lost.totalTokens += u.input + u.output + u.cacheRead + u.cacheWrite;
+			lost.cost += u.cost.total;
+		},
+	});
 	const watchdog =
 		idleMs !== undefined
 			? setInterval(() => {
@@ -136,18 +161,20 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 		offActivity?.();
 		offWatermark?.();
 		options.signal?.removeEventListener("abort", abort);
+		plug(undefined);
 	}
 	const after = session.getSessionStats();
 	const usage: Usage = {
-		input: after.tokens.input - before.tokens.input,
-		output: after.tokens.output - before.tokens.output,
-		cacheRead: after.tokens.cacheRead - before.tokens.cacheRead,
-		cacheWrite: after.tokens.cacheWrite - before.tokens.cacheWrite,
-		totalTokens: after.tokens.total - before.tokens.total,
-		cost: after.cost - before.cost,
+		input: after.tokens.input - before.tokens.input + lost.input,
+		output: after.tokens.output - before.tokens.output + lost.output,
+		cacheRead: after.tokens.cacheRead - before.tokens.cacheRead + lost.cacheRead,
+		cacheWrite: after.tokens.cacheWrite - before.tokens.cacheWrite + lost.cacheWrite,
+		totalTokens: after.tokens.total - before.tokens.total + lost.totalTokens,
+		cost: after.cost - before.cost + lost.cost,
 		requests: after.assistantMessages - before.assistantMessages,
 		toolCalls: after.toolCalls - before.toolCalls,
 		ms: performance.now() - started,
+		...(retries.length ? { retries: retries.length, retryWaitMs: retries.reduce((n, r) => n + r.delayMs, 0) } : {}),
 	};
 	const messages = session.messages.slice(firstMessage);
 	const last = [...messages].reverse().find((m) => (m as { role?: string }).role === "assistant") as

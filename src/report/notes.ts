@@ -97,6 +97,19 @@ export function faultsHtml(data: RunData, model: RunModel): string {
 		});
 		out.push(`<table class="faults"><thead><tr><th>visit</th><th>life</th><th>how</th><th>error</th></tr></thead><tbody>${rows.join("\n")}</tbody></table>`);
 	}
+	const soaked = result?.absorbed;
+	if (soaked?.count) {
+		const kinds = Object.entries(soaked.byKind).map(([k, n]) => `${k} ${n}`).join(", ");
+		out.push(`<p class="absorbed">${soaked.count} failed visit${soaked.count === 1 ? " was" : "s were"} absorbed by <code>on-fail: continue</code> (${esc(kinds)}): ${soaked.visits.slice(0, 20).map((v) => `<code>${esc(v.path)}</code> ${esc(v.kind)}: ${esc(clip(v.message, 200))}`).join("; ")}</p>`);
+	}
+	const retries = data.events.filter((e) => e.type === "provider_retry");
+	if (retries.length) {
+		const by = new Map<string, number>();
+		for (const e of retries) if (e.type === "provider_retry") by.set(e.reason, (by.get(e.reason) ?? 0) + 1);
+		const rows = retries.slice(0, 200).map((e) => (e.type === "provider_retry" ? `<tr class="retry" data-path="${esc(e.path)}"><td>${esc(e.path)}</td><td class="num">${e.life}</td><td>${esc(e.reason)}</td><td class="num">${e.attempt}</td><td class="num">${(e.delayMs / 1000).toFixed(1)}s</td><td>${esc(clip(e.message, 300))}</td></tr>` : ""));
+		out.push(`<p class="retries">${retries.length} model request${retries.length === 1 ? " was" : "s were"} sent again after a transport fault (${esc([...by].map(([k, n]) => `${k} ×${n}`).join(", "))}); the turns went on.</p>`);
+		out.push(`<table class="retries"><thead><tr><th>visit</th><th>life</th><th>fault</th><th>attempt</th><th>wait</th><th>message</th></tr></thead><tbody>${rows.join("\n")}</tbody></table>`);
+	}
 	const state = journalState(data.journal);
 	if (!ended && state.inDoubt.length) out.push(`<p class="warning">In doubt: ${esc(state.inDoubt.join(", "))} was cut after calling a tool that writes; its edits may be in the tree.</p>`);
 	const budget = data.events.filter((e) => e.type === "budget_warning" || e.type === "budget_exhausted" || e.type === "budget_unpriced");

@@ -23,6 +23,8 @@ export interface ResultFile {
 	errorKind?: string;
 	failedAt?: string;
 	usage?: Usage;
+	/** Failed visits `on-fail: continue` absorbed. */
+	absorbed?: { count: number; byKind: Record<string, number>; visits: { path: string; kind: string; message: string }[] };
 }
 
 /** Everything a report is made of, read once. */

@@ -319,7 +319,7 @@ async function life(
 		};
 		attempt("usage.json", () => writeUsage(runDir, entries, options.budget));
 		attempt("result.json", () =>
-			writeAtomic(join(runDir, "result.json"), `${JSON.stringify({ flow: final.flow, life: n, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage }, null, 2)}\n`),
+			writeAtomic(join(runDir, "result.json"), `${JSON.stringify({ flow: final.flow, life: n, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage, ...(final.absorbed ? { absorbed: final.absorbed } : {}) }, null, 2)}\n`),
 		);
 		return { runDir, result: final, usage, ...(unwritten.length ? { unwritten } : {}) };
 	} finally {

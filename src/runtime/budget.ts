@@ -182,7 +182,7 @@ function refused(sub: Subagent, reason: string): Result {
 /** `a - b` field by field, never below zero (a child counted more than its parent's session reports). */
 function minus(a: Usage, b: Usage): Usage {
 	const out = emptyUsage();
-	for (const k of Object.keys(out) as (keyof Usage)[]) out[k] = Math.max(0, a[k] - b[k]);
+	for (const k of Object.keys(out) as (keyof Usage)[]) out[k] = Math.max(0, (a[k] ?? 0) - (b[k] ?? 0));
 	return out;
 }
 

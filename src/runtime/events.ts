@@ -34,6 +34,8 @@ export type FlowEvent =
 	| { type: "turn_refused"; path: string; agent: string; subagent: string; reason: string }
 	| { type: "turn_end"; path: string; agent: string; model: string; subagent: string; ok: boolean; usage: Usage }
 	| { type: "tool_call"; path: string; agent: string; subagent: string; tool: string; args: unknown }
+	/** A model request lost in transit (429, 529, 5xx, a cut or stalled stream) is sent again; the turn goes on. */
+	| { type: "provider_retry"; path: string; agent: string; subagent: string; model: string; attempt: number; reason: string; message: string; delayMs: number; retryAfterMs?: number }
 	| { type: "chain"; event: ChainEventName; step?: string; index?: number; summary?: unknown; error?: string }
 	| { type: "budget_warning"; spent: string }
 	| { type: "budget_exhausted"; reason: string }

@@ -147,6 +147,7 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 			result = await sub.ask(task, {
 				label,
 				...(options.watermark ? { watermark: options.watermark } : {}),
+				onRetry: (r) => emit({ type: "provider_retry", agent: slot.agent.name, subagent: sub.id, label, ...r }),
 				...(options.signal ? { signal: options.signal } : {}),
 				...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
 			});

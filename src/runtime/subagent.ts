@@ -6,6 +6,7 @@ import type { AgentDef } from "../agents/agent.ts";
 import type { TurnBudget } from "./budget.ts";
 import type { Result } from "./result.ts";
 import type { ToolSpec } from "./tool.ts";
+import type { TransportPolicy, TransportRetry } from "./transport.ts";
 
 /** Options of one turn. */
 export interface AskOptions {
@@ -29,6 +30,8 @@ export interface AskOptions {
 	 * pass it on; the port calls it once, before the first request.
 	 */
 	onStart?: () => string | undefined;
+	/** Told of every request sent again after a transport fault (the turn itself goes on). */
+	onRetry?: (retry: TransportRetry) => void;
 }
 
 /** A live subagent: one pi session with its agent's prompt and tools. */
@@ -61,6 +64,8 @@ export interface SpawnRequest {
 	appendPrompt?: string;
 	/** Keeps the session in this folder (continuing the one already there), instead of in memory. */
 	sessionDir?: string;
+	/** Transport retries of this subagent's requests, over the host's policy (a flow's `transport:`). */
+	transport?: Partial<TransportPolicy>;
 	/** Called for every tool call, for live views and the event stream. */
 	onToolCall?: (tool: string, args: unknown) => void;
 	/**

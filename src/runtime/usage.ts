@@ -20,6 +20,13 @@ export interface Usage {
 	toolCalls: number;
 	/** Wall-clock milliseconds. */
 	ms: number;
+	/**
+	 * Requests sent again after a transport fault (429, 529, 5xx, a cut or stalled stream). Their billed
+	 * tokens are in the counters above; absent means none.
+	 */
+	retries?: number;
+	/** Milliseconds spent waiting before those retries. */
+	retryWaitMs?: number;
 }
 
 /** A usage with every counter at zero. */
@@ -40,6 +47,8 @@ export function addUsage(...parts: Usage[]): Usage {
 		sum.requests += u.requests;
 		sum.toolCalls += u.toolCalls;
 		sum.ms += u.ms;
+		if (u.retries) sum.retries = (sum.retries ?? 0) + u.retries;
+		if (u.retryWaitMs) sum.retryWaitMs = (sum.retryWaitMs ?? 0) + u.retryWaitMs;
 	}
 	return sum;
 }
@@ -55,5 +64,6 @@ export function formatTokens(n: number): string {
 export function formatUsage(u: Usage): string {
 	const inTokens = u.input + u.cacheRead + u.cacheWrite;
 	const cost = u.cost > 0 ? ` · $${u.cost.toFixed(4)}` : "";
-	return `↑${formatTokens(inTokens)} ↓${formatTokens(u.output)}${cost} · ${(u.ms / 1000).toFixed(1)}s`;
+	const retries = u.retries ? ` · ↻${u.retries}` : "";
+	return `↑${formatTokens(inTokens)} ↓${formatTokens(u.output)}${cost} · ${(u.ms / 1000).toFixed(1)}s${retries}`;
 }

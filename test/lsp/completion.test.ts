@@ -48,7 +48,7 @@ describe("completion", () => {
 		expect(labels(newNode)).toEqual(["id", "agent", "agent-from", "choice", "parallel", "map", "map-from", "loop", "check", "commit", "ask", "ask-from", "flow", "swarm", "on-fail"]);
 		lsp.client.closeAll();
 		const top = await completeAfter(FLOW.replace("nodes:\n", "mo\nnodes:\n"), "input: string\nmo");
-		expect(labels(top)).toEqual(["model", "timeout", "chain", "budget", "handoff"]);
+		expect(labels(top)).toEqual(["model", "timeout", "chain", "budget", "handoff", "transport"]);
 	});
 
 	it("offers the addresses visible at a node in an unclosed `reads: [`, typed from the version that last checked", async () => {

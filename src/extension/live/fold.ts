@@ -34,6 +34,8 @@ export interface TurnState {
 	startedAt: number;
 	/** Tool calls so far, in order. */
 	tools: string[];
+	/** Requests of this turn sent again after a transport fault, and the last one's reason. */
+	retries?: { count: number; last: string };
 }
 
 /** Everything the live view draws. */
@@ -52,6 +54,8 @@ export interface LiveState {
 	notes: string[];
 	/** The run's budget and what counted against it, when it has one. */
 	budget?: { limits: Budget; spent: { tokens: number; cost: number; turns: number } };
+	/** Model requests sent again after a transport fault, over the run. */
+	retries?: number;
 }
 
 /** The state before the first event, so the view can draw the flow's tree at once. */
@@ -111,6 +115,14 @@ export function foldLive(state: LiveState, event: FlowEvent, now: number): LiveS
 		case "tool_call":
 			state.turns.get(event.subagent)?.tools.push(event.tool);
 			break;
+		case "provider_retry": {
+			state.retries = (state.retries ?? 0) + 1;
+			const turn = state.turns.get(event.subagent);
+			const why = `${event.reason}, retry in ${(event.delayMs / 1000).toFixed(1)}s`;
+			if (turn) turn.retries = { count: (turn.retries?.count ?? 0) + 1, last: why };
+			state.notes.push(`provider retry: ${event.path} ${why} (attempt ${event.attempt + 1})`);
+			break;
+		}
 		case "run_end":
 			state.endedAt = now;
 			state.ok = event.ok;

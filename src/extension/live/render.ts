@@ -62,7 +62,7 @@ export function showLive(state: LiveState, tree: readonly TreeRow[], now: number
 			body.push({ line: `${indent}  ${turn.state === "waiting" ? "◌" : "▸"} ${turnLine(turn, now)}`, running: turn.state === "running" });
 		}
 	}
-	const header = `${state.endedAt === undefined ? "●" : state.ok ? "✓" : "✗"} ${state.flow} · ${clock((state.endedAt ?? now) - state.startedAt)} · ${state.turnsEnded} turn${state.turnsEnded === 1 ? "" : "s"}${tokens(state.spent)}${budgetText(state)}`;
+	const header = `${state.endedAt === undefined ? "●" : state.ok ? "✓" : "✗"} ${state.flow} · ${clock((state.endedAt ?? now) - state.startedAt)} · ${state.turnsEnded} turn${state.turnsEnded === 1 ? "" : "s"}${tokens(state.spent)}${budgetText(state)}${state.retries ? ` · ${state.retries} provider retr${state.retries === 1 ? "y" : "ies"}` : ""}`;
 	const lines = [header, ...clip(body, options.maxRows ?? 16), ...state.notes.slice(-2).map((n) => `! ${n}`)];
 	if (options.footer) lines.push(options.footer);
 	return lines;
@@ -103,7 +103,8 @@ function factsOf(visits: readonly VisitState[], now: number): string {
 function turnLine(turn: TurnState, now: number): string {
 	if (turn.state === "waiting") return `${turn.path} · ${turn.agent} · waiting`;
 	const tools = turn.tools.length ? ` · ${summariseTools(turn.tools)}` : "";
-	return `${turn.path} · ${turn.agent} · ${turn.model} · ${clock(now - turn.startedAt)}${tools}`;
+	const retries = turn.retries ? ` · ↻${turn.retries.count} (${turn.retries.last})` : "";
+	return `${turn.path} · ${turn.agent} · ${turn.model} · ${clock(now - turn.startedAt)}${tools}${retries}`;
 }
 
 function addressOfTurn(turn: TurnState): string {

@@ -12,7 +12,7 @@
 import { isScalar, type Scalar } from "yaml";
 import { type Fault, sortFaults } from "../../faults/index.ts";
 import { scalarBase } from "../syntax/index.ts";
-import type { BudgetDecl, ChainBudgetDecl, Flow, FlowNode, Located } from "../ast.ts";
+import type { BudgetDecl, ChainBudgetDecl, Flow, FlowNode, Located, TransportDecl } from "../ast.ts";
 import type { FlowFile } from "../read/index.ts";
 import { STRING, type Type } from "../types/index.ts";
 import { readHandoff } from "./agent.ts";
@@ -72,6 +72,7 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 	const timeout = keys.has("timeout") ? ctx.duration(keys.get("timeout") as Entry, "timeout") : undefined;
 	const budget = keys.has("budget") ? readBudget(ctx, keys.get("budget") as Entry) : undefined;
 	const handoff = keys.has("handoff") ? readHandoff(ctx, keys.get("handoff") as Entry, "handoff") : undefined;
+	const transport = keys.has("transport") ? readTransport(ctx, keys.get("transport") as Entry) : undefined;
 	let nodes: FlowNode[] = [];
 	let sections = file.sections;
 	let chain: Located<string> | undefined;
@@ -114,6 +115,7 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 			...(timeout ? { timeout } : {}),
 			...(budget ? { budget } : {}),
 			...(handoff ? { handoff } : {}),
+			...(transport ? { transport } : {}),
 			...(chain ? { chain } : {}),
 			...(chainBudget ? { chainBudget } : {}),
 			nodes,
@@ -124,6 +126,29 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 		faults: sortFaults(ctx.faults),
 		refused,
 	};
+}
+
+function readTransport(ctx: ReturnType<typeof buildContext>, entry: Entry): TransportDecl | undefined {
+	const entries = ctx.entries(entry.value);
+	if (!entries) {
+		ctx.report("key-type", entry.range, "transport", "`transport` is a mapping of `attempts`, `wait`, `stall` and/or `adaptive`");
+		return undefined;
+	}
+	ctx.unknownKeys(entries, ["attempts", "wait", "stall", "adaptive"], "transport", "`transport`");
+	const out: TransportDecl = { range: entry.range };
+	for (const e of entries) {
+		if (e.key === "attempts") {
+			const v = ctx.int(e, "transport.attempts", 1);
+			if (v) out.attempts = v;
+		} else if (e.key === "wait" || e.key === "stall") {
+			const v = ctx.duration(e, `transport.${e.key}`);
+			if (v) out[e.key] = v;
+		} else if (e.key === "adaptive") {
+			const v = ctx.bool(e, "transport.adaptive");
+			if (v) out.adaptive = v;
+		}
+	}
+	return out;
 }
 
 function readBudget(ctx: ReturnType<typeof buildContext>, entry: Entry): BudgetDecl | undefined {

@@ -5,7 +5,7 @@
 import { RESERVED_WORDS as CEL_RESERVED } from "../syntax/index.ts";
 
 /** Keys of the frontmatter. */
-export const FLOW_KEYS = ["name", "description", "input", "model", "timeout", "nodes", "chain", "budget", "handoff"] as const;
+export const FLOW_KEYS = ["name", "description", "input", "model", "timeout", "nodes", "chain", "budget", "handoff", "transport"] as const;
 
 /** Kind keys: a node is `id` plus exactly one of these (twins count as one kind). */
 export const KIND_KEYS = ["agent", "agent-from", "choice", "parallel", "map", "map-from", "loop", "check", "commit", "ask", "ask-from", "flow", "swarm"] as const;

@@ -9,6 +9,7 @@ import { formatDuration } from "../../runtime/duration.ts";
 import type { ErrorKind, Result } from "../../runtime/result.ts";
 import type { Subagent } from "../../runtime/subagent.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
+import type { TransportPolicy } from "../../runtime/transport.ts";
 import { type AgentNode, allNodes } from "../ast.ts";
 import { DEFAULT_CONTINUATIONS, turnTimeout } from "../check/index.ts";
 import { DEFAULT_POLICY, type HandoffDocument, landThePlaneDirective } from "../../handoff/index.ts";
@@ -68,6 +69,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			...(node.tools ? { tools: node.tools.map((t) => t.value) } : {}),
 			...(tools.length ? { customTools: tools } : {}),
 			...(skills.length ? { appendPrompt: skills.map((k) => `## Skill: ${k.name}\n\n${k.text}`).join("\n\n") } : {}),
+			...(transportOf(world) ? { transport: transportOf(world) } : {}),
 			...(scope && world.options.sessionsDir ? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${agent.name}`)) } : {}),
 			onToolCall: (tool, args) => {
 				world.recorder.toolCall(at.at, tool);
@@ -134,6 +136,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 					idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
 					...(watermark ? { watermark } : {}),
 					onStart: start,
+					onRetry: (r) => world.emit({ type: "provider_retry", path: visit, agent: agent.name, subagent: s.sub.id, model: s.sub.model, ...r }),
 				});
 				if (!started && r.errorKind !== "budget") start();
 				world.spend(r.usage);
@@ -203,6 +206,18 @@ function recordOf(world: World, node: AgentNode, r: Result, captured: Captured, 
 		};
 	}
 	return { ok: true, output: r.output };
+}
+
+/** The flow's `transport:` as a policy override, or undefined when it has none. */
+function transportOf(world: World): Partial<TransportPolicy> | undefined {
+	const t = world.flow.transport;
+	if (!t) return undefined;
+	return {
+		...(t.attempts ? { attempts: t.attempts.value } : {}),
+		...(t.wait ? { totalWaitMs: t.wait.value } : {}),
+		...(t.stall ? { stallMs: t.stall.value } : {}),
+		...(t.adaptive ? { adaptive: t.adaptive.value } : {}),
+	};
 }
 
 /** A file name for a scope instance (`deliver#1/work[2]/pair--coder` → `deliver-1_work-2-_pair--coder`). */

@@ -3,6 +3,7 @@ export { evaluate, type Lookup, type Outcome } from "./evaluate.ts";
 export { createLedger, type Ledger, type Obligation } from "./ledger.ts";
 export { type ModelDoor, type ModelSource, modelKey, type NodeModel, readyModels, type ResolveModel, resolveModels } from "./models.ts";
 export { type FlowResult, runFlow, slugOf, type VisitOutcome } from "./run.ts";
+export { type Absorbed, absorbedOf, formatAbsorbed } from "./absorbed.ts";
 export { composeTask, renderRead } from "./turn.ts";
 export type { RunOptions, RunPlugin, World } from "./world.ts";
 export { prepareRun, type RunStage, type RunStageOptions } from "./run-stage.ts";

@@ -17,6 +17,7 @@ import { budgetedSpawn, budgetGauge, LAND_THE_PLANE } from "./budget.ts";
 import type { Frame } from "./values.ts";
 import { runSequence } from "./walk.ts";
 import type { RunOptions, World } from "./world.ts";
+import { type Absorbed, absorbedOf } from "./absorbed.ts";
 
 /** How one visit ended, as reports list them. */
 export interface VisitOutcome {
@@ -45,6 +46,8 @@ export interface FlowResult {
 	visits: VisitOutcome[];
 	/** Summed over every turn of the run (nested and parallel ones too); `ms` is the run's wall time. */
 	usage: Usage;
+	/** Failed visits `on-fail: continue` absorbed: the run went on past them. Absent when none. */
+	absorbed?: Absorbed;
 }
 
 /** Runs a checked flow on `input`. */
@@ -116,6 +119,8 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 		usage,
 		...(failure ? { error: `${end.surfacedAt ?? end.failedAt}: ${failure.kind}: ${failure.message}`, errorKind: failure.kind as ErrorKind, failedAt: end.failedAt } : {}),
 	};
+	const absorbed = absorbedOf(visits, result.failedAt);
+	if (absorbed) result.absorbed = absorbed;
 	for (const p of plugins) if (p.settle) result = p.settle(result);
 	emit({ type: "run_end", flow: flow.name.value, ok: result.ok, usage, ...(result.error ? { error: result.error } : {}) });
 	return result;
