@@ -32,6 +32,7 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 	const ended = new Map<string, EndedVisit>();
 	const endedCount = new Map<string, number>();
 	const frozen = new Map<string, Value[]>();
+	const handoffs = new Map<string, Value>();
 	const started = new Map<string, number>();
 	const writes = new Map<string, boolean>();
 	let lives = 0;
@@ -50,7 +51,11 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 			case "tool_call":
 				if (WRITING.has(e.tool)) writes.set(e.path, true);
 				break;
+			case "handoff":
+				handoffs.set(e.path, e.doc);
+				break;
 			case "visit_end":
+				handoffs.delete(e.path);
 				ended.set(e.path, e.ended);
 				endedCount.set(e.path, (endedCount.get(e.path) ?? 0) + 1);
 				started.delete(e.path);
@@ -73,7 +78,8 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 	for (const [path, e] of [...ended]) if (!e.ok && !e.absorbed) ended.delete(path);
 	const cut = [...started.keys()].filter((p) => !ended.has(p));
 	return {
-		replay: { ended: (p) => ended.get(p), frozen: (p) => frozen.get(p) },
+		// A cut visit's last document (a checkpoint, or a partial finish) is where it goes on from.
+		replay: { ended: (p) => ended.get(p), frozen: (p) => frozen.get(p), handoff: (p) => (ended.has(p) ? undefined : handoffs.get(p)) },
 		lives,
 		...(end ? { end } : {}),
 		inDoubt: cut.filter((p) => writes.get(p)),

@@ -118,3 +118,25 @@ it("refuses `watermark: 1.5` in a flow naming the value", async () => {
 	const messages = checked.faults.map((f) => f.message).join("\n");
 	expect(messages).toContain("must be a number above 0 and at most 1, not 1.5");
 });
+
+describe("a flow visit cut mid-turn after a checkpoint", () => {
+	const checkpoint = { status: "in-progress", summary: "parser half written", decisions: [], artifacts: ["p.ts"], next_task: "write the rest", writtenAt: "2026-01-01T00:00:00.000Z", by: "checkpoint" };
+
+	it("goes on from the journaled checkpoint on resume, with the task and that document only", async () => {
+		const replay = { ended: () => undefined, frozen: () => undefined, handoff: (p: string) => (p === "work" ? checkpoint : undefined) };
+		const ran = await runInline(project, "p", one, 'turns:\n  work:\n    - say: "{{task|lines:30}}"\n', "in", { replay });
+		expect(ran.result.ok).toBe(true);
+		expect(ran.result.output).toContain("## Handoff from the previous session");
+		expect(ran.result.output).toContain("parser half written");
+		expect(ran.result.output.match(/<handoff-document/g)).toHaveLength(1);
+	});
+
+	it("the journal's state offers the document of a visit that did not end, and forgets it once the visit ends", async () => {
+		const { journalState } = await import("../../src/runs/index.ts");
+		const start = { type: "visit_start" as const, life: 1, path: "work", node: "work", kind: "agent", at: "t" };
+		const saved = { type: "handoff" as const, life: 1, path: "work", doc: checkpoint, at: "t" };
+		expect(journalState([start, saved]).replay.handoff?.("work")).toEqual(checkpoint);
+		const end = { type: "visit_end" as const, life: 1, path: "work", node: "work", kind: "agent", ended: { ok: true, output: "x" }, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0, requests: 1, toolCalls: 0, ms: 0 }, at: "t" };
+		expect(journalState([start, saved, end]).replay.handoff?.("work")).toBeUndefined();
+	});
+});

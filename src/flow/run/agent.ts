@@ -11,9 +11,10 @@ import type { Subagent } from "../../runtime/subagent.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
 import type { TransportPolicy } from "../../runtime/transport.ts";
 import { type AgentNode, allNodes } from "../ast.ts";
+import type { Value } from "../types/index.ts";
 import { DEFAULT_CONTINUATIONS, turnTimeout } from "../check/index.ts";
 import { DEFAULT_POLICY, type HandoffDocument, landThePlaneDirective } from "../../handoff/index.ts";
-import { checkpointTool, continuationPrompt, finishTool, handedOff, handoffValue } from "./handoff-tools.ts";
+import { checkpointTool, continuationPrompt, documentOf, finishTool, handedOff, handoffValue } from "./handoff-tools.ts";
 import { createLedger, type Ledger } from "./ledger.ts";
 import { modelKey } from "./models.ts";
 import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "./tools.ts";
@@ -57,7 +58,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 		if (policy.enabled) {
 			captured.handoff = {};
 			// The document reaches the journal before the tool returns: a crash mid-turn leaves it on disk.
-			const save = async (doc: HandoffDocument) => void world.recorder.handoff?.(at.at, handoffValue(doc));
+			const save = async (doc: HandoffDocument) => void world.recorder.handoff?.(at.at, doc as unknown as Value);
 			const resetsLeft = () => resets < policy.maxResets;
 			tools.push(finishTool(captured.handoff, { save }), checkpointTool(captured.handoff, policy.checkpointReset, { save, resetsLeft }));
 		}
@@ -88,6 +89,12 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	let continuations = 0;
 	let prompt = task;
 	let lastDoc: HandoffDocument | undefined;
+	// A visit cut mid-turn in an earlier life goes on from the document it had saved, not from its start.
+	const saved = policy.enabled ? documentOf(world.options.replay?.handoff?.(visit)) : undefined;
+	if (saved && (saved.by === "checkpoint" || saved.status === "partial")) {
+		lastDoc = saved;
+		prompt = continuationPrompt(task, saved);
+	}
 	// A fresh session for the node's task: the old one's context is dropped, the document carries on.
 	const freshSeat = async (s: Seat) => {
 		if (scope) scope.values.delete(`seat:${agent.name}`);

@@ -116,6 +116,16 @@ export function handedOff(capture: HandoffCapture): boolean {
 	return capture.doc !== undefined && (capture.doc.by === "finish" || (capture.reset !== undefined && capture.reset !== "none"));
 }
 
+/** A journaled document read back (see `RunRecorder.handoff`); undefined when it is not one. */
+export function documentOf(value: Value | undefined): HandoffDocument | undefined {
+	if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+	const v = value as Record<string, unknown>;
+	const strings = (x: unknown) => Array.isArray(x) && x.every((s) => typeof s === "string");
+	if (typeof v.status !== "string" || typeof v.summary !== "string" || (v.by !== "finish" && v.by !== "checkpoint")) return undefined;
+	if (!strings(v.decisions) || !strings(v.artifacts) || typeof v.writtenAt !== "string") return undefined;
+	return v as unknown as HandoffDocument;
+}
+
 /** The document as the value later nodes read (`<node>.handoff.status`, ...). */
 export function handoffValue(doc: HandoffDocument): Value {
 	return {

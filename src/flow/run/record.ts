@@ -36,8 +36,8 @@ export interface RunRecorder {
 	/** A turn's messages, kept per subagent. */
 	transcript(path: string, subagent: string, messages: readonly unknown[]): void;
 	/**
-	 * A handoff document a turn just wrote (`checkpoint` or `finish`), kept before the tool returns so a
-	 * crash mid-turn leaves it on disk. Optional: a recorder that keeps nothing may leave it out.
+	 * A handoff document a turn just wrote (`checkpoint` or `finish`, the whole document), kept before the
+	 * tool returns so a crash mid-turn leaves it on disk. Optional: a recorder that keeps nothing may leave it out.
 	 */
 	handoff?(path: string, doc: Value): void;
 }
@@ -48,6 +48,11 @@ export interface Replay {
 	ended(path: string): EndedVisit | undefined;
 	/** A map's list as it was frozen. */
 	frozen(path: string): Value[] | undefined;
+	/**
+	 * The last handoff document a visit cut mid-turn had journaled (see `RunRecorder.handoff`), so the
+	 * visit goes on from it instead of from its start. Optional: a replay without it starts over.
+	 */
+	handoff?(path: string): Value | undefined;
 }
 
 /** A recorder that keeps nothing. */
