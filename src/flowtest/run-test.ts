@@ -82,7 +82,8 @@ async function runIn(cwd: string, test: FlowTest, flow: CheckedFlow, script: Scr
 export function compare(expect: Expectations, result: FlowResult): string[] {
 	const out: string[] = [];
 	const ok = expect.ok ?? (expect.error ? false : true);
-	if (result.ok !== ok) out.push(`expected the run to ${ok ? "succeed" : "fail"}, but it ${result.ok ? "succeeded" : `failed at ${result.failedAt}: ${result.error}`}`);
+	const why = result.failedAt && result.error?.startsWith(`${result.failedAt}: `) ? result.error.slice(result.failedAt.length + 2) : result.error;
+	if (result.ok !== ok) out.push(`expected the run to ${ok ? "succeed" : "fail"}, but it ${result.ok ? "succeeded" : `failed at ${result.failedAt}: ${why}`}`);
 	if (expect.error !== undefined && result.errorKind !== expect.error) out.push(`expected the error kind \`${expect.error}\`, got \`${result.errorKind ?? "none"}\``);
 	if (expect.failedAt !== undefined && result.failedAt !== expect.failedAt) out.push(`expected the failure at \`${expect.failedAt}\`, got \`${result.failedAt ?? "none"}\``);
 	const paths = result.visits.map((v) => v.path);

@@ -36,7 +36,7 @@ export interface FlowResult {
 	ok: boolean;
 	/** The last root node's output: text, or a typed value. */
 	output: Value | string;
-	/** `visit: kind: message` for a failed run. */
+	/** `visit: kind: message` for a failed run, the visit being where the failure started. */
 	error?: string;
 	errorKind?: ErrorKind;
 	/** The visit the failure started at. */
@@ -111,7 +111,8 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 		output: end.ok ? (end.last?.output ?? "") : "",
 		visits,
 		usage,
-		...(failure ? { error: `${end.surfacedAt ?? end.failedAt}: ${failure.kind}: ${failure.message}`, errorKind: failure.kind as ErrorKind, failedAt: end.failedAt } : {}),
+		// A child failure already says where it started and why; the block it surfaced at adds nothing.
+		...(failure ? { error: failure.kind === "child" ? failure.message : `${end.surfacedAt ?? end.failedAt}: ${failure.kind}: ${failure.message}`, errorKind: failure.kind as ErrorKind, failedAt: end.failedAt } : {}),
 	};
 	for (const p of plugins) if (p.settle) result = p.settle(result);
 	emit({ type: "run_end", flow: flow.name.value, ok: result.ok, usage, ...(result.error ? { error: result.error } : {}) });
