@@ -45,7 +45,7 @@ describe("pi-flows run", () => {
 		project.write("s.yaml", "turns:\n  look:\n    - fail: quota exceeded\n");
 		const r = cli("run", "mine", "q", "--script", "s.yaml", "--project");
 		expect(r.code).toBe(1);
-		expect(r.stderr).toContain("the run failed at look: look: provider: quota exceeded");
+		expect(r.stderr).toContain("the run failed at look: provider: quota exceeded");
 		expect(r.stdout).toBe("");
 	});
 

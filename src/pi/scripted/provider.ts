@@ -73,7 +73,7 @@ export function createScriptedModel(script: Script): ScriptedModel {
 		if (!step) {
 			return fauxAssistantMessage([], {
 				stopReason: "error",
-				errorMessage: `the script's ${found.steps.length} step(s) for \`${found.key}\` are used up at visit \`${visit}\` (request ${index + 1})`,
+				errorMessage: `the script's ${found.steps.length} step(s) for \`${found.key}\` are used up${found.key === visit ? "" : ` at visit \`${visit}\``} (request ${index + 1})`,
 			});
 		}
 		cursors.set(visit, index + 1);
