@@ -4,7 +4,7 @@
  * follow; `--json` prints the rows as data.
  */
 import { planOf, showPlan } from "../flow/render/index.ts";
-import { parseDuration } from "../flow/syntax/index.ts";
+import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
 import { type Args, flag } from "./args.ts";
 import { checkedFlowArg } from "./flow-arg.ts";
 import type { Io } from "./io.ts";
@@ -16,7 +16,7 @@ export function planCommand(args: Args, io: Io): number {
 	const timeout = flag(args, "timeout");
 	const timeoutMs = timeout === undefined ? undefined : parseDuration(timeout);
 	if (timeout !== undefined && timeoutMs === undefined) {
-		io.stderr(`pi-flows plan: --timeout takes a duration like 90s, 10m or 1h30m, not \`${timeout}\``);
+		io.stderr(`pi-flows plan: ${durationFlagError("--timeout", timeout)}`);
 		return 2;
 	}
 	const checked = checkedFlowArg("plan", args, io);

@@ -2,7 +2,7 @@
  * The syntax layer's only door: the condition and address parsers, durations, and the helper that says
  * whether a YAML scalar's text maps back to exact columns.
  */
-export { formatDuration, parseDuration, readDuration } from "./duration.ts";
+export { durationFlagError, formatDuration, parseDuration, readDuration } from "./duration.ts";
 export {
 	type AddressExpr,
 	type BinaryExpr,
