@@ -22,10 +22,10 @@ const COMMANDS: Record<string, FlagSpec> = {
 	run: { model: true, script: true, json: false, project: false, timeout: true, "dry-run": false, "idle-timeout": true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	resume: { json: false, timeout: true, "runs-dir": true, "in-doubt": true, "take-lock": false, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	check: { json: false, project: false },
-	test: {},
+	test: { project: false },
 	chain: { goal: true, model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "dry-run": false, "idle-timeout": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
 	drive: { agent: true, model: true, script: true, "max-turns": true, "log-dir": true, project: false },
-	list: { json: false },
+	list: { json: false, project: false },
 	plan: { json: false, project: false, model: true, timeout: true, "runs-dir": true },
 	graph: { project: false },
 	report: { out: true, "runs-dir": true },
@@ -44,7 +44,7 @@ const USAGE = `usage: pi-flows <command> [...]
         run a chain: every step's flags applied, handoff summaries between steps
   drive TASK.md [--max-turns N] [--agent A] [--model M] [--script FILE]
         the unattended handoff chain: a fresh context per turn, each ending on a handoff
-  test [files...]            run flow tests (*.test.yaml beside a flow) on the scripted model
+  test [files...] [--project]  run flow tests (*.test.yaml beside a flow) on the scripted model
   check [paths...] [--json] [--project]
         judge flow files without running them (exit 1 on faults); no path: every flow found
   plan <flow> [--model M] [--timeout D] [--json] [--project]
@@ -54,7 +54,7 @@ const USAGE = `usage: pi-flows <command> [...]
         one self-contained HTML page of a run (default <run>/report.html; no run: the newest)
   schema                      the JSON Schema of a flow's frontmatter, for editors
   lsp [--stdio]               the flow language server on stdin/stdout, for editors
-  list [--json]               every flow found, its source, and whether it checks`;
+  list [--json] [--project]   every flow found, its source, and whether it checks`;
 
 /** Runs one invocation; resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {

@@ -3,8 +3,8 @@
  * the project's nearest `.pi/flows/`; a later source wins a name. A name is a file name without `.md`.
  */
 import { existsSync, statSync } from "node:fs";
-import { basename, resolve } from "node:path";
-import { definitionDirs, markdownFiles, type Scope, type Source } from "../agents/index.ts";
+import { basename, relative, resolve } from "node:path";
+import { definitionDirs, markdownFiles, nearestProjectDir, type Scope, type Source } from "../agents/index.ts";
 import { byCloseness, nearest } from "../faults/index.ts";
 
 /** A flow file found in one of the sources. */
@@ -29,7 +29,23 @@ export function listFlows(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv
 	return { flows: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), shadowed };
 }
 
-/** A flow by name or by path; a miss names the nearest flows. */
+/**
+ * The project's flows a scope does not read (no `project: true`): every command names them the same way
+ * ("skipped, read only when trusted") instead of acting as if they were not there. Undefined when there
+ * are none or the scope reads them.
+ */
+export function unreadProjectFlows(cwd: string, scope: Scope = {}): { dir: string; flows: FlowEntry[] } | undefined {
+	if (scope.project) return undefined;
+	const dir = nearestProjectDir(cwd, "flows");
+	const flows = dir ? markdownFiles(dir).map((file) => ({ name: basename(file, ".md"), file, source: "project" as const })) : [];
+	return dir && flows.length ? { dir, flows: flows.sort((a, b) => a.name.localeCompare(b.name)) } : undefined;
+}
+
+/** How a command reads project flows, said once for every command that finds flows by name. */
+export const PROJECT_TRUST =
+	"project flows are repository content, read only when trusted: add `--project` on the command line, or trust the project in pi";
+
+/** A flow by name or by path; a miss names the nearest flows, or says the name is an unread project flow. */
 export function findFlow(
 	nameOrPath: string,
 	cwd: string,
@@ -45,6 +61,8 @@ export function findFlow(
 	const { flows } = listFlows(cwd, scope, env);
 	const found = flows.find((f) => f.name === nameOrPath);
 	if (found) return { ok: true, value: found };
+	const unread = unreadProjectFlows(cwd, scope)?.flows.find((f) => f.name === nameOrPath);
+	if (unread) return { ok: false, error: `\`${nameOrPath}\` is a project flow (${relative(cwd, unread.file)}) and was not read: ${PROJECT_TRUST}.`, nearest: [] };
 	const names = flows.map((f) => f.name);
 	const near = nearest(nameOrPath, names);
 	const closest = near ? [near, ...byCloseness(nameOrPath, names, 3).filter((n) => n !== near)].slice(0, 3) : byCloseness(nameOrPath, names, 3);
