@@ -17,6 +17,7 @@ import { chainCommand } from "./chain.ts";
 import { driveCommand } from "./drive.ts";
 import { testCommand } from "./test.ts";
 import { schemaCommand } from "./schema.ts";
+import { scriptCommand } from "./script.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
 	run: { model: true, script: true, json: false, project: false, timeout: true, "dry-run": false, "idle-timeout": true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
@@ -30,6 +31,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 	graph: { project: false },
 	report: { out: true, "runs-dir": true },
 	schema: {},
+	script: { project: false, test: false, out: true },
 	lsp: { stdio: false, clientProcessId: true },
 };
 
@@ -52,6 +54,8 @@ const USAGE = `usage: pi-flows <command> [...]
   graph <flow> [--project]    the flow's shape as a Mermaid flowchart
   report [run] [--out FILE] [--runs-dir DIR]
         one self-contained HTML page of a run (default <run>/report.html; no run: the newest)
+  script <flow> [--test] [--out FILE] [--project]
+        a starter script for the scripted model (--test: a whole flow test), one entry per agent node
   schema                      the JSON Schema of a flow's frontmatter, for editors
   lsp [--stdio]               the flow language server on stdin/stdout, for editors
   list [--json] [--project]   every flow found, its source, and whether it checks`;
@@ -83,6 +87,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 	if (command === "graph") return graphCommand(parsed.value, io);
 	if (command === "report") return reportCommand(parsed.value, io);
 	if (command === "schema") return schemaCommand(parsed.value, io);
+	if (command === "script") return scriptCommand(parsed.value, io);
 	if (command === "lsp") return lspCommand(parsed.value, io);
 	return listCommand(parsed.value, io);
 }
