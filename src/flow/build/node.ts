@@ -73,7 +73,8 @@ function readNode(ctx: BuildContext, item: Node, range: Range, parent: string, r
 	const kinds = [...new Set(written.map((e) => KIND_OF[e.key as (typeof KIND_KEYS)[number]]))];
 	if (kinds.length !== 1) {
 		// `choise:` is a kind key misspelt: the fault stands on that key and names the one it meant.
-		const misspelt = kinds.length === 0 ? entries.map((e) => ({ e, near: (KIND_KEYS as readonly string[]).includes(e.key) ? undefined : nearest(e.key, KIND_KEYS) })).find((x) => x.near) : undefined;
+		const known = (key: string) => key === "id" || (KIND_KEYS as readonly string[]).includes(key) || Object.values(NODE_KEYS).some((keys) => keys.includes(key));
+		const misspelt = kinds.length === 0 ? entries.map((e) => ({ e, near: known(e.key) ? undefined : nearest(e.key, KIND_KEYS) })).find((x) => x.near) : undefined;
 		const message = misspelt
 			? `the node has no kind key; \`${misspelt.e.key}\` is not one. Did you mean \`${misspelt.near}\`?`
 			: kinds.length === 0
