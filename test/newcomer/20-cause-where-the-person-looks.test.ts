@@ -82,4 +82,18 @@ describe("a map's max is told to the producer", () => {
 		expect(r.stderr).not.toContain("picks it up");
 		expect(r.stderr).toContain("a resume would decide the same");
 	});
+
+	it("treats a flow's own decision nested in a block alike: not offered, and refused by resume", async () => {
+		const flow = "---\nname: nested\ndescription: d\ninput: { files: [string] }\nnodes:\n  - id: outer\n    choice:\n      - when: size(input.files) > 0\n        do:\n          - id: each\n            map-from: input.files\n            max: 2\n            do:\n              - id: look\n                agent: reviewer\n                reads: [item]\n    default: []\n---\n\n## look\nReview it.\n";
+		project.write(".pi/flows/nested.md", flow);
+		project.write("s.yaml", "turns:\n  look:\n    - say: ok\n");
+		const r = await cli(project, "run", "nested", JSON.stringify({ files: ["a", "b", "c"] }), "--script", "s.yaml", "--project");
+		expect(r.code).toBe(1);
+		expect(r.stderr).toContain("the run failed at outer/each: too-many: the list has 3 items");
+		expect(r.stderr).not.toContain("picks it up");
+		const folder = /\.pi\/runs\/\S+/.exec(r.stderr)?.[0] ?? "";
+		const resumed = await cli(project, "resume", folder);
+		expect(resumed.code).toBe(2);
+		expect(resumed.stderr).toContain("the run failed by the flow's own decision (too-many at outer/each)");
+	});
 });
