@@ -3,9 +3,10 @@
  * act), 3 a turn ended with no handoff even after its recovery turn, 2 MAX_TURNS reached or bad usage,
  * 130 stopped.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { loadRoster } from "../agents/index.ts";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { loadRoster, nearestProjectDir } from "../agents/index.ts";
+import { PROJECT_TRUST } from "../flow/index.ts";
 import { faultText } from "../faults/index.ts";
 import { drive, type DriveEnd } from "../drive/index.ts";
 import { openHost, readScript } from "../pi/index.ts";
@@ -39,7 +40,10 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 	const agentName = flag(args, "agent") ?? "worker";
 	const agent = loadRoster(io.cwd, { project: args.flags.has("project") }, io.env).get(agentName);
 	if (!agent || agent.kind !== "agent") {
-		io.stderr(`pi-flows: no usable agent \`${agentName}\`${agent ? ` (${agent.cause})` : ""}`);
+		// The one rule for project files: an unread project agent is named, with how to trust it.
+		const dir = !agent && !args.flags.has("project") ? nearestProjectDir(io.cwd, "agents") : undefined;
+		const unread = dir && existsSync(join(dir, `${agentName}.md`)) ? `: it is a project agent (${displayPath(join(dir, `${agentName}.md`), io.cwd)}) and was not read; ${PROJECT_TRUST.replace("project flows", "project agents")}` : "";
+		io.stderr(`pi-flows: no usable agent \`${agentName}\`${agent ? ` (${agent.cause})` : unread}`);
 		return 2;
 	}
 	const scriptPath = flag(args, "script");

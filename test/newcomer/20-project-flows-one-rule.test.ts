@@ -34,6 +34,16 @@ describe("a project flow by name", () => {
 	});
 });
 
+describe("a project agent by name", () => {
+	it("is named as unread, with how to trust it, by drive", async () => {
+		project.write(".pi/agents/helper.md", "---\nname: helper\ndescription: h\ntools: read\n---\nHelp.\n");
+		project.write("TASK.md", "# Task\n");
+		const r = await cli(project, "drive", "TASK.md", "--agent", "helper");
+		expect(r.code).toBe(2);
+		expect(r.stderr).toContain("it is a project agent (.pi/agents/helper.md) and was not read; project agents are repository content, read only when trusted: add `--project`");
+	});
+});
+
 describe("commands over every flow", () => {
 	it("check with no path checks every flow it sees and names the project flows it skipped", async () => {
 		const r = await cli(project, "check");
