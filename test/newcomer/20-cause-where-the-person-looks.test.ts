@@ -6,7 +6,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadRoster } from "../../src/agents/index.ts";
+import { answerOf } from "../../src/extension/launch/answer.ts";
+import { foldLive, startLive } from "../../src/extension/live/fold.ts";
+import { showLive, treeOf } from "../../src/extension/live/render.ts";
+import { checkFlowText } from "../../src/flow/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
+import { runInline } from "../helpers/run.ts";
 import { cli, REVIEW, TRIAGE } from "./helpers.ts";
 
 let project: TempProject;
@@ -50,6 +56,20 @@ describe("a tool's refusal is the cause, said once", () => {
 		const report = await cli(project, "report", folder);
 		expect(report.code).toBe(0);
 		expect(readFileSync(join(project.cwd, folder, "report.html"), "utf8")).toContain("the `verdict` tool refused its arguments");
+	});
+
+	it("says the tool's words once in pi's live view and answer message", async () => {
+		const ran = await runInline(project, "triage", TRIAGE, badVerdict);
+		const answer = answerOf("triage", "the sum is off by one", { result: ran.result, runDir: ".pi/runs/x" });
+		expect(answer.end).toMatch(/^failed at route\/fix#2\/review: provider: the `verdict` tool refused its arguments: resolved\.0\.how: expected one of \["addressed","withdrawn"\]/);
+		expect(answer.end).not.toContain("child:");
+		const state = startLive("triage", 0);
+		for (const e of ran.events) foldLive(state, e, 1);
+		const checked = checkFlowText(TRIAGE, `${project.cwd}/.pi/flows/triage.md`, loadRoster(project.cwd, { project: true }, project.env)).value;
+		if (!checked) throw new Error("the triage flow does not check");
+		const frame = showLive(state, treeOf(checked), 2, { maxRows: 40 }).join("\n");
+		expect(frame).toContain("the `verdict` tool refused its arguments");
+		expect(frame).not.toMatch(/child: [^\n]*child: /);
 	});
 
 	it("says why a typed turn ended with no accepted submit", async () => {
