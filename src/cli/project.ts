@@ -19,5 +19,8 @@ export function skippedProjectFlows(io: Io, scope: Scope): string | undefined {
 	const unread = unreadProjectFlows(io.cwd, scope);
 	if (!unread) return undefined;
 	const n = unread.flows.length;
-	return `skipped ${n} project flow${n === 1 ? "" : "s"} in ${displayPath(unread.dir, io.cwd)} (${unread.flows.map((f) => f.name).join(", ")}): ${PROJECT_TRUST}`;
+	return (
+		`skipped ${n} project flow${n === 1 ? "" : "s"} in ${displayPath(unread.dir, io.cwd)} ` +
+		`(${unread.flows.map((f) => f.name).join(", ")}): ${PROJECT_TRUST}`
+	);
 }

@@ -26,7 +26,9 @@ export function scriptCommand(args: Args, io: Io): number {
 		return 2;
 	}
 	writeFileSync(file, text);
-	const next = args.flags.has("test") ? `pi-flows test ${out}` : `pi-flows run ${checked.value.name.value} "…" --script ${out}`;
+	const next = args.flags.has("test")
+		? `pi-flows test ${out}`
+		: `pi-flows run ${checked.value.name.value} "…" --script ${out}`;
 	io.stderr(`wrote ${out}; try \`${next}\``);
 	return 0;
 }

@@ -26,12 +26,20 @@ export function starterScript(flow: CheckedFlow, options: StarterOptions = {}): 
 	const walk = (f: CheckedFlow, nodes: readonly FlowNode[], prefix: string) => {
 		for (const node of nodes) {
 			if (node.kind === "agent") entries.push(agentEntry(f, node, prefix));
-			else if (node.kind === "swarm") entries.push(entry(prefix ? `${prefix}${node.path}` : node.id.value, ["- say: ok"], "a swarm: every member's turn plays these steps; key `<swarm>/<agent>[i]#round` for one member"));
+			else if (node.kind === "swarm")
+				entries.push(
+					entry(
+						prefix ? `${prefix}${node.path}` : node.id.value,
+						["- say: ok"],
+						"a swarm: every member's turn plays these steps; key `<swarm>/<agent>[i]#round` for one member",
+					),
+				);
 			else if (node.kind === "ask") asks.push(askAnswer(node));
 			else if (node.kind === "flow") {
 				const callee = f.callees.get(node.id.value);
 				if (callee) walk(callee, callee.nodes, `${prefix}${node.path}/`);
-			} else if (node.kind === "choice") for (const body of [...node.cases.map((c) => c.body), node.otherwise]) walk(f, body, prefix);
+			} else if (node.kind === "choice")
+				for (const body of [...node.cases.map((c) => c.body), node.otherwise]) walk(f, body, prefix);
 			else if (node.kind === "parallel") for (const b of node.branches) walk(f, b.body, prefix);
 			else if (node.kind === "map" || node.kind === "loop") walk(f, node.body, prefix);
 		}
@@ -42,10 +50,15 @@ export function starterScript(flow: CheckedFlow, options: StarterOptions = {}): 
 		"# with an answer the node accepts. Edit the answers; see docs/scripted-model.md for every step key.",
 	];
 	const askNote = asks.length
-		? ["# Questions are not scripted here: a flow test answers them under `answers:` (in a run, the person does).", ...asks.map((a) => `#   ${a.id}: ${a.note}`)]
+		? [
+				"# Questions are not scripted here: a flow test answers them under `answers:` (in a run, the person does).",
+				...asks.map((a) => `#   ${a.id}: ${a.note}`),
+			]
 		: [];
-	if (!options.test) return [...head, ...askNote, "turns:", ...entries.map((e) => indent(e, 2))].join("\n").concat("\n");
-	const input = flow.input.value.kind === "string" || flow.input.value.kind === "text" ? "the task" : sampleValue(flow.input.value);
+	if (!options.test)
+		return [...head, ...askNote, "turns:", ...entries.map((e) => indent(e, 2))].join("\n").concat("\n");
+	const input =
+		flow.input.value.kind === "string" || flow.input.value.kind === "text" ? "the task" : sampleValue(flow.input.value);
 	return [
 		`# A flow test for \`${flow.name.value}\`, written by \`pi-flows script --test\`. Run it with \`pi-flows test\`.`,
 		`flow: ${flow.name.value}`,
@@ -69,10 +82,18 @@ function agentEntry(flow: CheckedFlow, node: Extract<FlowNode, { kind: "agent" }
 		const sample = sampleValue(typed);
 		// Only objects travel as themselves; every other type is wrapped, as the submit schema says.
 		const args = typed.kind === "object" ? sample : { value: sample };
-		return entry(key, ["- call: submit", `  args: ${flow_(args)}`], `submit a ${typeToString(typed)}${typed.kind === "object" ? "" : ", wrapped as { value: ... }"}`);
+		return entry(
+			key,
+			["- call: submit", `  args: ${flow_(args)}`],
+			`submit a ${typeToString(typed)}${typed.kind === "object" ? "" : ", wrapped as { value: ... }"}`,
+		);
 	}
 	if (node.verdict) {
-		return entry(key, ["- call: verdict", "  args: { approved: true }"], "verdict: approved, remarks?, raised: [text], resolved: [{ id: o1, how: addressed | withdrawn, reason? }]");
+		return entry(
+			key,
+			["- call: verdict", "  args: { approved: true }"],
+			"verdict: approved, remarks?, raised: [text], resolved: [{ id: o1, how: addressed | withdrawn, reason? }]",
+		);
 	}
 	return entry(key, [`- say: "${node.id.value} done: {{task|lines:1}}"`]);
 }

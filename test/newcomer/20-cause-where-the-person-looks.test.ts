@@ -43,7 +43,9 @@ describe("a tool's refusal is the cause, said once", () => {
 		const r = await cli(project, "run", "triage", "the sum is off by one", "--script", "s.yaml", "--project");
 		expect(r.code).toBe(1);
 		const line = r.stderr.split("\n").find((l) => l.startsWith("pi-flows: the run failed at")) ?? "";
-		expect(line).toContain('the `verdict` tool refused its arguments: resolved.0.how: expected one of ["addressed","withdrawn"]');
+		expect(line).toContain(
+			'the `verdict` tool refused its arguments: resolved.0.how: expected one of ["addressed","withdrawn"]',
+		);
 		expect(line.startsWith("pi-flows: the run failed at route/fix#2/review: provider: ")).toBe(true);
 		expect(line.match(/route\/fix#2\/review/g)?.length).toBe(2); // where, and the script's own words
 		expect(r.stderr).not.toMatch(/child: [^\n]*child: /);
@@ -55,17 +57,25 @@ describe("a tool's refusal is the cause, said once", () => {
 		expect(result.error.startsWith("route/fix#2/review: provider: the `verdict` tool refused")).toBe(true);
 		const report = await cli(project, "report", folder);
 		expect(report.code).toBe(0);
-		expect(readFileSync(join(project.cwd, folder, "report.html"), "utf8")).toContain("the `verdict` tool refused its arguments");
+		expect(readFileSync(join(project.cwd, folder, "report.html"), "utf8")).toContain(
+			"the `verdict` tool refused its arguments",
+		);
 	});
 
 	it("says the tool's words once in pi's live view and answer message", async () => {
 		const ran = await runInline(project, "triage", TRIAGE, badVerdict);
 		const answer = answerOf("triage", "the sum is off by one", { result: ran.result, runDir: ".pi/runs/x" });
-		expect(answer.end).toMatch(/^failed at route\/fix#2\/review: provider: the `verdict` tool refused its arguments: resolved\.0\.how: expected one of \["addressed","withdrawn"\]/);
+		expect(answer.end).toMatch(
+			/^failed at route\/fix#2\/review: provider: the `verdict` tool refused its arguments: resolved\.0\.how: expected one of \["addressed","withdrawn"\]/,
+		);
 		expect(answer.end).not.toContain("child:");
 		const state = startLive("triage", 0);
 		for (const e of ran.events) foldLive(state, e, 1);
-		const checked = checkFlowText(TRIAGE, `${project.cwd}/.pi/flows/triage.md`, loadRoster(project.cwd, { project: true }, project.env)).value;
+		const checked = checkFlowText(
+			TRIAGE,
+			`${project.cwd}/.pi/flows/triage.md`,
+			loadRoster(project.cwd, { project: true }, project.env),
+		).value;
 		if (!checked) throw new Error("the triage flow does not check");
 		const frame = showLive(state, treeOf(checked), 2, { maxRows: 40 }).join("\n");
 		expect(frame).toContain("the `verdict` tool refused its arguments");
@@ -73,17 +83,25 @@ describe("a tool's refusal is the cause, said once", () => {
 	});
 
 	it("says why a typed turn ended with no accepted submit", async () => {
-		project.write("s.yaml", "turns:\n  plan:\n    - call: submit\n      args: { value: [a.js] }\n    - say: done\n  look:\n    - say: ok\n  sum:\n    - say: ok\n");
+		project.write(
+			"s.yaml",
+			"turns:\n  plan:\n    - call: submit\n      args: { value: [a.js] }\n    - say: done\n  look:\n    - say: ok\n  sum:\n    - say: ok\n",
+		);
 		const r = await cli(project, "run", "review", "go", "--script", "s.yaml", "--project");
 		expect(r.code).toBe(1);
-		expect(r.stderr).toContain("the run failed at plan: schema: the turn ended with no accepted `submit` call: the `submit` tool refused its arguments: files: ");
+		expect(r.stderr).toContain(
+			"the run failed at plan: schema: the turn ended with no accepted `submit` call: the `submit` tool refused its arguments: files: ",
+		);
 	});
 });
 
 describe("a map's max is told to the producer", () => {
 	const seven = "[a, b, c, d, e, f, g]";
 	it("refuses a longer list at submit time, and the corrected one runs", async () => {
-		project.write("s.yaml", `turns:\n  plan:\n    - call: submit\n      args: { files: ${seven} }\n    - call: submit\n      args: { files: [a, b] }\n  look:\n    - say: ok\n  sum:\n    - say: "{{section:each|lines:1}}"\n`);
+		project.write(
+			"s.yaml",
+			`turns:\n  plan:\n    - call: submit\n      args: { files: ${seven} }\n    - call: submit\n      args: { files: [a, b] }\n  look:\n    - say: ok\n  sum:\n    - say: "{{section:each|lines:1}}"\n`,
+		);
 		const r = await cli(project, "run", "review", "go", "--script", "s.yaml", "--project");
 		expect(r.code).toBe(0);
 		const folder = /\.pi\/runs\/\S+/.exec(r.stderr)?.[0] ?? "";
@@ -93,10 +111,19 @@ describe("a map's max is told to the producer", () => {
 	});
 
 	it("never offers a resume the resume would refuse", async () => {
-		const flow = "---\nname: review\ndescription: d\ninput: { files: [string] }\nnodes:\n  - id: each\n    map-from: input.files\n    max: 5\n    do:\n      - id: look\n        agent: reviewer\n        reads: [item]\n---\n\n## look\nReview it.\n";
+		const flow =
+			"---\nname: review\ndescription: d\ninput: { files: [string] }\nnodes:\n  - id: each\n    map-from: input.files\n    max: 5\n    do:\n      - id: look\n        agent: reviewer\n        reads: [item]\n---\n\n## look\nReview it.\n";
 		project.write(".pi/flows/review.md", flow);
 		project.write("s.yaml", "turns:\n  look:\n    - say: ok\n");
-		const r = await cli(project, "run", "review", JSON.stringify({ files: ["a", "b", "c", "d", "e", "f"] }), "--script", "s.yaml", "--project");
+		const r = await cli(
+			project,
+			"run",
+			"review",
+			JSON.stringify({ files: ["a", "b", "c", "d", "e", "f"] }),
+			"--script",
+			"s.yaml",
+			"--project",
+		);
 		expect(r.code).toBe(1);
 		expect(r.stderr).toContain("too-many");
 		expect(r.stderr).not.toContain("picks it up");
@@ -104,10 +131,19 @@ describe("a map's max is told to the producer", () => {
 	});
 
 	it("treats a flow's own decision nested in a block alike: not offered, and refused by resume", async () => {
-		const flow = "---\nname: nested\ndescription: d\ninput: { files: [string] }\nnodes:\n  - id: outer\n    choice:\n      - when: size(input.files) > 0\n        do:\n          - id: each\n            map-from: input.files\n            max: 2\n            do:\n              - id: look\n                agent: reviewer\n                reads: [item]\n    default: []\n---\n\n## look\nReview it.\n";
+		const flow =
+			"---\nname: nested\ndescription: d\ninput: { files: [string] }\nnodes:\n  - id: outer\n    choice:\n      - when: size(input.files) > 0\n        do:\n          - id: each\n            map-from: input.files\n            max: 2\n            do:\n              - id: look\n                agent: reviewer\n                reads: [item]\n    default: []\n---\n\n## look\nReview it.\n";
 		project.write(".pi/flows/nested.md", flow);
 		project.write("s.yaml", "turns:\n  look:\n    - say: ok\n");
-		const r = await cli(project, "run", "nested", JSON.stringify({ files: ["a", "b", "c"] }), "--script", "s.yaml", "--project");
+		const r = await cli(
+			project,
+			"run",
+			"nested",
+			JSON.stringify({ files: ["a", "b", "c"] }),
+			"--script",
+			"s.yaml",
+			"--project",
+		);
 		expect(r.code).toBe(1);
 		expect(r.stderr).toContain("the run failed at outer/each: too-many: the list has 3 items");
 		expect(r.stderr).not.toContain("picks it up");

@@ -11,22 +11,34 @@ beforeEach(() => {
 	project = tempProject();
 	project.write(".pi/flows/triage.md", TRIAGE);
 	project.write(".pi/flows/review.md", REVIEW);
-	project.write(".pi/flows/review.test.yaml", "input: go\nscript:\n  turns:\n    plan:\n      - call: submit\n        args: { files: [a.js] }\n    look:\n      - say: ok\n    sum:\n      - say: done\nexpect:\n  ok: true\n  output: done\n");
+	project.write(
+		".pi/flows/review.test.yaml",
+		"input: go\nscript:\n  turns:\n    plan:\n      - call: submit\n        args: { files: [a.js] }\n    look:\n      - say: ok\n    sum:\n      - say: done\nexpect:\n  ok: true\n  output: done\n",
+	);
 });
 afterEach(() => project.cleanup());
 
-const TRUST = "project flows are repository content, read only when trusted: add `--project` on the command line, or trust the project in pi";
+const TRUST =
+	"project flows are repository content, read only when trusted: add `--project` on the command line, or trust the project in pi";
 
 describe("a project flow by name", () => {
 	it("is found with --project by run, plan and graph alike", async () => {
-		for (const command of [["plan", "triage"], ["graph", "triage"], ["run", "triage", "x", "--dry-run"]]) {
+		for (const command of [
+			["plan", "triage"],
+			["graph", "triage"],
+			["run", "triage", "x", "--dry-run"],
+		]) {
 			const r = await cli(project, ...command, "--project");
 			expect(r.code, `${command.join(" ")}: ${r.stderr}`).toBe(0);
 		}
 	});
 
 	it("is named as unread, with how to trust it, by run, plan and graph alike", async () => {
-		for (const command of [["plan", "triage"], ["graph", "triage"], ["run", "triage", "x"]]) {
+		for (const command of [
+			["plan", "triage"],
+			["graph", "triage"],
+			["run", "triage", "x"],
+		]) {
 			const r = await cli(project, ...command);
 			expect(r.code).toBe(2);
 			expect(r.stderr).toBe(`pi-flows: \`triage\` is a project flow (.pi/flows/triage.md) and was not read: ${TRUST}.`);
@@ -40,7 +52,9 @@ describe("a project agent by name", () => {
 		project.write("TASK.md", "# Task\n");
 		const r = await cli(project, "drive", "TASK.md", "--agent", "helper");
 		expect(r.code).toBe(2);
-		expect(r.stderr).toContain("it is a project agent (.pi/agents/helper.md) and was not read; project agents are repository content, read only when trusted: add `--project`");
+		expect(r.stderr).toContain(
+			"it is a project agent (.pi/agents/helper.md) and was not read; project agents are repository content, read only when trusted: add `--project`",
+		);
 	});
 });
 

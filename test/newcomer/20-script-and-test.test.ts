@@ -30,17 +30,42 @@ describe("pi-flows script", () => {
 	});
 
 	it("wraps a list output in { value: [...] }", async () => {
-		project.write(".pi/flows/files.md", REVIEW.replace("name: review", "name: files").replace("output: { files: [string] }", "output: [string]").replace("plan.output.files", "plan.output"));
+		project.write(
+			".pi/flows/files.md",
+			REVIEW.replace("name: review", "name: files")
+				.replace("output: { files: [string] }", "output: [string]")
+				.replace("plan.output.files", "plan.output"),
+		);
 		const made = await cli(project, "script", "files", "--project");
-		expect(made.stdout).toContain("plan:  # submit a [string] (at most 5), wrapped as { value: ... }\n    - call: submit\n      args: { value: [ sample ] }");
+		expect(made.stdout).toContain(
+			"plan:  # submit a [string] (at most 5), wrapped as { value: ... }\n    - call: submit\n      args: { value: [ sample ] }",
+		);
 		project.write("s.yaml", made.stdout);
 		expect((await cli(project, "run", "files", "go", "--project", "--script", "s.yaml")).code).toBe(0);
 	});
 
 	it("writes a whole flow test that passes, for the issue's flows and every shipped flow", async () => {
-		const flows = ["triage", "review", "build", "build-attended", "explore", "interview", "review-loop", "split", "swarm-survey"];
+		const flows = [
+			"triage",
+			"review",
+			"build",
+			"build-attended",
+			"explore",
+			"interview",
+			"review-loop",
+			"split",
+			"swarm-survey",
+		];
 		for (const name of flows) {
-			const made = await cli(project, "script", name, "--project", "--test", "--out", `t/${name}.test.yaml`.replace("t/", ""));
+			const made = await cli(
+				project,
+				"script",
+				name,
+				"--project",
+				"--test",
+				"--out",
+				`t/${name}.test.yaml`.replace("t/", ""),
+			);
 			expect(made.code, made.stderr).toBe(0);
 		}
 		const ran = await cli(project, "test", ...flows.map((n) => `${n}.test.yaml`), "--project");
@@ -59,16 +84,23 @@ describe("pi-flows test names the step", () => {
 	it("says which step of which entry was refused, and the tool's words", async () => {
 		project.write(
 			".pi/flows/triage.test.yaml",
-			'input: x\nscript:\n  turns:\n    scout:\n      - call: submit\n        args: { severity: high, files: [a] }\n    code:\n      - say: fixed\n    review:\n      - call: verdict\n        args: { approved: true, resolved: [{ id: o1, how: done }] }\nexpect:\n  ok: true\n',
+			"input: x\nscript:\n  turns:\n    scout:\n      - call: submit\n        args: { severity: high, files: [a] }\n    code:\n      - say: fixed\n    review:\n      - call: verdict\n        args: { approved: true, resolved: [{ id: o1, how: done }] }\nexpect:\n  ok: true\n",
 		);
 		const r = await cli(project, "test", ".pi/flows/triage.test.yaml");
 		expect(r.code).toBe(1);
-		expect(r.stdout).toContain('the `verdict` tool refused its arguments: resolved.0.how: expected one of ["addressed","withdrawn"]');
-		expect(r.stdout).toContain("at script entry `review` (visit route/fix#1/review), step 1 (`call: verdict`): the tool refused its `args`");
+		expect(r.stdout).toContain(
+			'the `verdict` tool refused its arguments: resolved.0.how: expected one of ["addressed","withdrawn"]',
+		);
+		expect(r.stdout).toContain(
+			"at script entry `review` (visit route/fix#1/review), step 1 (`call: verdict`): the tool refused its `args`",
+		);
 	});
 
 	it("says when an entry's steps ran out before the turn ended", async () => {
-		project.write(".pi/flows/review.test.yaml", "input: x\nscript:\n  turns:\n    plan:\n      - call: read\n        args: { path: nothing.md }\n    look:\n      - say: ok\n    sum:\n      - say: ok\nexpect:\n  ok: true\n");
+		project.write(
+			".pi/flows/review.test.yaml",
+			"input: x\nscript:\n  turns:\n    plan:\n      - call: read\n        args: { path: nothing.md }\n    look:\n      - say: ok\n    sum:\n      - say: ok\nexpect:\n  ok: true\n",
+		);
 		const r = await cli(project, "test", ".pi/flows/review.test.yaml");
 		expect(r.stdout).toContain("at script entry `plan`: its 1 step(s) ran out before the turn ended");
 	});

@@ -16,7 +16,12 @@ afterEach(() => project.cleanup());
 function faultsOf(text: string) {
 	const file = `${project.cwd}/.pi/flows/${/name: (\S+)/.exec(text)?.[1]}.md`;
 	const scope = { project: true };
-	return checkFlowText(text, file, loadRoster(project.cwd, scope, project.env), catalogueOptions(project.cwd, scope, project.env)).faults;
+	return checkFlowText(
+		text,
+		file,
+		loadRoster(project.cwd, scope, project.env),
+		catalogueOptions(project.cwd, scope, project.env),
+	).faults;
 }
 
 describe("flow faults", () => {
@@ -53,7 +58,10 @@ describe("the command line", () => {
 	});
 
 	it("suggests the duration meant by `--timeout 10min`", async () => {
-		for (const command of [["run", "review", "go"], ["plan", "review"]]) {
+		for (const command of [
+			["run", "review", "go"],
+			["plan", "review"],
+		]) {
 			const r = await cli(project, ...command, "--project", "--timeout", "10min");
 			expect(r.code).toBe(2);
 			expect(r.stderr).toContain("not `10min`: `min` is not a unit");
@@ -62,7 +70,10 @@ describe("the command line", () => {
 	});
 
 	it("fills say templates in a dry run with --script", async () => {
-		project.write("s.yaml", 'turns:\n  plan:\n    - call: submit\n      args: { files: [a.js] }\n  look:\n    - say: "looked at {{section:item}}; {{task|lines:1}}"\n  sum:\n    - say: "{{result|lines:2}}sum"\n');
+		project.write(
+			"s.yaml",
+			'turns:\n  plan:\n    - call: submit\n      args: { files: [a.js] }\n  look:\n    - say: "looked at {{section:item}}; {{task|lines:1}}"\n  sum:\n    - say: "{{result|lines:2}}sum"\n',
+		);
 		const r = await cli(project, "run", "review", "go", "--project", "--dry-run", "--script", "s.yaml");
 		expect(r.code).toBe(0);
 		expect(r.stdout).toContain("looked at a.js; Review the file under `item`.");

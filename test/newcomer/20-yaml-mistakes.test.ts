@@ -20,7 +20,11 @@ describe("YAML mistakes", () => {
 		const { faults } = readFlow(base.replace(c.from, c.to), "f.md");
 		expect(faults).toHaveLength(1);
 		const [f] = faults;
-		expect({ code: f.code, line: f.line, column: f.column }).toEqual({ code: "yaml-syntax", line: c.line, column: c.column });
+		expect({ code: f.code, line: f.line, column: f.column }).toEqual({
+			code: "yaml-syntax",
+			line: c.line,
+			column: c.column,
+		});
 		for (const words of c.says) expect(f.message).toContain(words);
 		// Plain words: none of the parser's own jargon.
 		expect(f.message).not.toMatch(/compact mapping|implicit key|flow sequence|block collection/i);

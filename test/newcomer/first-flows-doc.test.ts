@@ -21,7 +21,12 @@ const doc = readFileSync(join(PACKAGE_ROOT, "docs", "first-flows.md"), "utf8");
 
 describe("docs/first-flows.md", () => {
 	it("shows both flows and both tests", () => {
-		expect([...DOC_FILES.keys()].sort()).toEqual([".pi/flows/review.md", ".pi/flows/review.test.yaml", ".pi/flows/triage.md", ".pi/flows/triage.test.yaml"]);
+		expect([...DOC_FILES.keys()].sort()).toEqual([
+			".pi/flows/review.md",
+			".pi/flows/review.test.yaml",
+			".pi/flows/triage.md",
+			".pi/flows/triage.test.yaml",
+		]);
 	});
 
 	it("its flows check, plan, and their tests pass", async () => {
@@ -43,7 +48,10 @@ describe("docs/first-flows.md", () => {
 	});
 
 	it("the failure it shows for `how: done` is what pi-flows test prints", async () => {
-		project.write(".pi/flows/triage.test.yaml", (DOC_FILES.get(".pi/flows/triage.test.yaml") ?? "").replace("how: addressed", "how: done"));
+		project.write(
+			".pi/flows/triage.test.yaml",
+			(DOC_FILES.get(".pi/flows/triage.test.yaml") ?? "").replace("how: addressed", "how: done"),
+		);
 		const tested = await cli(project, "test", ".pi/flows/triage.test.yaml");
 		const shown = /```text\n(✗ \.pi\/flows\/triage\.test\.yaml[\s\S]*?)```/.exec(doc)?.[1] ?? "";
 		const flat = (t: string) => t.replace(/\s+/g, " ").trim();
@@ -51,7 +59,13 @@ describe("docs/first-flows.md", () => {
 	});
 
 	it("the YAML mistake it shows reads as shown", async () => {
-		project.write(".pi/flows/review.md", (DOC_FILES.get(".pi/flows/review.md") ?? "").replace("    reads: [input]\n    output", "      reads: [input]\n    output"));
+		project.write(
+			".pi/flows/review.md",
+			(DOC_FILES.get(".pi/flows/review.md") ?? "").replace(
+				"    reads: [input]\n    output",
+				"      reads: [input]\n    output",
+			),
+		);
 		const checked = await cli(project, "check", ".pi/flows/review.md");
 		const shown = /```text\n(\.pi\/flows\/review\.md:8:7[\s\S]*?)```/.exec(doc)?.[1] ?? "";
 		expect(shown).not.toBe("");

@@ -10,7 +10,11 @@ import type { TempProject } from "../helpers/project.ts";
 
 /** The files the walk-through shows, by path: every fenced block with `file=<path>` in its info line. */
 export const DOC_FILES: ReadonlyMap<string, string> = new Map(
-	[...readFileSync(join(PACKAGE_ROOT, "docs", "first-flows.md"), "utf8").matchAll(/^```\w+ file=(\S+)\n([\s\S]*?)^```$/gm)].map((m) => [m[1], m[2]]),
+	[
+		...readFileSync(join(PACKAGE_ROOT, "docs", "first-flows.md"), "utf8").matchAll(
+			/^```\w+ file=(\S+)\n([\s\S]*?)^```$/gm,
+		),
+	].map((m) => [m[1], m[2]]),
 );
 
 function docFile(path: string): string {

@@ -29,7 +29,11 @@ export function answerTypes(flow: Flow): Map<string, Type> {
 function boundAt(type: Type, path: readonly string[], max: number): Type | undefined {
 	if (path.length === 0) {
 		if (type.kind !== "list") return undefined;
-		return { ...listOf(type.of), ...(type.description ? { description: type.description } : {}), maxItems: Math.min(max, type.maxItems ?? max) };
+		return {
+			...listOf(type.of),
+			...(type.description ? { description: type.description } : {}),
+			maxItems: Math.min(max, type.maxItems ?? max),
+		};
 	}
 	if (type.kind !== "object") return undefined;
 	const [name, ...rest] = path;

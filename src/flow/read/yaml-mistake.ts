@@ -42,10 +42,16 @@ interface Open {
 const KEY = /^((?:"[^"]*"|'[^']*'|[^\s:#"'[\]{},][^:#]*?)):(?=\s|$)(.*)$/;
 
 /** Finds the mistake behind a YAML error at `errorOffset`, or undefined to keep the parser's message. */
-export function yamlMistake(text: string, errorOffset: number, errorCode?: string, lineBase = 0): YamlMistake | undefined {
+export function yamlMistake(
+	text: string,
+	errorOffset: number,
+	errorCode?: string,
+	lineBase = 0,
+): YamlMistake | undefined {
 	const lines = linesOf(text, lineBase);
 	const errorLine = lines.findLast((l) => l.offset <= errorOffset)?.n ?? lines.length + lineBase;
-	const found = indentation(lines, errorLine) ?? (errorCode === "DUPLICATE_KEY" ? undefined : onLine(lines, errorLine, lineBase));
+	const found =
+		indentation(lines, errorLine) ?? (errorCode === "DUPLICATE_KEY" ? undefined : onLine(lines, errorLine, lineBase));
 	return found;
 }
 
@@ -65,14 +71,26 @@ function linesOf(text: string, lineBase: number): Line[] {
 			while (lineText[content] === " ") content++;
 		}
 		const m = KEY.exec(lineText.slice(content));
-		out.push({ n, offset, text: lineText, indent, dashes, content, ...(m ? { key: { name: m[1], col: content, rest: m[2].trim() } } : {}) });
+		out.push({
+			n,
+			offset,
+			text: lineText,
+			indent,
+			dashes,
+			content,
+			...(m ? { key: { name: m[1], col: content, rest: m[2].trim() } } : {}),
+		});
 		offset += raw.length + 1;
 	}
 	return out;
 }
 
 const blank = (l: Line) => l.text.trim() === "" || l.text.trim().startsWith("#");
-const at = (l: Line, col: number, end = l.text.length): YamlMistake => ({ start: l.offset + col, end: Math.max(l.offset + col + 1, l.offset + end), message: "" });
+const at = (l: Line, col: number, end = l.text.length): YamlMistake => ({
+	start: l.offset + col,
+	end: Math.max(l.offset + col + 1, l.offset + end),
+	message: "",
+});
 const column = (col: number) => `column ${col + 1}`;
 
 /**
@@ -100,16 +118,33 @@ function indentation(lines: Line[], errorLine: number): YamlMistake | undefined 
 			skipDeeperThan = undefined;
 		}
 		const tab = /^ *\t/.exec(line.text);
-		if (tab) return { ...at(line, tab[0].length - 1, tab[0].length), message: `line ${line.n} is indented with a tab; YAML indents with spaces only.` };
+		if (tab)
+			return {
+				...at(line, tab[0].length - 1, tab[0].length),
+				message: `line ${line.n} is indented with a tab; YAML indents with spaces only.`,
+			};
 		const first = line.dashes[0] ?? line.key?.col ?? line.indent;
 		const prevKey = previous?.key;
-		const prevOpened = !!previous && (previous.key ? previous.key.rest === "" || previous.key.rest.startsWith("#") : previous.dashes.length > 0 && previous.content >= previous.text.length);
-		if (previous && prevKey && !prevOpened && line.dashes.length && first >= prevKey.col && !isBlockScalar(prevKey.rest)) {
+		const prevOpened =
+			!!previous &&
+			(previous.key
+				? previous.key.rest === "" || previous.key.rest.startsWith("#")
+				: previous.dashes.length > 0 && previous.content >= previous.text.length);
+		if (
+			previous &&
+			prevKey &&
+			!prevOpened &&
+			line.dashes.length &&
+			first >= prevKey.col &&
+			!isBlockScalar(prevKey.rest)
+		) {
 			const list = stack.findLast((o) => o.kind === "seq" && o.col < first);
 			if (list) {
 				return {
 					...at(line, first, line.text.length),
-					message: `This list item starts at ${column(first)}, deeper than the items of its list; start its \`-\` at ${column(list.col)}, as on line ${list.line.n}.`,
+					message:
+						`This list item starts at ${column(first)}, deeper than the items of its list; ` +
+						`start its \`-\` at ${column(list.col)}, as on line ${list.line.n}.`,
 				};
 			}
 		}
@@ -117,7 +152,9 @@ function indentation(lines: Line[], errorLine: number): YamlMistake | undefined 
 			const name = keyText(line);
 			return {
 				...at(line, line.key.col, line.key.col + line.key.name.length + 1),
-				message: `\`${name}:\` is indented deeper than \`${prevKey.name}:\` on line ${previous.n}, which already has its value; start it at ${column(prevKey.col)}, under \`${prevKey.name}:\`.`,
+				message:
+					`\`${name}:\` is indented deeper than \`${prevKey.name}:\` on line ${previous.n}, which already ` +
+					`has its value; start it at ${column(prevKey.col)}, under \`${prevKey.name}:\`.`,
 			};
 		}
 		if (!(previous && prevOpened && first > (stack.at(-1)?.col ?? -1))) {
@@ -127,25 +164,47 @@ function indentation(lines: Line[], errorLine: number): YamlMistake | undefined 
 				const popped = stack.pop() as Open;
 				last = popped;
 				const parent = stack.at(-1);
-				if ((!parent || parent.col < first) && !(line.dashes.length && popped.kind === "map" && parent?.kind === "map" && parent.col === first)) {
-					const what = line.key && !line.dashes.length ? `\`${keyText(line)}:\`` : line.dashes.length ? "This list item" : `\`${line.text.trim()}\``;
-					const sibling = popped.line.key && popped.kind === "map" ? `, as \`${popped.line.key.name}:\` on line ${popped.line.n}` : ` (line ${popped.line.n})`;
-					return { ...at(line, first, line.text.length), message: `${what} starts at ${column(first)}, which lines up with nothing above it; the ${popped.kind === "seq" ? "items" : "keys"} around it start at ${column(popped.col)}${sibling}.` };
+				if (
+					(!parent || parent.col < first) &&
+					!(line.dashes.length && popped.kind === "map" && parent?.kind === "map" && parent.col === first)
+				) {
+					const what =
+						line.key && !line.dashes.length
+							? `\`${keyText(line)}:\``
+							: line.dashes.length
+								? "This list item"
+								: `\`${line.text.trim()}\``;
+					const sibling =
+						popped.line.key && popped.kind === "map"
+							? `, as \`${popped.line.key.name}:\` on line ${popped.line.n}`
+							: ` (line ${popped.line.n})`;
+					return {
+						...at(line, first, line.text.length),
+						message:
+							`${what} starts at ${column(first)}, which lines up with nothing above it; ` +
+							`the ${popped.kind === "seq" ? "items" : "keys"} around it start at ${column(popped.col)}${sibling}.`,
+					};
 				}
 			}
 			const top = stack.at(-1);
 			if (last && line.key && !line.dashes.length && top?.kind === "seq" && top.col === first && last.kind === "map") {
 				const owner = stack.findLast((o) => o.kind === "map" && o.col < first);
-				const outer = owner?.line.key ? `, or the keys beside the list at ${column(owner.col)}, as \`${owner.line.key.name}:\` on line ${owner.line.n}` : "";
+				const outer = owner?.line.key
+					? `, or the keys beside the list at ${column(owner.col)}, as \`${owner.line.key.name}:\` on line ${owner.line.n}`
+					: "";
 				const sibling = `${last.line.key ? `, as \`${last.line.key.name}:\` on line ${last.line.n}` : ""}${outer}`;
 				return {
 					...at(line, first, line.text.length),
-					message: `\`${keyText(line)}:\` starts at ${column(first)}, where the list's \`-\` items start, so YAML cannot tell whose key it is; the keys of this item start at ${column(last.col)}${sibling}.`,
+					message:
+						`\`${keyText(line)}:\` starts at ${column(first)}, where the list's \`-\` items start, so YAML ` +
+						`cannot tell whose key it is; the keys of this item start at ${column(last.col)}${sibling}.`,
 				};
 			}
 		}
-		for (const d of line.dashes) if (!stack.some((s) => s.col === d && s.kind === "seq")) stack.push({ col: d, line, kind: "seq" });
-		if (line.key && !stack.some((s) => s.col === line.key?.col && s.kind === "map")) stack.push({ col: line.key.col, line, kind: "map" });
+		for (const d of line.dashes)
+			if (!stack.some((s) => s.col === d && s.kind === "seq")) stack.push({ col: d, line, kind: "seq" });
+		if (line.key && !stack.some((s) => s.col === line.key?.col && s.kind === "map"))
+			stack.push({ col: line.key.col, line, kind: "map" });
 		else if (line.key) {
 			const top = stack.findLast((s) => s.col === line.key?.col);
 			if (top) top.line = line;
@@ -164,9 +223,18 @@ function unclosed(line: Line): YamlMistake {
 	const col = line.text.indexOf(rest, line.key ? line.key.col + line.key.name.length + 1 : 0);
 	const key = `\`${keyText(line)}:\``;
 	const q = rest[0];
-	if (q === '"' || q === "'") return { ...at(line, col), message: `The value of ${key} opens a quote (${q}) that is never closed; close it at the end of the value.` };
+	if (q === '"' || q === "'")
+		return {
+			...at(line, col),
+			message: `The value of ${key} opens a quote (${q}) that is never closed; close it at the end of the value.`,
+		};
 	const which = rest.lastIndexOf("[") >= rest.lastIndexOf("{") ? "[" : "{";
-	return { ...at(line, col), message: `The ${which === "[" ? "list" : "mapping"} that ${key} opens with \`${which}\` is never closed with \`${which === "[" ? "]" : "}"}\`.` };
+	return {
+		...at(line, col),
+		message:
+			`The ${which === "[" ? "list" : "mapping"} that ${key} opens with \`${which}\` is never closed ` +
+			`with \`${which === "[" ? "]" : "}"}\`.`,
+	};
 }
 
 const isBlockScalar = (rest: string) => /^[|>][-+0-9]*\s*(#.*)?$/.test(rest);
@@ -209,9 +277,17 @@ function valueMistake(line: Line, later: Line[]): YamlMistake | undefined {
 	if (!line.key) {
 		const body = line.text.slice(line.content);
 		const glued = /^([A-Za-z_][\w-]*):(\S.*)$/.exec(body);
-		if (glued) return { ...at(line, line.content), message: `\`${glued[1]}:${glued[2]}\` needs a space after the colon: \`${glued[1]}: ${glued[2]}\`.` };
+		if (glued)
+			return {
+				...at(line, line.content),
+				message: `\`${glued[1]}:${glued[2]}\` needs a space after the colon: \`${glued[1]}: ${glued[2]}\`.`,
+			};
 		const words = /^([A-Za-z_][\w-]*)\s+(\S.*)$/.exec(body);
-		if (words && !body.includes(":")) return { ...at(line, line.content), message: `\`${body.trim()}\` is not a \`key: value\` pair; write \`${words[1]}: ${words[2]}\`.` };
+		if (words && !body.includes(":"))
+			return {
+				...at(line, line.content),
+				message: `\`${body.trim()}\` is not a \`key: value\` pair; write \`${words[1]}: ${words[2]}\`.`,
+			};
 		return undefined;
 	}
 	const { name, rest } = line.key;
@@ -221,13 +297,20 @@ function valueMistake(line: Line, later: Line[]): YamlMistake | undefined {
 	if (q === '"' || q === "'") {
 		const close = closing(rest, q);
 		if (close < 0) {
-			if (!later.some((l) => l.text.includes(q))) return { ...at(line, valueCol), message: `The value of ${key} opens a quote (${q}) that is never closed; close it at the end of the value.` };
+			if (!later.some((l) => l.text.includes(q)))
+				return {
+					...at(line, valueCol),
+					message: `The value of ${key} opens a quote (${q}) that is never closed; close it at the end of the value.`,
+				};
 		} else {
 			const after = rest.slice(close + 1).trim();
 			if (after && !after.startsWith("#")) {
 				return {
 					...at(line, valueCol),
-					message: `The value of ${key} starts with a quoted part, so YAML reads only ${rest.slice(0, close + 1)} as the value and stops at \`${after}\`; quote the whole value: ${q === '"' ? `'${rest.replace(/'/g, "''")}'` : `"${rest.replace(/"/g, '\\"')}"`}.`,
+					message:
+						`The value of ${key} starts with a quoted part, so YAML reads only ${rest.slice(0, close + 1)} ` +
+						`as the value and stops at \`${after}\`; ` +
+						`quote the whole value: ${q === '"' ? `'${rest.replace(/'/g, "''")}'` : `"${rest.replace(/"/g, '\\"')}"`}.`,
 				};
 			}
 		}
@@ -235,17 +318,46 @@ function valueMistake(line: Line, later: Line[]): YamlMistake | undefined {
 	}
 	if (q === "[" || q === "{") {
 		if (stillOpen(rest) && !later.some((l) => /[\]}]/.test(l.text))) {
-			return { ...at(line, valueCol), message: `The ${q === "[" ? "list" : "mapping"} that ${key} opens with \`${q}\` is never closed with \`${q === "[" ? "]" : "}"}\`.` };
+			return {
+				...at(line, valueCol),
+				message:
+					`The ${q === "[" ? "list" : "mapping"} that ${key} opens with \`${q}\` is never closed with ` +
+					`\`${q === "[" ? "]" : "}"}\`.`,
+			};
 		}
 		const end = q === "[" ? rest.lastIndexOf("]") : rest.lastIndexOf("}");
 		const after = end >= 0 ? rest.slice(end + 1).trim() : "";
-		if (after && !after.startsWith("#")) return { ...at(line, valueCol), message: `The value of ${key} is a ${q === "[" ? "list" : "mapping"} followed by \`${after}\`; quote the whole value if it is text.` };
+		if (after && !after.startsWith("#"))
+			return {
+				...at(line, valueCol),
+				message:
+					`The value of ${key} is a ${q === "[" ? "list" : "mapping"} followed by \`${after}\`; ` +
+					`quote the whole value if it is text.`,
+			};
 		return undefined;
 	}
-	if (q && "@`%".includes(q)) return { ...at(line, valueCol), message: `A plain value cannot start with ${q === "`" ? "`` ` ``" : `\`${q}\``} in YAML; quote the value of ${key}: "${rest.replace(/"/g, '\\"')}".` };
-	if (q && "*&!".includes(q)) return { ...at(line, valueCol), message: `A value starting with \`${q}\` is YAML syntax (an alias, anchor or tag); quote the value of ${key}: "${rest.replace(/"/g, '\\"')}".` };
+	if (q && "@`%".includes(q))
+		return {
+			...at(line, valueCol),
+			message:
+				`A plain value cannot start with ${q === "`" ? "`` ` ``" : `\`${q}\``} in YAML; ` +
+				`quote the value of ${key}: "${rest.replace(/"/g, '\\"')}".`,
+		};
+	if (q && "*&!".includes(q))
+		return {
+			...at(line, valueCol),
+			message:
+				`A value starting with \`${q}\` is YAML syntax (an alias, anchor or tag); ` +
+				`quote the value of ${key}: "${rest.replace(/"/g, '\\"')}".`,
+		};
 	const colon = /:\s/.exec(rest);
-	if (colon && !rest.startsWith("#")) return { ...at(line, valueCol + colon.index, valueCol + colon.index + 1), message: `The value of ${key} holds \`: \`, which YAML reads as a new key; quote the whole value: "${rest.replace(/"/g, '\\"')}".` };
+	if (colon && !rest.startsWith("#"))
+		return {
+			...at(line, valueCol + colon.index, valueCol + colon.index + 1),
+			message:
+				`The value of ${key} holds \`: \`, which YAML reads as a new key; ` +
+				`quote the whole value: "${rest.replace(/"/g, '\\"')}".`,
+		};
 	return undefined;
 }
 

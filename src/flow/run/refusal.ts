@@ -25,7 +25,13 @@ export function lastRefusal(messages: readonly unknown[]): string | undefined {
 function textOf(content: unknown): string {
 	if (typeof content === "string") return content;
 	if (!Array.isArray(content)) return "";
-	return content.map((c) => (c && typeof c === "object" && (c as { type?: string }).type === "text" ? String((c as { text?: unknown }).text ?? "") : "")).join("");
+	return content
+		.map((c) =>
+			c && typeof c === "object" && (c as { type?: string }).type === "text"
+				? String((c as { text?: unknown }).text ?? "")
+				: "",
+		)
+		.join("");
 }
 
 /**
