@@ -14,9 +14,10 @@ const ANSWER_TOOLS = new Set(["submit", "verdict"]);
 export function lastRefusal(messages: readonly unknown[]): string | undefined {
 	for (let i = messages.length - 1; i >= 0; i--) {
 		const m = messages[i] as { role?: string; toolName?: string; isError?: boolean; content?: unknown };
-		if (m?.role !== "toolResult" || !m.toolName || !ANSWER_TOOLS.has(m.toolName)) continue;
-		// A later accepted call supersedes an earlier refusal.
-		if (!m.isError) return undefined;
+		if (m?.role !== "toolResult") continue;
+		// Only the last tool result counts: an accepted call, or any tool that ran after the refusal, means
+		// the turn went on past it, and the refusal is not why it ended.
+		if (!m.toolName || !ANSWER_TOOLS.has(m.toolName) || !m.isError) return undefined;
 		return `the \`${m.toolName}\` tool refused its arguments: ${words(textOf(m.content))}`;
 	}
 	return undefined;
