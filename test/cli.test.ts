@@ -45,7 +45,7 @@ describe("pi-flows run", () => {
 		project.write("s.yaml", "turns:\n  look:\n    - fail: quota exceeded\n");
 		const r = cli("run", "mine", "q", "--script", "s.yaml", "--project");
 		expect(r.code).toBe(1);
-		expect(r.stderr).toContain("the run failed at look: look: provider: quota exceeded");
+		expect(r.stderr).toContain("the run failed at look: provider: quota exceeded");
 		expect(r.stdout).toBe("");
 	});
 
@@ -119,7 +119,7 @@ describe("pi-flows check and list", () => {
 
 	it("lists every flow with its source and whether it checks", () => {
 		project.write(".pi/flows/mine.md", flow("  - id: look\n    agent: nobody\n", "## look\nx\n"));
-		const r = cli("list");
+		const r = cli("list", "--project");
 		expect(r.code).toBe(0);
 		expect(r.stdout).toMatch(/explore\s+shipped\s+checks/);
 		expect(r.stdout).toMatch(/mine\s+project\s+1 fault/);

@@ -19,7 +19,7 @@ describe("a correct flow checks", () => {
 });
 
 const cases: Record<string, [text: string, expected: string[]]> = {
-	"yaml-syntax": ["---\nname: t\ndescription: [oops\ninput: string\n---\n", ["yaml-syntax 4:1"]],
+	"yaml-syntax": ["---\nname: t\ndescription: [oops\ninput: string\n---\n", ["yaml-syntax 3:14"]],
 	"not-a-flow": ["# just markdown\n", ["not-a-flow 1:1"]],
 	"flow-too-large": [`${ok}\n${"Padding.\n".repeat(120_000)}`, ["flow-too-large 1:1"]],
 	"missing-key": [

@@ -40,15 +40,8 @@ export async function chainCommand(args: Args, io: Io): Promise<number> {
 	const beside = globals ? { globals: { text: globals, file: "command line" } } : {};
 	const parsed = parseChain(text, { file: "chain", ...beside });
 	if (!parsed.value) {
-		for (const [shown, file] of [[text, "chain"], [globals, "command line"]] as const) {
-			const mine = parsed.faults.filter((f) => f.file === file);
-			if (mine.length === 0) continue;
-			io.stderr(`  ${shown}`);
-			for (const f of mine) {
-				const width = Math.max(1, (f.endLine === f.line ? f.endColumn : shown.length + 1) - f.column);
-				io.stderr(`  ${" ".repeat(f.column - 1)}${"^".repeat(width)} ${f.code}: ${faultText(f)}`);
-			}
-		}
+		underline(text, parsed.faults.filter((f) => f.file === "chain"), io);
+		underline(globals, parsed.faults.filter((f) => f.file === "command line"), io);
 		io.stderr("pi-flows: the chain does not read; nothing was run");
 		return 2;
 	}
@@ -57,13 +50,12 @@ export async function chainCommand(args: Args, io: Io): Promise<number> {
 	const flowText = `---\nname: chain\ndescription: a chain run from the command line\ninput: string\n${PREFIX}${whole.replace(/'/g, "''")}'\n---\n`;
 	const sources = { project: args.flags.has("project") };
 	const checked = checkFlowText(flowText, "chain.md", loadRoster(io.cwd, sources, io.env), catalogueOptions(io.cwd, sources, io.env));
-	// Faults inside the chain point into the synthetic file: shift them back onto the chain as typed.
+	// Faults inside the chain point into the synthetic file: shift them back onto the chain as typed (a quote
+	// doubled for YAML is one character of the chain), and show them under the chain with a caret.
 	const show = (faults: readonly Fault[]) => {
-		for (const f of faults) {
-			const column = f.line === 5 ? f.column - PREFIX.length : f.column;
-			const place = f.file === "chain.md" ? `chain:1:${column}` : `${f.file}:${f.line}:${f.column}`;
-			io.stderr(`${place}: ${f.code}: ${faultText(f)}`);
-		}
+		const inChain = faults.filter((f) => f.file === "chain.md" && f.line === 5);
+		underline(whole, inChain.map((f) => ({ ...f, column: chainColumn(whole, f.column), endColumn: f.endLine === 5 ? chainColumn(whole, f.endColumn) : whole.length + 1 })), io);
+		for (const f of faults) if (!inChain.includes(f)) io.stderr(`${f.file === "chain.md" ? "chain" : f.file}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`);
 	};
 	if (!checked.value) {
 		show(checked.faults);
@@ -71,4 +63,28 @@ export async function chainCommand(args: Args, io: Io): Promise<number> {
 		return 2;
 	}
 	return runChecked(checked.value, goal || "(no goal given)", args, io, show);
+}
+
+/** The chain as typed, then a caret line under each fault's range with its code and message. */
+function underline(text: string, faults: readonly Fault[], io: Io): void {
+	if (faults.length === 0) return;
+	io.stderr(`  ${text}`);
+	for (const f of faults) {
+		const end = f.endLine === f.line ? f.endColumn : text.length + 1;
+		io.stderr(`  ${" ".repeat(Math.max(0, f.column - 1))}${"^".repeat(Math.max(1, end - f.column))} ${f.code}: ${faultText(f)}`);
+	}
+}
+
+/**
+ * The 1-based column in `chain` of a 1-based column on the synthetic flow's `chain:` line, where the chain
+ * stands after {@link PREFIX} with each `'` doubled: `"don't look" -> @scuot` puts `@scuot` at 17, not 16.
+ */
+export function chainColumn(chain: string, flowColumn: number): number {
+	let escaped = flowColumn - 1 - PREFIX.length;
+	let i = 0;
+	while (i < chain.length && escaped > 0) {
+		escaped -= chain[i] === "'" ? 2 : 1;
+		i++;
+	}
+	return i + 1;
 }

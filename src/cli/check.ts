@@ -10,9 +10,11 @@ import { catalogueOptions, checkFlowFile, listFlows } from "../flow/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath, formatFaults } from "./output.ts";
+import { cliScope, skippedProjectFlows } from "./project.ts";
 
 /** Runs `check`. */
 export function checkCommand(args: Args, io: Io): number {
+	// A path names its file directly (its agents are read beside it); with none, the scope's flows.
 	const scope = { project: args.flags.has("project") || args.positionals.length > 0 };
 	const roster = loadRoster(io.cwd, scope, io.env);
 	const files = args.positionals.length
@@ -25,21 +27,25 @@ export function checkCommand(args: Args, io: Io): number {
 	} else {
 		for (const r of bad) io.stdout(formatFaults(r.faults, io.cwd));
 		io.stderr(`${results.length} flow file(s) checked, ${bad.length} with faults`);
+		const skipped = args.positionals.length ? undefined : skippedProjectFlows(io, scope);
+		if (skipped) io.stderr(skipped);
 	}
 	return bad.length ? 1 : 0;
 }
 
 /** Runs `list`. */
 export function listCommand(args: Args, io: Io): number {
-	const scope = { project: true };
+	const scope = cliScope(args);
 	const roster = loadRoster(io.cwd, scope, io.env);
 	const { flows } = listFlows(io.cwd, scope, io.env);
 	const rows = flows.map((f) => {
 		const faults = judge(f.file, roster, io, scope);
 		return { ...f, file: displayPath(f.file, io.cwd), ok: faults.length === 0, faults: faults.length };
 	});
+	const skipped = skippedProjectFlows(io, scope);
 	if (args.flags.has("json")) {
 		io.stdout(JSON.stringify(rows, null, 2));
+		if (skipped) io.stderr(skipped);
 		return 0;
 	}
 	const width = Math.max(4, ...rows.map((r) => r.name.length));
@@ -47,7 +53,7 @@ export function listCommand(args: Args, io: Io): number {
 		const state = r.ok ? "checks" : `${r.faults} fault${r.faults === 1 ? "" : "s"}`;
 		io.stdout(`${r.name.padEnd(width)}  ${r.source.padEnd(7)}  ${state.padEnd(9)}  ${r.file}`);
 	}
-	io.stderr(`${rows.length} flow(s); project flows run only with --project`);
+	io.stderr(`${rows.length} flow(s)${skipped ? `; ${skipped}` : ""}`);
 	return 0;
 }
 

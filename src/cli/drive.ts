@@ -4,9 +4,10 @@
  * refused, 130 stopped. Run again after any of these but `complete`, it continues the recorded chain and
  * says where it picked up; `--fresh` starts the task over.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { loadRoster } from "../agents/index.ts";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { loadRoster, nearestProjectDir } from "../agents/index.ts";
+import { PROJECT_TRUST } from "../flow/index.ts";
 import { faultText } from "../faults/index.ts";
 import { drive, type DriveEnd, type DriveResume } from "../drive/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
@@ -41,7 +42,10 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 	const agentName = flag(args, "agent") ?? "worker";
 	const agent = loadRoster(io.cwd, { project: args.flags.has("project") }, io.env).get(agentName);
 	if (!agent || agent.kind !== "agent") {
-		io.stderr(`pi-flows: no usable agent \`${agentName}\`${agent ? ` (${agent.cause})` : ""}`);
+		// The one rule for project files: an unread project agent is named, with how to trust it.
+		const dir = !agent && !args.flags.has("project") ? nearestProjectDir(io.cwd, "agents") : undefined;
+		const unread = dir && existsSync(join(dir, `${agentName}.md`)) ? `: it is a project agent (${displayPath(join(dir, `${agentName}.md`), io.cwd)}) and was not read; ${PROJECT_TRUST.replace("project flows", "project agents")}` : "";
+		io.stderr(`pi-flows: no usable agent \`${agentName}\`${agent ? ` (${agent.cause})` : unread}`);
 		return 2;
 	}
 	const handoff = await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env });

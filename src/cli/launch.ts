@@ -4,7 +4,7 @@
  */
 import { createBashCheck, createGitPort, formatAbsorbed } from "../flow/index.ts";
 import type { Budget } from "../flow/index.ts";
-import type { RunOutcome } from "../runs/index.ts";
+import { decidedByFlow, type RunOutcome } from "../runs/index.ts";
 import { fanOutEvents, type FlowEvent } from "../runtime/events.ts";
 import { formatUsage } from "../runtime/usage.ts";
 import type { TransportPolicy } from "../runtime/transport.ts";
@@ -53,8 +53,13 @@ export function report(outcome: RunOutcome, args: Args, io: Io): number {
 	if (result.absorbed) io.stderr(`pi-flows: ${formatAbsorbed(result.absorbed)}: ${result.absorbed.visits.slice(0, 3).map((v) => `${v.path} ${v.kind}: ${v.message}`).join("; ")}${result.absorbed.count > 3 ? "; …" : ""}`);
 	for (const problem of outcome.unwritten ?? []) io.stderr(`pi-flows: could not write ${problem} (the journal keeps the run; \`pi-flows report\` rebuilds what is missing)`);
 	if (!result.ok) {
-		io.stderr(`pi-flows: the run failed at ${result.failedAt}: ${result.error}`);
-		io.stderr(`pi-flows: \`pi-flows resume ${where}\` picks it up at ${result.failedAt}`);
+		// The error names its visit first (`review: provider: …`); the line already says where.
+		const why = result.failedAt && result.error?.startsWith(`${result.failedAt}: `) ? result.error.slice(result.failedAt.length + 2) : result.error;
+		io.stderr(`pi-flows: the run failed at ${result.failedAt}: ${why}`);
+		const cause = result.visits.findLast((v) => v.path === result.failedAt)?.error;
+		if (decidedByFlow(result.errorKind, cause?.split(":")[0])) {
+			io.stderr("pi-flows: the flow itself decided this, so a resume would decide the same: change the flow, the script or the input and run again");
+		} else io.stderr(`pi-flows: \`pi-flows resume ${where}\` picks it up at ${result.failedAt}`);
 		return 1;
 	}
 	return 0;

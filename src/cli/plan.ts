@@ -8,7 +8,7 @@ import { openHost } from "../pi/index.ts";
 import { formatFaults } from "./output.ts";
 import { inFlightOf, overshootText, planOf, showPlan } from "../flow/render/index.ts";
 import { budgetFlags } from "./launch.ts";
-import { parseDuration } from "../flow/syntax/index.ts";
+import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
 import { type Args, flag } from "./args.ts";
 import { checkedFlowArg } from "./flow-arg.ts";
 import type { Io } from "./io.ts";
@@ -23,7 +23,7 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 	const timeout = flag(args, "timeout");
 	const timeoutMs = timeout === undefined ? undefined : parseDuration(timeout);
 	if (timeout !== undefined && timeoutMs === undefined) {
-		io.stderr(`pi-flows plan: --timeout takes a duration like 90s, 10m or 1h30m (at most 24d), not \`${timeout}\``);
+		io.stderr(`pi-flows plan: ${durationFlagError("--timeout", timeout)}`);
 		return 2;
 	}
 	const launch = budgetFlags(args, undefined);

@@ -11,7 +11,7 @@ import { type Args, flag } from "./args.ts";
 import { terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
-import { parseDuration } from "../flow/syntax/index.ts";
+import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
 import { displayPath } from "./output.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 
@@ -59,7 +59,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 	const timeoutText = flag(args, "timeout");
 	const timeoutMs = timeoutText === undefined ? undefined : parseDuration(timeoutText);
 	if (timeoutText !== undefined && timeoutMs === undefined) {
-		io.stderr(`pi-flows: --timeout takes a duration like 90s, 10m or 1h30m (at most 24d)`);
+		io.stderr(`pi-flows: ${durationFlagError("--timeout", timeoutText)}`);
 		return 2;
 	}
 	const scriptSetting = snap.value.settings.script;

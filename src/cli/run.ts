@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadRoster } from "../agents/index.ts";
 import { budgetInForce, type CheckedFlow, catalogueOptions, DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, checkFlowFile, findFlow, matches, prepareRun, readyModels, resolveModels, scriptableAddresses, type Type, typeToString, type Value } from "../flow/index.ts";
-import { parseDuration } from "../flow/syntax/index.ts";
+import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
 import { terminalAsk } from "./ask.ts";
 import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
 import { chainRunOptions } from "../chain/index.ts";
@@ -75,13 +75,13 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 	const idleText = flag(args, "idle-timeout");
 	const idleMs = idleText === undefined ? undefined : parseDuration(idleText);
 	if (idleText !== undefined && idleMs === undefined) {
-		io.stderr(`pi-flows: --idle-timeout takes a duration like 5m (at most 24d), not \`${idleText}\``);
+		io.stderr(`pi-flows: ${durationFlagError("--idle-timeout", idleText)}`);
 		return 2;
 	}
 	const timeoutText = flag(args, "timeout");
 	const timeoutMs = timeoutText === undefined ? undefined : parseDuration(timeoutText);
 	if (timeoutText !== undefined && timeoutMs === undefined) {
-		io.stderr(`pi-flows: --timeout takes a duration like 90s, 10m or 1h30m (at most 24d), not \`${timeoutText}\``);
+		io.stderr(`pi-flows: ${durationFlagError("--timeout", timeoutText)}`);
 		return 2;
 	}
 	const chain = chainRunOptions(flow, io.cwd);

@@ -9,13 +9,19 @@ import { readFlowTest, runFlowTest } from "../flowtest/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath } from "./output.ts";
+import { skippedProjectFlows } from "./project.ts";
+import type { Scope } from "../agents/index.ts";
 
 /** Runs `test`. */
 export async function testCommand(args: Args, io: Io): Promise<number> {
-	const sources = { project: true };
-	const files = args.positionals.length ? args.positionals.flatMap((p) => expand(resolve(io.cwd, p))) : besideFlows(io);
+	// As `check`: a path names its test directly (its flow and agents read beside it); with none, the
+	// tests beside the flows the scope reads, and the project's are named when skipped.
+	const sources = { project: args.flags.has("project") || args.positionals.length > 0 };
+	const files = args.positionals.length ? args.positionals.flatMap((p) => expand(resolve(io.cwd, p))) : besideFlows(io, sources);
+	const skipped = args.positionals.length ? undefined : skippedProjectFlows(io, sources);
 	if (files.length === 0) {
 		io.stderr("pi-flows test: no flow tests found (write `<flow>.test.yaml` beside a flow)");
+		if (skipped) io.stderr(skipped);
 		return 0;
 	}
 	let failed = 0;
@@ -34,11 +40,12 @@ export async function testCommand(args: Args, io: Io): Promise<number> {
 		}
 	}
 	io.stdout(`${files.length - failed} passed, ${failed} failed`);
+	if (skipped) io.stderr(skipped);
 	return failed ? 1 : 0;
 }
 
-function besideFlows(io: Io): string[] {
-	const dirs = new Set(listFlows(io.cwd, { project: true }, io.env).flows.map((f) => dirname(f.file)));
+function besideFlows(io: Io, scope: Scope): string[] {
+	const dirs = new Set(listFlows(io.cwd, scope, io.env).flows.map((f) => dirname(f.file)));
 	return [...dirs].flatMap((d) => expand(d));
 }
 

@@ -4,7 +4,7 @@
  * without becoming one. An input written as one quoted string is the text inside the quotes.
  */
 import { nearest } from "../faults/index.ts";
-import { MAX_DURATION_MS, parseDuration } from "../flow/syntax/index.ts";
+import { durationFlagError, MAX_DURATION_MS, parseDuration } from "../flow/syntax/index.ts";
 
 /** What each command accepts; every flag takes one value. */
 export const RUN_FLAGS = ["--model", "--timeout", "--budget-tokens", "--script", "--chain"] as const;
@@ -59,7 +59,7 @@ export function readCommandLine(line: string, allowed: readonly RunFlag[] = RUN_
 export function readTimeout(text: string | undefined): { ok: true; value?: number } | { ok: false; error: string } {
 	if (text === undefined) return { ok: true };
 	const ms = /^\d+$/.test(text) ? Number(text) * 1000 : parseDuration(text);
-	if (ms === undefined || ms <= 0 || ms > MAX_DURATION_MS) return { ok: false, error: `--timeout takes a duration like 90s, 10m or 1h30m (at most 24d), not \`${text}\`` };
+	if (ms === undefined || ms <= 0 || ms > MAX_DURATION_MS) return { ok: false, error: durationFlagError("--timeout", text) ?? `--timeout takes a duration like 90s, 10m or 1h30m (at most 24d), not \`${text}\`` };
 	return { ok: true, value: ms };
 }
 

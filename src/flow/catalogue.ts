@@ -3,8 +3,8 @@
  * the project's nearest `.pi/flows/`; a later source wins a name. A name is a file name without `.md`.
  */
 import { existsSync, statSync } from "node:fs";
-import { basename, resolve } from "node:path";
-import { definitionDirs, isProjectContent, markdownFiles, type Scope, type Source } from "../agents/index.ts";
+import { basename, relative, resolve } from "node:path";
+import { definitionDirs, isProjectContent, markdownFiles, nearestProjectDir, type Scope, type Source } from "../agents/index.ts";
 import { missHint } from "../faults/index.ts";
 
 /** A flow file found in one of the sources. */
@@ -29,12 +29,29 @@ export function listFlows(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv
 	return { flows: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), shadowed };
 }
 
-/** The refusal of a project flow given by path while the project is not trusted. */
-export function untrustedPath(path: string): string {
-	return `${path} is inside this project, so it is repository content: a project flow runs only when the project is trusted (\`--project\` on the command line; in pi, trust the project or set PI_FLOWS_TRUST_PROJECT=1). Nothing was run.`;
+/**
+ * The project's flows a scope does not read (no `project: true`): every command names them the same way
+ * ("skipped, read only when trusted") instead of acting as if they were not there. Undefined when there
+ * are none or the scope reads them.
+ */
+export function unreadProjectFlows(cwd: string, scope: Scope = {}): { dir: string; flows: FlowEntry[] } | undefined {
+	if (scope.project) return undefined;
+	const dir = nearestProjectDir(cwd, "flows");
+	const flows = dir ? markdownFiles(dir).map((file) => ({ name: basename(file, ".md"), file, source: "project" as const })) : [];
+	return dir && flows.length ? { dir, flows: flows.sort((a, b) => a.name.localeCompare(b.name)) } : undefined;
 }
 
-/** A flow by name or by path; a miss names the nearest flows. */
+/** How a command reads project flows, said once for every command that finds flows by name. */
+export const PROJECT_TRUST =
+	"project flows are repository content, read only when trusted: add `--project` on the command line, or trust the project in pi";
+
+
+/** The refusal of a project flow given by path while the project is not trusted. */
+export function untrustedPath(path: string): string {
+	return `${path} is inside this project, so it is repository content: ${PROJECT_TRUST} (or set PI_FLOWS_TRUST_PROJECT=1). Nothing was run.`;
+}
+
+/** A flow by name or by path; a miss names the nearest flows, or says the name is an unread project flow. */
 export function findFlow(
 	nameOrPath: string,
 	cwd: string,
@@ -54,6 +71,8 @@ export function findFlow(
 	const { flows } = listFlows(cwd, scope, env);
 	const found = flows.find((f) => f.name === nameOrPath);
 	if (found) return { ok: true, value: found };
+	const unread = unreadProjectFlows(cwd, scope)?.flows.find((f) => f.name === nameOrPath);
+	if (unread) return { ok: false, error: `\`${nameOrPath}\` is a project flow (${relative(cwd, unread.file)}) and was not read: ${PROJECT_TRUST}.`, nearest: [] };
 	const names = flows.map((f) => f.name);
 	const hint = missHint(nameOrPath, names, { what: "flows", where: "`pi-flows flows` (or `/flows` in pi) lists them" });
 	return { ok: false, error: `no flow named \`${nameOrPath}\`.${hint.text}`, nearest: hint.near ? [hint.near] : [] };

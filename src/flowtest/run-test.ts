@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from "node:util";
 import { loadRoster, type Scope } from "../agents/index.ts";
 import { faultText } from "../faults/index.ts";
 import { type AskAnswer, catalogueOptions, type CheckedFlow, type CheckPort, checkFlowFile, dryGit, findFlow, type FlowResult, resolveModels, runFlow, scriptedAsk } from "../flow/index.ts";
-import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
+import { checkScriptKeys, openHost, readScript, type Script, stepsFor } from "../pi/index.ts";
 import { scriptableAddresses } from "../flow/check/index.ts";
 import type { Expectations, FlowTest } from "./spec.ts";
 
@@ -75,14 +75,36 @@ async function runIn(cwd: string, test: FlowTest, flow: CheckedFlow, script: Scr
 		retryBackoffMs: 0,
 	});
 	const failures = compare(test.expect, result);
+	const step = failures.length && !result.ok ? scriptStepAt(script, result) : undefined;
+	if (step) failures.push(step);
 	return { file: test.file, flow: name, passed: failures.length === 0, failures, result };
+}
+
+/**
+ * Which step of which script entry the failure came from, and why, so an author edits the right line:
+ * `at script entry \`plan\`, step 1 (\`call: submit\`): the tool refused its arguments (see above)`.
+ */
+export function scriptStepAt(script: Script, result: FlowResult): string | undefined {
+	if (result.ok || !result.failedAt) return undefined;
+	const found = stepsFor(script, result.failedAt);
+	if (!found) return undefined;
+	const error = result.visits.findLast((v) => v.path === result.failedAt)?.error ?? "";
+	const where = `at script entry \`${found.key}\`${found.key === result.failedAt ? "" : ` (visit ${result.failedAt})`}`;
+	const tool = /the `([\w-]+)` tool refused/.exec(error)?.[1];
+	const called = tool ? found.steps.findLastIndex((s) => s.calls.some((c) => c.name === tool)) : -1;
+	if (tool && called >= 0) return `${where}, step ${called + 1} (\`call: ${tool}\`): the tool refused its \`args\`; fix them as the words above say`;
+	const failed = found.steps.findIndex((s) => s.fail !== undefined && error.includes(s.fail));
+	if (failed >= 0) return `${where}, step ${failed + 1} (\`fail\`): the script made this turn fail`;
+	if (/are used up/.test(error)) return `${where}: its ${found.steps.length} step(s) ran out before the turn ended; a turn ends with a \`say\` and no call, or an accepted \`submit\`/\`verdict\``;
+	return undefined;
 }
 
 /** Every way `result` differs from `expect`, one sentence each. */
 export function compare(expect: Expectations, result: FlowResult): string[] {
 	const out: string[] = [];
 	const ok = expect.ok ?? (expect.error ? false : true);
-	if (result.ok !== ok) out.push(`expected the run to ${ok ? "succeed" : "fail"}, but it ${result.ok ? "succeeded" : `failed at ${result.failedAt}: ${result.error}`}`);
+	const why = result.failedAt && result.error?.startsWith(`${result.failedAt}: `) ? result.error.slice(result.failedAt.length + 2) : result.error;
+	if (result.ok !== ok) out.push(`expected the run to ${ok ? "succeed" : "fail"}, but it ${result.ok ? "succeeded" : `failed at ${result.failedAt}: ${why}`}`);
 	if (expect.error !== undefined && result.errorKind !== expect.error) out.push(`expected the error kind \`${expect.error}\`, got \`${result.errorKind ?? "none"}\``);
 	if (expect.failedAt !== undefined && result.failedAt !== expect.failedAt) out.push(`expected the failure at \`${expect.failedAt}\`, got \`${result.failedAt ?? "none"}\``);
 	const paths = result.visits.map((v) => v.path);

@@ -1,6 +1,6 @@
 export { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
 export { acquireLock, type LockInfo, type LockOutcome } from "./lock.ts";
-export { FINAL_KINDS, journalState, type JournalState } from "./replay.ts";
+export { decidedByFlow, FINAL_KINDS, journalState, type JournalState } from "./replay.ts";
 export { listRunFolders, newRunFolder, runsHome } from "./run-folder.ts";
 export { fromSnapshot, type InDoubt, type Refusal, type ResumeOptions, resumeRun, type RunOutcome, snapshotModels, type StartOptions, startRun } from "./runner.ts";
 export { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from "./snapshot.ts";

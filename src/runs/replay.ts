@@ -12,12 +12,23 @@ const WRITING = new Set(["write", "edit", "bash", "subagent"]);
 /** Failures the flow itself decided: a resume would decide the same, so it refuses. */
 export const FINAL_KINDS = new Set(["unconverged", "too-many", "condition", "empty-message", "schema-final"]);
 
+/**
+ * Whether a failed run ended by the flow's own decision, so a resume would decide the same: its kind is
+ * final, or it is a `child` failure whose innermost visit (where it started) failed with a final kind. The
+ * CLI offers a resume only when this is false, and the resume refuses only when it is true: one rule.
+ */
+export function decidedByFlow(errorKind: string | undefined, causeKind: string | undefined): boolean {
+	return FINAL_KINDS.has(errorKind ?? "") || (errorKind === "child" && FINAL_KINDS.has(causeKind ?? ""));
+}
+
 /** What a journal says about a run. */
 export interface JournalState {
 	replay: Replay;
 	lives: number;
 	/** How the last life ended, when it did. */
 	end?: Extract<JournalEntry, { type: "run_end" }>;
+	/** The error kind of the visit the last life's failure started at. */
+	causeKind?: string;
 	/** Visits cut mid-turn after calling a tool that writes. */
 	inDoubt: string[];
 	/** Visits cut mid-turn. */
@@ -75,6 +86,7 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 	}
 	// A failure the flow did not absorb runs again, with a fresh retry budget, and so does every block it
 	// travelled up through (they ended failed too); a failure stopped by `on-fail: continue` survives.
+	const causeKind = end?.failedAt ? ended.get(end.failedAt)?.error?.kind : undefined;
 	for (const [path, e] of [...ended]) if (!e.ok && !e.absorbed) ended.delete(path);
 	const cut = [...started.keys()].filter((p) => !ended.has(p));
 	return {
@@ -82,6 +94,7 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 		replay: { ended: (p) => ended.get(p), frozen: (p) => frozen.get(p), handoff: (p) => (ended.has(p) ? undefined : handoffs.get(p)) },
 		lives,
 		...(end ? { end } : {}),
+		...(causeKind ? { causeKind } : {}),
 		inDoubt: cut.filter((p) => writes.get(p)),
 		cut,
 		endedCount,

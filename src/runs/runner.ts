@@ -16,7 +16,7 @@ import { writeAtomic } from "./files.ts";
 import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
 import { acquireLock, type LockOutcome } from "./lock.ts";
 import { folderRecorder, journalFailure } from "./recorder.ts";
-import { FINAL_KINDS, journalState } from "./replay.ts";
+import { decidedByFlow, journalState } from "./replay.ts";
 import { newRunFolder } from "./run-folder.ts";
 import { journalSealer, type JournalSealer, runKey, sealSnapshot, trimJournal, verifyRun } from "./seal.ts";
 import { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from "./snapshot.ts";
@@ -144,8 +144,9 @@ async function resumeLocked(options: ResumeOptions, snapshot: Snapshot, lock: He
 	for (const note of notes) options.onNote?.(note);
 	const state = journalState(read.entries);
 	if (state.end?.ok) return { ok: false, refused: "the run ended well; there is nothing to resume" };
-	if (state.end && FINAL_KINDS.has(state.end.errorKind ?? "")) {
-		return { ok: false, refused: `the run failed by the flow's own decision (${state.end.errorKind} at ${state.end.failedAt}); a resume would decide the same` };
+	if (state.end && decidedByFlow(state.end.errorKind, state.causeKind)) {
+		const kind = state.end.errorKind === "child" ? state.causeKind : state.end.errorKind;
+		return { ok: false, refused: `the run failed by the flow's own decision (${kind} at ${state.end.failedAt}); a resume would decide the same` };
 	}
 	if (state.inDoubt.length && options.inDoubt === "stop") {
 		return { ok: false, refused: `in doubt: ${state.inDoubt.join(", ")} may have written to the tree before the cut; resume with --in-doubt rerun to run it again from its start` };

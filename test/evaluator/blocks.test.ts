@@ -143,14 +143,22 @@ describe("map and parallel", () => {
 		expect(out.map((e) => [e.item.task, e.output])).toEqual([["t1", "first"], ["t2", "second"], ["t3", "third"]]);
 		expect(ran.open).toBe(0);
 	});
-	it("refuses a list longer than max before any item runs", async () => {
-		const ran = await runInline(project, "fan", mapFlow(2, 2), `turns:\n${plan(3)}  act:\n    - say: x\n`);
+	it("tells the producer the map's max: a longer list is refused at submit time, and the corrected one runs", async () => {
+		const twice = `  plan:\n    - call: submit\n      args: { tasks: [{ who: a, task: t1 }, { who: b, task: t2 }, { who: c, task: t3 }] }\n    - call: submit\n      args: { tasks: [{ who: a, task: t1 }, { who: b, task: t2 }] }\n`;
+		const ran = await runInline(project, "fan", mapFlow(2, 2), `turns:\n${twice}  act:\n    - say: x\n`);
+		expect(ran.result.ok).toBe(true);
+		expect(ran.result.visits.find((v) => v.path === "plan")?.output).toEqual({ tasks: [{ who: "a", task: "t1" }, { who: "b", task: "t2" }] });
+		expect(ran.calls).toBe(4);
+	});
+	it("refuses a list longer than max before any item runs when no model produced it", async () => {
+		const text = `---\nname: fan\ndescription: test flow\ninput: [string]\nnodes:\n  - id: work\n    map-from: input\n    max: 2\n    do:\n      - id: act\n        agent: scout\n        reads: [item]\n---\n\n## act\n\nAct.\n`;
+		const ran = await runInline(project, "fan", text, "turns:\n  act:\n    - say: x\n", ["a", "b", "c"]);
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "too-many", failedAt: "work" });
-		expect(ran.calls).toBe(1);
+		expect(ran.calls).toBe(0);
 	});
 	it("keeps failed items in their slot and fails the block naming the first failing item", async () => {
 		const ran = await runInline(project, "fan", mapFlow(1), `turns:\n${plan(2)}  "work[1]/act":\n    - fail: nope\n  "work[2]/act":\n    - say: fine\n`);
-		expect(ran.result).toMatchObject({ ok: false, errorKind: "child", error: "work: child: work[1]/act: provider: nope", failedAt: "work[1]/act" });
+		expect(ran.result).toMatchObject({ ok: false, errorKind: "child", error: "work[1]/act: provider: nope", failedAt: "work[1]/act" });
 	});
 	it("joins a parallel on `any`, and cancels siblings under fail-fast", async () => {
 		const par = (extra: string) =>
@@ -159,7 +167,7 @@ describe("map and parallel", () => {
 		expect(any.result.ok).toBe(true);
 		expect(any.result.output).toMatchObject({ a: { ok: false }, b: { ok: true, output: "up" } });
 		const fast = await runInline(project, "par", par("    fail-fast: true\n"), `turns:\n  x:\n    - fail: down\n  y:\n    - hang: true\n`);
-		expect(fast.result).toMatchObject({ ok: false, error: "both: child: both/a/x: provider: down" });
+		expect(fast.result).toMatchObject({ ok: false, error: "both/a/x: provider: down" });
 		const y = fast.result.visits.find((v) => v.node === "y");
 		expect(y?.error).toMatch(/^cancelled/);
 		expect(fast.open).toBe(0);

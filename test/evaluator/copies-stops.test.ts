@@ -244,7 +244,7 @@ describe("fail-fast in a map", () => {
 
 	it("cuts the running items and never starts the rest; the block names the first real failure", async () => {
 		const ran = await runInline(project, "fast", flow, `turns:\n  "work[1]/act":\n    - delay: 80\n      fail: broken\n  "work[2]/act":\n    - hang: true\n  "work[3]/act":\n    - say: never\n`);
-		expect(ran.result).toMatchObject({ ok: false, errorKind: "child", failedAt: "work[1]/act", error: "work: child: work[1]/act: provider: broken" });
+		expect(ran.result).toMatchObject({ ok: false, errorKind: "child", failedAt: "work[1]/act", error: "work[1]/act: provider: broken" });
 		expect(paths(ran.result)).toEqual(["work[1]/act", "work[2]/act", "work"]);
 		expect(ran.result.visits.find((v) => v.path === "work[2]/act")?.error).toMatch(/^cancelled: /);
 		const entries = outputAt(ran.result, "work") as { item: string; ok: boolean; error?: { kind: string } }[];

@@ -128,7 +128,7 @@ describe("a flow visit cut mid-turn after a checkpoint", () => {
 		expect(ran.result.ok).toBe(true);
 		expect(ran.result.output).toContain("## Handoff from the previous session");
 		expect(ran.result.output).toContain("parser half written");
-		expect(ran.result.output.match(/<handoff-document/g)).toHaveLength(1);
+		expect(String(ran.result.output).match(/<handoff-document/g)).toHaveLength(1);
 	});
 
 	it("the journal's state offers the document of a visit that did not end, and forgets it once the visit ends", async () => {

@@ -46,7 +46,7 @@ describe("a flow call", () => {
 	it("fails `child` naming the callee's inner visit, and nothing after it runs", async () => {
 		project.write(".pi/flows/child.md", child);
 		const ran = await runInline(project, "caller", caller, `turns:\n  prep:\n    - say: q\n  "spec/look":\n    - fail: the scout broke\n  "*":\n    - say: never\n`);
-		expect(ran.result).toMatchObject({ ok: false, errorKind: "child", failedAt: "spec/look", error: "spec: child: spec/look: provider: the scout broke" });
+		expect(ran.result).toMatchObject({ ok: false, errorKind: "child", failedAt: "spec/look", error: "spec/look: provider: the scout broke" });
 		expect(paths(ran.result)).toEqual(["prep", "spec/look", "spec"]);
 		expect(ran.result.visits.find((v) => v.path === "spec")?.error).toBe("child: spec/look: provider: the scout broke");
 		expect(ran.open).toBe(0);

@@ -105,11 +105,12 @@ describe("split", () => {
 		expect(ran.open).toBe(0);
 	});
 
-	it("refuses a plan of more than four tasks before any worker runs", async () => {
+	it("tells the planner the map's max: a plan of more than four tasks is refused at submit time, before any worker runs", async () => {
 		const five = Array.from({ length: 5 }, (_, i) => `{ worker: scout, task: t${i} }`).join(", ");
 		const ran = await runShipped(project, "split", plan(five), "Too much");
-		expect(ran.result).toMatchObject({ ok: false, errorKind: "too-many", failedAt: "work" });
-		expect(paths(ran.result)).toEqual(["plan", "work"]);
+		expect(ran.result).toMatchObject({ ok: false, failedAt: "plan" });
+		expect(ran.result.error).toContain("the `submit` tool refused its arguments: tasks: expected at most 4 items");
+		expect(paths(ran.result)).toEqual(["plan"]);
 		expect(ran.open).toBe(0);
 	});
 

@@ -80,7 +80,9 @@ export function buildContext(file: FlowFile): BuildContext {
 			const v = isScalar(e.value) ? e.value.value : undefined;
 			if (typeof v === "number" && Number.isSafeInteger(v) && v >= min) return { value: v, range: e.range };
 			const hint = typeof v === "string" && /^\d+$/.test(v) ? " (write it without quotes: nothing is coerced)" : "";
-			report("key-type", e.range, path, `\`${e.key}\` must be a whole number of at least ${min}, not ${describe(e.value)}${hint}`);
+			// A number that is merely out of range is named as written (`not 0`), not as "a number".
+			const shown = typeof v === "number" ? `\`${v}\`` : describe(e.value);
+			report("key-type", e.range, path, `\`${e.key}\` must be a whole number of at least ${min}, not ${shown}${hint}`);
 			return undefined;
 		},
 		num(e, path, min, max) {

@@ -5,7 +5,7 @@
  */
 import { isMap, isScalar, isSeq, type Node } from "yaml";
 import { nearest } from "../../faults/index.ts";
-import type { Range } from "../../text/index.ts";
+import { type Range, withArticle } from "../../text/index.ts";
 import type { FlowNode, Located } from "../ast.ts";
 import { readAgent } from "./agent.ts";
 import { readChoice, readLoop, readMap, readParallel } from "./blocks.ts";
@@ -72,8 +72,15 @@ function readNode(ctx: BuildContext, item: Node, range: Range, parent: string, r
 	const written = entries.filter((e) => (KIND_KEYS as readonly string[]).includes(e.key));
 	const kinds = [...new Set(written.map((e) => KIND_OF[e.key as (typeof KIND_KEYS)[number]]))];
 	if (kinds.length !== 1) {
-		const message = kinds.length === 0 ? `the node has no kind key; give it one of \`${KIND_KEYS.join("`, `")}\`` : `the node has ${kinds.length} kind keys (\`${written.map((e) => e.key).join("`, `")}\`); a node is exactly one kind`;
-		ctx.report("node-kind", id?.range ?? range, path, message);
+		// `choise:` is a kind key misspelt: the fault stands on that key and names the one it meant.
+		const known = (key: string) => key === "id" || (KIND_KEYS as readonly string[]).includes(key) || Object.values(NODE_KEYS).some((keys) => keys.includes(key));
+		const misspelt = kinds.length === 0 ? entries.map((e) => ({ e, near: known(e.key) ? undefined : nearest(e.key, KIND_KEYS) })).find((x) => x.near) : undefined;
+		const message = misspelt
+			? `the node has no kind key; \`${misspelt.e.key}\` is not one. Did you mean \`${misspelt.near}\`?`
+			: kinds.length === 0
+				? `the node has no kind key; give it one of \`${KIND_KEYS.join("`, `")}\``
+				: `the node has ${kinds.length} kind keys (\`${written.map((e) => e.key).join("`, `")}\`); a node is exactly one kind`;
+		ctx.report("node-kind", misspelt?.e.keyRange ?? id?.range ?? range, path, message, misspelt?.near ? { expected: [misspelt.near] } : undefined);
 		if (id) refused.add(id.value);
 		refuseInside(entries, refused);
 		return undefined;
@@ -92,12 +99,12 @@ function readNode(ctx: BuildContext, item: Node, range: Range, parent: string, r
 	const kindKey = written[0].key;
 	const retry = keys.get("retry");
 	if (retry && kind !== "agent") {
-		ctx.report("retry-refused", retry.keyRange, `${path}.retry`, `\`retry\` is refused on a ${kind} node: ${RETRY_REFUSED[kind]}`);
+		ctx.report("retry-refused", retry.keyRange, `${path}.retry`, `\`retry\` is refused on ${withArticle(kind)} node: ${RETRY_REFUSED[kind]}`);
 		keys.delete("retry");
 	}
 	const allowed = ["id", kindKey, "on-fail", ...(NODE_KEYS[kind] ?? [])];
 	const others = new Map([...KEY_OWNER].filter(([k]) => !allowed.includes(k)));
-	ctx.unknownKeys([...keys.values()].filter((e) => e.key !== "retry" || kind === "agent"), allowed, path, `a ${kind} node`, others);
+	ctx.unknownKeys([...keys.values()].filter((e) => e.key !== "retry" || kind === "agent"), allowed, path, `${withArticle(kind)} node`, others);
 	// A misspelt `output:` leaves the node untyped: reads into its output would report the same slip again.
 	if (!keys.has("output") && [...keys.keys()].some((k) => !allowed.includes(k) && nearest(k, allowed) === "output")) refused.add(`${id.value}.output`);
 	let onFail: Located<"continue"> | undefined;

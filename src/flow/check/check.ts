@@ -6,6 +6,7 @@
  *   output: faults [unknown-agent 7:12 "no agent `scuot`. Did you mean `scout`?", unknown-address 8:13 ...]
  *   or:     CheckedFlow, the only input the evaluator accepts
  */
+import { answerTypes } from "./told-bounds.ts";
 import type { Roster } from "../../agents/index.ts";
 import { type Fault, fault, sortFaults } from "../../faults/index.ts";
 import type { Range } from "../../text/index.ts";
@@ -83,6 +84,7 @@ export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedF
 			skills: w.nodeSkills,
 			prompts,
 			types: w.types,
+			answerTypes: answerTypes(flow),
 			callees: w.callees,
 			bounds,
 			bound: total,

@@ -23,6 +23,8 @@ export interface CheckedFacts {
 	readonly prompts: ReadonlyMap<string, string>;
 	/** Each node's output type, by node id. */
 	readonly types: ReadonlyMap<string, Type>;
+	/** An agent node's `submit` type with the bounds its readers state (a map's `max`), where they add one. */
+	readonly answerTypes: ReadonlyMap<string, Type>;
 	/** Each `flow:` node's callee, checked whole, by node id. */
 	readonly callees: ReadonlyMap<string, CheckedFlow>;
 	/** Worst case per node address, and for the whole flow. */

@@ -47,7 +47,7 @@ function address(w: Walk, expr: AddressExpr, scope: Scope, allowText: boolean): 
 	const bound = scope.get(expr.segments[0].name);
 	const resolved = bound ? readFields(w.env, bound, expr.segments, 1) : w.env.resolve(expr.segments);
 	if ("fault" in resolved) {
-		w.faults.push(resolved.fault);
+		w.faults.push(bound ? resolved.fault : bareWord(resolved.fault, expr));
 		return undefined;
 	}
 	if (resolved.type.kind === "text" && !allowText) {
@@ -57,6 +57,20 @@ function address(w: Walk, expr: AddressExpr, scope: Scope, allowText: boolean): 
 		return undefined;
 	}
 	return { type: resolved.type, range: expr.range };
+}
+
+/**
+ * `severity == high`: a bare word that names nothing is most often a literal missing its quotes, so the
+ * fault suggests the quoted word (after any nearer name the scope offers).
+ */
+function bareWord(fault: Fault, expr: AddressExpr): Fault {
+	if (fault.code !== "condition-unknown-address" || expr.segments.length !== 1) return fault;
+	const quoted = `"${expr.segments[0].name}"`;
+	return {
+		...fault,
+		message: `${fault.message} To compare with the word itself, quote it: \`${quoted}\`.`,
+		expected: [...(fault.expected ?? []), quoted],
+	};
 }
 
 function list(w: Walk, expr: Expr & { kind: "list" }, scope: Scope): Operand | undefined {

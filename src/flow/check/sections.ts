@@ -3,7 +3,7 @@
  * the first section, and no section for a node that takes no prose.
  */
 import { didYouMean, nearest } from "../../faults/index.ts";
-import type { Range } from "../../text/index.ts";
+import { type Range, withArticle } from "../../text/index.ts";
 import { allNodes, hasSection } from "../ast.ts";
 import { report, type Walk } from "./walk.ts";
 
@@ -28,7 +28,7 @@ export function checkSections(w: Walk, refused: ReadonlySet<string>): Map<string
 		if (refused.has(section.id)) continue;
 		const kind = others.get(section.id);
 		if (kind) {
-			report(w, "section-not-agent", section.headingRange, section.id, `\`${section.id}\` is a ${kind} node, which takes no section`);
+			report(w, "section-not-agent", section.headingRange, section.id, `\`${section.id}\` is ${withArticle(kind)} node, which takes no section`);
 			continue;
 		}
 		if (!prose.has(section.id)) {

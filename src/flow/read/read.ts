@@ -14,6 +14,7 @@ import { unified } from "unified";
 import { type Document, parseDocument } from "yaml";
 import { type Fault, fault } from "../../faults/index.ts";
 import { FILE_START, type LineTable, lineTable, type Range } from "../../text/index.ts";
+import { yamlMistake } from "./yaml-mistake.ts";
 
 /** One `## <id>` section of the body. */
 export interface Section {
@@ -107,7 +108,10 @@ export function readFlow(text: string, file: string): { value?: FlowFile; faults
 		const start = yamlBase + error.pos[0];
 		const end = Math.max(start + 1, yamlBase + error.pos[1]);
 		const firstLine = error.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
-		faults.push(fault("yaml-syntax", file, table.range(start, Math.min(end, fmEnd)), "", `${firstLine}`));
+		// The line a person must change, in plain words, when the layout tells it; else the parser's words.
+		const mistake = yamlMistake(first.value, error.pos[0], error.code, table.point(yamlBase).line - 1);
+		if (mistake) faults.push(fault("yaml-syntax", file, table.range(yamlBase + mistake.start, Math.min(yamlBase + mistake.end, fmEnd)), "", mistake.message));
+		else faults.push(fault("yaml-syntax", file, table.range(start, Math.min(end, fmEnd)), "", `${firstLine}`));
 		return { faults };
 	}
 	const { sections, preamble, otherHeadings } = sectionsOf(lines, fmLines + 1, fmEnd, text, table);

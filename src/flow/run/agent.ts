@@ -18,6 +18,7 @@ import { checkpointTool, continuationPrompt, documentOf, finishTool, handedOff, 
 import { createLedger, type Ledger } from "./ledger.ts";
 import { modelKey } from "./models.ts";
 import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "./tools.ts";
+import { lastRefusal } from "./refusal.ts";
 import { composeTask, valueAt } from "./turn.ts";
 import { type Frame, frameCwd, type MemoryScope, type VisitRecord } from "./values.ts";
 import { DEFAULT_IDLE_MS, MAX_BACKOFF_MS, type World } from "./world.ts";
@@ -40,7 +41,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	if ("error" in agent) return { ok: false, error: { kind: "condition", message: agent.error } };
 	const model = world.options.models.get(modelKey(world.prefix, node.id.value)) ?? world.options.models.get(modelKey(world.prefix, node.id.value, agent.name));
 	const ledger = node.verdict ? findLedger(frame, node.verdict.value) : undefined;
-	const closing = node.output ? submitClosing(node.output.value) : ledger ? verdictClosing(ledger, node.path) : undefined;
+	const closing = node.output ? submitClosing(world.flow.answerTypes.get(node.id.value) ?? node.output.value) : ledger ? verdictClosing(ledger, node.path) : undefined;
 	const addenda = (world.options.plugins ?? []).map((p) => p.taskAddendum?.(node.id.value, visit)).filter((t): t is string => !!t);
 	const task = composeTask(world.flow.prompts.get(node.id.value) ?? "", node.reads, frame, world.input, [...addenda, closing].filter(Boolean).join("\n\n") || undefined, diff);
 	const scope = node.memory ? memoryScope(frame, node.memory.value) : undefined;
@@ -52,7 +53,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 		const captured: Captured = { refusals: 0 };
 		const at = { at: visit };
 		const tools: ToolSpec[] = [];
-		const typed = node.output?.value ?? (scope ? sharedOutput(world, node, agent.name) : undefined);
+		const typed = world.flow.answerTypes.get(node.id.value) ?? node.output?.value ?? (scope ? sharedOutput(world, node, agent.name) : undefined);
 		if (typed) tools.push(submitTool(typed, captured));
 		if (ledger) tools.push(verdictTool(ledger, node.path, at, captured));
 		if (policy.enabled) {
@@ -196,14 +197,18 @@ function recordOf(world: World, node: AgentNode, r: Result, captured: Captured, 
 		if (r.errorKind === "aborted" && signal.aborted) return { ok: false, error: stopKind(world, signal) };
 		const kind: ErrorKind = r.errorKind === "aborted" ? (stopKind(world, signal).kind as ErrorKind) : (r.errorKind ?? "provider");
 		const message = kind === "timeout" ? `timed out after ${formatDuration(timeoutMs)}` : (r.error ?? "failed");
-		return { ok: false, error: { kind, message } };
+		// The refusal is the cause; what ended the turn afterwards (no steps left, a timeout) comes second.
+		const refused = lastRefusal(r.messages);
+		return { ok: false, error: { kind, message: refused ? `${refused}; then ${message}` : message } };
 	}
 	if (node.output) {
-		if (captured.value === undefined) return { ok: false, error: { kind: "schema", message: `the turn ended with no accepted \`submit\` call${captured.refusals ? ` (${captured.refusals} refused)` : ""}` } };
+		const refused = lastRefusal(r.messages);
+		if (captured.value === undefined) return { ok: false, error: { kind: "schema", message: `the turn ended with no accepted \`submit\` call${refused ? `: ${refused}` : ""}` } };
 		return { ok: true, output: captured.value };
 	}
 	if (ledger) {
-		if (!captured.verdict) return { ok: false, error: { kind: "schema", message: "the turn ended with no `verdict` call" } };
+		const refused = lastRefusal(r.messages);
+		if (!captured.verdict) return { ok: false, error: { kind: "schema", message: `the turn ended with no \`verdict\` call${refused ? `: ${refused}` : ""}` } };
 		const open = ledger.openObligations().length;
 		const approved = captured.verdict.approved && open === 0;
 		return {

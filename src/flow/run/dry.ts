@@ -7,7 +7,7 @@
 import { emptyUsage } from "../../runtime/usage.ts";
 import type { Spawn, Subagent } from "../../runtime/subagent.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
-import { type Script, stepsFor } from "../../pi/scripted/script.ts";
+import { fillTemplate, type Script, stepsFor } from "../../pi/scripted/script.ts";
 import type { AskPort } from "./ask.ts";
 import type { CheckPort, GitPort } from "./ports/index.ts";
 
@@ -46,6 +46,7 @@ export function drySpawn(script?: Script): Spawn {
 				const found = script ? stepsFor(script, label) : undefined;
 				if (found) {
 					const i = cursors.get(label) ?? 0;
+					let result = "";
 					for (let k = i; k < found.steps.length; k++) {
 						const step = found.steps[k];
 						cursors.set(label, k + 1);
@@ -54,14 +55,21 @@ export function drySpawn(script?: Script): Spawn {
 						let ended = false;
 						for (const call of step.calls) {
 							const tool = tools.get(call.name);
-							if (tool) ended = (await tool.execute(call.args)).terminate === true || ended;
+							if (!tool) {
+								result = `(dry run: \`${call.name}\` was not run)`;
+								continue;
+							}
+							const out = await tool.execute(call.args);
+							result = out.text;
+							ended = out.terminate === true || ended;
 						}
-						if (ended || (step.calls.length === 0 && step.say !== undefined)) return { ...base, output: step.say ?? "", ok: true };
+						// The answer a run would give: templates filled from this turn, not printed raw.
+						const say = step.say === undefined ? "" : fillTemplate(step.say, { messages: 1, thinking: "off", system: () => "", result: () => result, task: () => task });
+						if (ended || (step.calls.length === 0 && step.say !== undefined)) return { ...base, output: say, ok: true };
 					}
 					return { ...base, output: "", ok: false, error: `the script's steps for \`${found.key}\` are used up at \`${label}\``, errorKind: "provider" };
 				}
 				return { ...base, output: await madeUp(tools, label, request.agent.name), ok: true };
-				void task;
 			},
 			close: async () => {},
 		};

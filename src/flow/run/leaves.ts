@@ -12,7 +12,7 @@ import type { AskAnswer, AskCard } from "./ask.ts";
 import { evaluate } from "./evaluate.ts";
 import { renderRead, valueAt } from "./turn.ts";
 import { type Frame, frameCwd, lookupIn, type VisitRecord } from "./values.ts";
-import { isStop, runSequence } from "./walk.ts";
+import { innermost, isStop, runSequence } from "./walk.ts";
 import { modelKey } from "./models.ts";
 import type { World } from "./world.ts";
 import { childWorld } from "./child-world.ts";
@@ -130,7 +130,7 @@ export async function runCall(world: World, node: CallNode, frame: Frame, visit:
 			const f = end.failure;
 			// A stop (a person, a fail-fast cut, a spent budget) keeps its kind through the call.
 			const stop = !!f && isStop(f);
-			return { record: stop ? (f as VisitRecord) : { ok: false, error: { kind: "child", message: `${end.failedAt}: ${f?.error?.kind}: ${f?.error?.message}` } }, ...(end.failedAt ? { failedAt: end.failedAt } : {}) };
+			return { record: stop ? (f as VisitRecord) : { ok: false, error: { kind: "child", message: innermost(end.failedAt ?? visit, f?.error) } }, ...(end.failedAt ? { failedAt: end.failedAt } : {}) };
 		}
 		return { record: { ok: true, ...(end.last?.output !== undefined ? { output: end.last.output } : {}) } };
 	} finally {

@@ -37,7 +37,7 @@ export interface FlowResult {
 	ok: boolean;
 	/** The last root node's output: text, or a typed value. */
 	output: Value | string;
-	/** `visit: kind: message` for a failed run. */
+	/** `visit: kind: message` for a failed run, the visit being where the failure started. */
 	error?: string;
 	errorKind?: ErrorKind;
 	/** The visit the failure started at. */
@@ -117,7 +117,8 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 		output: end.ok ? (end.last?.output ?? "") : "",
 		visits,
 		usage,
-		...(failure ? { error: `${end.surfacedAt ?? end.failedAt}: ${failure.kind}: ${failure.message}`, errorKind: failure.kind as ErrorKind, failedAt: end.failedAt } : {}),
+		// A child failure already says where it started and why; the block it surfaced at adds nothing.
+		...(failure ? { error: failure.kind === "child" ? failure.message : `${end.surfacedAt ?? end.failedAt}: ${failure.kind}: ${failure.message}`, errorKind: failure.kind as ErrorKind, failedAt: end.failedAt } : {}),
 	};
 	const absorbed = absorbedOf(visits, result.failedAt);
 	if (absorbed) result.absorbed = absorbed;

@@ -142,9 +142,19 @@ function replayRecord(ended: EndedVisit, node: FlowNode, frame: Frame): VisitRec
 	return record;
 }
 
-/** A block's failure, named after the inner visit (stops keep their own kind). */
+/**
+ * A block's failure, named after the innermost visit where it started (stops keep their own kind). A child
+ * failure's message already names that visit, so nesting passes it on unchanged instead of prefixing the
+ * path again at every level (`route: child: route/fix#2/review: provider: …`, not `… child: … child: …`).
+ */
 export function childFailure(inner: SequenceEnd, fallbackVisit: string): VisitRecord {
 	const f = inner.failure;
 	if (f && isStop(f)) return { ok: false, error: { ...(f.error as { kind: string; message: string }) } };
-	return { ok: false, error: { kind: "child", message: `${inner.failedAt ?? fallbackVisit}: ${f?.error?.kind ?? "failed"}: ${f?.error?.message ?? ""}` } };
+	return { ok: false, error: { kind: "child", message: innermost(inner.failedAt ?? fallbackVisit, f?.error) } };
+}
+
+/** `visit: kind: message` of the failure that started it all. */
+export function innermost(visit: string, error: { kind: string; message: string } | undefined): string {
+	if (error?.kind === "child") return error.message;
+	return `${visit}: ${error?.kind ?? "failed"}: ${error?.message ?? ""}`;
 }

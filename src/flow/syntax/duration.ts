@@ -118,6 +118,18 @@ function explain(text: string, failure: number, expectedText: string): Problem {
 	return { start: failure, end: text.length, message: `\`${text}\` is not a duration: expected ${expectedText}.` };
 }
 
+/**
+ * A flag's duration refused in one sentence with the part that is wrong and, where one is near, the
+ * duration meant: `--timeout takes a duration like 90s, 10m or 1h30m, not \`10min\`: \`min\` is not a
+ * unit… Did you mean \`10m\`?`. Undefined when `text` is a duration.
+ */
+export function durationFlagError(flag: string, text: string): string | undefined {
+	if (parseDuration(text) !== undefined) return undefined;
+	const match = durationGrammar().match(text);
+	const why = match.failed() ? explain(text, match.getRightmostFailurePosition(), match.getExpectedText()).message : "it is longer than the longest duration, `24d`.";
+	return `${flag} takes a duration like 90s, 10m or 1h30m (at most 24d), not \`${text}\`: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+}
+
 /** A duration with its fault (`duration-invalid`), pointing at the part that is wrong. */
 export function readDuration(text: string, at: SourceAt): Parsed<number> {
 	const value = parseDuration(text);

@@ -21,7 +21,7 @@ export function typeToString(t: Type): string {
 		case "enum":
 			return t.values.join(" | ");
 		case "list":
-			return `[${typeToString(t.of)}]`;
+			return `[${typeToString(t.of)}]${t.maxItems === undefined ? "" : ` (at most ${t.maxItems})`}`;
 		case "object":
 			if (sameType(t, QUESTION)) return "Question";
 			return `{ ${t.fields.map(fieldToString).join(", ")} }`;
@@ -41,6 +41,8 @@ export type JsonSchema = {
 	description?: string;
 	enum?: string[];
 	items?: JsonSchema;
+	/** A bound the flow states (a map's `max:` over this list), told to the model. */
+	maxItems?: number;
 	properties?: Record<string, JsonSchema>;
 	required?: string[];
 	/** Always false on objects: a model's extra field is refused, as `matches` refuses it. */
@@ -63,7 +65,7 @@ export function typeToJsonSchema(t: Type): JsonSchema {
 		case "enum":
 			return described({ type: "string", enum: [...t.values] });
 		case "list":
-			return described({ type: "array", items: typeToJsonSchema(t.of) });
+			return described({ type: "array", items: typeToJsonSchema(t.of), ...(t.maxItems === undefined ? {} : { maxItems: t.maxItems }) });
 		case "object": {
 			const properties: Record<string, JsonSchema> = {};
 			for (const f of t.fields) properties[f.name] = typeToJsonSchema(f.type);

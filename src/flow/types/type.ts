@@ -39,6 +39,12 @@ export interface EnumType extends TypeBase {
 export interface ListType extends TypeBase {
 	kind: "list";
 	of: Type;
+	/**
+	 * The most items a value may hold. Never written by hand: the checker adds it to a producer's `submit`
+	 * type when a map reads the list with `max:`, so the model is refused at submit time and can correct
+	 * itself, instead of the map failing `too-many` after the turn. Absent: no bound.
+	 */
+	maxItems?: number;
 }
 
 /** One field of an object type. */

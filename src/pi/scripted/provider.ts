@@ -16,7 +16,7 @@ import {
 	fauxToolCall,
 	getSystemMessageText,
 } from "@earendil-works/pi-ai";
-import { type Script, type ScriptStep, stepsFor } from "./script.ts";
+import { fillTemplate, type Script, type ScriptStep, stepsFor } from "./script.ts";
 
 /** Provider and model id of the scripted model: `--model scripted` or `scripted/scripted`. */
 export const SCRIPTED_PROVIDER = "scripted";
@@ -81,7 +81,7 @@ export function createScriptedModel(script: Script): ScriptedModel {
 		if (!step) {
 			return fauxAssistantMessage([], {
 				stopReason: "error",
-				errorMessage: `the script's ${found.steps.length} step(s) for \`${found.key}\` are used up at visit \`${visit}\` (request ${index + 1})`,
+				errorMessage: `the script's ${found.steps.length} step(s) for \`${found.key}\` are used up${found.key === visit ? "" : ` at visit \`${visit}\``} (request ${index + 1})`,
 			});
 		}
 		cursors.set(visit, index + 1);
@@ -144,17 +144,12 @@ function messageFor(step: ScriptStep, context: Context, reasoning?: string): Ass
  * the number of messages the model was sent (how a test sees that a subagent kept its conversation).
  */
 export function fill(template: string, context: Context, reasoning?: string): string {
-	return template
-		.replace(/\{\{\s*messages\s*\}\}/g, String(context.messages.length))
-		.replace(/\{\{\s*thinking\s*\}\}/g, reasoning ?? "off")
-		.replace(/\{\{\s*system\s*\}\}/g, () => systemText(context))
-		.replace(/\{\{\s*(result|task|section:([^}|]+?))\s*(?:\|\s*lines:(\d+)\s*)?\}\}/g, (_m, what: string, name?: string, lines?: string) => {
-		let text: string;
-		if (what === "result") text = lastToolResult(context.messages);
-		else if (what === "task") text = lastUserText(context.messages);
-		else text = section(lastUserText(context.messages), (name ?? "").trim());
-		if (lines) text = text.split("\n").filter((l) => l.trim() !== "").slice(0, Number(lines)).join("\n");
-		return text;
+	return fillTemplate(template, {
+		messages: context.messages.length,
+		thinking: reasoning ?? "off",
+		system: () => systemText(context),
+		result: () => lastToolResult(context.messages),
+		task: () => lastUserText(context.messages),
 	});
 }
 
@@ -180,15 +175,6 @@ function lastToolResult(messages: Message[]): string {
 function lastUserText(messages: Message[]): string {
 	for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "user") return textOf(messages[i].content);
 	return "";
-}
-
-function section(task: string, name: string): string {
-	const lines = task.split("\n");
-	const start = lines.findIndex((l) => l.trim() === `## ${name}`);
-	if (start < 0) return "";
-	const rest = lines.slice(start + 1);
-	const end = rest.findIndex((l) => /^## /.test(l));
-	return (end < 0 ? rest : rest.slice(0, end)).join("\n").trim();
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

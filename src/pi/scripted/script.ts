@@ -283,3 +283,44 @@ export function checkScriptKeys(script: Script, nodeAddresses: readonly string[]
 	}
 	return faults;
 }
+
+/** What a `say` template reads from its turn; text parts are computed only when the template asks. */
+export interface TemplateTurn {
+	/** How many messages the model was sent. */
+	messages: number;
+	thinking: string;
+	system: () => string;
+	/** The last tool result's text. */
+	result: () => string;
+	/** The task the turn was given. */
+	task: () => string;
+}
+
+/**
+ * Fills `{{result}}`, `{{task}}` and `{{section:NAME}}`, each optionally `|lines:N`, `{{messages}}`,
+ * `{{thinking}}` and `{{system}}`. One filler for the scripted model and dry runs, so a dry run with
+ * `--script` shows what the run would say, not the raw template.
+ */
+export function fillTemplate(template: string, turn: TemplateTurn): string {
+	return template
+		.replace(/\{\{\s*messages\s*\}\}/g, String(turn.messages))
+		.replace(/\{\{\s*thinking\s*\}\}/g, turn.thinking)
+		.replace(/\{\{\s*system\s*\}\}/g, () => turn.system())
+		.replace(/\{\{\s*(result|task|section:([^}|]+?))\s*(?:\|\s*lines:(\d+)\s*)?\}\}/g, (_m, what: string, name?: string, lines?: string) => {
+			let text: string;
+			if (what === "result") text = turn.result();
+			else if (what === "task") text = turn.task();
+			else text = section(turn.task(), (name ?? "").trim());
+			if (lines) text = text.split("\n").filter((l) => l.trim() !== "").slice(0, Number(lines)).join("\n");
+			return text;
+		});
+}
+
+function section(task: string, name: string): string {
+	const lines = task.split("\n");
+	const start = lines.findIndex((l) => l.trim() === `## ${name}`);
+	if (start < 0) return "";
+	const rest = lines.slice(start + 1);
+	const end = rest.findIndex((l) => /^## /.test(l));
+	return (end < 0 ? rest : rest.slice(0, end)).join("\n").trim();
+}
