@@ -72,8 +72,11 @@ describe("pi-flows graph", () => {
 		expect(r.stdout.split("\n").slice(0, 3)).toEqual(["flowchart TD", '  subgraph n1["talk · loop · max 6 · on-fail: continue"]', '    n2["ask_next<br/>interviewer"]']);
 	});
 
-	it("takes a path as well as a name", async () => {
-		const r = await cli("graph", ".pi/flows/split.md");
+	it("takes a path as well as a name, with the project's trust like a name (issue 21)", async () => {
+		const refused = await cli("graph", ".pi/flows/split.md");
+		expect(refused.code).toBe(2);
+		expect(refused.stderr).toContain(".pi/flows/split.md is inside this project");
+		const r = await cli("graph", ".pi/flows/split.md", "--project");
 		expect(r.code).toBe(0);
 		expect(r.stdout).toContain('subgraph n2["work · map · max 4 · concurrency 2"]');
 	});

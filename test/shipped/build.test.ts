@@ -208,7 +208,11 @@ describe("build", () => {
 		const report = ran.result.output as string;
 		expect(report).toContain('"landed": false');
 		expect(report).toMatch(/"refused": \[\s*"greet\.txt"\s*\]/);
-		copiesGone();
+		// The refused work is kept on its copy's branch, and the report reads where (issue 21).
+		const kept = git(project.cwd, ["branch", "--list", "pi-flows-copy/*", "--format=%(refname:short)"]).trim();
+		expect(kept).toMatch(/^pi-flows-copy\/work-2-[0-9a-f]{6}$/);
+		expect(report).toContain(`"kept": "${kept}"`);
+		expect(git(project.cwd, ["worktree", "list"]).split("\n")).toHaveLength(1);
 		expect(ran.open).toBe(0);
 	});
 });
