@@ -3,6 +3,7 @@
  * counts $0, and the run says so once.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readScript } from "../../src/pi/index.ts";
 import { scriptedHost } from "../helpers/host.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { flowOf, runInline } from "../helpers/run.ts";
@@ -51,5 +52,16 @@ describe("--budget-cost", () => {
 		expect(ran.result.ok).toBe(true);
 		expect(ran.result.usage.cost).toBe(0);
 		expect(notes).toEqual(["scripted/scripted has no price, so its turns count $0 against the cost budget of $0.01"]);
+	});
+});
+
+describe("a scripted model's price", () => {
+	it("is dollars per million tokens; a misspelt key or a bad figure is a positioned fault", () => {
+		expect(readScript("price: { input: 3, output: 15 }\nturns:\n  a:\n    - say: x\n", "s.yaml").value?.price).toEqual({ input: 3, output: 15, cacheRead: 0, cacheWrite: 0 });
+		const bad = readScript("price: { inptu: 3, output: -1 }\nturns:\n  a:\n    - say: x\n", "s.yaml").faults;
+		expect(bad.map((f) => [f.code, f.line, f.message])).toEqual([
+			["script-invalid", 1, "a price has no key `inptu`. Did you mean `input`?"],
+			["script-invalid", 1, "`price.output` is dollars per million tokens, a number of at least 0"],
+		]);
 	});
 });
