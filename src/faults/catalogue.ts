@@ -75,6 +75,11 @@ export const FAULT_CATALOGUE = {
 		trigger: "No agent of that name in the roster.",
 		fix: "Correct the name (the message names the nearest agent) or add the agent file.",
 	},
+	"agent-keys": {
+		stage: "roster",
+		trigger: "A note, never a fault: an agent the flow names has frontmatter keys pi-flows keeps but does not act on (a peer's key with no counterpart, a Claude Code tool pi lacks, a value it cannot use).",
+		fix: "Nothing is needed; remove the keys to silence the note, or see docs/flows.md (Agents from peers) for the keys honoured.",
+	},
 	"broken-agent": {
 		stage: "check",
 		trigger: "The agent file of that name exists but does not parse or lacks `name:`/`description:`.",

@@ -10,7 +10,7 @@ import { chainExpander } from "../chain/expander.ts";
 import { FILE_START } from "../text/index.ts";
 import { buildFlow, type ChainExpander } from "./build/index.ts";
 import { listFlows } from "./catalogue.ts";
-import { type CalleeResolver, type CheckedFlow, checkFlow, type SkillResolver } from "./check/index.ts";
+import { agentNotes, type CalleeResolver, type CheckedFlow, checkFlow, type SkillResolver } from "./check/index.ts";
 import { readFlow } from "./read/index.ts";
 
 /** Where called flows come from, and the options every check shares. */
@@ -30,8 +30,16 @@ export interface LoadOptions {
 	read?: (file: string) => string | undefined;
 }
 
+/** A flow's judgement: the checked flow or its faults, and notes that never stop a run. */
+export interface Judged {
+	value?: CheckedFlow;
+	faults: Fault[];
+	/** What the checker tells without refusing (an agent's kept keys), in file order. */
+	notes?: Fault[];
+}
+
 /** Judges a flow's text; `file` names it in faults and gives the expected `name:`. */
-export function checkFlowText(text: string, file: string, roster: Roster, options: LoadOptions = {}): { value?: CheckedFlow; faults: Fault[] } {
+export function checkFlowText(text: string, file: string, roster: Roster, options: LoadOptions = {}): Judged {
 	const read = readFlow(text, file);
 	if (!read.value) return { faults: sortFaults(read.faults) };
 	const built = buildFlow(read.value, basename(file, ".md"), options.expandChain);
@@ -58,7 +66,8 @@ export function checkFlowText(text: string, file: string, roster: Roster, option
 			return { faults: judged.faults, file: found.file };
 		},
 	};
-	return checkFlow(built.value, {
+	const notes = agentNotes(built.value, roster);
+	const judged = checkFlow(built.value, {
 		roster,
 		refused: built.refused,
 		earlier: [...read.faults, ...built.faults],
@@ -66,10 +75,11 @@ export function checkFlowText(text: string, file: string, roster: Roster, option
 		stack: options.stack ?? [],
 		...(options.skills ? { skills: options.skills } : {}),
 	});
+	return notes.length ? { ...judged, notes } : judged;
 }
 
 /** Reads and judges a flow file; an unreadable file is a fault too. */
-export function checkFlowFile(file: string, roster: Roster, options: LoadOptions = {}): { value?: CheckedFlow; faults: Fault[] } {
+export function checkFlowFile(file: string, roster: Roster, options: LoadOptions = {}): Judged {
 	let text: string;
 	try {
 		text = options.read?.(file) ?? readFileSync(file, "utf8");

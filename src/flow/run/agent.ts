@@ -41,13 +41,17 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	const closing = node.output ? submitClosing(node.output.value) : ledger ? verdictClosing(ledger, node.path) : undefined;
 	const addenda = (world.options.plugins ?? []).map((p) => p.taskAddendum?.(node.id.value, visit)).filter((t): t is string => !!t);
 	const task = composeTask(world.flow.prompts.get(node.id.value) ?? "", node.reads, frame, world.input, [...addenda, closing].filter(Boolean).join("\n\n") || undefined, diff);
-	const scope = node.memory ? memoryScope(frame, node.memory.value) : undefined;
+	// combo's `lifetime: workflow` (or `session`): the node keeps its subagent across its visits, as `memory:`
+	// would, but its own seat, so no other node's `submit` type is forced on it.
+	const lives = !node.memory && (agent.lifetime === "workflow" || agent.lifetime === "session");
+	const scope = node.memory ? memoryScope(frame, node.memory.value) : lives ? lifetimeScope(frame) : undefined;
+	const seatName = lives ? `${agent.name}@${node.id.value}` : agent.name;
 	const skills = world.flow.skills.get(node.id.value) ?? [];
 	const open = async (): Promise<Seat> => {
 		const captured: Captured = { refusals: 0 };
 		const at = { at: visit };
 		const tools: ToolSpec[] = [];
-		const typed = node.output?.value ?? (scope ? sharedOutput(world, node, agent.name) : undefined);
+		const typed = node.output?.value ?? (scope && !lives ? sharedOutput(world, node, agent.name) : undefined);
 		if (typed) tools.push(submitTool(typed, captured));
 		if (ledger) tools.push(verdictTool(ledger, node.path, at, captured));
 		captured.handoff = {};
@@ -60,8 +64,9 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			...(node.tools ? { tools: node.tools.map((t) => t.value) } : {}),
 			...(tools.length ? { customTools: tools } : {}),
 			...(skills.length ? { appendPrompt: skills.map((k) => `## Skill: ${k.name}\n\n${k.text}`).join("\n\n") } : {}),
-			...(scope && world.options.sessionsDir ? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${agent.name}`)) } : {}),
+			...(scope && world.options.sessionsDir ? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${seatName}`)) } : {}),
 			onToolCall: (tool, args) => {
+				captured.calls?.push(tool);
 				world.recorder.toolCall(at.at, tool);
 				world.emit({ type: "tool_call", path: at.at, agent: agent.name, subagent: sub?.id ?? "", tool, args });
 			},
@@ -81,7 +86,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	let lastDoc: HandoffDocument | undefined;
 	// A fresh session for the node's task: the old one's context is dropped, the document carries on.
 	const freshSeat = async (s: Seat) => {
-		if (scope) scope.values.delete(`seat:${agent.name}`);
+		if (scope) scope.values.delete(`seat:${seatName}`);
 		await s.sub.close();
 		seat = undefined;
 	};
@@ -91,7 +96,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			const over = world.budget.exceeded();
 			if (over) return { ok: false, error: { kind: "budget", message: over } };
 			try {
-				seat ??= scope ? await seated(scope, agent.name, open) : await open();
+				seat ??= scope ? await seated(scope, seatName, open) : await open();
 			} catch (error) {
 				last = { ok: false, error: { kind: "provider", message: `could not start the subagent: ${(error as Error).message ?? String(error)}` } };
 				if (attempt < attempts && (await backoff(world, attempt++, signal))) continue;
@@ -101,6 +106,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			const result = await serial(s, async () => {
 				s.captured.value = undefined;
 				s.captured.verdict = undefined;
+				s.captured.calls = [];
 				// The tools hold this object: clear it rather than replace it.
 				if (s.captured.handoff) {
 					s.captured.handoff.doc = undefined;
@@ -140,7 +146,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 					continue;
 				}
 			}
-			last = recordOf(world, node, result, s.captured, ledger, signal, timeoutMs);
+			last = mustHaveCalled(agent, recordOf(world, node, result, s.captured, ledger, signal, timeoutMs), s.captured.calls ?? []);
 			if (lastDoc) last.handoff = handoffValue(lastDoc);
 			if (last.ok && lastDoc && !node.output && !ledger && !result.output.trim()) last.output = lastDoc.summary;
 			if (last.ok) return last;
@@ -154,6 +160,28 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	} finally {
 		if (seat && !scope) await seat.sub.close();
 	}
+}
+
+/** pi-flows' own answer tools, which do not count as the tool use `mustCallTool` asks for. */
+const ANSWER_TOOLS = new Set(["submit", "verdict", "finish", "checkpoint"]);
+
+/**
+ * combo's `mustCallTool`: a turn that answers without the tool use its agent requires (any tool, or the one
+ * named) is a bad answer, retried like a missing `submit`: an auditor that read nothing has audited nothing.
+ */
+function mustHaveCalled(agent: AgentDef, record: VisitRecord, calls: readonly string[]): VisitRecord {
+	if (!record.ok || agent.mustCallTool === undefined) return record;
+	const used = calls.filter((c) => !ANSWER_TOOLS.has(c));
+	const want = agent.mustCallTool;
+	if (want === true ? used.length > 0 : used.includes(want)) return record;
+	const what = want === true ? "a tool" : `\`${want}\``;
+	return { ok: false, error: { kind: "schema", message: `the agent \`${agent.name}\` must call ${what} (mustCallTool) and this turn called ${used.length ? used.join(", ") : "none"}` } };
+}
+
+/** The scope a lifetime keeps a subagent in: the innermost copy of the tree (a seat never crosses copies), else the flow. */
+function lifetimeScope(frame: Frame): MemoryScope | undefined {
+	for (let f: Frame | undefined = frame; f; f = f.parent) if (f.cwd && f.block) return f.block.memory;
+	return memoryScope(frame, "flow");
 }
 
 function recordOf(world: World, node: AgentNode, r: Result, captured: Captured, ledger: Ledger | undefined, signal: AbortSignal, timeoutMs: number): VisitRecord {
