@@ -30,6 +30,11 @@ export const FAULT_CATALOGUE = {
 		trigger: "The flow file is larger than 1 MiB. A flow is instructions, and the bound keeps a check quick and its memory small whatever a file holds.",
 		fix: "Move long reference text out of the flow into a file the agents read; a flow holds instructions, not data.",
 	},
+	"pipeline-format-removed": {
+		stage: "read",
+		trigger: "The file is combo's old linear pipeline (`steps:` and no `nodes:`), a format combo removed and pi-flows never ran.",
+		fix: "Rewrite it as a flow: `steps:` becomes `nodes:`, each step gets an `id:` and `reads:` of the step before, `input: string` is added, and each `task:` moves into a `## <id>` section.",
+	},
 	"missing-key": {
 		stage: "read",
 		trigger: "A required key is absent: a flow key (`name`, `description`, `input`, `nodes`) or a node's `id`.",

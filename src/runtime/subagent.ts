@@ -18,6 +18,11 @@ export interface AskOptions {
 	watermark?: { threshold: number; directive: string };
 	/** Names the turn for the scripted model and the events: the visit path, e.g. `deliver#2/code`. */
 	label?: string;
+	/**
+	 * How the turn answers when the session holds answer tools it should not use this time: `text` for an
+	 * untyped node sharing a `memory:` subagent with a typed one. Default: whatever its tools say.
+	 */
+	answer?: "text";
 }
 
 /** A live subagent: one pi session with its agent's prompt and tools. */

@@ -44,8 +44,16 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 		ctx.report("not-a-flow", file.frontmatterRange, "", `the frontmatter is ${describe(file.yaml.contents as never)}, not a mapping of flow keys`);
 		return { faults: ctx.faults, refused };
 	}
-	ctx.unknownKeys(top, FLOW_KEYS, "", "a flow");
 	const keys = new Map(top.map((e) => [e.key, e]));
+	const steps = keys.get("steps");
+	if (steps && !keys.has("nodes") && !keys.has("chain")) {
+		// combo's old linear pipeline: one fault that says so and how to convert, not five generic ones.
+		ctx.report("pipeline-format-removed", steps.keyRange, "steps", "this is combo's old `steps:` pipeline, a format that was removed; rewrite it as a flow", {
+			hint: "Rename `steps:` to `nodes:`, give each step an `id:` and `reads:` of the step before it (the first reads `input`), add `input: string`, and move each step's `task:` into a `## <id>` section below the frontmatter (docs/flows.md, From combo's pipelines).",
+		});
+		return { faults: ctx.faults, refused };
+	}
+	ctx.unknownKeys(top, FLOW_KEYS, "", "a flow");
 	const at = file.table.range(file.yamlBase, file.yamlBase);
 	for (const key of ["name", "description", "input"]) if (!keys.has(key)) ctx.report("missing-key", at, key, `a flow needs \`${key}:\``);
 	const nodesEntry = keys.get("nodes");

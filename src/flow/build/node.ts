@@ -92,12 +92,14 @@ function readNode(ctx: BuildContext, item: Node, range: Range, parent: string, r
 	const kindKey = written[0].key;
 	const retry = keys.get("retry");
 	if (retry && kind !== "agent") {
-		ctx.report("retry-refused", retry.keyRange, `${path}.retry`, `\`retry\` is refused on a ${kind} node: ${RETRY_REFUSED[kind]}`);
+		ctx.report("retry-refused", retry.keyRange, `${path}.retry`, `\`retry\` is refused on ${article(kind)} ${kind} node: ${RETRY_REFUSED[kind]}`);
 		keys.delete("retry");
 	}
-	const allowed = ["id", kindKey, "on-fail", ...(NODE_KEYS[kind] ?? [])];
+	// A literal `map:` runs exactly its listed items, so a bound beside it says nothing: combo refuses it too.
+	const allowed = ["id", kindKey, "on-fail", ...(NODE_KEYS[kind] ?? []).filter((k) => !(kindKey === "map" && k === "max"))];
 	const others = new Map([...KEY_OWNER].filter(([k]) => !allowed.includes(k)));
-	ctx.unknownKeys([...keys.values()].filter((e) => e.key !== "retry" || kind === "agent"), allowed, path, `a ${kind} node`, others);
+	if (kindKey === "map") others.set("max", "`map-from` nodes (a literal `map:` runs exactly its items)");
+	ctx.unknownKeys([...keys.values()].filter((e) => e.key !== "retry" || kind === "agent"), allowed, path, `${article(kind)} ${kind} node`, others);
 	// A misspelt `output:` leaves the node untyped: reads into its output would report the same slip again.
 	if (!keys.has("output") && [...keys.keys()].some((k) => !allowed.includes(k) && nearest(k, allowed) === "output")) refused.add(`${id.value}.output`);
 	let onFail: Located<"continue"> | undefined;
@@ -151,4 +153,9 @@ function refuseInside(entries: readonly Entry[], refused: Set<string>): void {
 /** The common fields of every node. */
 export function base(n: NodeInput) {
 	return { id: n.id, path: n.path, range: n.range, ...(n.onFail ? { onFail: n.onFail } : {}) };
+}
+
+/** "a" or "an" before a node kind: messages say "an agent node", "an ask node". */
+export function article(word: string): "a" | "an" {
+	return /^[aeiou]/i.test(word) ? "an" : "a";
 }

@@ -56,14 +56,14 @@ export function freeAgainstLiteral(free: Operand, other: Operand, report: Report
 	return true;
 }
 
-function enumAgainstLiterals(e: Operand, other: Operand, report: Report): void {
+function enumAgainstLiterals(e: Operand, other: Operand, report: Report, why = "so this never holds"): void {
 	if (e.type.kind !== "enum" || !other.literals) return;
 	const values = e.type.values;
 	for (const lit of other.literals) {
 		if (values.includes(lit.value)) continue;
 		const near = nearest(lit.value, values);
 		const meant = near ? ` Did you mean "${near}"?` : "";
-		const message = `"${lit.value}" is not a value of ${describe(e.type)}, so this never holds.${meant}`;
+		const message = `"${lit.value}" is not a value of ${describe(e.type)}, ${why}.${meant}`;
 		report.add("condition-enum-value", lit.range, message, { expected: near ? [near] : [...values] });
 	}
 }
@@ -100,7 +100,13 @@ export function checkEquality(a: Operand, b: Operand, opRange: Range, report: Re
 export function checkOrder(a: Operand, b: Operand, op: string, opRange: Range, report: Report): void {
 	if (freeAgainstLiteral(a, b, report) || freeAgainstLiteral(b, a, report)) return;
 	if (a.type.kind === "number" && b.type.kind === "number") return;
-	if (stringLike(a.type) && stringLike(b.type)) return;
+	if (stringLike(a.type) && stringLike(b.type)) {
+		// Ordering an enum against a literal outside it is the same slip as `==` with one: combo refuses both.
+		const why = "so the order compares against a value the field never takes";
+		enumAgainstLiterals(a, b, report, why);
+		enumAgainstLiterals(b, a, report, why);
+		return;
+	}
 	const message = `\`${op}\` orders two numbers or two strings, not ${describe(a.type)} and ${describe(b.type)}.`;
 	report.add("condition-type", opRange, message);
 }

@@ -28,7 +28,7 @@ export function checkSections(w: Walk, refused: ReadonlySet<string>): Map<string
 		if (refused.has(section.id)) continue;
 		const kind = others.get(section.id);
 		if (kind) {
-			report(w, "section-not-agent", section.headingRange, section.id, `\`${section.id}\` is a ${kind} node, which takes no section`);
+			report(w, "section-not-agent", section.headingRange, section.id, `\`${section.id}\` is ${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind} node, which takes no section`);
 			continue;
 		}
 		if (!prose.has(section.id)) {

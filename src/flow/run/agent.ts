@@ -117,7 +117,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 				world.budget.startTurn();
 				world.running.add(s.sub);
 				const r = await s.sub
-					.ask(prompt, { label: visit, signal, timeoutMs, idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS, watermark: { threshold: watermark, directive: DIRECTIVE } })
+					.ask(prompt, { label: visit, ...(node.output || ledger ? {} : { answer: "text" as const }), signal, timeoutMs, idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS, watermark: { threshold: watermark, directive: DIRECTIVE } })
 					.finally(() => world.running.delete(s.sub));
 				world.spend(r.usage);
 				world.recorder.transcript(visit, s.sub.id, r.messages);
