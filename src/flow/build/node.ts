@@ -4,7 +4,6 @@
  * that refers to it is reported again); any other mistake is reported and the node still builds.
  */
 import { isMap, isScalar, isSeq, type Node } from "yaml";
-import { nearest } from "../../faults/index.ts";
 import type { Range } from "../../text/index.ts";
 import type { FlowNode, Located } from "../ast.ts";
 import { readAgent } from "./agent.ts";
@@ -101,7 +100,8 @@ function readNode(ctx: BuildContext, item: Node, range: Range, parent: string, r
 	if (kindKey === "map") others.set("max", "`map-from` nodes (a literal `map:` runs exactly its items)");
 	ctx.unknownKeys([...keys.values()].filter((e) => e.key !== "retry" || kind === "agent"), allowed, path, `${article(kind)} ${kind} node`, others);
 	// A misspelt `output:` leaves the node untyped: reads into its output would report the same slip again.
-	if (!keys.has("output") && [...keys.keys()].some((k) => !allowed.includes(k) && nearest(k, allowed) === "output")) refused.add(`${id.value}.output`);
+	// Any unknown key makes the node one reported mistake (as combo): reads into its output are not reported again.
+	if (!keys.has("output") && [...keys.keys()].some((k) => !allowed.includes(k) && k !== "retry")) refused.add(`${id.value}.output`);
 	let onFail: Located<"continue"> | undefined;
 	const onFailEntry = keys.get("on-fail");
 	if (onFailEntry) {
