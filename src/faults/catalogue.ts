@@ -35,6 +35,11 @@ export const FAULT_CATALOGUE = {
 		trigger: "The file is combo's old linear pipeline (`steps:` and no `nodes:`), a format combo removed and pi-flows never ran.",
 		fix: "Rewrite it as a flow: `steps:` becomes `nodes:`, each step gets an `id:` and `reads:` of the step before, `input: string` is added, and each `task:` moves into a `## <id>` section.",
 	},
+	"peer-format": {
+		stage: "read",
+		trigger: "A peer's file pi-flows cannot read as it is: a pi-subagents `.chain.md` chain with a setting or placeholder that has no counterpart here, or a file in a flows folder that is a peer's chain or agent rather than a flow.",
+		fix: "The message names the peer format the file looks like and the hint what to change; docs/flows.md (Chains from pi-subagents) lists what is read.",
+	},
 	"missing-key": {
 		stage: "read",
 		trigger: "A required key is absent: a flow key (`name`, `description`, `input`, `nodes`) or a node's `id`.",

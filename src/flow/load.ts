@@ -3,13 +3,13 @@
  * whole: the complete static judgement of a flow, every fault at once.
  */
 import { readFileSync } from "node:fs";
-import { basename } from "node:path";
 import { findSkill, type Roster, type Scope as Sources, skillNames } from "../agents/index.ts";
 import { type Fault, fault, sortFaults } from "../faults/index.ts";
 import { chainExpander } from "../chain/expander.ts";
+import { chainMdToFlow, isChainMd, placeInChainFile } from "../chain/chain-md.ts";
 import { FILE_START } from "../text/index.ts";
 import { buildFlow, type ChainExpander } from "./build/index.ts";
-import { listFlows } from "./catalogue.ts";
+import { flowNameOf, listFlows } from "./catalogue.ts";
 import { agentNotes, type CalleeResolver, type CheckedFlow, checkFlow, type SkillResolver } from "./check/index.ts";
 import { readFlow } from "./read/index.ts";
 
@@ -40,9 +40,22 @@ export interface Judged {
 
 /** Judges a flow's text; `file` names it in faults and gives the expected `name:`. */
 export function checkFlowText(text: string, file: string, roster: Roster, options: LoadOptions = {}): Judged {
+	if (isChainMd(file)) {
+		// pi-subagents' chain file: judged as the flow it stands for, its faults placed back in the chain file.
+		const chain = chainMdToFlow(text, file, flowNameOf(file));
+		if (!chain.ok) return { faults: chain.faults };
+		const judged = judgeFlowText(chain.value.text, file, roster, options);
+		const faults = placeInChainFile(judged.faults, chain.value, text, file);
+		const notes = judged.notes && placeInChainFile(judged.notes, chain.value, text, file);
+		return { ...judged, faults, ...(notes ? { notes } : {}) };
+	}
+	return judgeFlowText(text, file, roster, options);
+}
+
+function judgeFlowText(text: string, file: string, roster: Roster, options: LoadOptions): Judged {
 	const read = readFlow(text, file);
 	if (!read.value) return { faults: sortFaults(read.faults) };
-	const built = buildFlow(read.value, basename(file, ".md"), options.expandChain);
+	const built = buildFlow(read.value, flowNameOf(file), options.expandChain);
 	if (!built.value) return { faults: sortFaults([...read.faults, ...built.faults]) };
 	const cache = options.cache ?? new Map();
 	const calls: CalleeResolver = {

@@ -53,6 +53,11 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 		});
 		return { faults: ctx.faults, refused };
 	}
+	const peer = peerFile(keys, file);
+	if (peer) {
+		ctx.report("peer-format", file.frontmatterRange, "", peer.message, { hint: peer.hint });
+		return { faults: ctx.faults, refused };
+	}
 	ctx.unknownKeys(top, FLOW_KEYS, "", "a flow");
 	const at = file.table.range(file.yamlBase, file.yamlBase);
 	for (const key of ["name", "description", "input"]) if (!keys.has(key)) ctx.report("missing-key", at, key, `a flow needs \`${key}:\``);
@@ -111,6 +116,30 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 		faults: sortFaults(ctx.faults),
 		refused,
 	};
+}
+
+/** Keys an agent file has and a flow has not: an agent file in a flows folder says so with one of them. */
+const AGENT_ONLY = ["tools", "thinking", "lifetime", "mustCallTool", "openInHerdr", "color", "permissionMode", "disallowedTools"];
+
+/**
+ * A peer's file in a flows folder, told by its keys: an agent (pi, combo, Claude Code), or a pi-subagents
+ * chain saved without its `.chain.md` suffix. One fault naming the format beats five about missing keys.
+ */
+function peerFile(keys: ReadonlyMap<string, Entry>, file: FlowFile): { message: string; hint: string } | undefined {
+	if (keys.has("nodes") || keys.has("chain") || keys.has("input")) return undefined;
+	if (AGENT_ONLY.some((k) => keys.has(k))) {
+		return {
+			message: "this is an agent file (pi's, combo's or Claude Code's format), not a flow",
+			hint: "Move it to an agents folder (`.pi/agents/`, `<agentDir>/agents/` or `.claude/agents/`), and name it in a flow's node as `agent:`.",
+		};
+	}
+	if (keys.has("name") && keys.has("description") && [...keys.keys()].every((k) => ["name", "description", "package"].includes(k)) && file.sections.length > 0) {
+		return {
+			message: "this looks like a pi-subagents chain (`## <agent>` steps under a name and a description), not a flow",
+			hint: "Rename the file to `<name>.chain.md` to run it as a chain, or add `input:` and `nodes:` to make it a flow.",
+		};
+	}
+	return undefined;
 }
 
 function readBudget(ctx: ReturnType<typeof buildContext>, entry: Entry): BudgetDecl | undefined {

@@ -4,10 +4,10 @@
  * are agents here, their unknown keys kept and noted; `.claude/agents` folders join the roster below pi's.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadRoster, parseAgentFile } from "../../src/agents/index.ts";
-import { catalogueOptions, checkFlowFile } from "../../src/flow/index.ts";
-import { main } from "../../src/cli/main.ts";
-import { type TempProject, tempProject } from "../helpers/project.ts";
+import { loadRoster, parseAgentFile } from "../src/agents/index.ts";
+import { catalogueOptions, checkFlowFile } from "../src/flow/index.ts";
+import { main } from "../src/cli/main.ts";
+import { type TempProject, tempProject } from "./helpers/project.ts";
 
 const parse = (text: string) => parseAgentFile(text, "a.md", "user", "a");
 
