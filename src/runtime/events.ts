@@ -26,7 +26,17 @@ export type FlowEvent =
 			handoff?: unknown;
 			usage: Usage;
 	  }
-	| { type: "turn_start"; path: string; agent: string; model: string; subagent: string }
+	| {
+			type: "turn_start";
+			path: string;
+			agent: string;
+			model: string;
+			subagent: string;
+			/** The visit asked for a pane following it (`pane:` on the node or the agent), with its colour. */
+			pane?: { color?: string };
+	  }
+	/** An assistant message's text, sent only for a visit with a pane (the pane shows it; journals skip nothing). */
+	| { type: "message"; path: string; agent: string; subagent: string; text: string }
 	| { type: "turn_end"; path: string; agent: string; model: string; subagent: string; ok: boolean; usage: Usage }
 	| { type: "tool_call"; path: string; agent: string; subagent: string; tool: string; args: unknown }
 	| { type: "chain"; event: ChainEventName; step?: string; index?: number; summary?: unknown; error?: string }

@@ -57,6 +57,8 @@ export interface SpawnRequest {
 	sessionDir?: string;
 	/** Called for every tool call, for live views and the event stream. */
 	onToolCall?: (tool: string, args: unknown) => void;
+	/** Called with each assistant message's text when it ends, for a pane following the turn. */
+	onMessage?: (text: string) => void;
 }
 
 /** Creates subagents; injectable so every workflow is testable without a network. */

@@ -47,6 +47,8 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	const scope = node.memory ? memoryScope(frame, node.memory.value) : lives ? lifetimeScope(frame) : undefined;
 	const seatName = lives ? `${agent.name}@${node.id.value}` : agent.name;
 	const skills = world.flow.skills.get(node.id.value) ?? [];
+	// A pane follows the visit when the node asks (its `pane:` wins) or its agent does (combo's `openInHerdr`).
+	const pane = node.pane ? node.pane.value : agent.pane === true;
 	const open = async (): Promise<Seat> => {
 		const captured: Captured = { refusals: 0 };
 		const at = { at: visit };
@@ -65,6 +67,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			...(tools.length ? { customTools: tools } : {}),
 			...(skills.length ? { appendPrompt: skills.map((k) => `## Skill: ${k.name}\n\n${k.text}`).join("\n\n") } : {}),
 			...(scope && world.options.sessionsDir ? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${seatName}`)) } : {}),
+			...(pane ? { onMessage: (text: string) => world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text }) } : {}),
 			onToolCall: (tool, args) => {
 				captured.calls?.push(tool);
 				world.recorder.toolCall(at.at, tool);
@@ -113,7 +116,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 					s.captured.handoff.reset = undefined;
 				}
 				s.visit.at = visit;
-				world.emit({ type: "turn_start", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id });
+				world.emit({ type: "turn_start", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id, ...(pane ? { pane: agent.color ? { color: agent.color } : {} } : {}) });
 				world.budget.startTurn();
 				world.running.add(s.sub);
 				const r = await s.sub
