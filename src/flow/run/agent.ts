@@ -181,9 +181,12 @@ function mustHaveCalled(agent: AgentDef, record: VisitRecord, calls: readonly st
 	return { ok: false, error: { kind: "schema", message: `the agent \`${agent.name}\` must call ${what} (mustCallTool) and this turn called ${used.length ? used.join(", ") : "none"}` } };
 }
 
-/** The scope a lifetime keeps a subagent in: the innermost copy of the tree (a seat never crosses copies), else the flow. */
+/**
+ * The scope a lifetime keeps a subagent in: the innermost map item or parallel branch (each branch its own
+ * subagent, as combo has it, so a seat never crosses branches or copies of the tree), else the flow.
+ */
 function lifetimeScope(frame: Frame): MemoryScope | undefined {
-	for (let f: Frame | undefined = frame; f; f = f.parent) if (f.cwd && f.block) return f.block.memory;
+	for (let f: Frame | undefined = frame; f; f = f.parent) if (f.block && (f.block.kind === "map" || f.block.kind === "parallel")) return f.block.memory;
 	return memoryScope(frame, "flow");
 }
 
