@@ -74,7 +74,7 @@ describe("check-stage faults: one mistake, one fault, at the mistake", () => {
 		const text =
 			head("  - id: plan\n    agent: planner\n    output: { tasks: [{ text: string }] }\n  - id: l\n    loop: w.output.done\n    max: 2\n    carry: { first: plan.output.tasks }\n    do:\n      - id: w\n        agent: scout\n        reads: [l.carry]\n        output: { done: boolean }\n") +
 			sections("plan", "w");
-		expect(judge(text).faults.map(at)).toEqual(["key-type 12:12"]);
+		expect(judge(text).faults.map(at)).toEqual(["missing-key 12:5"]);
 	});
 
 	it("memory inside copies that opens inside them is fine, and so is a map run one at a time", () => {

@@ -123,7 +123,11 @@ export function readLoop(n: NodeInput): LoopNode {
 		const entries = ctx.entries(carry.value);
 		const first = entries?.find((e) => e.key === "first");
 		const next = entries?.find((e) => e.key === "next");
-		if (!entries || !first || !next) ctx.report("key-type", carry.range, `${path}.carry`, "`carry` is `{ first: <address>, next: <address> }`");
+		if (entries && (!first || !next)) {
+			// A mapping that lacks one side is a missing key, as combo reports it.
+			const side = first ? "next" : "first";
+			ctx.report("missing-key", carry.keyRange, `${path}.carry.${side}`, `\`carry\` needs \`${side}:\`: \`{ first: <address>, next: <address> }\``);
+		} else if (!entries || !first || !next) ctx.report("key-type", carry.range, `${path}.carry`, "`carry` is `{ first: <address>, next: <address> }`");
 		else {
 			ctx.unknownKeys(entries, ["first", "next"], `${path}.carry`, "`carry`");
 			const a = ctx.address(first, `${path}.carry.first`);

@@ -4,7 +4,7 @@
  * answer, in the person's own words) never meets a literal; lists and objects never compare.
  */
 import { type Fault, type FaultCode, type FaultDetails, fault, nearest } from "../../faults/index.ts";
-import type { Range } from "../../text/index.ts";
+import { cover, type Range } from "../../text/index.ts";
 import { typeToString, type Type } from "../types/index.ts";
 
 /** A string literal as written, for enum and free-string rules. */
@@ -52,7 +52,9 @@ export function freeAgainstLiteral(free: Operand, other: Operand, report: Report
 	if (free.type.kind !== "freeString" || !other.literals?.length) return false;
 	const message = "An `ask-from` answer is free text in the person's words: no literal reliably meets it.";
 	const hint = "Read `answered` or `custom`, or have an agent turn the answer into an enum.";
-	for (const lit of other.literals) report.add("condition-free-string", lit.range, message, { hint });
+	// One bet on the person's wording, however many literals it lists (`in ["Yes", "No"]`): one fault over them.
+	const lits = other.literals;
+	report.add("condition-free-string", cover(lits[0].range, lits[lits.length - 1].range), message, { hint });
 	return true;
 }
 
