@@ -8,6 +8,9 @@ import { loadRoster, parseAgentFile } from "../src/agents/index.ts";
 import { catalogueOptions, checkFlowFile } from "../src/flow/index.ts";
 import { main } from "../src/cli/main.ts";
 import { type TempProject, tempProject } from "./helpers/project.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../src/agents/index.ts";
 
 const parse = (text: string) => parseAgentFile(text, "a.md", "user", "a");
 
@@ -80,5 +83,41 @@ describe("the roster reads Claude Code's folders below pi's", () => {
 		const code = await main(["check", flow], { cwd: p.cwd, env, agentDir: p.agentDir, stdout: (l) => out.push(l), stderr: (l) => err.push(l) });
 		expect(code).toBe(0);
 		expect(err.join("\n")).toMatch(/review\.md:7:12: note: agent-keys: .*`concurrency`/);
+	});
+});
+
+/**
+ * combo's nine agents with the frontmatter keys and values they ship with (AI-for-dev/combo `agents/*.md`;
+ * `mustCallTool` from 4e26d9e's auditor); descriptions and bodies are ours.
+ */
+const COMBO_AGENTS: Record<string, string> = {
+	auditor: "tools: read, grep, find, ls\nlifetime: task\nmustCallTool: true",
+	coder: "tools: read, grep, find, ls, edit, write\nlifetime: workflow",
+	committer: "tools: read, grep, find, ls\nlifetime: task",
+	interviewer: "tools: read, grep, find, ls\nlifetime: workflow",
+	planner: "tools: read, grep, find, ls\nlifetime: task",
+	reviewer: "tools: read, grep, find, ls\nlifetime: workflow",
+	router: "tools: read, grep, find, ls\nlifetime: task",
+	scout: "tools: read, grep, find, ls\nlifetime: task\nopenInHerdr: false",
+	synthesiser: "tools: read, grep, find, ls\nlifetime: task",
+};
+
+describe("combo's flows with combo's agents as they ship", () => {
+	let p: TempProject;
+	beforeEach(() => {
+		p = tempProject();
+	});
+	afterEach(() => p.cleanup());
+
+	it("every one of the five checks with no fault, the agents in .pi/agents", () => {
+		for (const [name, keys] of Object.entries(COMBO_AGENTS)) p.write(`.pi/agents/${name}.md`, `---\nname: ${name}\ndescription: the ${name} of combo\n${keys}\n---\nYou are the ${name}.\n`);
+		const dir = join(PACKAGE_ROOT, "test", "fixtures", "combo");
+		for (const f of readdirSync(dir).filter((x) => x.endsWith(".md"))) p.write(`.pi/flows/${f}`, readFileSync(join(dir, f), "utf8"));
+		const roster = loadRoster(p.cwd, { project: true }, p.env);
+		expect(roster.get("coder")).toMatchObject({ source: "project", lifetime: "workflow" });
+		for (const flow of ["explore", "split", "build", "build-attended", "interview"]) {
+			const judged = checkFlowFile(join(p.cwd, ".pi", "flows", `${flow}.md`), roster, catalogueOptions(p.cwd, { project: true }, p.env));
+			expect(judged.faults, flow).toEqual([]);
+		}
 	});
 });
