@@ -115,7 +115,8 @@ type Note = (key: string, message: string) => void;
 function peerFields(fm: Record<string, unknown>, note: Note): Partial<AgentDef> {
 	const out: Partial<AgentDef> = {};
 	if (fm.lifetime !== undefined) {
-		if (typeof fm.lifetime === "string" && (LIFETIMES as readonly string[]).includes(fm.lifetime)) out.lifetime = fm.lifetime as Lifetime;
+		const known = typeof fm.lifetime === "string" && (LIFETIMES as readonly string[]).includes(fm.lifetime);
+		if (known) out.lifetime = fm.lifetime as Lifetime;
 		else note("lifetime", `\`lifetime:\` is one of ${LIFETIMES.join(", ")}; this one is ignored`);
 	}
 	if (fm.mustCallTool !== undefined && fm.mustCallTool !== false) {

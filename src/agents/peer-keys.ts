@@ -58,7 +58,8 @@ const PEER_ONLY: Readonly<Record<string, string>> = {
 /** The note for a key pi-flows does not act on. */
 export function unknownKeyNote(key: string): string {
 	const peer = PEER_ONLY[key];
-	return peer ? `\`${key}\` is kept but has no effect here (${peer})` : `\`${key}\` is not an agent key pi-flows knows; it is kept and has no effect`;
+	if (peer) return `\`${key}\` is kept but has no effect here (${peer})`;
+	return `\`${key}\` is not an agent key pi-flows knows; it is kept and has no effect`;
 }
 
 /**

@@ -49,26 +49,41 @@ interface Step {
 	task: { text: string; line: number }[];
 }
 
+type Translated = { ok: true; value: ChainMdFlow } | { ok: false; faults: Fault[] };
+
 /** Translates a chain file to flow text, or gives the one fault that says what to change. */
-export function chainMdToFlow(text: string, file: string, name: string): { ok: true; value: ChainMdFlow } | { ok: false; faults: Fault[] } {
+export function chainMdToFlow(text: string, file: string, name: string): Translated {
 	const table = lineTable(text);
 	const refuse = (line: number, message: string, hint: string) => {
 		const start = table.offset(line, 1);
 		const end = text.indexOf("\n", start);
-		return { ok: false as const, faults: [fault("peer-format", file, table.range(start, end < 0 ? text.length : end), "", message, { hint })] };
+		const range = table.range(start, end < 0 ? text.length : end);
+		return { ok: false as const, faults: [fault("peer-format", file, range, "", message, { hint })] };
 	};
 	const all = text.split(/\r?\n/);
-	if (all[0]?.trim() !== "---") return refuse(1, "a pi-subagents chain file starts with `---` frontmatter holding `name:` and `description:`", "Add the frontmatter, or rename the file without `.chain.md` if it is a flow.");
+	if (all[0]?.trim() !== "---") {
+		return refuse(
+			1,
+			"a pi-subagents chain file starts with `---` frontmatter holding `name:` and `description:`",
+			"Add the frontmatter, or rename the file without `.chain.md` if it is a flow.",
+		);
+	}
 	const close = all.findIndex((l, i) => i > 0 && l.trim() === "---");
-	if (close < 0) return refuse(1, "the chain file's frontmatter is never closed with `---`", "Close the frontmatter with a `---` line.");
+	if (close < 0) return refuse(1, "the chain file's frontmatter is never closed", "Close it with a `---` line.");
 	const doc = parseDocument(all.slice(1, close).join("\n"));
 	const fm = doc.errors.length ? undefined : (doc.toJS() as Record<string, unknown> | null);
-	if (!fm || typeof fm !== "object") return refuse(1, "the chain file's frontmatter is not a YAML mapping", "Write `name:` and `description:` as YAML.");
+	if (!fm || typeof fm !== "object") {
+		return refuse(1, "the chain file's frontmatter is not a YAML mapping", "Write `name:` and `description:`.");
+	}
 	for (const key of ["name", "description"]) {
-		if (typeof fm[key] !== "string" || !(fm[key] as string).trim()) return refuse(1, `a pi-subagents chain file needs \`${key}:\` in its frontmatter`, `Add \`${key}:\`.`);
+		const value = fm[key];
+		if (typeof value !== "string" || !value.trim()) {
+			return refuse(1, `a pi-subagents chain file needs \`${key}:\``, `Add \`${key}:\`.`);
+		}
 	}
 	if ((fm.name as string).trim() !== name) {
-		return refuse(2, `\`name: ${String(fm.name)}\` differs from the file name \`${name}.chain.md\``, "A chain is found by its file name, so the two must agree.");
+		const hint = "A chain is found by its file name, so the two must agree.";
+		return refuse(2, `\`name: ${String(fm.name)}\` differs from the file name \`${name}.chain.md\``, hint);
 	}
 	const steps: Step[] = [];
 	const used = new Set<string>();
@@ -81,9 +96,14 @@ export function chainMdToFlow(text: string, file: string, name: string): { ok: t
 		}
 		const step = steps[steps.length - 1];
 		if (step) step.task.push({ text: all[i], line: i + 1 });
-		else if (all[i].trim()) return refuse(i + 1, "text before the first `## <agent>` step of a chain file", "Move it into a step's task, or into `description:`.");
+		else if (all[i].trim()) {
+			return refuse(i + 1, "text before the first `## <agent>` step", "Move it into a step's task, or into `description:`.");
+		}
 	}
-	if (steps.length === 0) return refuse(close + 2, "a pi-subagents chain file has one `## <agent>` section per step, and this one has none", "Add a `## <agent>` section for each step, in order.");
+	if (steps.length === 0) {
+		const message = "a pi-subagents chain file has one `## <agent>` section per step, and this one has none";
+		return refuse(close + 2, message, "Add a `## <agent>` section for each step, in order.");
+	}
 	for (const step of steps) {
 		const problem = readConfig(step);
 		if (problem) return refuse(problem.line, problem.message, problem.hint);
@@ -114,7 +134,8 @@ function readConfig(step: Step): { line: number; message: string; hint: string }
 		else if (key === "skills" || key === "skill") step.skills = list();
 		else if (DISPLAY_KEYS.has(key)) continue;
 		else if (key === "outputschema" || key === "toolbudget") {
-			return { line, message: `\`${m[1]}:\` (pi-subagents) has no counterpart in a chain here`, hint: "Remove it; for a typed answer, write the chain as a flow and give the node `output:`." };
+			const hint = "Remove it; for a typed answer, write the chain as a flow and give the node `output:`.";
+			return { line, message: `\`${m[1]}:\` (pi-subagents) has no counterpart in a chain here`, hint };
 		} else {
 			return {
 				line,
@@ -126,7 +147,7 @@ function readConfig(step: Step): { line: number; message: string; hint: string }
 	return undefined;
 }
 
-function translate(steps: Step[], name: string, description: string): { ok: true; value: ChainMdFlow } | { ok: false; faults: Fault[] } {
+function translate(steps: Step[], name: string, description: string): Translated {
 	const out: string[] = [];
 	const lines: number[] = [];
 	const emit = (text: string, line: number) => {
@@ -171,12 +192,18 @@ function translate(steps: Step[], name: string, description: string): { ok: true
 		for (const t of body) {
 			const left = /\{(chain_dir|outputs\.[\w-]+)\}/.exec(t.text);
 			if (left) {
-				return refuseAt(t.line, `\`{${left[1]}}\` has no counterpart here: steps hand their answers on by \`output:\` and \`reads:\``, left[1] === "chain_dir" ? "Remove `{chain_dir}`; name a step's answer with `output:` and read it with `reads:`." : `No earlier step has \`as: ${left[1].slice(8)}\`.`);
+				const message = `\`{${left[1]}}\` has no counterpart here: steps hand their answers on by \`output:\` and \`reads:\``;
+				const hint =
+					left[1] === "chain_dir"
+						? "Remove `{chain_dir}`; name a step's answer with `output:` and read it with `reads:`."
+						: `No earlier step has \`as: ${left[1].slice(8)}\`.`;
+				return refuseAt(t.line, message, hint);
 			}
 		}
 		for (const f of step.reads?.files ?? []) {
 			const id = byFile.get(f);
-			if (!id) return refuseAt(step.reads?.line ?? step.heading, `\`reads: ${f}\` names no earlier step's \`output:\``, "Give the step that writes it `output: " + f + "`, before this one.");
+			const hint = `Give the step that writes it \`output: ${f}\`, before this one.`;
+			if (!id) return refuseAt(step.reads?.line ?? step.heading, `\`reads: ${f}\` names no earlier step's \`output:\``, hint);
 			read(id);
 		}
 		if (step.progress) for (const s of steps.slice(0, i)) read(s.id);

@@ -76,7 +76,8 @@ export function herdrBackend(socketPath: string): PaneBackend {
 	return {
 		name: "herdr",
 		async open(file, title) {
-			const answer = (await send("agent.start", { name: title, argv: ["tail", "-n", "+1", "-f", file], split: "right", focus: false })) as {
+			const argv = ["tail", "-n", "+1", "-f", file];
+			const answer = (await send("agent.start", { name: title, argv, split: "right", focus: false })) as {
 				result?: { agent?: { pane_id?: unknown } };
 			};
 			const id = answer?.result?.agent?.pane_id;

@@ -63,7 +63,8 @@ export function paneWatcher(options: PaneOptions = {}): PaneWatcher {
 	const onEvent = (event: FlowEvent) => {
 		if (event.type === "turn_start" && event.pane) {
 			if (!backend) {
-				if (!noted) options.note?.(`\`${event.path}\` asks for a pane, but this terminal is neither tmux nor herdr: the visit runs without one`);
+				const text = `\`${event.path}\` asks for a pane, but this terminal is neither tmux nor herdr: the visit runs without one`;
+				if (!noted) options.note?.(text);
 				noted = true;
 				return;
 			}
@@ -92,7 +93,8 @@ export function paneWatcher(options: PaneOptions = {}): PaneWatcher {
 /** A one-line hint of a tool call's arguments: a pane is narrow. */
 function argsLine(args: unknown): string {
 	if (!args || typeof args !== "object") return "";
-	const parts = Object.entries(args as Record<string, unknown>).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`);
+	const shown = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+	const parts = Object.entries(args as Record<string, unknown>).map(([k, v]) => `${k}=${shown(v)}`);
 	const line = parts.join(" ").replace(/\s+/g, " ");
 	return line ? ` ${line.length > 100 ? `${line.slice(0, 99)}…` : line}` : "";
 }

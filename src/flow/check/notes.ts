@@ -21,11 +21,9 @@ export function agentNotes(flow: Flow, roster: Roster): Fault[] {
 		const entry = roster.get(name);
 		if (entry?.kind !== "agent" || !entry.notes?.length) return;
 		const said = entry.notes.map((n) => n.message).join("; ");
-		notes.push(
-			fault("agent-keys", flow.file, range, path, `the agent \`${name}\` (${entry.file}) has keys pi-flows keeps but does not act on: ${said}`, {
-				related: entry.notes.map((n) => ({ message: n.message, file: entry.file, line: n.line, column: n.column })),
-			}),
-		);
+		const message = `the agent \`${name}\` (${entry.file}) has keys pi-flows keeps but does not act on: ${said}`;
+		const related = entry.notes.map((n) => ({ message: n.message, file: entry.file, line: n.line, column: n.column }));
+		notes.push(fault("agent-keys", flow.file, range, path, message, { related }));
 	};
 	for (const node of allNodes(flow.nodes)) {
 		if (node.kind === "agent") {
