@@ -76,7 +76,7 @@ describe("a pi-subagents chain file", () => {
 		const plan = cli("plan", "scout-plan", "--project");
 		expect(plan.code).toBe(0);
 		expect(plan.stdout).toContain("reviewer");
-	});
+	}, 120_000);
 
 	it("is one fault at its line, saying it is a pi-subagents chain and what to change, when a setting has no counterpart", () => {
 		const file = p.write(".pi/flows/typed.chain.md", CHAIN.replace("scout-plan", "typed").replace("output: context.md", "output: context.md\noutputSchema: ./s.json"));

@@ -61,7 +61,7 @@ describe("a pane per visit", () => {
 		const later = visits.find((v) => v.path === "after")?.output ?? "";
 		expect(later).not.toMatch(/looker @ look/);
 		expect(tmux("list-panes", "-a", "-F", "#{pane_id}").split("\n")).toHaveLength(1);
-	});
+	}, 120_000);
 
 	it("combo's `openInHerdr: true` on the agent asks the same", () => {
 		p.write(".pi/agents/looker.md", LOOKER.replace("tools: bash\n", "tools: bash\nopenInHerdr: true\ncolor: green\n"));
@@ -75,7 +75,7 @@ describe("a pane per visit", () => {
 		const on = run(insideTmux());
 		expect(on.code, on.stderr).toBe(0);
 		expect(JSON.parse(on.stdout).visits.find((v: { path: string }) => v.path === "look").output).toMatch(/looker @ look\|tail/);
-	});
+	}, 120_000);
 
 	it("outside tmux and herdr it is one note, and the run goes on", () => {
 		p.write(".pi/agents/looker.md", LOOKER);
@@ -88,5 +88,5 @@ describe("a pane per visit", () => {
 		const r = run(env);
 		expect(r.code, r.stderr).toBe(0);
 		expect(r.stderr.match(/note: `look` asks for a pane/g)).toHaveLength(1);
-	});
+	}, 120_000);
 });
