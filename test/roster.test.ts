@@ -68,7 +68,8 @@ describe("an agent file", () => {
 	it("is broken with a reason for each kind of mistake", () => {
 		expect(parse("no frontmatter")).toMatchObject({ kind: "broken", cause: "it has no `---` frontmatter" });
 		expect(parse("---\nname: [a\n---\nP\n")).toMatchObject({ kind: "broken" });
-		expect(parse("---\nname: a\ndescription: d\ncolour: red\n---\nP\n")).toMatchObject({ cause: "unknown frontmatter key `colour`" });
+		// An unknown key is kept and noted, never a broken agent (issue 17; test/peers/agents-from-peers.test.ts).
+		expect(parse("---\nname: a\ndescription: d\ncolour: red\n---\nP\n")).toMatchObject({ kind: "agent", notes: [{ key: "colour" }] });
 		expect(parse("---\nname: a\ndescription: d\ntools: read, read\n---\nP\n")).toMatchObject({ kind: "broken" });
 		expect(parse("---\nname: a\ndescription: d\nthinking: lots\n---\nP\n")).toMatchObject({ kind: "broken" });
 		expect(parse("---\nname: a\ndescription: d\n---\n\n")).toMatchObject({ cause: "its body (the system prompt) is empty" });

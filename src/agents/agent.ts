@@ -1,9 +1,20 @@
 /**
  * An agent is data: a Markdown file whose frontmatter says who it is and what it may touch, and whose body
  * is its system prompt. A file that does not parse keeps its name and its cause, so a broken project
- * `scout.md` is reported as broken instead of silently falling back to the user's `scout`.
+ * `scout.md` is reported as broken instead of silently falling back to the user's `scout`. Keys written for
+ * a peer (combo, Claude Code) never break an agent: peer-keys.ts says which are honoured and which noted.
  */
-import { parseDocument } from "yaml";
+import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
+import {
+	AGENT_KEYS,
+	type AgentNote,
+	DEFAULT_TOOLS,
+	inheritsModel,
+	LIFETIMES,
+	type Lifetime,
+	peerTool,
+	unknownKeyNote,
+} from "./peer-keys.ts";
 
 /** Where an agent or flow file was found; later sources win a name. */
 export type Source = "shipped" | "user" | "project";
@@ -13,11 +24,24 @@ export interface AgentDef {
 	readonly kind: "agent";
 	name: string;
 	description: string;
-	/** An allowlist of pi tool names: a prompt is not a permission boundary, an absent tool is. */
+	/**
+	 * An allowlist of pi tool names: a prompt is not a permission boundary, an absent tool is. An agent that
+	 * names no `tools:` gets read-only ones (`read, grep, find, ls`, as combo); `tools:` left empty gets none.
+	 */
 	tools: string[];
-	/** `provider/id[:thinking]`; shipped agents pin none. */
+	/** `provider/id[:thinking]` or a name pi resolves (`sonnet`); shipped agents pin none. */
 	model?: string;
 	thinking?: string;
+	/** combo's lifetime: `workflow` and `session` keep the subagent across a node's visits. Default `task`. */
+	lifetime?: Lifetime;
+	/** combo's `mustCallTool`: `true` (any tool) or a tool name; a turn calling none fails. */
+	mustCallTool?: true | string;
+	/** Open a terminal pane following this agent's turns (`pane:`, or combo's `openInHerdr:`). */
+	pane?: boolean;
+	/** Claude Code's `color`: the pane's border colour. */
+	color?: string;
+	/** Keys kept but not acted on, and peer values adapted, as notes for `check` and the language server. */
+	notes?: AgentNote[];
 	/** The body: the agent's system prompt. */
 	prompt: string;
 	file: string;
@@ -33,7 +57,6 @@ export interface BrokenAgent {
 	cause: string;
 }
 
-const AGENT_KEYS = new Set(["name", "description", "tools", "model", "thinking", "skills"]);
 const THINKING = new Set(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
 
 /** Parses one agent file; `fallbackName` (the file name) names it when the file is broken. */
@@ -41,7 +64,8 @@ export function parseAgentFile(text: string, file: string, source: Source, fallb
 	const broken = (cause: string): BrokenAgent => ({ kind: "broken", name: fallbackName, file, source, cause });
 	const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
 	if (!match) return broken("it has no `---` frontmatter");
-	const doc = parseDocument(match[1]);
+	const lines = new LineCounter();
+	const doc = parseDocument(match[1], { lineCounter: lines });
 	if (doc.errors.length > 0) return broken(`its frontmatter is not valid YAML: ${doc.errors[0].message.split("\n")[0]}`);
 	let data: unknown;
 	try {
@@ -52,42 +76,106 @@ export function parseAgentFile(text: string, file: string, source: Source, fallb
 	}
 	if (!data || typeof data !== "object" || Array.isArray(data)) return broken("its frontmatter is not a mapping");
 	const fm = data as Record<string, unknown>;
-	const unknown = Object.keys(fm).filter((k) => !AGENT_KEYS.has(k));
-	if (unknown.length) return broken(`unknown frontmatter key \`${unknown[0]}\``);
+	const notes: AgentNote[] = [];
+	// The frontmatter starts on the file's second line, after the opening fence.
+	const note = (key: string, message: string) => notes.push({ key, message, ...keyPosition(doc.contents, lines, key) });
+	for (const key of Object.keys(fm)) if (!AGENT_KEYS.has(key)) note(key, unknownKeyNote(key));
 	if (typeof fm.name !== "string" || !fm.name.trim()) return broken("it lacks `name:`");
 	if (typeof fm.description !== "string" || !fm.description.trim()) return broken("it lacks `description:`");
-	const tools = parseTools(fm.tools);
+	const tools = parseTools(fm.tools, note);
 	if (typeof tools === "string") return broken(tools);
+	const denied = parseTools(fm.disallowedTools, note);
+	if (typeof denied === "string") return broken(denied.replace("`tools:`", "`disallowedTools:`"));
 	if (fm.model !== undefined && (typeof fm.model !== "string" || !fm.model.trim())) return broken("`model:` must be a string");
 	if (fm.thinking !== undefined && (typeof fm.thinking !== "string" || !THINKING.has(fm.thinking))) {
 		return broken(`\`thinking:\` must be one of ${[...THINKING].join(", ")}`);
 	}
 	const prompt = text.slice(match[0].length).trim();
 	if (!prompt) return broken("its body (the system prompt) is empty");
+	const model = typeof fm.model === "string" && !inheritsModel(fm.model.trim()) ? fm.model.trim() : undefined;
+	const peer = peerFields(fm, note);
 	return {
 		kind: "agent",
 		name: fm.name.trim(),
 		description: fm.description.trim(),
-		tools,
-		...(typeof fm.model === "string" ? { model: fm.model.trim() } : {}),
+		tools: (tools ?? [...DEFAULT_TOOLS]).filter((t) => !(denied ?? []).includes(t)),
+		...(model ? { model } : {}),
 		...(typeof fm.thinking === "string" ? { thinking: fm.thinking } : {}),
+		...peer,
+		...(notes.length ? { notes } : {}),
 		prompt,
 		file,
 		source,
 	};
 }
 
-/** `read, bash` or a YAML list; no tools at all is allowed (an agent that only answers). */
-function parseTools(value: unknown): string[] | string {
-	if (value === undefined || value === null) return [];
+type Note = (key: string, message: string) => void;
+
+/** combo's and Claude Code's keys with a counterpart; a value pi-flows cannot use is noted, not fatal. */
+function peerFields(fm: Record<string, unknown>, note: Note): Partial<AgentDef> {
+	const out: Partial<AgentDef> = {};
+	if (fm.lifetime !== undefined) {
+		const known = typeof fm.lifetime === "string" && (LIFETIMES as readonly string[]).includes(fm.lifetime);
+		if (known) out.lifetime = fm.lifetime as Lifetime;
+		else note("lifetime", `\`lifetime:\` is one of ${LIFETIMES.join(", ")}; this one is ignored`);
+	}
+	if (fm.mustCallTool !== undefined && fm.mustCallTool !== false) {
+		if (fm.mustCallTool === true) out.mustCallTool = true;
+		else if (typeof fm.mustCallTool === "string" && fm.mustCallTool.trim()) out.mustCallTool = fm.mustCallTool.trim();
+		else note("mustCallTool", "`mustCallTool:` is true or a tool name; this one is ignored");
+	}
+	for (const key of ["pane", "openInHerdr"] as const) {
+		if (fm[key] === undefined) continue;
+		if (typeof fm[key] === "boolean") out.pane = out.pane || (fm[key] as boolean);
+		else note(key, `\`${key}:\` is true or false; this one is ignored`);
+	}
+	if (fm.color !== undefined) {
+		if (typeof fm.color === "string" && /^[A-Za-z0-9#-]+$/.test(fm.color.trim())) out.color = fm.color.trim();
+		else note("color", "`color:` is a colour name; this one is ignored");
+	}
+	return out;
+}
+
+/** Where `key` sits in the frontmatter, as a 1-based position in the file (the fence is line 1). */
+function keyPosition(contents: unknown, lines: LineCounter, key: string): { line: number; column: number } {
+	if (isMap(contents)) {
+		for (const item of contents.items) {
+			if (isScalar(item.key) && item.key.value === key && item.key.range) {
+				const pos = lines.linePos(item.key.range[0]);
+				return { line: pos.line + 1, column: pos.col };
+			}
+		}
+	}
+	return { line: 1, column: 1 };
+}
+
+/**
+ * `read, bash` or a YAML list. Absent is `undefined` (the default tools apply); present and empty is none
+ * (an agent that only answers). Claude Code's names are mapped to pi's, and one without a counterpart is
+ * dropped with a note, so its file loads as it is.
+ */
+function parseTools(value: unknown, note: Note): string[] | string | undefined {
+	if (value === undefined) return undefined;
+	if (value === null || value === "") return [];
 	const list = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : undefined;
 	if (!list || list.some((t) => typeof t !== "string")) return "`tools:` must be a comma-separated string or a list of names";
-	const names = (list as string[]).map((t) => t.trim()).filter(Boolean);
-	const seen = new Set<string>();
-	for (const n of names) {
-		if (!/^[A-Za-z_][\w-]*$/.test(n)) return `\`tools:\` has an invalid tool name \`${n}\``;
-		if (seen.has(n)) return `\`tools:\` names \`${n}\` twice`;
-		seen.add(n);
+	const names: string[] = [];
+	const mapped = new Set<string>();
+	for (const raw of (list as string[]).map((t) => t.trim()).filter(Boolean)) {
+		const peer = peerTool(raw);
+		if (peer && "dropped" in peer) {
+			note("tools", `${peer.dropped}; it is left out`);
+			continue;
+		}
+		const name = peer ? peer.tool : raw;
+		if (peer) {
+			// Two peer names for one pi tool (Edit, MultiEdit) are one grant, not a repetition.
+			if (mapped.has(name) || names.includes(name)) continue;
+			mapped.add(name);
+		}
+		if (!/^[A-Za-z_][\w-]*$/.test(name)) return `\`tools:\` has an invalid tool name \`${name}\``;
+		if (names.includes(name)) return `\`tools:\` names \`${name}\` twice`;
+		names.push(name);
 	}
 	return names;
 }

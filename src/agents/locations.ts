@@ -22,11 +22,11 @@ export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
 /** The package root (where `agents/`, `flows/` and `grammar/` ship). */
 export { PACKAGE_ROOT };
 
-/** The nearest `<dir>/.pi/<kind>` walking up from `cwd`, or undefined. */
-export function nearestProjectDir(cwd: string, kind: "agents" | "flows"): string | undefined {
+/** The nearest `<dir>/.pi/<kind>` (or `<dir>/<base>/<kind>`) walking up from `cwd`, or undefined. */
+export function nearestProjectDir(cwd: string, kind: "agents" | "flows", base = ".pi"): string | undefined {
 	let dir = resolve(cwd);
 	for (;;) {
-		const candidate = join(dir, ".pi", kind);
+		const candidate = join(dir, base, kind);
 		if (existsSync(candidate) && statSync(candidate).isDirectory()) return candidate;
 		const parent = dirname(dir);
 		if (parent === dir) return undefined;
@@ -44,7 +44,15 @@ export interface Scope {
 	project?: boolean;
 }
 
-/** The folders to read for `kind`, in precedence order (later wins a name). */
+/**
+ * The folders to read for `kind`, in precedence order (later wins a name). For agents, Claude Code's folders
+ * come first, so they never shadow a name pi's own folders give:
+ *
+ *   ~/.claude/agents  <  .claude/agents  <  shipped  <  <agentDir>/agents  <  .pi/agents
+ *
+ * `~/.claude/agents` is read with the user's scope; `.claude/agents` is repository content, read with the
+ * project's scope and trusted exactly as `.pi/agents` is.
+ */
 export function definitionDirs(
 	kind: "agents" | "flows",
 	cwd: string,
@@ -52,6 +60,15 @@ export function definitionDirs(
 	env: NodeJS.ProcessEnv = process.env,
 ): { dir: string; source: "shipped" | "user" | "project" }[] {
 	const dirs: { dir: string; source: "shipped" | "user" | "project" }[] = [];
+	if (kind === "agents") {
+		const home = join(env.HOME || homedir(), ".claude", "agents");
+		if (scope.user ?? true) dirs.push({ dir: home, source: "user" });
+		if (scope.project ?? false) {
+			// Walking up from a project inside the home folder can reach ~/.claude: that one is the user's.
+			const claude = nearestProjectDir(cwd, "agents", ".claude");
+			if (claude && resolve(claude) !== resolve(home)) dirs.push({ dir: claude, source: "project" });
+		}
+	}
 	if (scope.shipped ?? true) dirs.push({ dir: join(PACKAGE_ROOT, kind), source: "shipped" });
 	if (scope.user ?? true) dirs.push({ dir: join(agentDir(env), kind), source: "user" });
 	if (scope.project ?? false) {

@@ -5,11 +5,10 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadRoster, type Roster, type Scope } from "../agents/index.ts";
-import type { Fault } from "../faults/index.ts";
-import { catalogueOptions, checkFlowFile, listFlows } from "../flow/index.ts";
+import { catalogueOptions, checkFlowFile, type Judged, listFlows } from "../flow/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
-import { displayPath, formatFaults } from "./output.ts";
+import { displayPath, formatFaults, formatNotes } from "./output.ts";
 import { cliScope, skippedProjectFlows } from "./project.ts";
 
 /** Runs `check`. */
@@ -20,11 +19,16 @@ export function checkCommand(args: Args, io: Io): number {
 	const files = args.positionals.length
 		? args.positionals.flatMap((p) => expand(resolve(io.cwd, p)))
 		: listFlows(io.cwd, scope, io.env).flows.map((f) => f.file);
-	const results = files.map((file) => ({ file, faults: judge(file, roster, io, scope) }));
+	const results = files.map((file) => {
+		const judged = judge(file, roster, io, scope);
+		return { file, faults: judged.faults, notes: judged.notes ?? [] };
+	});
 	const bad = results.filter((r) => r.faults.length > 0);
 	if (args.flags.has("json")) {
-		io.stdout(JSON.stringify(results.map((r) => ({ file: displayPath(r.file, io.cwd), ok: r.faults.length === 0, faults: r.faults })), null, 2));
+		io.stdout(JSON.stringify(results.map((r) => ({ file: displayPath(r.file, io.cwd), ok: r.faults.length === 0, faults: r.faults, notes: r.notes })), null, 2));
 	} else {
+		// Notes never fail a check: they say what an agent file keeps that pi-flows does not act on.
+		for (const r of results) if (r.notes.length) io.stderr(formatNotes(r.notes, io.cwd));
 		for (const r of bad) io.stdout(formatFaults(r.faults, io.cwd));
 		io.stderr(`${results.length} flow file(s) checked, ${bad.length} with faults`);
 		const skipped = args.positionals.length ? undefined : skippedProjectFlows(io, scope);
@@ -39,7 +43,7 @@ export function listCommand(args: Args, io: Io): number {
 	const roster = loadRoster(io.cwd, scope, io.env);
 	const { flows } = listFlows(io.cwd, scope, io.env);
 	const rows = flows.map((f) => {
-		const faults = judge(f.file, roster, io, scope);
+		const { faults } = judge(f.file, roster, io, scope);
 		return { ...f, file: displayPath(f.file, io.cwd), ok: faults.length === 0, faults: faults.length };
 	});
 	const skipped = skippedProjectFlows(io, scope);
@@ -58,8 +62,8 @@ export function listCommand(args: Args, io: Io): number {
 }
 
 /** Callees are found where the caller's own lookup would find them, so a `flow:` node is judged as run. */
-function judge(file: string, roster: Roster, io: Io, scope: Scope): Fault[] {
-	return checkFlowFile(file, roster, catalogueOptions(io.cwd, scope, io.env)).faults;
+function judge(file: string, roster: Roster, io: Io, scope: Scope): Judged {
+	return checkFlowFile(file, roster, catalogueOptions(io.cwd, scope, io.env));
 }
 
 function expand(path: string): string[] {

@@ -9,6 +9,7 @@ import { fanOutEvents, type FlowEvent } from "../runtime/events.ts";
 import { formatUsage } from "../runtime/usage.ts";
 import type { TransportPolicy } from "../runtime/transport.ts";
 import { parseDuration } from "../flow/syntax/index.ts";
+import { paneWatcher } from "../panes/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath, progressReporter } from "./output.ts";
@@ -26,7 +27,9 @@ export function terminalWorld(io: Io) {
 	process.on("SIGINT", onSigint);
 	process.on("SIGTERM", onSigint);
 	const reporter = progressReporter(io.stderr);
-	const onEvent = fanOutEvents(reporter, (e: FlowEvent) => {
+	// `pane: true` visits open a tmux (or herdr) pane following them; elsewhere one note on stderr.
+	const panes = paneWatcher({ env: io.env, note: (text) => io.stderr(`pi-flows: note: ${text}`) });
+	const onEvent = fanOutEvents(reporter, panes.onEvent, (e: FlowEvent) => {
 		if (e.type === "budget_warning") io.stderr(`pi-flows: budget warning: ${e.spent}`);
 		if (e.type === "budget_exhausted") io.stderr(`pi-flows: ${e.reason}: no new turn starts; running turns are told to land`);
 		if (e.type === "budget_unpriced") io.stderr(`pi-flows: budget: ${e.reason}`);
@@ -36,7 +39,9 @@ export function terminalWorld(io: Io) {
 		git: createGitPort(),
 		check: createBashCheck(),
 		onEvent,
-		done: () => {
+		/** Whoever opens, closes: every pane still open, then the signal handlers. */
+		done: async () => {
+			await panes.close();
 			process.removeListener("SIGINT", onSigint);
 			process.removeListener("SIGTERM", onSigint);
 		},

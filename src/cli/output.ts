@@ -19,6 +19,11 @@ export function formatFaults(faults: readonly Fault[], cwd: string): string {
 	return faults.map((f) => formatFault(f, displayPath(f.file, cwd))).join("\n");
 }
 
+/** Notes in the same `file:line:col:` form, marked `note:` so nobody reads them as faults. */
+export function formatNotes(notes: readonly Fault[], cwd: string): string {
+	return notes.map((f) => formatFault(f, displayPath(f.file, cwd)).replace(/^([^:]*:\d+:\d+: )/, "$1note: ")).join("\n");
+}
+
 /**
  * A progress reporter writing to `write` (stderr): a line when a turn starts (agent, model) and a line
  * when each visit ends (agent or kind, model, tokens, seconds, and why it failed).

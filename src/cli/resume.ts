@@ -99,6 +99,6 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 		if (outcome.resumed?.changed) io.stderr(`pi-flows: ${outcome.resumed.changed}`);
 		return report(outcome, args, io);
 	} finally {
-		world.done();
+		await world.done();
 	}
 }

@@ -147,7 +147,7 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 		}
 		return report(outcome, args, io);
 	} finally {
-		world.done();
+		await world.done();
 	}
 }
 
@@ -193,7 +193,7 @@ async function dryRun(flow: CheckedFlow, input: Value, script: Script | undefine
 		io.stderr(`${result.ok ? "✓" : "✗"} ${flow.name.value} (dry run) · ${result.visits.length} visit(s) · 0 model calls${result.ok ? "" : ` · failed at ${result.failedAt}: ${result.error}`}`);
 		return result.ok ? 0 : 1;
 	} finally {
-		world.done();
+		await world.done();
 	}
 }
 

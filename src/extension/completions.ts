@@ -7,6 +7,7 @@
 import type { AutocompleteItem } from "@earendil-works/pi-tui";
 import { basename } from "node:path";
 import { definitionDirs, markdownFiles } from "../agents/index.ts";
+import { listFlows } from "../flow/index.ts";
 
 /** Which names a command completes: `/step` takes agents as well as flows. */
 export type NameKind = "flows" | "agents";
@@ -40,6 +41,8 @@ export function completeLine(kinds: readonly NameKind[], flags: readonly string[
 /** Every name of `kind`, the winning source per name, sorted. */
 function namesOf(kind: NameKind, cwd: string): { name: string; source: string }[] {
 	const byName = new Map<string, string>();
-	for (const { dir, source } of definitionDirs(kind, cwd, { project: true })) for (const file of markdownFiles(dir)) byName.set(basename(file, ".md"), source);
+	// Flows come from the catalogue, which also finds pi-subagents' `.chain.md` chains and names them.
+	if (kind === "flows") for (const f of listFlows(cwd, { project: true }).flows) byName.set(f.name, f.source);
+	else for (const { dir, source } of definitionDirs(kind, cwd, { project: true })) for (const file of markdownFiles(dir).filter((f) => !f.endsWith(".chain.md"))) byName.set(basename(file, ".md"), source);
 	return [...byName].map(([name, source]) => ({ name, source })).sort((a, b) => a.name.localeCompare(b.name));
 }

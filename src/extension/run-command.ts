@@ -74,7 +74,7 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 			let launched: Launched;
 			let frame: string[];
 			try {
-				launched = await launch(p, { signal: stop.signal, onEvent: view.sink, childTools });
+				launched = await launch(p, { signal: stop.signal, onEvent: view.sink, childTools, note: (text) => say(ctx, text, "info") });
 			} finally {
 				ctx.signal?.removeEventListener("abort", onPiAbort);
 				frame = view.frame();

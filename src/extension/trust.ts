@@ -24,10 +24,18 @@ export type TrustMemory = Map<string, boolean>;
 
 /** The project's agent and flow files, which trust is about. */
 export function projectFiles(cwd: string): string[] {
-	return (["flows", "agents"] as const).flatMap((kind) => {
-		const dir = nearestProjectDir(cwd, kind);
-		return dir ? markdownFiles(dir) : [];
-	});
+	return projectDirs(cwd, "flows").concat(projectDirs(cwd, "agents")).flatMap((dir) => markdownFiles(dir));
+}
+
+/** The project's folders of `kind`: `.pi/<kind>`, and for agents Claude Code's `.claude/agents` (same trust). */
+function projectDirs(cwd: string, kind: "flows" | "agents"): string[] {
+	const dirs = [nearestProjectDir(cwd, kind)];
+	if (kind === "agents") {
+		const claude = nearestProjectDir(cwd, "agents", ".claude");
+		// ~/.claude/agents is the user's own folder, read with the user's scope, not a repository's.
+		if (claude && resolve(claude) !== resolve(homedir(), ".claude", "agents")) dirs.push(claude);
+	}
+	return dirs.filter((d): d is string => !!d);
 }
 
 /**
@@ -54,8 +62,9 @@ export async function projectScope(ctx: ExtensionContext, memory: TrustMemory): 
 
 /** The refusal for a name that only the untrusted project defines, naming its file; undefined otherwise. */
 export function untrustedRefusal(cwd: string, kind: "flows" | "agents", name: string): string | undefined {
-	const dir = nearestProjectDir(cwd, kind);
-	const file = dir ? markdownFiles(dir).find((f) => f.endsWith(`/${name}.md`)) : undefined;
+	const file = projectDirs(cwd, kind)
+		.flatMap((dir) => markdownFiles(dir))
+		.find((f) => f.endsWith(`/${name}.md`));
 	if (!file) return undefined;
 	const what = kind === "flows" ? "flow" : "agent";
 	return `${relativeTo(cwd, file)} is this project's ${what} \`${name}\`, and this project is not trusted: project agents and flows are repository content and load only in a project pi trusts or when you confirm (set ${TRUST_ENV}=1 to allow them without asking). Nothing was run.`;

@@ -30,6 +30,16 @@ export const FAULT_CATALOGUE = {
 		trigger: "The flow file is larger than 1 MiB. A flow is instructions, and the bound keeps a check quick and its memory small whatever a file holds.",
 		fix: "Move long reference text out of the flow into a file the agents read; a flow holds instructions, not data.",
 	},
+	"pipeline-format-removed": {
+		stage: "read",
+		trigger: "The file is combo's old linear pipeline (`steps:` and no `nodes:`), a format combo removed and pi-flows never ran.",
+		fix: "Rewrite it as a flow: `steps:` becomes `nodes:`, each step gets an `id:` and `reads:` of the step before, `input: string` is added, and each `task:` moves into a `## <id>` section.",
+	},
+	"peer-format": {
+		stage: "read",
+		trigger: "A peer's file pi-flows cannot read as it is: a pi-subagents `.chain.md` chain with a setting or placeholder that has no counterpart here, or a file in a flows folder that is a peer's chain or agent rather than a flow.",
+		fix: "The message names the peer format the file looks like and the hint what to change; docs/flows.md (Chains from pi-subagents) lists what is read.",
+	},
 	"missing-key": {
 		stage: "read",
 		trigger: "A required key is absent: a flow key (`name`, `description`, `input`, `nodes`) or a node's `id`.",
@@ -74,6 +84,11 @@ export const FAULT_CATALOGUE = {
 		stage: "check",
 		trigger: "No agent of that name in the roster.",
 		fix: "Correct the name (the message names the nearest agent) or add the agent file.",
+	},
+	"agent-keys": {
+		stage: "roster",
+		trigger: "A note, never a fault: an agent the flow names has frontmatter keys pi-flows keeps but does not act on (a peer's key with no counterpart, a Claude Code tool pi lacks, a value it cannot use).",
+		fix: "Nothing is needed; remove the keys to silence the note, or see docs/flows.md (Agents from peers) for the keys honoured.",
 	},
 	"broken-agent": {
 		stage: "check",

@@ -72,6 +72,8 @@ export interface AgentNode extends NodeBase {
 	/** Skills whose text is added to the agent's system prompt for this node. */
 	skills?: Located<string>[];
 	handoff?: HandoffDecl;
+	/** Open a terminal pane following each visit's turns (`pane:`, or combo's `openInHerdr:`); wins over the agent's. */
+	pane?: Located<boolean>;
 }
 
 /** One case of a choice. */

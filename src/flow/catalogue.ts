@@ -3,7 +3,7 @@
  * the project's nearest `.pi/flows/`; a later source wins a name. A name is a file name without `.md`.
  */
 import { existsSync, statSync } from "node:fs";
-import { basename, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { definitionDirs, isProjectContent, markdownFiles, nearestProjectDir, type Scope, type Source } from "../agents/index.ts";
 import { missHint } from "../faults/index.ts";
 
@@ -14,13 +14,33 @@ export interface FlowEntry {
 	source: Source;
 }
 
+/** A flow's name: its file name without `.md`, or without `.chain.md` for a pi-subagents chain file. */
+export function flowNameOf(file: string): string {
+	return file.endsWith(".chain.md") ? basename(file, ".chain.md") : basename(file, ".md");
+}
+
+/**
+ * The folders flows are read from, in precedence order. pi-subagents keeps its `.chain.md` chains in
+ * `<agentDir>/chains/`, `.pi/chains/` and beside its agents; those are read as flows, each source's `flows/`
+ * still winning a name within that source.
+ */
+function flowDirs(cwd: string, scope: Scope, env: NodeJS.ProcessEnv): { dir: string; source: Source; chainsOnly: boolean }[] {
+	const agents = definitionDirs("agents", cwd, scope, env);
+	return definitionDirs("flows", cwd, scope, env).flatMap(({ dir, source }) => {
+		const root = dirname(dir);
+		const beside = agents.filter((a) => a.source === source && dirname(a.dir) === root).map((a) => ({ dir: a.dir, source, chainsOnly: true }));
+		return [{ dir: join(root, "chains"), source, chainsOnly: true }, ...beside, { dir, source, chainsOnly: false }];
+	});
+}
+
 /** Every flow the scope can see, the winning file per name, sorted by name. */
 export function listFlows(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv = process.env): { flows: FlowEntry[]; shadowed: FlowEntry[] } {
 	const byName = new Map<string, FlowEntry>();
 	const shadowed: FlowEntry[] = [];
-	for (const { dir, source } of definitionDirs("flows", cwd, scope, env)) {
+	for (const { dir, source, chainsOnly } of flowDirs(cwd, scope, env)) {
 		for (const file of markdownFiles(dir)) {
-			const entry = { name: basename(file, ".md"), file, source };
+			if (chainsOnly && !file.endsWith(".chain.md")) continue;
+			const entry = { name: flowNameOf(file), file, source };
 			const previous = byName.get(entry.name);
 			if (previous) shadowed.push(previous);
 			byName.set(entry.name, entry);
@@ -64,7 +84,7 @@ export function findFlow(
 		if (existsSync(file) && statSync(file).isFile()) {
 			// One trust rule: a repository file named by path is project content, as `.pi/flows/<name>` is.
 			if (!scope.project && isProjectContent(file, cwd, env)) return { ok: false, error: untrustedPath(nameOrPath), nearest: [] };
-			return { ok: true, value: { name: basename(file, ".md"), file, source: "project" } };
+			return { ok: true, value: { name: flowNameOf(file), file, source: "project" } };
 		}
 		return { ok: false, error: `no flow file at ${nameOrPath}`, nearest: [] };
 	}

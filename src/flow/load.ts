@@ -3,14 +3,14 @@
  * whole: the complete static judgement of a flow, every fault at once.
  */
 import { readFileSync } from "node:fs";
-import { basename } from "node:path";
 import { findSkill, type Roster, type Scope as Sources, skillNames } from "../agents/index.ts";
 import { type Fault, fault, sortFaults } from "../faults/index.ts";
 import { chainExpander } from "../chain/expander.ts";
+import { chainMdToFlow, isChainMd, placeInChainFile } from "../chain/chain-md.ts";
 import { FILE_START } from "../text/index.ts";
 import { buildFlow, type ChainExpander } from "./build/index.ts";
-import { listFlows } from "./catalogue.ts";
-import { type CalleeResolver, type CheckedFlow, checkFlow, type SkillResolver } from "./check/index.ts";
+import { flowNameOf, listFlows } from "./catalogue.ts";
+import { agentNotes, type CalleeResolver, type CheckedFlow, checkFlow, type SkillResolver } from "./check/index.ts";
 import { readFlow } from "./read/index.ts";
 
 /** Where called flows come from, and the options every check shares. */
@@ -30,11 +30,32 @@ export interface LoadOptions {
 	read?: (file: string) => string | undefined;
 }
 
+/** A flow's judgement: the checked flow or its faults, and notes that never stop a run. */
+export interface Judged {
+	value?: CheckedFlow;
+	faults: Fault[];
+	/** What the checker tells without refusing (an agent's kept keys), in file order. */
+	notes?: Fault[];
+}
+
 /** Judges a flow's text; `file` names it in faults and gives the expected `name:`. */
-export function checkFlowText(text: string, file: string, roster: Roster, options: LoadOptions = {}): { value?: CheckedFlow; faults: Fault[] } {
+export function checkFlowText(text: string, file: string, roster: Roster, options: LoadOptions = {}): Judged {
+	if (isChainMd(file)) {
+		// pi-subagents' chain file: judged as the flow it stands for, its faults placed back in the chain file.
+		const chain = chainMdToFlow(text, file, flowNameOf(file));
+		if (!chain.ok) return { faults: chain.faults };
+		const judged = judgeFlowText(chain.value.text, file, roster, options);
+		const faults = placeInChainFile(judged.faults, chain.value, text, file);
+		const notes = judged.notes && placeInChainFile(judged.notes, chain.value, text, file);
+		return { ...judged, faults, ...(notes ? { notes } : {}) };
+	}
+	return judgeFlowText(text, file, roster, options);
+}
+
+function judgeFlowText(text: string, file: string, roster: Roster, options: LoadOptions): Judged {
 	const read = readFlow(text, file);
 	if (!read.value) return { faults: sortFaults(read.faults) };
-	const built = buildFlow(read.value, basename(file, ".md"), options.expandChain);
+	const built = buildFlow(read.value, flowNameOf(file), options.expandChain);
 	if (!built.value) return { faults: sortFaults([...read.faults, ...built.faults]) };
 	const cache = options.cache ?? new Map();
 	const calls: CalleeResolver = {
@@ -58,7 +79,8 @@ export function checkFlowText(text: string, file: string, roster: Roster, option
 			return { faults: judged.faults, file: found.file };
 		},
 	};
-	return checkFlow(built.value, {
+	const notes = agentNotes(built.value, roster);
+	const judged = checkFlow(built.value, {
 		roster,
 		refused: built.refused,
 		earlier: [...read.faults, ...built.faults],
@@ -66,10 +88,11 @@ export function checkFlowText(text: string, file: string, roster: Roster, option
 		stack: options.stack ?? [],
 		...(options.skills ? { skills: options.skills } : {}),
 	});
+	return notes.length ? { ...judged, notes } : judged;
 }
 
 /** Reads and judges a flow file; an unreadable file is a fault too. */
-export function checkFlowFile(file: string, roster: Roster, options: LoadOptions = {}): { value?: CheckedFlow; faults: Fault[] } {
+export function checkFlowFile(file: string, roster: Roster, options: LoadOptions = {}): Judged {
 	let text: string;
 	try {
 		text = options.read?.(file) ?? readFileSync(file, "utf8");

@@ -34,6 +34,8 @@ const NODE_KEY_SCHEMAS: Record<string, JsonSchemaDoc> = {
 	tools: { type: "array", minItems: 1, uniqueItems: true, items: { type: "string", minLength: 1 }, description: "Narrows the agent's tools; never widens them." },
 	skills: { type: "array", minItems: 1, uniqueItems: true, items: { type: "string", minLength: 1 }, description: "Skills this node's turns may load, by name." },
 	handoff: { ...ref("handoff"), description: "This node's handoff settings." },
+	pane: { type: "boolean", description: "Open a terminal pane (tmux, herdr) following each visit's turns; closed when the visit ends." },
+	openInHerdr: { type: "boolean", description: "combo's name for `pane`." },
 	default: { type: ["string", "boolean"], description: "The answer taken when nobody is there or the card times out." },
 	copies: { type: "boolean", description: "Each branch works in its own copy of the repository." },
 	"fail-fast": { type: "boolean", description: "The first failed branch cuts the others." },

@@ -21,15 +21,16 @@ export function uriOf(file: string): string {
 	return pathToFileURL(file).href;
 }
 
-/** One fault as an LSP diagnostic; every fault stops a flow from running, so every one is an error. */
-export function toDiagnostic(f: Fault): Diagnostic {
+/** One fault as an LSP diagnostic; every fault stops a flow from running, so every one is an error. A note
+ * (an agent's kept keys) is information: it never stops a run. */
+export function toDiagnostic(f: Fault, kind: "fault" | "note" = "fault"): Diagnostic {
 	const related: DiagnosticRelatedInformation[] = (f.related ?? []).map((r) => {
 		const at = position(r.line, r.column);
 		return { location: { uri: uriOf(r.file), range: { start: at, end: at } }, message: r.message };
 	});
 	return {
 		range: { start: position(f.line, f.column), end: position(f.endLine, f.endColumn) },
-		severity: DiagnosticSeverity.Error,
+		severity: kind === "note" ? DiagnosticSeverity.Information : DiagnosticSeverity.Error,
 		code: f.code,
 		source: SOURCE,
 		message: faultText(f),

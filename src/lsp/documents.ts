@@ -21,6 +21,7 @@ interface DocState {
 	checked?: CheckedFlow;
 	built?: Flow;
 	roster?: Roster;
+	notes?: Fault[];
 }
 
 /** The file path a document URI names; untitled documents get their URI's path, which names no project. */
@@ -89,7 +90,13 @@ export class FlowDocuments {
 			const built = this.#build(state, text);
 			if (built) state.built = built;
 		}
+		state.notes = (judged.notes ?? []).filter((f) => f.file === state.file);
 		return judged.faults.filter((f) => f.file === state.file);
+	}
+
+	/** The notes of the last judgement (an agent's kept keys): shown, never errors. */
+	notes(uri: string): Fault[] {
+		return this.#state(uri).notes ?? [];
 	}
 
 	#build(state: DocState, text: string): Flow | undefined {

@@ -48,7 +48,7 @@ export function startServer(options: ServerOptions): Connection {
 		try {
 			const faults = flows.judge(document.uri, document.getText());
 			published.add(document.uri);
-			void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: faults.map(toDiagnostic) });
+			void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: [...faults.map((f) => toDiagnostic(f)), ...flows.notes(document.uri).map((n) => toDiagnostic(n, "note"))] });
 		} catch (error) {
 			// The checker reports faults as data; a throw is a bug in it, which must not take the editor's server down.
 			connection.console.error(`pi-flows: checking ${document.uri} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

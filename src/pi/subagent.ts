@@ -56,6 +56,10 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	if (o.transport && o.model.model.provider !== SCRIPTED_PROVIDER) wrapTransport(session.agent, o.transport.policy, o.transport.gate, () => hooks);
 	const off = session.subscribe((event) => {
 		if (event.type === "tool_execution_start") request.onToolCall?.(event.toolName, event.args);
+		if (event.type === "message_end" && request.onMessage && event.message.role === "assistant") {
+			const text = event.message.content.map((c) => (c.type === "text" ? c.text : "")).join("").trim();
+			if (text) request.onMessage(text);
+		}
 	});
 	let closed = false;
 	const sub: Subagent = {

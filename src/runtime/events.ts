@@ -29,7 +29,17 @@ export type FlowEvent =
 	  }
 	/** A turn asked for, not yet started: it waits for a shared session, a `/step` pause or a slot. */
 	| { type: "turn_wait"; path: string; agent: string; subagent: string }
-	| { type: "turn_start"; path: string; agent: string; model: string; subagent: string }
+	| {
+			type: "turn_start";
+			path: string;
+			agent: string;
+			model: string;
+			subagent: string;
+			/** The visit asked for a pane following it (`pane:` on the node or the agent), with its colour. */
+			pane?: { color?: string };
+	  }
+	/** An assistant message's text, sent only for a visit with a pane (the pane shows it; journals skip nothing). */
+	| { type: "message"; path: string; agent: string; subagent: string; text: string }
 	/** A turn that waited and was refused as it would have started (the budget ran out meanwhile). */
 	| { type: "turn_refused"; path: string; agent: string; subagent: string; reason: string }
 	| { type: "turn_end"; path: string; agent: string; model: string; subagent: string; ok: boolean; usage: Usage }

@@ -32,6 +32,11 @@ export interface AskOptions {
 	onStart?: () => string | undefined;
 	/** Told of every request sent again after a transport fault (the turn itself goes on). */
 	onRetry?: (retry: TransportRetry) => void;
+	/**
+	 * How the turn answers when the session holds answer tools it should not use this time: `text` for an
+	 * untyped node sharing a `memory:` subagent with a typed one. Default: whatever its tools say.
+	 */
+	answer?: "text";
 }
 
 /** A live subagent: one pi session with its agent's prompt and tools. */
@@ -76,6 +81,8 @@ export interface SpawnRequest {
 	protectedPaths?: readonly string[];
 	/** The run's budget, for the subagent's own `subagent` tool: its children's turns count against it too. */
 	budget?: TurnBudget;
+	/** Called with each assistant message's text when it ends, for a pane following the turn. */
+	onMessage?: (text: string) => void;
 }
 
 /** Creates subagents; injectable so every workflow is testable without a network. */

@@ -16,9 +16,10 @@ const cases: Record<string, [text: string, fault: string, covers: string]> = {
 		"coder",
 	],
 	"among-mismatch: a value left out": [head(`${plan}  - id: act\n    agent-from: plan.output.worker\n    among: [scout]\n`) + sections("plan", "act"), "among-mismatch 11:13", "scout"],
-	"among-mismatch: agent-from reads no enum": [
+	// combo's code for it (issue 17): the value read has the wrong type for `agent-from`.
+	"key-type: agent-from reads no enum": [
 		head("  - id: plan\n    agent: planner\n    output: { worker: string }\n  - id: act\n    agent-from: plan.output.worker\n    among: [scout, reviewer]\n") + sections("plan", "act"),
-		"among-mismatch 10:17",
+		"key-type 10:17",
 		"plan.output.worker",
 	],
 	"unknown-scope: memory names no enclosing node": [head("  - id: look\n    agent: scout\n    memory: nowhere\n") + sections("look"), "unknown-scope 8:13", "nowhere"],
@@ -73,7 +74,7 @@ describe("check-stage faults: one mistake, one fault, at the mistake", () => {
 		const text =
 			head("  - id: plan\n    agent: planner\n    output: { tasks: [{ text: string }] }\n  - id: l\n    loop: w.output.done\n    max: 2\n    carry: { first: plan.output.tasks }\n    do:\n      - id: w\n        agent: scout\n        reads: [l.carry]\n        output: { done: boolean }\n") +
 			sections("plan", "w");
-		expect(judge(text).faults.map(at)).toEqual(["key-type 12:12"]);
+		expect(judge(text).faults.map(at)).toEqual(["missing-key 12:5"]);
 	});
 
 	it("memory inside copies that opens inside them is fine, and so is a map run one at a time", () => {

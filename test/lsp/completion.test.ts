@@ -41,7 +41,7 @@ describe("completion", () => {
 
 	it("offers a node's remaining keys by its kind, every kind key to a node without one, and the flow's keys at the top", async () => {
 		const inNode = await completeAfter(FLOW.replace("plan.output.tasks]\n", "plan.output.tasks]\n    \n"), "plan.output.tasks]\n    ");
-		expect(labels(inNode)).toEqual(["among", "output", "memory", "verdict", "retry", "timeout", "model", "thinking", "tools", "skills", "handoff", "on-fail"]);
+		expect(labels(inNode)).toEqual(["among", "output", "memory", "verdict", "retry", "timeout", "model", "thinking", "tools", "skills", "handoff", "pane", "openInHerdr", "on-fail"]);
 		expect(inNode[0].textEdit).toEqual({ range: { start: { line: 12, character: 4 }, end: { line: 12, character: 4 } }, newText: "among: " });
 		lsp.client.closeAll();
 		const newNode = await completeAfter(FLOW.replace("  - id: gate\n", "  - \n  - id: gate\n"), "tasks]\n  - ");
@@ -104,7 +104,7 @@ describe("completion", () => {
 		expect(labels(await completeAfter(text, "agent: sc", file))).toContain("scout");
 		lsp.client.closeAll();
 		const keys = await completeAfter(text.replace("{ id: answer, agent", "{ id: answer, t, agent"), "{ id: answer, t", file);
-		expect(labels(keys)).toEqual(["among", "output", "memory", "verdict", "retry", "timeout", "model", "thinking", "tools", "skills", "handoff", "on-fail"]);
+		expect(labels(keys)).toEqual(["among", "output", "memory", "verdict", "retry", "timeout", "model", "thinking", "tools", "skills", "handoff", "pane", "openInHerdr", "on-fail"]);
 	});
 
 	it("offers a map's item and a loop's previous turns and ledger inside them, and the loop's body in its condition", async () => {

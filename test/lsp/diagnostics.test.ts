@@ -55,6 +55,17 @@ describe("diagnostics", () => {
 		]);
 	});
 
+	it("shows an agent's kept peer keys as information, never as an error (issue 17)", async () => {
+		lsp.project.write(".pi/agents/helper.md", agentFile("helper", "read, grep", "lifetime: workflow\nconcurrency: 3\n"));
+		const uri = lsp.client.open(lsp.project.file, FLOW);
+		const { diagnostics } = await lsp.client.diagnostics(uri, 1);
+		const at = find(FLOW, "helper");
+		expect(diagnostics.map((d) => [d.code, d.severity, d.range.start])).toEqual([["agent-keys", 3, at]]);
+		expect(diagnostics[0].message).toContain("`concurrency`");
+		// The server is shared by this file's tests: put the fixture's agent back.
+		lsp.project.write(".pi/agents/helper.md", agentFile("helper", "read, grep").replace("helper for tests", "Helps with small tasks."));
+	});
+
 	it("debounces a burst of changes and judges the last one", async () => {
 		const uri = lsp.client.open(lsp.project.file, FLOW);
 		expect((await lsp.client.diagnostics(uri, 1)).diagnostics).toEqual([]);

@@ -114,7 +114,13 @@ describe("nothing from a flow file reaches a shell", () => {
 		const starters = [...sources("src"), ...sources("bin")]
 			.filter((f) => /child_process|["']node:cluster["']|process\.binding|\bexeca\b|cross-spawn/.test(readFileSync(join(PACKAGE_ROOT, f), "utf8")))
 			.sort();
-		expect(starters).toEqual(["src/flow/run/ports/bash-check.ts", "src/flow/run/ports/git-exec.ts"]);
+		expect(starters).toEqual(["src/flow/run/ports/bash-check.ts", "src/flow/run/ports/git-exec.ts", "src/panes/backend.ts"]);
+		// The pane backend (issue 17) runs tmux with an argument list, never a shell: a visit path is only an argument.
+		const panes = readFileSync(join(PACKAGE_ROOT, "src/panes/backend.ts"), "utf8");
+		expect(panes).toMatch(/import \{ execFileSync \} from "node:child_process";/);
+		expect(panes.match(/execFileSync\(/g)).toHaveLength(1);
+		expect(panes).toContain('execFileSync("tmux", args, {');
+		expect(panes).not.toMatch(/shell:\s*true|execSync|exec\(|spawn\(/);
 		const check = readFileSync(join(PACKAGE_ROOT, "src/flow/run/ports/bash-check.ts"), "utf8");
 		expect(check).toMatch(/import \{ type ChildProcess, spawn \} from "node:child_process";/);
 		// The script's content is the program; the flow's text (its path) is only `$0`, an argument.

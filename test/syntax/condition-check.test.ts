@@ -90,7 +90,8 @@ describe("checkCondition refuses", () => {
 		["\"nope\" in tags", [["condition-enum-value", '"nope"']]],
 		["ask.output.answer == \"yes\"", [["condition-free-string", '"yes"']]],
 		["ask.output.answer.contains(\"y\")", [["condition-free-string", '"y"']]],
-		["ask.output.answer in [\"a\", \"b\"]", [["condition-free-string", '"a"'], ["condition-free-string", '"b"']]],
+		// One bet on the wording, one fault over the literals (combo's verdict, issue 17).
+		["ask.output.answer in [\"a\", \"b\"]", [["condition-free-string", '"a", "b"']]],
 		["scout.output == \"done\"", [["condition-type", "scout.output"]]],
 		["scout.output.verdict", [["condition-type", ".verdict"]]],
 		["review.output.status == other.output.mode && other.output.mode == review.output.status", [["condition-type", "=="], ["condition-type", "=="]]],
@@ -107,7 +108,7 @@ describe("checkCondition refuses", () => {
 		["review.ok in []", [["condition-type", "[]"]]],
 		["[1, \"a\"] == [1]", [["condition-type", '"a"']]],
 		["size(tests.ok) > 1", [["condition-type", "tests.ok"]]],
-		["has(input)", [["condition-type", "input"]]],
+		["has(input)", [["condition-syntax", "input"]]],
 		["tests.output.failures.contains(\"1\")", [["condition-type", "tests.output.failures"]]],
 		["input.all(c, c)", [["condition-type", "input"]]],
 		["plan.output.tasks.all(t, t.text)", [["condition-type", "t.text"]]],

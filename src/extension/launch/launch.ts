@@ -6,7 +6,8 @@
  */
 import { createBashCheck, type FlowResult } from "../../flow/index.ts";
 import { stopReason } from "../../runtime/abort.ts";
-import type { EventSink } from "../../runtime/events.ts";
+import { type EventSink, fanOutEvents } from "../../runtime/events.ts";
+import { paneWatcher } from "../../panes/index.ts";
 import type { Spawn, SpawnRequest } from "../../runtime/subagent.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
 import { withChildTools } from "./child-tools.ts";
@@ -26,6 +27,8 @@ export interface LaunchHooks {
 	childTools?: (request: SpawnRequest) => ToolSpec[];
 	/** Wraps the spawn last, nearest to the turns (a `/step` pause). */
 	wrapSpawn?: (spawn: Spawn) => Spawn;
+	/** Where a visit asking for a pane is told none opens (pi's notify); default: nowhere. */
+	note?: (text: string) => void;
 }
 
 /** How a run ended, and where it is kept. */
@@ -50,6 +53,9 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 	};
 	if (hooks.signal?.aborted) onCallerStop();
 	hooks.signal?.addEventListener("abort", onCallerStop, { once: true });
+	// `pane: true` visits open a pane following them in tmux or herdr (pi itself may run inside either).
+	const panes = paneWatcher({ ...(hooks.note ? { note: hooks.note } : {}) });
+	const onEvent = fanOutEvents(hooks.onEvent, panes.onEvent);
 	let spawn = withChildTools(p.host.spawn, hooks.childTools);
 	if (hooks.wrapSpawn) spawn = hooks.wrapSpawn(spawn);
 	try {
@@ -73,12 +79,13 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 			...(p.request.model ? { model: p.request.model } : {}),
 			...(scriptText(p) ? { script: scriptText(p) as { file: string; text: string } } : {}),
 			...(p.request.timeoutMs !== undefined ? { timeoutMs: p.request.timeoutMs } : {}),
-			...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
+			onEvent,
 		});
 		if ("refused" in outcome) throw new Error(outcome.refused);
 		return { result: outcome.result, runDir: shown(p.cwd, outcome.runDir), ...(stopped ? { stopped } : {}), ...(outcome.unwritten ? { unwritten: outcome.unwritten } : {}) };
 	} finally {
 		hooks.signal?.removeEventListener("abort", onCallerStop);
+		await panes.close();
 	}
 }
 

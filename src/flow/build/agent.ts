@@ -41,6 +41,11 @@ export function readAgent(n: NodeInput): AgentNode {
 		const v = ctx.str(verdict, `${path}.verdict`, "the id of an enclosing node with a `ledger:`");
 		if (v) node.verdict = v;
 	}
+	for (const key of ["pane", "openInHerdr"]) {
+		const e = get(key);
+		const v = e ? ctx.bool(e, `${path}.${key}`) : undefined;
+		if (v) node.pane = v;
+	}
 	const memory = get("memory");
 	if (memory) {
 		const m = ctx.str(memory, `${path}.memory`, "an enclosing node's id or `flow`");

@@ -4,7 +4,7 @@
  * block is as checkable as the root.
  */
 import { isScalar } from "yaml";
-import type { ChoiceCase, ChoiceNode, Join, Located, LoopNode, MapNode, ParallelNode } from "../ast.ts";
+import { allNodes, type ChoiceCase, type ChoiceNode, type Join, type Located, type LoopNode, type MapNode, type ParallelNode } from "../ast.ts";
 import { type BuildContext, type Entry, seqItems } from "./context.ts";
 import { base, type NodeInput, readSequence } from "./node.ts";
 import { ID_PATTERN } from "./words.ts";
@@ -37,6 +37,9 @@ export function readChoice(n: NodeInput): ChoiceNode {
 		const name = nameEntry ? ctx.str(nameEntry, `${casePath}.name`, "a case name") : undefined;
 		if (name && !ID_PATTERN.test(name.value)) ctx.report("key-type", name.range, `${casePath}.name`, `a case name is a name like \`approved\`, not \`${name.value}\``);
 		if (condition) cases.push({ when: condition, body: nodes, range, ...(name && ID_PATTERN.test(name.value) ? { name } : {}) });
+		// A case whose `when:` does not read is dropped with one fault; its nodes, sections and reads of them
+		// are not mistakes of their own (a loop's broken condition gives one fault too).
+		else for (const node of allNodes(nodes)) n.refused.add(node.id.value);
 	}
 	const names = cases.map((c) => c.name?.value).filter((v): v is string => !!v);
 	for (const c of cases) {
@@ -81,7 +84,7 @@ export function readMap(n: NodeInput): MapNode {
 		if (from) node.from = from;
 		if (!keys.has("max")) ctx.report("missing-key", main.keyRange, `${path}.max`, "`map-from` needs `max:`, the most items it will run");
 	}
-	const max = keys.get("max");
+	const max = n.kindKey === "map" ? undefined : keys.get("max");
 	if (max) {
 		const m = ctx.int(max, `${path}.max`, 1);
 		if (m) node.max = m;
@@ -120,7 +123,11 @@ export function readLoop(n: NodeInput): LoopNode {
 		const entries = ctx.entries(carry.value);
 		const first = entries?.find((e) => e.key === "first");
 		const next = entries?.find((e) => e.key === "next");
-		if (!entries || !first || !next) ctx.report("key-type", carry.range, `${path}.carry`, "`carry` is `{ first: <address>, next: <address> }`");
+		if (entries && (!first || !next)) {
+			// A mapping that lacks one side is a missing key, as combo reports it.
+			const side = first ? "next" : "first";
+			ctx.report("missing-key", carry.keyRange, `${path}.carry.${side}`, `\`carry\` needs \`${side}:\`: \`{ first: <address>, next: <address> }\``);
+		} else if (!entries || !first || !next) ctx.report("key-type", carry.range, `${path}.carry`, "`carry` is `{ first: <address>, next: <address> }`");
 		else {
 			ctx.unknownKeys(entries, ["first", "next"], `${path}.carry`, "`carry`");
 			const a = ctx.address(first, `${path}.carry.first`);

@@ -48,8 +48,21 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 		ctx.report("not-a-flow", file.frontmatterRange, "", `the frontmatter is ${describe(file.yaml.contents as never)}, not a mapping of flow keys`);
 		return { faults: ctx.faults, refused };
 	}
-	ctx.unknownKeys(top, FLOW_KEYS, "", "a flow");
 	const keys = new Map(top.map((e) => [e.key, e]));
+	const steps = keys.get("steps");
+	if (steps && !keys.has("nodes") && !keys.has("chain")) {
+		// combo's old linear pipeline: one fault that says so and how to convert, not five generic ones.
+		ctx.report("pipeline-format-removed", steps.keyRange, "steps", "this is combo's old `steps:` pipeline, a format that was removed; rewrite it as a flow", {
+			hint: "Rename `steps:` to `nodes:`, give each step an `id:` and `reads:` of the step before it (the first reads `input`), add `input: string`, and move each step's `task:` into a `## <id>` section below the frontmatter (docs/flows.md, From combo's pipelines).",
+		});
+		return { faults: ctx.faults, refused };
+	}
+	const peer = peerFile(keys, file);
+	if (peer) {
+		ctx.report("peer-format", file.frontmatterRange, "", peer.message, { hint: peer.hint });
+		return { faults: ctx.faults, refused };
+	}
+	ctx.unknownKeys(top, FLOW_KEYS, "", "a flow");
 	const at = file.table.range(file.yamlBase, file.yamlBase);
 	for (const key of ["name", "description", "input"]) if (!keys.has(key)) ctx.report("missing-key", at, key, `a flow needs \`${key}:\``);
 	const nodesEntry = keys.get("nodes");
@@ -149,6 +162,30 @@ function readTransport(ctx: ReturnType<typeof buildContext>, entry: Entry): Tran
 		}
 	}
 	return out;
+}
+
+/** Keys an agent file has and a flow has not: an agent file in a flows folder says so with one of them. */
+const AGENT_ONLY = ["tools", "thinking", "lifetime", "mustCallTool", "openInHerdr", "color", "permissionMode", "disallowedTools"];
+
+/**
+ * A peer's file in a flows folder, told by its keys: an agent (pi, combo, Claude Code), or a pi-subagents
+ * chain saved without its `.chain.md` suffix. One fault naming the format beats five about missing keys.
+ */
+function peerFile(keys: ReadonlyMap<string, Entry>, file: FlowFile): { message: string; hint: string } | undefined {
+	if (keys.has("nodes") || keys.has("chain") || keys.has("input")) return undefined;
+	if (AGENT_ONLY.some((k) => keys.has(k))) {
+		return {
+			message: "this is an agent file (pi's, combo's or Claude Code's format), not a flow",
+			hint: "Move it to an agents folder (`.pi/agents/`, `<agentDir>/agents/` or `.claude/agents/`), and name it in a flow's node as `agent:`.",
+		};
+	}
+	if (keys.has("name") && keys.has("description") && [...keys.keys()].every((k) => ["name", "description", "package"].includes(k)) && file.sections.length > 0) {
+		return {
+			message: "this looks like a pi-subagents chain (`## <agent>` steps under a name and a description), not a flow",
+			hint: "Rename the file to `<name>.chain.md` to run it as a chain, or add `input:` and `nodes:` to make it a flow.",
+		};
+	}
+	return undefined;
 }
 
 function readBudget(ctx: ReturnType<typeof buildContext>, entry: Entry): BudgetDecl | undefined {

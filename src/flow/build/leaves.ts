@@ -69,11 +69,13 @@ export function readAsk(n: NodeInput): AskNode {
 	const options = keys.get("options");
 	const confirm = keys.get("confirm");
 	const enough = keys.get("enough");
-	if (options && confirm) ctx.report("ask-form-conflict", confirm.keyRange, `${path}.confirm`, "`options` and `confirm` are two forms of card; write one");
-	else if ((options || confirm) && n.kindKey === "ask-from") {
-		const e = (options ?? confirm) as Entry;
-		ctx.report("ask-form-conflict", e.keyRange, `${path}.${e.key}`, "`ask-from` brings its own options; it takes no `options` or `confirm`");
-	} else if (enough && !options && n.kindKey === "ask") {
+	if ((options || confirm) && n.kindKey === "ask-from") {
+		// Each key an `ask-from` cannot take is its own mistake: combo reports both when both are written.
+		for (const e of [options, confirm]) {
+			if (e) ctx.report("ask-form-conflict", e.keyRange, `${path}.${e.key}`, "`ask-from` brings its own options; it takes no `options` or `confirm`");
+		}
+	} else if (options && confirm) ctx.report("ask-form-conflict", confirm.keyRange, `${path}.confirm`, "`options` and `confirm` are two forms of card; write one");
+	else if (enough && !options && n.kindKey === "ask") {
 		ctx.report("ask-form-conflict", enough.keyRange, `${path}.enough`, "`enough` is a choice card's \"that's enough\" label; a yes/no or free-text card has none");
 	}
 	if (options && !confirm && n.kindKey === "ask") {

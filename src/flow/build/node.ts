@@ -102,11 +102,14 @@ function readNode(ctx: BuildContext, item: Node, range: Range, parent: string, r
 		ctx.report("retry-refused", retry.keyRange, `${path}.retry`, `\`retry\` is refused on ${withArticle(kind)} node: ${RETRY_REFUSED[kind]}`);
 		keys.delete("retry");
 	}
-	const allowed = ["id", kindKey, "on-fail", ...(NODE_KEYS[kind] ?? [])];
+	// A literal `map:` runs exactly its listed items, so a bound beside it says nothing: combo refuses it too.
+	const allowed = ["id", kindKey, "on-fail", ...(NODE_KEYS[kind] ?? []).filter((k) => !(kindKey === "map" && k === "max"))];
 	const others = new Map([...KEY_OWNER].filter(([k]) => !allowed.includes(k)));
+	if (kindKey === "map") others.set("max", "`map-from` nodes (a literal `map:` runs exactly its items)");
 	ctx.unknownKeys([...keys.values()].filter((e) => e.key !== "retry" || kind === "agent"), allowed, path, `${withArticle(kind)} node`, others);
 	// A misspelt `output:` leaves the node untyped: reads into its output would report the same slip again.
-	if (!keys.has("output") && [...keys.keys()].some((k) => !allowed.includes(k) && nearest(k, allowed) === "output")) refused.add(`${id.value}.output`);
+	// Any unknown key makes the node one reported mistake (as combo): reads into its output are not reported again.
+	if (!keys.has("output") && [...keys.keys()].some((k) => !allowed.includes(k) && k !== "retry")) refused.add(`${id.value}.output`);
 	let onFail: Located<"continue"> | undefined;
 	const onFailEntry = keys.get("on-fail");
 	if (onFailEntry) {
@@ -158,4 +161,9 @@ function refuseInside(entries: readonly Entry[], refused: Set<string>): void {
 /** The common fields of every node. */
 export function base(n: NodeInput) {
 	return { id: n.id, path: n.path, range: n.range, ...(n.onFail ? { onFail: n.onFail } : {}) };
+}
+
+/** "a" or "an" before a node kind: messages say "an agent node", "an ask node". */
+export function article(word: string): "a" | "an" {
+	return /^[aeiou]/i.test(word) ? "an" : "a";
 }

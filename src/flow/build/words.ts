@@ -29,7 +29,7 @@ export const KIND_OF: Record<(typeof KIND_KEYS)[number], string> = {
 
 /** Keys each kind takes besides `id`, its kind key and `on-fail`. */
 export const NODE_KEYS: Record<string, readonly string[]> = {
-	agent: ["among", "reads", "output", "memory", "verdict", "retry", "timeout", "model", "thinking", "tools", "skills", "handoff"],
+	agent: ["among", "reads", "output", "memory", "verdict", "retry", "timeout", "model", "thinking", "tools", "skills", "handoff", "pane", "openInHerdr"],
 	choice: ["default"],
 	parallel: ["copies", "fail-fast", "join"],
 	map: ["do", "max", "concurrency", "copies", "fail-fast", "ledger", "join"],

@@ -33,8 +33,9 @@ export function checkAgent(w: Walk, node: AgentNode, scope: Scope): Type {
 			}
 		}
 		w.amongAgents.set(node.id.value, byName);
-		if (t && t.kind !== "enum") {
-			report(w, "among-mismatch", node.agentFrom.range, `${path}.agent-from`, `\`agent-from\` reads an enum of agent names; \`${node.agentFrom.text}\` is not one`, {
+		// Without `among` the node is already refused (missing-key); the enum rule is then not a second mistake.
+		if (t && t.kind !== "enum" && node.among) {
+			report(w, "key-type", node.agentFrom.range, `${path}.agent-from`, `\`agent-from\` reads an enum of agent names; \`${node.agentFrom.text}\` is not one`, {
 				hint: "Type the field in the earlier node's `output:`, e.g. `worker: scout | reviewer`.",
 			});
 		} else if (t?.kind === "enum" && node.among) {

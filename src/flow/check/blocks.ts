@@ -136,8 +136,9 @@ export function checkLoop(w: Walk, node: LoopNode, scope: Scope): Type {
 	const realScope = scope.inside({ ...enclosing, previous: dry.types, ...(carry ? { carry } : {}) });
 	if (body || (w.silent && !typed)) body = { ...(body ?? dry), scope: after(realScope, node.body, dry.types) };
 	else body = checkSequence(w, node.body, realScope);
-	if (node.until) readCondition(w, node.until, body.scope, `${node.path}.loop`);
-	if (node.giveUp) readCondition(w, node.giveUp, body.scope, `${node.path}.give-up`);
+	// A loop whose body was refused (empty) is one mistake: its conditions read a body that is not there.
+	if (node.until && node.body.length) readCondition(w, node.until, body.scope, `${node.path}.loop`);
+	if (node.giveUp && node.body.length) readCondition(w, node.giveUp, body.scope, `${node.path}.give-up`);
 	const last = [...body.types].map(([id, t]) => field(id, entryType(t)));
 	return objectOf([
 		field("converged", BOOLEAN),

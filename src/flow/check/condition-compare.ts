@@ -4,7 +4,7 @@
  * answer, in the person's own words) never meets a literal; lists and objects never compare.
  */
 import { type Fault, type FaultCode, type FaultDetails, fault, nearest } from "../../faults/index.ts";
-import type { Range } from "../../text/index.ts";
+import { cover, type Range } from "../../text/index.ts";
 import { typeToString, type Type } from "../types/index.ts";
 
 /** A string literal as written, for enum and free-string rules. */
@@ -52,18 +52,20 @@ export function freeAgainstLiteral(free: Operand, other: Operand, report: Report
 	if (free.type.kind !== "freeString" || !other.literals?.length) return false;
 	const message = "An `ask-from` answer is free text in the person's words: no literal reliably meets it.";
 	const hint = "Read `answered` or `custom`, or have an agent turn the answer into an enum.";
-	for (const lit of other.literals) report.add("condition-free-string", lit.range, message, { hint });
+	// One bet on the person's wording, however many literals it lists (`in ["Yes", "No"]`): one fault over them.
+	const lits = other.literals;
+	report.add("condition-free-string", cover(lits[0].range, lits[lits.length - 1].range), message, { hint });
 	return true;
 }
 
-function enumAgainstLiterals(e: Operand, other: Operand, report: Report): void {
+function enumAgainstLiterals(e: Operand, other: Operand, report: Report, why = "so this never holds"): void {
 	if (e.type.kind !== "enum" || !other.literals) return;
 	const values = e.type.values;
 	for (const lit of other.literals) {
 		if (values.includes(lit.value)) continue;
 		const near = nearest(lit.value, values);
 		const meant = near ? ` Did you mean "${near}"?` : "";
-		const message = `"${lit.value}" is not a value of ${describe(e.type)}, so this never holds.${meant}`;
+		const message = `"${lit.value}" is not a value of ${describe(e.type)}, ${why}.${meant}`;
 		report.add("condition-enum-value", lit.range, message, { expected: near ? [near] : [...values] });
 	}
 }
@@ -100,7 +102,13 @@ export function checkEquality(a: Operand, b: Operand, opRange: Range, report: Re
 export function checkOrder(a: Operand, b: Operand, op: string, opRange: Range, report: Report): void {
 	if (freeAgainstLiteral(a, b, report) || freeAgainstLiteral(b, a, report)) return;
 	if (a.type.kind === "number" && b.type.kind === "number") return;
-	if (stringLike(a.type) && stringLike(b.type)) return;
+	if (stringLike(a.type) && stringLike(b.type)) {
+		// Ordering an enum against a literal outside it is the same slip as `==` with one: combo refuses both.
+		const why = "so the order compares against a value the field never takes";
+		enumAgainstLiterals(a, b, report, why);
+		enumAgainstLiterals(b, a, report, why);
+		return;
+	}
 	const message = `\`${op}\` orders two numbers or two strings, not ${describe(a.type)} and ${describe(b.type)}.`;
 	report.add("condition-type", opRange, message);
 }

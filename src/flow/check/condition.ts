@@ -153,7 +153,8 @@ function walk(w: Walk, expr: Expr, scope: Scope, allowText = false): Operand | u
 		case "call": {
 			if (expr.fn === "has") {
 				if (expr.arg.kind !== "address" || expr.arg.segments.length < 2) {
-					w.report.add("condition-type", expr.arg.range, "`has()` tests a field: write `has(a.b)`.");
+					// What `has` takes is a matter of form (combo calls it syntax): `has(a)` is never a question.
+					w.report.add("condition-syntax", expr.arg.range, "`has()` takes a field: write `has(a.b)`.");
 				} else walk(w, expr.arg, scope, true);
 				return { type: BOOLEAN, range: expr.range };
 			}

@@ -5,3 +5,4 @@ export { type ConditionCheck, checkCondition } from "./condition.ts";
 export { type ConditionEnv, type Resolution, readFields, unknownName } from "./condition-env.ts";
 export { ERROR_TYPE, HANDOFF_TYPE, OBLIGATIONS_TYPE, VERDICT_TYPE } from "./node-types.ts";
 export type { CalleeResolver, SkillResolver } from "./walk.ts";
+export { agentNotes } from "./notes.ts";

@@ -44,16 +44,22 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	const closing = node.output ? submitClosing(world.flow.answerTypes.get(node.id.value) ?? node.output.value) : ledger ? verdictClosing(ledger, node.path) : undefined;
 	const addenda = (world.options.plugins ?? []).map((p) => p.taskAddendum?.(node.id.value, visit)).filter((t): t is string => !!t);
 	const task = composeTask(world.flow.prompts.get(node.id.value) ?? "", node.reads, frame, world.input, [...addenda, closing].filter(Boolean).join("\n\n") || undefined, diff);
-	const scope = node.memory ? memoryScope(frame, node.memory.value) : undefined;
+	// combo's `lifetime: workflow` (or `session`): the node keeps its subagent across its visits, as `memory:`
+	// would, but its own seat, so no other node's `submit` type is forced on it.
+	const lives = !node.memory && (agent.lifetime === "workflow" || agent.lifetime === "session");
+	const scope = node.memory ? memoryScope(frame, node.memory.value) : lives ? lifetimeScope(frame) : undefined;
+	const seatName = lives ? `${agent.name}@${node.id.value}` : agent.name;
 	// One switch and one cap for every surface: off means no handoff tools and no steer in this turn.
 	const policy = world.options.handoff ?? DEFAULT_POLICY;
 	let resets = 0;
 	const skills = world.flow.skills.get(node.id.value) ?? [];
+	// A pane follows the visit when the node asks (its `pane:` wins) or its agent does (combo's `openInHerdr`).
+	const pane = node.pane ? node.pane.value : agent.pane === true;
 	const open = async (): Promise<Seat> => {
 		const captured: Captured = { refusals: 0 };
 		const at = { at: visit };
 		const tools: ToolSpec[] = [];
-		const typed = world.flow.answerTypes.get(node.id.value) ?? node.output?.value ?? (scope ? sharedOutput(world, node, agent.name) : undefined);
+		const typed = world.flow.answerTypes.get(node.id.value) ?? node.output?.value ?? (scope && !lives ? sharedOutput(world, node, agent.name) : undefined);
 		if (typed) tools.push(submitTool(typed, captured));
 		if (ledger) tools.push(verdictTool(ledger, node.path, at, captured));
 		if (policy.enabled) {
@@ -72,8 +78,10 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			...(tools.length ? { customTools: tools } : {}),
 			...(skills.length ? { appendPrompt: skills.map((k) => `## Skill: ${k.name}\n\n${k.text}`).join("\n\n") } : {}),
 			...(transportOf(world) ? { transport: transportOf(world) } : {}),
-			...(scope && world.options.sessionsDir ? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${agent.name}`)) } : {}),
+			...(scope && world.options.sessionsDir ? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${seatName}`)) } : {}),
+			...(pane ? { onMessage: (text: string) => world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text }) } : {}),
 			onToolCall: (tool, args) => {
+				captured.calls?.push(tool);
 				world.recorder.toolCall(at.at, tool);
 				world.emit({ type: "tool_call", path: at.at, agent: agent.name, subagent: sub?.id ?? "", tool, args });
 			},
@@ -98,7 +106,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	}
 	// A fresh session for the node's task: the old one's context is dropped, the document carries on.
 	const freshSeat = async (s: Seat) => {
-		if (scope) scope.values.delete(`seat:${agent.name}`);
+		if (scope) scope.values.delete(`seat:${seatName}`);
 		await s.sub.close();
 		seat = undefined;
 	};
@@ -108,7 +116,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			const over = world.budget.exceeded();
 			if (over) return { ok: false, error: { kind: "budget", message: over } };
 			try {
-				seat ??= scope ? await seated(scope, agent.name, open) : await open();
+				seat ??= scope ? await seated(scope, seatName, open) : await open();
 			} catch (error) {
 				last = { ok: false, error: { kind: "provider", message: `could not start the subagent: ${(error as Error).message ?? String(error)}` } };
 				if (attempt < attempts && (await backoff(world, attempt++, signal))) continue;
@@ -119,6 +127,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			const result = await serial(s, async () => {
 				s.captured.value = undefined;
 				s.captured.verdict = undefined;
+				s.captured.calls = [];
 				// The tools hold this object: clear it rather than replace it.
 				if (s.captured.handoff) {
 					s.captured.handoff.doc = undefined;
@@ -130,7 +139,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 				const start = () => {
 					if (started) return undefined;
 					started = true;
-					world.emit({ type: "turn_start", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id });
+					world.emit({ type: "turn_start", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id, ...(pane ? { pane: agent.color ? { color: agent.color } : {} } : {}) });
 					return undefined;
 				};
 				const capture = s.captured.handoff;
@@ -139,6 +148,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 					: undefined;
 				const r = await s.sub.ask(prompt, {
 					label: visit,
+					...(node.output || ledger ? {} : { answer: "text" as const }),
 					signal,
 					timeoutMs,
 					idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
@@ -176,7 +186,7 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 					continue;
 				}
 			}
-			last = recordOf(world, node, result, s.captured, ledger, signal, timeoutMs);
+			last = mustHaveCalled(agent, recordOf(world, node, result, s.captured, ledger, signal, timeoutMs), s.captured.calls ?? []);
 			if (lastDoc) last.handoff = handoffValue(lastDoc);
 			if (last.ok && lastDoc && !node.output && !ledger && !result.output.trim()) last.output = lastDoc.summary;
 			if (last.ok) return last;
@@ -190,6 +200,31 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	} finally {
 		if (seat && !scope) await seat.sub.close();
 	}
+}
+
+/** pi-flows' own answer tools, which do not count as the tool use `mustCallTool` asks for. */
+const ANSWER_TOOLS = new Set(["submit", "verdict", "finish", "checkpoint"]);
+
+/**
+ * combo's `mustCallTool`: a turn that answers without the tool use its agent requires (any tool, or the one
+ * named) is a bad answer, retried like a missing `submit`: an auditor that read nothing has audited nothing.
+ */
+function mustHaveCalled(agent: AgentDef, record: VisitRecord, calls: readonly string[]): VisitRecord {
+	if (!record.ok || agent.mustCallTool === undefined) return record;
+	const used = calls.filter((c) => !ANSWER_TOOLS.has(c));
+	const want = agent.mustCallTool;
+	if (want === true ? used.length > 0 : used.includes(want)) return record;
+	const what = want === true ? "a tool" : `\`${want}\``;
+	return { ok: false, error: { kind: "schema", message: `the agent \`${agent.name}\` must call ${what} (mustCallTool) and this turn called ${used.length ? used.join(", ") : "none"}` } };
+}
+
+/**
+ * The scope a lifetime keeps a subagent in: the innermost map item or parallel branch (each branch its own
+ * subagent, as combo has it, so a seat never crosses branches or copies of the tree), else the flow.
+ */
+function lifetimeScope(frame: Frame): MemoryScope | undefined {
+	for (let f: Frame | undefined = frame; f; f = f.parent) if (f.block && (f.block.kind === "map" || f.block.kind === "parallel")) return f.block.memory;
+	return memoryScope(frame, "flow");
 }
 
 function recordOf(world: World, node: AgentNode, r: Result, captured: Captured, ledger: Ledger | undefined, signal: AbortSignal, timeoutMs: number): VisitRecord {

@@ -69,7 +69,9 @@ export function drySpawn(script?: Script): Spawn {
 					}
 					return { ...base, output: "", ok: false, error: `the script's steps for \`${found.key}\` are used up at \`${label}\``, errorKind: "provider" };
 				}
-				return { ...base, output: await madeUp(tools, label, request.agent.name), ok: true };
+				// An untyped node on a subagent shared with a typed one answers in text, not through `submit`.
+				const made = options.answer === "text" ? `(dry run: ${request.agent.name} at ${label})` : await madeUp(tools, label, request.agent.name);
+				return { ...base, output: made, ok: true };
 			},
 			close: async () => {},
 		};

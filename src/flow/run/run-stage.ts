@@ -27,6 +27,7 @@ export async function prepareRun(flow: CheckedFlow, options: RunStageOptions): P
 	const scripts = new Map<string, string>();
 	const root = (options.git ? await options.git.root(options.cwd) : undefined) ?? options.cwd;
 	const seen = new Set<CheckedFlow>();
+	const reported = new Set<string>();
 	let needsGit: { flow: CheckedFlow; node: FlowNode; why: string } | undefined;
 	const visit = (f: CheckedFlow) => {
 		if (seen.has(f)) return;
@@ -34,12 +35,17 @@ export async function prepareRun(flow: CheckedFlow, options: RunStageOptions): P
 		for (const node of allNodes(f.nodes)) {
 			if (node.kind === "check" && node.script) {
 				const where = scriptPath(root, node.script.value);
-				if (!where.ok) {
+				// One missing script is one mistake, however many nodes run it (combo reports it once).
+				if (!where.ok && reported.has(node.script.value)) {
+					// Already reported at its first use.
+				} else if (!where.ok) {
+					reported.add(node.script.value);
 					faults.push(fault(where.reason === "outside" ? "check-script-outside" : "check-script-missing", f.file, node.script.range, `${node.path}.check`, where.message));
-				} else if (!scripts.has(node.script.value)) {
+				} else if (!scripts.has(node.script.value) && !reported.has(node.script.value)) {
 					try {
 						scripts.set(node.script.value, readFileSync(where.path, "utf8"));
 					} catch (error) {
+						reported.add(node.script.value);
 						faults.push(fault("check-script-missing", f.file, node.script.range, `${node.path}.check`, `${node.script.value} cannot be read: ${(error as Error).message}`));
 					}
 				}

@@ -16,6 +16,8 @@ export interface Captured {
 	refusals: number;
 	/** What `finish` or `checkpoint` left. */
 	handoff?: HandoffCapture;
+	/** The tools the current turn called, for an agent's `mustCallTool`. */
+	calls?: string[];
 }
 
 /** The `submit` tool for a typed output; non-object types travel as `{ value }`. */

@@ -1,0 +1,62 @@
+/**
+ * Issue 17, point 3: combo's checker verdicts, case by case. The cases are data (test/fixtures/combo-checker/,
+ * each file naming the combo commit and test file they come from); every case must get combo's verdict
+ * (accepted or refused) and the same fault codes, unless docs/flows.md's "Differences from combo" table has
+ * a row for the case, which then states pi-flows' codes and the reason.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { flowFolder } from "./helpers.ts";
+
+/** A case: the flow file's whole text, or its frontmatter and body as combo's catalogue() joins them. */
+interface Case {
+	name: string;
+	file: string;
+	text?: string;
+	frontmatter?: string;
+	body?: string;
+	/** Other flow files of the case's catalogue (callees), by name. */
+	flows?: Record<string, string>;
+	codes: string[];
+}
+
+const dir = join(PACKAGE_ROOT, "test", "fixtures", "combo-checker");
+const suites = readdirSync(dir)
+	.filter((f) => f.endsWith(".json"))
+	.map((f) => ({ file: f, ...(JSON.parse(readFileSync(join(dir, f), "utf8")) as { source: { commit: string; file: string }; cases: Case[] }) }));
+
+/** The "Differences from combo" table: case name → pi-flows' codes, with a reason in the row. */
+function differences(): Map<string, string[]> {
+	const doc = readFileSync(join(PACKAGE_ROOT, "docs", "flows.md"), "utf8");
+	const table = doc.slice(doc.indexOf("## Differences from combo"));
+	const rows = new Map<string, string[]>();
+	for (const m of table.matchAll(/^\| ([^|]+?) \| ([^|]*?) \| ([^|]*?) \| ([^|]+?) \|$/gm)) {
+		if (m[1] === "Case" || m[1].startsWith("---")) continue;
+		rows.set(m[1].trim(), m[3].trim() === "accepted" ? [] : m[3].split(",").map((c) => c.replace(/`/g, "").trim()).filter(Boolean));
+	}
+	return rows;
+}
+
+describe("combo's checker cases", () => {
+	const differ = differences();
+	for (const suite of suites) {
+		it(`${suite.file} names the commit it was taken from`, () => {
+			expect(suite.source.commit).toMatch(/^[0-9a-f]{40}$/);
+		});
+		for (const c of suite.cases) {
+			it(`${c.name}${c.codes.length ? ` → ${c.codes.join(", ")}` : " → accepted"}`, () => {
+				const text = c.text ?? `---\n${c.frontmatter}\n---\n${c.body}`;
+				const got = flowFolder({ ...c.flows, [c.file]: text })
+					.judgeOne(c.file)
+					.faults.map((f) => f.code);
+				const documented = differ.get(`${suite.file}: ${c.name}`) ?? differ.get(c.name);
+				const want = documented ?? c.codes;
+				// Without a documented difference, the verdict (accepted or refused) is combo's.
+				if (!documented) expect(got.length === 0, "the same verdict as combo").toBe(c.codes.length === 0);
+				expect([...got].sort()).toEqual([...want].sort());
+			});
+		}
+	}
+});
