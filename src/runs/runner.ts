@@ -122,17 +122,17 @@ export async function resumeRun(options: ResumeOptions): Promise<RunOutcome | Re
 		// scripts. Verified under the lock, so a resume still appending never looks torn to this one.
 		const verified = verifyRun(key.key, options.runDir);
 		if (!verified.ok) return { ok: false, refused: verified.why };
-		trimJournal(options.runDir, verified.lines);
+		const trimmed = trimJournal(options.runDir, verified.lines);
 		const snap = readSnapshot(options.runDir, verified.snapshot);
 		if (!snap.ok) return { ok: false, refused: snap.error };
-		return await resumeLocked(options, snap.value, lock, { key: key.key, last: verified.last });
+		return await resumeLocked(options, snap.value, lock, { key: key.key, last: verified.last }, trimmed);
 	} finally {
 		lock.release();
 	}
 }
 
-async function resumeLocked(options: ResumeOptions, snapshot: Snapshot, lock: HeldLock, sealFrom: SealFrom): Promise<RunOutcome | Refusal> {
-	const notes: string[] = lock.note ? [lock.note] : [];
+async function resumeLocked(options: ResumeOptions, snapshot: Snapshot, lock: HeldLock, sealFrom: SealFrom, trimmed?: string): Promise<RunOutcome | Refusal> {
+	const notes: string[] = [...(lock.note ? [lock.note] : []), ...(trimmed ? [trimmed] : [])];
 	const journalPath = join(options.runDir, "journal.jsonl");
 	const read = readJournal(journalPath);
 	if (!read.ok) return { ok: false, refused: read.error };

@@ -183,17 +183,26 @@ export function verifyRun(key: Buffer, runDir: string): Verified {
 	return { ok: true, lines: sealed.length, last, snapshot };
 }
 
-/** Cuts the journal back to its sealed lines, so the next life's appends continue the chain. */
-export function trimJournal(runDir: string, lines: number): void {
+/**
+ * Cuts the journal back to its sealed lines, so the next life's appends continue the chain; says what it
+ * cut, once, so a resume can tell the person (a line torn by the crash, or whole lines the crash left
+ * without their seal).
+ */
+export function trimJournal(runDir: string, lines: number): string | undefined {
 	const path = join(runDir, "journal.jsonl");
 	let text: string;
 	try {
 		text = readFileSync(path, "utf8");
 	} catch {
-		return;
+		return undefined;
 	}
 	let end = 0;
 	for (let i = 0; i < lines; i++) end = text.indexOf("\n", end) + 1;
 	const keep = Buffer.byteLength(text.slice(0, end));
-	if (keep !== Buffer.byteLength(text)) truncateSync(path, keep);
+	if (keep === Buffer.byteLength(text)) return undefined;
+	truncateSync(path, keep);
+	const cut = text.slice(end);
+	const whole = cut.split("\n").length - 1;
+	if (!cut.endsWith("\n")) return "the journal's last line was cut mid-write by the crash; that unfinished fact was dropped";
+	return `${whole} journal line(s) written after the last seal were dropped: the crash came between each and its seal`;
 }
