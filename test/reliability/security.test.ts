@@ -51,7 +51,7 @@ describe("a repository's .pi/ is read only with the project scope", () => {
 		expect(user.stderr).toContain("unknown-agent: no agent `insider`");
 		const mine = cli(p, "run", "mine", "q", "--script", "s.yaml");
 		expect(mine.code).toBe(2);
-		expect(mine.stderr).toContain("no flow named `mine`");
+		expect(mine.stderr).toContain("`mine` is a project flow (.pi/flows/mine.md) and was not read");
 		// The same two with the scope asked for: the refusals above were the scope's, nothing else's.
 		expect(cli(p, "run", "uses", "q", "--script", "s.yaml", "--project")).toMatchObject({ code: 0, stdout: "looked\n" });
 		expect(cli(p, "run", "mine", "q", "--script", "s.yaml", "--project")).toMatchObject({ code: 0, stdout: "looked\n" });
