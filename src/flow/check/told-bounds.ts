@@ -12,11 +12,12 @@ import { listOf, objectOf, type Type } from "../types/index.ts";
 /** Each agent node's `submit` type with the bounds its readers state, by node id (only those that change). */
 export function answerTypes(flow: Flow): Map<string, Type> {
 	const nodes = allNodes(flow.nodes);
+	const byId = new Map(nodes.map((n) => [n.id.value, n]));
 	const out = new Map<string, Type>();
 	for (const map of nodes) {
 		if (map.kind !== "map" || !map.from || !map.max) continue;
 		const [first, ...path] = map.from.fields;
-		const producer = nodes.find((n) => n.id.value === map.from?.root);
+		const producer = byId.get(map.from.root);
 		if (first !== "output" || producer?.kind !== "agent" || !producer.output) continue;
 		const current = out.get(producer.id.value) ?? producer.output.value;
 		const bounded = boundAt(current, path, map.max.value);
