@@ -126,8 +126,11 @@ function explain(text: string, failure: number, expectedText: string): Problem {
 export function durationFlagError(flag: string, text: string): string | undefined {
 	if (parseDuration(text) !== undefined) return undefined;
 	const match = durationGrammar().match(text);
-	const why = match.failed() ? explain(text, match.getRightmostFailurePosition(), match.getExpectedText()).message : "it is longer than the longest duration, `24d`.";
-	return `${flag} takes a duration like 90s, 10m or 1h30m (at most 24d), not \`${text}\`: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+	const head = `${flag} takes a duration like 90s, 10m or 1h30m (at most 24d), not \`${text}\``;
+	// A duration that reads but is too long is said by the bound in the head; a misreading gets its reason.
+	if (!match.failed()) return head;
+	const why = explain(text, match.getRightmostFailurePosition(), match.getExpectedText()).message;
+	return `${head}: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
 }
 
 /** A duration with its fault (`duration-invalid`), pointing at the part that is wrong. */
