@@ -106,6 +106,6 @@ if (process.argv.includes("--json")) {
 	console.log(`step 20 / step 2: handoffs ${(withHandoffs[STEPS - 1] / withHandoffs[1]).toFixed(2)}x, whole history ${(wholeHistory[STEPS - 1] / wholeHistory[1]).toFixed(2)}x`);
 	console.log("");
 	console.log("drive turn  input tokens  watermark directive steered in");
-	driven.tokens.forEach((t, i) => console.log(`${String(i + 1).padStart(10)}  ${String(t).padStart(12)}  ${driven.steered[i] ? "yes" : "no"}`));
+	for (const [i, t] of driven.tokens.entries()) console.log(`${String(i + 1).padStart(10)}  ${String(t).padStart(12)}  ${driven.steered[i] ? "yes" : "no"}`);
 	console.log(`drive turn 10 / turn 2: ${driveGrowth.toFixed(2)}x (target <= 1.2)`);
 }

@@ -140,12 +140,12 @@ const rows = [
 	["  ↳ common prefix / one request, tokens", `${tokensOf(common1)} / ${Math.round(inputTokens / run1.length)}`, "", ""],
 	["  ↳ tools + system prompt byte-identical across the 16 items; the common prefix identical across 2 runs", `${headShared ? "yes" : "NO"}; ${sameAcrossRuns ? "yes" : "NO"}`, "yes", headShared && sameAcrossRuns ? "met" : "**MISSED**"],
 	["2. tokens pi-flows adds to a request / the bare session's prefix (system + tools)", `${pct(overhead)} (+${added} over ${bareHead})`, "≤ 15%", overhead <= 0.15 ? "met" : "**MISSED**"],
-	["  ↳ of which its tools (" + addedTools.join(", ") + ") / its task framing", `+${toolTokens} / +${taskTokens}`, "", ""],
-	["  ↳ each tool: " + Object.keys(perTool).join(" / "), Object.values(perTool).map((n) => `+${n}`).join(" / "), "", ""],
+	[`  ↳ of which its tools (${addedTools.join(", ")}) / its task framing`, `+${toolTokens} / +${taskTokens}`, "", ""],
+	[`  ↳ each tool: ${Object.keys(perTool).join(" / ")}`, Object.values(perTool).map((n) => `+${n}`).join(" / "), "", ""],
 	["  ↳ without the handoff tools (finish, checkpoint): submit + framing / bare prefix", pct(withoutProtocol), "", ""],
 	["  ↳ whole request: bare / pi-flows, tokens", `${bareAll} / ${flowAll}`, "", ""],
 	["3. wall(64 items @ 8, server allows 3) / ideal at 3 (22 waves × t1)", `${ratio.toFixed(2)}×`, "", ""],
-	["  ↳ t1 (one turn, one request, latency " + LATENCY + " ms) / wall of the 64", `${t1.toFixed(0)} ms / ${(big.ms / 1000).toFixed(2)} s`, "", ""],
+	[`  ↳ t1 (one turn, one request, latency ${LATENCY} ms) / wall of the 64`, `${t1.toFixed(0)} ms / ${(big.ms / 1000).toFixed(2)} s`, "", ""],
 	["  ↳ requests refused (429) and retried / most in flight at the server", `${limited} / ${peak}`, "", ""],
 ];
 const table = ["| figure | this run | target |  |", "| --- | --- | --- | --- |", ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");

@@ -63,7 +63,7 @@ try {
 	for (let r = 0; r < 3; r++) {
 		// A host per round: a visit's script cursor lives as long as its host.
 		const host = await openHost({ cwd: root, agentDir: env.PI_CODING_AGENT_DIR, script });
-		const models = (flow: typeof checked.value) => {
+		const _models = (flow: typeof checked.value) => {
 			const m = resolveModels(flow as NonNullable<typeof checked.value>, host.resolveModel, "scripted");
 			return m.ok ? m.models : m.errors;
 		};

@@ -99,7 +99,7 @@ export function duration(r: Rng): string {
 		[1, () => `${r.between(1, 9)}${r.pick(UNITS)}${r.pick([" ", "  ", "\t", ""])}${r.between(1, 9)}${r.pick(UNITS)}`],
 		[1, () => `${r.between(1, 9)}${r.pick(UNITS)}${r.between(1, 9)}${r.pick(UNITS)}${r.between(1, 9)}${r.pick(UNITS)}`],
 		[1, () => r.pick(["", " ", "1", "s", "h1", "1hh", "1m1m", "1s1m", "1d1d", "1ms1s", "∞", "1e3s", "0x10s", "１s"])],
-		[1, () => oddText(r, 3) + `${r.between(1, 9)}s`],
+		[1, () => `${oddText(r, 3)}${r.between(1, 9)}s`],
 	])();
 }
 

@@ -221,7 +221,7 @@ async function main(): Promise<number> {
 	const results = await runAll(tasks, jobs, (done) => {
 		if (tty) process.stderr.write(`\r${done}/${tasks.length} shards`);
 	});
-	if (tty) process.stderr.write("\r".padEnd(20) + "\r");
+	if (tty) process.stderr.write(`${"\r".padEnd(20)}\r`);
 	const rows = merge(tasks, results);
 	console.log(`\n${table(rows)}\n\nwall time ${secs(performance.now() - started)}`);
 	for (const o of rows) {

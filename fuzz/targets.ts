@@ -412,7 +412,7 @@ const nestingTarget: Target<{ shape: number; depth: number }> = {
 	cases: 600,
 	arbitrary: fc.record({ shape: fc.nat({ max: NESTINGS.length - 1 }), depth: fc.integer({ min: 1, max: 150 }) }),
 	judge: ({ shape, depth }) => judgeExpr({ text: NESTINGS[shape](depth), prefix: 0 }, parseCondition),
-	show: ({ shape, depth }) => JSON.stringify(NESTINGS[shape](depth).slice(0, 60) + (NESTINGS[shape](depth).length > 60 ? "…" : "")) + ` (${depth} deep)`,
+	show: ({ shape, depth }) => `${JSON.stringify(NESTINGS[shape](depth).slice(0, 60) + (NESTINGS[shape](depth).length > 60 ? "…" : ""))} (${depth} deep)`,
 };
 
 /** Every target, in the order the table prints them. */

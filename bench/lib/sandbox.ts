@@ -42,7 +42,7 @@ export function sandbox(): Sandbox {
 		roster,
 		agent(name) {
 			const a = roster.get(name);
-			if (!a || a.kind !== "agent") throw new Error(`bench: no shipped agent \`${name}\``);
+			if (a?.kind !== "agent") throw new Error(`bench: no shipped agent \`${name}\``);
 			return a;
 		},
 		host: (script) => openHost({ cwd, agentDir, script }),

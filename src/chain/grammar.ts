@@ -2,7 +2,7 @@
  * Loads `grammar/chain.ohm` once. The grammar lives in its own file (as ohm's own grammar does) so it can be
  * read, diffed and tested alone; this module only compiles it and names it.
  */
-import * as ohm from "ohm-js";
+import type * as ohm from "ohm-js";
 // By path, not through the folder's door: only the grammar users should load ohm.
 import { compileGrammar } from "../package/grammar.ts";
 

@@ -46,7 +46,7 @@ function token(node: Node, fields: Fields<Token>): Token {
 	return { ...span(node), source: node.sourceString, ...fields } as Token;
 }
 
-function unescape(body: string): string {
+function unquote(body: string): string {
 	return body.replace(/\\(["'\\])/g, "$1");
 }
 
@@ -73,7 +73,7 @@ const semantics = chainGrammar.createSemantics().addOperation<unknown>("build", 
 	},
 	item_quoted(quoted, _boundary) {
 		const body = quoted.sourceString.slice(1, -1);
-		const text = unescape(body);
+		const text = unquote(body);
 		return token(this, { kind: "quoted", text, exact: text === body });
 	},
 	item_glued(_quoted, _rest) {

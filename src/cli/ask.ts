@@ -35,7 +35,7 @@ export async function askOnce(card: AskCard, question: (q: string) => Promise<st
 		return { kind: "answer", value: a === "y" || a === "yes" };
 	}
 	if (card.options) {
-		card.options.forEach((o, i) => say(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}`));
+		for (const [i, o] of card.options.entries()) say(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}`);
 		if (card.enough) say(`  0. ${card.enough}`);
 		for (;;) {
 			const a = (await question(card.open ? "number, or type an answer: " : "number: ")).trim();

@@ -41,7 +41,7 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 	}
 	const agentName = flag(args, "agent") ?? "worker";
 	const agent = loadRoster(io.cwd, { project: args.flags.has("project") }, io.env).get(agentName);
-	if (!agent || agent.kind !== "agent") {
+	if (agent?.kind !== "agent") {
 		// The one rule for project files: an unread project agent is named, with how to trust it.
 		const dir = !agent && !args.flags.has("project") ? nearestProjectDir(io.cwd, "agents") : undefined;
 		const unread = dir && existsSync(join(dir, `${agentName}.md`)) ? `: it is a project agent (${displayPath(join(dir, `${agentName}.md`), io.cwd)}) and was not read; ${PROJECT_TRUST.replace("project flows", "project agents")}` : "";

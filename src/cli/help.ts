@@ -122,7 +122,7 @@ export function commandHelp(command: string, spec: FlagSpec): string {
 		out.push("", "flags:");
 		const left = flags.map(([name, value]) => flagUsage(name, value));
 		const pad = Math.max(...left.map((l) => l.length)) + 2;
-		flags.forEach(([name], i) => out.push(`  ${left[i].padEnd(pad)}${FLAG_DOCS[name]?.text ?? ""}`.trimEnd()));
+		for (const [i, [name]] of flags.entries()) out.push(`  ${left[i].padEnd(pad)}${FLAG_DOCS[name]?.text ?? ""}`.trimEnd());
 	}
 	out.push("", `  --help, -h  this page (also: pi-flows help ${command})`);
 	if (doc?.notes) out.push("", doc.notes);

@@ -101,8 +101,14 @@ function untilAborted(answer: Promise<string | undefined>, signal: AbortSignal |
 		const onAbort = () => resolve(undefined);
 		signal.addEventListener("abort", onAbort, { once: true });
 		answer.then(
-			(value) => (signal.removeEventListener("abort", onAbort), resolve(value)),
-			(error: unknown) => (signal.removeEventListener("abort", onAbort), reject(error)),
+			(value) => {
+				signal.removeEventListener("abort", onAbort);
+				resolve(value);
+			},
+			(error: unknown) => {
+				signal.removeEventListener("abort", onAbort);
+				reject(error);
+			},
 		);
 	});
 }

@@ -30,7 +30,7 @@ export type RouteResult = WorkflowResult & {
 	choice: string;
 };
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * The one name `answer` picks among `names`, or undefined. A bare name (quotes, backticks, bold and a
@@ -41,7 +41,7 @@ export function parseChoice(answer: string, names: readonly string[]): string | 
 	const bare = answer.trim().replace(/^[\s"'`*_]+|[\s"'`*_.!]+$/g, "");
 	const exact = names.filter((n) => n.toLowerCase() === bare.toLowerCase());
 	if (exact.length === 1) return exact[0];
-	const mentioned = names.filter((n) => new RegExp(`(?<![\\w-])${escape(n)}(?![\\w-])`, "i").test(answer));
+	const mentioned = names.filter((n) => new RegExp(`(?<![\\w-])${escapeRegExp(n)}(?![\\w-])`, "i").test(answer));
 	return mentioned.length === 1 ? mentioned[0] : undefined;
 }
 

@@ -62,6 +62,9 @@ function textOf(content: unknown): string {
 
 /** Tells the person something: a notification with a UI, stderr without (pi keeps stdout for the answer). */
 export function say(ctx: Pick<ExtensionContext, "hasUI" | "ui">, text: string, level: "info" | "warning" | "error" = "info"): void {
-	if (ctx.hasUI) return ctx.ui.notify(text, level);
+	if (ctx.hasUI) {
+		ctx.ui.notify(text, level);
+		return;
+	}
 	process.stderr.write(`${text}\n`);
 }

@@ -102,7 +102,7 @@ export function scriptStepAt(script: Script, result: FlowResult): string | undef
 /** Every way `result` differs from `expect`, one sentence each. */
 export function compare(expect: Expectations, result: FlowResult): string[] {
 	const out: string[] = [];
-	const ok = expect.ok ?? (expect.error ? false : true);
+	const ok = expect.ok ?? (!expect.error);
 	const why = result.failedAt && result.error?.startsWith(`${result.failedAt}: `) ? result.error.slice(result.failedAt.length + 2) : result.error;
 	if (result.ok !== ok) out.push(`expected the run to ${ok ? "succeed" : "fail"}, but it ${result.ok ? "succeeded" : `failed at ${result.failedAt}: ${why}`}`);
 	if (expect.error !== undefined && result.errorKind !== expect.error) out.push(`expected the error kind \`${expect.error}\`, got \`${result.errorKind ?? "none"}\``);

@@ -227,17 +227,23 @@ interface Footer {
 
 function parseFooter(lines: readonly string[], firstLine: number, ruleLine: number, report: Report): Footer {
 	const fields = new Map<string, { value: string; line: number }>();
-	lines.forEach((line, i) => {
-		if (line.trim() === "") return;
+	for (const [i, line] of lines.entries()) {
+		if (line.trim() === "") continue;
 		const m = /^([A-Za-z-]+):(.*)$/.exec(line);
 		const at = firstLine + i;
-		if (!m) return report("bad-footer-field", "warning", at, "A footer line that is not `key: value` is ignored.");
+		if (!m) {
+			report("bad-footer-field", "warning", at, "A footer line that is not `key: value` is ignored.");
+			continue;
+		}
 		const raw = m[2].trim();
-		if (!raw.startsWith('"')) return void fields.set(m[1], { value: raw, line: at });
+		if (!raw.startsWith('"')) {
+			fields.set(m[1], { value: raw, line: at });
+			continue;
+		}
 		const decoded = decodeJsonString(raw);
-		if (decoded === undefined) return report("bad-footer-field", "warning", at, `Footer field "${m[1]}" is not a valid quoted string.`);
-		fields.set(m[1], { value: decoded, line: at });
-	});
+		if (decoded === undefined) report("bad-footer-field", "warning", at, `Footer field "${m[1]}" is not a valid quoted string.`);
+		else fields.set(m[1], { value: decoded, line: at });
+	}
 	const take = (key: string) => {
 		const field = fields.get(key);
 		fields.delete(key);

@@ -56,7 +56,7 @@ export function headingSpans(text: string): Map<string, Span> {
 			continue;
 		}
 		const h = fence ? null : /^ {0,3}##[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
-		if (!h || !h[1]) continue;
+		if (!h?.[1]) continue;
 		const start = line.indexOf(h[1], line.indexOf("##") + 2);
 		if (!out.has(h[1])) out.set(h[1], { line: i, start, end: start + h[1].length, text: h[1] });
 	}

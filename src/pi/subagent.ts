@@ -105,7 +105,10 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 	let idled = false;
 	const abort = () => void session.abort();
 	// Chunked: a deadline past 2^31-1 ms must wait, not fire at once.
-	const timer = options.timeoutMs !== undefined ? longTimeout(() => ((timedOut = true), abort()), options.timeoutMs) : undefined;
+	const timer = options.timeoutMs !== undefined ? longTimeout(() => {
+				timedOut = true;
+				abort();
+			}, options.timeoutMs) : undefined;
 	// The watermark: past the threshold at a turn end, the land-the-plane directive is steered in once.
 	let watermarkFired = false;
 	const watermark = options.watermark;

@@ -70,7 +70,10 @@ export function wrapTransport(agent: Agent, policy: TransportPolicy, gate: Gate 
 			const arm = () => {
 				armed = true;
 				if (timer) clearTimeout(timer);
-				timer = setTimeout(() => ((stalled = true), own.abort(new Error("stalled"))), policy.stallMs);
+				timer = setTimeout(() => {
+					stalled = true;
+					own.abort(new Error("stalled"));
+				}, policy.stallMs);
 			};
 			const events: AssistantMessageEvent[] = [];
 			let final: AssistantMessage;

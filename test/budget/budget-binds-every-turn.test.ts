@@ -68,7 +68,7 @@ describe("every turn of a flow counts as it ends", () => {
 
 	it("swarm members, as each member's turn ends (not when the swarm does)", async () => {
 		const flow = flowOf("sw", "  - id: s\n    swarm: [{ agent: scout, count: 3 }]\n    rounds: 4\n", { s: "Survey." });
-		const { ran, t } = await budgeted("sw", flow, ANY);
+		const { t } = await budgeted("sw", flow, ANY);
 		const bound = expectBound(t.log, BUDGET);
 		// 3 members × 4 rounds would be 12 turns; the round after the crossing never starts.
 		expect(bound.started).toBeLessThanOrEqual(6);

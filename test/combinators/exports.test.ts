@@ -15,7 +15,10 @@ describe("the combinators' public door", () => {
 
 	it("offerBoth composes a list and a function of parentId, in either order", () => {
 		const seen: string[] = [];
-		const own = (parentId: string) => (seen.push(parentId), [`board for ${parentId}`]);
+		const own = (parentId: string) => {
+			seen.push(parentId);
+			return [`board for ${parentId}`];
+		};
 		expect(combinators.offerBoth(["read"], own)("member#2")).toEqual(["read", "board for member#2"]);
 		expect(combinators.offerBoth(own, undefined)("member#3")).toEqual(["board for member#3"]);
 		expect(combinators.offerBoth(undefined, ["a"])("x")).toEqual(["a"]);

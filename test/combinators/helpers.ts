@@ -44,7 +44,10 @@ export function cleanupReal(): void {
 export function wait(ms: number, signal?: AbortSignal): Promise<boolean> {
 	return new Promise((resolve) => {
 		if (signal?.aborted) return resolve(false);
-		const timer = setTimeout(() => (signal?.removeEventListener("abort", stop), resolve(true)), ms);
+		const timer = setTimeout(() => {
+			signal?.removeEventListener("abort", stop);
+			resolve(true);
+		}, ms);
 		function stop() {
 			clearTimeout(timer);
 			resolve(false);

@@ -11,7 +11,11 @@ describe("interview", () => {
 			"turns:\n  \"interviewer#1\":\n    - say: \"QUESTION: Which files?\"\n  \"interviewer#2\":\n    - say: \"QUESTION: How fast?\"\n  \"interviewer#3\":\n    - say: \"BRIEF after {{task}}\"\n",
 		);
 		const asked: string[] = [];
-		const result = await interview({ ...r.options, agent: interviewer, input: "Speed up the tests", ask: async (q) => (asked.push(q), q === "Which files?" ? "src/" : "twice") });
+		const result = await interview({ ...r.options, agent: interviewer, input: "Speed up the tests", ask: async (q) => {
+				asked.push(q);
+				return q === "Which files?" ? "src/" : "twice";
+			},
+		});
 		expect(asked).toEqual(["Which files?", "How fast?"]);
 		expect(result.answers).toEqual([{ question: "Which files?", answer: "src/" }, { question: "How fast?", answer: "twice" }]);
 		expect(result).toMatchObject({ ok: true, brief: "BRIEF after ANSWER: twice", output: "BRIEF after ANSWER: twice" });
@@ -23,7 +27,11 @@ describe("interview", () => {
 	it("stops asking at maxQuestions and tells the interviewer to write the brief", async () => {
 		const r = await real("turns:\n  interviewer:\n    - say: \"QUESTION: more?\"\n  \"interviewer#3\":\n    - say: \"{{task}}\"\n");
 		let asked = 0;
-		const result = await interview({ ...r.options, agent: interviewer, input: "x", maxQuestions: 1, ask: async () => (asked++, "yes") });
+		const result = await interview({ ...r.options, agent: interviewer, input: "x", maxQuestions: 1, ask: async () => {
+				asked++;
+				return "yes";
+			},
+		});
 		expect(asked).toBe(1);
 		expect(result.brief).toBe("No more questions: you have asked 1. Write the brief now.");
 		expect(result.steps).toHaveLength(3);
@@ -39,7 +47,11 @@ describe("interview", () => {
 	it("ends as aborted when the run is cancelled while the user is being asked", async () => {
 		const r = await real("turns:\n  interviewer:\n    - say: \"QUESTION: which?\"\n");
 		const controller = new AbortController();
-		const result = await interview({ ...r.options, signal: controller.signal, agent: interviewer, input: "x", ask: () => (controller.abort(), new Promise(() => {})) });
+		const result = await interview({ ...r.options, signal: controller.signal, agent: interviewer, input: "x", ask: () => {
+				controller.abort();
+				return new Promise(() => {});
+			},
+		});
 		expect(result).toMatchObject({ ok: false, errorKind: "aborted", brief: "" });
 		expect(r.host.open()).toBe(0);
 	});

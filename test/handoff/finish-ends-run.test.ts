@@ -34,7 +34,10 @@ describe("finish", () => {
 	it("headless, does not tell the person to run /next, a command print mode does not have", async () => {
 		const written: string[] = [];
 		const write = process.stderr.write.bind(process.stderr);
-		process.stderr.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+		process.stderr.write = ((chunk: string | Uint8Array) => {
+			written.push(String(chunk));
+			return true;
+		}) as typeof process.stderr.write;
 		try {
 			h = await startHarness({ mode: "print", responses: [finishCall("f1", { status: "partial", summary: "Half.", next_task: "The rest." })] });
 			await h.session.prompt("Do the task.");

@@ -15,7 +15,7 @@ const ok = (text: string) => {
 };
 
 describe("per-node model, thinking and tools", () => {
-	const text = head("  - id: look\n    agent: scout\n    model: anthropic/claude-sonnet-4-5\n    thinking: high\n    tools: [read, grep]\n") + "\n## look\nx\n";
+	const text = `${head("  - id: look\n    agent: scout\n    model: anthropic/claude-sonnet-4-5\n    thinking: high\n    tools: [read, grep]\n")}\n## look\nx\n`;
 
 	it("are read onto the node", () => {
 		const node = ok(text).nodes[0] as AgentNode;
@@ -32,20 +32,20 @@ describe("per-node model, thinking and tools", () => {
 describe("compound durations", () => {
 	for (const [written, ms] of [["1h30m", 5_400_000], ["2h15m30s", 8_130_000], ["1d", 86_400_000], ["500ms", 500], ["90s", 90_000]] as const) {
 		it(`${written} is ${ms} ms`, () => {
-			const node = ok(head(`  - id: look\n    agent: scout\n    timeout: ${written}\n`) + "\n## look\nx\n").nodes[0] as AgentNode;
+			const node = ok(`${head(`  - id: look\n    agent: scout\n    timeout: ${written}\n`)}\n## look\nx\n`).nodes[0] as AgentNode;
 			expect(node.timeout?.value).toBe(ms);
 		});
 	}
 
 	it("a flow timeout is every turn's default, and bounds follow it", () => {
-		const flow = ok(head("  - id: look\n    agent: scout\n    handoff: { continuations: 0 }\n", "timeout: 1h30m\n") + "\n## look\nx\n");
+		const flow = ok(`${head("  - id: look\n    agent: scout\n    handoff: { continuations: 0 }\n", "timeout: 1h30m\n")}\n## look\nx\n`);
 		expect(flow.bound).toEqual({ turns: 1, ms: 5_400_000, waits: false, inFlight: 1 });
 	});
 });
 
 describe("arithmetic and string tests in conditions", () => {
 	const loop = (cond: string) =>
-		head(`  - id: l\n    loop: ${cond}\n    max: 3\n    do:\n      - id: a\n        agent: scout\n        output: { failures: number, title: string, tags: [string] }\n`) + "\n## a\nx\n";
+		`${head(`  - id: l\n    loop: ${cond}\n    max: 3\n    do:\n      - id: a\n        agent: scout\n        output: { failures: number, title: string, tags: [string] }\n`)}\n## a\nx\n`;
 
 	it("numbers add, multiply and compare; strings test their start, end and contents", () => {
 		ok(loop('a.output.failures * 2 + 1 > 10 || a.output.failures % 2 == 0'));
@@ -63,9 +63,9 @@ describe("arithmetic and string tests in conditions", () => {
 
 describe("named choice cases", () => {
 	const gate = (test: string) =>
-		head(
+		`${head(
 			`  - id: review\n    agent: reviewer\n    output: { status: approved | rejected }\n  - id: gate\n    choice:\n      - name: approved\n        when: review.output.status == "approved"\n        do:\n          - id: ship\n            agent: synthesiser\n    default: []\n  - id: after\n    loop: ${test}\n    max: 1\n    do:\n      - id: note\n        agent: scout\n`,
-		) + "\n## review\nx\n\n## ship\nx\n\n## note\nx\n";
+		)}\n## review\nx\n\n## ship\nx\n\n## note\nx\n`;
 
 	it("a case's name is a value of `<choice>.output.case`, beside `default`", () => {
 		const flow = ok(gate('gate.output.case == "approved" || gate.output.case == "default"'));
@@ -88,7 +88,7 @@ describe("named choice cases", () => {
 });
 
 describe("budget and handoff", () => {
-	const text = head("  - id: look\n    agent: scout\n    handoff: { watermark: 0.7, continuations: 1 }\n", "budget: { tokens: 200000, cost: 5, turns: 40 }\nhandoff: { watermark: 0.8, continuations: 3 }\n") + "\n## look\nx\n";
+	const text = `${head("  - id: look\n    agent: scout\n    handoff: { watermark: 0.7, continuations: 1 }\n", "budget: { tokens: 200000, cost: 5, turns: 40 }\nhandoff: { watermark: 0.8, continuations: 3 }\n")}\n## look\nx\n`;
 
 	it("are read, and a node's continuations bound its turns", () => {
 		const flow = ok(text);
@@ -103,13 +103,13 @@ describe("budget and handoff", () => {
 	});
 
 	it("a later node reads an agent's handoff document", () => {
-		ok(head('  - id: look\n    agent: scout\n  - id: more\n    loop: look.handoff.status == "done"\n    max: 1\n    do:\n      - id: again\n        agent: scout\n        reads: [look.handoff.summary]\n') + "\n## look\nx\n\n## again\ny\n");
+		ok(`${head('  - id: look\n    agent: scout\n  - id: more\n    loop: look.handoff.status == "done"\n    max: 1\n    do:\n      - id: again\n        agent: scout\n        reads: [look.handoff.summary]\n')}\n## look\nx\n\n## again\ny\n`);
 	});
 });
 
 describe("swarm", () => {
 	const swarm = (extra = "") =>
-		head(`  - id: plan\n    agent: planner\n    output: { keys: [string] }\n  - id: crowd\n    swarm: [scout, { agent: reviewer, count: 2 }]\n    rounds: 3\n    claims-from: plan.output.keys\n    until: crowd.output.converged\n    reads: [input]\n${extra}`) + "\n## plan\nx\n\n## crowd\nAgree on the answer.\n";
+		`${head(`  - id: plan\n    agent: planner\n    output: { keys: [string] }\n  - id: crowd\n    swarm: [scout, { agent: reviewer, count: 2 }]\n    rounds: 3\n    claims-from: plan.output.keys\n    until: crowd.output.converged\n    reads: [input]\n${extra}`)}\n## plan\nx\n\n## crowd\nAgree on the answer.\n`;
 
 	it("members, rounds, claims and its own `until` check; its bound is rounds × members", () => {
 		const flow = ok(swarm());
@@ -132,7 +132,7 @@ describe("swarm", () => {
 
 describe("join", () => {
 	const both = (join: string) =>
-		head(`  - id: both\n    parallel:\n      one:\n        - id: a\n          agent: scout\n      two:\n        - id: b\n          agent: reviewer\n    join: ${join}\n  - id: each\n    map: [x, y, z]\n    join: 2\n    do:\n      - id: c\n        agent: scout\n`) + "\n## a\nx\n\n## b\nx\n\n## c\nx\n";
+		`${head(`  - id: both\n    parallel:\n      one:\n        - id: a\n          agent: scout\n      two:\n        - id: b\n          agent: reviewer\n    join: ${join}\n  - id: each\n    map: [x, y, z]\n    join: 2\n    do:\n      - id: c\n        agent: scout\n`)}\n## a\nx\n\n## b\nx\n\n## c\nx\n`;
 
 	it("`all`, `any` or a count", () => {
 		const flow = ok(both("any"));

@@ -13,7 +13,7 @@ import { faultsMarkdown } from "../../src/faults/docs.ts";
 import { exampleText, FAULT_EXAMPLES } from "../../src/faults/examples.ts";
 import { checkFlowText } from "../../src/flow/load.ts";
 import { checkScriptKeys, readScript } from "../../src/pi/scripted/script.ts";
-import { flowFolder, judge, shipped } from "./helpers.ts";
+import { flowFolder, judge, } from "./helpers.ts";
 
 describe("docs/faults.md", () => {
 	it("is what faultsMarkdown() prints", () => {

@@ -83,7 +83,7 @@ function check(s: Schema, v: unknown, path: string, root: Schema, errors: string
 				if (isObj) for (const [k, needs] of Object.entries(arg as Record<string, string[]>)) if (k in obj) for (const n of needs) if (!(n in obj)) fail(`${k} needs ${n}`);
 				break;
 			case "items":
-				if (Array.isArray(v)) v.forEach((item, i) => errors.push(...sub(arg, item, `${path}/${i}`)));
+				if (Array.isArray(v)) for (const [i, item] of v.entries()) errors.push(...sub(arg, item, `${path}/${i}`));
 				break;
 			case "minItems":
 				if (Array.isArray(v) && v.length < (arg as number)) fail(`fewer than ${arg} items`);

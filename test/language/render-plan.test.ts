@@ -50,14 +50,14 @@ describe("plan", () => {
 	});
 
 	it("names where a model comes from: the flow, the agent, or pi's settings", () => {
-		const text = head("  - id: a\n    agent: scout\n  - id: b\n    agent: synthesiser\n    model: x/y\n", "model: p/q\n") + "\n## a\nx\n\n## b\ny\n";
+		const text = `${head("  - id: a\n    agent: scout\n  - id: b\n    agent: synthesiser\n    model: x/y\n", "model: p/q\n")}\n## a\nx\n\n## b\ny\n`;
 		const rows = planOf(judge(text).value as never, { file: "t.md" }).filter((r): r is PlanNodeRow => r.row === "node");
 		expect(rows.map((r) => r.model)).toEqual([{ ref: "p/q", source: "flow" }, { ref: "x/y", source: "node" }]);
 		expect(showPlan(planOf(judge(text.replace("model: p/q\n", "")).value as never, { file: "t.md" }))).toContain("model from pi settings");
 	});
 
 	it("says a call's callee, its input, and a map's items", () => {
-		const text = head("  - id: m\n    map: [a, b, c]\n    concurrency: 3\n    do:\n      - id: s\n        agent: scout\n        reads: [item]\n") + "\n## s\nx\n";
+		const text = `${head("  - id: m\n    map: [a, b, c]\n    concurrency: 3\n    do:\n      - id: s\n        agent: scout\n        reads: [item]\n")}\n## s\nx\n`;
 		const shown = showPlan(planOf(judge(text).value as never, { file: "t.md" }));
 		expect(shown).toContain("○ m · map over 3 items · concurrency 3 · ≤ 9 turns · ≤ 1h30m");
 	});

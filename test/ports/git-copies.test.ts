@@ -36,7 +36,7 @@ function inCopy(copy: Copy, args: string[]): string {
 	return execFileSync("git", args, { cwd: copy.dir, env: gitEnv(), encoding: "utf8" }).trim();
 }
 
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+const lines = (n: number) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 
 describe("opening a copy", () => {
 	it("holds the tree as it stands, on its own branch, outside the repository, with the user's state untouched", async () => {

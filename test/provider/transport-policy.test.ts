@@ -66,7 +66,10 @@ describe("the provider's window (AIMD)", () => {
 		const a = await gate.enter();
 		await gate.enter();
 		let third = false;
-		const waiting = gate.enter().then((p) => ((third = true), p));
+		const waiting = gate.enter().then((p) => {
+			third = true;
+			return p;
+		});
 		await Promise.resolve();
 		expect(third).toBe(false);
 		a.leave("ok");

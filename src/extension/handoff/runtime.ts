@@ -44,7 +44,10 @@ export const defaultEnvironment: HandoffEnvironment = {
 
 /** Tells the human: a notification when there is a UI, else a line on stderr. */
 export function report(ctx: ExtensionContext, text: string, level: "info" | "warning" | "error" = "info"): void {
-	if (ctx.hasUI) return ctx.ui.notify(text, level);
+	if (ctx.hasUI) {
+		ctx.ui.notify(text, level);
+		return;
+	}
 	// Headless pi owns stdout (the answer, or the JSONL stream) and reroutes other writes to stderr anyway.
 	process.stderr.write(`${text}\n`);
 }

@@ -118,7 +118,7 @@ async function prepareChecked(
 	entry: FlowEntry,
 	request: LaunchRequest,
 	ctx: LaunchContext,
-	scope: Scope,
+	_scope: Scope,
 	ask: AskPort,
 ): Promise<Preparation> {
 	const cwd = ctx.cwd;

@@ -4,7 +4,6 @@
  * whole in the same world) and a swarm (the swarm combinator, with a board and claims).
  */
 import { createClaims, swarm } from "../../combinators/index.ts";
-import type { AgentDef } from "../../agents/index.ts";
 import type { Address, AskNode, CallNode, CheckNode, CommitNode, SwarmNode } from "../ast.ts";
 import { DEFAULT_CHECK_TIMEOUT_MS, turnTimeout } from "../check/index.ts";
 import type { Value } from "../types/index.ts";
@@ -21,7 +20,7 @@ import { stopKind } from "./agent.ts";
 type Out = { record: VisitRecord; failedAt?: string };
 
 /** Runs a check script; passed or red, it is a value. */
-export async function runCheck(world: World, node: CheckNode, visit: string, signal: AbortSignal, frame?: Frame): Promise<VisitRecord> {
+export async function runCheck(world: World, node: CheckNode, _visit: string, signal: AbortSignal, frame?: Frame): Promise<VisitRecord> {
 	const port = world.options.check;
 	const script = node.script?.value ?? "";
 	if (!port) return { ok: false, error: { kind: "unavailable", message: "no check port: this run cannot run scripts" } };
@@ -32,7 +31,6 @@ export async function runCheck(world: World, node: CheckNode, visit: string, sig
 	if (out.ok) return { ok: true, output: { passed: out.passed, report: out.report } };
 	if (out.kind === "stopped") return { ok: false, error: stopKind(world, signal) };
 	return { ok: false, error: { kind: out.kind, message: out.message } };
-	void visit;
 }
 
 /** Commits the tree on the run's own branch; a clean tree is `committed: false`. */

@@ -2,7 +2,7 @@
  * Loads the grammars of `grammar/` once and names them, as Shopify's `grammar.ts` does: nothing here
  * parses. A grammar that fails to load is our bug, not the user's, so it throws (style rule 9).
  */
-import * as ohm from "ohm-js";
+import type * as ohm from "ohm-js";
 // By path, not through the folder's door: only the grammar users should load ohm.
 import { compileGrammar } from "../../package/grammar.ts";
 

@@ -99,7 +99,7 @@ export function createGitPort(): GitPort {
 		land: (cwd, copies) =>
 			serial(async () => {
 				const results = await landCopies(cwd, copies);
-				copies.forEach((c, i) => results[i]?.landed && landed.add(c.dir));
+				for (const [i, c] of copies.entries()) if (results[i]?.landed) landed.add(c.dir);
 				return results;
 			}),
 		// releaseCopy returns rather than throws; the catch only keeps a future slip from failing a run
