@@ -3,6 +3,7 @@
  * and what would be read, since pi-crew's chain parser turned `@fast-research` into team `fast` and a
  * bare word into a step name without a word to the user.
  */
+import { withArticle } from "../text/index.ts";
 import { quote, report, type Sink, type Source } from "./report.ts";
 import type { Token } from "./tokens.ts";
 import type { ChainRef } from "./types.ts";
@@ -42,9 +43,8 @@ function badRef(token: Token & { kind: "badRef" }, src: Source, into: Sink, path
 		return;
 	}
 	const kind = token.prefix === "@" ? "agent" : "flow";
-	const article = kind === "agent" ? "an" : "a";
 	const message =
-		name === "" ? `\`${token.prefix}\` names no ${kind}.` : `\`${quote(name)}\` is not ${article} ${kind} name.`;
+		name === "" ? `\`${token.prefix}\` names no ${kind}.` : `\`${quote(name)}\` is not ${withArticle(kind)} name.`;
 	const hint = token.prefix === "@" ? `${NAME_HINT} A label follows one colon: @agent:label.` : NAME_HINT;
 	report(into, src, "chain-bad-ref", token, path, message, { hint });
 }

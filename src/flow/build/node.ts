@@ -163,7 +163,3 @@ export function base(n: NodeInput) {
 	return { id: n.id, path: n.path, range: n.range, ...(n.onFail ? { onFail: n.onFail } : {}) };
 }
 
-/** "a" or "an" before a node kind: messages say "an agent node", "an ask node". */
-export function article(word: string): "a" | "an" {
-	return /^[aeiou]/i.test(word) ? "an" : "a";
-}
