@@ -4,7 +4,6 @@
  * follow; `--json` prints the rows as data.
  */
 import { budgetInForce, budgetLimits, resolveModels, showBudget } from "../flow/index.ts";
-import { openHost } from "../pi/index.ts";
 import { formatFaults } from "./output.ts";
 import { inFlightOf, overshootText, planOf, showPlan } from "../flow/render/index.ts";
 import { budgetFlags } from "./launch.ts";
@@ -39,6 +38,8 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 	const budget = budgetInForce(checked.value, launch.value ?? {}, display);
 	const limits = budgetLimits(budget);
 	// Names are resolved by pi's own resolver, as a run would, so the plan shows the model that would answer.
+	// pi is loaded only here, once the flow checks: a plan names the model each name resolves to (docs/decisions.md).
+	const { openHost } = await import("../pi/index.ts");
 	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir });
 	const resolve = (ref: string | undefined) => {
 		const r = host.resolveModel(ref);
