@@ -39,8 +39,10 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 	const limits = budgetLimits(budget);
 	// Names are resolved by pi's own resolver, as a run would, so the plan shows the model that would answer.
 	// pi is loaded only here, once the flow checks: a plan names the model each name resolves to (docs/decisions.md).
-	const { openHost } = await import("../pi/index.ts");
-	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir });
+	const { openHost, readScript } = await import("../pi/index.ts");
+	// The embedded scripted model is pi-flows' own: a plan knows it without a script (a run needs `--script`).
+	const script = readScript("turns: {}\n", "plan").value;
+	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, projectTrusted: args.flags.has("project"), ...(script ? { script } : {}) });
 	const resolve = (ref: string | undefined) => {
 		const r = host.resolveModel(ref);
 		return r.ok ? r.value.ref : undefined;
