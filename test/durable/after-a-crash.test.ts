@@ -69,7 +69,9 @@ function crashAfter(home: string, ended: number): Promise<string> {
 	return new Promise((resolve, reject) => {
 		const child: ChildProcess = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "area", "go", "--script", "s.yaml", "--project", "--runs-dir", home], { cwd: project.cwd, env: project.env, stdio: "ignore" });
 		const timer = setInterval(() => {
-			const dir = existsSync(join(project.cwd, home)) ? folderOf(home) : undefined;
+			// The runs folder may exist a moment before the run's own folder is made in it.
+			const made = existsSync(join(project.cwd, home)) ? readdirSync(join(project.cwd, home)) : [];
+			const dir = made[0] ? join(project.cwd, home, made[0]) : undefined;
 			const file = dir && join(dir, "journal.jsonl");
 			if (!file || !existsSync(file)) return;
 			const items = readFileSync(file, "utf8").split("\n").filter((l) => l.includes('"visit_end"') && l.includes("/scout")).length;
