@@ -39,14 +39,21 @@ const fromDir = (dir: string, prefix: string, skip: readonly string[] = []): Ent
 const corpus: Entry[] = [
 	...fromDir(join(PACKAGE_ROOT, "flows"), "flows/"),
 	...fromDir(join(PACKAGE_ROOT, "test", "fixtures", "combo"), "combo/", ["build-attended.md"]),
-	...[200, 250, 300, 400].map((size, i) => ({ label: `generated, ${size} nodes`, name: "gen", text: generateFlow(1000 + i, size) })),
+	...[200, 250, 300, 400].map((size, i) => ({
+		label: `generated, ${size} nodes`,
+		name: "gen",
+		text: generateFlow(1000 + i, size),
+	})),
 ];
 
 const nowhere = mkdtempSync(join(tmpdir(), "pi-flows-bench-"));
 const roster = loadRoster(nowhere, { user: false, project: false });
 // Callees are found among the shipped flows and judged once for the whole bench: each file's time is then
 // its own check, not its callees' again, and its parse is compared with its own check alone.
-const options: LoadOptions = { ...catalogueOptions(nowhere, { user: false, project: false }), cache: new Map<string, { value?: CheckedFlow; faults: Fault[] }>() };
+const options: LoadOptions = {
+	...catalogueOptions(nowhere, { user: false, project: false }),
+	cache: new Map<string, { value?: CheckedFlow; faults: Fault[] }>(),
+};
 const markdown = unified().use(remarkParse).use(remarkFrontmatter, ["yaml"]);
 
 function parseOnly(text: string): number {
@@ -58,7 +65,10 @@ function parseOnly(text: string): number {
 
 function checkOnly(e: Entry): number {
 	const r = checkFlowText(e.text, `${e.name}.md`, roster, options);
-	if (r.faults.length) throw new Error(`${e.label} does not check: ${r.faults[0].code} ${r.faults[0].line}:${r.faults[0].column} ${r.faults[0].message}`);
+	if (r.faults.length)
+		throw new Error(
+			`${e.label} does not check: ${r.faults[0].code} ${r.faults[0].line}:${r.faults[0].column} ${r.faults[0].message}`,
+		);
 	return r.faults.length;
 }
 
@@ -111,15 +121,32 @@ const nodes = (text: string) => (text.match(/^\s*- id:/gm) ?? []).length;
 const rows = corpus.map((e, i) => {
 	const p = median(perFile[i].parse);
 	const c = median(perFile[i].check);
-	return [e.label, String(nodes(e.text)), String(e.text.split("\n").length), p.toFixed(2), c.toFixed(2), `${(c / p).toFixed(2)}×`];
+	return [
+		e.label,
+		String(nodes(e.text)),
+		String(e.text.split("\n").length),
+		p.toFixed(2),
+		c.toFixed(2),
+		`${(c / p).toFixed(2)}×`,
+	];
 });
 const ratio = median(totals.ratio);
-rows.push([`all (median of ${ROUNDS} rounds)`, "", "", median(totals.parse).toFixed(2), median(totals.check).toFixed(2), `${ratio.toFixed(2)}×`]);
+rows.push([
+	`all (median of ${ROUNDS} rounds)`,
+	"",
+	"",
+	median(totals.parse).toFixed(2),
+	median(totals.check).toFixed(2),
+	`${ratio.toFixed(2)}×`,
+]);
 const header = ["file", "nodes", "lines", "parse ms", "check ms", "check/parse"];
 const widths = header.map((h, k) => Math.max(h.length, ...rows.map((r) => r[k].length)));
-const line = (r: string[]) => r.map((cell, k) => (k === 0 ? cell.padEnd(widths[k]) : cell.padStart(widths[k]))).join("  ");
+const line = (r: string[]) =>
+	r.map((cell, k) => (k === 0 ? cell.padEnd(widths[k]) : cell.padStart(widths[k]))).join("  ");
 console.log(line(header));
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
 for (const r of rows) console.log(line(r));
-console.log(`\ntarget ≤ ${TARGET}×: ${ratio <= TARGET ? "met" : "NOT met"} (median ratio ${ratio.toFixed(2)}×, node ${process.version})`);
+console.log(
+	`\ntarget ≤ ${TARGET}×: ${ratio <= TARGET ? "met" : "NOT met"} (median ratio ${ratio.toFixed(2)}×, node ${process.version})`,
+);
 process.exitCode = ratio <= TARGET ? 0 : 1;

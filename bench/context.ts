@@ -28,7 +28,12 @@ async function measure(flowText: string): Promise<number[]> {
 	try {
 		const env = { ...process.env, PI_CODING_AGENT_DIR: join(root, "agent") };
 		const sources = { project: true };
-		const checked = checkFlowText(flowText, join(root, "b.md"), loadRoster(root, sources, env), catalogueOptions(root, sources, env));
+		const checked = checkFlowText(
+			flowText,
+			join(root, "b.md"),
+			loadRoster(root, sources, env),
+			catalogueOptions(root, sources, env),
+		);
 		if (!checked.value) throw new Error(JSON.stringify(checked.faults.slice(0, 3)));
 		const script = readScript(`turns:\n  "*":\n    - say: ${JSON.stringify(ANSWER)}\n`, "bench").value;
 		if (!script) throw new Error("bad script");
@@ -36,9 +41,16 @@ async function measure(flowText: string): Promise<number[]> {
 		const models = resolveModels(checked.value, host.resolveModel, "scripted");
 		if (!models.ok) throw new Error(models.errors.join());
 		const chain = chainRunOptions(checked.value, root);
-		const result = await runFlow(checked.value, "Improve the parser, one step at a time.", { spawn: host.spawn, models: models.models, cwd: root, plugins: chain.plugins });
+		const result = await runFlow(checked.value, "Improve the parser, one step at a time.", {
+			spawn: host.spawn,
+			models: models.models,
+			cwd: root,
+			plugins: chain.plugins,
+		});
 		if (!result.ok) throw new Error(result.error);
-		return result.visits.filter((v) => v.kind === "agent").map((v) => v.usage.input + v.usage.cacheRead + v.usage.cacheWrite);
+		return result.visits
+			.filter((v) => v.kind === "agent")
+			.map((v) => v.usage.input + v.usage.cacheRead + v.usage.cacheWrite);
 	} finally {
 		rmSync(root, { recursive: true, force: true });
 	}
@@ -51,7 +63,10 @@ async function measureDrive(): Promise<{ tokens: number[]; steered: boolean[] }>
 	const root = mkdtempSync(join(tmpdir(), "pi-flows-bench-drive-"));
 	try {
 		const env = { ...process.env, PI_CODING_AGENT_DIR: join(root, "agent") };
-		writeFileSync(join(root, "module.txt"), `${"The parser reads one token at a time and builds the tree. ".repeat(400)}\n`);
+		writeFileSync(
+			join(root, "module.txt"),
+			`${"The parser reads one token at a time and builds the tree. ".repeat(400)}\n`,
+		);
 		const read = "    - call: read\n      args: { path: module.txt }\n";
 		const end = (n: number) =>
 			n === TURNS
@@ -74,14 +89,22 @@ async function measureDrive(): Promise<{ tokens: number[]; steered: boolean[] }>
 			logDir: join(root, "logs"),
 			spawn: async (request) => {
 				const sub = await host.spawn(request);
-				return { ...sub, id: sub.id, agent: sub.agent, model: sub.model, close: () => sub.close(), ask: async (task, options) => {
-					const r = await sub.ask(task, options);
-					steered.push(JSON.stringify(r.messages).includes("Time to hand over"));
-					return r;
-				} };
+				return {
+					...sub,
+					id: sub.id,
+					agent: sub.agent,
+					model: sub.model,
+					close: () => sub.close(),
+					ask: async (task, options) => {
+						const r = await sub.ask(task, options);
+						steered.push(JSON.stringify(r.messages).includes("Time to hand over"));
+						return r;
+					},
+				};
 			},
 		});
-		if (out.end !== "complete" || out.turns.length !== TURNS) throw new Error(`the bench drive ended ${out.end} after ${out.turns.length} turns`);
+		if (out.end !== "complete" || out.turns.length !== TURNS)
+			throw new Error(`the bench drive ended ${out.end} after ${out.turns.length} turns`);
 		return { tokens: out.turns.map((t) => t.usage.input + t.usage.cacheRead + t.usage.cacheWrite), steered };
 	} finally {
 		rmSync(root, { recursive: true, force: true });
@@ -99,13 +122,25 @@ const driven = await measureDrive();
 const rows = withHandoffs.map((h, i) => ({ step: i + 1, handoffs: h, history: wholeHistory[i] }));
 const driveGrowth = driven.tokens[TURNS - 1] / driven.tokens[1];
 if (process.argv.includes("--json")) {
-	console.log(JSON.stringify({ rows, handoffsGrowth: withHandoffs[STEPS - 1] / withHandoffs[1], historyGrowth: wholeHistory[STEPS - 1] / wholeHistory[1], drive: driven, driveGrowth }));
+	console.log(
+		JSON.stringify({
+			rows,
+			handoffsGrowth: withHandoffs[STEPS - 1] / withHandoffs[1],
+			historyGrowth: wholeHistory[STEPS - 1] / wholeHistory[1],
+			drive: driven,
+			driveGrowth,
+		}),
+	);
 } else {
 	console.log("step  input tokens with handoff documents  input tokens with the whole history");
-	for (const r of rows) console.log(`${String(r.step).padStart(4)}  ${String(r.handoffs).padStart(36)}  ${String(r.history).padStart(35)}`);
-	console.log(`step 20 / step 2: handoffs ${(withHandoffs[STEPS - 1] / withHandoffs[1]).toFixed(2)}x, whole history ${(wholeHistory[STEPS - 1] / wholeHistory[1]).toFixed(2)}x`);
+	for (const r of rows)
+		console.log(`${String(r.step).padStart(4)}  ${String(r.handoffs).padStart(36)}  ${String(r.history).padStart(35)}`);
+	console.log(
+		`step 20 / step 2: handoffs ${(withHandoffs[STEPS - 1] / withHandoffs[1]).toFixed(2)}x, whole history ${(wholeHistory[STEPS - 1] / wholeHistory[1]).toFixed(2)}x`,
+	);
 	console.log("");
 	console.log("drive turn  input tokens  watermark directive steered in");
-	for (const [i, t] of driven.tokens.entries()) console.log(`${String(i + 1).padStart(10)}  ${String(t).padStart(12)}  ${driven.steered[i] ? "yes" : "no"}`);
+	for (const [i, t] of driven.tokens.entries())
+		console.log(`${String(i + 1).padStart(10)}  ${String(t).padStart(12)}  ${driven.steered[i] ? "yes" : "no"}`);
 	console.log(`drive turn 10 / turn 2: ${driveGrowth.toFixed(2)}x (target <= 1.2)`);
 }

@@ -36,7 +36,16 @@ import { describeMachine, machine } from "./lib/machine.ts";
 import { replaceSection } from "./lib/perf-doc.ts";
 import { prepareProcessTurn } from "./lib/pi-process.ts";
 import { interleave, median, range, ratios, type Sample, timed } from "./lib/rounds.ts";
-import { captureEngineTurn, itemsOf, mapFlow, okScript, runPipeline, type Sandbox, sandbox, taskFor } from "./lib/sandbox.ts";
+import {
+	captureEngineTurn,
+	itemsOf,
+	mapFlow,
+	okScript,
+	runPipeline,
+	type Sandbox,
+	sandbox,
+	taskFor,
+} from "./lib/sandbox.ts";
 
 const ENGINE = { items: 1000, concurrency: 8, rounds: 9, warmup: 2, target: 1.2 };
 const PARALLEL = { items: 64, concurrency: 8, latencyMs: 50, single: 8, rounds: 7, warmup: 1, target: 1.15 };
@@ -45,7 +54,10 @@ const PROCESS = { turns: 10, warmup: 2, inProcessWarmup: 20 };
 const args = process.argv.slice(2);
 const write = args.includes("--write");
 const verbose = args.includes("--verbose");
-const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",") ?? ["1", "2", "3"];
+const only = args
+	.find((a) => a.startsWith("--only="))
+	?.slice("--only=".length)
+	.split(",") ?? ["1", "2", "3"];
 const full = ["1", "2", "3"].every((p) => only.includes(p));
 if (write && !full) {
 	console.error("bench: --write needs a full run (drop --only)");
@@ -60,7 +72,14 @@ interface Row {
 	met?: boolean;
 }
 
-const fmtMs = (ms: number) => (ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 10 ? `${ms.toFixed(1)} ms` : ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(0)} µs`);
+const fmtMs = (ms: number) =>
+	ms >= 100
+		? `${ms.toFixed(0)} ms`
+		: ms >= 10
+			? `${ms.toFixed(1)} ms`
+			: ms >= 1
+				? `${ms.toFixed(2)} ms`
+				: `${(ms * 1000).toFixed(0)} µs`;
 const fmtX = (x: number) => (x >= 100 ? `${x.toFixed(0)}×` : x >= 10 ? `${x.toFixed(1)}×` : `${x.toFixed(2)}×`);
 const spread = (xs: number[], f: (x: number) => string) => {
 	const [lo, hi] = range(xs);
@@ -77,7 +96,10 @@ const thread = (xs: Sample[]) => xs.map((x) => x.threadMs);
 /** `--verbose`: every recorded round, to see drift and outliers. */
 function dump(part: string, sides: Record<string, Sample[]>): void {
 	if (!verbose) return;
-	for (const [name, xs] of Object.entries(sides)) console.log(`  ${part} ${name}: wall ${xs.map((x) => x.ms.toFixed(1)).join(" ")} | main thread ${xs.map((x) => x.threadMs.toFixed(1)).join(" ")} | process cpu ${xs.map((x) => x.cpuMs.toFixed(1)).join(" ")}`);
+	for (const [name, xs] of Object.entries(sides))
+		console.log(
+			`  ${part} ${name}: wall ${xs.map((x) => x.ms.toFixed(1)).join(" ")} | main thread ${xs.map((x) => x.threadMs.toFixed(1)).join(" ")} | process cpu ${xs.map((x) => x.cpuMs.toFixed(1)).join(" ")}`,
+		);
 }
 
 async function engineOverhead(box: Sandbox): Promise<Row[]> {
@@ -88,31 +110,34 @@ async function engineOverhead(box: Sandbox): Promise<Row[]> {
 	const agent = box.agent("scout");
 	const spans = { check: [] as number[], run: [] as number[] };
 	const engineTurn = await captureEngineTurn(box, await box.host(script));
-	const bareLoop = (request: SpawnRequest, options: Omit<AskOptions, "label" | "signal">) => async (): Promise<Sample> => {
-		const host = await box.host(script);
-		const signal = new AbortController().signal;
-		const sample = await timed(() =>
-			mapConcurrent(items, concurrency, async (item, i) => {
-				const sub = await host.spawn(request);
-				try {
-					const r = await sub.ask(taskFor(item), { ...options, signal, label: `bare[${i + 1}]` });
-					if (!r.ok) throw new Error(`bench: a bare turn failed: ${r.error}`);
-				} finally {
-					await sub.close();
-				}
-			}),
-		);
-		const calls = host.scripted?.calls() ?? 0;
-		if (calls !== n || host.open() !== 0) throw new Error(`bench: the bare loop made ${calls} requests for ${n} turns`);
-		return sample;
-	};
+	const bareLoop =
+		(request: SpawnRequest, options: Omit<AskOptions, "label" | "signal">) => async (): Promise<Sample> => {
+			const host = await box.host(script);
+			const signal = new AbortController().signal;
+			const sample = await timed(() =>
+				mapConcurrent(items, concurrency, async (item, i) => {
+					const sub = await host.spawn(request);
+					try {
+						const r = await sub.ask(taskFor(item), { ...options, signal, label: `bare[${i + 1}]` });
+						if (!r.ok) throw new Error(`bench: a bare turn failed: ${r.error}`);
+					} finally {
+						await sub.close();
+					}
+				}),
+			);
+			const calls = host.scripted?.calls() ?? 0;
+			if (calls !== n || host.open() !== 0)
+				throw new Error(`bench: the bare loop made ${calls} requests for ${n} turns`);
+			return sample;
+		};
 	const { label: _label, signal: _signal, ...engineAsk } = engineTurn.ask;
 	const sides = await interleave(ENGINE.rounds, ENGINE.warmup, {
 		engine: async () => {
 			const host = await box.host(script);
 			const ran = await runPipeline(box, host, flow);
 			const calls = host.scripted?.calls() ?? 0;
-			if (calls !== n || host.open() !== 0) throw new Error(`bench: the engine made ${calls} requests for ${n} turns, ${host.open()} sessions left open`);
+			if (calls !== n || host.open() !== 0)
+				throw new Error(`bench: the engine made ${calls} requests for ${n} turns, ${host.open()} sessions left open`);
 			spans.check.push(ran.checkMs);
 			spans.run.push(ran.resolveMs + ran.runMs);
 			return { ms: ran.totalMs, cpuMs: ran.cpuMs, threadMs: ran.threadMs };
@@ -152,14 +177,44 @@ async function engineOverhead(box: Sandbox): Promise<Row[]> {
 			`Against the bare loop making the same sessions, the engine costs ${fmtX(median(sameRatio))}: nearly all of its overhead is the two handoff tools every flow turn offers, which pi declares again on every request (docs/decisions.md).`,
 	);
 	return [
-		{ figure: `1. engine / bare, wall, ${n.toLocaleString("en")} turns at concurrency ${concurrency} (median of ${ENGINE.rounds} rounds)`, value: `${fmtX(r)} (rounds ${spread(ratio, fmtX)})`, target: `≤ ${ENGINE.target}`, met },
-		{ figure: "   engine / bare, CPU time of the main thread", value: `${fmtX(rt)} (rounds ${spread(threadRatio, fmtX)})`, target: `≤ ${ENGINE.target}`, met: threadMet },
-		{ figure: "   engine / bare, CPU time of the process (all threads)", value: `${fmtX(rc)} (rounds ${spread(cpuRatio, fmtX)})`, target: `≤ ${ENGINE.target}`, met: cpuMet },
-		{ figure: "   engine / bare making the engine's spawn request and ask options, main-thread CPU", value: `${fmtX(median(sameRatio))} (rounds ${spread(sameRatio, fmtX)})` },
-		{ figure: "   main-thread CPU per turn: bare / bare making the engine's request / engine", value: `${fmtMs(bare)} / ${fmtMs(asked)} / ${fmtMs(engine)}` },
-		{ figure: "   engine's added CPU per turn: asked of pi / the evaluator's own work", value: `${plus(asked - bare)} / ${plus(engine - asked)}` },
-		{ figure: "   wall per turn: bare / engine", value: `${fmtMs(perTurn(wall(sides.bare)))} / ${fmtMs(perTurn(wall(sides.engine)))}` },
-		{ figure: `   engine run: check of the ${n.toLocaleString("en")}-item flow / resolve + runFlow, wall`, value: `${fmtMs(check)} / ${fmtMs(median(spans.run))}` },
+		{
+			figure: `1. engine / bare, wall, ${n.toLocaleString("en")} turns at concurrency ${concurrency} (median of ${ENGINE.rounds} rounds)`,
+			value: `${fmtX(r)} (rounds ${spread(ratio, fmtX)})`,
+			target: `≤ ${ENGINE.target}`,
+			met,
+		},
+		{
+			figure: "   engine / bare, CPU time of the main thread",
+			value: `${fmtX(rt)} (rounds ${spread(threadRatio, fmtX)})`,
+			target: `≤ ${ENGINE.target}`,
+			met: threadMet,
+		},
+		{
+			figure: "   engine / bare, CPU time of the process (all threads)",
+			value: `${fmtX(rc)} (rounds ${spread(cpuRatio, fmtX)})`,
+			target: `≤ ${ENGINE.target}`,
+			met: cpuMet,
+		},
+		{
+			figure: "   engine / bare making the engine's spawn request and ask options, main-thread CPU",
+			value: `${fmtX(median(sameRatio))} (rounds ${spread(sameRatio, fmtX)})`,
+		},
+		{
+			figure: "   main-thread CPU per turn: bare / bare making the engine's request / engine",
+			value: `${fmtMs(bare)} / ${fmtMs(asked)} / ${fmtMs(engine)}`,
+		},
+		{
+			figure: "   engine's added CPU per turn: asked of pi / the evaluator's own work",
+			value: `${plus(asked - bare)} / ${plus(engine - asked)}`,
+		},
+		{
+			figure: "   wall per turn: bare / engine",
+			value: `${fmtMs(perTurn(wall(sides.bare)))} / ${fmtMs(perTurn(wall(sides.engine)))}`,
+		},
+		{
+			figure: `   engine run: check of the ${n.toLocaleString("en")}-item flow / resolve + runFlow, wall`,
+			value: `${fmtMs(check)} / ${fmtMs(median(spans.run))}`,
+		},
 	];
 }
 
@@ -202,9 +257,17 @@ async function parallelEfficiency(box: Sandbox): Promise<Row[]> {
 			`which bounds the ratio near 1 + (${concurrency} − 1) × CPU per turn / t1 = ${fmtX(1 + ((concurrency - 1) * cpuPerTurn) / t1)} when a wave's turns start together; it grows with the turns' CPU and the machine's load.`,
 	);
 	return [
-		{ figure: `2. wall(${n} items @ ${concurrency}) / (${waves} waves × t1), latencyMs ${latencyMs} (median of ${PARALLEL.rounds} paired rounds)`, value: `${fmtX(r)} (rounds ${spread(ratio, fmtX)})`, target: `≤ ${PARALLEL.target}`, met },
+		{
+			figure: `2. wall(${n} items @ ${concurrency}) / (${waves} waves × t1), latencyMs ${latencyMs} (median of ${PARALLEL.rounds} paired rounds)`,
+			value: `${fmtX(r)} (rounds ${spread(ratio, fmtX)})`,
+			target: `≤ ${PARALLEL.target}`,
+			met,
+		},
 		{ figure: `   t1: one turn at concurrency 1 (${single} in a row, ${requests} request/turn)`, value: fmtMs(t1) },
-		{ figure: `   wall of ${n} @ ${concurrency}; against the nominal ${waves} × ${latencyMs} ms × ${requests}`, value: `${fmtMs(wallMs)}; ${fmtX(wallMs / nominal)}` },
+		{
+			figure: `   wall of ${n} @ ${concurrency}; against the nominal ${waves} × ${latencyMs} ms × ${requests}`,
+			value: `${fmtMs(wallMs)}; ${fmtX(wallMs / nominal)}`,
+		},
 		{ figure: `   CPU per turn in the ${n} @ ${concurrency} run`, value: fmtMs(cpuPerTurn) },
 	];
 }
@@ -226,16 +289,12 @@ async function inProcessVersusProcess(box: Sandbox): Promise<Row[]> {
 		});
 	// A run's host is warm after its first few turns; a process per turn never is.
 	for (let i = 0; i < PROCESS.inProcessWarmup; i++) await inProcess();
-	const sides = await interleave(
-		PROCESS.turns,
-		PROCESS.warmup,
-		{
-			// The child's CPU is not this process's: only wall time is compared here.
-			process: async () => ({ ms: await proc.turn(taskFor("item-1")), cpuMs: Number.NaN, threadMs: Number.NaN }),
-			inProcess,
-			nodeStart: async () => ({ ms: await proc.nodeStart(), cpuMs: Number.NaN, threadMs: Number.NaN }),
-		},
-	);
+	const sides = await interleave(PROCESS.turns, PROCESS.warmup, {
+		// The child's CPU is not this process's: only wall time is compared here.
+		process: async () => ({ ms: await proc.turn(taskFor("item-1")), cpuMs: Number.NaN, threadMs: Number.NaN }),
+		inProcess,
+		nodeStart: async () => ({ ms: await proc.nodeStart(), cpuMs: Number.NaN, threadMs: Number.NaN }),
+	});
 	dump("3", sides);
 	const ratio = ratios(wall(sides.process), wall(sides.inProcess));
 	const r = median(ratio);
@@ -250,16 +309,24 @@ async function inProcessVersusProcess(box: Sandbox): Promise<Row[]> {
 			`a bare Node start alone is ${fmtMs(nodeMs)} (${fmtX(nodeMs / inMs)} an in-process turn), the rest is loading pi in every process.`,
 	);
 	return [
-		{ figure: `3. pi -p process / in-process, per turn (median of ${PROCESS.turns} paired turns, sequential)`, value: `${fmtX(r)} (turns ${spread(ratio, fmtX)})` },
+		{
+			figure: `3. pi -p process / in-process, per turn (median of ${PROCESS.turns} paired turns, sequential)`,
+			value: `${fmtX(r)} (turns ${spread(ratio, fmtX)})`,
+		},
 		{ figure: "   per turn, in-process (spawn + ask + close)", value: fmtMs(inMs) },
 		{ figure: "   per turn, one `pi -p` process", value: fmtMs(processMs) },
-		{ figure: "   of which: a bare `node -e \"\"` start", value: fmtMs(nodeMs) },
+		{ figure: '   of which: a bare `node -e ""` start', value: fmtMs(nodeMs) },
 	];
 }
 
 function table(rows: Row[]): string {
 	const head = ["figure", "this run", "target", ""];
-	const body = rows.map((r) => [r.figure.replace(/^ {3}/, "  ↳ "), r.value, r.target ?? "", r.met === undefined ? "" : r.met ? "met" : "**MISSED**"]);
+	const body = rows.map((r) => [
+		r.figure.replace(/^ {3}/, "  ↳ "),
+		r.value,
+		r.target ?? "",
+		r.met === undefined ? "" : r.met ? "met" : "**MISSED**",
+	]);
 	return [head, head.map(() => "---"), ...body].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
 }
 
@@ -283,7 +350,9 @@ console.log(text);
 console.log("");
 for (const r of readings) console.log(`- ${r.replace(/\*\*/g, "")}`);
 for (const n of notes) console.log(`- ${n}`);
-console.log(`\n(${elapsed.toFixed(0)} s; medians of interleaved rounds on a shared machine: read the ratios, not the times)`);
+console.log(
+	`\n(${elapsed.toFixed(0)} s; medians of interleaved rounds on a shared machine: read the ratios, not the times)`,
+);
 
 const missed = rows.filter((r) => r.met === false);
 if (write) {

@@ -51,10 +51,16 @@ try {
 		},
 	});
 	const growth = samples.length > 1 ? samples[samples.length - 1].heapMb / samples[0].heapMb : 1;
-	if (process.argv.includes("--json")) console.log(JSON.stringify({ baseRssMb: base.rss / 2 ** 20, samples, heapGrowth: growth, gc: Boolean(gc) }));
+	if (process.argv.includes("--json"))
+		console.log(JSON.stringify({ baseRssMb: base.rss / 2 ** 20, samples, heapGrowth: growth, gc: Boolean(gc) }));
 	else {
-		console.log(`base RSS ${(base.rss / 2 ** 20).toFixed(0)} MB${gc ? "" : " (run with --expose-gc for stable figures)"}`);
-		for (const s of samples) console.log(`after ${String(s.turns).padStart(6)} turns: RSS ${s.rssMb.toFixed(0)} MB, heap ${s.heapMb.toFixed(0)} MB, ${s.open} sessions open`);
+		console.log(
+			`base RSS ${(base.rss / 2 ** 20).toFixed(0)} MB${gc ? "" : " (run with --expose-gc for stable figures)"}`,
+		);
+		for (const s of samples)
+			console.log(
+				`after ${String(s.turns).padStart(6)} turns: RSS ${s.rssMb.toFixed(0)} MB, heap ${s.heapMb.toFixed(0)} MB, ${s.open} sessions open`,
+			);
 		console.log(`heap at the last mark / the first: ${growth.toFixed(2)}x`);
 	}
 } finally {

@@ -29,7 +29,9 @@ const here = machine();
 const started = performance.now();
 
 const itemOf = (task: string) => /item-\d+/.exec(task)?.[0] ?? "?";
-const submit = (req: WireRequest): Answer => ({ tools: [{ name: "submit", args: { item: itemOf(req.lastUser), note: "seen" } }] });
+const submit = (req: WireRequest): Answer => ({
+	tools: [{ name: "submit", args: { item: itemOf(req.lastUser), note: "seen" } }],
+});
 
 const PROSE = "Look at `item` and report what it is, where it is used, and what is uncertain about it.";
 
@@ -48,12 +50,16 @@ function project(models: Record<string, unknown>) {
 	return { cwd, agentDir, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-
 function check(cwd: string, text: string): CheckedFlow {
 	const file = join(cwd, ".pi", "flows", "bench-map.md");
 	writeFileSync(file, text);
 	const sources = { project: true };
-	const checked = checkFlowText(text, file, loadRoster(cwd, sources, process.env), catalogueOptions(cwd, sources, process.env));
+	const checked = checkFlowText(
+		text,
+		file,
+		loadRoster(cwd, sources, process.env),
+		catalogueOptions(cwd, sources, process.env),
+	);
 	if (!checked.value) throw new Error(checked.faults.map((f) => f.message).join("\n"));
 	return checked.value;
 }
@@ -77,13 +83,16 @@ const commonPrefix = (a: string, b: string) => {
 };
 
 // 1 and 2: prefix share across a 16-item map and two runs, and framing overhead over a bare session.
-const server = await startProviderServer({ script: (req) => (req.tools.includes("submit") ? submit(req) : { text: `report on ${itemOf(req.lastUser)}` }) });
+const server = await startProviderServer({
+	script: (req) => (req.tools.includes("submit") ? submit(req) : { text: `report on ${itemOf(req.lastUser)}` }),
+});
 const p = project(server.modelsJson());
 await runMap(p.cwd, p.agentDir, 16, 4);
 const run1 = server.requests.slice();
 await runMap(p.cwd, p.agentDir, 16, 4);
 const run2 = server.requests.slice(run1.length);
-const prefixOf = (reqs: readonly WireRequest[]) => reqs.map((r) => r.prompt).reduce((pre, s) => pre.slice(0, commonPrefix(pre, s)));
+const prefixOf = (reqs: readonly WireRequest[]) =>
+	reqs.map((r) => r.prompt).reduce((pre, s) => pre.slice(0, commonPrefix(pre, s)));
 const common1 = prefixOf(run1);
 const common2 = prefixOf(run2);
 const inputTokens = run1.reduce((n, r) => n + tokensOf(r.prompt), 0);
@@ -112,7 +121,9 @@ const addedTools = flowReq.tools.filter((t) => !bare.tools.includes(t));
 const toolTokens = tokensOf(flowReq.head) - tokensOf(bare.head);
 const taskTokens = added - toolTokens;
 // Each added tool's declaration, as sent.
-const declared = (flowReq.body.tools as { function?: { name?: string } }[]).filter((t) => addedTools.includes(t.function?.name ?? ""));
+const declared = (flowReq.body.tools as { function?: { name?: string } }[]).filter((t) =>
+	addedTools.includes(t.function?.name ?? ""),
+);
 const perTool = Object.fromEntries(declared.map((t) => [t.function?.name ?? "?", tokensOf(JSON.stringify(t))]));
 const protocolTools = (perTool.finish ?? 0) + (perTool.checkpoint ?? 0);
 const withoutProtocol = (added - protocolTools) / bareHead;
@@ -137,18 +148,49 @@ q.cleanup();
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const rows = [
 	["1. input tokens inside the prefix common to a 16-item map's requests", pct(share), "", ""],
-	["  ↳ common prefix / one request, tokens", `${tokensOf(common1)} / ${Math.round(inputTokens / run1.length)}`, "", ""],
-	["  ↳ tools + system prompt byte-identical across the 16 items; the common prefix identical across 2 runs", `${headShared ? "yes" : "NO"}; ${sameAcrossRuns ? "yes" : "NO"}`, "yes", headShared && sameAcrossRuns ? "met" : "**MISSED**"],
-	["2. tokens pi-flows adds to a request / the bare session's prefix (system + tools)", `${pct(overhead)} (+${added} over ${bareHead})`, "≤ 15%", overhead <= 0.15 ? "met" : "**MISSED**"],
+	[
+		"  ↳ common prefix / one request, tokens",
+		`${tokensOf(common1)} / ${Math.round(inputTokens / run1.length)}`,
+		"",
+		"",
+	],
+	[
+		"  ↳ tools + system prompt byte-identical across the 16 items; the common prefix identical across 2 runs",
+		`${headShared ? "yes" : "NO"}; ${sameAcrossRuns ? "yes" : "NO"}`,
+		"yes",
+		headShared && sameAcrossRuns ? "met" : "**MISSED**",
+	],
+	[
+		"2. tokens pi-flows adds to a request / the bare session's prefix (system + tools)",
+		`${pct(overhead)} (+${added} over ${bareHead})`,
+		"≤ 15%",
+		overhead <= 0.15 ? "met" : "**MISSED**",
+	],
 	[`  ↳ of which its tools (${addedTools.join(", ")}) / its task framing`, `+${toolTokens} / +${taskTokens}`, "", ""],
-	[`  ↳ each tool: ${Object.keys(perTool).join(" / ")}`, Object.values(perTool).map((n) => `+${n}`).join(" / "), "", ""],
+	[
+		`  ↳ each tool: ${Object.keys(perTool).join(" / ")}`,
+		Object.values(perTool)
+			.map((n) => `+${n}`)
+			.join(" / "),
+		"",
+		"",
+	],
 	["  ↳ without the handoff tools (finish, checkpoint): submit + framing / bare prefix", pct(withoutProtocol), "", ""],
 	["  ↳ whole request: bare / pi-flows, tokens", `${bareAll} / ${flowAll}`, "", ""],
 	["3. wall(64 items @ 8, server allows 3) / ideal at 3 (22 waves × t1)", `${ratio.toFixed(2)}×`, "", ""],
-	[`  ↳ t1 (one turn, one request, latency ${LATENCY} ms) / wall of the 64`, `${t1.toFixed(0)} ms / ${(big.ms / 1000).toFixed(2)} s`, "", ""],
+	[
+		`  ↳ t1 (one turn, one request, latency ${LATENCY} ms) / wall of the 64`,
+		`${t1.toFixed(0)} ms / ${(big.ms / 1000).toFixed(2)} s`,
+		"",
+		"",
+	],
 	["  ↳ requests refused (429) and retried / most in flight at the server", `${limited} / ${peak}`, "", ""],
 ];
-const table = ["| figure | this run | target |  |", "| --- | --- | --- | --- |", ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+const table = [
+	"| figure | this run | target |  |",
+	"| --- | --- | --- | --- |",
+	...rows.map((r) => `| ${r.join(" | ")} |`),
+].join("\n");
 const body = `What pi-flows costs and saves at the wire: requests over HTTP to the scripted provider server (\`pi-flows provider\`, OpenAI chat-completions), through pi's real provider code. Tokens are the server's count (one per 4 bytes of the canonical request), the same for both sides.
 
 \`\`\`sh

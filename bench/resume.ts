@@ -31,7 +31,11 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number
 	const start = performance.now();
 	try {
 		const value = await fn();
-		return { value, ms: performance.now() - start, peakMb: (Math.max(peak, process.memoryUsage().heapUsed) - 0) / 2 ** 20 };
+		return {
+			value,
+			ms: performance.now() - start,
+			peakMb: (Math.max(peak, process.memoryUsage().heapUsed) - 0) / 2 ** 20,
+		};
 	} finally {
 		clearInterval(timer);
 	}
@@ -52,10 +56,24 @@ try {
 	mkdirSync(runDir);
 	writeSnapshot(runDir, snapshotOf(checked.value, "go", new Map(), { cwd: root, somebodyThere: false }));
 	const usage = emptyUsage();
-	const lines = [JSON.stringify({ type: "life_start", life: 1, at: new Date().toISOString(), pid: 1, host: hostname() })];
+	const lines = [
+		JSON.stringify({ type: "life_start", life: 1, at: new Date().toISOString(), pid: 1, host: hostname() }),
+	];
 	lines.push(JSON.stringify({ type: "visit_start", life: 1, path: "work", node: "work", kind: "map", at: "" }));
 	lines.push(JSON.stringify({ type: "map_items", path: "work", items }));
-	for (let i = 1; i <= N; i++) lines.push(JSON.stringify({ type: "visit_end", life: 1, path: `work[${i}]/act`, node: "act", kind: "agent", ended: { ok: true, output: `done ${i}` }, usage, at: "" }));
+	for (let i = 1; i <= N; i++)
+		lines.push(
+			JSON.stringify({
+				type: "visit_end",
+				life: 1,
+				path: `work[${i}]/act`,
+				node: "act",
+				kind: "agent",
+				ended: { ok: true, output: `done ${i}` },
+				usage,
+				at: "",
+			}),
+		);
 	writeFileSync(join(runDir, "journal.jsonl"), `${lines.join("\n")}\n`);
 	const script = readScript('turns:\n  "*":\n    - say: summed\n', "bench").value;
 	if (!script) throw new Error("bad script");
@@ -69,7 +87,11 @@ try {
 		};
 		const lone = await measured(async () => {
 			const m = resolveModels(single.value as NonNullable<typeof single.value>, host.resolveModel, "scripted");
-			return runFlow(single.value as NonNullable<typeof single.value>, "go", { spawn: host.spawn, models: m.ok ? m.models : new Map(), cwd: root });
+			return runFlow(single.value as NonNullable<typeof single.value>, "go", {
+				spawn: host.spawn,
+				models: m.ok ? m.models : new Map(),
+				cwd: root,
+			});
 		});
 		// Each round resumes a fresh copy of the journal: a finished resume would refuse to run again.
 		writeFileSync(join(runDir, "journal.jsonl"), `${lines.join("\n")}\n`);
@@ -78,18 +100,38 @@ try {
 			const m = resolveModels(flow as NonNullable<typeof checked.value>, host2.resolveModel, "scripted");
 			return m.ok ? m.models : m.errors;
 		};
-		const resumed = await measured(() => resumeRun({ runDir, cwd: root, spawn: host2.spawn, models: models2 as never, somebodyThere: false, inDoubt: "rerun", takeLock: true }));
+		const resumed = await measured(() =>
+			resumeRun({
+				runDir,
+				cwd: root,
+				spawn: host2.spawn,
+				models: models2 as never,
+				somebodyThere: false,
+				inDoubt: "rerun",
+				takeLock: true,
+			}),
+		);
 		if ("refused" in resumed.value) throw new Error(resumed.value.refused);
 		if (!resumed.value.result.ok) throw new Error(resumed.value.result.error);
 		rounds.push({ resume: resumed.ms, alone: lone.ms, resumePeak: resumed.peakMb, alonePeak: lone.peakMb });
 	}
 	const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-	const out = { visits: N, resumeMs: med(rounds.map((r) => r.resume)), aloneMs: med(rounds.map((r) => r.alone)), resumePeakMb: med(rounds.map((r) => r.resumePeak)), alonePeakMb: med(rounds.map((r) => r.alonePeak)) };
+	const out = {
+		visits: N,
+		resumeMs: med(rounds.map((r) => r.resume)),
+		aloneMs: med(rounds.map((r) => r.alone)),
+		resumePeakMb: med(rounds.map((r) => r.resumePeak)),
+		alonePeakMb: med(rounds.map((r) => r.alonePeak)),
+	};
 	if (process.argv.includes("--json")) console.log(JSON.stringify(out));
 	else {
-		console.log(`resume with ${N} ended visits: ${out.resumeMs.toFixed(0)} ms, peak heap ${out.resumePeakMb.toFixed(0)} MB`);
+		console.log(
+			`resume with ${N} ended visits: ${out.resumeMs.toFixed(0)} ms, peak heap ${out.resumePeakMb.toFixed(0)} MB`,
+		);
 		console.log(`the remaining visit alone: ${out.aloneMs.toFixed(0)} ms, peak heap ${out.alonePeakMb.toFixed(0)} MB`);
-		console.log(`ratio: ${(out.resumeMs / out.aloneMs).toFixed(1)}x time, ${(out.resumePeakMb / out.alonePeakMb).toFixed(1)}x peak heap`);
+		console.log(
+			`ratio: ${(out.resumeMs / out.aloneMs).toFixed(1)}x time, ${(out.resumePeakMb / out.alonePeakMb).toFixed(1)}x peak heap`,
+		);
 	}
 	rmSync(join(runDir, "lock.json"), { force: true });
 } finally {

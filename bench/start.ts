@@ -40,13 +40,24 @@ try {
 	const withFlows = join(box.dir, "agent-with");
 	const without = join(box.dir, "agent-without");
 	for (const dir of [project, withFlows, without]) mkdirSync(dir, { recursive: true });
-	const install = spawnSync(node, [piCli, "install", `npm:${tarball}`], { cwd: project, env: cleanEnv({ PI_CODING_AGENT_DIR: withFlows }), encoding: "utf8" });
+	const install = spawnSync(node, [piCli, "install", `npm:${tarball}`], {
+		cwd: project,
+		env: cleanEnv({ PI_CODING_AGENT_DIR: withFlows }),
+		encoding: "utf8",
+	});
 	if (install.status !== 0) throw new Error(`pi install failed:\n${install.stderr}`);
 	writeFileSync(join(withFlows, "settings.json"), JSON.stringify({ packages: ["npm:pi-flows"] }));
 	// The scripted model of the trivial prompt: one answer, no tools, no network.
 	const probe = join(box.dir, "probe.ts");
-	writeFileSync(probe, 'import { fauxAssistantMessage, fauxProvider } from "@earendil-works/pi-ai";\nexport default function (pi) {\n\tconst faux = fauxProvider({ provider: "probe", models: [{ id: "probe" }] });\n\tfaux.setResponses([fauxAssistantMessage("ok")]);\n\tpi.registerProvider(faux.provider);\n}\n');
-	const pi = (agentDir: string, extra: string[] = []) => ({ args: [piCli, "--no-session", ...extra, "-e", probe, "--model", "probe/probe", "-p", "hi"], cwd: project, env: cleanEnv({ PI_CODING_AGENT_DIR: agentDir }) });
+	writeFileSync(
+		probe,
+		'import { fauxAssistantMessage, fauxProvider } from "@earendil-works/pi-ai";\nexport default function (pi) {\n\tconst faux = fauxProvider({ provider: "probe", models: [{ id: "probe" }] });\n\tfaux.setResponses([fauxAssistantMessage("ok")]);\n\tpi.registerProvider(faux.provider);\n}\n',
+	);
+	const pi = (agentDir: string, extra: string[] = []) => ({
+		args: [piCli, "--no-session", ...extra, "-e", probe, "--model", "probe/probe", "-p", "hi"],
+		cwd: project,
+		env: cleanEnv({ PI_CODING_AGENT_DIR: agentDir }),
+	});
 	const flow = join(installed, "flows/explore.md");
 	const sides = {
 		node: { args: ["-e", "0"], cwd: box.dir, env: cleanEnv() },
@@ -93,20 +104,59 @@ try {
 	const verdict = (r: number, target: number) => (r <= target ? "met" : "**MISSED**");
 	const rows: [string, string, string, string][] = [
 		["`pi-flows --help` / `node -e 0`", x(ratio("help", "node")), "≤ 6", verdict(ratio("help", "node"), 6)],
-		["`pi-flows check flows/explore.md` / `node -e 0`", x(ratio("check", "node")), "≤ 16", verdict(ratio("check", "node"), 16)],
-		["`pi -p` with pi-flows installed / without, wall", x(ratio("piWith", "piWithout")), "≤ 1.1", verdict(ratio("piWith", "piWithout"), 1.1)],
-		["`pi -p` with pi-flows installed / without, CPU time of the process", x(cpuRatio("piWith", "piWithout")), "≤ 1.1", verdict(cpuRatio("piWith", "piWithout"), 1.1)],
+		[
+			"`pi-flows check flows/explore.md` / `node -e 0`",
+			x(ratio("check", "node")),
+			"≤ 16",
+			verdict(ratio("check", "node"), 16),
+		],
+		[
+			"`pi -p` with pi-flows installed / without, wall",
+			x(ratio("piWith", "piWithout")),
+			"≤ 1.1",
+			verdict(ratio("piWith", "piWithout"), 1.1),
+		],
+		[
+			"`pi -p` with pi-flows installed / without, CPU time of the process",
+			x(cpuRatio("piWith", "piWithout")),
+			"≤ 1.1",
+			verdict(cpuRatio("piWith", "piWithout"), 1.1),
+		],
 		["  ↳ from the TypeScript sources: `--help` / `node -e 0`", x(ratio("helpTs", "node")), "", ""],
 		["  ↳ from the TypeScript sources: `check` / `node -e 0`", x(ratio("checkTs", "node")), "", ""],
-		["  ↳ from the TypeScript sources: `pi -p` with the extension (jiti) / without", x(ratio("piWithTs", "piWithout")), "", ""],
+		[
+			"  ↳ from the TypeScript sources: `pi -p` with the extension (jiti) / without",
+			x(ratio("piWithTs", "piWithout")),
+			"",
+			"",
+		],
 		["  ↳ medians: `node -e 0` · `--help` · `check` (built)", `${ms("node")} · ${ms("help")} · ${ms("check")}`, "", ""],
 		["  ↳ medians: `--help` · `check` (sources)", `${ms("helpTs")} · ${ms("checkTs")}`, "", ""],
-		["  ↳ medians: `pi -p` without · with (built) · with (sources)", `${ms("piWithout")} · ${ms("piWith")} · ${ms("piWithTs")}`, "", ""],
-		["  ↳ CPU medians: `pi -p` without · with (built) · with (sources)", `${cpuMs("piWithout")} · ${cpuMs("piWith")} · ${cpuMs("piWithTs")}`, "", ""],
-		["  ↳ CPU medians: `node -e 0` · `--help` · `check` (built)", `${cpuMs("node")} · ${cpuMs("help")} · ${cpuMs("check")}`, "", ""],
+		[
+			"  ↳ medians: `pi -p` without · with (built) · with (sources)",
+			`${ms("piWithout")} · ${ms("piWith")} · ${ms("piWithTs")}`,
+			"",
+			"",
+		],
+		[
+			"  ↳ CPU medians: `pi -p` without · with (built) · with (sources)",
+			`${cpuMs("piWithout")} · ${cpuMs("piWith")} · ${cpuMs("piWithTs")}`,
+			"",
+			"",
+		],
+		[
+			"  ↳ CPU medians: `node -e 0` · `--help` · `check` (built)",
+			`${cpuMs("node")} · ${cpuMs("help")} · ${cpuMs("check")}`,
+			"",
+			"",
+		],
 	];
 	const end = machine();
-	const table = ["| figure | this run | target |  |", "| --- | --- | --- | --- |", ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+	const table = [
+		"| figure | this run | target |  |",
+		"| --- | --- | --- | --- |",
+		...rows.map((r) => `| ${r.join(" | ")} |`),
+	].join("\n");
 	const body = `What starting costs, installed from the packed tarball the way users install it: \`npm install\` for the command, \`pi install\` (listed as \`npm:pi-flows\`) for pi. The rounds rotate the order of the sides; figures are medians of ${ROUNDS} rounds, ratios medians of per-round ratios. The machine is shared and noisy: read the ratios, not the times.
 
 \`\`\`sh

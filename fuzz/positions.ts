@@ -59,7 +59,8 @@ export function wholeFile(text: string, file: string): Window {
 function samePoint(lines: Lines, offset: number, line: number, column: number): string | undefined {
 	const p = pointOf(lines, offset);
 	if (!p) return `offset ${offset} is outside the text (length ${lines.text.length})`;
-	if (p.line !== line || p.column !== column) return `offset ${offset} is ${p.line}:${p.column}, but the answer says ${line}:${column}`;
+	if (p.line !== line || p.column !== column)
+		return `offset ${offset} is ${p.line}:${p.column}, but the answer says ${line}:${column}`;
 	return undefined;
 }
 

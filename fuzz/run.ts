@@ -28,7 +28,13 @@ const USAGE = "usage: node fuzz/run.ts [--seed N] [--cases N] [--target NAME[,NA
 
 function options(): { seed: number; cases: number; targets: string[]; jobs: number } {
 	const { values } = parseArgs({
-		options: { seed: { type: "string" }, cases: { type: "string" }, target: { type: "string" }, jobs: { type: "string" }, help: { type: "boolean" } },
+		options: {
+			seed: { type: "string" },
+			cases: { type: "string" },
+			target: { type: "string" },
+			jobs: { type: "string" },
+			help: { type: "boolean" },
+		},
 	});
 	if (values.help) {
 		console.log(USAGE);
@@ -99,13 +105,24 @@ function lost(task: Task, why: string): Outcome {
 		slow: why.startsWith("hung") ? 1 : 0,
 		ms: 0,
 		slowestMs: 0,
-		failures: [{ kind: why.startsWith("hung") ? "slow" : "crash", index: -1, message: `the shard ${why}`, input: `(not known: the whole shard of ${task.cases} cases, shard seed ${task.seed})` }],
+		failures: [
+			{
+				kind: why.startsWith("hung") ? "slow" : "crash",
+				index: -1,
+				message: `the shard ${why}`,
+				input: `(not known: the whole shard of ${task.cases} cases, shard seed ${task.seed})`,
+			},
+		],
 		...(target?.knownBug ? { knownBug: target.knownBug } : {}),
 	};
 }
 
 /** Runs the tasks on `jobs` workers, longest first so the last shards to finish are short ones. */
-async function runAll(tasks: readonly Task[], jobs: number, progress: (done: number) => void): Promise<Map<number, Outcome>> {
+async function runAll(
+	tasks: readonly Task[],
+	jobs: number,
+	progress: (done: number) => void,
+): Promise<Map<number, Outcome>> {
 	const queue = [...tasks].sort((a, b) => b.cases - a.cases);
 	const results = new Map<number, Outcome>();
 	const finish = (id: number, outcome: Outcome) => {
@@ -183,7 +200,9 @@ function merge(tasks: readonly Task[], results: Map<number, Outcome>): Outcome[]
 		row.slow += o.slow;
 		row.ms += o.ms;
 		row.slowestMs = Math.max(row.slowestMs, o.slowestMs);
-		for (const f of o.failures) if (row.failures.length < 5) row.failures.push({ ...f, message: `${f.message} (shard seed ${o.seed}, case ${f.index})` });
+		for (const f of o.failures)
+			if (row.failures.length < 5)
+				row.failures.push({ ...f, message: `${f.message} (shard seed ${o.seed}, case ${f.index})` });
 	}
 	return [...rows.values()];
 }
@@ -205,9 +224,19 @@ function table(rows: readonly Outcome[]): string {
 	]);
 	const counted = rows.filter((o) => !o.knownBug);
 	const sum = (f: (o: Outcome) => number) => counted.reduce((s, o) => s + f(o), 0);
-	body.push(["total (known bugs apart)", n(sum((o) => o.cases)), "", n(sum((o) => o.crashes)), n(sum((o) => o.broken)), n(sum((o) => o.slow)), secs(sum((o) => o.ms)), ""]);
+	body.push([
+		"total (known bugs apart)",
+		n(sum((o) => o.cases)),
+		"",
+		n(sum((o) => o.crashes)),
+		n(sum((o) => o.broken)),
+		n(sum((o) => o.slow)),
+		secs(sum((o) => o.ms)),
+		"",
+	]);
 	const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-	const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+	const line = (cells: string[]) =>
+		cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
 	return [line(head), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
 }
 
@@ -215,7 +244,9 @@ async function main(): Promise<number> {
 	const { seed, cases, targets, jobs } = options();
 	const tasks = plan(seed, cases, targets);
 	const total = tasks.reduce((s, t) => s + t.cases, 0);
-	console.log(`pi-flows fuzz · seed ${seed} · ${n(total)} cases · ${tasks.length} shards on ${jobs} worker${jobs === 1 ? "" : "s"}`);
+	console.log(
+		`pi-flows fuzz · seed ${seed} · ${n(total)} cases · ${tasks.length} shards on ${jobs} worker${jobs === 1 ? "" : "s"}`,
+	);
 	const started = performance.now();
 	const tty = process.stderr.isTTY;
 	const results = await runAll(tasks, jobs, (done) => {
@@ -227,15 +258,23 @@ async function main(): Promise<number> {
 	for (const o of rows) {
 		if (o.knownBug) {
 			const still = o.crashes + o.broken + o.slow > 0;
-			console.log(`\n${o.target}: ${o.knownBug}\n  ${still ? `still reproduces (${n(o.crashes)} crashes), e.g. ${o.failures[0]?.input}` : "did not reproduce: if it is fixed, drop the mark here and the it.fails in test/reliability/fuzz-sample.test.ts"}`);
+			console.log(
+				`\n${o.target}: ${o.knownBug}\n  ${still ? `still reproduces (${n(o.crashes)} crashes), e.g. ${o.failures[0]?.input}` : "did not reproduce: if it is fixed, drop the mark here and the it.fails in test/reliability/fuzz-sample.test.ts"}`,
+			);
 		}
 	}
 	const bad = rows.filter((o) => failed(o) > 0);
 	for (const o of bad) {
 		console.log(`\n${o.target}: ${n(failed(o))} failing case(s); the first:`);
-		for (const f of o.failures) console.log(`  ${f.kind}: ${f.message}\n    input: ${f.input.length > 2000 ? `${f.input.slice(0, 2000)}…` : f.input}`);
+		for (const f of o.failures)
+			console.log(
+				`  ${f.kind}: ${f.message}\n    input: ${f.input.length > 2000 ? `${f.input.slice(0, 2000)}…` : f.input}`,
+			);
 	}
-	if (bad.length) console.log(`\nreplay: node fuzz/run.ts --seed ${seed} --cases ${cases} --target ${bad.map((o) => o.target).join(",")}`);
+	if (bad.length)
+		console.log(
+			`\nreplay: node fuzz/run.ts --seed ${seed} --cases ${cases} --target ${bad.map((o) => o.target).join(",")}`,
+		);
 	else console.log(`\nno crash in ${n(rows.filter((o) => !o.knownBug).reduce((s, o) => s + o.cases, 0))} cases`);
 	return bad.length ? 1 : 0;
 }

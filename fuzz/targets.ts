@@ -12,7 +12,15 @@ import fc from "fast-check";
 import { loadRoster, PACKAGE_ROOT } from "../src/agents/index.ts";
 import { type ChainSpec, formatChain, parseChain } from "../src/chain/index.ts";
 import type { Fault } from "../src/faults/index.ts";
-import { type Expr, formatDuration, parseAddress, parseCondition, parseDuration, readDuration, type SourceAt } from "../src/flow/syntax/index.ts";
+import {
+	type Expr,
+	formatDuration,
+	parseAddress,
+	parseCondition,
+	parseDuration,
+	readDuration,
+	type SourceAt,
+} from "../src/flow/syntax/index.ts";
 import type { CheckedFlow } from "../src/flow/check/index.ts";
 import { catalogueOptions, checkFlowText, type LoadOptions } from "../src/flow/load.ts";
 import { type HandoffDocument, parseHandoff, renderHandoff } from "../src/handoff/document.ts";
@@ -68,7 +76,9 @@ export const SHIPPED: readonly { file: string; text: string }[] = readdirSync(jo
 /** JSON with sorted keys: two documents are the same whatever order their fields were set in. */
 function canonical(value: unknown): string {
 	return JSON.stringify(value, (_key, v: unknown) =>
-		v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+		v && typeof v === "object" && !Array.isArray(v)
+			? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+			: v,
 	);
 }
 
@@ -85,7 +95,8 @@ function judgeFlow(text: string, file: string): Verdict {
 	if (none) return { answer, problem: none };
 	if (r.value && r.faults.length) return { answer, problem: `a CheckedFlow with ${r.faults.length} faults beside it` };
 	for (let i = 1; i < r.faults.length; i++) {
-		if (r.faults[i].offset < r.faults[i - 1].offset) return { answer, problem: `faults out of file order: ${r.faults[i - 1].code} then ${r.faults[i].code}` };
+		if (r.faults[i].offset < r.faults[i - 1].offset)
+			return { answer, problem: `faults out of file order: ${r.faults[i - 1].code} then ${r.faults[i].code}` };
 	}
 	const problem = faultProblem(r.faults, wholeFile(text, file));
 	return problem ? { answer, problem } : { answer };
@@ -106,7 +117,10 @@ function mutatedText(m: Mutated): { text: string; file: string } {
 	if ("raw" in m) return { text: m.fenced ? `---\n${m.raw}\n---\n` : m.raw, file: "raw.md" };
 	const r = new Rng(m.seed);
 	// Starts below the corpus's length name a shipped flow; the rest start from a generated one.
-	const base = m.from < SHIPPED.length ? SHIPPED[m.from] : { file: "gen.md", text: generateFlow(r, "gen", r.between(1, 10), 0).text };
+	const base =
+		m.from < SHIPPED.length
+			? SHIPPED[m.from]
+			: { file: "gen.md", text: generateFlow(r, "gen", r.between(1, 10), 0).text };
 	return { text: mutate(r, base.text, m.edits), file: base.file };
 }
 
@@ -115,7 +129,10 @@ const flowMutated: Target<Mutated> = {
 	about: "shipped and generated flows after 1–6 edits; arbitrary text, bare and fenced",
 	cases: 13_000,
 	arbitrary: fc.oneof(
-		{ weight: 8, arbitrary: fc.record({ from: fc.nat({ max: SHIPPED.length * 2 }), seed, edits: fc.integer({ min: 1, max: 6 }) }) },
+		{
+			weight: 8,
+			arbitrary: fc.record({ from: fc.nat({ max: SHIPPED.length * 2 }), seed, edits: fc.integer({ min: 1, max: 6 }) }),
+		},
 		{ weight: 1, arbitrary: fc.record({ raw: anyText(300), fenced: fc.boolean() }) },
 	),
 	judge: (m) => {
@@ -181,27 +198,102 @@ function judgeExpr(p: Placed, parse: typeof parseCondition): Verdict {
 	const { at, window } = place(p);
 	const r = parse(p.text, at);
 	const answer: Answer = r.value ? "value" : "faults";
-	const problem = answerProblem(r) ?? (r.value && r.faults.length ? "a value with faults beside it" : undefined) ?? faultProblem(r.faults, window);
+	const problem =
+		answerProblem(r) ??
+		(r.value && r.faults.length ? "a value with faults beside it" : undefined) ??
+		faultProblem(r.faults, window);
 	if (problem) return { answer, problem };
-	if (r.value) for (const [what, range] of exprRanges(r.value)) {
-		const bad = rangeProblem(range, window, what);
-		if (bad) return { answer, problem: bad };
-	}
+	if (r.value)
+		for (const [what, range] of exprRanges(r.value)) {
+			const bad = rangeProblem(range, window, what);
+			if (bad) return { answer, problem: bad };
+		}
 	return { answer };
 }
 
 const TOKENS = [
-	"a", "plan", ".", "ok", "output", "s", "n", "items", "ask-next", "size", "has", "all", "exists", "contains", "startsWith", "endsWith",
-	"(", ")", "[", "]", "{", "}", ",", "?", ":", "=", "==", "!=", "!", "<", "<=", ">", ">=", "&", "&&", "|", "||", "+", "-", "*", "/", "%",
-	"in", "null", "true", "false", "if", "1", "0", "1.5e3", "\"s\"", "'t'", "\"", "'", "\\", "\\n", " ", "\n", "\r\n", "\t", "é", "😀", "\uD800",
+	"a",
+	"plan",
+	".",
+	"ok",
+	"output",
+	"s",
+	"n",
+	"items",
+	"ask-next",
+	"size",
+	"has",
+	"all",
+	"exists",
+	"contains",
+	"startsWith",
+	"endsWith",
+	"(",
+	")",
+	"[",
+	"]",
+	"{",
+	"}",
+	",",
+	"?",
+	":",
+	"=",
+	"==",
+	"!=",
+	"!",
+	"<",
+	"<=",
+	">",
+	">=",
+	"&",
+	"&&",
+	"|",
+	"||",
+	"+",
+	"-",
+	"*",
+	"/",
+	"%",
+	"in",
+	"null",
+	"true",
+	"false",
+	"if",
+	"1",
+	"0",
+	"1.5e3",
+	'"s"',
+	"'t'",
+	'"',
+	"'",
+	"\\",
+	"\\n",
+	" ",
+	"\n",
+	"\r\n",
+	"\t",
+	"é",
+	"😀",
+	"\uD800",
 ];
-const soup = (tokens: readonly string[], maxLength: number) => fc.array(fc.constantFrom(...tokens), { maxLength }).map((parts) => parts.join(""));
+const soup = (tokens: readonly string[], maxLength: number) =>
+	fc.array(fc.constantFrom(...tokens), { maxLength }).map((parts) => parts.join(""));
 
 const exprText = (depth: number) =>
 	fc.oneof(
-		{ weight: 5, arbitrary: fc.tuple(seed, fc.integer({ min: 0, max: depth })).map(([s, d]) => condition(new Rng(s), ["plan", "review", "tests", "x"], d)) },
+		{
+			weight: 5,
+			arbitrary: fc
+				.tuple(seed, fc.integer({ min: 0, max: depth }))
+				.map(([s, d]) => condition(new Rng(s), ["plan", "review", "tests", "x"], d)),
+		},
 		{ weight: 3, arbitrary: soup(TOKENS, 16) },
-		{ weight: 1, arbitrary: fc.tuple(seed, fc.integer({ min: 0, max: depth })).map(([s, d]) => mutate(new Rng(s), condition(new Rng(s + 1), ["plan", "x"], d), 3)) },
+		{
+			weight: 1,
+			arbitrary: fc
+				.tuple(seed, fc.integer({ min: 0, max: depth }))
+				.map(([s, d]) => mutate(new Rng(s), condition(new Rng(s + 1), ["plan", "x"], d), 3)),
+		},
 		{ weight: 1, arbitrary: anyText(40) },
 	);
 
@@ -220,7 +312,15 @@ const addressTarget: Target<Placed> = {
 	name: "address",
 	about: "addresses and everything a condition is, read as an address",
 	cases: 8_000,
-	arbitrary: placed(fc.oneof({ weight: 2, arbitrary: soup(["a", "plan", ".", "output", "x_1", "item", "-", " ", "..", "é", "(", "1", "\n"], 8) }, { weight: 1, arbitrary: exprText(1) })),
+	arbitrary: placed(
+		fc.oneof(
+			{
+				weight: 2,
+				arbitrary: soup(["a", "plan", ".", "output", "x_1", "item", "-", " ", "..", "é", "(", "1", "\n"], 8),
+			},
+			{ weight: 1, arbitrary: exprText(1) },
+		),
+	),
 	judge: (p) => judgeExpr(p, parseAddress as typeof parseCondition),
 	show: (p) => JSON.stringify(p),
 };
@@ -241,12 +341,14 @@ const durationTarget: Target<Placed> = {
 		const { at, window } = place(p);
 		const r = readDuration(p.text, at);
 		const answer: Answer = r.value !== undefined ? "value" : "faults";
-		if (ms !== undefined && !(Number.isSafeInteger(ms) && ms > 0)) return { answer, problem: `parseDuration gave ${ms}` };
+		if (ms !== undefined && !(Number.isSafeInteger(ms) && ms > 0))
+			return { answer, problem: `parseDuration gave ${ms}` };
 		if (r.value !== ms) return { answer, problem: `readDuration gave ${r.value}, parseDuration ${ms}` };
 		const problem = answerProblem(r) ?? faultProblem(r.faults, window);
 		if (problem) return { answer, problem };
 		// What is read prints back in the notation, and the print reads back to the same milliseconds.
-		if (ms !== undefined && parseDuration(formatDuration(ms)) !== ms) return { answer, problem: `${ms}ms prints as ${formatDuration(ms)}, which does not read back` };
+		if (ms !== undefined && parseDuration(formatDuration(ms)) !== ms)
+			return { answer, problem: `${ms}ms prints as ${formatDuration(ms)}, which does not read back` };
 		return { answer };
 	},
 	show: (p) => JSON.stringify(p),
@@ -258,7 +360,8 @@ interface ChainCase {
 	globals?: string;
 }
 
-const withoutRanges = (spec: ChainSpec) => canonical({ steps: spec.steps.map(({ range: _range, ...rest }) => rest), globals: spec.globals });
+const withoutRanges = (spec: ChainSpec) =>
+	canonical({ steps: spec.steps.map(({ range: _range, ...rest }) => rest), globals: spec.globals });
 
 const chainTarget: Target<ChainCase> = {
 	name: "chain",
@@ -267,15 +370,61 @@ const chainTarget: Target<ChainCase> = {
 	arbitrary: fc.record(
 		{
 			text: fc.oneof(
-				{ weight: 6, arbitrary: fc.tuple(seed, fc.constantFrom(0, 0, 0.05, 0.3)).map(([s, slips]) => chainText(new Rng(s), slips)) },
+				{
+					weight: 6,
+					arbitrary: fc.tuple(seed, fc.constantFrom(0, 0, 0.05, 0.3)).map(([s, slips]) => chainText(new Rng(s), slips)),
+				},
 				{ weight: 2, arbitrary: seed.map((s) => mutate(new Rng(s), chainText(new Rng(s + 1)), 3)) },
-				{ weight: 1, arbitrary: soup(["@", "a", "->", "--", "--model", "a/b", "--retry", "2", '"', "'", "\\", ":", "flow:", "template:", "../", " ", "\n", "é", "😀"], 14) },
+				{
+					weight: 1,
+					arbitrary: soup(
+						[
+							"@",
+							"a",
+							"->",
+							"--",
+							"--model",
+							"a/b",
+							"--retry",
+							"2",
+							'"',
+							"'",
+							"\\",
+							":",
+							"flow:",
+							"template:",
+							"../",
+							" ",
+							"\n",
+							"é",
+							"😀",
+						],
+						14,
+					),
+				},
 				{ weight: 1, arbitrary: anyText(40) },
 			),
 			prefix: fc.nat({ max: PREFIXES.length - 1 }),
 			globals: fc.oneof(
-				{ weight: 3, arbitrary: fc.constantFrom("--retry 2 --continue-on-error", "--global-model a/b --max-history 3", "--budget-total 10", "") },
-				{ weight: 1, arbitrary: fc.constantFrom("--budget-total 10 --budget-warning 20", "-> @a", "--model", "--retry 2 --retry 3", "é") },
+				{
+					weight: 3,
+					arbitrary: fc.constantFrom(
+						"--retry 2 --continue-on-error",
+						"--global-model a/b --max-history 3",
+						"--budget-total 10",
+						"",
+					),
+				},
+				{
+					weight: 1,
+					arbitrary: fc.constantFrom(
+						"--budget-total 10 --budget-warning 20",
+						"-> @a",
+						"--model",
+						"--retry 2 --retry 3",
+						"é",
+					),
+				},
 			),
 		},
 		{ requiredKeys: ["text", "prefix"] },
@@ -283,7 +432,12 @@ const chainTarget: Target<ChainCase> = {
 	judge: (c) => {
 		const prefix = PREFIXES[c.prefix % PREFIXES.length];
 		const fileText = `${prefix}${c.text}\n`;
-		const window: Window = { lines: linesOf(fileText), file: "f.md", from: prefix.length, to: prefix.length + c.text.length };
+		const window: Window = {
+			lines: linesOf(fileText),
+			file: "f.md",
+			from: prefix.length,
+			to: prefix.length + c.text.length,
+		};
 		const r = parseChain(c.text, {
 			file: "f.md",
 			baseOffset: prefix.length,
@@ -294,7 +448,14 @@ const chainTarget: Target<ChainCase> = {
 		const none = answerProblem(r) ?? (r.value && r.faults.length ? "a value with faults beside it" : undefined);
 		if (none) return { answer, problem: none };
 		const own = r.faults.filter((f) => f.file === "f.md");
-		const problem = faultProblem(own, window) ?? (c.globals !== undefined ? faultProblem(r.faults.filter((f) => f.file !== "f.md"), { ...wholeFile(c.globals, "globals") }) : undefined);
+		const problem =
+			faultProblem(own, window) ??
+			(c.globals !== undefined
+				? faultProblem(
+						r.faults.filter((f) => f.file !== "f.md"),
+						{ ...wholeFile(c.globals, "globals") },
+					)
+				: undefined);
 		if (problem) return { answer, problem };
 		if (r.value) {
 			for (const s of r.value.steps) {
@@ -304,8 +465,13 @@ const chainTarget: Target<ChainCase> = {
 			// What reads prints, and the print reads back to the same spec.
 			const printed = formatChain(r.value);
 			const again = parseChain(printed, { file: "p" });
-			if (!again.value) return { answer, problem: `the printed chain ${JSON.stringify(printed)} does not read back: ${again.faults[0]?.code} ${again.faults[0]?.message}` };
-			if (withoutRanges(again.value) !== withoutRanges(r.value)) return { answer, problem: `the printed chain ${JSON.stringify(printed)} reads back differently` };
+			if (!again.value)
+				return {
+					answer,
+					problem: `the printed chain ${JSON.stringify(printed)} does not read back: ${again.faults[0]?.code} ${again.faults[0]?.message}`,
+				};
+			if (withoutRanges(again.value) !== withoutRanges(r.value))
+				return { answer, problem: `the printed chain ${JSON.stringify(printed)} reads back differently` };
 		}
 		return { answer };
 	},
@@ -327,7 +493,10 @@ const scriptTarget: Target<{ kind: number; seed: number } | { raw: string }> = {
 		const r = readScript(text, "s.yaml");
 		const answer: Answer = r.value ? "value" : "faults";
 		const window = wholeFile(text, "s.yaml");
-		const problem = answerProblem(r) ?? (r.value && r.faults.length ? "a value with faults beside it" : undefined) ?? faultProblem(r.faults, window);
+		const problem =
+			answerProblem(r) ??
+			(r.value && r.faults.length ? "a value with faults beside it" : undefined) ??
+			faultProblem(r.faults, window);
 		if (problem) return { answer, problem };
 		if (r.value) {
 			for (const [key, steps] of r.value.turns) {
@@ -363,7 +532,6 @@ function handoffOf(c: HandoffCase): { text: string; doc?: HandoffDocument } {
 	return c.edits === 0 ? { text, doc } : { text: mutate(r, text, c.edits) };
 }
 
-
 const handoffTarget: Target<HandoffCase> = {
 	name: "handoff",
 	about: "rendered handoff documents (read back exactly), the same after 1–4 edits, arbitrary text",
@@ -380,16 +548,21 @@ const handoffTarget: Target<HandoffCase> = {
 		for (const p of r.problems) {
 			// A missing or empty value is placed where it would be written: the line after the last, when
 			// its heading or the footer rule ends the text.
-			if (!Number.isInteger(p.line) || p.line < 1 || p.line > lines + 1) return { answer, problem: `${p.code} at line ${p.line} of ${lines}` };
+			if (!Number.isInteger(p.line) || p.line < 1 || p.line > lines + 1)
+				return { answer, problem: `${p.code} at line ${p.line} of ${lines}` };
 			if (!p.message) return { answer, problem: `${p.code} without a message` };
 		}
-		if (!r.value && !r.problems.some((p) => p.severity === "error")) return { answer, problem: "no value and no error" };
-		if (r.value && r.problems.some((p) => p.severity === "error")) return { answer, problem: "a value beside an error" };
+		if (!r.value && !r.problems.some((p) => p.severity === "error"))
+			return { answer, problem: "no value and no error" };
+		if (r.value && r.problems.some((p) => p.severity === "error"))
+			return { answer, problem: "a value beside an error" };
 		// A rendered document reads back as it was; anything read renders and reads back the same.
-		if (doc && !same(r.value, doc)) return { answer, problem: `the rendered document reads back as ${JSON.stringify(r.value)}` };
+		if (doc && !same(r.value, doc))
+			return { answer, problem: `the rendered document reads back as ${JSON.stringify(r.value)}` };
 		if (r.value) {
 			const again = parseHandoff(renderHandoff(r.value));
-			if (!same(again.value, r.value)) return { answer, problem: `read, rendered and read again it is ${JSON.stringify(again.value)}` };
+			if (!same(again.value, r.value))
+				return { answer, problem: `read, rendered and read again it is ${JSON.stringify(again.value)}` };
 		}
 		return { answer };
 	},
@@ -412,7 +585,8 @@ const nestingTarget: Target<{ shape: number; depth: number }> = {
 	cases: 600,
 	arbitrary: fc.record({ shape: fc.nat({ max: NESTINGS.length - 1 }), depth: fc.integer({ min: 1, max: 150 }) }),
 	judge: ({ shape, depth }) => judgeExpr({ text: NESTINGS[shape](depth), prefix: 0 }, parseCondition),
-	show: ({ shape, depth }) => `${JSON.stringify(NESTINGS[shape](depth).slice(0, 60) + (NESTINGS[shape](depth).length > 60 ? "…" : ""))} (${depth} deep)`,
+	show: ({ shape, depth }) =>
+		`${JSON.stringify(NESTINGS[shape](depth).slice(0, 60) + (NESTINGS[shape](depth).length > 60 ? "…" : ""))} (${depth} deep)`,
 };
 
 /** Every target, in the order the table prints them. */
@@ -427,4 +601,3 @@ export const TARGETS: readonly Target[] = [
 	handoffTarget,
 	nestingTarget,
 ] as Target[];
-

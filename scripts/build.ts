@@ -19,12 +19,16 @@ const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
 	dependencies?: Record<string, string>;
 };
 const external = [...Object.keys(manifest.peerDependencies ?? {}), ...Object.keys(manifest.dependencies ?? {})];
-const isExternal = (id: string) => id.startsWith("node:") || external.some((name) => id === name || id.startsWith(`${name}/`));
+const isExternal = (id: string) =>
+	id.startsWith("node:") || external.some((name) => id === name || id.startsWith(`${name}/`));
 
 rmSync(join(root, "dist"), { recursive: true, force: true });
 // The extension is built on its own: pi loads it on every start through jiti, file by file, so what it
 // registers with sits in one file, and only the code behind a command or the tool is split off.
-const builds: Record<string, string>[] = [{ cli: "src/cli/main.ts", index: "src/index.ts", "provider-server": "src/provider/index.ts" }, { extension: "src/extension/index.ts" }];
+const builds: Record<string, string>[] = [
+	{ cli: "src/cli/main.ts", index: "src/index.ts", "provider-server": "src/provider/index.ts" },
+	{ extension: "src/extension/index.ts" },
+];
 for (const input of builds) {
 	await build({
 		cwd: root,
@@ -40,14 +44,23 @@ for (const input of builds) {
 				__dirname: [join(root, "src/package/cjs-globals.ts"), "__dirname"],
 			},
 		},
-		output: { dir: join(root, "dist"), format: "esm", entryFileNames: "[name].js", chunkFileNames: `chunks/${Object.keys(input)[0]}/[name]-[hash].js`, minify: false },
+		output: {
+			dir: join(root, "dist"),
+			format: "esm",
+			entryFileNames: "[name].js",
+			chunkFileNames: `chunks/${Object.keys(input)[0]}/[name]-[hash].js`,
+			minify: false,
+		},
 	});
 }
 
 // The grammars as ohm recipes, so the built package skips parsing grammar text (src/package/grammar.ts).
 mkdirSync(join(root, "dist", "grammar"), { recursive: true });
 for (const file of readdirSync(join(root, "grammar")).filter((f) => f.endsWith(".ohm"))) {
-	writeFileSync(join(root, "dist", "grammar", `${file}.json`), recipeOf(ohm.grammar(readFileSync(join(root, "grammar", file), "utf8"))));
+	writeFileSync(
+		join(root, "dist", "grammar", `${file}.json`),
+		recipeOf(ohm.grammar(readFileSync(join(root, "grammar", file), "utf8"))),
+	);
 }
 
 /** ohm's serialised grammar (`toRecipe` exists on every grammar but not in ohm's type declarations). */
@@ -55,4 +68,8 @@ function recipeOf(grammar: ohm.Grammar): string {
 	return (grammar as unknown as { toRecipe(): string }).toRecipe();
 }
 
-execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+execFileSync(
+	process.execPath,
+	[join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")],
+	{ stdio: "inherit" },
+);

@@ -38,7 +38,12 @@ beforeEach(() => {
 afterEach(() => p.cleanup());
 
 const cli = (...args: string[]) => {
-	const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/bin/pi-flows.js`, ...args], { cwd: p.cwd, env: p.env, encoding: "utf8", timeout: 60_000 });
+	const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/bin/pi-flows.js`, ...args], {
+		cwd: p.cwd,
+		env: p.env,
+		encoding: "utf8",
+		timeout: 60_000,
+	});
 	return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
@@ -55,20 +60,31 @@ describe("a pi-subagents chain file", () => {
 
 	it("checks as a chain of agent nodes: outputs read by name, {task} and {previous} read, an empty task reads the step before", () => {
 		const file = p.write(".pi/flows/scout-plan.chain.md", CHAIN);
-		const judged = checkFlowFile(file, loadRoster(p.cwd, { project: true }, p.env), catalogueOptions(p.cwd, { project: true }, p.env));
+		const judged = checkFlowFile(
+			file,
+			loadRoster(p.cwd, { project: true }, p.env),
+			catalogueOptions(p.cwd, { project: true }, p.env),
+		);
 		expect(judged.faults).toEqual([]);
-		const nodes = judged.value?.nodes.map((n) => (n.kind === "agent" ? [n.id.value, n.agent?.value, n.reads.map((r) => r.text), n.model?.value ?? null] : []));
+		const nodes = judged.value?.nodes.map((n) =>
+			n.kind === "agent" ? [n.id.value, n.agent?.value, n.reads.map((r) => r.text), n.model?.value ?? null] : [],
+		);
 		expect(nodes).toEqual([
 			["scout", "scout", ["input"], null],
 			["planner", "planner", ["input", "scout"], "scripted/scripted"],
 			["reviewer", "reviewer", ["planner"], null],
 		]);
-		expect(judged.value?.prompts.get("planner")).toBe("Write a plan for the request under `input` from the scout's notes: the previous step's answer under `scout`");
+		expect(judged.value?.prompts.get("planner")).toBe(
+			"Write a plan for the request under `input` from the scout's notes: the previous step's answer under `scout`",
+		);
 	});
 
 	it("runs from `pi-flows run` on the scripted model, and plans", () => {
 		p.write(".pi/flows/scout-plan.chain.md", CHAIN);
-		p.write("s.yaml", 'turns:\n  scout:\n    - say: "found src/a.ts"\n  planner:\n    - say: "plan: edit a.ts"\n  reviewer:\n    - say: "looks right"\n');
+		p.write(
+			"s.yaml",
+			'turns:\n  scout:\n    - say: "found src/a.ts"\n  planner:\n    - say: "plan: edit a.ts"\n  reviewer:\n    - say: "looks right"\n',
+		);
 		const run = cli("run", "scout-plan", "add a flag", "--script", "s.yaml", "--project");
 		expect(run.stderr).toContain("✓ planner · planner");
 		expect(run.code).toBe(0);
@@ -79,18 +95,36 @@ describe("a pi-subagents chain file", () => {
 	}, 120_000);
 
 	it("is one fault at its line, saying it is a pi-subagents chain and what to change, when a setting has no counterpart", () => {
-		const file = p.write(".pi/flows/typed.chain.md", CHAIN.replace("scout-plan", "typed").replace("output: context.md", "output: context.md\noutputSchema: ./s.json"));
-		const judged = checkFlowFile(file, loadRoster(p.cwd, { project: true }, p.env), catalogueOptions(p.cwd, { project: true }, p.env));
+		const file = p.write(
+			".pi/flows/typed.chain.md",
+			CHAIN.replace("scout-plan", "typed").replace("output: context.md", "output: context.md\noutputSchema: ./s.json"),
+		);
+		const judged = checkFlowFile(
+			file,
+			loadRoster(p.cwd, { project: true }, p.env),
+			catalogueOptions(p.cwd, { project: true }, p.env),
+		);
 		expect(judged.faults.map((f) => `${f.code} ${f.line}:${f.column}`)).toEqual(["peer-format 8:1"]);
 		expect(judged.faults[0].message).toMatch(/pi-subagents/);
-		const dangling = p.write(".pi/flows/dangling.chain.md", CHAIN.replace("scout-plan", "dangling").replace("reads: context.md", "reads: nothing.md"));
-		const second = checkFlowFile(dangling, loadRoster(p.cwd, { project: true }, p.env), catalogueOptions(p.cwd, { project: true }, p.env));
+		const dangling = p.write(
+			".pi/flows/dangling.chain.md",
+			CHAIN.replace("scout-plan", "dangling").replace("reads: context.md", "reads: nothing.md"),
+		);
+		const second = checkFlowFile(
+			dangling,
+			loadRoster(p.cwd, { project: true }, p.env),
+			catalogueOptions(p.cwd, { project: true }, p.env),
+		);
 		expect(second.faults.map((f) => `${f.code} ${f.line}:${f.column}`)).toEqual(["peer-format 12:1"]);
 	});
 
 	it("places a checker's fault on the chain file's line: an unknown agent at its heading", () => {
 		const file = p.write(".pi/flows/scout-plan.chain.md", CHAIN.replace("## reviewer", "## reviewr"));
-		const judged = checkFlowFile(file, loadRoster(p.cwd, { project: true }, p.env), catalogueOptions(p.cwd, { project: true }, p.env));
+		const judged = checkFlowFile(
+			file,
+			loadRoster(p.cwd, { project: true }, p.env),
+			catalogueOptions(p.cwd, { project: true }, p.env),
+		);
 		expect(judged.faults.map((f) => `${f.code} ${f.line}:${f.column}`)).toEqual(["unknown-agent 18:1"]);
 	});
 
@@ -100,7 +134,11 @@ describe("a pi-subagents chain file", () => {
 		const chain = checkFlowFile(p.write(".pi/flows/scout-plan.md", CHAIN), roster, options);
 		expect(chain.faults.map((f) => `${f.code} ${f.line}:${f.column}`)).toEqual(["peer-format 1:1"]);
 		expect(chain.faults[0].hint).toMatch(/\.chain\.md/);
-		const agent = checkFlowFile(p.write(".pi/flows/helper.md", "---\nname: helper\ndescription: d\ntools: Read, Grep\n---\nYou help.\n"), roster, options);
+		const agent = checkFlowFile(
+			p.write(".pi/flows/helper.md", "---\nname: helper\ndescription: d\ntools: Read, Grep\n---\nYou help.\n"),
+			roster,
+			options,
+		);
 		expect(agent.faults.map((f) => `${f.code} ${f.line}:${f.column}`)).toEqual(["peer-format 1:1"]);
 		expect(agent.faults[0].message).toMatch(/agent file/);
 	});

@@ -39,7 +39,11 @@ const LOOKER = "---\nname: looker\ndescription: lists panes\ntools: bash\n---\nY
 const SCRIPT = `turns:\n  look:\n    - say: listing the panes\n      call: bash\n      args: { command: "sleep 1; tmux -L ${socket} list-panes -a -F '#{pane_title}|#{pane_current_command}'; for id in $(tmux -L ${socket} list-panes -a -F '#{pane_id}'); do tmux -L ${socket} capture-pane -p -t $id; done" }\n    - say: "{{result}}"\n  after:\n    - call: bash\n      args: { command: "tmux -L ${socket} list-panes -a -F '#{pane_title}'" }\n    - say: "{{result}}"\n`;
 
 function run(env: NodeJS.ProcessEnv) {
-	const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/bin/pi-flows.js`, "run", "watch", "q", "--script", "s.yaml", "--project", "--json"], { cwd: p.cwd, env, encoding: "utf8", timeout: 60_000 });
+	const r = spawnSync(
+		process.execPath,
+		[`${PACKAGE_ROOT}/bin/pi-flows.js`, "run", "watch", "q", "--script", "s.yaml", "--project", "--json"],
+		{ cwd: p.cwd, env, encoding: "utf8", timeout: 60_000 },
+	);
 	return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -65,16 +69,26 @@ describe("a pane per visit", () => {
 
 	it("combo's `openInHerdr: true` on the agent asks the same", () => {
 		p.write(".pi/agents/looker.md", LOOKER.replace("tools: bash\n", "tools: bash\nopenInHerdr: true\ncolor: green\n"));
-		p.write(".pi/flows/watch.md", FLOW("    pane: false\n").replace("  - id: after\n    agent: looker", "  - id: after\n    agent: looker\n    pane: false"));
+		p.write(
+			".pi/flows/watch.md",
+			FLOW("    pane: false\n").replace(
+				"  - id: after\n    agent: looker",
+				"  - id: after\n    agent: looker\n    pane: false",
+			),
+		);
 		p.write("s.yaml", SCRIPT);
 		// The node says `pane: false` for both visits: a node's word wins over its agent's.
 		const off = run(insideTmux());
 		expect(off.code, off.stderr).toBe(0);
-		expect(JSON.parse(off.stdout).visits.find((v: { path: string }) => v.path === "look").output).not.toMatch(/looker @ look/);
+		expect(JSON.parse(off.stdout).visits.find((v: { path: string }) => v.path === "look").output).not.toMatch(
+			/looker @ look/,
+		);
 		p.write(".pi/flows/watch.md", FLOW(""));
 		const on = run(insideTmux());
 		expect(on.code, on.stderr).toBe(0);
-		expect(JSON.parse(on.stdout).visits.find((v: { path: string }) => v.path === "look").output).toMatch(/looker @ look\|tail/);
+		expect(JSON.parse(on.stdout).visits.find((v: { path: string }) => v.path === "look").output).toMatch(
+			/looker @ look\|tail/,
+		);
 	}, 120_000);
 
 	it("outside tmux and herdr it is one note, and the run goes on", () => {

@@ -13,7 +13,8 @@ beforeEach(() => {
 });
 afterEach(() => project.cleanup());
 
-const agent = (name: string, extra: string) => `---\nname: ${name}\ndescription: ${name} for tests\ntools: read\n${extra}---\nYou are ${name}.\n`;
+const agent = (name: string, extra: string) =>
+	`---\nname: ${name}\ndescription: ${name} for tests\ntools: read\n${extra}---\nYou are ${name}.\n`;
 
 const LOOP = flowOf(
 	"pair",
@@ -46,7 +47,11 @@ describe("combo's lifetime", () => {
 
 	it("gives each map branch its own subagent", async () => {
 		project.write(".pi/agents/maker.md", agent("maker", "lifetime: workflow\n"));
-		const flow = flowOf("each", "  - id: each\n    map: [a, b]\n    do:\n      - id: code\n        agent: maker\n        reads: [item]\n", { code: "Code." });
+		const flow = flowOf(
+			"each",
+			"  - id: each\n    map: [a, b]\n    do:\n      - id: code\n        agent: maker\n        reads: [item]\n",
+			{ code: "Code." },
+		);
 		const ran = await runInline(project, "each", flow, "turns:\n  code:\n    - say: done\n");
 		expect(ran.result.ok).toBe(true);
 		expect(ran.spawns).toBe(2);
@@ -59,7 +64,12 @@ describe("combo's mustCallTool", () => {
 	it("fails a turn that called no tool and retries it; a turn that read something passes", async () => {
 		project.write(".pi/agents/auditor2.md", agent("auditor2", "mustCallTool: true\n"));
 		project.write("notes.md", "all good\n");
-		const ran = await runInline(project, "audit", flow, `turns:\n  audit:\n    - say: APPROVED\n    - call: read\n      args: { path: notes.md }\n    - say: "read it: {{result}}"\n`);
+		const ran = await runInline(
+			project,
+			"audit",
+			flow,
+			`turns:\n  audit:\n    - say: APPROVED\n    - call: read\n      args: { path: notes.md }\n    - say: "read it: {{result}}"\n`,
+		);
 		expect(ran.result.ok).toBe(true);
 		expect(ran.result.output).toContain("read it: all good");
 		expect(ran.spawns).toBe(1);
@@ -67,7 +77,12 @@ describe("combo's mustCallTool", () => {
 
 	it("names the tool it wants when it names one, and fails after the retries", async () => {
 		project.write(".pi/agents/auditor2.md", agent("auditor2", "mustCallTool: grep\n"));
-		const ran = await runInline(project, "audit", flow, "turns:\n  audit:\n    - say: APPROVED\n    - say: APPROVED again\n");
+		const ran = await runInline(
+			project,
+			"audit",
+			flow,
+			"turns:\n  audit:\n    - say: APPROVED\n    - say: APPROVED again\n",
+		);
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "schema" });
 		expect(ran.result.error).toMatch(/must call `grep` \(mustCallTool\)/);
 	});

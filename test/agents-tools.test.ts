@@ -15,13 +15,27 @@ afterEach(() => project.cleanup());
 
 /** The tools pi declared to the model on a one-request turn of an agent granted `tools`. */
 async function declared(tools: string[]): Promise<string[]> {
-	const host = await openHost({ cwd: project.cwd, agentDir: project.agentDir, script: readScript('turns:\n  "*":\n    - say: ok\n', "s.yaml").value });
-	const agent = { kind: "agent" as const, name: "probe", description: "d", tools, prompt: "You probe.", file: "probe.md", source: "project" as const };
+	const host = await openHost({
+		cwd: project.cwd,
+		agentDir: project.agentDir,
+		script: readScript('turns:\n  "*":\n    - say: ok\n', "s.yaml").value,
+	});
+	const agent = {
+		kind: "agent" as const,
+		name: "probe",
+		description: "d",
+		tools,
+		prompt: "You probe.",
+		file: "probe.md",
+		source: "project" as const,
+	};
 	const sub = await host.spawn({ agent, model: "scripted", cwd: project.cwd });
 	try {
 		const r = await sub.ask("go", { label: "probe" });
 		expect(r.ok).toBe(true);
-		const system = r.messages.find((m) => (m as { role?: string }).role === "system") as { toolsAdded?: { name: string }[] } | undefined;
+		const system = r.messages.find((m) => (m as { role?: string }).role === "system") as
+			| { toolsAdded?: { name: string }[] }
+			| undefined;
 		return (system?.toolsAdded ?? []).map((t) => t.name);
 	} finally {
 		await sub.close();
@@ -39,9 +53,20 @@ describe("SUBAGENT_TOOLS", () => {
 	});
 
 	it("are what the subagent tool and /step accept of an agent, as a flow does", () => {
-		const agent = (name: string, tools: string[]) => ({ kind: "agent" as const, name, description: "d", tools, prompt: "p", file: `/p/${name}.md`, source: "project" as const });
+		const agent = (name: string, tools: string[]) => ({
+			kind: "agent" as const,
+			name,
+			description: "d",
+			tools,
+			prompt: "p",
+			file: `/p/${name}.md`,
+			source: "project" as const,
+		});
 		const roster = rosterOf([agent("fetcher", ["read", "fetch_url"]), agent("reader", ["read", "subagent"])]);
-		expect(agentIn(roster, "fetcher")).toEqual({ ok: false, error: expect.stringContaining("lists `fetch_url`, which a subagent cannot have") });
+		expect(agentIn(roster, "fetcher")).toEqual({
+			ok: false,
+			error: expect.stringContaining("lists `fetch_url`, which a subagent cannot have"),
+		});
 		expect(agentIn(roster, "reader")).toMatchObject({ ok: true });
 	});
 });

@@ -11,7 +11,13 @@ import { COMMAND_SPECS, main } from "../src/cli/main.ts";
 function capture() {
 	const out: string[] = [];
 	const err: string[] = [];
-	const io: Io = { cwd: process.cwd(), env: {}, agentDir: "/nonexistent", stdout: (t) => out.push(t), stderr: (t) => err.push(t) };
+	const io: Io = {
+		cwd: process.cwd(),
+		env: {},
+		agentDir: "/nonexistent",
+		stdout: (t) => out.push(t),
+		stderr: (t) => err.push(t),
+	};
 	return { io, out, err };
 }
 
@@ -28,33 +34,40 @@ describe("pi-flows help", () => {
 		expect(commands.length).toBeGreaterThanOrEqual(12);
 	});
 
-	it.each(commands)("%s: --help, -h and `help %s` print the same page, naming every flag of its spec", async (command) => {
-		const a = await help([command, "--help"]);
-		const b = await help([command, "-h"]);
-		const c = await help(["help", command]);
-		expect(a.code).toBe(0);
-		expect(a.stderr).toBe("");
-		expect(b).toEqual(a);
-		expect(c).toEqual(a);
-		expect(a.stdout).toMatch(new RegExp(`^usage: pi-flows ${command}\\b`));
-		for (const [flag, takesValue] of Object.entries(COMMAND_SPECS[command])) {
-			expect(a.stdout, `--${flag}`).toMatch(new RegExp(`\\[--${flag}${takesValue ? " [^\\]]+" : ""}\\]`));
-			expect(a.stdout, `--${flag}`).toMatch(new RegExp(`^  --${flag}\\b.*\\S`, "m"));
-		}
-		// --help wins wherever it stands, even beside arguments that would not parse.
-		expect((await help([command, "--no-such-flag", "--help"])).code).toBe(0);
-		// The command has code to run: a bad flag is refused as a bad flag of this command, not as an unknown command.
-		const bad = await help([command, "--no-such-flag"]);
-		expect(bad.code).toBe(2);
-		expect(bad.stderr).toMatch(new RegExp(`^pi-flows ${command}: unknown flag --no-such-flag`));
-	});
+	it.each(commands)(
+		"%s: --help, -h and `help %s` print the same page, naming every flag of its spec",
+		async (command) => {
+			const a = await help([command, "--help"]);
+			const b = await help([command, "-h"]);
+			const c = await help(["help", command]);
+			expect(a.code).toBe(0);
+			expect(a.stderr).toBe("");
+			expect(b).toEqual(a);
+			expect(c).toEqual(a);
+			expect(a.stdout).toMatch(new RegExp(`^usage: pi-flows ${command}\\b`));
+			for (const [flag, takesValue] of Object.entries(COMMAND_SPECS[command])) {
+				expect(a.stdout, `--${flag}`).toMatch(new RegExp(`\\[--${flag}${takesValue ? " [^\\]]+" : ""}\\]`));
+				expect(a.stdout, `--${flag}`).toMatch(new RegExp(`^  --${flag}\\b.*\\S`, "m"));
+			}
+			// --help wins wherever it stands, even beside arguments that would not parse.
+			expect((await help([command, "--no-such-flag", "--help"])).code).toBe(0);
+			// The command has code to run: a bad flag is refused as a bad flag of this command, not as an unknown command.
+			const bad = await help([command, "--no-such-flag"]);
+			expect(bad.code).toBe(2);
+			expect(bad.stderr).toMatch(new RegExp(`^pi-flows ${command}: unknown flag --no-such-flag`));
+		},
+	);
 
 	it("has words for every command and every flag a command takes", () => {
 		expect(commands.filter((c) => !COMMAND_DOCS[c])).toEqual([]);
 		const flags = new Set(commands.flatMap((c) => Object.keys(COMMAND_SPECS[c])));
 		expect([...flags].filter((f) => !FLAG_DOCS[f]?.text)).toEqual([]);
 		// A value-taking flag names its value.
-		const valued = commands.flatMap((c) => Object.entries(COMMAND_SPECS[c]).filter(([, v]) => v).map(([f]) => f));
+		const valued = commands.flatMap((c) =>
+			Object.entries(COMMAND_SPECS[c])
+				.filter(([, v]) => v)
+				.map(([f]) => f),
+		);
 		expect(valued.filter((f) => !FLAG_DOCS[f]?.value)).toEqual([]);
 	});
 
@@ -74,6 +87,8 @@ describe("pi-flows help", () => {
 		expect(unknown.stderr).toMatch(/^pi-flows help: unknown command `rn`/);
 		const flag = await help(["graph", "--projct", "x.md"]);
 		expect(flag.code).toBe(2);
-		expect(flag.stderr).toMatch(/^pi-flows graph: unknown flag --projct\. Did you mean `--project`\?\nusage: pi-flows graph/);
+		expect(flag.stderr).toMatch(
+			/^pi-flows graph: unknown flag --projct\. Did you mean `--project`\?\nusage: pi-flows graph/,
+		);
 	});
 });

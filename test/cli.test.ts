@@ -27,13 +27,20 @@ function cliWith(env: NodeJS.ProcessEnv, ...args: string[]) {
 	return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const flow = (nodes: string, sections: string) => `---\nname: mine\ndescription: d\ninput: string\nnodes:\n${nodes}---\n\n${sections}`;
+const flow = (nodes: string, sections: string) =>
+	`---\nname: mine\ndescription: d\ninput: string\nnodes:\n${nodes}---\n\n${sections}`;
 
 describe("pi-flows run", () => {
 	it("runs a project flow on the scripted model: the answer on stdout, a line per node on stderr", () => {
 		project.write("notes.md", "Herons stand still for a long time.\n");
-		project.write(".pi/flows/mine.md", flow("  - id: look\n    agent: scout\n    reads: [input]\n", "## look\nRead the notes.\n"));
-		project.write("s.yaml", "turns:\n  look:\n    - call: read\n      args: { path: notes.md }\n    - say: \"notes say: {{result}}\"\n");
+		project.write(
+			".pi/flows/mine.md",
+			flow("  - id: look\n    agent: scout\n    reads: [input]\n", "## look\nRead the notes.\n"),
+		);
+		project.write(
+			"s.yaml",
+			'turns:\n  look:\n    - call: read\n      args: { path: notes.md }\n    - say: "notes say: {{result}}"\n',
+		);
 		const r = cli("run", "mine", "what", "do", "herons", "do?", "--script", "s.yaml", "--project");
 		expect(r.stderr).toContain("✓ look · scout · scripted/scripted");
 		expect(r.code).toBe(0);
@@ -54,7 +61,9 @@ describe("pi-flows run", () => {
 		for (const key of Object.keys(env)) if (key.startsWith("ANTHROPIC_")) delete env[key];
 		const r = cliWith(env, "run", "explore", "how?", "--model", "anthropic/claude-sonnet-4-5");
 		expect(r.code).toBe(2);
-		expect(r.stderr).toContain("pi-flows: no credentials for anthropic (anthropic/claude-sonnet-4-5, used by scout, answer)");
+		expect(r.stderr).toContain(
+			"pi-flows: no credentials for anthropic (anthropic/claude-sonnet-4-5, used by scout, answer)",
+		);
 		expect(r.stderr).toContain("pi-flows: nothing was run");
 		expect(r.stderr).not.toContain("▶");
 		expect(existsSync(join(project.cwd, ".pi", "runs"))).toBe(false);
@@ -78,7 +87,9 @@ describe("pi-flows run", () => {
 		project.write("s.yaml", "turns:\n  lok:\n    - say: hi\n");
 		const r = cli("run", "mine", "q", "--script", "s.yaml", "--project");
 		expect(r.code).toBe(2);
-		expect(r.stderr).toContain("s.yaml:2:3: script-unknown-node: the script's key `lok` names no agent node of the flow. Did you mean `look`?");
+		expect(r.stderr).toContain(
+			"s.yaml:2:3: script-unknown-node: the script's key `lok` names no agent node of the flow. Did you mean `look`?",
+		);
 	});
 
 	it("exits 2 for an unknown model, with no turn", () => {
@@ -107,14 +118,25 @@ describe("pi-flows run", () => {
 
 describe("pi-flows check and list", () => {
 	it("prints path:line:col: code: message and exits 1 on faults, 0 when clean", () => {
-		project.write("flows/bad.md", flow("  - id: look\n    agent: scout\n    reads: [plan]\n", "## look\nx\n").replace("name: mine", "name: bad"));
-		project.write("flows/good.md", flow("  - id: look\n    agent: scout\n", "## look\nx\n").replace("name: mine", "name: good"));
+		project.write(
+			"flows/bad.md",
+			flow("  - id: look\n    agent: scout\n    reads: [plan]\n", "## look\nx\n").replace("name: mine", "name: bad"),
+		);
+		project.write(
+			"flows/good.md",
+			flow("  - id: look\n    agent: scout\n", "## look\nx\n").replace("name: mine", "name: good"),
+		);
 		const bad = cli("check", "flows/bad.md");
 		expect(bad.code).toBe(1);
-		expect(bad.stdout.trim()).toBe("flows/bad.md:8:13: unknown-address: `plan` names nothing readable here. Readable here: input. (look.reads)");
+		expect(bad.stdout.trim()).toBe(
+			"flows/bad.md:8:13: unknown-address: `plan` names nothing readable here. Readable here: input. (look.reads)",
+		);
 		expect(cli("check", "flows/good.md").code).toBe(0);
 		const json = JSON.parse(cli("check", "flows", "--json").stdout);
-		expect(json.map((r: { file: string; ok: boolean }) => [r.file, r.ok])).toEqual([["flows/bad.md", false], ["flows/good.md", true]]);
+		expect(json.map((r: { file: string; ok: boolean }) => [r.file, r.ok])).toEqual([
+			["flows/bad.md", false],
+			["flows/good.md", true],
+		]);
 	});
 
 	it("lists every flow with its source and whether it checks", () => {

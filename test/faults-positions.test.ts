@@ -7,7 +7,8 @@ import { rosterOf } from "../src/agents/index.ts";
 import { checkFlowText } from "../src/flow/index.ts";
 import { faultsAt, judge } from "./helpers/flows.ts";
 
-const head = (nodes: string, extra = "") => `---\nname: t\ndescription: d\ninput: string\n${extra}nodes:\n${nodes}---\n`;
+const head = (nodes: string, extra = "") =>
+	`---\nname: t\ndescription: d\ninput: string\n${extra}nodes:\n${nodes}---\n`;
 const ok = `${head("  - id: look\n    agent: scout\n    reads: [input]\n")}\n## look\nLook.\n`;
 
 describe("a correct flow checks", () => {
@@ -47,8 +48,14 @@ const cases: Record<string, [text: string, expected: string[]]> = {
 	],
 	"section-missing": [head("  - id: look\n    agent: scout\n"), ["section-missing 6:9"]],
 	"section-empty": [`${head("  - id: look\n    agent: scout\n")}\n## look\n\n`, ["section-empty 10:4"]],
-	"section-duplicate": [`${head("  - id: look\n    agent: scout\n")}\n## look\nx\n\n## look\ny\n`, ["section-duplicate 13:4"]],
-	"section-unknown": [`${head("  - id: look\n    agent: scout\n")}\n## look\nx\n\n## lok\ny\n`, ["section-unknown 13:4"]],
+	"section-duplicate": [
+		`${head("  - id: look\n    agent: scout\n")}\n## look\nx\n\n## look\ny\n`,
+		["section-duplicate 13:4"],
+	],
+	"section-unknown": [
+		`${head("  - id: look\n    agent: scout\n")}\n## look\nx\n\n## lok\ny\n`,
+		["section-unknown 13:4"],
+	],
 	"body-preamble": [`${head("  - id: look\n    agent: scout\n")}\nSome intro.\n\n## look\nx\n`, ["body-preamble 10:1"]],
 };
 
@@ -60,26 +67,47 @@ describe("each fault code points at its line and column", () => {
 	}
 
 	it("broken-agent names the file and its cause instead of calling the agent unknown", () => {
-		const roster = rosterOf([{ kind: "broken", name: "scout", file: "/p/.pi/agents/scout.md", source: "project", cause: "it lacks `description:`" }]);
+		const roster = rosterOf([
+			{
+				kind: "broken",
+				name: "scout",
+				file: "/p/.pi/agents/scout.md",
+				source: "project",
+				cause: "it lacks `description:`",
+			},
+		]);
 		const r = checkFlowText(`${head("  - id: look\n    agent: scout\n")}\n## look\nx\n`, "t.md", roster);
 		expect(r.faults.map((f) => `${f.code} ${f.line}:${f.column}`)).toEqual(["broken-agent 7:12"]);
 		expect(r.faults[0].message).toContain("lacks `description:`");
 	});
 
 	it("unknown-tool names the agent's tools a flow's subagent cannot have, at the node and at a swarm member", () => {
-		const fetcher = { kind: "agent" as const, name: "fetcher", description: "d", tools: ["read", "fetch_url", "grepp"], prompt: "p", file: "/p/.pi/agents/fetcher.md", source: "project" as const };
+		const fetcher = {
+			kind: "agent" as const,
+			name: "fetcher",
+			description: "d",
+			tools: ["read", "fetch_url", "grepp"],
+			prompt: "p",
+			file: "/p/.pi/agents/fetcher.md",
+			source: "project" as const,
+		};
 		const scout = { ...fetcher, name: "scout", tools: ["read", "grep", "ls", "subagent"] };
 		const roster = rosterOf([fetcher, scout]);
 		const r = checkFlowText(`${head("  - id: look\n    agent: fetcher\n")}\n## look\nx\n`, "t.md", roster);
 		expect(r.faults.map((f) => `${f.code} ${f.line}:${f.column}`)).toEqual(["unknown-tool 7:12"]);
 		expect(r.faults[0].message).toContain("lists `fetch_url`, `grepp`, which a flow's subagent cannot have");
 		const typo = rosterOf([{ ...fetcher, tools: ["grepp"] }]);
-		expect(checkFlowText(`${head("  - id: look\n    agent: fetcher\n")}\n## look\nx\n`, "t.md", typo).faults[0]).toMatchObject({ expected: ["grep"], message: expect.stringContaining("Did you mean `grep`?") });
+		expect(
+			checkFlowText(`${head("  - id: look\n    agent: fetcher\n")}\n## look\nx\n`, "t.md", typo).faults[0],
+		).toMatchObject({ expected: ["grep"], message: expect.stringContaining("Did you mean `grep`?") });
 		const swarm = `${head("  - id: crowd\n    swarm: [{ agent: scout, count: 2 }, { agent: fetcher }]\n    rounds: 1\n")}\n## crowd\nAgree.\n`;
-		expect(checkFlowText(swarm, "t.md", roster).faults.map((f) => `${f.code} ${f.line}:${f.column}`)).toEqual(["unknown-tool 7:50"]);
-		expect(checkFlowText(`${head("  - id: look\n    agent: scout\n")}\n## look\nx\n`, "t.md", roster).faults).toEqual([]);
+		expect(checkFlowText(swarm, "t.md", roster).faults.map((f) => `${f.code} ${f.line}:${f.column}`)).toEqual([
+			"unknown-tool 7:50",
+		]);
+		expect(checkFlowText(`${head("  - id: look\n    agent: scout\n")}\n## look\nx\n`, "t.md", roster).faults).toEqual(
+			[],
+		);
 	});
-
 });
 
 describe("faults carry what a person needs", () => {
@@ -91,7 +119,8 @@ describe("faults carry what a person needs", () => {
 	});
 
 	it("a duplicate id points back at the first", () => {
-		const f = judge(`${head("  - id: look\n    agent: scout\n  - id: look\n    agent: planner\n")}\n## look\nx\n`).faults[0];
+		const f = judge(`${head("  - id: look\n    agent: scout\n  - id: look\n    agent: planner\n")}\n## look\nx\n`)
+			.faults[0];
 		expect(f.related?.[0]).toMatchObject({ line: 6, column: 9, message: "first defined here" });
 	});
 
@@ -107,6 +136,11 @@ describe("faults carry what a person needs", () => {
 
 	it("reports every mistake at once, in file order, without cascades", () => {
 		const text = `${head("  - id: a\n    agent: nobody\n  - id: bad-id\n    agent: scout\n  - id: c\n    agent: scout\n    reads: [bad-id, zzz]\n")}\n## a\nx\n\n## c\ny\n`;
-		expect(faultsAt(text)).toEqual(["unknown-agent 7:12", "invalid-id 8:9", "invalid-address 12:13", "unknown-address 12:21"]);
+		expect(faultsAt(text)).toEqual([
+			"unknown-agent 7:12",
+			"invalid-id 8:9",
+			"invalid-address 12:13",
+			"unknown-address 12:21",
+		]);
 	});
 });

@@ -9,7 +9,11 @@ let project: TempProject;
 let saved: Record<string, string | undefined>;
 beforeEach(() => {
 	project = tempProject();
-	saved = Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith("ANTHROPIC_")).map((k) => [k, process.env[k]]));
+	saved = Object.fromEntries(
+		Object.keys(process.env)
+			.filter((k) => k.startsWith("ANTHROPIC_"))
+			.map((k) => [k, process.env[k]]),
+	);
 	for (const k of Object.keys(saved)) delete process.env[k];
 });
 afterEach(() => {
@@ -18,7 +22,8 @@ afterEach(() => {
 	project.cleanup();
 });
 
-const host = () => openHost({ cwd: project.cwd, agentDir: project.agentDir, script: readScript("turns: {}\n", "s.yaml").value });
+const host = () =>
+	openHost({ cwd: project.cwd, agentDir: project.agentDir, script: readScript("turns: {}\n", "s.yaml").value });
 
 describe("missingCredentials", () => {
 	it("names a provider without a key once, with every node that uses it", async () => {
@@ -30,7 +35,11 @@ describe("missingCredentials", () => {
 			{ node: "typo", ref: "nowhere/none" },
 		];
 		const missing = await h.missingCredentials(uses);
-		expect(missing).toEqual([expect.stringMatching(/^no credentials for anthropic \(anthropic\/claude-sonnet-4-5, used by plan, review\): log in with \/login in pi/)]);
+		expect(missing).toEqual([
+			expect.stringMatching(
+				/^no credentials for anthropic \(anthropic\/claude-sonnet-4-5, used by plan, review\): log in with \/login in pi/,
+			),
+		]);
 	});
 
 	it("passes once the key is in the environment", async () => {

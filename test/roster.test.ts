@@ -12,7 +12,17 @@ afterEach(() => project.cleanup());
 describe("the roster", () => {
 	it("ships the agents flows expect, none pinned to a model", () => {
 		const roster = loadRoster(project.cwd, {}, project.env);
-		for (const name of ["scout", "planner", "worker", "reviewer", "synthesiser", "coder", "auditor", "interviewer", "committer"]) {
+		for (const name of [
+			"scout",
+			"planner",
+			"worker",
+			"reviewer",
+			"synthesiser",
+			"coder",
+			"auditor",
+			"interviewer",
+			"committer",
+		]) {
 			const agent = roster.get(name);
 			expect(agent?.kind, name).toBe("agent");
 			if (agent?.kind === "agent") {
@@ -62,16 +72,26 @@ describe("the roster", () => {
 describe("an agent file", () => {
 	const parse = (text: string) => parseAgentFile(text, "a.md", "user", "a");
 	it("takes tools as a string or a list", () => {
-		expect(parse("---\nname: a\ndescription: d\ntools: read, bash\n---\nP\n")).toMatchObject({ tools: ["read", "bash"] });
-		expect(parse("---\nname: a\ndescription: d\ntools: [read, ls]\nthinking: high\n---\nP\n")).toMatchObject({ tools: ["read", "ls"], thinking: "high" });
+		expect(parse("---\nname: a\ndescription: d\ntools: read, bash\n---\nP\n")).toMatchObject({
+			tools: ["read", "bash"],
+		});
+		expect(parse("---\nname: a\ndescription: d\ntools: [read, ls]\nthinking: high\n---\nP\n")).toMatchObject({
+			tools: ["read", "ls"],
+			thinking: "high",
+		});
 	});
 	it("is broken with a reason for each kind of mistake", () => {
 		expect(parse("no frontmatter")).toMatchObject({ kind: "broken", cause: "it has no `---` frontmatter" });
 		expect(parse("---\nname: [a\n---\nP\n")).toMatchObject({ kind: "broken" });
 		// An unknown key is kept and noted, never a broken agent (issue 17; test/peers/agents-from-peers.test.ts).
-		expect(parse("---\nname: a\ndescription: d\ncolour: red\n---\nP\n")).toMatchObject({ kind: "agent", notes: [{ key: "colour" }] });
+		expect(parse("---\nname: a\ndescription: d\ncolour: red\n---\nP\n")).toMatchObject({
+			kind: "agent",
+			notes: [{ key: "colour" }],
+		});
 		expect(parse("---\nname: a\ndescription: d\ntools: read, read\n---\nP\n")).toMatchObject({ kind: "broken" });
 		expect(parse("---\nname: a\ndescription: d\nthinking: lots\n---\nP\n")).toMatchObject({ kind: "broken" });
-		expect(parse("---\nname: a\ndescription: d\n---\n\n")).toMatchObject({ cause: "its body (the system prompt) is empty" });
+		expect(parse("---\nname: a\ndescription: d\n---\n\n")).toMatchObject({
+			cause: "its body (the system prompt) is empty",
+		});
 	});
 });

@@ -42,26 +42,47 @@ async function setUp(script: string, flowText = twoNodes) {
 
 describe("running a sequence of agent nodes", () => {
 	it("composes each task from the section and the reads under their headings, and passes outputs on", async () => {
-		const { flow, host } = await setUp("turns:\n  first:\n    - say: FIRST-REPORT\n  second:\n    - say: \"{{task}}\"\n");
+		const { flow, host } = await setUp('turns:\n  first:\n    - say: FIRST-REPORT\n  second:\n    - say: "{{task}}"\n');
 		const models = resolveModels(flow, host.resolveModel, "scripted");
 		if (!models.ok) throw new Error(models.errors.join());
 		const events: FlowEvent[] = [];
-		const result = await runFlow(flow, "the question", { spawn: host.spawn, models: models.models, cwd: project.cwd, onEvent: (e) => events.push(e) });
+		const result = await runFlow(flow, "the question", {
+			spawn: host.spawn,
+			models: models.models,
+			cwd: project.cwd,
+			onEvent: (e) => events.push(e),
+		});
 		expect(result.ok).toBe(true);
 		expect(result.output).toBe(
 			"Answer from the report under `first`.\n\n## input\n\nthe question\n\n## first\n\nFIRST-REPORT\n\n## first.ok\n\n```json\ntrue\n```",
 		);
-		expect(result.visits.map((n) => [n.path, n.ok, n.agent])).toEqual([["first", true, "scout"], ["second", true, "synthesiser"]]);
+		expect(result.visits.map((n) => [n.path, n.ok, n.agent])).toEqual([
+			["first", true, "scout"],
+			["second", true, "synthesiser"],
+		]);
 		expect(events.map((e) => e.type)).toEqual([
 			// A turn is asked for (`turn_wait`), then starts when the model is really asked (`turn_start`).
-			"run_start", "node_start", "turn_wait", "turn_start", "turn_end", "node_end", "node_start", "turn_wait", "turn_start", "turn_end", "node_end", "run_end",
+			"run_start",
+			"node_start",
+			"turn_wait",
+			"turn_start",
+			"turn_end",
+			"node_end",
+			"node_start",
+			"turn_wait",
+			"turn_start",
+			"turn_end",
+			"node_end",
+			"run_end",
 		]);
 		expect(result.usage.totalTokens).toBe(result.visits[0].usage.totalTokens + result.visits[1].usage.totalTokens);
 		expect(host.open()).toBe(0);
 	});
 
 	it("stops at a failing node with ok: false naming it, and closes every session", async () => {
-		const { flow, host } = await setUp("turns:\n  first:\n    - fail: upstream overloaded\n  second:\n    - say: never\n");
+		const { flow, host } = await setUp(
+			"turns:\n  first:\n    - fail: upstream overloaded\n  second:\n    - say: never\n",
+		);
 		const models = resolveModels(flow, host.resolveModel, "scripted");
 		if (!models.ok) throw new Error();
 		const result = await runFlow(flow, "q", { spawn: host.spawn, models: models.models, cwd: project.cwd });
@@ -78,7 +99,11 @@ describe("running a sequence of agent nodes", () => {
 		// `first` takes the agent's model; `second` (synthesiser, no model) falls to pi's settings, which are empty.
 		expect(fromAgent.ok).toBe(false);
 		if (!fromAgent.ok) expect(fromAgent.errors).toEqual([expect.stringContaining("second: no model")]);
-		const withFlowModel = checkFlowText(twoNodes.replace("input: string", "input: string\nmodel: scripted"), "pair.md", loadRoster(project.cwd, {}, project.env));
+		const withFlowModel = checkFlowText(
+			twoNodes.replace("input: string", "input: string\nmodel: scripted"),
+			"pair.md",
+			loadRoster(project.cwd, {}, project.env),
+		);
 		const models = resolveModels(withFlowModel.value!, host.resolveModel);
 		expect(models.ok && [...models.models.values()].map((m) => m.source)).toEqual(["flow", "flow"]);
 		const overridden = resolveModels(withFlowModel.value!, host.resolveModel, "nosuch/model");
@@ -87,7 +112,10 @@ describe("running a sequence of agent nodes", () => {
 	});
 
 	it("refuses an unknown model before any turn, naming the node", async () => {
-		const { flow, host } = await setUp("turns:\n  '*':\n    - say: x\n", twoNodes.replace("reads: [input]\n", "reads: [input]\n    model: nosuchprovider/nosuchmodel\n"));
+		const { flow, host } = await setUp(
+			"turns:\n  '*':\n    - say: x\n",
+			twoNodes.replace("reads: [input]\n", "reads: [input]\n    model: nosuchprovider/nosuchmodel\n"),
+		);
 		const models = resolveModels(flow, host.resolveModel);
 		expect(models.ok).toBe(false);
 		if (!models.ok) expect(models.errors[0]).toMatch(/^first: unknown model `nosuchprovider\/nosuchmodel`/);
@@ -103,7 +131,11 @@ describe("running a sequence of agent nodes", () => {
 		const host = await scriptedHost(project, readFileSync(`${PACKAGE_ROOT}/flows/explore.script.yaml`, "utf8"));
 		const models = resolveModels(checked.value!, host.resolveModel, "scripted");
 		if (!models.ok) throw new Error();
-		const result = await runFlow(checked.value!, "What does this project do?", { spawn: host.spawn, models: models.models, cwd: project.cwd });
+		const result = await runFlow(checked.value!, "What does this project do?", {
+			spawn: host.spawn,
+			models: models.models,
+			cwd: project.cwd,
+		});
 		expect(result.ok).toBe(true);
 		expect(result.output).toContain("This sample project counts herons.");
 		expect(result.visits[0].usage.toolCalls).toBe(1);

@@ -40,12 +40,17 @@ describe("the scripted model drives real pi sessions", () => {
 	});
 
 	it("keeps the agent's tools an allowlist: a tool it lacks fails as a tool error, not a crash", async () => {
-		const host = await scriptedHost(project, `turns:\n  w:\n    - call: write\n      args: { path: x.txt, content: hi }\n    - say: done\n`);
+		const host = await scriptedHost(
+			project,
+			`turns:\n  w:\n    - call: write\n      args: { path: x.txt, content: hi }\n    - say: done\n`,
+		);
 		const sub = await host.spawn({ agent: agent(["read"]), model: "scripted", cwd: project.cwd });
 		const result = await sub.ask("write", { label: "w" });
 		await sub.close();
 		expect(result.ok).toBe(true);
-		const toolResult = result.messages.find((m) => (m as { role: string }).role === "toolResult") as { isError?: boolean };
+		const toolResult = result.messages.find((m) => (m as { role: string }).role === "toolResult") as {
+			isError?: boolean;
+		};
 		expect(toolResult.isError).toBe(true);
 	});
 

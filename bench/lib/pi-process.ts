@@ -45,7 +45,11 @@ export interface ProcessRun {
 }
 
 /** Runs a command to its end; `ms` is spawn to exit. */
-export function runProcess(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<ProcessRun> {
+export function runProcess(
+	command: string,
+	args: readonly string[],
+	options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<ProcessRun> {
 	return new Promise((done, fail) => {
 		const start = performance.now();
 		const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
@@ -75,7 +79,18 @@ export async function prepareProcessTurn(dir: string, cwd: string, env: NodeJS.P
 	const extDir = join(dir, "ext");
 	mkdirSync(extDir, { recursive: true });
 	const ext = join(extDir, "faux-ok.ts");
-	const argsFor = (task: string) => [cli, "--offline", "--no-session", "-ne", "-e", ext, "--model", `${FAUX_PROVIDER}/${FAUX_MODEL}`, "-p", task];
+	const argsFor = (task: string) => [
+		cli,
+		"--offline",
+		"--no-session",
+		"-ne",
+		"-e",
+		ext,
+		"--model",
+		`${FAUX_PROVIDER}/${FAUX_MODEL}`,
+		"-p",
+		task,
+	];
 	const failures: string[] = [];
 	for (const specifier of ["@earendil-works/pi-ai/providers/faux", "@earendil-works/pi-ai"]) {
 		writeFileSync(ext, extensionText(specifier));
@@ -83,10 +98,14 @@ export async function prepareProcessTurn(dir: string, cwd: string, env: NodeJS.P
 		if (probe.code === 0 && probe.stdout.trim() === "ok") {
 			return {
 				specifier,
-				commandLine: `PI_CODING_AGENT_DIR=<temp> node <pi cli> ${argsFor("<task>").slice(1).map((a) => (a === ext ? "<temp>/faux-ok.ts" : a)).join(" ")}`,
+				commandLine: `PI_CODING_AGENT_DIR=<temp> node <pi cli> ${argsFor("<task>")
+					.slice(1)
+					.map((a) => (a === ext ? "<temp>/faux-ok.ts" : a))
+					.join(" ")}`,
 				turn: async (task) => {
 					const r = await runProcess(process.execPath, argsFor(task), { cwd, env });
-					if (r.code !== 0 || r.stdout.trim() !== "ok") throw new Error(`bench: a pi -p turn failed (exit ${r.code}): ${r.stderr.trim() || r.stdout.trim()}`);
+					if (r.code !== 0 || r.stdout.trim() !== "ok")
+						throw new Error(`bench: a pi -p turn failed (exit ${r.code}): ${r.stderr.trim() || r.stdout.trim()}`);
 					return r.ms;
 				},
 				nodeStart: async () => (await runProcess(process.execPath, ["-e", ""], { cwd, env })).ms,

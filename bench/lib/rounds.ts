@@ -63,7 +63,11 @@ export type Sides<K extends string> = Record<K, Sample[]>;
  * rotating from round to round (AB, BA for two sides; ABC, BCA, CAB for three). Each side returns the
  * sample to record (it may time less than all it does, e.g. not its setup).
  */
-export async function interleave<K extends string>(rounds: number, warmup: number, sides: Record<K, () => Promise<Sample>>): Promise<Sides<K>> {
+export async function interleave<K extends string>(
+	rounds: number,
+	warmup: number,
+	sides: Record<K, () => Promise<Sample>>,
+): Promise<Sides<K>> {
 	const keys = Object.keys(sides) as K[];
 	const out = Object.fromEntries(keys.map((k) => [k, [] as Sample[]])) as Sides<K>;
 	for (let round = 0; round < warmup + rounds; round++) {

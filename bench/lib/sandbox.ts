@@ -32,7 +32,12 @@ export function sandbox(): Sandbox {
 	const agentDir = join(root, "agent");
 	mkdirSync(cwd, { recursive: true });
 	mkdirSync(agentDir, { recursive: true });
-	const env: NodeJS.ProcessEnv = { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" };
+	const env: NodeJS.ProcessEnv = {
+		...process.env,
+		PI_CODING_AGENT_DIR: agentDir,
+		PI_OFFLINE: "1",
+		PI_SKIP_VERSION_CHECK: "1",
+	};
 	const roster = loadRoster(cwd, { user: false, project: false }, env);
 	return {
 		root,
@@ -112,7 +117,10 @@ export async function runPipeline(box: Sandbox, host: PiHost, flowText: string):
 	const t0 = performance.now();
 	const checked = checkFlowText(flowText, join(box.cwd, "bench.md"), box.roster);
 	const t1 = performance.now();
-	if (!checked.value) throw new Error(`bench: the flow does not check: ${checked.faults.map((f) => `${f.line}:${f.column} ${f.code} ${f.message}`).join("; ")}`);
+	if (!checked.value)
+		throw new Error(
+			`bench: the flow does not check: ${checked.faults.map((f) => `${f.line}:${f.column} ${f.code} ${f.message}`).join("; ")}`,
+		);
 	const flow: CheckedFlow = checked.value;
 	const models = resolveModels(flow, host.resolveModel, "scripted");
 	if (!models.ok) throw new Error(`bench: ${models.errors.join("; ")}`);
@@ -121,7 +129,15 @@ export async function runPipeline(box: Sandbox, host: PiHost, flowText: string):
 	const t3 = performance.now();
 	const clock = stop();
 	if (!result.ok) throw new Error(`bench: the flow failed: ${result.error}`);
-	return { result, checkMs: t1 - t0, resolveMs: t2 - t1, runMs: t3 - t2, totalMs: t3 - t0, cpuMs: clock.cpuMs, threadMs: clock.threadMs };
+	return {
+		result,
+		checkMs: t1 - t0,
+		resolveMs: t2 - t1,
+		runMs: t3 - t2,
+		totalMs: t3 - t0,
+		cpuMs: clock.cpuMs,
+		threadMs: clock.threadMs,
+	};
 }
 
 /** What the engine asked of pi for one turn: the spawn request and the ask options, as it made them. */

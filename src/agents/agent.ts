@@ -60,19 +60,27 @@ export interface BrokenAgent {
 const THINKING = new Set(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
 
 /** Parses one agent file; `fallbackName` (the file name) names it when the file is broken. */
-export function parseAgentFile(text: string, file: string, source: Source, fallbackName: string): AgentDef | BrokenAgent {
+export function parseAgentFile(
+	text: string,
+	file: string,
+	source: Source,
+	fallbackName: string,
+): AgentDef | BrokenAgent {
 	const broken = (cause: string): BrokenAgent => ({ kind: "broken", name: fallbackName, file, source, cause });
 	const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
 	if (!match) return broken("it has no `---` frontmatter");
 	const lines = new LineCounter();
 	const doc = parseDocument(match[1], { lineCounter: lines });
-	if (doc.errors.length > 0) return broken(`its frontmatter is not valid YAML: ${doc.errors[0].message.split("\n")[0]}`);
+	if (doc.errors.length > 0)
+		return broken(`its frontmatter is not valid YAML: ${doc.errors[0].message.split("\n")[0]}`);
 	let data: unknown;
 	try {
 		// An alias is expanded here; a missing one or an alias bomb is yaml's exception, so the agent's fault.
 		data = doc.toJS({ maxAliasCount: 100 });
 	} catch (error) {
-		return broken(`its frontmatter cannot be read: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`);
+		return broken(
+			`its frontmatter cannot be read: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`,
+		);
 	}
 	if (!data || typeof data !== "object" || Array.isArray(data)) return broken("its frontmatter is not a mapping");
 	const fm = data as Record<string, unknown>;
@@ -86,7 +94,8 @@ export function parseAgentFile(text: string, file: string, source: Source, fallb
 	if (typeof tools === "string") return broken(tools);
 	const denied = parseTools(fm.disallowedTools, note);
 	if (typeof denied === "string") return broken(denied.replace("`tools:`", "`disallowedTools:`"));
-	if (fm.model !== undefined && (typeof fm.model !== "string" || !fm.model.trim())) return broken("`model:` must be a string");
+	if (fm.model !== undefined && (typeof fm.model !== "string" || !fm.model.trim()))
+		return broken("`model:` must be a string");
 	if (fm.thinking !== undefined && (typeof fm.thinking !== "string" || !THINKING.has(fm.thinking))) {
 		return broken(`\`thinking:\` must be one of ${[...THINKING].join(", ")}`);
 	}
@@ -158,7 +167,8 @@ function parseTools(value: unknown, note: Note): string[] | string | undefined {
 	if (value === undefined) return undefined;
 	if (value === null || value === "") return [];
 	const list = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : undefined;
-	if (!list || list.some((t) => typeof t !== "string")) return "`tools:` must be a comma-separated string or a list of names";
+	if (!list || list.some((t) => typeof t !== "string"))
+		return "`tools:` must be a comma-separated string or a list of names";
 	const names: string[] = [];
 	const mapped = new Set<string>();
 	for (const raw of (list as string[]).map((t) => t.trim()).filter(Boolean)) {

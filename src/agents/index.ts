@@ -1,5 +1,13 @@
 export { type AgentDef, type BrokenAgent, parseAgentFile, type Source } from "./agent.ts";
-export { agentDir, definitionDirs, isProjectContent, nearestProjectDir, PACKAGE_ROOT, projectRoot, type Scope } from "./locations.ts";
+export {
+	agentDir,
+	definitionDirs,
+	isProjectContent,
+	nearestProjectDir,
+	PACKAGE_ROOT,
+	projectRoot,
+	type Scope,
+} from "./locations.ts";
 export { type AgentNote, DEFAULT_TOOLS, type Lifetime, LIFETIMES } from "./peer-keys.ts";
 export { loadRoster, markdownFiles, type Roster, rosterOf } from "./roster.ts";
 export { findSkill, type Skill, skillNames } from "./skills.ts";

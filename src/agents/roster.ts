@@ -52,7 +52,13 @@ export function loadRoster(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEn
 			// A file's name is its identity for shadowing: `name:` that disagrees would let a project file
 			// hide under another agent's name, so it is refused like combo refuses a mismatched flow name.
 			if (parsed.kind === "agent" && parsed.name !== fallback) {
-				found.push({ kind: "broken", name: fallback, file, source, cause: `its \`name: ${parsed.name}\` differs from its file name` });
+				found.push({
+					kind: "broken",
+					name: fallback,
+					file,
+					source,
+					cause: `its \`name: ${parsed.name}\` differs from its file name`,
+				});
 				continue;
 			}
 			found.push(parsed);

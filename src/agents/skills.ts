@@ -27,12 +27,19 @@ function skillDirs(cwd: string, scope: Scope, env: NodeJS.ProcessEnv): string[] 
 }
 
 /** Finds a skill by name; undefined when there is none (or its name would leave the folder). */
-export function findSkill(name: string, cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv = process.env): Skill | undefined {
+export function findSkill(
+	name: string,
+	cwd: string,
+	scope: Scope = {},
+	env: NodeJS.ProcessEnv = process.env,
+): Skill | undefined {
 	if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || name.includes("..")) return undefined;
 	for (const dir of skillDirs(cwd, scope, env).reverse()) {
 		const file = join(dir, name, "SKILL.md");
 		if (existsSync(file) && statSync(file).isFile()) {
-			const text = readFileSync(file, "utf8").replace(/^---\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n?/, "").trim();
+			const text = readFileSync(file, "utf8")
+				.replace(/^---\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n?/, "")
+				.trim();
 			return { name, file, text };
 		}
 	}

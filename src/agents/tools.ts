@@ -6,7 +6,17 @@
  *
  *   tools: read, fetch_url   →  unknown-tool: … lists `fetch_url`, which a flow's subagent cannot have
  */
-export const SUBAGENT_TOOLS: readonly string[] = ["read", "bash", "powershell", "edit", "write", "grep", "find", "ls", "subagent"];
+export const SUBAGENT_TOOLS: readonly string[] = [
+	"read",
+	"bash",
+	"powershell",
+	"edit",
+	"write",
+	"grep",
+	"find",
+	"ls",
+	"subagent",
+];
 
 /** The agent's tools that a flow's subagent cannot have, in the order the agent lists them. */
 export function unknownTools(tools: readonly string[]): string[] {

@@ -97,7 +97,11 @@ export function chainMdToFlow(text: string, file: string, name: string): Transla
 		const step = steps[steps.length - 1];
 		if (step) step.task.push({ text: all[i], line: i + 1 });
 		else if (all[i].trim()) {
-			return refuse(i + 1, "text before the first `## <agent>` step", "Move it into a step's task, or into `description:`.");
+			return refuse(
+				i + 1,
+				"text before the first `## <agent>` step",
+				"Move it into a step's task, or into `description:`.",
+			);
 		}
 	}
 	if (steps.length === 0) {
@@ -124,7 +128,13 @@ function readConfig(step: Step): { line: number; message: string; hint: string }
 		if (!m) continue;
 		const key = m[1].toLowerCase();
 		const value = m[2].trim();
-		const list = () => (value === "false" ? [] : value.split(",").map((v) => v.trim()).filter(Boolean));
+		const list = () =>
+			value === "false"
+				? []
+				: value
+						.split(",")
+						.map((v) => v.trim())
+						.filter(Boolean);
 		if (key === "output") {
 			if (value && value !== "false") step.output = value;
 		} else if (key === "as") step.as = value;
@@ -168,7 +178,10 @@ function translate(steps: Step[], name: string, description: string): Translated
 			if (!reads.includes(address)) reads.push(address);
 		};
 		const previous = steps[i - 1]?.id;
-		const written = step.task.map((t) => t.text).join("\n").trim();
+		const written = step.task
+			.map((t) => t.text)
+			.join("\n")
+			.trim();
 		const task = written ? step.task : [{ text: i === 0 ? "{task}" : "{previous}", line: step.heading }];
 		const body = task.map((t) => ({
 			line: t.line,
@@ -203,7 +216,8 @@ function translate(steps: Step[], name: string, description: string): Translated
 		for (const f of step.reads?.files ?? []) {
 			const id = byFile.get(f);
 			const hint = `Give the step that writes it \`output: ${f}\`, before this one.`;
-			if (!id) return refuseAt(step.reads?.line ?? step.heading, `\`reads: ${f}\` names no earlier step's \`output:\``, hint);
+			if (!id)
+				return refuseAt(step.reads?.line ?? step.heading, `\`reads: ${f}\` names no earlier step's \`output:\``, hint);
 			read(id);
 		}
 		if (step.progress) for (const s of steps.slice(0, i)) read(s.id);
@@ -213,7 +227,8 @@ function translate(steps: Step[], name: string, description: string): Translated
 		emit(`    agent: ${JSON.stringify(step.agent)}`, step.heading);
 		if (reads.length) emit(`    reads: [${reads.join(", ")}]`, step.reads?.line ?? step.heading);
 		if (step.model) emit(`    model: ${JSON.stringify(step.model)}`, step.heading);
-		if (step.skills?.length) emit(`    skills: [${step.skills.map((s) => JSON.stringify(s)).join(", ")}]`, step.heading);
+		if (step.skills?.length)
+			emit(`    skills: [${step.skills.map((s) => JSON.stringify(s)).join(", ")}]`, step.heading);
 		prose.push({ id: step.id, heading: step.heading, task: body });
 	}
 	emit("---", 1);

@@ -11,7 +11,12 @@ import { chainToNodes } from "./to-flow.ts";
 /** The expander the loader hands the builder, finding templates from `cwd`. */
 export function chainExpander(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv = process.env): ChainExpander {
 	return (chain, file, base) => {
-		const parsed = parseChain(chain.value, { file: file.file, lineTable: file.table, baseOffset: base ?? chain.range.start.offset, path: "chain" });
+		const parsed = parseChain(chain.value, {
+			file: file.file,
+			lineTable: file.table,
+			baseOffset: base ?? chain.range.start.offset,
+			path: "chain",
+		});
 		if (!parsed.value) return { nodes: [], sections: [], faults: parsed.faults };
 		const find = (name: string) => findTemplate(name, cwd, scope, env);
 		const expanded = chainToNodes(parsed.value, { file: file.file, findTemplate: find });

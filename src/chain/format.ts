@@ -24,7 +24,6 @@ function ref(r: ChainRef): string {
 	}
 }
 
-
 function step(s: ChainStep): string {
 	const parts = [ref(s.ref)];
 	if (s.model) parts.push("--model", model(s.model));

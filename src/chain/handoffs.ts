@@ -32,7 +32,11 @@ export const DEFAULT_MAX_HISTORY = 10;
 const SNAPSHOT_CHARS = 4000;
 
 /** The chain's observer: summaries, history and `chain.*` events. */
-export function chainHandoffs(options: { cwd: string; steps: { id: string; task: string }[]; maxHistory?: number }): RunPlugin & { summaries: HandoffSummary[] } {
+export function chainHandoffs(options: {
+	cwd: string;
+	steps: { id: string; task: string }[];
+	maxHistory?: number;
+}): RunPlugin & { summaries: HandoffSummary[] } {
 	const summaries: HandoffSummary[] = [];
 	const index = new Map(options.steps.map((s, i) => [s.id, i]));
 	let before: TreeState | undefined;
@@ -41,7 +45,8 @@ export function chainHandoffs(options: { cwd: string; steps: { id: string; task:
 	let tools = new Set<string>();
 	const cap = options.maxHistory ?? DEFAULT_MAX_HISTORY;
 	const onEvent = (e: FlowEvent, emit: EventSink) => {
-		if (e.type === "run_start") emit({ type: "chain", event: "chain.started", summary: { steps: options.steps.map((s) => s.id) } });
+		if (e.type === "run_start")
+			emit({ type: "chain", event: "chain.started", summary: { steps: options.steps.map((s) => s.id) } });
 		else if (e.type === "node_start" && index.has(e.path)) {
 			before = treeState(options.cwd);
 			started = performance.now();
@@ -51,7 +56,12 @@ export function chainHandoffs(options: { cwd: string; steps: { id: string; task:
 		else if (e.type === "tool_call" && index.has(e.path.split("/")[0])) tools.add(e.tool);
 		else if (e.type === "node_end" && index.has(e.path) && !e.replayed) {
 			const changes = treeChanges(before ?? new Map(), treeState(options.cwd));
-			const handoff = (e.handoff ?? {}) as { status?: string; decisions?: string[]; blocked?: string; next_task?: string };
+			const handoff = (e.handoff ?? {}) as {
+				status?: string;
+				decisions?: string[];
+				blocked?: string;
+				next_task?: string;
+			};
 			const i = index.get(e.path) ?? 0;
 			const summary: HandoffSummary = {
 				taskId: e.path,
@@ -64,13 +74,26 @@ export function chainHandoffs(options: { cwd: string; steps: { id: string; task:
 				decisions: handoff.decisions ?? [],
 				blockers: handoff.blocked ? [handoff.blocked] : [],
 				nextSteps: handoff.next_task ? [handoff.next_task] : [],
-				metrics: { tokensUsed: e.usage.totalTokens, duration: Math.round(performance.now() - started), iterations, toolsUsed: [...tools].sort() },
+				metrics: {
+					tokensUsed: e.usage.totalTokens,
+					duration: Math.round(performance.now() - started),
+					iterations,
+					toolsUsed: [...tools].sort(),
+				},
 				contextSnapshot: cut(typeof e.output === "string" ? e.output : JSON.stringify(e.output ?? "")),
 				...(e.error ? { error: e.error } : {}),
 			};
 			summaries.push(summary);
-			emit({ type: "chain", event: e.ok ? "chain.step_completed" : "chain.step_failed", step: e.path, index: i, summary, ...(e.error ? { error: e.error } : {}) });
-		} else if (e.type === "run_end") emit({ type: "chain", event: e.ok ? "chain.completed" : "chain.failed", ...(e.error ? { error: e.error } : {}) });
+			emit({
+				type: "chain",
+				event: e.ok ? "chain.step_completed" : "chain.step_failed",
+				step: e.path,
+				index: i,
+				summary,
+				...(e.error ? { error: e.error } : {}),
+			});
+		} else if (e.type === "run_end")
+			emit({ type: "chain", event: e.ok ? "chain.completed" : "chain.failed", ...(e.error ? { error: e.error } : {}) });
 	};
 	return {
 		summaries,
@@ -79,34 +102,51 @@ export function chainHandoffs(options: { cwd: string; steps: { id: string; task:
 		settle(result) {
 			const failed = summaries.find((s) => s.outcome === "failure");
 			if (!result.ok || !failed) return result;
-			return { ...result, ok: false, errorKind: "child", failedAt: failed.taskId, error: `chain: step ${failed.index + 1} \`${failed.taskId}\` failed (${failed.error ?? "failure"}); the later steps ran on` };
+			return {
+				...result,
+				ok: false,
+				errorKind: "child",
+				failedAt: failed.taskId,
+				error: `chain: step ${failed.index + 1} \`${failed.taskId}\` failed (${failed.error ?? "failure"}); the later steps ran on`,
+			};
 		},
 		taskAddendum(nodeId) {
 			if (!index.has(nodeId) || summaries.length === 0) return undefined;
 			const shown = summaries.slice(-cap);
 			const left = summaries.length - shown.length;
 			const history = shown.map((s) => `- step ${s.index + 1} \`${s.taskId}\`: ${s.outcome}${files(s)}`).join("\n");
-			const marker = left ? `\n(${left} earlier step${left === 1 ? "" : "s"} not shown: the history keeps the last ${cap})` : "";
+			const marker = left
+				? `\n(${left} earlier step${left === 1 ? "" : "s"} not shown: the history keeps the last ${cap})`
+				: "";
 			return `## Chain history\n\n${history}${marker}\n\n## Handoff from \`${shown[shown.length - 1].taskId}\`\n\n${render(shown[shown.length - 1])}`;
 		},
 	};
 }
 
 function files(s: HandoffSummary): string {
-	const parts = [s.filesCreated.length && `${s.filesCreated.length} created`, s.filesModified.length && `${s.filesModified.length} modified`, s.filesDeleted.length && `${s.filesDeleted.length} deleted`].filter(Boolean);
+	const parts = [
+		s.filesCreated.length && `${s.filesCreated.length} created`,
+		s.filesModified.length && `${s.filesModified.length} modified`,
+		s.filesDeleted.length && `${s.filesDeleted.length} deleted`,
+	].filter(Boolean);
 	return parts.length ? ` (${parts.join(", ")})` : "";
 }
 
 function cut(text: string): string {
-	return text.length > SNAPSHOT_CHARS ? `${text.slice(0, SNAPSHOT_CHARS)}\n[… ${text.length - SNAPSHOT_CHARS} more characters of this step's answer were cut]` : text;
+	return text.length > SNAPSHOT_CHARS
+		? `${text.slice(0, SNAPSHOT_CHARS)}\n[… ${text.length - SNAPSHOT_CHARS} more characters of this step's answer were cut]`
+		: text;
 }
 
 /** A summary as a step reads it. */
 export function render(s: HandoffSummary): string {
-	const list = (title: string, items: string[]) => (items.length ? `${title}:\n${items.map((x) => `- ${x}`).join("\n")}\n` : "");
+	const list = (title: string, items: string[]) =>
+		items.length ? `${title}:\n${items.map((x) => `- ${x}`).join("\n")}\n` : "";
 	return [
 		`Outcome: ${s.outcome}${s.error ? ` (${s.error})` : ""}`,
-		list("Files created", s.filesCreated) + list("Files modified", s.filesModified) + list("Files deleted", s.filesDeleted),
+		list("Files created", s.filesCreated) +
+			list("Files modified", s.filesModified) +
+			list("Files deleted", s.filesDeleted),
 		list("Decisions", s.decisions) + list("Blockers", s.blockers) + list("Next steps", s.nextSteps),
 		`Metrics: ${s.metrics.tokensUsed} tokens, ${s.metrics.duration} ms, ${s.metrics.iterations} attempt(s), tools: ${s.metrics.toolsUsed.join(", ") || "none"}`,
 		`Answer:\n${s.contextSnapshot}`,

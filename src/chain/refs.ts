@@ -16,15 +16,31 @@ const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 export function brokenToken(token: Token, src: Source, into: Sink, path: string): boolean {
 	if (token.kind === "unterminated") {
 		const quoteChar = token.source[0];
-		report(into, src, "chain-syntax", { start: token.start, end: token.start + 1 }, path, "This quote is never closed.", {
-			hint: `Close it with ${quoteChar}; write \\${quoteChar} for a ${quoteChar} inside the text.`,
-		});
+		report(
+			into,
+			src,
+			"chain-syntax",
+			{ start: token.start, end: token.start + 1 },
+			path,
+			"This quote is never closed.",
+			{
+				hint: `Close it with ${quoteChar}; write \\${quoteChar} for a ${quoteChar} inside the text.`,
+			},
+		);
 		return true;
 	}
 	if (token.kind === "glued") {
-		report(into, src, "chain-syntax", token, path, `\`${quote(token.source)}\` has text right after its closing quote.`, {
-			hint: "Put a space after the closing quote, or move the text inside the quotes.",
-		});
+		report(
+			into,
+			src,
+			"chain-syntax",
+			token,
+			path,
+			`\`${quote(token.source)}\` has text right after its closing quote.`,
+			{
+				hint: "Put a space after the closing quote, or move the text inside the quotes.",
+			},
+		);
 		return true;
 	}
 	return false;
@@ -78,7 +94,9 @@ export function refOf(token: Token, src: Source, into: Sink, path: string): Chai
 		}
 		case "flag":
 		case "globals":
-			report(into, src, "chain-bad-ref", token, path, "This step has no reference before its flags.", { hint: REF_HINT });
+			report(into, src, "chain-bad-ref", token, path, "This step has no reference before its flags.", {
+				hint: REF_HINT,
+			});
 			return undefined;
 		default:
 			brokenToken(token, src, into, path);

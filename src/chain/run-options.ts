@@ -8,15 +8,23 @@ import { chainHandoffs } from "./handoffs.ts";
 import { parseChain } from "./parse.ts";
 
 /** Run options for a flow written as a chain; empty for any other flow. */
-export function chainRunOptions(flow: CheckedFlow, cwd: string): { plugins: RunPlugin[]; budget?: Budget; retryBackoffMs?: number } {
+export function chainRunOptions(
+	flow: CheckedFlow,
+	cwd: string,
+): { plugins: RunPlugin[]; budget?: Budget; retryBackoffMs?: number } {
 	if (!flow.chain) return { plugins: [] };
 	const parsed = parseChain(flow.chain.value, { file: flow.file });
 	const globals = parsed.value?.globals ?? {};
-	const steps = flow.nodes.map((n) => ({ id: n.id.value, task: flow.prompts.get(n.id.value) ?? (n.kind === "flow" ? `flow ${n.callee?.value}` : n.id.value) }));
+	const steps = flow.nodes.map((n) => ({
+		id: n.id.value,
+		task: flow.prompts.get(n.id.value) ?? (n.kind === "flow" ? `flow ${n.callee?.value}` : n.id.value),
+	}));
 	// The chain's budget beside the flow's own, as every launch computes it (no launch flags here).
 	const budget = budgetInForce(flow).budget;
 	return {
-		plugins: [chainHandoffs({ cwd, steps, ...(globals.maxHistory !== undefined ? { maxHistory: globals.maxHistory } : {}) })],
+		plugins: [
+			chainHandoffs({ cwd, steps, ...(globals.maxHistory !== undefined ? { maxHistory: globals.maxHistory } : {}) }),
+		],
 		...(budget ? { budget } : {}),
 		...(globals.backoffMs !== undefined ? { retryBackoffMs: globals.backoffMs } : {}),
 	};

@@ -130,14 +130,22 @@ function duplicateLabels(steps: ChainStep[], src: Source, into: Sink): void {
 			labels.set(label, s);
 			return;
 		}
-		const at = s.range.start.offset - (src.range({ start: 0, end: 0 }).start.offset);
+		const at = s.range.start.offset - src.range({ start: 0, end: 0 }).start.offset;
 		const span = { start: at + 1 + s.ref.name.length + 1, end: at + 1 + s.ref.name.length + 1 + label.length };
 		const twin = first.ref.kind === "agent" && first.ref.label === label;
 		const what = twin ? "another step's label" : `the name of the step \`@${label}\``;
 		const { line, column } = first.range.start;
-		report(into, src, "chain-duplicate-label", span, `${src.path}/${i + 1}`, `The label \`${label}\` is already ${what}.`, {
-			hint: "Give each step its own label.",
-			related: [{ message: "That step is here.", file: src.file, line, column }],
-		});
+		report(
+			into,
+			src,
+			"chain-duplicate-label",
+			span,
+			`${src.path}/${i + 1}`,
+			`The label \`${label}\` is already ${what}.`,
+			{
+				hint: "Give each step its own label.",
+				related: [{ message: "That step is here.", file: src.file, line, column }],
+			},
+		);
 	});
 }

@@ -17,7 +17,12 @@ export interface Template {
 }
 
 /** Finds a template by name. */
-export function findTemplate(name: string, cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv = process.env): Template | undefined {
+export function findTemplate(
+	name: string,
+	cwd: string,
+	scope: Scope = {},
+	env: NodeJS.ProcessEnv = process.env,
+): Template | undefined {
 	if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(name) || name.split("/").includes("..")) return undefined;
 	const dirs = [join(agentDir(env), "prompts")];
 	if (scope.project) {
@@ -32,7 +37,13 @@ export function findTemplate(name: string, cwd: string, scope: Scope = {}, env: 
 		const field = (key: string) => fm?.[1].match(new RegExp(`^${key}:\\s*(.+)$`, "m"))?.[1].trim();
 		const model = field("model");
 		const thinking = field("thinking");
-		return { name, file, text: raw.slice(fm?.[0].length ?? 0).trim(), ...(model ? { model } : {}), ...(thinking ? { thinking } : {}) };
+		return {
+			name,
+			file,
+			text: raw.slice(fm?.[0].length ?? 0).trim(),
+			...(model ? { model } : {}),
+			...(thinking ? { thinking } : {}),
+		};
 	}
 	return undefined;
 }
@@ -40,5 +51,7 @@ export function findTemplate(name: string, cwd: string, scope: Scope = {}, env: 
 /** Expands a template's arguments with the goal. */
 export function expandTemplate(text: string, goal: string): string {
 	const words = goal.split(/\s+/).filter(Boolean);
-	return text.replace(/\$(@|ARGUMENTS|[1-9])/g, (_m, what: string) => (what === "@" || what === "ARGUMENTS" ? goal : (words[Number(what) - 1] ?? "")));
+	return text.replace(/\$(@|ARGUMENTS|[1-9])/g, (_m, what: string) =>
+		what === "@" || what === "ARGUMENTS" ? goal : (words[Number(what) - 1] ?? ""),
+	);
 }

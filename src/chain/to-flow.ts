@@ -21,7 +21,10 @@ export interface ExpandContext {
 }
 
 /** The nodes and sections of a chain, or faults for steps that cannot become nodes. */
-export function chainToNodes(spec: ChainSpec, ctx: ExpandContext): { nodes: FlowNode[]; sections: Section[]; faults: Fault[] } {
+export function chainToNodes(
+	spec: ChainSpec,
+	ctx: ExpandContext,
+): { nodes: FlowNode[]; sections: Section[]; faults: Fault[] } {
 	const nodes: FlowNode[] = [];
 	const sections: Section[] = [];
 	const faults: Fault[] = [];
@@ -30,9 +33,18 @@ export function chainToNodes(spec: ChainSpec, ctx: ExpandContext): { nodes: Flow
 		const id = uniqueId(idOf(step, i), used);
 		const located = <T>(value: T): Located<T> => ({ value, range: step.range });
 		const path = id;
-		const onFail = (step.continueOnError ?? spec.globals.continueOnError) ? { onFail: located("continue" as const) } : {};
+		const onFail =
+			(step.continueOnError ?? spec.globals.continueOnError) ? { onFail: located("continue" as const) } : {};
 		if (step.ref.kind === "flow") {
-			const call: CallNode = { kind: "flow", id: located(id), path, range: step.range, callee: located(step.ref.name), input: inputAddress(step.range), ...onFail };
+			const call: CallNode = {
+				kind: "flow",
+				id: located(id),
+				path,
+				range: step.range,
+				callee: located(step.ref.name),
+				input: inputAddress(step.range),
+				...onFail,
+			};
 			nodes.push(call);
 			return;
 		}
@@ -50,7 +62,15 @@ export function chainToNodes(spec: ChainSpec, ctx: ExpandContext): { nodes: Flow
 		else {
 			template = ctx.findTemplate(step.ref.name);
 			if (!template) {
-				faults.push(fault("chain-bad-ref", ctx.file, step.range, id, `no prompt template \`${step.ref.name}\` in the prompts folders`));
+				faults.push(
+					fault(
+						"chain-bad-ref",
+						ctx.file,
+						step.range,
+						id,
+						`no prompt template \`${step.ref.name}\` in the prompts folders`,
+					),
+				);
 				return;
 			}
 			prose = `${expandTemplate(template.text, "the chain's goal under `input`")}`;
@@ -87,7 +107,12 @@ export function chainToNodes(spec: ChainSpec, ctx: ExpandContext): { nodes: Flow
 }
 
 function idOf(step: ChainStep, i: number): string {
-	const raw = step.ref.kind === "agent" ? (step.ref.label ?? step.ref.name) : step.ref.kind === "goal" ? `step${i + 1}` : step.ref.name;
+	const raw =
+		step.ref.kind === "agent"
+			? (step.ref.label ?? step.ref.name)
+			: step.ref.kind === "goal"
+				? `step${i + 1}`
+				: step.ref.name;
 	let id = raw.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(?=[0-9])/, "_");
 	if (ADDRESS_WORDS.includes(id) || RESERVED_WORDS.includes(id)) id = `step_${id}`;
 	return id;

@@ -32,7 +32,12 @@ export function treeState(root: string): TreeState {
 			else if (e.isFile()) {
 				try {
 					const st = statSync(path);
-					out.set(relative(root, path), st.size > HASH_BYTES ? `${st.size}:${st.mtimeMs}` : createHash("sha1").update(readFileSync(path)).digest("hex"));
+					out.set(
+						relative(root, path),
+						st.size > HASH_BYTES
+							? `${st.size}:${st.mtimeMs}`
+							: createHash("sha1").update(readFileSync(path)).digest("hex"),
+					);
 				} catch {
 					// A file that vanished between the listing and the read simply is not there.
 				}
@@ -44,7 +49,10 @@ export function treeState(root: string): TreeState {
 }
 
 /** Files created, modified and deleted between two states, sorted. */
-export function treeChanges(before: TreeState, after: TreeState): { created: string[]; modified: string[]; deleted: string[] } {
+export function treeChanges(
+	before: TreeState,
+	after: TreeState,
+): { created: string[]; modified: string[]; deleted: string[] } {
 	const created: string[] = [];
 	const modified: string[] = [];
 	const deleted: string[] = [];

@@ -144,7 +144,11 @@ export function checkSkills(value: ValueText): Checked<string[]> {
 			const comma = Math.min(from, Math.max(0, value.text.length - 1));
 			problems.push({ ...at(value, comma, comma + 1), message: "An empty skill name in the list." });
 		} else if (!SKILL.test(name)) {
-			problems.push({ ...where, message: `\`${name}\` is not a skill name.`, hint: "Use letters, digits, _, . and -." });
+			problems.push({
+				...where,
+				message: `\`${name}\` is not a skill name.`,
+				hint: "Use letters, digits, _, . and -.",
+			});
 		} else if (skills.includes(name)) {
 			problems.push({ ...where, message: `Skill \`${name}\` is listed twice.` });
 		} else skills.push(name);
@@ -171,7 +175,9 @@ export function checkTimeout(value: ValueText): Checked<number> {
 	const ms = /^\d+$/.test(value.text) ? Number(value.text) * 1000 : parseDuration(value.text);
 	if (ms !== undefined && Number.isSafeInteger(ms) && ms > 0 && ms <= MAX_DURATION_MS) return ok(ms);
 	if (tooLong(value.text)) {
-		return refuse([problem(value, `\`${value.text}\` is longer than the longest timeout, 24d.`, { expected: ["24d"] })]);
+		return refuse([
+			problem(value, `\`${value.text}\` is longer than the longest timeout, 24d.`, { expected: ["24d"] }),
+		]);
 	}
 	const hint = "Write seconds (60) or a duration (90s, 10m, 1h30m), at most 24d.";
 	return refuse([problem(value, `\`${value.text}\` is not a timeout.`, { hint })]);
@@ -182,7 +188,9 @@ export function checkBackoff(value: ValueText): Checked<number> {
 	const ms = parseDuration(value.text);
 	if (ms !== undefined) return ok(ms);
 	if (tooLong(value.text)) {
-		return refuse([problem(value, `\`${value.text}\` is longer than the longest backoff, 24d.`, { expected: ["24d"] })]);
+		return refuse([
+			problem(value, `\`${value.text}\` is longer than the longest backoff, 24d.`, { expected: ["24d"] }),
+		]);
 	}
 	const bare = /^\d+$/.test(value.text);
 	return refuse([

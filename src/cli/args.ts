@@ -14,7 +14,10 @@ export interface Args {
 export type FlagSpec = Record<string, boolean>;
 
 /** Parses `argv`; an error is a sentence for the user. */
-export function parseArgs(argv: readonly string[], spec: FlagSpec): { ok: true; value: Args } | { ok: false; error: string } {
+export function parseArgs(
+	argv: readonly string[],
+	spec: FlagSpec,
+): { ok: true; value: Args } | { ok: false; error: string } {
 	const positionals: string[] = [];
 	const flags = new Map<string, string | true>();
 	for (let i = 0; i < argv.length; i++) {
@@ -24,14 +27,22 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): { ok: true; 
 			break;
 		}
 		// A flag's name has no spaces: `"--model opus -> @b"` is an argument (a chain), not an unknown flag.
-		if (!arg.startsWith("--") || arg === "--" || /\s/.test(arg.slice(0, arg.includes("=") ? arg.indexOf("=") : undefined))) {
+		if (
+			!arg.startsWith("--") ||
+			arg === "--" ||
+			/\s/.test(arg.slice(0, arg.includes("=") ? arg.indexOf("=") : undefined))
+		) {
 			positionals.push(arg);
 			continue;
 		}
 		const eq = arg.indexOf("=");
 		const name = arg.slice(2, eq < 0 ? undefined : eq);
 		if (!(name in spec)) {
-			const hint = missHint(`--${name}`, Object.keys(spec).map((k) => `--${k}`), { what: "flags of this command", where: "`pi-flows --help` lists them", listUpTo: 20 });
+			const hint = missHint(
+				`--${name}`,
+				Object.keys(spec).map((k) => `--${k}`),
+				{ what: "flags of this command", where: "`pi-flows --help` lists them", listUpTo: 20 },
+			);
 			return { ok: false, error: `unknown flag --${name}.${hint.text}` };
 		}
 		if (flags.has(name)) return { ok: false, error: `--${name} is given twice` };
@@ -41,7 +52,8 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): { ok: true; 
 			continue;
 		}
 		const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-		if (value === undefined || (eq < 0 && value.startsWith("--"))) return { ok: false, error: `--${name} needs a value` };
+		if (value === undefined || (eq < 0 && value.startsWith("--")))
+			return { ok: false, error: `--${name} needs a value` };
 		flags.set(name, value);
 	}
 	return { ok: true, value: { positionals, flags } };

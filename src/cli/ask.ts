@@ -6,7 +6,10 @@ import { createInterface } from "node:readline/promises";
 import type { AskAnswer, AskCard, AskPort } from "../flow/index.ts";
 
 /** A port that asks at the terminal; `nobody` when stdin or stderr is not a TTY. */
-export function terminalAsk(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stderr): AskPort {
+export function terminalAsk(
+	input: NodeJS.ReadableStream = process.stdin,
+	output: NodeJS.WritableStream = process.stderr,
+): AskPort {
 	const tty = Boolean((input as { isTTY?: boolean }).isTTY && (output as { isTTY?: boolean }).isTTY);
 	return {
 		somebodyThere: tty,
@@ -14,7 +17,11 @@ export function terminalAsk(input: NodeJS.ReadableStream = process.stdin, output
 			if (!tty) return { kind: "nobody" };
 			const rl = createInterface({ input, output });
 			try {
-				return await askOnce(card, (q) => rl.question(q, { signal: signal ?? new AbortController().signal }), (line) => output.write(`${line}\n`));
+				return await askOnce(
+					card,
+					(q) => rl.question(q, { signal: signal ?? new AbortController().signal }),
+					(line) => output.write(`${line}\n`),
+				);
 			} catch {
 				// An aborted prompt (a stop, a timeout) is the run's stop, not a crash.
 				return signal?.aborted ? { kind: "stopped" } : { kind: "nobody" };
@@ -26,7 +33,11 @@ export function terminalAsk(input: NodeJS.ReadableStream = process.stdin, output
 }
 
 /** One card, asked through `question`; exported for tests. */
-export async function askOnce(card: AskCard, question: (q: string) => Promise<string>, say: (line: string) => void): Promise<AskAnswer> {
+export async function askOnce(
+	card: AskCard,
+	question: (q: string) => Promise<string>,
+	say: (line: string) => void,
+): Promise<AskAnswer> {
 	say(`\n? ${card.header ? `${card.header} · ` : ""}${card.visit}`);
 	for (const r of card.reads) say(`## ${r.address}\n${r.text}`);
 	say(card.question);
@@ -35,13 +46,15 @@ export async function askOnce(card: AskCard, question: (q: string) => Promise<st
 		return { kind: "answer", value: a === "y" || a === "yes" };
 	}
 	if (card.options) {
-		for (const [i, o] of card.options.entries()) say(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}`);
+		for (const [i, o] of card.options.entries())
+			say(`  ${i + 1}. ${o.label}${o.description ? ` — ${o.description}` : ""}`);
 		if (card.enough) say(`  0. ${card.enough}`);
 		for (;;) {
 			const a = (await question(card.open ? "number, or type an answer: " : "number: ")).trim();
 			if (card.enough && a === "0") return { kind: "enough" };
 			const n = Number(a);
-			if (Number.isInteger(n) && n >= 1 && n <= card.options.length) return { kind: "answer", value: card.options[n - 1].label };
+			if (Number.isInteger(n) && n >= 1 && n <= card.options.length)
+				return { kind: "answer", value: card.options[n - 1].label };
 			if (card.open && a) return { kind: "answer", value: a, custom: true };
 			say("Please answer with one of the numbers.");
 		}

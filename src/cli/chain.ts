@@ -15,7 +15,6 @@ import { loadRoster } from "../agents/index.ts";
 
 const PREFIX = "chain: '";
 
-
 /** The chain-wide flags given beside the chain, as the text that would follow its `--`. */
 function globalsOf(args: Args): string {
 	const parts: string[] = [];
@@ -33,15 +32,25 @@ function globalsOf(args: Args): string {
 export async function chainCommand(args: Args, io: Io): Promise<number> {
 	const [text, ...rest] = args.positionals;
 	if (!text) {
-		io.stderr('usage: pi-flows chain "@a -> @b --model p/m -> \\"a goal\\"" [goal] [--goal G] [--script FILE] [--model M] [--json] [--project]');
+		io.stderr(
+			'usage: pi-flows chain "@a -> @b --model p/m -> \\"a goal\\"" [goal] [--goal G] [--script FILE] [--model M] [--json] [--project]',
+		);
 		return 2;
 	}
 	const globals = globalsOf(args);
 	const beside = globals ? { globals: { text: globals, file: "command line" } } : {};
 	const parsed = parseChain(text, { file: "chain", ...beside });
 	if (!parsed.value) {
-		underline(text, parsed.faults.filter((f) => f.file === "chain"), io);
-		underline(globals, parsed.faults.filter((f) => f.file === "command line"), io);
+		underline(
+			text,
+			parsed.faults.filter((f) => f.file === "chain"),
+			io,
+		);
+		underline(
+			globals,
+			parsed.faults.filter((f) => f.file === "command line"),
+			io,
+		);
 		io.stderr("pi-flows: the chain does not read; nothing was run");
 		return 2;
 	}
@@ -49,13 +58,28 @@ export async function chainCommand(args: Args, io: Io): Promise<number> {
 	const goal = flag(args, "goal") ?? rest.join(" ");
 	const flowText = `---\nname: chain\ndescription: a chain run from the command line\ninput: string\n${PREFIX}${whole.replace(/'/g, "''")}'\n---\n`;
 	const sources = { project: args.flags.has("project") };
-	const checked = checkFlowText(flowText, "chain.md", loadRoster(io.cwd, sources, io.env), catalogueOptions(io.cwd, sources, io.env));
+	const checked = checkFlowText(
+		flowText,
+		"chain.md",
+		loadRoster(io.cwd, sources, io.env),
+		catalogueOptions(io.cwd, sources, io.env),
+	);
 	// Faults inside the chain point into the synthetic file: shift them back onto the chain as typed (a quote
 	// doubled for YAML is one character of the chain), and show them under the chain with a caret.
 	const show = (faults: readonly Fault[]) => {
 		const inChain = faults.filter((f) => f.file === "chain.md" && f.line === 5);
-		underline(whole, inChain.map((f) => ({ ...f, column: chainColumn(whole, f.column), endColumn: f.endLine === 5 ? chainColumn(whole, f.endColumn) : whole.length + 1 })), io);
-		for (const f of faults) if (!inChain.includes(f)) io.stderr(`${f.file === "chain.md" ? "chain" : f.file}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`);
+		underline(
+			whole,
+			inChain.map((f) => ({
+				...f,
+				column: chainColumn(whole, f.column),
+				endColumn: f.endLine === 5 ? chainColumn(whole, f.endColumn) : whole.length + 1,
+			})),
+			io,
+		);
+		for (const f of faults)
+			if (!inChain.includes(f))
+				io.stderr(`${f.file === "chain.md" ? "chain" : f.file}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`);
 	};
 	if (!checked.value) {
 		show(checked.faults);
@@ -71,7 +95,9 @@ function underline(text: string, faults: readonly Fault[], io: Io): void {
 	io.stderr(`  ${text}`);
 	for (const f of faults) {
 		const end = f.endLine === f.line ? f.endColumn : text.length + 1;
-		io.stderr(`  ${" ".repeat(Math.max(0, f.column - 1))}${"^".repeat(Math.max(1, end - f.column))} ${f.code}: ${faultText(f)}`);
+		io.stderr(
+			`  ${" ".repeat(Math.max(0, f.column - 1))}${"^".repeat(Math.max(1, end - f.column))} ${f.code}: ${faultText(f)}`,
+		);
 	}
 }
 

@@ -25,7 +25,18 @@ export function checkCommand(args: Args, io: Io): number {
 	});
 	const bad = results.filter((r) => r.faults.length > 0);
 	if (args.flags.has("json")) {
-		io.stdout(JSON.stringify(results.map((r) => ({ file: displayPath(r.file, io.cwd), ok: r.faults.length === 0, faults: r.faults, notes: r.notes })), null, 2));
+		io.stdout(
+			JSON.stringify(
+				results.map((r) => ({
+					file: displayPath(r.file, io.cwd),
+					ok: r.faults.length === 0,
+					faults: r.faults,
+					notes: r.notes,
+				})),
+				null,
+				2,
+			),
+		);
 	} else {
 		// Notes never fail a check: they say what an agent file keeps that pi-flows does not act on.
 		for (const r of results) if (r.notes.length) io.stderr(formatNotes(r.notes, io.cwd));

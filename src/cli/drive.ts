@@ -17,13 +17,22 @@ import type { Io } from "./io.ts";
 import { displayPath } from "./output.ts";
 import { formatUsage } from "../runtime/usage.ts";
 
-const EXIT: Record<DriveEnd, number> = { complete: 0, "no-handoff": 3, blocked: 4, "max-turns": 2, stopped: 130, refused: 2 };
+const EXIT: Record<DriveEnd, number> = {
+	complete: 0,
+	"no-handoff": 3,
+	blocked: 4,
+	"max-turns": 2,
+	stopped: 130,
+	refused: 2,
+};
 
 /** Runs `drive`. */
 export async function driveCommand(args: Args, io: Io): Promise<number> {
 	const taskFile = args.positionals[0];
 	if (!taskFile) {
-		io.stderr("usage: pi-flows drive TASK.md [--agent worker] [--model M] [--script FILE] [--max-turns N] [--log-dir DIR] [--fresh]");
+		io.stderr(
+			"usage: pi-flows drive TASK.md [--agent worker] [--model M] [--script FILE] [--max-turns N] [--log-dir DIR] [--fresh]",
+		);
 		return 2;
 	}
 	let task: string;
@@ -44,7 +53,10 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 	if (agent?.kind !== "agent") {
 		// The one rule for project files: an unread project agent is named, with how to trust it.
 		const dir = !agent && !args.flags.has("project") ? nearestProjectDir(io.cwd, "agents") : undefined;
-		const unread = dir && existsSync(join(dir, `${agentName}.md`)) ? `: it is a project agent (${displayPath(join(dir, `${agentName}.md`), io.cwd)}) and was not read; ${PROJECT_TRUST.replace("project flows", "project agents")}` : "";
+		const unread =
+			dir && existsSync(join(dir, `${agentName}.md`))
+				? `: it is a project agent (${displayPath(join(dir, `${agentName}.md`), io.cwd)}) and was not read; ${PROJECT_TRUST.replace("project flows", "project agents")}`
+				: "";
 		io.stderr(`pi-flows: no usable agent \`${agentName}\`${agent ? ` (${agent.cause})` : unread}`);
 		return 2;
 	}
@@ -74,10 +86,17 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(script.faults.map((f) => `${scriptPath}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`).join("\n"));
 		return 2;
 	}
-	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, projectTrusted: args.flags.has("project"), ...(script?.value ? { script: script.value } : {}) });
+	const host = await openHost({
+		cwd: io.cwd,
+		agentDir: io.agentDir,
+		projectTrusted: args.flags.has("project"),
+		...(script?.value ? { script: script.value } : {}),
+	});
 	const model = flag(args, "model") ?? (script ? "scripted" : undefined);
 	const resolved = host.resolveModel(model ?? agent.model);
-	const refused = resolved.ok ? await host.missingCredentials([{ node: agent.name, ref: resolved.value.ref }]) : [resolved.error];
+	const refused = resolved.ok
+		? await host.missingCredentials([{ node: agent.name, ref: resolved.value.ref }])
+		: [resolved.error];
 	if (refused.length) {
 		for (const e of refused) io.stderr(`pi-flows: ${e}`);
 		return 2;
@@ -98,7 +117,10 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 			handoff: handoff.policy,
 			fresh: args.flags.has("fresh"),
 			onResume: (r) => io.stderr(pickedUp(r, io.cwd)),
-			onTurn: (t) => io.stderr(`turn ${t.n} · ${t.outcome}${t.doc ? ` · ${t.doc.status}` : ""}${t.error ? ` · ${t.error}` : ""} · ${formatUsage(t.usage)}`),
+			onTurn: (t) =>
+				io.stderr(
+					`turn ${t.n} · ${t.outcome}${t.doc ? ` · ${t.doc.status}` : ""}${t.error ? ` · ${t.error}` : ""} · ${formatUsage(t.usage)}`,
+				),
 		});
 		if (out.end === "refused") {
 			io.stderr(`pi-flows: ${out.message ?? "refused"}`);
@@ -106,10 +128,14 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 		}
 		if (out.alreadyComplete) {
 			const logs = displayPath(out.logDir, io.cwd);
-			io.stderr(`pi-flows: this task's drive already completed (logs in ${logs}); nothing was run. --fresh runs it again.`);
+			io.stderr(
+				`pi-flows: this task's drive already completed (logs in ${logs}); nothing was run. --fresh runs it again.`,
+			);
 			return EXIT.complete;
 		}
-		io.stderr(`${out.end} after ${out.turns.length} turn(s) · logs in ${displayPath(out.logDir, io.cwd)} · ${formatUsage(out.usage)}`);
+		io.stderr(
+			`${out.end} after ${out.turns.length} turn(s) · logs in ${displayPath(out.logDir, io.cwd)} · ${formatUsage(out.usage)}`,
+		);
 		const last = out.turns[out.turns.length - 1];
 		if (out.end === "blocked" && last?.doc?.blocked) io.stderr(`blocked: ${last.doc.blocked}`);
 		return EXIT[out.end];

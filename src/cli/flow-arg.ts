@@ -10,7 +10,11 @@ import type { Io } from "./io.ts";
 import { formatFaults } from "./output.ts";
 
 /** The checked flow named by the first positional, or the exit code after saying why not. */
-export function checkedFlowArg(command: string, args: Args, io: Io): { ok: true; value: CheckedFlow } | { ok: false; code: number } {
+export function checkedFlowArg(
+	command: string,
+	args: Args,
+	io: Io,
+): { ok: true; value: CheckedFlow } | { ok: false; code: number } {
 	const [name] = args.positionals;
 	if (!name || args.positionals.length > 1) {
 		io.stderr(`usage: pi-flows ${command} <flow name or path> [--project]`);

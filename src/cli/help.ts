@@ -29,20 +29,55 @@ export interface FlagDoc {
 
 /** Every command's words. A command missing here still gets a help page; a test insists on the words. */
 export const COMMAND_DOCS: Record<string, CommandDoc> = {
-	run: { args: "<flow> [input]", summary: "check the flow, resolve every model, then run it in a run folder; the answer on stdout", notes: "exit: 0 ok · 1 the run failed (resumable) · 2 bad usage or nothing could start" },
-	resume: { args: "[run]", summary: "continue a run from its journal (the newest resumable one when none is named)", notes: "exit: as run" },
-	check: { args: "[paths...]", summary: "judge flow files without running them; no path: every flow found", notes: "exit: 0 clean · 1 faults · 2 bad usage" },
-	test: { args: "[files...]", summary: "run flow tests (*.test.yaml beside a flow) on the scripted model", notes: "exit: 0 all passed · 1 any failed" },
-	chain: { args: '"<@a -> @b --model p/m -> \\"goal\\">" [goal]', summary: "run a chain: every step's flags applied, handoff summaries between steps", notes: "exit: as run" },
-	drive: { args: "TASK.md", summary: "the unattended handoff chain: a fresh context per turn, each ending on a handoff", notes: "exit: 0 complete · 2 max turns · 3 no handoff · 4 blocked · 130 stopped" },
+	run: {
+		args: "<flow> [input]",
+		summary: "check the flow, resolve every model, then run it in a run folder; the answer on stdout",
+		notes: "exit: 0 ok · 1 the run failed (resumable) · 2 bad usage or nothing could start",
+	},
+	resume: {
+		args: "[run]",
+		summary: "continue a run from its journal (the newest resumable one when none is named)",
+		notes: "exit: as run",
+	},
+	check: {
+		args: "[paths...]",
+		summary: "judge flow files without running them; no path: every flow found",
+		notes: "exit: 0 clean · 1 faults · 2 bad usage",
+	},
+	test: {
+		args: "[files...]",
+		summary: "run flow tests (*.test.yaml beside a flow) on the scripted model",
+		notes: "exit: 0 all passed · 1 any failed",
+	},
+	chain: {
+		args: '"<@a -> @b --model p/m -> \\"goal\\">" [goal]',
+		summary: "run a chain: every step's flags applied, handoff summaries between steps",
+		notes: "exit: as run",
+	},
+	drive: {
+		args: "TASK.md",
+		summary: "the unattended handoff chain: a fresh context per turn, each ending on a handoff",
+		notes: "exit: 0 complete · 2 max turns · 3 no handoff · 4 blocked · 130 stopped",
+	},
 	list: { args: "", summary: "every flow found, its source, and whether it checks" },
 	plan: { args: "<flow>", summary: "what the flow would run, node by node, with models, timeouts and worst cases" },
 	graph: { args: "<flow>", summary: "the flow's shape as a Mermaid flowchart" },
-	report: { args: "[run]", summary: "one self-contained HTML page of a run (default <run>/report.html; no run: the newest)" },
-	script: { args: "<flow>", summary: "a starter script for the scripted model, one entry per agent node with a valid example answer (--test: a whole flow test)" },
+	report: {
+		args: "[run]",
+		summary: "one self-contained HTML page of a run (default <run>/report.html; no run: the newest)",
+	},
+	script: {
+		args: "<flow>",
+		summary:
+			"a starter script for the scripted model, one entry per agent node with a valid example answer (--test: a whole flow test)",
+	},
 	schema: { args: "", summary: "the JSON Schema of a flow's frontmatter, for editors" },
 	lsp: { args: "", summary: "the flow language server on stdin/stdout, for editors" },
-	provider: { args: "[script.yaml]", summary: "a scripted OpenAI/Anthropic provider on 127.0.0.1 (faults included), for testing flows over HTTP; writes a models.json naming it" },
+	provider: {
+		args: "[script.yaml]",
+		summary:
+			"a scripted OpenAI/Anthropic provider on 127.0.0.1 (faults included), for testing flows over HTTP; writes a models.json naming it",
+	},
 };
 
 /** Every flag's words, shared by the commands that take it (one meaning per flag name). */
@@ -67,7 +102,10 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	fresh: { text: "start the drive over from TASK.md, ignoring the journal and HANDOFF.md of an earlier drive" },
 	out: { value: "FILE", text: "where the output goes (report: the HTML page; script: the YAML)" },
 	test: { text: "write a whole flow test (*.test.yaml) rather than a bare script" },
-	retries: { value: "N", text: "tries per provider request on a transient fault (429, 529, 5xx, a cut stream); default 8" },
+	retries: {
+		value: "N",
+		text: "tries per provider request on a transient fault (429, 529, 5xx, a cut stream); default 8",
+	},
 	"retry-wait": { value: "D", text: "the longest total wait for one request's retries (default 5m)" },
 	"agent-dir": { value: "DIR", text: "the pi agent folder whose models.json gets the provider (default: pi's)" },
 	name: { value: "N", text: "the provider's name in models.json (default wire)" },
@@ -109,7 +147,10 @@ function wrap(head: string, parts: readonly string[], width = 110): string {
 /** The usage line(s) of one command: name, positionals, every flag in the spec. */
 export function usageLine(command: string, spec: FlagSpec, prefix = "pi-flows "): string {
 	const doc = COMMAND_DOCS[command];
-	const parts = [doc?.args ?? "[args...]", ...Object.entries(spec).map(([name, value]) => `[${flagUsage(name, value)}]`)].filter(Boolean);
+	const parts = [
+		doc?.args ?? "[args...]",
+		...Object.entries(spec).map(([name, value]) => `[${flagUsage(name, value)}]`),
+	].filter(Boolean);
 	return wrap(`${prefix}${command}`, parts);
 }
 
@@ -122,7 +163,8 @@ export function commandHelp(command: string, spec: FlagSpec): string {
 		out.push("", "flags:");
 		const left = flags.map(([name, value]) => flagUsage(name, value));
 		const pad = Math.max(...left.map((l) => l.length)) + 2;
-		for (const [i, [name]] of flags.entries()) out.push(`  ${left[i].padEnd(pad)}${FLAG_DOCS[name]?.text ?? ""}`.trimEnd());
+		for (const [i, [name]] of flags.entries())
+			out.push(`  ${left[i].padEnd(pad)}${FLAG_DOCS[name]?.text ?? ""}`.trimEnd());
 	}
 	out.push("", `  --help, -h  this page (also: pi-flows help ${command})`);
 	if (doc?.notes) out.push("", doc.notes);

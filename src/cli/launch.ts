@@ -20,7 +20,11 @@ export function terminalWorld(io: Io) {
 	let interrupts = 0;
 	const onSigint = () => {
 		interrupts++;
-		io.stderr(interrupts === 1 ? "pi-flows: stopping: closing every session (Ctrl-C again to quit at once)" : "pi-flows: quitting");
+		io.stderr(
+			interrupts === 1
+				? "pi-flows: stopping: closing every session (Ctrl-C again to quit at once)"
+				: "pi-flows: quitting",
+		);
 		if (interrupts > 1) process.exit(130);
 		controller.abort();
 	};
@@ -31,7 +35,8 @@ export function terminalWorld(io: Io) {
 	const panes = paneWatcher({ env: io.env, note: (text) => io.stderr(`pi-flows: note: ${text}`) });
 	const onEvent = fanOutEvents(reporter, panes.onEvent, (e: FlowEvent) => {
 		if (e.type === "budget_warning") io.stderr(`pi-flows: budget warning: ${e.spent}`);
-		if (e.type === "budget_exhausted") io.stderr(`pi-flows: ${e.reason}: no new turn starts; running turns are told to land`);
+		if (e.type === "budget_exhausted")
+			io.stderr(`pi-flows: ${e.reason}: no new turn starts; running turns are told to land`);
 		if (e.type === "budget_unpriced") io.stderr(`pi-flows: budget: ${e.reason}`);
 	});
 	return {
@@ -52,18 +57,38 @@ export function terminalWorld(io: Io) {
 export function report(outcome: RunOutcome, args: Args, io: Io): number {
 	const { result, runDir } = outcome;
 	const where = displayPath(runDir, io.cwd);
-	if (args.flags.has("json")) io.stdout(JSON.stringify({ ...result, runDir: where, ...(outcome.resumed ? { resumed: outcome.resumed } : {}) }, null, 2));
-	else if (result.ok) io.stdout(typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2));
-	io.stderr(`${result.ok ? "✓" : "✗"} ${result.flow} · ${result.visits.length} visit(s) · ${formatUsage(result.usage)} · ${where}`);
-	if (result.absorbed) io.stderr(`pi-flows: ${formatAbsorbed(result.absorbed)}: ${result.absorbed.visits.slice(0, 3).map((v) => `${v.path} ${v.kind}: ${v.message}`).join("; ")}${result.absorbed.count > 3 ? "; …" : ""}`);
-	for (const problem of outcome.unwritten ?? []) io.stderr(`pi-flows: could not write ${problem} (the journal keeps the run; \`pi-flows report\` rebuilds what is missing)`);
+	if (args.flags.has("json"))
+		io.stdout(
+			JSON.stringify({ ...result, runDir: where, ...(outcome.resumed ? { resumed: outcome.resumed } : {}) }, null, 2),
+		);
+	else if (result.ok)
+		io.stdout(typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2));
+	io.stderr(
+		`${result.ok ? "✓" : "✗"} ${result.flow} · ${result.visits.length} visit(s) · ${formatUsage(result.usage)} · ${where}`,
+	);
+	if (result.absorbed)
+		io.stderr(
+			`pi-flows: ${formatAbsorbed(result.absorbed)}: ${result.absorbed.visits
+				.slice(0, 3)
+				.map((v) => `${v.path} ${v.kind}: ${v.message}`)
+				.join("; ")}${result.absorbed.count > 3 ? "; …" : ""}`,
+		);
+	for (const problem of outcome.unwritten ?? [])
+		io.stderr(
+			`pi-flows: could not write ${problem} (the journal keeps the run; \`pi-flows report\` rebuilds what is missing)`,
+		);
 	if (!result.ok) {
 		// The error names its visit first (`review: provider: …`); the line already says where.
-		const why = result.failedAt && result.error?.startsWith(`${result.failedAt}: `) ? result.error.slice(result.failedAt.length + 2) : result.error;
+		const why =
+			result.failedAt && result.error?.startsWith(`${result.failedAt}: `)
+				? result.error.slice(result.failedAt.length + 2)
+				: result.error;
 		io.stderr(`pi-flows: the run failed at ${result.failedAt}: ${why}`);
 		const cause = result.visits.findLast((v) => v.path === result.failedAt)?.error;
 		if (decidedByFlow(result.errorKind, cause?.split(":")[0])) {
-			io.stderr("pi-flows: the flow itself decided this, so a resume would decide the same: change the flow, the script or the input and run again");
+			io.stderr(
+				"pi-flows: the flow itself decided this, so a resume would decide the same: change the flow, the script or the input and run again",
+			);
 		} else io.stderr(`pi-flows: \`pi-flows resume ${where}\` picks it up at ${result.failedAt}`);
 		return 1;
 	}
@@ -74,12 +99,15 @@ export function report(outcome: RunOutcome, args: Args, io: Io): number {
  * The run's transport retries: `--retries N` tries per model request (the first included) and
  * `--retry-wait D` for all of one request's waits together; a flow's `transport:` goes over these.
  */
-export function transportFlags(args: Args): { ok: true; value?: Partial<TransportPolicy> } | { ok: false; error: string } {
+export function transportFlags(
+	args: Args,
+): { ok: true; value?: Partial<TransportPolicy> } | { ok: false; error: string } {
 	const out: Partial<TransportPolicy> = {};
 	const attempts = flag(args, "retries");
 	if (attempts !== undefined) {
 		const n = Number(attempts);
-		if (!Number.isInteger(n) || n < 1) return { ok: false, error: `--retries takes a whole number of tries above 0, not \`${attempts}\`` };
+		if (!Number.isInteger(n) || n < 1)
+			return { ok: false, error: `--retries takes a whole number of tries above 0, not \`${attempts}\`` };
 		out.attempts = n;
 	}
 	const wait = flag(args, "retry-wait");
@@ -92,13 +120,21 @@ export function transportFlags(args: Args): { ok: true; value?: Partial<Transpor
 }
 
 /** The launch budget: `--budget-tokens`, `--budget-cost`, `--budget-turns`, each replacing the flow's. */
-export function budgetFlags(args: Args, flowBudget: Budget | undefined): { ok: true; value?: Budget } | { ok: false; error: string } {
+export function budgetFlags(
+	args: Args,
+	flowBudget: Budget | undefined,
+): { ok: true; value?: Budget } | { ok: false; error: string } {
 	const out: Budget = { ...(flowBudget ?? {}) };
-	for (const [name, key, integer] of [["budget-tokens", "tokens", true], ["budget-cost", "cost", false], ["budget-turns", "turns", true]] as const) {
+	for (const [name, key, integer] of [
+		["budget-tokens", "tokens", true],
+		["budget-cost", "cost", false],
+		["budget-turns", "turns", true],
+	] as const) {
 		const text = flag(args, name);
 		if (text === undefined) continue;
 		const n = Number(text);
-		if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) return { ok: false, error: `--${name} takes a ${integer ? "whole number" : "number"} above 0, not \`${text}\`` };
+		if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+			return { ok: false, error: `--${name} takes a ${integer ? "whole number" : "number"} above 0, not \`${text}\`` };
 		out[key] = n;
 	}
 	return { ok: true, ...(Object.keys(out).length ? { value: out } : {}) };

@@ -16,7 +16,8 @@ export function lspCommand(args: Args, io: Io): Promise<number> {
 		return Promise.resolve(2);
 	}
 	// stdout carries the protocol: a stray log line from anywhere would break the client's framing.
-	for (const method of ["log", "info", "debug", "warn"] as const) console[method] = (...parts: unknown[]) => console.error(...parts);
+	for (const method of ["log", "info", "debug", "warn"] as const)
+		console[method] = (...parts: unknown[]) => console.error(...parts);
 	const connection = startServer({ input: process.stdin, output: process.stdout, env: io.env, cwd: io.cwd });
 	return new Promise((resolve) => connection.onExit(() => resolve(0)));
 }

@@ -10,14 +10,62 @@ import type { Io } from "./io.ts";
 import { CHAIN_CLI_FLAGS } from "../chain/cli-flags.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
-	run: { model: true, script: true, json: false, project: false, timeout: true, "dry-run": false, "idle-timeout": true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true, retries: true, "retry-wait": true },
-	resume: { json: false, timeout: true, "runs-dir": true, retries: true, "retry-wait": true, "in-doubt": true, "take-lock": false, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
+	run: {
+		model: true,
+		script: true,
+		json: false,
+		project: false,
+		timeout: true,
+		"dry-run": false,
+		"idle-timeout": true,
+		"runs-dir": true,
+		"budget-tokens": true,
+		"budget-cost": true,
+		"budget-turns": true,
+		retries: true,
+		"retry-wait": true,
+	},
+	resume: {
+		json: false,
+		timeout: true,
+		"runs-dir": true,
+		retries: true,
+		"retry-wait": true,
+		"in-doubt": true,
+		"take-lock": false,
+		"budget-tokens": true,
+		"budget-cost": true,
+		"budget-turns": true,
+	},
 	check: { json: false, project: false },
 	test: { project: false },
-	chain: { goal: true, model: true, script: true, json: false, project: false, timeout: true, "runs-dir": true, "dry-run": false, "idle-timeout": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true, ...CHAIN_CLI_FLAGS },
+	chain: {
+		goal: true,
+		model: true,
+		script: true,
+		json: false,
+		project: false,
+		timeout: true,
+		"runs-dir": true,
+		"dry-run": false,
+		"idle-timeout": true,
+		"budget-tokens": true,
+		"budget-cost": true,
+		"budget-turns": true,
+		...CHAIN_CLI_FLAGS,
+	},
 	drive: { agent: true, model: true, script: true, "max-turns": true, "log-dir": true, project: false, fresh: false },
 	list: { json: false, project: false },
-	plan: { json: false, project: false, model: true, timeout: true, "runs-dir": true, "budget-tokens": true, "budget-cost": true, "budget-turns": true },
+	plan: {
+		json: false,
+		project: false,
+		model: true,
+		timeout: true,
+		"runs-dir": true,
+		"budget-tokens": true,
+		"budget-cost": true,
+		"budget-turns": true,
+	},
 	graph: { project: false },
 	report: { out: true, "runs-dir": true },
 	schema: {},
@@ -100,7 +148,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 	} catch (error) {
 		// A part that cannot load (a broken install, a missing optional dependency) costs this command only.
 		const why = error instanceof Error ? error.message : String(error);
-		io.stderr(`pi-flows ${command}: this command's code cannot be loaded (${why}); the other commands are unaffected. Reinstalling pi-flows repairs it.`);
+		io.stderr(
+			`pi-flows ${command}: this command's code cannot be loaded (${why}); the other commands are unaffected. Reinstalling pi-flows repairs it.`,
+		);
 		return 70;
 	}
 	return run(parsed.value, io);
@@ -124,7 +174,9 @@ if (import.meta.main) {
 		},
 		(error: unknown) => {
 			// A programming error: say so plainly, with the stack for the bug report.
-			process.stderr.write(`pi-flows: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+			process.stderr.write(
+				`pi-flows: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+			);
 			process.exitCode = 70;
 		},
 	);

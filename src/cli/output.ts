@@ -21,7 +21,9 @@ export function formatFaults(faults: readonly Fault[], cwd: string): string {
 
 /** Notes in the same `file:line:col:` form, marked `note:` so nobody reads them as faults. */
 export function formatNotes(notes: readonly Fault[], cwd: string): string {
-	return notes.map((f) => formatFault(f, displayPath(f.file, cwd)).replace(/^([^:]*:\d+:\d+: )/, "$1note: ")).join("\n");
+	return notes
+		.map((f) => formatFault(f, displayPath(f.file, cwd)).replace(/^([^:]*:\d+:\d+: )/, "$1note: "))
+		.join("\n");
 }
 
 /**
@@ -38,9 +40,13 @@ export function progressReporter(write: (line: string) => void): (event: FlowEve
 			const mark = event.ok ? "✓" : "✗";
 			const why = event.ok ? "" : ` · ${event.error ?? "failed"}`;
 			const model = models.get(event.path);
-			write(`${mark} ${event.path} · ${event.agent ?? event.kind}${model ? ` · ${model}` : ""} · ${formatUsage(event.usage)}${why}`);
+			write(
+				`${mark} ${event.path} · ${event.agent ?? event.kind}${model ? ` · ${model}` : ""} · ${formatUsage(event.usage)}${why}`,
+			);
 		} else if (event.type === "provider_retry") {
-			write(`↻ ${event.path} · ${event.reason}: request sent again in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt + 1})`);
+			write(
+				`↻ ${event.path} · ${event.reason}: request sent again in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt + 1})`,
+			);
 		}
 	};
 }

@@ -42,7 +42,12 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 	const { openHost, readScript } = await import("../pi/index.ts");
 	// The embedded scripted model is pi-flows' own: a plan knows it without a script (a run needs `--script`).
 	const script = readScript("turns: {}\n", "plan").value;
-	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, projectTrusted: args.flags.has("project"), ...(script ? { script } : {}) });
+	const host = await openHost({
+		cwd: io.cwd,
+		agentDir: io.agentDir,
+		projectTrusted: args.flags.has("project"),
+		...(script ? { script } : {}),
+	});
 	const resolve = (ref: string | undefined) => {
 		const r = host.resolveModel(ref);
 		return r.ok ? r.value.ref : undefined;
@@ -62,9 +67,19 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 	if (budgetLines.length) budgetLines.push(`worst case ≤ ${checked.value.bound.turns} turns`);
 	// The largest overshoot a budget allows, next to the worst case (docs/runs.md, "at most").
 	const overshoot = overshootText(checked.value.bound);
-	const json = { rows, budget: budget.lines, inFlight: inFlightOf(checked.value.bound), ...(forecast ? { forecast } : {}) };
+	const json = {
+		rows,
+		budget: budget.lines,
+		inFlight: inFlightOf(checked.value.bound),
+		...(forecast ? { forecast } : {}),
+	};
 	if (args.flags.has("json")) io.stdout(JSON.stringify(json, null, 2));
-	else io.stdout([showPlan(rows), ...budgetLines, overshoot, forecast ? showForecast(forecast) : undefined].filter(Boolean).join("\n"));
+	else
+		io.stdout(
+			[showPlan(rows), ...budgetLines, overshoot, forecast ? showForecast(forecast) : undefined]
+				.filter(Boolean)
+				.join("\n"),
+		);
 	if (unknown.length) {
 		io.stderr(formatFaults(unknown, io.cwd));
 		const names = `${unknown.length} model name${unknown.length === 1 ? "" : "s"}`;

@@ -36,7 +36,11 @@ export async function providerCommand(args: Args, io: Io, stop?: AbortSignal): P
 		writeFileSync(join(resolve(io.cwd, dir), "models.json"), `${JSON.stringify(models, null, 2)}\n`);
 	}
 	io.stdout(JSON.stringify({ url: server.url, models }));
-	io.stderr(`pi-flows provider: serving ${server.url} (models ${Object.keys(models.providers as object).map((p) => `${p}/wire-1`).join(", ")})${dir ? `; models.json written to ${dir}` : ""}; Ctrl-C stops`);
+	io.stderr(
+		`pi-flows provider: serving ${server.url} (models ${Object.keys(models.providers as object)
+			.map((p) => `${p}/wire-1`)
+			.join(", ")})${dir ? `; models.json written to ${dir}` : ""}; Ctrl-C stops`,
+	);
 	await new Promise<void>((done) => {
 		const end = () => done();
 		stop?.addEventListener("abort", end, { once: true });
@@ -44,7 +48,9 @@ export async function providerCommand(args: Args, io: Io, stop?: AbortSignal): P
 		process.once("SIGTERM", end);
 	});
 	const billed = server.billed();
-	io.stderr(`pi-flows provider: ${server.requests.length} request(s), billed ↑${billed.input} in ↓${billed.output} out, cache read ${billed.cacheRead}, cache write ${billed.cacheWrite}`);
+	io.stderr(
+		`pi-flows provider: ${server.requests.length} request(s), billed ↑${billed.input} in ↓${billed.output} out, cache read ${billed.cacheRead}, cache write ${billed.cacheWrite}`,
+	);
 	await server.close();
 	return 0;
 }

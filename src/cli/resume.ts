@@ -5,7 +5,16 @@
  */
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
-import { readJournal, journalState, newestResumable, resumeRun, runsHome, sealedRun, snapshotModels, type InDoubt } from "../runs/index.ts";
+import {
+	readJournal,
+	journalState,
+	newestResumable,
+	resumeRun,
+	runsHome,
+	sealedRun,
+	snapshotModels,
+	type InDoubt,
+} from "../runs/index.ts";
 import { openHost, readScript } from "../pi/index.ts";
 import { type Args, flag } from "./args.ts";
 import { terminalAsk } from "./ask.ts";
@@ -43,7 +52,9 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 	const state = journal.ok ? journalState(journal.entries) : undefined;
 	let inDoubt: InDoubt = (inDoubtFlag as InDoubt | undefined) ?? "stop";
 	if (state?.inDoubt.length) {
-		io.stderr(`pi-flows: in doubt: ${state.inDoubt.join(", ")} was cut after calling a tool that writes; its edits may be in the tree`);
+		io.stderr(
+			`pi-flows: in doubt: ${state.inDoubt.join(", ")} was cut after calling a tool that writes; its edits may be in the tree`,
+		);
 		if (!inDoubtFlag && ask.somebodyThere) {
 			const rl = createInterface({ input: process.stdin, output: process.stderr });
 			const a = (await rl.question("run it again from its start? [y/N] ")).trim().toLowerCase();
@@ -69,9 +80,17 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows: ${transport.error}`);
 		return 2;
 	}
-	const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, projectTrusted: args.flags.has("project"), ...(script ? { script } : {}), ...(transport.value ? { transport: transport.value } : {}) });
+	const host = await openHost({
+		cwd: io.cwd,
+		agentDir: io.agentDir,
+		projectTrusted: args.flags.has("project"),
+		...(script ? { script } : {}),
+		...(transport.value ? { transport: transport.value } : {}),
+	});
 	const world = terminalWorld(io);
-	io.stderr(`pi-flows: resuming ${snap.value.flow.name} in ${displayPath(runDir, io.cwd)}${state?.cut.length ? `, running again ${state.cut.join(", ")}` : ""}`);
+	io.stderr(
+		`pi-flows: resuming ${snap.value.flow.name} in ${displayPath(runDir, io.cwd)}${state?.cut.length ? `, running again ${state.cut.join(", ")}` : ""}`,
+	);
 	try {
 		const outcome = await resumeRun({
 			runDir,

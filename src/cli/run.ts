@@ -6,7 +6,26 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadRoster } from "../agents/index.ts";
-import { budgetInForce, type CheckedFlow, catalogueOptions, DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, checkFlowFile, findFlow, matches, prepareRun, readyModels, resolveModels, scriptableAddresses, type Type, typeToString, type Value } from "../flow/index.ts";
+import {
+	budgetInForce,
+	type CheckedFlow,
+	catalogueOptions,
+	DRY_ASK,
+	DRY_CHECK,
+	dryGit,
+	drySpawn,
+	runFlow,
+	checkFlowFile,
+	findFlow,
+	matches,
+	prepareRun,
+	readyModels,
+	resolveModels,
+	scriptableAddresses,
+	type Type,
+	typeToString,
+	type Value,
+} from "../flow/index.ts";
 import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
 import { terminalAsk } from "./ask.ts";
 import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
@@ -37,14 +56,22 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 	const checked = checkFlowFile(found.value.file, roster, catalogueOptions(io.cwd, scope, io.env));
 	if (!checked.value) {
 		io.stderr(formatFaults(checked.faults, io.cwd));
-		io.stderr(`pi-flows: ${found.value.name} does not check (${checked.faults.length} fault${checked.faults.length === 1 ? "" : "s"}); nothing was run`);
+		io.stderr(
+			`pi-flows: ${found.value.name} does not check (${checked.faults.length} fault${checked.faults.length === 1 ? "" : "s"}); nothing was run`,
+		);
 		return 2;
 	}
 	return runChecked(checked.value, rawInput, args, io);
 }
 
 /** Runs a flow that checks: the script, the input, the run stage, the models, then the run folder. */
-export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args, io: Io, showFaults?: (faults: readonly Fault[]) => void): Promise<number> {
+export async function runChecked(
+	flow: CheckedFlow,
+	rawInput: string,
+	args: Args,
+	io: Io,
+	showFaults?: (faults: readonly Fault[]) => void,
+): Promise<number> {
 	let script: Script | undefined;
 	let scriptText: string | undefined;
 	const scriptPath = flag(args, "script");
@@ -107,7 +134,13 @@ export async function runChecked(flow: CheckedFlow, rawInput: string, args: Args
 			io.stderr("pi-flows: the flow cannot start here; nothing was run");
 			return 2;
 		}
-		const host = await openHost({ cwd: io.cwd, agentDir: io.agentDir, projectTrusted: args.flags.has("project"), ...(script ? { script } : {}), ...(transport.value ? { transport: transport.value } : {}) });
+		const host = await openHost({
+			cwd: io.cwd,
+			agentDir: io.agentDir,
+			projectTrusted: args.flags.has("project"),
+			...(script ? { script } : {}),
+			...(transport.value ? { transport: transport.value } : {}),
+		});
 		const runModel = flag(args, "model") ?? (script ? "scripted" : undefined);
 		const models = await readyModels(flow, host, runModel);
 		if (!models.ok) {
@@ -164,12 +197,22 @@ function readInput(text: string, type: Type): { ok: true; value: Value } | { ok:
 		return { ok: false, error: `this flow takes ${typeToString(type)}; give the input as JSON` };
 	}
 	const m = matches(value, type);
-	if (!m.ok) return { ok: false, error: `the input does not fit ${typeToString(type)}: at ${m.path || "the top"} expected ${m.expected}` };
+	if (!m.ok)
+		return {
+			ok: false,
+			error: `the input does not fit ${typeToString(type)}: at ${m.path || "the top"} expected ${m.expected}`,
+		};
 	return { ok: true, value: value as Value };
 }
 
 /** `--dry-run`: the same walk with zero model calls, printing each visit and its value. */
-async function dryRun(flow: CheckedFlow, input: Value, script: Script | undefined, args: Args, io: Io): Promise<number> {
+async function dryRun(
+	flow: CheckedFlow,
+	input: Value,
+	script: Script | undefined,
+	args: Args,
+	io: Io,
+): Promise<number> {
 	const world = terminalWorld(io);
 	try {
 		const models = resolveModels(flow, () => ({ ok: true, value: { ref: "dry-run" } }));
@@ -186,11 +229,16 @@ async function dryRun(flow: CheckedFlow, input: Value, script: Script | undefine
 		if (args.flags.has("json")) io.stdout(JSON.stringify(result, null, 2));
 		else {
 			for (const v of result.visits) {
-				const value = v.output === undefined ? "" : ` → ${truncate(typeof v.output === "string" ? v.output : JSON.stringify(v.output))}`;
+				const value =
+					v.output === undefined
+						? ""
+						: ` → ${truncate(typeof v.output === "string" ? v.output : JSON.stringify(v.output))}`;
 				io.stdout(`${v.ok ? "✓" : "✗"} ${v.path} · ${v.agent ?? v.kind}${v.error ? ` · ${v.error}` : value}`);
 			}
 		}
-		io.stderr(`${result.ok ? "✓" : "✗"} ${flow.name.value} (dry run) · ${result.visits.length} visit(s) · 0 model calls${result.ok ? "" : ` · failed at ${result.failedAt}: ${result.error}`}`);
+		io.stderr(
+			`${result.ok ? "✓" : "✗"} ${flow.name.value} (dry run) · ${result.visits.length} visit(s) · 0 model calls${result.ok ? "" : ` · failed at ${result.failedAt}: ${result.error}`}`,
+		);
 		return result.ok ? 0 : 1;
 	} finally {
 		await world.done();

@@ -17,7 +17,9 @@ export async function testCommand(args: Args, io: Io): Promise<number> {
 	// As `check`: a path names its test directly (its flow and agents read beside it); with none, the
 	// tests beside the flows the scope reads, and the project's are named when skipped.
 	const sources = { project: args.flags.has("project") || args.positionals.length > 0 };
-	const files = args.positionals.length ? args.positionals.flatMap((p) => expand(resolve(io.cwd, p))) : besideFlows(io, sources);
+	const files = args.positionals.length
+		? args.positionals.flatMap((p) => expand(resolve(io.cwd, p)))
+		: besideFlows(io, sources);
 	const skipped = args.positionals.length ? undefined : skippedProjectFlows(io, sources);
 	if (files.length === 0) {
 		io.stderr("pi-flows test: no flow tests found (write `<flow>.test.yaml` beside a flow)");
@@ -33,7 +35,8 @@ export async function testCommand(args: Args, io: Io): Promise<number> {
 			continue;
 		}
 		const outcome = await runFlowTest(read.value, { cwd: io.cwd, agentDir: io.agentDir, env: io.env, sources });
-		if (outcome.passed) io.stdout(`✓ ${displayPath(file, io.cwd)} · ${outcome.flow} · ${outcome.result?.visits.length ?? 0} visit(s)`);
+		if (outcome.passed)
+			io.stdout(`✓ ${displayPath(file, io.cwd)} · ${outcome.flow} · ${outcome.result?.visits.length ?? 0} visit(s)`);
 		else {
 			failed++;
 			io.stdout(`✗ ${displayPath(file, io.cwd)} · ${outcome.flow}\n  ${outcome.failures.join("\n  ")}`);

@@ -37,6 +37,8 @@ export function readBranches(results: readonly Result[], fallbackAgent: string, 
 		usage: addUsage(...results.map((r) => r.usage)),
 		model: distinct(results.map((r) => r.model)),
 		ok: !broken,
-		...(broken ? { error: broken.error ?? "a branch failed", ...(broken.errorKind ? { errorKind: broken.errorKind } : {}) } : {}),
+		...(broken
+			? { error: broken.error ?? "a branch failed", ...(broken.errorKind ? { errorKind: broken.errorKind } : {}) }
+			: {}),
 	};
 }

@@ -75,7 +75,11 @@ export function delegateTool(options: DelegateToolOptions): DelegateTool {
 	const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
 	const names = options.agents.map((a) => a.name);
 	let calls = 0;
-	const answer = (text: string, details: Omit<DelegateDetails, "parentId" | "depth">, isError = false): DelegateToolResult => ({
+	const answer = (
+		text: string,
+		details: Omit<DelegateDetails, "parentId" | "depth">,
+		isError = false,
+	): DelegateToolResult => ({
 		content: [{ type: "text", text }],
 		details: { parentId: options.parentId, depth, ...details },
 		...(isError ? { isError } : {}),
@@ -95,13 +99,26 @@ export function delegateTool(options: DelegateToolOptions): DelegateTool {
 		},
 		async execute(_toolCallId, params, signal) {
 			if (depth >= maxDepth) {
-				return answer(`Refused: delegation is bounded at depth ${maxDepth} and this subagent is at depth ${depth}. Do the task yourself.`, { refused: "depth" }, true);
+				return answer(
+					`Refused: delegation is bounded at depth ${maxDepth} and this subagent is at depth ${depth}. Do the task yourself.`,
+					{ refused: "depth" },
+					true,
+				);
 			}
 			if (typeof params?.agent !== "string" || typeof params.task !== "string" || !params.task.trim()) {
-				return answer("Refused: the call needs `agent` (a name) and `task` (the whole task).", { refused: "arguments" }, true);
+				return answer(
+					"Refused: the call needs `agent` (a name) and `task` (the whole task).",
+					{ refused: "arguments" },
+					true,
+				);
 			}
 			const agent = options.agents.find((a) => a.name === params.agent);
-			if (!agent) return answer(`Refused: no agent \`${params.agent}\`. The agents are: ${names.join(", ")}.`, { refused: "unknown-agent" }, true);
+			if (!agent)
+				return answer(
+					`Refused: no agent \`${params.agent}\`. The agents are: ${names.join(", ")}.`,
+					{ refused: "unknown-agent" },
+					true,
+				);
 			calls++;
 			const pool = createPool({
 				cwd: options.cwd,
@@ -120,7 +137,8 @@ export function delegateTool(options: DelegateToolOptions): DelegateTool {
 			} finally {
 				await pool.closeAll();
 			}
-			if (!result.ok) return answer(`The subagent ${agent.name} failed: ${result.error ?? "unknown error"}`, { result }, true);
+			if (!result.ok)
+				return answer(`The subagent ${agent.name} failed: ${result.error ?? "unknown error"}`, { result }, true);
 			return answer(result.output, { result });
 		},
 	};

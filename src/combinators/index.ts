@@ -7,7 +7,14 @@
  *   r.output; r.steps; r.usage.busyMs / r.usage.wallMs;
  */
 export { type ChainOptions, chain } from "./chain.ts";
-export { type Claims, type ClaimsReport, createClaims, parseClaimLines, type Release, type ReleaseCause } from "./claims.ts";
+export {
+	type Claims,
+	type ClaimsReport,
+	createClaims,
+	parseClaimLines,
+	type Release,
+	type ReleaseCause,
+} from "./claims.ts";
 export {
 	DEFAULT_MAX_DEPTH,
 	type DelegateDetails,
@@ -18,20 +25,54 @@ export {
 	delegateTool,
 } from "./delegate-tool.ts";
 export { type FanOutOptions, type FanOutResult, fanOut } from "./fan-out.ts";
-export { type Answer, DEFAULT_MAX_QUESTIONS, type InterviewOptions, type InterviewResult, interview, parseQuestion } from "./interview.ts";
+export {
+	type Answer,
+	DEFAULT_MAX_QUESTIONS,
+	type InterviewOptions,
+	type InterviewResult,
+	interview,
+	parseQuestion,
+} from "./interview.ts";
 export { DEFAULT_MAX_ITERATIONS, type LoopOptions, type LoopResult, loop } from "./loop.ts";
-export { DEFAULT_MAX_TASKS, type OrchestrateOptions, type OrchestrateResult, orchestrate, plannerTask } from "./orchestrate.ts";
+export {
+	DEFAULT_MAX_TASKS,
+	type OrchestrateOptions,
+	type OrchestrateResult,
+	orchestrate,
+	plannerTask,
+} from "./orchestrate.ts";
 export { offerBoth, type ToolOffer } from "./offer-both.ts";
 export { type DroppedTask, type Plan, type PlanTask, parsePlan } from "./plan.ts";
 export { type ReduceOptions, reduce, synthesisTask } from "./reduce.ts";
 export { parseChoice, type RouteOptions, type RouteResult, route, routerTask } from "./route.ts";
-export { type MemberReport, type SwarmMember, type SwarmOptions, type SwarmResult, type SwarmState, swarm } from "./swarm.ts";
+export {
+	type MemberReport,
+	type SwarmMember,
+	type SwarmOptions,
+	type SwarmResult,
+	type SwarmState,
+	swarm,
+} from "./swarm.ts";
 export { type MemberBriefing, memberTask, type Post } from "./swarm-task.ts";
 export { labelBranches, readBranches } from "./branches.ts";
 export { failedBy, failure, readWorkflow, type WorkflowResult } from "./workflow-result.ts";
 // The runtime a combinator is written over, re-exported so a workflow author needs one import.
-export { type AbortOutcome, abortOutcome, cancelReason, deadline, stopReason, timeoutReason } from "../runtime/abort.ts";
-export { type Budget, type BudgetGauge, type BudgetSignals, budgetedSpawn, budgetGauge, type TurnBudget } from "../runtime/budget.ts";
+export {
+	type AbortOutcome,
+	abortOutcome,
+	cancelReason,
+	deadline,
+	stopReason,
+	timeoutReason,
+} from "../runtime/abort.ts";
+export {
+	type Budget,
+	type BudgetGauge,
+	type BudgetSignals,
+	budgetedSpawn,
+	budgetGauge,
+	type TurnBudget,
+} from "../runtime/budget.ts";
 export { mapConcurrent } from "../runtime/concurrent.ts";
 export { createPool, type Held, type SubagentPool, type TurnOptions } from "../runtime/pool.ts";
 export { createTrail, type Trail, type WorkflowUsage } from "../runtime/trail.ts";

@@ -65,7 +65,8 @@ function opening(input: string, max: number): string {
  */
 export async function interview(options: InterviewOptions): Promise<InterviewResult> {
 	const max = options.maxQuestions ?? DEFAULT_MAX_QUESTIONS;
-	if (!Number.isInteger(max) || max < 0) throw new RangeError(`pi-flows: maxQuestions must be a whole number, not ${max}`);
+	if (!Number.isInteger(max) || max < 0)
+		throw new RangeError(`pi-flows: maxQuestions must be a whole number, not ${max}`);
 	const pool = createPool(options);
 	const answers: Answer[] = [];
 	let last: Result;
@@ -85,7 +86,9 @@ export async function interview(options: InterviewOptions): Promise<InterviewRes
 			answers.push({ question, ...(reply !== undefined ? { answer: reply } : {}) });
 			if (reply === undefined) finalTurn = true;
 			// An abort while the user was being asked refuses this turn, which ends the interview as aborted.
-			last = await interviewer.ask(reply === undefined ? "The user gave no answer. Write the brief now with what you have." : `ANSWER: ${reply}`);
+			last = await interviewer.ask(
+				reply === undefined ? "The user gave no answer. Write the brief now with what you have." : `ANSWER: ${reply}`,
+			);
 		}
 	} finally {
 		await pool.closeAll();
@@ -94,7 +97,10 @@ export async function interview(options: InterviewOptions): Promise<InterviewRes
 }
 
 /** The user's answer, or undefined as soon as the workflow is cancelled: nobody waits on a closed run. */
-function untilAborted(answer: Promise<string | undefined>, signal: AbortSignal | undefined): Promise<string | undefined> {
+function untilAborted(
+	answer: Promise<string | undefined>,
+	signal: AbortSignal | undefined,
+): Promise<string | undefined> {
 	if (!signal) return answer;
 	if (signal.aborted) return Promise.resolve(undefined);
 	return new Promise((resolve, reject) => {

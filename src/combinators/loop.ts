@@ -42,7 +42,8 @@ export type LoopResult = WorkflowResult & {
  */
 export async function loop(options: LoopOptions): Promise<LoopResult> {
 	const max = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
-	if (!Number.isInteger(max) || max < 1) throw new RangeError(`pi-flows: maxIterations must be a whole number of at least 1, not ${max}`);
+	if (!Number.isInteger(max) || max < 1)
+		throw new RangeError(`pi-flows: maxIterations must be a whole number of at least 1, not ${max}`);
 	if (options.steps.length === 0) throw new RangeError("pi-flows: loop needs at least one step");
 	const pool = createPool(options);
 	let last: Result | undefined;

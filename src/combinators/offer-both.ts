@@ -11,7 +11,10 @@
 export type ToolOffer<T> = readonly T[] | ((parentId: string) => readonly T[]);
 
 /** One offer holding both: the first's tools, then the second's, each asked with the same `parentId`. */
-export function offerBoth<T>(first: ToolOffer<T> | undefined, second: ToolOffer<T> | undefined): (parentId: string) => T[] {
+export function offerBoth<T>(
+	first: ToolOffer<T> | undefined,
+	second: ToolOffer<T> | undefined,
+): (parentId: string) => T[] {
 	const take = (offer: ToolOffer<T> | undefined, parentId: string): readonly T[] =>
 		offer === undefined ? [] : typeof offer === "function" ? offer(parentId) : offer;
 	return (parentId) => [...take(first, parentId), ...take(second, parentId)];

@@ -63,7 +63,8 @@ export function plannerTask(input: string, workers: readonly AgentDef[], maxTask
  */
 export async function orchestrate(options: OrchestrateOptions): Promise<OrchestrateResult> {
 	const maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
-	if (!Number.isInteger(maxTasks) || maxTasks < 1) throw new RangeError(`pi-flows: maxTasks must be a whole number of at least 1, not ${maxTasks}`);
+	if (!Number.isInteger(maxTasks) || maxTasks < 1)
+		throw new RangeError(`pi-flows: maxTasks must be a whole number of at least 1, not ${maxTasks}`);
 	const pool = createPool(options);
 	const byName = new Map(options.workers.map((w) => [w.name, w]));
 	let reading: Result;

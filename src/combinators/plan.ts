@@ -78,7 +78,8 @@ function balancedChunks(text: string): string[] {
 function items(values: unknown[]): unknown[] {
 	return values.flatMap((v) => {
 		if (Array.isArray(v)) return v;
-		if (v && typeof v === "object" && Array.isArray((v as { tasks?: unknown }).tasks)) return (v as { tasks: unknown[] }).tasks;
+		if (v && typeof v === "object" && Array.isArray((v as { tasks?: unknown }).tasks))
+			return (v as { tasks: unknown[] }).tasks;
 		return [v];
 	});
 }
@@ -90,7 +91,8 @@ function items(values: unknown[]): unknown[] {
 export function parsePlan(answer: string, workers: readonly string[]): Plan {
 	const plan: Plan = { tasks: [], dropped: [] };
 	for (const item of items(jsonValues(answer))) {
-		const record = item && typeof item === "object" && !Array.isArray(item) ? (item as Record<string, unknown>) : undefined;
+		const record =
+			item && typeof item === "object" && !Array.isArray(item) ? (item as Record<string, unknown>) : undefined;
 		const agent = typeof record?.agent === "string" ? record.agent.trim() : "";
 		const task = typeof record?.task === "string" ? record.task.trim() : "";
 		if (!agent || !task) {

@@ -29,7 +29,8 @@ export interface ReduceOptions extends WorkflowOptions {
  */
 export function synthesisTask(input: string, results: readonly Result[]): string {
 	const failed = results.filter((r) => !r.ok).length;
-	const note = failed > 0 ? `\n\n${failed} of ${results.length} reports failed; say what is missing because of it.` : "";
+	const note =
+		failed > 0 ? `\n\n${failed} of ${results.length} reports failed; say what is missing because of it.` : "";
 	const reports = results.length > 0 ? labelBranches(results) : "(no reports)";
 	return `${input}\n\n# Reports\n\nAnswer from these ${results.length} reports.${note}\n\n${reports}`;
 }

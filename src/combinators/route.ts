@@ -58,7 +58,8 @@ export function routerTask(input: string, destinations: readonly AgentDef[]): st
  */
 export async function route(options: RouteOptions): Promise<RouteResult> {
 	const names = options.destinations.map((d) => d.name);
-	if (new Set(names).size !== names.length) throw new RangeError("pi-flows: route destinations must have distinct names");
+	if (new Set(names).size !== names.length)
+		throw new RangeError("pi-flows: route destinations must have distinct names");
 	const pool = createPool(options);
 	let reading: Result;
 	let destination: AgentDef | undefined;

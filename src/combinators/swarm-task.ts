@@ -60,7 +60,8 @@ export function memberTask(b: MemberBriefing): string {
 			"",
 			`You are ${b.self}, one of ${b.roster.length} members (${b.roster.join(", ")}) working on this goal over ${b.rounds} round(s). Nobody divides the work: you do, between you.`,
 		];
-		if (b.board) rules.push("Whatever you answer is posted to the board; each round you are handed what the others posted.");
+		if (b.board)
+			rules.push("Whatever you answer is posted to the board; each round you are handed what the others posted.");
 		if (b.claims) {
 			rules.push(
 				"Work is divided by claims. Take a key with a line `CLAIM: <key>` and give one back with `RELEASE: <key>`. Claims are settled at the end of each round, in member order, first come first served, and you are told next round what you hold. Work only on what you hold.",

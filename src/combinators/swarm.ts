@@ -91,12 +91,25 @@ interface Member {
 export async function swarm(options: SwarmOptions): Promise<SwarmResult> {
 	const lifetime = options.lifetime ?? "workflow";
 	if (options.members.length === 0) throw new RangeError("pi-flows: a swarm needs members");
-	if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new RangeError(`pi-flows: rounds must be a whole number of at least 1, not ${options.rounds}`);
+	if (!Number.isInteger(options.rounds) || options.rounds < 1)
+		throw new RangeError(`pi-flows: rounds must be a whole number of at least 1, not ${options.rounds}`);
 	const first = options.members[0].agent;
 	if (lifetime === "task" && options.rounds > 1) {
-		const base = { agent: first.name, output: "", messages: [], usage: emptyUsage(), model: options.model ?? first.model ?? "", ok: false };
+		const base = {
+			agent: first.name,
+			output: "",
+			messages: [],
+			usage: emptyUsage(),
+			model: options.model ?? first.model ?? "",
+			ok: false,
+		};
 		const why = `lifetime "task" with ${options.rounds} rounds is refused: a member's id is its name on the board, and a task-lifetime member gets a new one every round`;
-		return readWorkflow(failure(base, why, "schema"), createTrail(), { converged: false, rounds: 0, posts: [], members: [] });
+		return readWorkflow(failure(base, why, "schema"), createTrail(), {
+			converged: false,
+			rounds: 0,
+			posts: [],
+			members: [],
+		});
 	}
 	const pool = createPool({ ...options, lifetime });
 	const { claims, board = false } = options;
@@ -107,9 +120,17 @@ export async function swarm(options: SwarmOptions): Promise<SwarmResult> {
 	let held: ClaimsReport["held"] = [];
 	try {
 		for (const { agent, count = 1 } of options.members) {
-			if (!Number.isInteger(count) || count < 1) throw new RangeError(`pi-flows: a member's count must be at least 1, not ${count}`);
+			if (!Number.isInteger(count) || count < 1)
+				throw new RangeError(`pi-flows: a member's count must be at least 1, not ${count}`);
 			for (let i = 0; i < count; i++) {
-				members.push({ held: await pool.hold(agent, { key: `${agent.name}[${i}]` }), agent, failures: 0, out: false, seen: 0, notes: [] });
+				members.push({
+					held: await pool.hold(agent, { key: `${agent.name}[${i}]` }),
+					agent,
+					failures: 0,
+					out: false,
+					seen: 0,
+					notes: [],
+				});
 			}
 		}
 		const roster = members.map((m) => m.held.id);
@@ -120,7 +141,17 @@ export async function swarm(options: SwarmOptions): Promise<SwarmResult> {
 			const answers = await Promise.all(
 				live.map((m) => {
 					const news = posts.slice(m.seen).filter((p) => p.member !== m.held.id);
-					const task = memberTask({ goal: options.goal, round, rounds: options.rounds, self: m.held.id, roster, board, ...(claims ? { claims } : {}), news, notes: m.notes });
+					const task = memberTask({
+						goal: options.goal,
+						round,
+						rounds: options.rounds,
+						self: m.held.id,
+						roster,
+						board,
+						...(claims ? { claims } : {}),
+						news,
+						notes: m.notes,
+					});
 					m.seen = posts.length;
 					m.notes = [];
 					return m.held.ask(task);
@@ -131,7 +162,8 @@ export async function swarm(options: SwarmOptions): Promise<SwarmResult> {
 				const answer = answers[i];
 				m.answer = answer;
 				m.failures = answer.ok ? 0 : m.failures + 1;
-				if (answer.ok && board && answer.output.trim()) posts.push({ round, member: m.held.id, agent: m.agent.name, text: answer.output.trim() });
+				if (answer.ok && board && answer.output.trim())
+					posts.push({ round, member: m.held.id, agent: m.agent.name, text: answer.output.trim() });
 				if (answer.ok && claims) m.notes = settleClaims(claims, m.held.id, answer.output);
 				if (m.failures >= DROP_OUT_AFTER) {
 					m.out = true;
@@ -152,13 +184,21 @@ export async function swarm(options: SwarmOptions): Promise<SwarmResult> {
 		await pool.closeAll();
 	}
 	const answered = members.filter((m) => m.answer);
-	const reading = readBranches(answered.map((m) => m.answer as Result), first.name);
+	const reading = readBranches(
+		answered.map((m) => m.answer as Result),
+		first.name,
+	);
 	return readWorkflow(reading, pool.trail, {
 		converged,
 		rounds: played,
 		posts,
 		...(claims ? { claims: { held, released: claims.releases() } } : {}),
-		members: answered.map((m) => ({ id: m.held.id, agent: m.agent.name, answer: m.answer as Result, droppedOut: m.out })),
+		members: answered.map((m) => ({
+			id: m.held.id,
+			agent: m.agent.name,
+			answer: m.answer as Result,
+			droppedOut: m.out,
+		})),
 	});
 }
 
@@ -166,7 +206,8 @@ export async function swarm(options: SwarmOptions): Promise<SwarmResult> {
 function settleClaims(claims: Claims, self: string, output: string): string[] {
 	const lines = parseClaimLines(output);
 	const notes: string[] = [];
-	for (const key of lines.release) notes.push(claims.release(key, self) ? `Released ${key}.` : `You did not hold ${key}.`);
+	for (const key of lines.release)
+		notes.push(claims.release(key, self) ? `Released ${key}.` : `You did not hold ${key}.`);
 	for (const key of lines.take) {
 		if (claims.take(key, self)) notes.push(`Claimed ${key}.`);
 		else if (!claims.keys.includes(key)) notes.push(`${key} is not a key of this swarm.`);

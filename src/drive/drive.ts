@@ -380,7 +380,10 @@ async function oneTurn(
 			agent: options.agent,
 			...(options.model ? { model: options.model } : {}),
 			cwd: options.cwd,
-			customTools: [finishTool(capture, { save }), checkpointTool(capture, policy.checkpointReset, { save, resetsLeft })],
+			customTools: [
+				finishTool(capture, { save }),
+				checkpointTool(capture, policy.checkpointReset, { save, resetsLeft }),
+			],
 		});
 		const directive = landThePlaneDirective({ canReset: resetsLeft() });
 		const watermark = { threshold: policy.watermark, directive, muted: () => handedOff(capture) };

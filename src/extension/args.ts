@@ -22,7 +22,10 @@ export interface CommandLine {
 }
 
 /** Splits a line, or says what is wrong with it in one sentence. */
-export function readCommandLine(line: string, allowed: readonly RunFlag[] = RUN_FLAGS): { ok: true; value: CommandLine } | { ok: false; error: string } {
+export function readCommandLine(
+	line: string,
+	allowed: readonly RunFlag[] = RUN_FLAGS,
+): { ok: true; value: CommandLine } | { ok: false; error: string } {
 	const words = wordsOf(line);
 	const flags: CommandLine["flags"] = {};
 	const take = (flag: string, value: string | undefined): string | undefined => {
@@ -59,7 +62,13 @@ export function readCommandLine(line: string, allowed: readonly RunFlag[] = RUN_
 export function readTimeout(text: string | undefined): { ok: true; value?: number } | { ok: false; error: string } {
 	if (text === undefined) return { ok: true };
 	const ms = /^\d+$/.test(text) ? Number(text) * 1000 : parseDuration(text);
-	if (ms === undefined || ms <= 0 || ms > MAX_DURATION_MS) return { ok: false, error: durationFlagError("--timeout", text) ?? `--timeout takes a duration like 90s, 10m or 1h30m (at most 24d), not \`${text}\`` };
+	if (ms === undefined || ms <= 0 || ms > MAX_DURATION_MS)
+		return {
+			ok: false,
+			error:
+				durationFlagError("--timeout", text) ??
+				`--timeout takes a duration like 90s, 10m or 1h30m (at most 24d), not \`${text}\``,
+		};
 	return { ok: true, value: ms };
 }
 
@@ -69,7 +78,8 @@ export function readTokenBudget(text: string | undefined): { ok: true; value?: n
 	const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
 	const scale = match?.[2].toLowerCase() === "k" ? 1_000 : match?.[2].toLowerCase() === "m" ? 1_000_000 : 1;
 	const value = match ? Math.round(Number(match[1]) * scale) : Number.NaN;
-	if (!Number.isSafeInteger(value) || value < 1) return { ok: false, error: `--budget-tokens takes a token count like 50000 or 50k, not \`${text}\`` };
+	if (!Number.isSafeInteger(value) || value < 1)
+		return { ok: false, error: `--budget-tokens takes a token count like 50000 or 50k, not \`${text}\`` };
 	return { ok: true, value };
 }
 
@@ -83,7 +93,8 @@ interface Word {
 function wordsOf(line: string): Word[] {
 	const words: Word[] = [];
 	const pattern = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\S+/g;
-	for (let m = pattern.exec(line); m; m = pattern.exec(line)) words.push({ text: m[0], start: m.index, end: m.index + m[0].length });
+	for (let m = pattern.exec(line); m; m = pattern.exec(line))
+		words.push({ text: m[0], start: m.index, end: m.index + m[0].length });
 	return words;
 }
 

@@ -20,15 +20,22 @@ export interface DialogHooks {
 }
 
 /** Puts questions to the person through `ui`, the same calls in the terminal and over RPC. */
-export function dialogAsk(ui: Pick<ExtensionUIContext, "select" | "confirm" | "input">, hooks: DialogHooks = {}): AskPort {
+export function dialogAsk(
+	ui: Pick<ExtensionUIContext, "select" | "confirm" | "input">,
+	hooks: DialogHooks = {},
+): AskPort {
 	return {
 		somebodyThere: true,
 		async ask(card, signal) {
 			if (signal?.aborted) return { kind: "stopped" };
 			const started = performance.now();
 			const timedOut = () => card.timeoutMs !== undefined && performance.now() - started >= card.timeoutMs - 50;
-			const dismissed = (): AskAnswer => (signal?.aborted ? { kind: "stopped" } : timedOut() ? { kind: "timeout" } : { kind: "stopped" });
-			const options = { ...(signal ? { signal } : {}), ...(card.timeoutMs !== undefined ? { timeout: card.timeoutMs } : {}) };
+			const dismissed = (): AskAnswer =>
+				signal?.aborted ? { kind: "stopped" } : timedOut() ? { kind: "timeout" } : { kind: "stopped" };
+			const options = {
+				...(signal ? { signal } : {}),
+				...(card.timeoutMs !== undefined ? { timeout: card.timeoutMs } : {}),
+			};
 			hooks.opened?.();
 			try {
 				if (card.confirm) {
@@ -59,13 +66,18 @@ export function dialogAsk(ui: Pick<ExtensionUIContext, "select" | "confirm" | "i
 /** The dialog's title: who asks, then (when the dialog has no body) the reads, then the question. */
 function titleOf(card: AskCard, withBody: boolean): string {
 	const head = `${card.header ? `${card.header} · ` : ""}${card.visit}`;
-	return withBody && card.reads.length ? `${head}\n\n${bodyOf(card)}` : withBody ? `${head}\n\n${card.question}` : `${head}: ${card.question}`;
+	return withBody && card.reads.length
+		? `${head}\n\n${bodyOf(card)}`
+		: withBody
+			? `${head}\n\n${card.question}`
+			: `${head}: ${card.question}`;
 }
 
 function bodyOf(card: AskCard): string {
 	const reads = card.reads.map((r) => {
 		const lines = r.text.split("\n");
-		const cut = lines.length > READ_LINES ? [...lines.slice(0, READ_LINES), `… ${lines.length - READ_LINES} more lines`] : lines;
+		const cut =
+			lines.length > READ_LINES ? [...lines.slice(0, READ_LINES), `… ${lines.length - READ_LINES} more lines`] : lines;
 		return `## ${r.address}\n${cut.join("\n")}`;
 	});
 	return [...reads, card.question].join("\n\n");

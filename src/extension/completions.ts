@@ -13,7 +13,11 @@ import { listFlows } from "../flow/index.ts";
 export type NameKind = "flows" | "agents";
 
 /** A completer for a command line of `[flags] <name> [input] [flags]`. */
-export function completeLine(kinds: readonly NameKind[], flags: readonly string[], cwd: () => string = () => process.cwd()) {
+export function completeLine(
+	kinds: readonly NameKind[],
+	flags: readonly string[],
+	cwd: () => string = () => process.cwd(),
+) {
 	return (prefix: string): AutocompleteItem[] | null => {
 		const match = /^(.*?)(\S*)$/s.exec(prefix);
 		const before = match?.[1] ?? "";
@@ -32,7 +36,11 @@ export function completeLine(kinds: readonly NameKind[], flags: readonly string[
 		const items = kinds.flatMap((kind) =>
 			namesOf(kind, cwd())
 				.filter((n) => n.name.startsWith(current))
-				.map((n) => ({ value: `${before}${n.name} `, label: n.name, description: `${kind === "flows" ? "flow" : "agent"} · ${n.source}` })),
+				.map((n) => ({
+					value: `${before}${n.name} `,
+					label: n.name,
+					description: `${kind === "flows" ? "flow" : "agent"} · ${n.source}`,
+				})),
 		);
 		return items.length ? items : null;
 	};
@@ -43,6 +51,9 @@ function namesOf(kind: NameKind, cwd: string): { name: string; source: string }[
 	const byName = new Map<string, string>();
 	// Flows come from the catalogue, which also finds pi-subagents' `.chain.md` chains and names them.
 	if (kind === "flows") for (const f of listFlows(cwd, { project: true }).flows) byName.set(f.name, f.source);
-	else for (const { dir, source } of definitionDirs(kind, cwd, { project: true })) for (const file of markdownFiles(dir).filter((f) => !f.endsWith(".chain.md"))) byName.set(basename(file, ".md"), source);
+	else
+		for (const { dir, source } of definitionDirs(kind, cwd, { project: true }))
+			for (const file of markdownFiles(dir).filter((f) => !f.endsWith(".chain.md")))
+				byName.set(basename(file, ".md"), source);
 	return [...byName].map(([name, source]) => ({ name, source })).sort((a, b) => a.name.localeCompare(b.name));
 }

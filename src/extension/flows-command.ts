@@ -6,7 +6,15 @@
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { loadRoster, markdownFiles, nearestProjectDir, type Scope } from "../agents/index.ts";
-import { budgetInForce, budgetLimits, catalogueOptions, checkFlowFile, findFlow, listFlows, showBudget } from "../flow/index.ts";
+import {
+	budgetInForce,
+	budgetLimits,
+	catalogueOptions,
+	checkFlowFile,
+	findFlow,
+	listFlows,
+	showBudget,
+} from "../flow/index.ts";
 import { boundText, mermaidOf, planOf, showPlan } from "../flow/render/index.ts";
 import { completeLine } from "./completions.ts";
 import { faultLines } from "./launch/prepare.ts";
@@ -42,18 +50,38 @@ export function flowListing(cwd: string, scope: Scope): { text: string; refused:
 	for (const f of flows) {
 		const checked = checkFlowFile(f.file, roster, options);
 		if (checked.value) {
-			rows.push({ cells: [f.name, f.source, boundText(checked.value.bound), checked.value.description.value], faults: [] });
+			rows.push({
+				cells: [f.name, f.source, boundText(checked.value.bound), checked.value.description.value],
+				faults: [],
+			});
 		} else {
 			broken++;
-			rows.push({ cells: [f.name, f.source, "broken", relativeTo(cwd, f.file)], faults: faultLines(checked.faults, cwd) });
+			rows.push({
+				cells: [f.name, f.source, "broken", relativeTo(cwd, f.file)],
+				faults: faultLines(checked.faults, cwd),
+			});
 		}
 	}
 	const hidden = scope.project ? [] : untrustedFlows(cwd);
-	for (const file of hidden) rows.push({ cells: [file.name, "project", "not loaded", `${file.shown} (this project is not trusted)`], faults: [] });
+	for (const file of hidden)
+		rows.push({
+			cells: [file.name, "project", "not loaded", `${file.shown} (this project is not trusted)`],
+			faults: [],
+		});
 	rows.sort((a, b) => a.cells[0].localeCompare(b.cells[0]));
 	const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r.cells[i].length)));
-	const lines = rows.flatMap((r) => [r.cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c)).join("  ").trimEnd(), ...r.faults.map((f) => `    ${f}`)]);
-	const counts = [`${flows.length} flow${flows.length === 1 ? "" : "s"}`, ...(broken ? [`${broken} refused`] : []), ...(hidden.length ? [`${hidden.length} not loaded`] : [])];
+	const lines = rows.flatMap((r) => [
+		r.cells
+			.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c))
+			.join("  ")
+			.trimEnd(),
+		...r.faults.map((f) => `    ${f}`),
+	]);
+	const counts = [
+		`${flows.length} flow${flows.length === 1 ? "" : "s"}`,
+		...(broken ? [`${broken} refused`] : []),
+		...(hidden.length ? [`${hidden.length} not loaded`] : []),
+	];
 	return { text: rows.length ? [counts.join(", "), ...lines].join("\n") : "no flows found", refused: broken > 0 };
 }
 
@@ -62,12 +90,17 @@ export function flowPlan(cwd: string, scope: Scope, name: string): { ok: boolean
 	const found = findFlow(name, cwd, scope);
 	if (!found.ok) return { ok: false, text: (!scope.project && untrustedRefusal(cwd, "flows", name)) || found.error };
 	const checked = checkFlowFile(found.value.file, loadRoster(cwd, scope), catalogueOptions(cwd, scope));
-	if (!checked.value) return { ok: false, text: [`${found.value.name} does not check:`, ...faultLines(checked.faults, cwd)].join("\n") };
+	if (!checked.value)
+		return { ok: false, text: [`${found.value.name} does not check:`, ...faultLines(checked.faults, cwd)].join("\n") };
 	const display = (p: string) => relativeTo(cwd, p);
 	const budget = budgetInForce(checked.value, {}, display);
 	const limits = budgetLimits(budget);
 	// Every budget in force and where it comes from, as `pi-flows plan` prints it.
-	const rows = planOf(checked.value, { file: display(found.value.file), display, ...(limits ? { budget: limits } : {}) });
+	const rows = planOf(checked.value, {
+		file: display(found.value.file),
+		display,
+		...(limits ? { budget: limits } : {}),
+	});
 	const plan = [showPlan(rows), ...showBudget(budget)].join("\n");
 	return { ok: true, text: `${plan}\n\n\`\`\`mermaid\n${mermaidOf(checked.value).trimEnd()}\n\`\`\`` };
 }
@@ -76,6 +109,8 @@ export function flowPlan(cwd: string, scope: Scope, name: string): { ok: boolean
 function untrustedFlows(cwd: string): { name: string; shown: string }[] {
 	const dir = nearestProjectDir(cwd, "flows");
 	if (!dir) return [];
-	return markdownFiles(dir)
-		.map((file) => ({ name: file.slice(file.lastIndexOf("/") + 1, -3), shown: relativeTo(cwd, file) }));
+	return markdownFiles(dir).map((file) => ({
+		name: file.slice(file.lastIndexOf("/") + 1, -3),
+		shown: relativeTo(cwd, file),
+	}));
 }

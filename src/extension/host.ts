@@ -10,7 +10,10 @@ import { agentDir } from "../agents/index.ts";
 import { openHost, type PiHost, type Script } from "../pi/index.ts";
 
 /** Opens a host for one run from `ctx`; each run opens its own so a dry run's script never leaks into another. */
-export async function hostFor(ctx: Pick<ExtensionContext, "cwd" | "model" | "modelRegistry">, script?: Script): Promise<PiHost> {
+export async function hostFor(
+	ctx: Pick<ExtensionContext, "cwd" | "model" | "modelRegistry">,
+	script?: Script,
+): Promise<PiHost> {
 	const host = await openHost({
 		cwd: ctx.cwd,
 		agentDir: agentDir(),
@@ -38,6 +41,7 @@ export function sessionModel(ctx: Pick<ExtensionContext, "model">): string | und
  */
 function sessionRuntime(ctx: Pick<ExtensionContext, "modelRegistry">): { modelRuntime?: ModelRuntime } {
 	const runtime = (ctx.modelRegistry as unknown as { runtime?: unknown } | undefined)?.runtime;
-	const usable = typeof runtime === "object" && runtime !== null && "registerNativeProvider" in runtime && "getModel" in runtime;
+	const usable =
+		typeof runtime === "object" && runtime !== null && "registerNativeProvider" in runtime && "getModel" in runtime;
 	return usable ? { modelRuntime: runtime as ModelRuntime } : {};
 }

@@ -33,7 +33,8 @@ export default function piFlows(pi: ExtensionAPI): void {
 	for (const [name, description] of Object.entries(COMMAND_CARDS)) {
 		pi.registerCommand(name, {
 			description,
-			getArgumentCompletions: async (prefix): Promise<AutocompleteItem[] | null> => (await (await code(name)).getArgumentCompletions?.(prefix)) ?? null,
+			getArgumentCompletions: async (prefix): Promise<AutocompleteItem[] | null> =>
+				(await (await code(name)).getArgumentCompletions?.(prefix)) ?? null,
 			handler: async (args, ctx) => (await code(name)).handler(args, ctx),
 		});
 	}

@@ -25,25 +25,48 @@ export interface ResultDetails {
 }
 
 /** Posts a run's answer without starting a turn (delivered with the next one when pi is busy). */
-export function postResult(pi: ExtensionAPI, ctx: Pick<ExtensionContext, "isIdle">, content: string, details: ResultDetails): void {
-	pi.sendMessage({ customType: RESULT_MESSAGE, content, display: true, details }, ctx.isIdle() ? { triggerTurn: false } : { triggerTurn: false, deliverAs: "nextTurn" });
+export function postResult(
+	pi: ExtensionAPI,
+	ctx: Pick<ExtensionContext, "isIdle">,
+	content: string,
+	details: ResultDetails,
+): void {
+	pi.sendMessage(
+		{ customType: RESULT_MESSAGE, content, display: true, details },
+		ctx.isIdle() ? { triggerTurn: false } : { triggerTurn: false, deliverAs: "nextTurn" },
+	);
 }
 
 /** Posts a note for the person; the `context` hook keeps it from the model. */
-export function postNote(pi: ExtensionAPI, ctx: Pick<ExtensionContext, "isIdle">, content: string, details: Record<string, unknown> = {}): void {
-	pi.sendMessage({ customType: NOTE_MESSAGE, content, display: true, details }, ctx.isIdle() ? { triggerTurn: false } : { triggerTurn: false, deliverAs: "nextTurn" });
+export function postNote(
+	pi: ExtensionAPI,
+	ctx: Pick<ExtensionContext, "isIdle">,
+	content: string,
+	details: Record<string, unknown> = {},
+): void {
+	pi.sendMessage(
+		{ customType: NOTE_MESSAGE, content, display: true, details },
+		ctx.isIdle() ? { triggerTurn: false } : { triggerTurn: false, deliverAs: "nextTurn" },
+	);
 }
 
 /** Registers how both kinds are drawn, and keeps notes out of every request's context. */
 export function registerMessages(pi: ExtensionAPI): void {
 	pi.on("context", (event) => {
-		const kept = event.messages.filter((m) => !((m as { role?: string; customType?: string }).role === "custom" && (m as { customType?: string }).customType === NOTE_MESSAGE));
+		const kept = event.messages.filter(
+			(m) =>
+				!(
+					(m as { role?: string; customType?: string }).role === "custom" &&
+					(m as { customType?: string }).customType === NOTE_MESSAGE
+				),
+		);
 		return kept.length === event.messages.length ? undefined : { messages: kept };
 	});
 	pi.registerMessageRenderer<ResultDetails>(RESULT_MESSAGE, (message, { expanded }, theme) => {
 		const box = new Container();
 		box.addChild(new Markdown(textOf(message.content), 1, 0, getMarkdownTheme()));
-		if (expanded && message.details?.frame.length) box.addChild(new Text(theme.fg("dim", message.details.frame.join("\n")), 1, 0));
+		if (expanded && message.details?.frame.length)
+			box.addChild(new Text(theme.fg("dim", message.details.frame.join("\n")), 1, 0));
 		return box;
 	});
 	pi.registerMessageRenderer(NOTE_MESSAGE, (message, _options, theme) => {
@@ -61,7 +84,11 @@ function textOf(content: unknown): string {
 }
 
 /** Tells the person something: a notification with a UI, stderr without (pi keeps stdout for the answer). */
-export function say(ctx: Pick<ExtensionContext, "hasUI" | "ui">, text: string, level: "info" | "warning" | "error" = "info"): void {
+export function say(
+	ctx: Pick<ExtensionContext, "hasUI" | "ui">,
+	text: string,
+	level: "info" | "warning" | "error" = "info",
+): void {
 	if (ctx.hasUI) {
 		ctx.ui.notify(text, level);
 		return;

@@ -7,7 +7,15 @@ import { resolve } from "node:path";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { createBashCheck, createGitPort, NOBODY } from "../flow/index.ts";
 import { readScript } from "../pi/index.ts";
-import { journalState, newestResumable, readJournal, resumeRun, runsHome, sealedRun, snapshotModels } from "../runs/index.ts";
+import {
+	journalState,
+	newestResumable,
+	readJournal,
+	resumeRun,
+	runsHome,
+	sealedRun,
+	snapshotModels,
+} from "../runs/index.ts";
 import { agentDir } from "../agents/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 import { dialogAsk } from "./ask-dialogs.ts";
@@ -38,7 +46,10 @@ export async function resumeInPi(
 	const state = journal.ok ? journalState(journal.entries) : undefined;
 	let inDoubt: "rerun" | "stop" = "stop";
 	if (state?.inDoubt.length && ctx.hasUI) {
-		const rerun = await ctx.ui.confirm("Run again a turn that may have written?", `${state.inDoubt.join(", ")} was cut after calling a tool that writes; its edits may be in the tree. Run it again from its start?`);
+		const rerun = await ctx.ui.confirm(
+			"Run again a turn that may have written?",
+			`${state.inDoubt.join(", ")} was cut after calling a tool that writes; its edits may be in the tree. Run it again from its start?`,
+		);
 		inDoubt = rerun ? "rerun" : "stop";
 	}
 	const scriptSetting = snap.value.settings.script;
@@ -74,7 +85,13 @@ export async function resumeInPi(
 		lines.push(...(outcome.resumed?.notes ?? []));
 		if (outcome.resumed?.changed) lines.push(outcome.resumed.changed);
 		const { result } = outcome;
-		lines.push(result.ok ? (typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2)) : `failed at ${result.failedAt}: ${result.error}`);
+		lines.push(
+			result.ok
+				? typeof result.output === "string"
+					? result.output
+					: JSON.stringify(result.output, null, 2)
+				: `failed at ${result.failedAt}: ${result.error}`,
+		);
 		post(lines.join("\n\n"), result.ok, shown(ctx.cwd, runDir));
 	} finally {
 		ctx.signal?.removeEventListener("abort", onPiAbort);

@@ -50,7 +50,9 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 			const budget = readTokenBudget(flags["--budget-tokens"]);
 			if (!budget.ok) return say(ctx, `/run: ${budget.error}`, "error");
 			let asking = false;
-			const ask = ctx.hasUI ? dialogAsk(ctx.ui, { opened: () => (asking = true), closed: () => (asking = false) }) : NOBODY;
+			const ask = ctx.hasUI
+				? dialogAsk(ctx.ui, { opened: () => (asking = true), closed: () => (asking = false) })
+				: NOBODY;
 			const request = {
 				name,
 				input,
@@ -74,7 +76,12 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 			let launched: Launched;
 			let frame: string[];
 			try {
-				launched = await launch(p, { signal: stop.signal, onEvent: view.sink, childTools, note: (text) => say(ctx, text, "info") });
+				launched = await launch(p, {
+					signal: stop.signal,
+					onEvent: view.sink,
+					childTools,
+					note: (text) => say(ctx, text, "info"),
+				});
 			} finally {
 				ctx.signal?.removeEventListener("abort", onPiAbort);
 				frame = view.frame();

@@ -38,7 +38,12 @@ export function registerStepCommand(pi: ExtensionAPI, memory: TrustMemory): void
 		description: COMMAND_CARDS.step,
 		getArgumentCompletions: completeLine(["flows", "agents"], STEP_FLAGS),
 		handler: async (args, ctx) => {
-			if (!ctx.hasUI) return say(ctx, "/step asks after every turn, so it needs pi's terminal or an RPC client; run the flow with /run instead.", "error");
+			if (!ctx.hasUI)
+				return say(
+					ctx,
+					"/step asks after every turn, so it needs pi's terminal or an RPC client; run the flow with /run instead.",
+					"error",
+				);
 			const line = readCommandLine(args, STEP_FLAGS);
 			if (!line.ok) return say(ctx, `/step: ${line.error}`, "error");
 			const { name, input, flags } = line.value;
@@ -50,7 +55,9 @@ export function registerStepCommand(pi: ExtensionAPI, memory: TrustMemory): void
 			if (findFlow(name, ctx.cwd, scope).ok) return stepFlow(pi, ctx, scope, name, input, options);
 			const agent = agentIn(loadRoster(ctx.cwd, scope), name);
 			if (agent.ok) return stepAgent(pi, ctx, agent.agent, input, options);
-			const refusal = !scope.project ? (untrustedRefusal(ctx.cwd, "flows", name) ?? untrustedRefusal(ctx.cwd, "agents", name)) : undefined;
+			const refusal = !scope.project
+				? (untrustedRefusal(ctx.cwd, "flows", name) ?? untrustedRefusal(ctx.cwd, "agents", name))
+				: undefined;
 			say(ctx, `/step: ${refusal ?? `no flow named \`${name}\`, and ${agent.error}`}`, "error");
 		},
 	});
@@ -62,27 +69,60 @@ interface StepOptions {
 	script?: string;
 }
 
-async function stepFlow(pi: ExtensionAPI, ctx: ExtensionCommandContext, scope: { project?: boolean }, name: string, input: string, o: StepOptions): Promise<void> {
+async function stepFlow(
+	pi: ExtensionAPI,
+	ctx: ExtensionCommandContext,
+	scope: { project?: boolean },
+	name: string,
+	input: string,
+	o: StepOptions,
+): Promise<void> {
 	let asking = false;
 	let waiting: string | undefined;
-	const hooks = { opened: () => (asking = true), closed: () => (asking = false), waiting: (what: string | undefined) => (waiting = what) };
-	const request = { name, input, ...(o.model ? { model: o.model } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}), ...(o.script ? { script: o.script } : {}) };
+	const hooks = {
+		opened: () => (asking = true),
+		closed: () => (asking = false),
+		waiting: (what: string | undefined) => (waiting = what),
+	};
+	const request = {
+		name,
+		input,
+		...(o.model ? { model: o.model } : {}),
+		...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+		...(o.script ? { script: o.script } : {}),
+	};
 	const prepared = await prepareLaunch(request, ctx, scope, dialogAsk(ctx.ui, hooks));
 	if (!prepared.ok) return say(ctx, [`/step ${name}: refused`, ...prepared.lines].join("\n"), "error");
 	const stop = new AbortController();
-	const view = openLiveView(ctx, prepared.value.flow, { onEscape: () => stop.abort(), paused: () => asking, status: () => waiting });
+	const view = openLiveView(ctx, prepared.value.flow, {
+		onEscape: () => stop.abort(),
+		paused: () => asking,
+		status: () => waiting,
+	});
 	const gate = stepGate(pi, ctx, stop, hooks);
 	try {
 		const childTools = runChildTools(ctx, scope, prepared.value.host, o.model ?? (o.script ? "scripted" : undefined));
-		const launched = await launch(prepared.value, { signal: stop.signal, onEvent: view.sink, wrapSpawn: gate, childTools });
+		const launched = await launch(prepared.value, {
+			signal: stop.signal,
+			onEvent: view.sink,
+			wrapSpawn: gate,
+			childTools,
+		});
 		postNote(pi, ctx, answerOf(prepared.value.flow.name.value, input, launched).content, { runDir: launched.runDir });
 	} finally {
 		view.close();
 	}
 }
 
-async function stepAgent(pi: ExtensionAPI, ctx: ExtensionCommandContext, agent: AgentDef, input: string, o: StepOptions): Promise<void> {
-	if (!input.trim()) return say(ctx, `/step ${agent.name}: say what the agent should do: /step ${agent.name} <task>`, "error");
+async function stepAgent(
+	pi: ExtensionAPI,
+	ctx: ExtensionCommandContext,
+	agent: AgentDef,
+	input: string,
+	o: StepOptions,
+): Promise<void> {
+	if (!input.trim())
+		return say(ctx, `/step ${agent.name}: say what the agent should do: /step ${agent.name} <task>`, "error");
 	// `--script`: the turn plays on the scripted model, its steps under the agent's name (or `*`).
 	let script: Script | undefined;
 	if (o.script) {
@@ -92,9 +132,18 @@ async function stepAgent(pi: ExtensionAPI, ctx: ExtensionCommandContext, agent: 
 	}
 	const model = o.model ?? (script ? "scripted" : undefined);
 	const host = await hostFor(ctx, script);
-	const pool = createPool({ cwd: ctx.cwd, spawn: host.spawn, ...(model ? { model } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) });
+	const pool = createPool({
+		cwd: ctx.cwd,
+		spawn: host.spawn,
+		...(model ? { model } : {}),
+		...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+	});
 	try {
-		postNote(pi, ctx, readsNote(agent.name, agent.name, model ?? agent.model ?? sessionModel(ctx) ?? "pi's default", input));
+		postNote(
+			pi,
+			ctx,
+			readsNote(agent.name, agent.name, model ?? agent.model ?? sessionModel(ctx) ?? "pi's default", input),
+		);
 		postNote(pi, ctx, resultNote(agent.name, await pool.turn(agent, input)));
 	} finally {
 		await pool.closeAll();
@@ -106,7 +155,12 @@ async function stepAgent(pi: ExtensionAPI, ctx: ExtensionCommandContext, agent: 
  * shows its reads, runs, shows its result and asks what next. "edit" opens the next turn's input in pi's
  * editor before it runs.
  */
-function stepGate(pi: ExtensionAPI, ctx: ExtensionCommandContext, stop: AbortController, hooks: { opened(): void; closed(): void; waiting(what: string | undefined): void }) {
+function stepGate(
+	pi: ExtensionAPI,
+	ctx: ExtensionCommandContext,
+	stop: AbortController,
+	hooks: { opened(): void; closed(): void; waiting(what: string | undefined): void },
+) {
 	let queue: Promise<unknown> = Promise.resolve();
 	let editNext = false;
 	const turn = async (sub: Subagent, task: string, options: AskOptions | undefined): Promise<Result> => {
@@ -123,12 +177,10 @@ function stepGate(pi: ExtensionAPI, ctx: ExtensionCommandContext, stop: AbortCon
 		if (stop.signal.aborted) return result;
 		hooks.opened();
 		hooks.waiting(`${label} ended: waiting for your choice`);
-		const next = await ctx.ui
-			.select(`${label} ended. Next?`, [...STEP_CHOICES])
-			.finally(() => {
-				hooks.closed();
-				hooks.waiting(undefined);
-			});
+		const next = await ctx.ui.select(`${label} ended. Next?`, [...STEP_CHOICES]).finally(() => {
+			hooks.closed();
+			hooks.waiting(undefined);
+		});
 		if (next === "edit the next input") editNext = true;
 		else if (next !== "continue") stop.abort();
 		return result;

@@ -17,14 +17,25 @@ import { markdownFiles, nearestProjectDir, type Scope } from "../agents/index.ts
 export const TRUST_ENV = "PI_FLOWS_TRUST_PROJECT";
 
 /** What pi gates behind project trust in 1.6; a resource missing here only makes us ask when pi would not. */
-const PI_GATED = ["settings.json", "mcp.json", "extensions", "skills", "prompts", "themes", "SYSTEM.md", "APPEND_SYSTEM.md"];
+const PI_GATED = [
+	"settings.json",
+	"mcp.json",
+	"extensions",
+	"skills",
+	"prompts",
+	"themes",
+	"SYSTEM.md",
+	"APPEND_SYSTEM.md",
+];
 
 /** Decisions taken in this pi process, by project folder, so a person is asked once. */
 export type TrustMemory = Map<string, boolean>;
 
 /** The project's agent and flow files, which trust is about. */
 export function projectFiles(cwd: string): string[] {
-	return projectDirs(cwd, "flows").concat(projectDirs(cwd, "agents")).flatMap((dir) => markdownFiles(dir));
+	return projectDirs(cwd, "flows")
+		.concat(projectDirs(cwd, "agents"))
+		.flatMap((dir) => markdownFiles(dir));
 }
 
 /** The project's folders of `kind`: `.pi/<kind>`, and for agents Claude Code's `.claude/agents` (same trust). */

@@ -27,17 +27,20 @@ export const FAULT_CATALOGUE = {
 	},
 	"flow-too-large": {
 		stage: "read",
-		trigger: "The flow file is larger than 1 MiB. A flow is instructions, and the bound keeps a check quick and its memory small whatever a file holds.",
+		trigger:
+			"The flow file is larger than 1 MiB. A flow is instructions, and the bound keeps a check quick and its memory small whatever a file holds.",
 		fix: "Move long reference text out of the flow into a file the agents read; a flow holds instructions, not data.",
 	},
 	"pipeline-format-removed": {
 		stage: "read",
-		trigger: "The file is combo's old linear pipeline (`steps:` and no `nodes:`), a format combo removed and pi-flows never ran.",
+		trigger:
+			"The file is combo's old linear pipeline (`steps:` and no `nodes:`), a format combo removed and pi-flows never ran.",
 		fix: "Rewrite it as a flow: `steps:` becomes `nodes:`, each step gets an `id:` and `reads:` of the step before, `input: string` is added, and each `task:` moves into a `## <id>` section.",
 	},
 	"peer-format": {
 		stage: "read",
-		trigger: "A peer's file pi-flows cannot read as it is: a pi-subagents `.chain.md` chain with a setting or placeholder that has no counterpart here, or a file in a flows folder that is a peer's chain or agent rather than a flow.",
+		trigger:
+			"A peer's file pi-flows cannot read as it is: a pi-subagents `.chain.md` chain with a setting or placeholder that has no counterpart here, or a file in a flows folder that is a peer's chain or agent rather than a flow.",
 		fix: "The message names the peer format the file looks like and the hint what to change; docs/flows.md (Chains from pi-subagents) lists what is read.",
 	},
 	"missing-key": {
@@ -52,7 +55,8 @@ export const FAULT_CATALOGUE = {
 	},
 	"key-type": {
 		stage: "read",
-		trigger: "A value of the wrong type: a list where a string is needed, an empty `nodes`, a `reads` that is not a list of addresses.",
+		trigger:
+			"A value of the wrong type: a list where a string is needed, an empty `nodes`, a `reads` that is not a list of addresses.",
 		fix: "Write the value in the form the message names.",
 	},
 	"name-mismatch": {
@@ -72,7 +76,8 @@ export const FAULT_CATALOGUE = {
 	},
 	"reserved-id": {
 		stage: "read",
-		trigger: "A node id is an address word (`input`, `item`, `diff`, ...) or a reserved word of the condition language.",
+		trigger:
+			"A node id is an address word (`input`, `item`, `diff`, ...) or a reserved word of the condition language.",
 		fix: "Choose another id.",
 	},
 	"duplicate-id": {
@@ -87,7 +92,8 @@ export const FAULT_CATALOGUE = {
 	},
 	"agent-keys": {
 		stage: "roster",
-		trigger: "A note, never a fault: an agent the flow names has frontmatter keys pi-flows keeps but does not act on (a peer's key with no counterpart, a Claude Code tool pi lacks, a value it cannot use).",
+		trigger:
+			"A note, never a fault: an agent the flow names has frontmatter keys pi-flows keeps but does not act on (a peer's key with no counterpart, a Claude Code tool pi lacks, a value it cannot use).",
 		fix: "Nothing is needed; remove the keys to silence the note, or see docs/flows.md (Agents from peers) for the keys honoured.",
 	},
 	"broken-agent": {
@@ -147,7 +153,8 @@ export const FAULT_CATALOGUE = {
 	},
 	"condition-syntax": {
 		stage: "check",
-		trigger: "A condition is not in the language: `? :`, a map literal, a single `=`, `&` or `|`, an unknown function or method, a dashed name, a reserved word, or a plain syntax error.",
+		trigger:
+			"A condition is not in the language: `? :`, a map literal, a single `=`, `&` or `|`, an unknown function or method, a dashed name, a reserved word, or a plain syntax error.",
 		fix: "Rewrite the part quoted; the message names the construct to use instead (`==`, `&&`, `size(x)`, a `choice` node...). Only this fault is reported for that condition.",
 	},
 	"condition-unknown-address": {
@@ -157,7 +164,8 @@ export const FAULT_CATALOGUE = {
 	},
 	"condition-type": {
 		stage: "check",
-		trigger: "Mismatched operand types, a result that is not a boolean, an agent's untyped text read, an empty list `[]`, `has` without a field.",
+		trigger:
+			"Mismatched operand types, a result that is not a boolean, an agent's untyped text read, an empty list `[]`, `has` without a field.",
 		fix: "Compare like with like; read a typed output (`output:`) rather than text; read a field of a list or object, or use `size()`, `all` or `exists`.",
 	},
 	"condition-enum-value": {
@@ -172,7 +180,8 @@ export const FAULT_CATALOGUE = {
 	},
 	"schema-invalid": {
 		stage: "check",
-		trigger: "An `output:` or `input:` type is in neither notation: an unknown type name, an enum with fewer than two values, a list without exactly one element, an empty object, a bad field name, or a json-schema keyword or value outside the subset.",
+		trigger:
+			"An `output:` or `input:` type is in neither notation: an unknown type name, an enum with fewer than two values, a list without exactly one element, an empty object, a bad field name, or a json-schema keyword or value outside the subset.",
 		fix: "Write `string`, `number`, `boolean`, `Question`, `a | b`, `[type]`, `{ field: type, other?: type }` or `{ json-schema: {...} }` with type/properties/required/items/enum/description only.",
 	},
 	"duration-invalid": {
@@ -182,7 +191,8 @@ export const FAULT_CATALOGUE = {
 	},
 	"chain-syntax": {
 		stage: "chain",
-		trigger: "Chain text that fits nowhere: an unclosed quote, text glued to a closing quote, words after a step's reference, `--flag=value`, or steps after the `--` section.",
+		trigger:
+			"Chain text that fits nowhere: an unclosed quote, text glued to a closing quote, words after a step's reference, `--flag=value`, or steps after the `--` section.",
 		fix: "Close the quote, quote a goal that has spaces, separate steps with `->`, write `--flag value`; the hint says which.",
 	},
 	"chain-empty-step": {
@@ -192,7 +202,8 @@ export const FAULT_CATALOGUE = {
 	},
 	"chain-bad-ref": {
 		stage: "chain",
-		trigger: "A step that does not start with `@agent`, `flow:name`, `template:name` or a quoted goal, a malformed name, an empty goal, or a template path with `..`.",
+		trigger:
+			"A step that does not start with `@agent`, `flow:name`, `template:name` or a quoted goal, a malformed name, an empty goal, or a template path with `..`.",
 		fix: "Start the step with a reference (the message suggests `@word` for a bare word).",
 	},
 	"chain-unknown-flag": {
@@ -202,7 +213,8 @@ export const FAULT_CATALOGUE = {
 	},
 	"chain-flag-value": {
 		stage: "chain",
-		trigger: "A flag without its value, a value of the wrong form, a value on `--continue-on-error`, or a budget warning above the total.",
+		trigger:
+			"A flag without its value, a value of the wrong form, a value on `--continue-on-error`, or a budget warning above the total.",
 		fix: "Write the value in the form the message names.",
 	},
 	"chain-duplicate-flag": {
@@ -212,12 +224,14 @@ export const FAULT_CATALOGUE = {
 	},
 	"chain-duplicate-label": {
 		stage: "chain",
-		trigger: "Two steps of a chain with the same label (`@research:x -> @review:x`), or a label that is another step's agent name.",
+		trigger:
+			"Two steps of a chain with the same label (`@research:x -> @review:x`), or a label that is another step's agent name.",
 		fix: "Give each step its own label; the label names the step in reports and in the run folder.",
 	},
 	"twin-keys": {
 		stage: "read",
-		trigger: "Both `x` and `x-from` on one node (`agent`/`agent-from`, `map`/`map-from`, `ask`/`ask-from`), or both `nodes` and `chain` in a flow.",
+		trigger:
+			"Both `x` and `x-from` on one node (`agent`/`agent-from`, `map`/`map-from`, `ask`/`ask-from`), or both `nodes` and `chain` in a flow.",
 		fix: "Write one: the literal, or the address with `-from`.",
 	},
 	"reserved-name": {
@@ -257,7 +271,8 @@ export const FAULT_CATALOGUE = {
 	},
 	"ask-default-mismatch": {
 		stage: "read",
-		trigger: "A `default:` the card could not have produced (not one of the options, not a boolean for `confirm`, not a string for free text).",
+		trigger:
+			"A `default:` the card could not have produced (not one of the options, not a boolean for `confirm`, not a string for free text).",
 		fix: "Write a default of the card's form.",
 	},
 	"among-mismatch": {
@@ -277,12 +292,14 @@ export const FAULT_CATALOGUE = {
 	},
 	"carry-mismatch": {
 		stage: "check",
-		trigger: "A loop's `carry` sides (`first`, `next`) share no field of the same name and type, or are not lists/objects of one shape.",
+		trigger:
+			"A loop's `carry` sides (`first`, `next`) share no field of the same name and type, or are not lists/objects of one shape.",
 		fix: "Make both sides carry at least one common field.",
 	},
 	"copies-needed": {
 		stage: "check",
-		trigger: "A block runs branches at the same time and a branch can write (an agent with write/edit/bash/subagent tools, a commit, a writing callee) without `copies: true`.",
+		trigger:
+			"A block runs branches at the same time and a branch can write (an agent with write/edit/bash/subagent tools, a commit, a writing callee) without `copies: true`.",
 		fix: "Add `copies: true`, or run one item at a time (`concurrency: 1`).",
 	},
 	"commit-in-copies": {
@@ -297,7 +314,8 @@ export const FAULT_CATALOGUE = {
 	},
 	"section-not-agent": {
 		stage: "check",
-		trigger: "A `## ` section names a node that is not an agent or swarm (checks, asks, commits and calls take no prose).",
+		trigger:
+			"A `## ` section names a node that is not an agent or swarm (checks, asks, commits and calls take no prose).",
 		fix: "Remove the section; put a question in `ask:`.",
 	},
 	"broken-flow": {
@@ -307,7 +325,8 @@ export const FAULT_CATALOGUE = {
 	},
 	"call-cycle": {
 		stage: "check",
-		trigger: "A `flow:` node leads back to the calling flow, directly or through others, even behind an untaken choice.",
+		trigger:
+			"A `flow:` node leads back to the calling flow, directly or through others, even behind an untaken choice.",
 		fix: "Break the cycle; flows cannot recurse.",
 	},
 	"flow-input-mismatch": {
@@ -317,12 +336,14 @@ export const FAULT_CATALOGUE = {
 	},
 	"unknown-skill": {
 		stage: "check",
-		trigger: "A node's `skills:` (or a chain step's `--skill`) names a skill that is not in `<agentDir>/skills/<name>/SKILL.md` nor the project's `.pi/skills/`.",
+		trigger:
+			"A node's `skills:` (or a chain step's `--skill`) names a skill that is not in `<agentDir>/skills/<name>/SKILL.md` nor the project's `.pi/skills/`.",
 		fix: "Correct the name (the message names the nearest skill) or add the skill folder.",
 	},
 	"unknown-tool": {
 		stage: "check",
-		trigger: "An agent a node runs lists a tool a flow's subagent cannot have: pi's built-in tools and `subagent` are the ones there are (flow subagents load no pi extensions).",
+		trigger:
+			"An agent a node runs lists a tool a flow's subagent cannot have: pi's built-in tools and `subagent` are the ones there are (flow subagents load no pi extensions).",
 		fix: "Correct the name in the agent's `tools:` (the message names the nearest tool), or run another agent.",
 	},
 	"tools-widen": {
@@ -342,17 +363,20 @@ export const FAULT_CATALOGUE = {
 	},
 	"not-a-repository": {
 		stage: "run",
-		trigger: "The flow commits, uses `copies: true` or reads `diff`, and the working folder is not in a git repository.",
+		trigger:
+			"The flow commits, uses `copies: true` or reads `diff`, and the working folder is not in a git repository.",
 		fix: "Run it inside a git repository (`git init` first for a new project).",
 	},
 	"model-unknown": {
 		stage: "run",
-		trigger: "A model named in a flow, an agent file or a chain (`sonnet`, `opus:high`, `provider/id`) that pi's own resolver cannot find, asked when the run is prepared.",
+		trigger:
+			"A model named in a flow, an agent file or a chain (`sonnet`, `opus:high`, `provider/id`) that pi's own resolver cannot find, asked when the run is prepared.",
 		fix: "Write a model pi knows (`pi --list-models`); the message names the nearest ones.",
 	},
 	"unattended-ask": {
 		stage: "run",
-		trigger: "Nobody is there to answer (print mode, CI, `--yes`) and an `ask` with neither `default:` nor `enough:` could be reached.",
+		trigger:
+			"Nobody is there to answer (print mode, CI, `--yes`) and an `ask` with neither `default:` nor `enough:` could be reached.",
 		fix: "Give the ask a `default:` (or an `enough:` label), or run it where a person can answer.",
 	},
 } as const satisfies Record<string, FaultEntry>;

@@ -23,7 +23,13 @@ function stagesInOrder(): string[] {
 	return [...known.filter((s) => all.includes(s)), ...all.filter((s) => !known.includes(s))];
 }
 
-const FENCE: Record<FaultExample["kind"], string> = { nodes: "yaml", flow: "yaml", file: "markdown", chain: "text", script: "yaml" };
+const FENCE: Record<FaultExample["kind"], string> = {
+	nodes: "yaml",
+	flow: "yaml",
+	file: "markdown",
+	chain: "text",
+	script: "yaml",
+};
 
 function example(e: FaultExample): string {
 	const text = e.kind === "nodes" ? `nodes:\n${e.text.replace(/^(?=.)/gm, "  ")}` : e.text;
@@ -46,7 +52,12 @@ export function faultsMarkdown(): string {
 	];
 	for (const stage of stagesInOrder()) {
 		const codes = FAULT_CODES.filter((c) => FAULT_CATALOGUE[c].stage === stage);
-		out.push(`## ${STAGE_HEADINGS[stage] ?? `Stage \`${stage}\``}`, "", codes.map((c) => `[\`${c}\`](#${c})`).join(" · "), "");
+		out.push(
+			`## ${STAGE_HEADINGS[stage] ?? `Stage \`${stage}\``}`,
+			"",
+			codes.map((c) => `[\`${c}\`](#${c})`).join(" · "),
+			"",
+		);
 		for (const code of codes) {
 			const entry: FaultEntry = FAULT_CATALOGUE[code];
 			const ex = FAULT_EXAMPLES[code];

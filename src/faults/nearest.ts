@@ -78,11 +78,16 @@ export interface MissOptions {
  * only for a candidate {@link nearest} accepts; otherwise the candidates when they are few, or where to
  * look when they are many. A far name is never offered as if it were near.
  */
-export function missHint(name: string, candidates: Iterable<string>, options: MissOptions): { text: string; near?: string } {
+export function missHint(
+	name: string,
+	candidates: Iterable<string>,
+	options: MissOptions,
+): { text: string; near?: string } {
 	const all = [...new Set(candidates)];
 	const near = nearest(name, all);
 	if (near) return { text: ` Did you mean \`${near}\`?`, near };
 	if (all.length === 0) return { text: ` There are no ${options.what}.` };
-	if (all.length <= (options.listUpTo ?? 8)) return { text: ` The ${options.what} are: ${[...all].sort().join(", ")}.` };
+	if (all.length <= (options.listUpTo ?? 8))
+		return { text: ` The ${options.what} are: ${[...all].sort().join(", ")}.` };
 	return { text: ` There are ${all.length} ${options.what}; ${options.where}.` };
 }

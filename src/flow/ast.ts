@@ -177,7 +177,17 @@ export interface SwarmNode extends NodeBase {
 }
 
 /** Every node kind of the language. */
-export type FlowNode = AgentNode | ChoiceNode | ParallelNode | MapNode | LoopNode | CheckNode | CommitNode | AskNode | CallNode | SwarmNode;
+export type FlowNode =
+	| AgentNode
+	| ChoiceNode
+	| ParallelNode
+	| MapNode
+	| LoopNode
+	| CheckNode
+	| CommitNode
+	| AskNode
+	| CallNode
+	| SwarmNode;
 
 /** The kinds, as the `kind` field spells them. */
 export type NodeKind = FlowNode["kind"];

@@ -4,7 +4,14 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { definitionDirs, isProjectContent, markdownFiles, nearestProjectDir, type Scope, type Source } from "../agents/index.ts";
+import {
+	definitionDirs,
+	isProjectContent,
+	markdownFiles,
+	nearestProjectDir,
+	type Scope,
+	type Source,
+} from "../agents/index.ts";
 import { missHint } from "../faults/index.ts";
 
 /** A flow file found in one of the sources. */
@@ -24,17 +31,27 @@ export function flowNameOf(file: string): string {
  * `<agentDir>/chains/`, `.pi/chains/` and beside its agents; those are read as flows, each source's `flows/`
  * still winning a name within that source.
  */
-function flowDirs(cwd: string, scope: Scope, env: NodeJS.ProcessEnv): { dir: string; source: Source; chainsOnly: boolean }[] {
+function flowDirs(
+	cwd: string,
+	scope: Scope,
+	env: NodeJS.ProcessEnv,
+): { dir: string; source: Source; chainsOnly: boolean }[] {
 	const agents = definitionDirs("agents", cwd, scope, env);
 	return definitionDirs("flows", cwd, scope, env).flatMap(({ dir, source }) => {
 		const root = dirname(dir);
-		const beside = agents.filter((a) => a.source === source && dirname(a.dir) === root).map((a) => ({ dir: a.dir, source, chainsOnly: true }));
+		const beside = agents
+			.filter((a) => a.source === source && dirname(a.dir) === root)
+			.map((a) => ({ dir: a.dir, source, chainsOnly: true }));
 		return [{ dir: join(root, "chains"), source, chainsOnly: true }, ...beside, { dir, source, chainsOnly: false }];
 	});
 }
 
 /** Every flow the scope can see, the winning file per name, sorted by name. */
-export function listFlows(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv = process.env): { flows: FlowEntry[]; shadowed: FlowEntry[] } {
+export function listFlows(
+	cwd: string,
+	scope: Scope = {},
+	env: NodeJS.ProcessEnv = process.env,
+): { flows: FlowEntry[]; shadowed: FlowEntry[] } {
 	const byName = new Map<string, FlowEntry>();
 	const shadowed: FlowEntry[] = [];
 	for (const { dir, source, chainsOnly } of flowDirs(cwd, scope, env)) {
@@ -57,14 +74,15 @@ export function listFlows(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv
 export function unreadProjectFlows(cwd: string, scope: Scope = {}): { dir: string; flows: FlowEntry[] } | undefined {
 	if (scope.project) return undefined;
 	const dir = nearestProjectDir(cwd, "flows");
-	const flows = dir ? markdownFiles(dir).map((file) => ({ name: basename(file, ".md"), file, source: "project" as const })) : [];
+	const flows = dir
+		? markdownFiles(dir).map((file) => ({ name: basename(file, ".md"), file, source: "project" as const }))
+		: [];
 	return dir && flows.length ? { dir, flows: flows.sort((a, b) => a.name.localeCompare(b.name)) } : undefined;
 }
 
 /** How a command reads project flows, said once for every command that finds flows by name. */
 export const PROJECT_TRUST =
 	"project flows are repository content, read only when trusted: add `--project` on the command line, or trust the project in pi";
-
 
 /** The refusal of a project flow given by path while the project is not trusted. */
 export function untrustedPath(path: string): string {
@@ -83,7 +101,8 @@ export function findFlow(
 		const file = resolve(cwd, nameOrPath);
 		if (existsSync(file) && statSync(file).isFile()) {
 			// One trust rule: a repository file named by path is project content, as `.pi/flows/<name>` is.
-			if (!scope.project && isProjectContent(file, cwd, env)) return { ok: false, error: untrustedPath(nameOrPath), nearest: [] };
+			if (!scope.project && isProjectContent(file, cwd, env))
+				return { ok: false, error: untrustedPath(nameOrPath), nearest: [] };
 			return { ok: true, value: { name: flowNameOf(file), file, source: "project" } };
 		}
 		return { ok: false, error: `no flow file at ${nameOrPath}`, nearest: [] };
@@ -92,7 +111,12 @@ export function findFlow(
 	const found = flows.find((f) => f.name === nameOrPath);
 	if (found) return { ok: true, value: found };
 	const unread = unreadProjectFlows(cwd, scope)?.flows.find((f) => f.name === nameOrPath);
-	if (unread) return { ok: false, error: `\`${nameOrPath}\` is a project flow (${relative(cwd, unread.file)}) and was not read: ${PROJECT_TRUST}.`, nearest: [] };
+	if (unread)
+		return {
+			ok: false,
+			error: `\`${nameOrPath}\` is a project flow (${relative(cwd, unread.file)}) and was not read: ${PROJECT_TRUST}.`,
+			nearest: [],
+		};
 	const names = flows.map((f) => f.name);
 	const hint = missHint(nameOrPath, names, { what: "flows", where: "`pi-flows flows` (or `/flows` in pi) lists them" });
 	return { ok: false, error: `no flow named \`${nameOrPath}\`.${hint.text}`, nearest: hint.near ? [hint.near] : [] };

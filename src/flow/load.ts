@@ -104,7 +104,11 @@ export function checkFlowFile(file: string, roster: Roster, options: LoadOptions
 }
 
 /** Load options that find callees in the flow catalogue of `cwd` (the same sources as the caller). */
-export function catalogueOptions(cwd: string, sources: Sources = {}, env: NodeJS.ProcessEnv = process.env): LoadOptions {
+export function catalogueOptions(
+	cwd: string,
+	sources: Sources = {},
+	env: NodeJS.ProcessEnv = process.env,
+): LoadOptions {
 	const { flows } = listFlows(cwd, sources, env);
 	const byName = new Map(flows.map((f) => [f.name, f]));
 	return {

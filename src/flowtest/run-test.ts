@@ -8,7 +8,19 @@ import { basename, dirname, join, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { loadRoster, type Scope } from "../agents/index.ts";
 import { faultText } from "../faults/index.ts";
-import { type AskAnswer, catalogueOptions, type CheckedFlow, type CheckPort, checkFlowFile, dryGit, findFlow, type FlowResult, resolveModels, runFlow, scriptedAsk } from "../flow/index.ts";
+import {
+	type AskAnswer,
+	catalogueOptions,
+	type CheckedFlow,
+	type CheckPort,
+	checkFlowFile,
+	dryGit,
+	findFlow,
+	type FlowResult,
+	resolveModels,
+	runFlow,
+	scriptedAsk,
+} from "../flow/index.ts";
 import { checkScriptKeys, openHost, readScript, type Script, stepsFor } from "../pi/index.ts";
 import { scriptableAddresses } from "../flow/check/index.ts";
 import type { Expectations, FlowTest } from "./spec.ts";
@@ -23,15 +35,29 @@ export interface TestOutcome {
 }
 
 /** Runs a test. */
-export async function runFlowTest(test: FlowTest, options: { cwd: string; agentDir: string; env: NodeJS.ProcessEnv; sources: Scope }): Promise<TestOutcome> {
+export async function runFlowTest(
+	test: FlowTest,
+	options: { cwd: string; agentDir: string; env: NodeJS.ProcessEnv; sources: Scope },
+): Promise<TestOutcome> {
 	const name = test.flow ?? basename(test.file).replace(/\.test\.ya?ml$/, "");
 	const beside = join(dirname(test.file), `${name}.md`);
 	const fail = (failures: string[]): TestOutcome => ({ file: test.file, flow: name, passed: false, failures });
-	const found = existsSync(beside) ? { ok: true as const, value: { file: beside } } : findFlow(name, options.cwd, options.sources, options.env);
+	const found = existsSync(beside)
+		? { ok: true as const, value: { file: beside } }
+		: findFlow(name, options.cwd, options.sources, options.env);
 	if (!found.ok) return fail([found.error]);
 	const roster = loadRoster(options.cwd, options.sources, options.env);
-	const checked = checkFlowFile(found.value.file, roster, catalogueOptions(dirname(found.value.file) === dirname(test.file) ? options.cwd : options.cwd, options.sources, options.env));
-	if (!checked.value) return fail(checked.faults.map((f) => `${f.file}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`));
+	const checked = checkFlowFile(
+		found.value.file,
+		roster,
+		catalogueOptions(
+			dirname(found.value.file) === dirname(test.file) ? options.cwd : options.cwd,
+			options.sources,
+			options.env,
+		),
+	);
+	if (!checked.value)
+		return fail(checked.faults.map((f) => `${f.file}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`));
 	const script = readScript(test.script, `${test.file}#script`);
 	if (!script.value) return fail(script.faults.map((f) => `script ${f.line}:${f.column}: ${f.code}: ${faultText(f)}`));
 	const keys = checkScriptKeys(script.value, scriptableAddresses(checked.value));
@@ -52,13 +78,21 @@ export async function runFlowTest(test: FlowTest, options: { cwd: string; agentD
 	}
 }
 
-async function runIn(cwd: string, test: FlowTest, flow: CheckedFlow, script: Script, name: string, options: { agentDir: string }): Promise<TestOutcome> {
+async function runIn(
+	cwd: string,
+	test: FlowTest,
+	flow: CheckedFlow,
+	script: Script,
+	name: string,
+	options: { agentDir: string },
+): Promise<TestOutcome> {
 	const fail = (failures: string[]): TestOutcome => ({ file: test.file, flow: name, passed: false, failures });
 	const host = await openHost({ cwd, agentDir: options.agentDir, script });
 	const models = resolveModels(flow, host.resolveModel, "scripted");
 	if (!models.ok) return fail(models.errors);
 	const answers: Record<string, AskAnswer | string | boolean> = {};
-	for (const [k, v] of Object.entries(test.answers)) answers[k] = v === "enough" ? { kind: "enough" } : v === "nobody" ? { kind: "nobody" } : (v as string | boolean);
+	for (const [k, v] of Object.entries(test.answers))
+		answers[k] = v === "enough" ? { kind: "enough" } : v === "nobody" ? { kind: "nobody" } : (v as string | boolean);
 	const check: CheckPort = {
 		run: async (request) => {
 			const r = test.checks[request.script] ?? Object.values(test.checks)[0] ?? { passed: true };
@@ -92,39 +126,64 @@ export function scriptStepAt(script: Script, result: FlowResult): string | undef
 	const where = `at script entry \`${found.key}\`${found.key === result.failedAt ? "" : ` (visit ${result.failedAt})`}`;
 	const tool = /the `([\w-]+)` tool refused/.exec(error)?.[1];
 	const called = tool ? found.steps.findLastIndex((s) => s.calls.some((c) => c.name === tool)) : -1;
-	if (tool && called >= 0) return `${where}, step ${called + 1} (\`call: ${tool}\`): the tool refused its \`args\`; fix them as the words above say`;
+	if (tool && called >= 0)
+		return `${where}, step ${called + 1} (\`call: ${tool}\`): the tool refused its \`args\`; fix them as the words above say`;
 	const failed = found.steps.findIndex((s) => s.fail !== undefined && error.includes(s.fail));
 	if (failed >= 0) return `${where}, step ${failed + 1} (\`fail\`): the script made this turn fail`;
-	if (/are used up/.test(error)) return `${where}: its ${found.steps.length} step(s) ran out before the turn ended; a turn ends with a \`say\` and no call, or an accepted \`submit\`/\`verdict\``;
+	if (/are used up/.test(error))
+		return `${where}: its ${found.steps.length} step(s) ran out before the turn ended; a turn ends with a \`say\` and no call, or an accepted \`submit\`/\`verdict\``;
 	return undefined;
 }
 
 /** Every way `result` differs from `expect`, one sentence each. */
 export function compare(expect: Expectations, result: FlowResult): string[] {
 	const out: string[] = [];
-	const ok = expect.ok ?? (!expect.error);
-	const why = result.failedAt && result.error?.startsWith(`${result.failedAt}: `) ? result.error.slice(result.failedAt.length + 2) : result.error;
-	if (result.ok !== ok) out.push(`expected the run to ${ok ? "succeed" : "fail"}, but it ${result.ok ? "succeeded" : `failed at ${result.failedAt}: ${why}`}`);
-	if (expect.error !== undefined && result.errorKind !== expect.error) out.push(`expected the error kind \`${expect.error}\`, got \`${result.errorKind ?? "none"}\``);
-	if (expect.failedAt !== undefined && result.failedAt !== expect.failedAt) out.push(`expected the failure at \`${expect.failedAt}\`, got \`${result.failedAt ?? "none"}\``);
+	const ok = expect.ok ?? !expect.error;
+	const why =
+		result.failedAt && result.error?.startsWith(`${result.failedAt}: `)
+			? result.error.slice(result.failedAt.length + 2)
+			: result.error;
+	if (result.ok !== ok)
+		out.push(
+			`expected the run to ${ok ? "succeed" : "fail"}, but it ${result.ok ? "succeeded" : `failed at ${result.failedAt}: ${why}`}`,
+		);
+	if (expect.error !== undefined && result.errorKind !== expect.error)
+		out.push(`expected the error kind \`${expect.error}\`, got \`${result.errorKind ?? "none"}\``);
+	if (expect.failedAt !== undefined && result.failedAt !== expect.failedAt)
+		out.push(`expected the failure at \`${expect.failedAt}\`, got \`${result.failedAt ?? "none"}\``);
 	const paths = result.visits.map((v) => v.path);
-	if (expect.visits && !isDeepStrictEqual(paths, expect.visits)) out.push(`expected the visits\n    ${expect.visits.join(", ")}\n  got\n    ${paths.join(", ")}`);
-	if (expect.visited && !isDeepStrictEqual([...paths].sort(), [...expect.visited].sort())) out.push(`expected the visited set\n    ${[...expect.visited].sort().join(", ")}\n  got\n    ${[...paths].sort().join(", ")}`);
+	if (expect.visits && !isDeepStrictEqual(paths, expect.visits))
+		out.push(`expected the visits\n    ${expect.visits.join(", ")}\n  got\n    ${paths.join(", ")}`);
+	if (expect.visited && !isDeepStrictEqual([...paths].sort(), [...expect.visited].sort()))
+		out.push(
+			`expected the visited set\n    ${[...expect.visited].sort().join(", ")}\n  got\n    ${[...paths].sort().join(", ")}`,
+		);
 	for (const [key, want] of Object.entries(expect.outputs ?? {})) {
 		const visits = result.visits.filter((v) => v.path === key || v.node === key);
 		if (visits.length === 0) out.push(`\`${key}\` has no visit`);
-		else if (visits.length > 1 && !visits.some((v) => v.path === key)) out.push(`\`${key}\` has ${visits.length} visits; name one by its path (${visits.map((v) => v.path).join(", ")})`);
+		else if (visits.length > 1 && !visits.some((v) => v.path === key))
+			out.push(
+				`\`${key}\` has ${visits.length} visits; name one by its path (${visits.map((v) => v.path).join(", ")})`,
+			);
 		else {
 			const v = visits.find((x) => x.path === key) ?? visits[0];
-			if (!fits(v.output, want)) out.push(`\`${key}\` was ${JSON.stringify(v.output)}, expected ${JSON.stringify(want)}`);
+			if (!fits(v.output, want))
+				out.push(`\`${key}\` was ${JSON.stringify(v.output)}, expected ${JSON.stringify(want)}`);
 		}
 	}
-	if ("output" in expect && !fits(result.output, expect.output)) out.push(`the final output was ${JSON.stringify(result.output)}, expected ${JSON.stringify(expect.output)}`);
+	if ("output" in expect && !fits(result.output, expect.output))
+		out.push(`the final output was ${JSON.stringify(result.output)}, expected ${JSON.stringify(expect.output)}`);
 	return out;
 }
 
 function fits(actual: unknown, want: unknown): boolean {
-	if (want && typeof want === "object" && !Array.isArray(want) && Object.keys(want).length === 1 && "contains" in want) {
+	if (
+		want &&
+		typeof want === "object" &&
+		!Array.isArray(want) &&
+		Object.keys(want).length === 1 &&
+		"contains" in want
+	) {
 		return typeof actual === "string" && actual.includes(String((want as { contains: unknown }).contains));
 	}
 	return isDeepStrictEqual(actual, want);

@@ -54,14 +54,21 @@ export function readFlowTest(text: string, file: string): { value?: FlowTest; pr
 	} catch (error) {
 		return { problems: [`${file}: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`] };
 	}
-	if (!data || typeof data !== "object" || Array.isArray(data)) return { problems: [`${file}: a flow test is a mapping`] };
-	const problems = Object.keys(data).filter((k) => !KEYS.includes(k)).map((k) => `${file}: a flow test has no key \`${k}\` (it has ${KEYS.join(", ")})`);
+	if (!data || typeof data !== "object" || Array.isArray(data))
+		return { problems: [`${file}: a flow test is a mapping`] };
+	const problems = Object.keys(data)
+		.filter((k) => !KEYS.includes(k))
+		.map((k) => `${file}: a flow test has no key \`${k}\` (it has ${KEYS.join(", ")})`);
 	const expect = (data.expect ?? {}) as Record<string, unknown>;
 	if (typeof expect !== "object" || Array.isArray(expect)) problems.push(`${file}: \`expect\` is a mapping`);
-	else for (const k of Object.keys(expect)) if (!EXPECT_KEYS.includes(k)) problems.push(`${file}: \`expect\` has no key \`${k}\` (it has ${EXPECT_KEYS.join(", ")})`);
+	else
+		for (const k of Object.keys(expect))
+			if (!EXPECT_KEYS.includes(k))
+				problems.push(`${file}: \`expect\` has no key \`${k}\` (it has ${EXPECT_KEYS.join(", ")})`);
 	if (!("input" in data)) problems.push(`${file}: a flow test needs \`input\``);
 	if (problems.length) return { problems };
-	const script = data.script === undefined ? "turns: {}\n" : typeof data.script === "string" ? data.script : stringify(data.script);
+	const script =
+		data.script === undefined ? "turns: {}\n" : typeof data.script === "string" ? data.script : stringify(data.script);
 	return {
 		value: {
 			file,

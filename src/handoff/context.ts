@@ -22,7 +22,11 @@ const AFTERWORD: Record<HandoffPurpose, string> = {
  * names the file the agent can read it again from; `null` when it lives in no such file (a flow node's
  * checkpoint lives in the run's journal), so the agent is not sent looking for a HANDOFF.md that is not there.
  */
-export function handoffAsContext(doc: HandoffDocument, purpose: HandoffPurpose, source: string | null = "HANDOFF.md"): string {
+export function handoffAsContext(
+	doc: HandoffDocument,
+	purpose: HandoffPurpose,
+	source: string | null = "HANDOFF.md",
+): string {
 	const from = source === null ? "" : ` source="${source}"`;
 	return `<handoff-document purpose="${purpose}"${from}>\n${renderHandoff(doc)}</handoff-document>\n\n${AFTERWORD[purpose]}`;
 }
@@ -47,7 +51,8 @@ export type ResetOutcome =
 
 /** The message that restarts the agent after a reset attempt; it must not depend on the context surviving. */
 export function resumeText(outcome: ResetOutcome): string {
-	const carryOn = "Carry on with the task from where the document says it stands; `checkpoint` again at the next milestone, `finish` when done.";
+	const carryOn =
+		"Carry on with the task from where the document says it stands; `checkpoint` again at the next milestone, `finish` when done.";
 	switch (outcome.kind) {
 		case "reset":
 			return `Your context was reset to the checkpoint you just wrote. ${carryOn}`;

@@ -122,7 +122,12 @@ export function renderHandoff(doc: HandoffDocument): string {
 	section("artifacts", listLines(doc.artifacts));
 	section("next", doc.next_task === undefined ? [NONE_NEXT] : blockLines(doc.next_task));
 	section("blocked", doc.blocked === undefined ? [NONE_BLOCKED] : blockLines(doc.blocked));
-	out.push(FOOTER_RULE, `handoff-format: ${HANDOFF_FORMAT}`, `by: ${doc.by}`, `written-at: ${footerValue(doc.writtenAt)}`);
+	out.push(
+		FOOTER_RULE,
+		`handoff-format: ${HANDOFF_FORMAT}`,
+		`by: ${doc.by}`,
+		`written-at: ${footerValue(doc.writtenAt)}`,
+	);
 	if (doc.session !== undefined) out.push(`session: ${footerValue(doc.session)}`);
 	if (doc.contextAtWrite !== undefined) out.push(`context-at-write: ${String(doc.contextAtWrite)}`);
 	return `${out.join("\n")}\n`;
@@ -178,7 +183,12 @@ export function parseHandoff(markdown: string): ParsedHandoff {
 	if (statusBody && !status) {
 		// At the status's first written line; an empty status is reported at its heading.
 		const written = statusBody.lines.findIndex((l) => l.trim() !== "");
-		report("bad-status", "error", written >= 0 ? statusBody.line + 1 + written : statusBody.line, `Status "${statusText}" is not one of ${HANDOFF_STATUSES.join(", ")}.`);
+		report(
+			"bad-status",
+			"error",
+			written >= 0 ? statusBody.line + 1 + written : statusBody.line,
+			`Status "${statusText}" is not one of ${HANDOFF_STATUSES.join(", ")}.`,
+		);
 	}
 	const summaryBody = missing("summary", "error");
 	const decisions = parseList(missing("decisions", "warning"), report);
@@ -186,7 +196,12 @@ export function parseHandoff(markdown: string): ParsedHandoff {
 	const next_task = optionalBlock(missing("next", "warning"));
 	const blocked = optionalBlock(missing("blocked", "warning"));
 	// A missing footer field is reported at the rule that opens the footer (line 1 with no footer at all).
-	const footer = parseFooter(footerRule >= 0 ? lines.slice(footerRule + 1) : [], footerRule + 2, footerRule + 1 || 1, report);
+	const footer = parseFooter(
+		footerRule >= 0 ? lines.slice(footerRule + 1) : [],
+		footerRule + 2,
+		footerRule + 1 || 1,
+		report,
+	);
 
 	if (problems.some((p) => p.severity === "error") || !status || !summaryBody) return { problems };
 	const value: HandoffDocument = { status, summary: block(summaryBody), decisions, artifacts, ...footer };
@@ -210,7 +225,12 @@ function parseList(body: Body | undefined, report: Report): string[] {
 			// Blank lines an editor trimmed out of an item are empty continuation lines.
 			items[items.length - 1] += "\n".repeat(blanks + 1) + line.slice(2);
 		} else {
-			report("bad-list-item", "warning", body.line + i + 1, "A list line that is neither `- item` nor indented; read as an item.");
+			report(
+				"bad-list-item",
+				"warning",
+				body.line + i + 1,
+				"A list line that is neither `- item` nor indented; read as an item.",
+			);
 			items.push(line);
 		}
 		blanks = 0;
@@ -241,7 +261,8 @@ function parseFooter(lines: readonly string[], firstLine: number, ruleLine: numb
 			continue;
 		}
 		const decoded = decodeJsonString(raw);
-		if (decoded === undefined) report("bad-footer-field", "warning", at, `Footer field "${m[1]}" is not a valid quoted string.`);
+		if (decoded === undefined)
+			report("bad-footer-field", "warning", at, `Footer field "${m[1]}" is not a valid quoted string.`);
 		else fields.set(m[1], { value: decoded, line: at });
 	}
 	const take = (key: string) => {
@@ -251,24 +272,44 @@ function parseFooter(lines: readonly string[], firstLine: number, ruleLine: numb
 	};
 	const format = take("handoff-format");
 	if (format && format.value !== HANDOFF_FORMAT) {
-		report("bad-footer-field", "warning", format.line, `Unknown handoff-format "${format.value}"; read as ${HANDOFF_FORMAT}.`);
+		report(
+			"bad-footer-field",
+			"warning",
+			format.line,
+			`Unknown handoff-format "${format.value}"; read as ${HANDOFF_FORMAT}.`,
+		);
 	}
 	const by = take("by");
 	const writtenAt = take("written-at");
 	const session = take("session");
 	const context = take("context-at-write");
-	for (const [key, field] of fields) report("unknown-footer-field", "warning", field.line, `Unknown footer field "${key}" is ignored.`);
+	for (const [key, field] of fields)
+		report("unknown-footer-field", "warning", field.line, `Unknown footer field "${key}" is ignored.`);
 	if (!by) report("missing-footer-field", "warning", ruleLine, 'No "by:" in the footer; read as finish.');
 	else if (by.value !== "finish" && by.value !== "checkpoint") {
-		report("bad-footer-field", "warning", by.line, `"by: ${by.value}" is neither finish nor checkpoint; read as finish.`);
+		report(
+			"bad-footer-field",
+			"warning",
+			by.line,
+			`"by: ${by.value}" is neither finish nor checkpoint; read as finish.`,
+		);
 	}
 	if (!writtenAt) report("missing-footer-field", "warning", ruleLine, 'No "written-at:" in the footer.');
-	const footer: Footer = { by: by?.value === "checkpoint" ? "checkpoint" : "finish", writtenAt: writtenAt?.value ?? "" };
+	const footer: Footer = {
+		by: by?.value === "checkpoint" ? "checkpoint" : "finish",
+		writtenAt: writtenAt?.value ?? "",
+	};
 	if (session) footer.session = session.value;
 	if (context) {
 		const n = context.value.trim() === "" ? Number.NaN : Number(context.value);
 		if (Number.isFinite(n) && n >= 0) footer.contextAtWrite = n;
-		else report("bad-footer-field", "warning", context.line, `context-at-write "${context.value}" is not a fraction; ignored.`);
+		else
+			report(
+				"bad-footer-field",
+				"warning",
+				context.line,
+				`context-at-write "${context.value}" is not a fraction; ignored.`,
+			);
 	}
 	return footer;
 }

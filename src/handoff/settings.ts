@@ -71,7 +71,12 @@ export function readHandoffSettings(env: SettingsEnv): HandoffSettings {
 	if (r !== undefined) {
 		const mode = RESET_MODES.find((x) => x === r.toLowerCase());
 		if (mode) checkpointReset = mode;
-		else warn("HANDOFF_CHECKPOINT_RESET", r, `one of ${RESET_MODES.join(", ")} (default ${HANDOFF_DEFAULTS.checkpointReset})`);
+		else
+			warn(
+				"HANDOFF_CHECKPOINT_RESET",
+				r,
+				`one of ${RESET_MODES.join(", ")} (default ${HANDOFF_DEFAULTS.checkpointReset})`,
+			);
 	}
 	return { watermark, maxResets, checkpointReset, warnings };
 }

@@ -25,7 +25,6 @@ export interface FileOperations {
 	mkdir(path: string): Promise<void>;
 }
 
-
 /** Reads and writes the local disk. */
 export const localFileOperations: FileOperations = {
 	readFile: (path) => readFile(path, "utf8"),
@@ -52,13 +51,27 @@ export function handoffArchiveDir(cwd: string): string {
 /** A document read from disk, or why there is none. */
 export type ReadHandoffResult =
 	| { ok: true; path: string; doc: HandoffDocument; text: string; problems: HandoffProblem[] }
-	| { ok: false; path: string; reason: "missing" | "unreadable" | "invalid"; message: string; text?: string; problems: HandoffProblem[] };
+	| {
+			ok: false;
+			path: string;
+			reason: "missing" | "unreadable" | "invalid";
+			message: string;
+			text?: string;
+			problems: HandoffProblem[];
+	  };
 
 /** Reads HANDOFF.md; a document with only warnings is returned with them. */
 export async function readHandoff(cwd: string, ops: FileOperations = localFileOperations): Promise<ReadHandoffResult> {
 	const path = handoffPath(cwd);
 	// A link would hand the next turn a file from outside the project (a key, a shell start-up file).
-	if (isLink(path)) return { ok: false, path, reason: "unreadable", message: `${path} is a symbolic link; pi-flows reads no handoff through a link.`, problems: [] };
+	if (isLink(path))
+		return {
+			ok: false,
+			path,
+			reason: "unreadable",
+			message: `${path} is a symbolic link; pi-flows reads no handoff through a link.`,
+			problems: [],
+		};
 	const read = await readText(path, ops);
 	if (!read.ok) {
 		const reason = read.missing ? "missing" : "unreadable";
@@ -83,7 +96,11 @@ export type WriteHandoffResult =
 const queues = new Map<string, Promise<unknown>>();
 
 /** Writes HANDOFF.md after keeping the previous one; if keeping it fails, nothing is overwritten. */
-export function writeHandoff(cwd: string, doc: HandoffDocument, ops: FileOperations = localFileOperations): Promise<WriteHandoffResult> {
+export function writeHandoff(
+	cwd: string,
+	doc: HandoffDocument,
+	ops: FileOperations = localFileOperations,
+): Promise<WriteHandoffResult> {
 	const path = handoffPath(cwd);
 	const previous = queues.get(path) ?? Promise.resolve();
 	const next = previous.then(() => writeNow(cwd, path, doc, ops));
@@ -94,14 +111,24 @@ export function writeHandoff(cwd: string, doc: HandoffDocument, ops: FileOperati
 	return next;
 }
 
-async function writeNow(cwd: string, path: string, doc: HandoffDocument, ops: FileOperations): Promise<WriteHandoffResult> {
+async function writeNow(
+	cwd: string,
+	path: string,
+	doc: HandoffDocument,
+	ops: FileOperations,
+): Promise<WriteHandoffResult> {
 	const text = renderHandoff(doc);
 	// A repository's HANDOFF.md may be a link out of it; neither the old text nor the new goes through one.
 	const unsafe = unsafeWrite(path, [cwd]) ?? unsafeWrite(join(handoffArchiveDir(cwd), "archive.md"), [cwd]);
 	if (unsafe) return { ok: false, path, reason: "write-failed", message: `Refused to write ${path}: ${unsafe}.` };
 	const old = await readText(path, ops);
 	if (!old.ok && !old.missing) {
-		return { ok: false, path, reason: "archive-failed", message: `Cannot read the current ${path} to keep a copy: ${old.message}` };
+		return {
+			ok: false,
+			path,
+			reason: "archive-failed",
+			message: `Cannot read the current ${path} to keep a copy: ${old.message}`,
+		};
 	}
 	let archivedTo: string | undefined;
 	if (old.ok && old.text !== text) {
@@ -110,12 +137,17 @@ async function writeNow(cwd: string, path: string, doc: HandoffDocument, ops: Fi
 		archivedTo = kept.path;
 	}
 	const written = await attempt(() => ops.writeFileAtomic(path, text));
-	if (!written.ok) return { ok: false, path, reason: "write-failed", message: `Cannot write ${path}: ${written.message}` };
+	if (!written.ok)
+		return { ok: false, path, reason: "write-failed", message: `Cannot write ${path}: ${written.message}` };
 	return archivedTo ? { ok: true, path, text, archivedTo } : { ok: true, path, text };
 }
 
 /** The archive name comes from the old document's own time and status, so the folder reads as a history. */
-async function archive(cwd: string, text: string, ops: FileOperations): Promise<{ ok: true; path: string } | { ok: false; message: string }> {
+async function archive(
+	cwd: string,
+	text: string,
+	ops: FileOperations,
+): Promise<{ ok: true; path: string } | { ok: false; message: string }> {
 	const dir = handoffArchiveDir(cwd);
 	const made = await attempt(() => ops.mkdir(dir));
 	if (!made.ok) return { ok: false, message: `Cannot create ${dir}: ${made.message}` };
@@ -127,13 +159,22 @@ async function archive(cwd: string, text: string, ops: FileOperations): Promise<
 		const file = join(dir, `${base}${n === 0 ? "" : `-${n}`}.md`);
 		const wrote = await attempt(() => ops.writeFileExclusive(file, text));
 		if (wrote.ok) return { ok: true, path: file };
-		if (wrote.code !== "EEXIST") return { ok: false, message: `Cannot keep the previous handoff as ${file}: ${wrote.message}` };
+		if (wrote.code !== "EEXIST")
+			return { ok: false, message: `Cannot keep the previous handoff as ${file}: ${wrote.message}` };
 	}
-	return { ok: false, message: `Cannot keep the previous handoff: 1000 archives named ${base} already exist in ${dir}.` };
+	return {
+		ok: false,
+		message: `Cannot keep the previous handoff: 1000 archives named ${base} already exist in ${dir}.`,
+	};
 }
 
 function safeName(text: string): string {
-	return text.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "undated";
+	return (
+		text
+			.replace(/[^A-Za-z0-9._-]+/g, "-")
+			.replace(/^-+|-+$/g, "")
+			.slice(0, 60) || "undated"
+	);
 }
 
 /** Reads text, telling "absent" from "broken". Shared with the switch, whose settings files behave alike. */

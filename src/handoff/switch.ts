@@ -55,7 +55,10 @@ export interface SwitchPlaces {
 
 /** The two settings files. */
 export function switchPaths(places: Pick<SwitchPlaces, "cwd" | "agentDir">): Record<SwitchScope, string> {
-	return { project: join(places.cwd, PROJECT_CONFIG_DIR, "settings.json"), global: join(places.agentDir, "settings.json") };
+	return {
+		project: join(places.cwd, PROJECT_CONFIG_DIR, "settings.json"),
+		global: join(places.agentDir, "settings.json"),
+	};
 }
 
 const TRUE_WORDS = new Set(["true", "on", "yes", "1"]);
@@ -71,7 +74,10 @@ export function parseSwitchValue(value: unknown): boolean | undefined {
 }
 
 /** Resolves the switch; never throws. */
-export async function resolveSwitch(places: SwitchPlaces, ops: FileOperations = localFileOperations): Promise<SwitchResolution> {
+export async function resolveSwitch(
+	places: SwitchPlaces,
+	ops: FileOperations = localFileOperations,
+): Promise<SwitchResolution> {
 	const paths = switchPaths(places);
 	const layers: SwitchLayer[] = [
 		envLayer(places.env[SWITCH_ENV]),
@@ -89,7 +95,13 @@ function envLayer(raw: string | undefined): SwitchLayer {
 	if (raw === undefined || raw.trim() === "") return { source: "env", where, state: "absent" };
 	const value = parseSwitchValue(raw);
 	if (value === undefined) {
-		return { source: "env", where, state: "invalid", raw: JSON.stringify(raw), message: `${JSON.stringify(raw)} is not true/false, on/off, yes/no or 1/0; ignored.` };
+		return {
+			source: "env",
+			where,
+			state: "invalid",
+			raw: JSON.stringify(raw),
+			message: `${JSON.stringify(raw)} is not true/false, on/off, yes/no or 1/0; ignored.`,
+		};
 	}
 	return { source: "env", where, state: "set", value, raw: JSON.stringify(raw) };
 }
@@ -102,7 +114,13 @@ async function fileLayer(source: "project" | "global", path: string, ops: FileOp
 	const raw = JSON.stringify(rawValue);
 	const value = parseSwitchValue(rawValue);
 	if (value === undefined) {
-		return { source, where: path, state: "invalid", raw, message: `"${SWITCH_KEY}": ${raw} is not true/false, on/off, yes/no or 1/0; ignored.` };
+		return {
+			source,
+			where: path,
+			state: "invalid",
+			raw,
+			message: `"${SWITCH_KEY}": ${raw} is not true/false, on/off, yes/no or 1/0; ignored.`,
+		};
 	}
 	return { source, where: path, state: "set", value, raw };
 }
@@ -114,14 +132,20 @@ type SettingsRead =
 async function readSettingsObject(path: string, ops: FileOperations): Promise<SettingsRead> {
 	const read = await readText(path, ops);
 	if (!read.ok) {
-		return read.missing ? { ok: false, state: "absent", message: "no such file" } : { ok: false, state: "unreadable", message: read.message };
+		return read.missing
+			? { ok: false, state: "absent", message: "no such file" }
+			: { ok: false, state: "unreadable", message: read.message };
 	}
 	if (read.text.trim() === "") return { ok: true, object: {}, text: read.text };
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(read.text);
 	} catch (error) {
-		return { ok: false, state: "malformed", message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); ignored.` };
+		return {
+			ok: false,
+			state: "malformed",
+			message: `not valid JSON (${error instanceof Error ? error.message : String(error)}); ignored.`,
+		};
 	}
 	if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
 		return { ok: false, state: "malformed", message: "not a JSON object; ignored." };
@@ -145,7 +169,11 @@ export async function writeSwitch(
 	const path = switchPaths(places)[scope];
 	const read = await readSettingsObject(path, ops);
 	if (!read.ok && read.state !== "absent") {
-		return { ok: false, path, message: `${path} is ${read.state === "malformed" ? read.message.replace(/; ignored\.$/, "") : `unreadable: ${read.message}`}; fix it first, it was not changed.` };
+		return {
+			ok: false,
+			path,
+			message: `${path} is ${read.state === "malformed" ? read.message.replace(/; ignored\.$/, "") : `unreadable: ${read.message}`}; fix it first, it was not changed.`,
+		};
 	}
 	const object = read.ok ? read.object : {};
 	object[SWITCH_KEY] = value;

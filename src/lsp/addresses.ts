@@ -4,7 +4,16 @@
  * (`check/scope.ts`); an address whose node is known but whose type is not yet reads as "type unknown"
  * rather than nothing, so half-typed flows still complete.
  */
-import { BOOLEAN, ERROR_TYPE, field, HANDOFF_TYPE, OBLIGATIONS_TYPE, objectOf, TEXT, type Type } from "../flow/index.ts";
+import {
+	BOOLEAN,
+	ERROR_TYPE,
+	field,
+	HANDOFF_TYPE,
+	OBLIGATIONS_TYPE,
+	objectOf,
+	TEXT,
+	type Type,
+} from "../flow/index.ts";
 import type { Here } from "./scope.ts";
 
 /** An address and, when known, its type. */
@@ -19,7 +28,11 @@ const FIELD_DEPTH = 4;
 
 /** How one body node of a loop ended, as `<loop>.previous.<node>` reads it. */
 function entryType(output: Type | undefined): Type {
-	return objectOf([field("ok", BOOLEAN), ...(output ? [field("output", output, true)] : []), field("error", ERROR_TYPE, true)]);
+	return objectOf([
+		field("ok", BOOLEAN),
+		...(output ? [field("output", output, true)] : []),
+		field("error", ERROR_TYPE, true),
+	]);
 }
 
 function known(type: Type | undefined): { type?: Type } {
@@ -60,7 +73,8 @@ export function resolveAddress(here: Here, text: string): { type?: Type } | unde
 		if (second === "ledger" && seen.ledger) return into(OBLIGATIONS_TYPE, names, 2);
 	}
 	if (!around) return undefined;
-	if (second === "previous" && third !== undefined && around.previous?.has(third)) return into(entryType(around.previous.get(third)), names, 3);
+	if (second === "previous" && third !== undefined && around.previous?.has(third))
+		return into(entryType(around.previous.get(third)), names, 3);
 	if (second === "carry" && around.carry) return into(around.carryType, names, 2);
 	if (second === "ledger" && around.ledger) return into(OBLIGATIONS_TYPE, names, 2);
 	return undefined;

@@ -35,7 +35,7 @@ const BOOLEAN_KEYS = new Set(["copies", "fail-fast", "confirm"]);
  */
 function nodeKeys(written: readonly string[]): string[] {
 	const kindKey = KIND_KEYS.find((k) => written.includes(k));
-	const own = kindKey ? NODE_KEYS[kindKey.replace(/-from$/, "")] ?? [] : KIND_KEYS;
+	const own = kindKey ? (NODE_KEYS[kindKey.replace(/-from$/, "")] ?? []) : KIND_KEYS;
 	return ["id", ...own, "on-fail"].filter((k) => !written.includes(k));
 }
 
@@ -62,46 +62,81 @@ export function complete(text: string, line: number, character: number, world: C
 	const fm = frontmatterOf(text);
 	if (!fm || line < fm.start || line >= fm.lines.length) return [];
 	const lineText = fm.lines[line].text;
-	const edit = (start: number, end = character): Range => ({ start: { line, character: start }, end: { line, character: end } });
-	const items = (labels: { label: string; newText?: string; kind: CompletionItemKind; detail?: string; documentation?: string; filterText?: string }[], range: Range) =>
-		labels.map((x, i): CompletionItem => ({
-			label: x.label,
-			kind: x.kind,
-			sortText: String(i).padStart(4, "0"),
-			textEdit: { range, newText: x.newText ?? x.label },
-			...(x.detail ? { detail: x.detail } : {}),
-			...(x.documentation ? { documentation: x.documentation } : {}),
-			...(x.filterText ? { filterText: x.filterText } : {}),
-		}));
+	const edit = (start: number, end = character): Range => ({
+		start: { line, character: start },
+		end: { line, character: end },
+	});
+	const items = (
+		labels: {
+			label: string;
+			newText?: string;
+			kind: CompletionItemKind;
+			detail?: string;
+			documentation?: string;
+			filterText?: string;
+		}[],
+		range: Range,
+	) =>
+		labels.map(
+			(x, i): CompletionItem => ({
+				label: x.label,
+				kind: x.kind,
+				sortText: String(i).padStart(4, "0"),
+				textEdit: { range, newText: x.newText ?? x.label },
+				...(x.detail ? { detail: x.detail } : {}),
+				...(x.documentation ? { documentation: x.documentation } : {}),
+				...(x.filterText ? { filterText: x.filterText } : {}),
+			}),
+		);
 	if (line > fm.end) {
 		const heading = /^##[ \t]+([A-Za-z0-9_]*)$/.exec(lineText.slice(0, character));
 		if (!heading || !world.flow) return [];
 		const written = headingSpans(text);
 		const missing = allNodes(world.flow.nodes).filter((n) => hasSection(n) && !written.has(n.id.value));
-		return items(missing.map((n) => ({ label: n.id.value, kind: CompletionItemKind.Reference, detail: `${n.kind} node` })), edit(character - heading[1].length));
+		return items(
+			missing.map((n) => ({ label: n.id.value, kind: CompletionItemKind.Reference, detail: `${n.kind} node` })),
+			edit(character - heading[1].length),
+		);
 	}
 	if (line === fm.end) return [];
 	const cursor = cursorIn(fm, line, character);
 	if (cursor.at === "key") {
 		const word = tokenAt(lineText.slice(0, character), line, character, /[A-Za-z0-9_-]/);
 		const colon = /^[A-Za-z0-9_-]*[ \t]*:/.test(lineText.slice(character));
-		return items(keysFor(cursor).map((k) => ({ label: k, kind: CompletionItemKind.Property, newText: colon ? k : `${k}: ` })), edit(word.start));
+		return items(
+			keysFor(cursor).map((k) => ({ label: k, kind: CompletionItemKind.Property, newText: colon ? k : `${k}: ` })),
+			edit(word.start),
+		);
 	}
 	const word = tokenAt(lineText.slice(0, character), line, character, /[A-Za-z0-9_.-]/);
 	const space = lineText[word.start - 1] === ":" ? " " : "";
 	const values = (list: { label: string; kind: CompletionItemKind; detail?: string; documentation?: string }[]) =>
-		items(list.map((x) => ({ ...x, newText: `${space}${x.label}` })), edit(word.start));
+		items(
+			list.map((x) => ({ ...x, newText: `${space}${x.label}` })),
+			edit(word.start),
+		);
 	if (cursor.at === "value" && cursor.role === "top" && cursor.key === "chain") {
 		const chain = chainCompletion(lineText.slice(cursor.valueAt, character), world);
 		return chain ? items(chain.items, edit(character - chain.typed.length)) : [];
 	}
 	const names = valueNames(cursor);
 	if (names === "agent") {
-		const agents = [...world.roster.entries.values()].filter((a) => a.kind === "agent").sort((a, b) => a.name.localeCompare(b.name));
-		return values(agents.map((a) => ({ label: a.name, kind: CompletionItemKind.Class, detail: `agent · ${a.source}`, documentation: a.kind === "agent" ? a.description : "" })));
+		const agents = [...world.roster.entries.values()]
+			.filter((a) => a.kind === "agent")
+			.sort((a, b) => a.name.localeCompare(b.name));
+		return values(
+			agents.map((a) => ({
+				label: a.name,
+				kind: CompletionItemKind.Class,
+				detail: `agent · ${a.source}`,
+				documentation: a.kind === "agent" ? a.description : "",
+			})),
+		);
 	}
 	if (names === "flow") {
-		return values(world.flows().map((f) => ({ label: f.name, kind: CompletionItemKind.Module, detail: `flow · ${f.source}` })));
+		return values(
+			world.flows().map((f) => ({ label: f.name, kind: CompletionItemKind.Module, detail: `flow · ${f.source}` })),
+		);
 	}
 	const simple = simpleValues(cursor);
 	if (simple) return values(simple.map((label) => ({ label, kind: CompletionItemKind.Value })));
@@ -112,14 +147,21 @@ export function complete(text: string, line: number, character: number, world: C
 	const here = hereAt(scopesOf(world.flow, world.types), cursor);
 	if (isCondition) {
 		const before = lineText.slice(cursor.valueAt, character);
-		const compared = /([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*(?:==|!=)\s*(["']?)([A-Za-z0-9_-]*)$/.exec(before);
+		const compared =
+			/([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*(?:==|!=)\s*(["']?)([A-Za-z0-9_-]*)$/.exec(before);
 		if (compared) {
 			const enumItems = enumValues(here, compared[1], compared[2], compared[3], lineText, character, line);
 			if (enumItems || compared[2]) return enumItems ?? [];
 		}
 	}
 	const readable = readableAt(here).filter((r) => !isCondition || conditionReadable(r));
-	return values(readable.map((r: Readable) => ({ label: r.address, kind: CompletionItemKind.Variable, ...(r.type ? { detail: typeToString(r.type) } : {}) })));
+	return values(
+		readable.map((r: Readable) => ({
+			label: r.address,
+			kind: CompletionItemKind.Variable,
+			...(r.type ? { detail: typeToString(r.type) } : {}),
+		})),
+	);
 }
 
 type Offer = { label: string; kind: CompletionItemKind; detail?: string; documentation?: string };
@@ -136,27 +178,55 @@ function chainCompletion(value: string, world: CompletionWorld): { typed: string
 	const text = /^["']/.test(value) ? value.slice(1) : value;
 	if ((text.match(/"/g) ?? []).length % 2 === 1) return undefined;
 	const typed = /\S*$/.exec(text)?.[0] ?? "";
-	const before = text.slice(0, text.length - typed.length).trim().split(/\s+/).filter(Boolean);
+	const before = text
+		.slice(0, text.length - typed.length)
+		.trim()
+		.split(/\s+/)
+		.filter(Boolean);
 	const previous = before.at(-1);
 	const place: FlagPlace = before.includes("--") ? "globals" : "step";
 	const agents = (): Offer[] =>
 		[...world.roster.entries.values()]
 			.filter((a) => a.kind === "agent")
 			.sort((a, b) => a.name.localeCompare(b.name))
-			.map((a) => ({ label: `@${a.name}`, kind: CompletionItemKind.Class, detail: `agent · ${a.source}`, documentation: a.kind === "agent" ? a.description : "" }));
-	const flows = (): Offer[] => world.flows().map((f) => ({ label: `flow:${f.name}`, kind: CompletionItemKind.Module, detail: `flow · ${f.source}` }));
+			.map((a) => ({
+				label: `@${a.name}`,
+				kind: CompletionItemKind.Class,
+				detail: `agent · ${a.source}`,
+				documentation: a.kind === "agent" ? a.description : "",
+			}));
+	const flows = (): Offer[] =>
+		world
+			.flows()
+			.map((f) => ({ label: `flow:${f.name}`, kind: CompletionItemKind.Module, detail: `flow · ${f.source}` }));
 	if (typed.startsWith("@")) return { typed, items: agents() };
 	if (typed.startsWith("flow:")) return { typed, items: flows() };
 	if (typed.startsWith("-")) {
-		return { typed, items: flagNames(place).map((name) => ({ label: `--${name}`, kind: CompletionItemKind.Property, ...(CHAIN_FLAGS[name].shape ? { detail: CHAIN_FLAGS[name].shape } : {}) })) };
+		return {
+			typed,
+			items: flagNames(place).map((name) => ({
+				label: `--${name}`,
+				kind: CompletionItemKind.Property,
+				...(CHAIN_FLAGS[name].shape ? { detail: CHAIN_FLAGS[name].shape } : {}),
+			})),
+		};
 	}
-	if (previous === "--thinking" || previous === "--global-thinking") return { typed, items: THINKING_LEVELS.map((label) => ({ label, kind: CompletionItemKind.Value })) };
+	if (previous === "--thinking" || previous === "--global-thinking")
+		return { typed, items: THINKING_LEVELS.map((label) => ({ label, kind: CompletionItemKind.Value })) };
 	if (previous === undefined || previous === "->") return { typed, items: [...agents(), ...flows()] };
 	return undefined;
 }
 
 /** The quoted values of the enum `address` reads, replacing what was typed of one (quote included). */
-function enumValues(here: Here, address: string, quote: string, typed: string, lineText: string, character: number, line: number): CompletionItem[] | undefined {
+function enumValues(
+	here: Here,
+	address: string,
+	quote: string,
+	typed: string,
+	lineText: string,
+	character: number,
+	line: number,
+): CompletionItem[] | undefined {
 	const type = resolveAddress(here, address)?.type;
 	if (type?.kind !== "enum") return undefined;
 	const q = quote || '"';

@@ -81,7 +81,12 @@ function classify(frames: readonly Frame[], top: string[], mode: "key" | "value"
 			role = itemRole;
 			keys = frame.map.keys;
 			listOf = undefined;
-			if (itemRole === "node") nodes.push({ keys: frame.map.keys, ...(frame.map.id ? { id: frame.map.id } : {}), ...(frame.prevId ? { prevId: frame.prevId } : {}) });
+			if (itemRole === "node")
+				nodes.push({
+					keys: frame.map.keys,
+					...(frame.map.id ? { id: frame.map.id } : {}),
+					...(frame.prevId ? { prevId: frame.prevId } : {}),
+				});
 		} else {
 			listOf = pending ?? listOf;
 		}
@@ -108,11 +113,13 @@ const CONDITION_KEYS = new Set(["loop", "give-up", "until"]);
 export function valueNames(cursor: Cursor): "agent" | "id" | "flow" | "address" | "condition" | undefined {
 	const { role, key = "" } = cursor;
 	if (cursor.at !== "value") return undefined;
-	if ((role === "node" && (key === "agent" || key === "among")) || (role === "member" && key === "agent")) return "agent";
+	if ((role === "node" && (key === "agent" || key === "among")) || (role === "member" && key === "agent"))
+		return "agent";
 	if (role === "node" && key === "id") return "id";
 	if (role === "node" && key === "flow") return "flow";
 	if ((role === "node" && CONDITION_KEYS.has(key)) || (role === "case" && key === "when")) return "condition";
-	if ((role === "node" && ADDRESS_KEYS.has(key)) || (role === "carry" && (key === "first" || key === "next"))) return "address";
+	if ((role === "node" && ADDRESS_KEYS.has(key)) || (role === "carry" && (key === "first" || key === "next")))
+		return "address";
 	return undefined;
 }
 
@@ -126,7 +133,10 @@ export function cursorAt(text: string, line: number, character: number): Cursor 
 /** As {@link cursorAt}, on frontmatter already split into lines. */
 export function cursorIn(fm: Frontmatter, line: number, c: number): Cursor {
 	const l = fm.lines[line];
-	const top = fm.lines.slice(fm.start, fm.end).filter((x) => !x.blank && x.content === 0 && x.key !== undefined).map((x) => x.key as string);
+	const top = fm.lines
+		.slice(fm.start, fm.end)
+		.filter((x) => !x.blank && x.content === 0 && x.key !== undefined)
+		.map((x) => x.key as string);
 	const dashes = l.dashes.filter((d) => d < c);
 	const own: Frame[] = dashes.map((d, i) => {
 		const content = dashes[i + 1] ?? l.content;
@@ -140,7 +150,11 @@ export function cursorIn(fm: Frontmatter, line: number, c: number): Cursor {
 		return { ...classify(frames, top, "value"), valueAt: l.valueAt };
 	}
 	if (dashes.length > 0) {
-		const frames = [...enclosingFrames(fm, line, dashes[0], true), ...own, ...(inlineFrames(l.text, l.content, c, line) ?? [])];
+		const frames = [
+			...enclosingFrames(fm, line, dashes[0], true),
+			...own,
+			...(inlineFrames(l.text, l.content, c, line) ?? []),
+		];
 		return { ...classify(frames, top, "value"), valueAt: l.content };
 	}
 	const column = l.text.trim() === "" ? c : l.content;

@@ -19,7 +19,10 @@ export interface DefinitionWorld {
 }
 
 function at(uri: string, span: Span): Location {
-	return { uri, range: { start: { line: span.line, character: span.start }, end: { line: span.line, character: span.end } } };
+	return {
+		uri,
+		range: { start: { line: span.line, character: span.start }, end: { line: span.line, character: span.end } },
+	};
 }
 
 /** A file's first line: agent and flow files are found by name, so the file is the definition. */
@@ -28,12 +31,18 @@ function fileStart(file: string): Location {
 }
 
 /** Where the name under the cursor is defined, if it names something. */
-export function definitionAt(text: string, line: number, character: number, world: DefinitionWorld): Location | undefined {
+export function definitionAt(
+	text: string,
+	line: number,
+	character: number,
+	world: DefinitionWorld,
+): Location | undefined {
 	const fm = frontmatterOf(text);
 	if (!fm || line < fm.start || line === fm.end || line >= fm.lines.length) return undefined;
 	if (line > fm.end) {
 		const heading = headingAt(text, line);
-		const id = heading && character >= heading.start && character <= heading.end ? idSpans(text).get(heading.text) : undefined;
+		const id =
+			heading && character >= heading.start && character <= heading.end ? idSpans(text).get(heading.text) : undefined;
 		return id ? at(world.uri, id) : undefined;
 	}
 	const token = tokenAt(fm.lines[line].text, line, character);

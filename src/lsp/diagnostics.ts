@@ -6,7 +6,12 @@
  *   becomes { range: 6:11–6:16, code: "unknown-agent", source: "pi-flows", message: "… …" }
  */
 import { pathToFileURL } from "node:url";
-import { type Diagnostic, DiagnosticSeverity, type DiagnosticRelatedInformation, type Position } from "vscode-languageserver/node";
+import {
+	type Diagnostic,
+	DiagnosticSeverity,
+	type DiagnosticRelatedInformation,
+	type Position,
+} from "vscode-languageserver/node";
 import { type Fault, faultText } from "../faults/index.ts";
 
 /** The `source` every diagnostic carries, so an editor can tell ours from a YAML or Markdown server's. */

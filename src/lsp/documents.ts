@@ -8,7 +8,17 @@ import { basename, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadRoster, type Roster } from "../agents/index.ts";
 import type { Fault } from "../faults/index.ts";
-import { buildFlow, type CheckedFlow, catalogueOptions, checkFlowText, type Flow, type FlowEntry, listFlows, readFlow, type Type } from "../flow/index.ts";
+import {
+	buildFlow,
+	type CheckedFlow,
+	catalogueOptions,
+	checkFlowText,
+	type Flow,
+	type FlowEntry,
+	listFlows,
+	readFlow,
+	type Type,
+} from "../flow/index.ts";
 
 /** Project sources are read: the person opened the project's own files in their editor. */
 const SOURCES = { project: true } as const;

@@ -21,8 +21,16 @@ export interface HoverWorld extends CompletionWorld {
 
 /** The agent's card, in the order a person decides by: what it is for, what it may touch, where it lives. */
 function agentCard(agent: AgentDef): string {
-	const facts = [agent.tools.length ? `tools: ${agent.tools.join(", ")}` : "no tools", ...(agent.model ? [`model: ${agent.model}`] : [])];
-	return [`**${agent.name}** · agent (${agent.source})`, agent.description, facts.join(" · "), `\`${agent.file}\``].join("\n\n");
+	const facts = [
+		agent.tools.length ? `tools: ${agent.tools.join(", ")}` : "no tools",
+		...(agent.model ? [`model: ${agent.model}`] : []),
+	];
+	return [
+		`**${agent.name}** · agent (${agent.source})`,
+		agent.description,
+		facts.join(" · "),
+		`\`${agent.file}\``,
+	].join("\n\n");
 }
 
 function markdown(value: string, span: Span): Hover {
@@ -54,7 +62,12 @@ export function hoverAt(text: string, line: number, character: number, world: Ho
 		case "agent": {
 			const agent = world.roster.get(token.text);
 			if (!agent) return undefined;
-			return markdown(agent.kind === "agent" ? agentCard(agent) : `**${agent.name}** · broken agent: ${agent.cause}\n\n\`${agent.file}\``, token);
+			return markdown(
+				agent.kind === "agent"
+					? agentCard(agent)
+					: `**${agent.name}** · broken agent: ${agent.cause}\n\n\`${agent.file}\``,
+				token,
+			);
 		}
 		case "id":
 			return node(token.text, token);

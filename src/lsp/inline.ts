@@ -97,9 +97,16 @@ export function inlineFrames(text: string, from: number, to: number, line: numbe
 		const parent = stack[i - 1];
 		if (open.ch === "{" && parent?.ch === "[") {
 			const prevId = parent.lastId;
-			frames.push({ kind: "item", line, column: open.column, map: inlineMapping(text, open.column), ...(prevId ? { prevId } : {}) });
+			frames.push({
+				kind: "item",
+				line,
+				column: open.column,
+				map: inlineMapping(text, open.column),
+				...(prevId ? { prevId } : {}),
+			});
 		}
-		if (open.ch === "[" && parent?.ch === "[") frames.push({ kind: "item", line, column: open.column, map: { keys: [] } });
+		if (open.ch === "[" && parent?.ch === "[")
+			frames.push({ kind: "item", line, column: open.column, map: { keys: [] } });
 		if (open.key !== undefined) frames.push({ kind: "key", key: open.key, line, column: open.entry });
 	}
 	const last = stack[stack.length - 1];

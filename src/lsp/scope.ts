@@ -62,17 +62,33 @@ function nodeType(node: FlowNode, types: ReadonlyMap<string, Type>): Type | unde
 /** Replays visibility over `flow`; `types` are the output types known by node id. */
 export function scopesOf(flow: Flow, types: ReadonlyMap<string, Type>): Scopes {
 	const root: Here = { input: flow.input.value, seen: [], around: [] };
-	const out: Scopes = { root, before: new Map(), after: new Map(), bodyStart: new Map(), bodyEnd: new Map(), nodes: new Map() };
+	const out: Scopes = {
+		root,
+		before: new Map(),
+		after: new Map(),
+		bodyStart: new Map(),
+		bodyEnd: new Map(),
+		nodes: new Map(),
+	};
 	for (const n of allNodes(flow.nodes)) out.nodes.set(n.id.value, n);
 	const inside = (here: Here, a: Around): Here => ({ ...here, around: [...here.around, a] });
-	const plain = (node: FlowNode): Around => ({ id: node.id.value, kind: node.kind, map: false, carry: false, ledger: false });
+	const plain = (node: FlowNode): Around => ({
+		id: node.id.value,
+		kind: node.kind,
+		map: false,
+		carry: false,
+		ledger: false,
+	});
 	const sequence = (nodes: readonly FlowNode[], start: Here): Here => {
 		let here = start;
 		for (const node of nodes) {
 			out.before.set(node.id.value, here);
 			block(node, here);
 			const ledger = (node.kind === "loop" || node.kind === "map") && !!node.ledger;
-			here = { ...here, seen: [...here.seen, { id: node.id.value, type: nodeType(node, types), agent: node.kind === "agent", ledger }] };
+			here = {
+				...here,
+				seen: [...here.seen, { id: node.id.value, type: nodeType(node, types), agent: node.kind === "agent", ledger }],
+			};
 			out.after.set(node.id.value, here);
 		}
 		return here;
@@ -82,7 +98,8 @@ export function scopesOf(flow: Flow, types: ReadonlyMap<string, Type>): Scopes {
 		if (node.kind === "choice" || node.kind === "parallel") {
 			const body = inside(here, plain(node));
 			out.bodyStart.set(id, body);
-			const bodies = node.kind === "choice" ? [...node.cases.map((c) => c.body), node.otherwise] : node.branches.map((b) => b.body);
+			const bodies =
+				node.kind === "choice" ? [...node.cases.map((c) => c.body), node.otherwise] : node.branches.map((b) => b.body);
 			for (const b of bodies) sequence(b, body);
 		} else if (node.kind === "map") {
 			const from = node.from ? resolveAddress(here, node.from.text)?.type : undefined;
@@ -94,7 +111,13 @@ export function scopesOf(flow: Flow, types: ReadonlyMap<string, Type>): Scopes {
 			const previous = new Map(node.body.map((n) => [n.id.value, nodeType(n, types)]));
 			const first = node.carry ? resolveAddress(here, node.carry.first.text)?.type : undefined;
 			const loop = (carryType: Type | undefined): Here => {
-				const body = inside(here, { ...plain(node), previous, carry: !!node.carry, ...(carryType ? { carryType } : {}), ledger: !!node.ledger });
+				const body = inside(here, {
+					...plain(node),
+					previous,
+					carry: !!node.carry,
+					...(carryType ? { carryType } : {}),
+					ledger: !!node.ledger,
+				});
 				out.bodyStart.set(id, body);
 				const end = sequence(node.body, body);
 				out.bodyEnd.set(id, end);
@@ -130,6 +153,7 @@ export function hereAt(scopes: Scopes, cursor: Cursor): Here {
 		return scopes.before.get(id) ?? scopes.root;
 	}
 	if (own?.prevId !== undefined && scopes.after.has(own.prevId)) return scopes.after.get(own.prevId) ?? scopes.root;
-	if (parent?.id !== undefined && scopes.bodyStart.has(parent.id)) return scopes.bodyStart.get(parent.id) ?? scopes.root;
+	if (parent?.id !== undefined && scopes.bodyStart.has(parent.id))
+		return scopes.bodyStart.get(parent.id) ?? scopes.root;
 	return scopes.root;
 }

@@ -5,7 +5,13 @@
  *
  *   didOpen .pi/flows/mine.md (agent: scuot)  →  publishDiagnostics [7:11–7:16 unknown-agent "no agent `scuot`. …"]
  */
-import { type Connection, createConnection, ProposedFeatures, TextDocumentSyncKind, TextDocuments } from "vscode-languageserver/node";
+import {
+	type Connection,
+	createConnection,
+	ProposedFeatures,
+	TextDocumentSyncKind,
+	TextDocuments,
+} from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { complete } from "./completion.ts";
 import { definitionAt } from "./definition.ts";
@@ -48,10 +54,19 @@ export function startServer(options: ServerOptions): Connection {
 		try {
 			const faults = flows.judge(document.uri, document.getText());
 			published.add(document.uri);
-			void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: [...faults.map((f) => toDiagnostic(f)), ...flows.notes(document.uri).map((n) => toDiagnostic(n, "note"))] });
+			void connection.sendDiagnostics({
+				uri: document.uri,
+				version: document.version,
+				diagnostics: [
+					...faults.map((f) => toDiagnostic(f)),
+					...flows.notes(document.uri).map((n) => toDiagnostic(n, "note")),
+				],
+			});
 		} catch (error) {
 			// The checker reports faults as data; a throw is a bug in it, which must not take the editor's server down.
-			connection.console.error(`pi-flows: checking ${document.uri} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+			connection.console.error(
+				`pi-flows: checking ${document.uri} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+			);
 		}
 	};
 
@@ -97,7 +112,12 @@ export function startServer(options: ServerOptions): Connection {
 	};
 	const world = (uri: string, text: string) => {
 		const flow = flows.flow(uri, text);
-		return { ...(flow ? { flow } : {}), types: flows.types(uri), roster: flows.roster(uri), flows: () => flows.flows(uri) };
+		return {
+			...(flow ? { flow } : {}),
+			types: flows.types(uri),
+			roster: flows.roster(uri),
+			flows: () => flows.flows(uri),
+		};
 	};
 
 	connection.onCompletion(({ textDocument, position }) => {
@@ -111,13 +131,24 @@ export function startServer(options: ServerOptions): Connection {
 		if (!document) return null;
 		const text = document.getText();
 		const checked = flows.checked(textDocument.uri);
-		return hoverAt(text, position.line, position.character, { ...world(textDocument.uri, text), ...(checked ? { checked } : {}) }) ?? null;
+		return (
+			hoverAt(text, position.line, position.character, {
+				...world(textDocument.uri, text),
+				...(checked ? { checked } : {}),
+			}) ?? null
+		);
 	});
 	connection.onDefinition(({ textDocument, position }) => {
 		const document = flowDocument(textDocument.uri);
 		if (!document) return null;
 		const uri = textDocument.uri;
-		return definitionAt(document.getText(), position.line, position.character, { uri, roster: flows.roster(uri), flows: () => flows.flows(uri) }) ?? null;
+		return (
+			definitionAt(document.getText(), position.line, position.character, {
+				uri,
+				roster: flows.roster(uri),
+				flows: () => flows.flows(uri),
+			}) ?? null
+		);
 	});
 	// An agent or a callee changed on disk: open flows that name it may check differently now.
 	connection.onDidChangeWatchedFiles(() => {

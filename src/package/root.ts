@@ -13,7 +13,8 @@ export function findPackageRoot(from: string): string {
 	for (let dir = from; ; dir = dirname(dir)) {
 		const manifest = join(dir, "package.json");
 		if (existsSync(manifest) && isOurs(manifest)) return dir;
-		if (dirname(dir) === dir) throw new Error(`pi-flows: no package.json of pi-flows above ${from}; the package is incomplete`);
+		if (dirname(dir) === dir)
+			throw new Error(`pi-flows: no package.json of pi-flows above ${from}; the package is incomplete`);
 	}
 }
 

@@ -29,7 +29,12 @@ export function tmuxBackend(env: NodeJS.ProcessEnv): PaneBackend {
 	const tmux = (args: string[]): string | undefined => {
 		try {
 			// Synchronous on purpose: the pane is there before the turn's first request, and a split takes milliseconds.
-			return execFileSync("tmux", args, { env, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 5000 }).trim();
+			return execFileSync("tmux", args, {
+				env,
+				encoding: "utf8",
+				stdio: ["ignore", "pipe", "ignore"],
+				timeout: 5000,
+			}).trim();
 		} catch {
 			return undefined;
 		}
@@ -38,7 +43,20 @@ export function tmuxBackend(env: NodeJS.ProcessEnv): PaneBackend {
 		name: "tmux",
 		async open(file, title, color) {
 			const target = env.TMUX_PANE ? ["-t", env.TMUX_PANE] : [];
-			const id = tmux(["split-window", "-d", "-h", "-P", "-F", "#{pane_id}", ...target, "tail", "-n", "+1", "-f", file]);
+			const id = tmux([
+				"split-window",
+				"-d",
+				"-h",
+				"-P",
+				"-F",
+				"#{pane_id}",
+				...target,
+				"tail",
+				"-n",
+				"+1",
+				"-f",
+				file,
+			]);
 			if (!id) return undefined;
 			tmux(["select-pane", "-t", id, "-T", title]);
 			if (color) tmux(["set-option", "-p", "-t", id, "pane-border-style", `fg=${color}`]);

@@ -18,7 +18,13 @@ import type { Api, Model } from "@earendil-works/pi-ai";
 import { agentDir as defaultAgentDir } from "../agents/index.ts";
 import { nearestModels } from "../faults/index.ts";
 import type { Spawn, SpawnRequest, Subagent } from "../runtime/subagent.ts";
-import { createScriptedModel, type Script, type ScriptedModel, SCRIPTED_MODEL, SCRIPTED_PROVIDER } from "./scripted/index.ts";
+import {
+	createScriptedModel,
+	type Script,
+	type ScriptedModel,
+	SCRIPTED_MODEL,
+	SCRIPTED_PROVIDER,
+} from "./scripted/index.ts";
 import { openSubagent } from "./subagent.ts";
 import { createGate, type Gate } from "../runtime/gate.ts";
 import { mergePolicy, type TransportPolicy } from "../runtime/transport.ts";
@@ -62,7 +68,9 @@ export interface PiHost {
 	 * Resolves a model as pi reads it (`sonnet`, `opus:high`, `provider/id[:thinking]`, or pi's settings when
 	 * undefined) through pi's own resolver, before any turn; a failure names the nearest models pi knows.
 	 */
-	resolveModel(ref: string | undefined): { ok: true; value: ResolvedModel } | { ok: false; error: string; nearest?: string[] };
+	resolveModel(
+		ref: string | undefined,
+	): { ok: true; value: ResolvedModel } | { ok: false; error: string; nearest?: string[] };
 	/**
 	 * Which providers of these models have no credentials, one line each naming the nodes that use them.
 	 * Asked before a run starts: a missing key is one refusal, not a failed turn per node. It asks pi
@@ -176,13 +184,24 @@ export async function openHost(options: HostOptions): Promise<PiHost> {
 			} catch (error) {
 				why = `: ${(error as Error).message ?? String(error)}`;
 			}
-			const nodes = e.nodes.length > 4 ? `${e.nodes.slice(0, 4).join(", ")} and ${e.nodes.length - 4} more` : e.nodes.join(", ");
-			problems.push(`no credentials for ${provider}${why} (${[...e.refs].join(", ")}, used by ${nodes}): log in with /login in pi, or set the provider's API key in the environment`);
+			const nodes =
+				e.nodes.length > 4 ? `${e.nodes.slice(0, 4).join(", ")} and ${e.nodes.length - 4} more` : e.nodes.join(", ");
+			problems.push(
+				`no credentials for ${provider}${why} (${[...e.refs].join(", ")}, used by ${nodes}): log in with /login in pi, or set the provider's API key in the environment`,
+			);
 		}
 		return problems;
 	};
 
-	return { cwd: options.cwd, agentDir, ...(scripted ? { scripted } : {}), resolveModel, missingCredentials, spawn, open: () => live.size };
+	return {
+		cwd: options.cwd,
+		agentDir,
+		...(scripted ? { scripted } : {}),
+		resolveModel,
+		missingCredentials,
+		spawn,
+		open: () => live.size,
+	};
 }
 
 /** A resource loader that discovers nothing: a subagent sees its agent's prompt and tools and no more. */
@@ -211,14 +230,21 @@ export function sessionDefaults(cwd: string, sessionDir?: string) {
 	let sessionManager = SessionManager.inMemory(cwd);
 	if (sessionDir) {
 		mkdirSync(sessionDir, { recursive: true });
-		const existing = readdirSync(sessionDir).filter((f) => f.endsWith(".jsonl")).sort();
-		sessionManager = existing.length ? SessionManager.open(join(sessionDir, existing[existing.length - 1]), sessionDir, cwd) : SessionManager.create(cwd, sessionDir);
+		const existing = readdirSync(sessionDir)
+			.filter((f) => f.endsWith(".jsonl"))
+			.sort();
+		sessionManager = existing.length
+			? SessionManager.open(join(sessionDir, existing[existing.length - 1]), sessionDir, cwd)
+			: SessionManager.create(cwd, sessionDir);
 	}
 	return {
 		sessionManager,
 		// pi's retries are off: transport faults are retried per request by pi-flows (./transport.ts), with
 		// events, and the SDK's own silent retries would hide them.
-		settingsManager: SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false, provider: { maxRetries: 0 } } }),
+		settingsManager: SettingsManager.inMemory({
+			compaction: { enabled: false },
+			retry: { enabled: false, provider: { maxRetries: 0 } },
+		}),
 	};
 }
 

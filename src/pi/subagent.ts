@@ -47,17 +47,23 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 		modelRuntime: o.runtime,
 		model: o.model.model,
 		thinkingLevel: thinking,
-		resourceLoader: staticResources(request.appendPrompt ? `${request.agent.prompt}\n\n${request.appendPrompt}` : request.agent.prompt),
+		resourceLoader: staticResources(
+			request.appendPrompt ? `${request.agent.prompt}\n\n${request.appendPrompt}` : request.agent.prompt,
+		),
 		tools: [...names, ...(request.customTools ?? []).map((t) => t.name)],
 		...(custom.length ? { customTools: custom } : {}),
 		...sessionDefaults(o.cwd, request.sessionDir),
 	});
 	let hooks: TransportHooks | undefined;
-	if (o.transport && o.model.model.provider !== SCRIPTED_PROVIDER) wrapTransport(session.agent, o.transport.policy, o.transport.gate, () => hooks);
+	if (o.transport && o.model.model.provider !== SCRIPTED_PROVIDER)
+		wrapTransport(session.agent, o.transport.policy, o.transport.gate, () => hooks);
 	const off = session.subscribe((event) => {
 		if (event.type === "tool_execution_start") request.onToolCall?.(event.toolName, event.args);
 		if (event.type === "message_end" && request.onMessage && event.message.role === "assistant") {
-			const text = event.message.content.map((c) => (c.type === "text" ? c.text : "")).join("").trim();
+			const text = event.message.content
+				.map((c) => (c.type === "text" ? c.text : ""))
+				.join("")
+				.trim();
 			if (text) request.onMessage(text);
 		}
 	});
@@ -86,17 +92,42 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	return sub;
 }
 
-async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: string, options: AskOptions, plug: (h: TransportHooks | undefined) => void): Promise<Result> {
+async function ask(
+	session: AgentSession,
+	sub: Subagent,
+	o: OpenOptions,
+	task: string,
+	options: AskOptions,
+	plug: (h: TransportHooks | undefined) => void,
+): Promise<Result> {
 	const started = performance.now();
 	const base = { agent: sub.agent, model: sub.model };
 	if (options.signal?.aborted) {
-		return { ...base, output: "", messages: [], usage: emptyUsage(), ok: false, error: "aborted", errorKind: "aborted" };
+		return {
+			...base,
+			output: "",
+			messages: [],
+			usage: emptyUsage(),
+			ok: false,
+			error: "aborted",
+			errorKind: "aborted",
+		};
 	}
 	// The turn starts now, whatever wait came before: a budget spent meanwhile refuses it here.
 	const refusal = options.onStart?.();
-	if (refusal) return { ...base, output: "", messages: [], usage: emptyUsage(), ok: false, error: refusal, errorKind: "budget" };
+	if (refusal)
+		return { ...base, output: "", messages: [], usage: emptyUsage(), ok: false, error: refusal, errorKind: "budget" };
 	// Whoever heard the start may have stopped the run on hearing it.
-	if (options.signal?.aborted) return { ...base, output: "", messages: [], usage: emptyUsage(), ok: false, error: "aborted", errorKind: "aborted" };
+	if (options.signal?.aborted)
+		return {
+			...base,
+			output: "",
+			messages: [],
+			usage: emptyUsage(),
+			ok: false,
+			error: "aborted",
+			errorKind: "aborted",
+		};
 	// Any scripted model in the process answers by visit (a test extension's included), not just ours.
 	if (o.model.model.provider === SCRIPTED_PROVIDER) bindScriptedTurn(session.sessionId, options.label ?? sub.agent);
 	const before = session.getSessionStats();
@@ -105,10 +136,13 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 	let idled = false;
 	const abort = () => void session.abort();
 	// Chunked: a deadline past 2^31-1 ms must wait, not fire at once.
-	const timer = options.timeoutMs !== undefined ? longTimeout(() => {
-				timedOut = true;
-				abort();
-			}, options.timeoutMs) : undefined;
+	const timer =
+		options.timeoutMs !== undefined
+			? longTimeout(() => {
+					timedOut = true;
+					abort();
+				}, options.timeoutMs)
+			: undefined;
 	// The watermark: past the threshold at a turn end, the land-the-plane directive is steered in once.
 	let watermarkFired = false;
 	const watermark = options.watermark;
@@ -125,7 +159,8 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 		: undefined;
 	// Liveness: any event of the session (a token, a tool update) proves the turn is alive.
 	let lastEvent = performance.now();
-	const offActivity = options.idleMs !== undefined ? session.subscribe(() => (lastEvent = performance.now())) : undefined;
+	const offActivity =
+		options.idleMs !== undefined ? session.subscribe(() => (lastEvent = performance.now())) : undefined;
 	const idleMs = options.idleMs;
 	// Transport retries happen inside pi's request: they are signs of life, and what they billed is ours to add.
 	const retries: TransportRetry[] = [];
@@ -147,12 +182,15 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 	});
 	const watchdog =
 		idleMs !== undefined
-			? setInterval(() => {
-					if (performance.now() - lastEvent >= idleMs) {
-						idled = true;
-						abort();
-					}
-				}, Math.max(10, Math.min(1000, idleMs / 4)))
+			? setInterval(
+					() => {
+						if (performance.now() - lastEvent >= idleMs) {
+							idled = true;
+							abort();
+						}
+					},
+					Math.max(10, Math.min(1000, idleMs / 4)),
+				)
 			: undefined;
 	options.signal?.addEventListener("abort", abort, { once: true });
 	let thrown: unknown;
@@ -188,7 +226,15 @@ async function ask(session: AgentSession, sub: Subagent, o: OpenOptions, task: s
 		| { stopReason?: string; errorMessage?: string }
 		| undefined;
 	const output = session.getLastAssistantText() ?? "";
-	const fail = (kind: ErrorKind, error: string): Result => ({ ...base, output, messages, usage, ok: false, error, errorKind: kind });
+	const fail = (kind: ErrorKind, error: string): Result => ({
+		...base,
+		output,
+		messages,
+		usage,
+		ok: false,
+		error,
+		errorKind: kind,
+	});
 	if (timedOut) return fail("timeout", `timed out after ${formatDuration(options.timeoutMs ?? 0)}`);
 	if (idled) return fail("idle", `no sign of life for ${formatDuration(options.idleMs ?? 0)}`);
 	if (options.signal?.aborted) return fail("aborted", "aborted");

@@ -16,7 +16,14 @@ import {
 } from "@earendil-works/pi-ai";
 import { formatDuration } from "../runtime/duration.ts";
 import type { Gate } from "../runtime/gate.ts";
-import { limitStatus, parseRetryAfter, retryDelay, type TransportPolicy, type TransportRetry, transientStatus } from "../runtime/transport.ts";
+import {
+	limitStatus,
+	parseRetryAfter,
+	retryDelay,
+	type TransportPolicy,
+	type TransportRetry,
+	transientStatus,
+} from "../runtime/transport.ts";
 
 /** What the wrapper reports to the turn it serves (set per ask). */
 export interface TransportHooks {
@@ -31,7 +38,12 @@ export interface TransportHooks {
 type StreamFn = Agent["streamFunction"];
 
 /** Wraps `agent.streamFunction`; `hooks()` is read per request so each ask can plug its own. */
-export function wrapTransport(agent: Agent, policy: TransportPolicy, gate: Gate | undefined, hooks: () => TransportHooks | undefined): void {
+export function wrapTransport(
+	agent: Agent,
+	policy: TransportPolicy,
+	gate: Gate | undefined,
+	hooks: () => TransportHooks | undefined,
+): void {
 	const inner: StreamFn = agent.streamFunction;
 	const wrapped: StreamFn = async (model, context, options) => {
 		const outer = options?.signal;
@@ -87,22 +99,44 @@ export function wrapTransport(agent: Agent, policy: TransportPolicy, gate: Gate 
 				final = await stream.result();
 			} catch (error) {
 				// A stream function reports failures inside the stream; a throw is a wiring fault, still a value here.
-				final = { ...abortedMessage(model), stopReason: "error", errorMessage: (error as Error)?.message ?? String(error) };
+				final = {
+					...abortedMessage(model),
+					stopReason: "error",
+					errorMessage: (error as Error)?.message ?? String(error),
+				};
 			} finally {
 				if (timer) clearTimeout(timer);
 				outer?.removeEventListener("abort", onAbort);
 			}
 			if (stalled && !outer?.aborted) {
-				final = { ...final, stopReason: "error", errorMessage: `stalled: no data from the provider for ${formatDuration(policy.stallMs)}` };
+				final = {
+					...final,
+					stopReason: "error",
+					errorMessage: `stalled: no data from the provider for ${formatDuration(policy.stallMs)}`,
+				};
 			}
-			const transient = !outer?.aborted && final.stopReason === "error" && (stalled || (seen.status !== undefined && seen.status !== 200 ? transientStatus(seen.status) : isRetryableAssistantError(final)));
+			const transient =
+				!outer?.aborted &&
+				final.stopReason === "error" &&
+				(stalled ||
+					(seen.status !== undefined && seen.status !== 200
+						? transientStatus(seen.status)
+						: isRetryableAssistantError(final)));
 			const answered = final.stopReason !== "error" && final.stopReason !== "aborted";
-			pass?.leave(transient && seen.status !== undefined && limitStatus(seen.status) ? "limited" : answered ? "ok" : "failed");
+			pass?.leave(
+				transient && seen.status !== undefined && limitStatus(seen.status) ? "limited" : answered ? "ok" : "failed",
+			);
 			if (!transient) return settled(final, events);
 			// This attempt is lost, but what it reported was billed.
 			const usage = { ...final.usage, cost: calculateCost(model, { ...final.usage }) };
 			if (usage.input + usage.output + usage.cacheRead + usage.cacheWrite > 0) h?.billed(usage);
-			const reason = stalled ? "stall" : seen.status === undefined ? "network" : seen.status !== 200 ? String(seen.status) : "cut";
+			const reason = stalled
+				? "stall"
+				: seen.status === undefined
+					? "network"
+					: seen.status !== 200
+						? String(seen.status)
+						: "cut";
 			const delayMs = retryDelay(policy, attempt, seen.retryAfterMs);
 			const tooLong = delayMs > policy.maxDelayMs;
 			if (attempt >= policy.attempts || tooLong || waited + delayMs > policy.totalWaitMs) {
@@ -111,9 +145,18 @@ export function wrapTransport(agent: Agent, policy: TransportPolicy, gate: Gate 
 					: attempt >= policy.attempts
 						? `${attempt} attempts`
 						: `${Math.round(waited / 1000)}s of waiting (next wait ${Math.ceil(delayMs / 1000)}s, ${Math.round(policy.totalWaitMs / 1000)}s allowed)`;
-				return settled({ ...final, errorMessage: `${final.errorMessage ?? "transport failure"} (gave up after ${why})` }, events);
+				return settled(
+					{ ...final, errorMessage: `${final.errorMessage ?? "transport failure"} (gave up after ${why})` },
+					events,
+				);
 			}
-			h?.retry({ attempt, reason, message: final.errorMessage ?? "", delayMs, ...(seen.retryAfterMs !== undefined ? { retryAfterMs: seen.retryAfterMs } : {}) });
+			h?.retry({
+				attempt,
+				reason,
+				message: final.errorMessage ?? "",
+				delayMs,
+				...(seen.retryAfterMs !== undefined ? { retryAfterMs: seen.retryAfterMs } : {}),
+			});
 			if (!(await sleep(delayMs, outer, () => hooks()?.touch()))) return settled(abortedMessage(model), []);
 			waited += delayMs;
 		}
@@ -128,7 +171,8 @@ function settled(final: AssistantMessage, events: AssistantMessageEvent[]) {
 		if (e.type === "done" || e.type === "error") continue;
 		out.push(e);
 	}
-	if (final.stopReason === "error" || final.stopReason === "aborted") out.push({ type: "error", reason: final.stopReason, error: final });
+	if (final.stopReason === "error" || final.stopReason === "aborted")
+		out.push({ type: "error", reason: final.stopReason, error: final });
 	else out.push({ type: "done", reason: final.stopReason as "stop" | "length" | "toolUse", message: final });
 	out.end(final);
 	return out;
@@ -141,7 +185,14 @@ function abortedMessage(model: { api: string; provider: string; id: string }): A
 		api: model.api,
 		provider: model.provider,
 		model: model.id,
-		usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+		usage: {
+			input: 0,
+			output: 0,
+			cacheRead: 0,
+			cacheWrite: 0,
+			totalTokens: 0,
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+		},
 		stopReason: "aborted",
 		errorMessage: "Request was aborted",
 		timestamp: Date.now(),

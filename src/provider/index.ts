@@ -5,5 +5,15 @@
  */
 export { type DataScript, readProviderScript, type ScriptRule, scriptResponder } from "./script.ts";
 export { costOf, type ProviderServer, type ProviderServerOptions, startProviderServer } from "./server.ts";
-export type { Answer, Fault, FaultName, LedgerEntry, Reply, Responder, Tokens, WireRequest, WireToolCall } from "./types.ts";
+export type {
+	Answer,
+	Fault,
+	FaultName,
+	LedgerEntry,
+	Reply,
+	Responder,
+	Tokens,
+	WireRequest,
+	WireToolCall,
+} from "./types.ts";
 export { tokensOf } from "./wire.ts";

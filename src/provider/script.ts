@@ -64,7 +64,9 @@ export function scriptResponder(script: DataScript): (request: WireRequest) => A
 }
 
 /** Reads a YAML data script into server options, or says what is wrong with it. */
-export function readProviderScript(text: string): { ok: true; value: ProviderServerOptions } | { ok: false; error: string } {
+export function readProviderScript(
+	text: string,
+): { ok: true; value: ProviderServerOptions } | { ok: false; error: string } {
 	let data: unknown;
 	try {
 		data = parse(text, { maxAliasCount: 100 });
@@ -72,11 +74,13 @@ export function readProviderScript(text: string): { ok: true; value: ProviderSer
 		return { ok: false, error: `the script is not YAML: ${(error as Error).message}` };
 	}
 	const script = (data ?? {}) as DataScript;
-	if (typeof script !== "object" || Array.isArray(script)) return { ok: false, error: "the script is a mapping with `rules` and `default`" };
+	if (typeof script !== "object" || Array.isArray(script))
+		return { ok: false, error: "the script is a mapping with `rules` and `default`" };
 	for (const [i, r] of (script.rules ?? []).entries()) {
 		for (const f of r.faults ?? []) {
 			const name = typeof f === "object" ? String(f.fault) : String(f);
-			if (!FAULTS.includes(name)) return { ok: false, error: `rules[${i}]: unknown fault \`${name}\` (one of ${FAULTS.join(", ")})` };
+			if (!FAULTS.includes(name))
+				return { ok: false, error: `rules[${i}]: unknown fault \`${name}\` (one of ${FAULTS.join(", ")})` };
 		}
 	}
 	return {

@@ -15,8 +15,27 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { type Answer, type Fault, isFault, type LedgerEntry, noTokens, type Reply, type Responder, type Tokens, type WireRequest } from "./types.ts";
-import { anthropicFrames, errorBody, type Frame, openAIFrames, readAnthropic, readOpenAI, type StreamPlan, tokensOf } from "./wire.ts";
+import {
+	type Answer,
+	type Fault,
+	isFault,
+	type LedgerEntry,
+	noTokens,
+	type Reply,
+	type Responder,
+	type Tokens,
+	type WireRequest,
+} from "./types.ts";
+import {
+	anthropicFrames,
+	errorBody,
+	type Frame,
+	openAIFrames,
+	readAnthropic,
+	readOpenAI,
+	type StreamPlan,
+	tokensOf,
+} from "./wire.ts";
 
 /** Options of a server. */
 export interface ProviderServerOptions {
@@ -50,7 +69,12 @@ export interface ProviderServer {
 	 * A `models.json` naming this server as two providers: `<name>` (OpenAI chat-completions, at `/v1`) and
 	 * `<name>-anthropic` (Anthropic messages), each with one model `id` at these prices.
 	 */
-	modelsJson(options?: { name?: string; id?: string; cost?: Partial<Tokens>; contextWindow?: number }): Record<string, unknown>;
+	modelsJson(options?: {
+		name?: string;
+		id?: string;
+		cost?: Partial<Tokens>;
+		contextWindow?: number;
+	}): Record<string, unknown>;
 	/** Stops the server, dropping stalled streams. Idempotent. */
 	close(): Promise<void>;
 }
@@ -70,19 +94,31 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
 		const path = (req.url ?? "").split("?")[0];
 		const api = path.endsWith("/chat/completions") ? "openai" : path.endsWith("/messages") ? "anthropic" : undefined;
 		if (req.method !== "POST" || !api) {
-			res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no route ${req.method} ${path}` } }));
+			res
+				.writeHead(404, { "content-type": "application/json" })
+				.end(JSON.stringify({ error: { message: `no route ${req.method} ${path}` } }));
 			return;
 		}
 		let body: Record<string, unknown>;
 		try {
 			body = JSON.parse(await readBody(req)) as Record<string, unknown>;
 		} catch {
-			res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "the body is not JSON" } }));
+			res
+				.writeHead(400, { "content-type": "application/json" })
+				.end(JSON.stringify({ error: { message: "the body is not JSON" } }));
 			return;
 		}
 		const request = api === "openai" ? readOpenAI(body, ++count) : readAnthropic(body, ++count);
 		requests.push(request);
-		const entry: LedgerEntry = { index: request.index, api, model: request.model, status: 200, outcome: "ok", billed: noTokens(), tools: [] };
+		const entry: LedgerEntry = {
+			index: request.index,
+			api,
+			model: request.model,
+			status: 200,
+			outcome: "ok",
+			billed: noTokens(),
+			tools: [],
+		};
 		if (options.maxConcurrent !== undefined && active >= options.maxConcurrent) {
 			entry.status = 429;
 			entry.outcome = "limited";
@@ -172,7 +208,8 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
 		}));
 		const text = reply.text ?? (tools.length ? "" : "ok");
 		const promptTokens = tokensOf(request.prompt);
-		const cached = options.cache === false ? 0 : Math.min(promptTokens, Math.floor(longestPrefix(request.prompt, seen) / 4));
+		const cached =
+			options.cache === false ? 0 : Math.min(promptTokens, Math.floor(longestPrefix(request.prompt, seen) / 4));
 		const writes = request.api === "anthropic" && JSON.stringify(request.body).includes('"cache_control"');
 		const computed: Tokens = {
 			input: writes ? 0 : promptTokens - cached,
@@ -180,7 +217,13 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
 			cacheWrite: writes ? promptTokens - cached : 0,
 			output: tokensOf(text + tools.map((t) => t.name + t.args).join("")),
 		};
-		return { id: `${request.api === "anthropic" ? "msg" : "chatcmpl"}_${request.index}`, model: request.model, text, tools, usage: { ...computed, ...reply.usage } };
+		return {
+			id: `${request.api === "anthropic" ? "msg" : "chatcmpl"}_${request.index}`,
+			model: request.model,
+			text,
+			tools,
+			usage: { ...computed, ...reply.usage },
+		};
 	};
 
 	const server: Server = createServer((req, res) => {
@@ -215,7 +258,15 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
 			return sum;
 		},
 		modelsJson({ name = "wire", id = "wire-1", cost = {}, contextWindow = 128000 } = {}) {
-			const model = { id, name: id, reasoning: false, input: ["text"], contextWindow, maxTokens: 4096, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, ...cost } };
+			const model = {
+				id,
+				name: id,
+				reasoning: false,
+				input: ["text"],
+				contextWindow,
+				maxTokens: 4096,
+				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, ...cost },
+			};
 			return {
 				providers: {
 					[name]: { baseUrl: `${url}/v1`, api: "openai-completions", apiKey: "wire-key", models: [model] },
@@ -235,7 +286,13 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
 
 /** Cost at prices per million tokens, the way pi prices a model. */
 export function costOf(t: Tokens, prices: Partial<Tokens>): number {
-	return ((prices.input ?? 0) * t.input + (prices.output ?? 0) * t.output + (prices.cacheRead ?? 0) * t.cacheRead + (prices.cacheWrite ?? 0) * t.cacheWrite) / 1_000_000;
+	return (
+		((prices.input ?? 0) * t.input +
+			(prices.output ?? 0) * t.output +
+			(prices.cacheRead ?? 0) * t.cacheRead +
+			(prices.cacheWrite ?? 0) * t.cacheWrite) /
+		1_000_000
+	);
 }
 
 function bill(into: Tokens, frame: Frame | undefined): void {

@@ -34,7 +34,13 @@ const textOf = (content: unknown): string => {
 	if (typeof content === "string") return content;
 	if (!Array.isArray(content)) return "";
 	return content
-		.map((c: Json) => (typeof c?.text === "string" ? c.text : typeof c?.content === "string" || Array.isArray(c?.content) ? textOf(c.content) : ""))
+		.map((c: Json) =>
+			typeof c?.text === "string"
+				? c.text
+				: typeof c?.content === "string" || Array.isArray(c?.content)
+					? textOf(c.content)
+					: "",
+		)
 		.join("");
 };
 
@@ -55,15 +61,29 @@ function canonical(value: unknown): string {
 /** Reads an OpenAI chat-completions body. */
 export function readOpenAI(body: Json, index: number): WireRequest {
 	const raw = Array.isArray(body.messages) ? (body.messages as Json[]) : [];
-	const system = raw.filter((m) => m.role === "system" || m.role === "developer").map((m) => textOf(m.content)).join("\n\n");
+	const system = raw
+		.filter((m) => m.role === "system" || m.role === "developer")
+		.map((m) => textOf(m.content))
+		.join("\n\n");
 	const convo = raw.filter((m) => m.role !== "system" && m.role !== "developer");
 	const messages = convo.map((m) => {
 		const role = m.role === "assistant" ? "assistant" : m.role === "tool" ? "tool" : "user";
-		const calls = Array.isArray(m.tool_calls) ? (m.tool_calls as Json[]).map((c) => String((c.function as Json)?.name ?? "")) : undefined;
-		return { role, text: textOf(m.content), ...(calls?.length ? { tools: calls } : {}) } as WireRequest["messages"][number];
+		const calls = Array.isArray(m.tool_calls)
+			? (m.tool_calls as Json[]).map((c) => String((c.function as Json)?.name ?? ""))
+			: undefined;
+		return {
+			role,
+			text: textOf(m.content),
+			...(calls?.length ? { tools: calls } : {}),
+		} as WireRequest["messages"][number];
 	});
-	const tools = Array.isArray(body.tools) ? (body.tools as Json[]).map((t) => String((t.function as Json)?.name ?? t.name ?? "")) : [];
-	const head = canonical({ tools: body.tools ?? [], system: raw.filter((m) => m.role === "system" || m.role === "developer") });
+	const tools = Array.isArray(body.tools)
+		? (body.tools as Json[]).map((t) => String((t.function as Json)?.name ?? t.name ?? ""))
+		: [];
+	const head = canonical({
+		tools: body.tools ?? [],
+		system: raw.filter((m) => m.role === "system" || m.role === "developer"),
+	});
 	return finish(index, "openai", body, system, messages, tools, head, canonical(convo));
 }
 
@@ -76,23 +96,54 @@ export function readAnthropic(body: Json, index: number): WireRequest {
 		const isTool = m.role === "user" && blocks.length > 0 && blocks.every((b) => b.type === "tool_result");
 		const calls = blocks.filter((b) => b.type === "tool_use").map((b) => String(b.name));
 		const role = m.role === "assistant" ? "assistant" : isTool ? "tool" : "user";
-		return { role, text: textOf(m.content), ...(calls.length ? { tools: calls } : {}) } as WireRequest["messages"][number];
+		return {
+			role,
+			text: textOf(m.content),
+			...(calls.length ? { tools: calls } : {}),
+		} as WireRequest["messages"][number];
 	});
 	const tools = Array.isArray(body.tools) ? (body.tools as Json[]).map((t) => String(t.name ?? "")) : [];
 	const head = canonical({ tools: body.tools ?? [], system: body.system ?? "" });
 	return finish(index, "anthropic", body, system, messages, tools, head, canonical(raw));
 }
 
-function finish(index: number, api: WireRequest["api"], body: Json, system: string, messages: WireRequest["messages"], tools: string[], head: string, convo: string): WireRequest {
+function finish(
+	index: number,
+	api: WireRequest["api"],
+	body: Json,
+	system: string,
+	messages: WireRequest["messages"],
+	tools: string[],
+	head: string,
+	convo: string,
+): WireRequest {
 	const lastUser = [...messages].reverse().find((m) => m.role === "user")?.text ?? "";
 	const turn = messages.filter((m) => m.role === "assistant").length;
-	return { index, api, model: String(body.model ?? ""), system, messages, tools, lastUser, turn, body, head, prompt: head + convo };
+	return {
+		index,
+		api,
+		model: String(body.model ?? ""),
+		system,
+		messages,
+		tools,
+		lastUser,
+		turn,
+		body,
+		head,
+		prompt: head + convo,
+	};
 }
 
 /** The frames of an OpenAI chat-completions stream. */
 export function openAIFrames(plan: StreamPlan): Frame[] {
 	const chunk = (delta: Json, finish: string | null = null) =>
-		JSON.stringify({ id: plan.id, object: "chat.completion.chunk", created: 0, model: plan.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+		JSON.stringify({
+			id: plan.id,
+			object: "chat.completion.chunk",
+			created: 0,
+			model: plan.model,
+			choices: [{ index: 0, delta, finish_reason: finish }],
+		});
 	const frames: Frame[] = [{ data: chunk({ role: "assistant", content: "" }), textSoFar: 0 }];
 	let sent = 0;
 	for (const piece of pieces(plan.text)) {
@@ -100,8 +151,14 @@ export function openAIFrames(plan: StreamPlan): Frame[] {
 		frames.push({ data: chunk({ content: piece }), textSoFar: sent });
 	}
 	plan.tools.forEach((t, i) => {
-		frames.push({ data: chunk({ tool_calls: [{ index: i, id: t.id, type: "function", function: { name: t.name, arguments: "" } }] }), textSoFar: sent });
-		for (const piece of pieces(t.args)) frames.push({ data: chunk({ tool_calls: [{ index: i, function: { arguments: piece } }] }), textSoFar: sent });
+		frames.push({
+			data: chunk({
+				tool_calls: [{ index: i, id: t.id, type: "function", function: { name: t.name, arguments: "" } }],
+			}),
+			textSoFar: sent,
+		});
+		for (const piece of pieces(t.args))
+			frames.push({ data: chunk({ tool_calls: [{ index: i, function: { arguments: piece } }] }), textSoFar: sent });
 	});
 	frames.push({ data: chunk({}, plan.tools.length ? "tool_calls" : "stop"), textSoFar: sent });
 	const u = plan.usage;
@@ -117,7 +174,10 @@ export function openAIFrames(plan: StreamPlan): Frame[] {
 				prompt_tokens: promptTokens,
 				completion_tokens: u.output,
 				total_tokens: promptTokens + u.output,
-				prompt_tokens_details: { cached_tokens: u.cacheRead, ...(u.cacheWrite ? { cache_write_tokens: u.cacheWrite } : {}) },
+				prompt_tokens_details: {
+					cached_tokens: u.cacheRead,
+					...(u.cacheWrite ? { cache_write_tokens: u.cacheWrite } : {}),
+				},
 			},
 		}),
 		bills: { ...u },
@@ -142,7 +202,12 @@ export function anthropicFrames(plan: StreamPlan): Frame[] {
 					content: [],
 					stop_reason: null,
 					stop_sequence: null,
-					usage: { input_tokens: u.input, output_tokens: 0, cache_read_input_tokens: u.cacheRead, cache_creation_input_tokens: u.cacheWrite },
+					usage: {
+						input_tokens: u.input,
+						output_tokens: 0,
+						cache_read_input_tokens: u.cacheRead,
+						cache_creation_input_tokens: u.cacheWrite,
+					},
 				},
 			}),
 			bills: { input: u.input, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, output: 0 },
@@ -152,22 +217,41 @@ export function anthropicFrames(plan: StreamPlan): Frame[] {
 	let index = 0;
 	let sent = 0;
 	if (plan.text) {
-		frames.push({ data: ev("content_block_start", { index, content_block: { type: "text", text: "" } }), textSoFar: 0 });
+		frames.push({
+			data: ev("content_block_start", { index, content_block: { type: "text", text: "" } }),
+			textSoFar: 0,
+		});
 		for (const piece of pieces(plan.text)) {
 			sent += piece.length;
-			frames.push({ data: ev("content_block_delta", { index, delta: { type: "text_delta", text: piece } }), textSoFar: sent });
+			frames.push({
+				data: ev("content_block_delta", { index, delta: { type: "text_delta", text: piece } }),
+				textSoFar: sent,
+			});
 		}
 		frames.push({ data: ev("content_block_stop", { index }), textSoFar: sent });
 		index++;
 	}
 	for (const t of plan.tools) {
-		frames.push({ data: ev("content_block_start", { index, content_block: { type: "tool_use", id: t.id, name: t.name, input: {} } }), textSoFar: sent });
-		for (const piece of pieces(t.args)) frames.push({ data: ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } }), textSoFar: sent });
+		frames.push({
+			data: ev("content_block_start", {
+				index,
+				content_block: { type: "tool_use", id: t.id, name: t.name, input: {} },
+			}),
+			textSoFar: sent,
+		});
+		for (const piece of pieces(t.args))
+			frames.push({
+				data: ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } }),
+				textSoFar: sent,
+			});
 		frames.push({ data: ev("content_block_stop", { index }), textSoFar: sent });
 		index++;
 	}
 	frames.push({
-		data: ev("message_delta", { delta: { stop_reason: plan.tools.length ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: u.output } }),
+		data: ev("message_delta", {
+			delta: { stop_reason: plan.tools.length ? "tool_use" : "end_turn", stop_sequence: null },
+			usage: { output_tokens: u.output },
+		}),
 		bills: { output: u.output },
 		textSoFar: sent,
 	});
@@ -185,7 +269,9 @@ export function errorBody(api: WireRequest["api"], status: number): string {
 				: status === 503
 					? ["api_error", "Service temporarily unavailable"]
 					: ["api_error", "Internal server error"];
-	return api === "anthropic" ? JSON.stringify({ type: "error", error: { type, message } }) : JSON.stringify({ error: { type, message, code: String(status) } });
+	return api === "anthropic"
+		? JSON.stringify({ type: "error", error: { type, message } })
+		: JSON.stringify({ error: { type, message, code: String(status) } });
 }
 
 /** Text in chunks of 16 characters, so a stream has several deltas to cut between. */

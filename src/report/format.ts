@@ -60,7 +60,12 @@ export function cost(n: number): string {
 export function clock(iso: string | undefined): string {
 	if (!iso) return "";
 	const t = Date.parse(iso);
-	return Number.isNaN(t) ? iso : new Date(t).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z");
+	return Number.isNaN(t)
+		? iso
+		: new Date(t)
+				.toISOString()
+				.replace("T", " ")
+				.replace(/\.\d+Z$/, "Z");
 }
 
 /** The width of `text` in pixels at `px` in the page's sans-serif font; an estimate, since SVG text cannot be measured without a browser. */

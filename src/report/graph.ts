@@ -13,7 +13,12 @@ import { esc, fit, px, textWidth } from "./format.ts";
 import type { NodeState, NodeSummary } from "./model.ts";
 
 /** Words for each state, shared by the graph's and the timeline's legends. */
-export const STATE_WORDS: Record<NodeState, string> = { done: "done", failed: "failed", cut: "running when cut", never: "never reached" };
+export const STATE_WORDS: Record<NodeState, string> = {
+	done: "done",
+	failed: "failed",
+	cut: "running when cut",
+	never: "never reached",
+};
 
 const LEAF_H = 58;
 const GAP = 24;
@@ -32,7 +37,8 @@ interface Laid {
 
 /** The graph of `flow`, each node coloured from `nodes` (by address); unvisited nodes are never reached. */
 export function graphSvg(flow: CheckedFlow, nodes: ReadonlyMap<string, NodeSummary>): string {
-	const summary = (address: string): NodeSummary => nodes.get(address) ?? { state: "never", visits: 0, failed: 0, cut: 0 };
+	const summary = (address: string): NodeSummary =>
+		nodes.get(address) ?? { state: "never", visits: 0, failed: 0, cut: 0 };
 	const root = sequence(flow, flow.nodes, "", summary);
 	const w = Math.max(root.w, 520) + 2 * MARGIN;
 	const h = root.h + LEGEND_H + 2 * MARGIN;
@@ -50,7 +56,10 @@ export function graphSvg(flow: CheckedFlow, nodes: ReadonlyMap<string, NodeSumma
 function legend(out: string[], x: number, y: number): void {
 	let at = x;
 	for (const state of ["done", "failed", "cut", "never"] as const) {
-		out.push(`<rect class="swatch state-${state}" x="${at}" y="${y}" width="14" height="14" rx="3"/>`, `<text class="legend" x="${at + 20}" y="${y + 11}">${esc(STATE_WORDS[state])}</text>`);
+		out.push(
+			`<rect class="swatch state-${state}" x="${at}" y="${y}" width="14" height="14" rx="3"/>`,
+			`<text class="legend" x="${at + 20}" y="${y + 11}">${esc(STATE_WORDS[state])}</text>`,
+		);
 		at += 20 + textWidth(STATE_WORDS[state], 12) + 18;
 	}
 }
@@ -68,7 +77,10 @@ function sequence(flow: CheckedFlow, list: readonly FlowNode[], prefix: string, 
 		draw(x, y, out) {
 			let top = y;
 			parts.forEach((p, i) => {
-				if (i > 0) out.push(`<line class="edge" x1="${px(x + w / 2)}" y1="${px(top - GAP)}" x2="${px(x + w / 2)}" y2="${px(top - 2)}" marker-end="url(#arrow)"/>`);
+				if (i > 0)
+					out.push(
+						`<line class="edge" x1="${px(x + w / 2)}" y1="${px(top - GAP)}" x2="${px(x + w / 2)}" y2="${px(top - 2)}" marker-end="url(#arrow)"/>`,
+					);
 				p.draw(x + (w - p.w) / 2, top, out);
 				top += p.h + GAP;
 			});
@@ -91,19 +103,56 @@ function one(flow: CheckedFlow, node: FlowNode, address: string, summary: Summar
 	const onFail = node.onFail ? "on-fail: continue" : "";
 	switch (node.kind) {
 		case "map":
-			return block(node, address, s, [`map${facts(node)}`, [node.from ? `over ${node.from.text}` : `over ${(node.items ?? []).map((i) => i.value).join(", ")}`, onFail]], sequence(flow, node.body, address, summary));
+			return block(
+				node,
+				address,
+				s,
+				[
+					`map${facts(node)}`,
+					[node.from ? `over ${node.from.text}` : `over ${(node.items ?? []).map((i) => i.value).join(", ")}`, onFail],
+				],
+				sequence(flow, node.body, address, summary),
+			);
 		case "loop":
-			return block(node, address, s, [`loop${facts(node)}`, [node.until ? `until ${node.until.text}` : "", onFail]], sequence(flow, node.body, address, summary));
+			return block(
+				node,
+				address,
+				s,
+				[`loop${facts(node)}`, [node.until ? `until ${node.until.text}` : "", onFail]],
+				sequence(flow, node.body, address, summary),
+			);
 		case "parallel":
-			return block(node, address, s, [`parallel${facts(node)}`, [onFail]], side(node.branches.map((b) => branch(b.name.value, sequence(flow, b.body, `${address}/${b.name.value}`, summary)))));
+			return block(
+				node,
+				address,
+				s,
+				[`parallel${facts(node)}`, [onFail]],
+				side(
+					node.branches.map((b) => branch(b.name.value, sequence(flow, b.body, `${address}/${b.name.value}`, summary))),
+				),
+			);
 		case "choice": {
-			const cases = node.cases.map((c, i) => branch(`${c.name?.value ?? String(i + 1)}: when ${c.when.text}`, sequence(flow, c.body, address, summary)));
-			return block(node, address, s, ["choice", [onFail]], side([...cases, branch("default", sequence(flow, node.otherwise, address, summary))]));
+			const cases = node.cases.map((c, i) =>
+				branch(`${c.name?.value ?? String(i + 1)}: when ${c.when.text}`, sequence(flow, c.body, address, summary)),
+			);
+			return block(
+				node,
+				address,
+				s,
+				["choice", [onFail]],
+				side([...cases, branch("default", sequence(flow, node.otherwise, address, summary))]),
+			);
 		}
 		case "flow": {
 			const callee = flow.callees.get(node.id.value);
 			const body = callee ? sequence(callee, callee.nodes, address, summary) : nothing();
-			return block(node, address, s, [`flow ${node.callee?.value ?? ""}`, [node.input ? `input: ${node.input.text}` : "", onFail]], body);
+			return block(
+				node,
+				address,
+				s,
+				[`flow ${node.callee?.value ?? ""}`, [node.input ? `input: ${node.input.text}` : "", onFail]],
+				body,
+			);
 		}
 		default:
 			return leaf(node, address, s, [detail(node), onFail].filter(Boolean).join(" · "));
@@ -146,7 +195,10 @@ function shapeAttrs(address: string, kind: string, s: NodeSummary): string {
 }
 
 function leaf(node: FlowNode, address: string, s: NodeSummary, detailText: string): Laid {
-	const w = Math.min(260, Math.max(150, textWidth(node.id.value, 13) + 24, textWidth(detailText, 11) + 20, textWidth(visitsLine(s), 11) + 20));
+	const w = Math.min(
+		260,
+		Math.max(150, textWidth(node.id.value, 13) + 24, textWidth(detailText, 11) + 20, textWidth(visitsLine(s), 11) + 20),
+	);
 	return {
 		w,
 		h: LEAF_H,
@@ -165,7 +217,13 @@ function leaf(node: FlowNode, address: string, s: NodeSummary, detailText: strin
 }
 
 /** A block: a title (`id · kind · facts`, then a line of what drives it and the visit count) over its body. */
-function block(node: FlowNode, address: string, s: NodeSummary, [kindLine, notes]: [string, string[]], body: Laid): Laid {
+function block(
+	node: FlowNode,
+	address: string,
+	s: NodeSummary,
+	[kindLine, notes]: [string, string[]],
+	body: Laid,
+): Laid {
 	const first = `${node.id.value} · ${kindLine}`;
 	const second = [...notes.filter(Boolean), visitsLine(s)].join(" · ");
 	const titleH = 2 * LINE + 10;

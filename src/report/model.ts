@@ -89,7 +89,14 @@ function fromEvents(data: RunData): Raw[] {
 		if (at === undefined) continue;
 		const key = `${e.life}\u0000${"path" in e ? e.path : ""}`;
 		if (e.type === "node_start") {
-			const v: Raw = { path: e.path, node: e.node, kind: e.kind, life: e.life, start: at, ...(e.agent ? { agent: e.agent } : {}) };
+			const v: Raw = {
+				path: e.path,
+				node: e.node,
+				kind: e.kind,
+				life: e.life,
+				start: at,
+				...(e.agent ? { agent: e.agent } : {}),
+			};
 			open.set(key, v);
 			out.push(v);
 		} else if (e.type === "turn_start") {

@@ -31,7 +31,8 @@ export function questionsHtml(data: RunData): string {
 	const asked = data.journal.filter((e) => e.type === "asked");
 	if (!asked.length) return `<p class="empty">The run asked nothing.</p>`;
 	const rows = asked.map(
-		(e) => `<tr class="question" data-path="${esc(e.path)}"><td>${esc(e.path)}</td><td class="q">${esc(e.question)}</td><td class="a answer-${esc(e.answer?.kind ?? "?")}">${esc(e.answer ? answerText(e.answer) : "?")}</td></tr>`,
+		(e) =>
+			`<tr class="question" data-path="${esc(e.path)}"><td>${esc(e.path)}</td><td class="q">${esc(e.question)}</td><td class="a answer-${esc(e.answer?.kind ?? "?")}">${esc(e.answer ? answerText(e.answer) : "?")}</td></tr>`,
 	);
 	return `<table class="questions"><thead><tr><th>visit</th><th>question</th><th>answer</th></tr></thead><tbody>${rows.join("\n")}</tbody></table>`;
 }
@@ -82,42 +83,89 @@ export function faultsHtml(data: RunData, model: RunModel): string {
 	const result = data.result;
 	const ended = lastLife && lastEnd && lastEnd.life === lastLife.life;
 	// A run's error starts with the visit it surfaced at, which the sentence already names.
-	const why = (e: { error?: string; failedAt?: string }) => (e.failedAt && e.error?.startsWith(`${e.failedAt}: `) ? e.error.slice(e.failedAt.length + 2) : (e.error ?? ""));
-	if (!ended) out.push(`<p class="outcome outcome-interrupted">The last life did not end: the process was killed, crashed or is still running. <code>pi-flows resume</code> picks it up.</p>`);
+	const why = (e: { error?: string; failedAt?: string }) =>
+		e.failedAt && e.error?.startsWith(`${e.failedAt}: `) ? e.error.slice(e.failedAt.length + 2) : (e.error ?? "");
+	if (!ended)
+		out.push(
+			`<p class="outcome outcome-interrupted">The last life did not end: the process was killed, crashed or is still running. <code>pi-flows resume</code> picks it up.</p>`,
+		);
 	else if (lastEnd.ok) out.push(`<p class="outcome outcome-ok">The run ended well.</p>`);
-	else out.push(`<p class="outcome outcome-failed">The run failed${lastEnd.failedAt ? ` at <code>${esc(lastEnd.failedAt)}</code>` : ""}${lastEnd.errorKind ? ` (${esc(lastEnd.errorKind)})` : ""}: ${esc(why({ ...lastEnd, error: lastEnd.error ?? result?.error }))}</p>`);
+	else
+		out.push(
+			`<p class="outcome outcome-failed">The run failed${lastEnd.failedAt ? ` at <code>${esc(lastEnd.failedAt)}</code>` : ""}${lastEnd.errorKind ? ` (${esc(lastEnd.errorKind)})` : ""}: ${esc(why({ ...lastEnd, error: lastEnd.error ?? result?.error }))}</p>`,
+		);
 	const earlier = ends.filter((e) => e !== lastEnd && !e.ok);
-	if (earlier.length) out.push(`<ul class="life-ends">${earlier.map((e) => `<li>life ${e.life} failed${e.failedAt ? ` at <code>${esc(e.failedAt)}</code>` : ""}: ${esc(why(e))}</li>`).join("")}</ul>`);
-	const absorbed = new Set(data.journal.flatMap((e) => (e.type === "visit_end" && e.ended.absorbed ? [`${e.life}\u0000${e.path}`] : [])));
+	if (earlier.length)
+		out.push(
+			`<ul class="life-ends">${earlier.map((e) => `<li>life ${e.life} failed${e.failedAt ? ` at <code>${esc(e.failedAt)}</code>` : ""}: ${esc(why(e))}</li>`).join("")}</ul>`,
+		);
+	const absorbed = new Set(
+		data.journal.flatMap((e) => (e.type === "visit_end" && e.ended.absorbed ? [`${e.life}\u0000${e.path}`] : [])),
+	);
 	const bad = model.visits.filter((v) => v.state !== "done");
 	if (bad.length) {
 		const rows = bad.map((v) => {
-			const how = v.state === "cut" ? "running when cut" : absorbed.has(`${v.life}\u0000${v.path}`) ? "failed, absorbed by on-fail: continue" : "failed";
+			const how =
+				v.state === "cut"
+					? "running when cut"
+					: absorbed.has(`${v.life}\u0000${v.path}`)
+						? "failed, absorbed by on-fail: continue"
+						: "failed";
 			return `<tr class="fault state-${v.state}" data-path="${esc(v.path)}"><td>${esc(v.path)}</td><td class="num">${v.life}</td><td>${esc(how)}</td><td>${esc(clip(v.error ?? "", 2000))}</td></tr>`;
 		});
-		out.push(`<table class="faults"><thead><tr><th>visit</th><th>life</th><th>how</th><th>error</th></tr></thead><tbody>${rows.join("\n")}</tbody></table>`);
+		out.push(
+			`<table class="faults"><thead><tr><th>visit</th><th>life</th><th>how</th><th>error</th></tr></thead><tbody>${rows.join("\n")}</tbody></table>`,
+		);
 	}
 	const soaked = result?.absorbed;
 	if (soaked?.count) {
-		const kinds = Object.entries(soaked.byKind).map(([k, n]) => `${k} ${n}`).join(", ");
-		out.push(`<p class="absorbed">${soaked.count} failed visit${soaked.count === 1 ? " was" : "s were"} absorbed by <code>on-fail: continue</code> (${esc(kinds)}): ${soaked.visits.slice(0, 20).map((v) => `<code>${esc(v.path)}</code> ${esc(v.kind)}: ${esc(clip(v.message, 200))}`).join("; ")}</p>`);
+		const kinds = Object.entries(soaked.byKind)
+			.map(([k, n]) => `${k} ${n}`)
+			.join(", ");
+		out.push(
+			`<p class="absorbed">${soaked.count} failed visit${soaked.count === 1 ? " was" : "s were"} absorbed by <code>on-fail: continue</code> (${esc(kinds)}): ${soaked.visits
+				.slice(0, 20)
+				.map((v) => `<code>${esc(v.path)}</code> ${esc(v.kind)}: ${esc(clip(v.message, 200))}`)
+				.join("; ")}</p>`,
+		);
 	}
 	const retries = data.events.filter((e) => e.type === "provider_retry");
 	if (retries.length) {
 		const by = new Map<string, number>();
 		for (const e of retries) if (e.type === "provider_retry") by.set(e.reason, (by.get(e.reason) ?? 0) + 1);
-		const rows = retries.slice(0, 200).map((e) => (e.type === "provider_retry" ? `<tr class="retry" data-path="${esc(e.path)}"><td>${esc(e.path)}</td><td class="num">${e.life}</td><td>${esc(e.reason)}</td><td class="num">${e.attempt}</td><td class="num">${(e.delayMs / 1000).toFixed(1)}s</td><td>${esc(clip(e.message, 300))}</td></tr>` : ""));
-		out.push(`<p class="retries">${retries.length} model request${retries.length === 1 ? " was" : "s were"} sent again after a transport fault (${esc([...by].map(([k, n]) => `${k} ×${n}`).join(", "))}); the turns went on.</p>`);
-		out.push(`<table class="retries"><thead><tr><th>visit</th><th>life</th><th>fault</th><th>attempt</th><th>wait</th><th>message</th></tr></thead><tbody>${rows.join("\n")}</tbody></table>`);
+		const rows = retries
+			.slice(0, 200)
+			.map((e) =>
+				e.type === "provider_retry"
+					? `<tr class="retry" data-path="${esc(e.path)}"><td>${esc(e.path)}</td><td class="num">${e.life}</td><td>${esc(e.reason)}</td><td class="num">${e.attempt}</td><td class="num">${(e.delayMs / 1000).toFixed(1)}s</td><td>${esc(clip(e.message, 300))}</td></tr>`
+					: "",
+			);
+		out.push(
+			`<p class="retries">${retries.length} model request${retries.length === 1 ? " was" : "s were"} sent again after a transport fault (${esc([...by].map(([k, n]) => `${k} ×${n}`).join(", "))}); the turns went on.</p>`,
+		);
+		out.push(
+			`<table class="retries"><thead><tr><th>visit</th><th>life</th><th>fault</th><th>attempt</th><th>wait</th><th>message</th></tr></thead><tbody>${rows.join("\n")}</tbody></table>`,
+		);
 	}
 	const state = journalState(data.journal);
-	if (!ended && state.inDoubt.length) out.push(`<p class="warning">In doubt: ${esc(state.inDoubt.join(", "))} was cut after calling a tool that writes; its edits may be in the tree.</p>`);
-	const budget = data.events.filter((e) => e.type === "budget_warning" || e.type === "budget_exhausted" || e.type === "budget_unpriced");
+	if (!ended && state.inDoubt.length)
+		out.push(
+			`<p class="warning">In doubt: ${esc(state.inDoubt.join(", "))} was cut after calling a tool that writes; its edits may be in the tree.</p>`,
+		);
+	const budget = data.events.filter(
+		(e) => e.type === "budget_warning" || e.type === "budget_exhausted" || e.type === "budget_unpriced",
+	);
 	if (budget.length) {
-		const said = (e: (typeof budget)[number]) => (e.type === "budget_warning" ? `budget warning: ${esc(e.spent)} spent` : e.type === "budget_exhausted" ? `budget spent: ${esc(e.reason)}` : `budget: ${esc(e.reason)}`);
+		const said = (e: (typeof budget)[number]) =>
+			e.type === "budget_warning"
+				? `budget warning: ${esc(e.spent)} spent`
+				: e.type === "budget_exhausted"
+					? `budget spent: ${esc(e.reason)}`
+					: `budget: ${esc(e.reason)}`;
 		const items = budget.map((e) => `<li class="${e.type}">life ${e.life} · ${esc(clock(e.at))} · ${said(e)}</li>`);
 		out.push(`<ul class="budget">${items.join("")}</ul>`);
 	}
-	if (data.problems.length) out.push(`<ul class="problems">${data.problems.map((p) => `<li>${esc(p)}</li>`).join("")}</ul>`);
+	if (data.problems.length)
+		out.push(`<ul class="problems">${data.problems.map((p) => `<li>${esc(p)}</li>`).join("")}</ul>`);
 	return out.join("\n");
 }

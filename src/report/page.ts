@@ -46,12 +46,17 @@ export function reportHtml(data: RunData): string {
 	const flowName = snap.flow.name;
 	const lastEnd = data.journal.filter((e) => e.type === "run_end").at(-1);
 	const lastLife = model.lives.at(-1);
-	const outcome = lastEnd && lastLife && lastEnd.life === lastLife.life ? (lastEnd.ok ? "ok" : "failed") : "interrupted";
+	const outcome =
+		lastEnd && lastLife && lastEnd.life === lastLife.life ? (lastEnd.ok ? "ok" : "failed") : "interrupted";
 	const badge = { ok: "ended well", failed: "failed", interrupted: "did not end" }[outcome];
 	const models = [...new Set(model.visits.flatMap((v) => (v.model ? [v.model] : [])))];
 	const budget = snap.settings.budget;
 	// Each limit beside what counted against it: "4.8k of 4k tokens".
-	const spentOf = data.usage.budget?.spent ?? { tokens: data.usage.total.totalTokens, cost: data.usage.total.cost, turns: 0 };
+	const spentOf = data.usage.budget?.spent ?? {
+		tokens: data.usage.total.totalTokens,
+		cost: data.usage.total.cost,
+		turns: 0,
+	};
 	const budgetText = budget
 		? [
 				budget.tokens !== undefined ? `${tokens(spentOf.tokens)} of ${tokens(budget.tokens)} tokens` : "",
@@ -70,9 +75,14 @@ export function reportHtml(data: RunData): string {
 		["lives", `${model.lives.length}${model.lives.length > 1 ? " (resumed)" : ""}`],
 		["models", models.join(", ") || snap.settings.model || "none recorded"],
 		["budget", budgetText],
-		["spent", `${tokens(data.usage.total.totalTokens)} tokens · ${cost(data.usage.total.cost)} · ${ms(wall)} wall time`],
+		[
+			"spent",
+			`${tokens(data.usage.total.totalTokens)} tokens · ${cost(data.usage.total.cost)} · ${ms(wall)} wall time`,
+		],
 	];
-	const graph = data.flow ? `<div class="scroll">${graphSvg(data.flow, model.nodes)}</div>` : `<p class="empty">The snapshot's flow no longer checks, so its graph cannot be drawn (see How it ended).</p>`;
+	const graph = data.flow
+		? `<div class="scroll">${graphSvg(data.flow, model.nodes)}</div>`
+		: `<p class="empty">The snapshot's flow no longer checks, so its graph cannot be drawn (see How it ended).</p>`;
 	const parallels = data.flow ? parallelAddresses(data.flow) : new Set<string>();
 	return `<!doctype html>
 <html lang="en">

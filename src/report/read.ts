@@ -10,7 +10,15 @@ import { join } from "node:path";
 import type { CheckedFlow } from "../flow/index.ts";
 import type { FlowEvent } from "../runtime/events.ts";
 import type { Usage } from "../runtime/usage.ts";
-import { fromSnapshot, type JournalEntry, readJournal, readSnapshot, type Snapshot, type UsageFile, usageOf } from "../runs/index.ts";
+import {
+	fromSnapshot,
+	type JournalEntry,
+	readJournal,
+	readSnapshot,
+	type Snapshot,
+	type UsageFile,
+	usageOf,
+} from "../runs/index.ts";
 
 /** An event as `events.jsonl` keeps it: the event, the life it happened in and its ISO time. */
 export type RecordedEvent = FlowEvent & { life: number; at: string };
@@ -24,7 +32,11 @@ export interface ResultFile {
 	failedAt?: string;
 	usage?: Usage;
 	/** Failed visits `on-fail: continue` absorbed. */
-	absorbed?: { count: number; byKind: Record<string, number>; visits: { path: string; kind: string; message: string }[] };
+	absorbed?: {
+		count: number;
+		byKind: Record<string, number>;
+		visits: { path: string; kind: string; message: string }[];
+	};
 }
 
 /** Everything a report is made of, read once. */

@@ -33,7 +33,8 @@ function cells(u: Usage): string {
 export function usageTable(usage: UsageFile, fromFile: boolean): string {
 	// With a budget, each node's share of it: where the budget went.
 	const shares = usage.budget?.nodes;
-	const share = (n: number | undefined) => (shares ? `<td class="num" data-col="budget">${esc(percent(n ?? 0))}</td>` : "");
+	const share = (n: number | undefined) =>
+		shares ? `<td class="num" data-col="budget">${esc(percent(n ?? 0))}</td>` : "";
 	const rows = Object.entries(usage.nodes).map(
 		([address, n]) =>
 			`<tr class="node-usage" data-node="${esc(address)}"><th scope="row">${esc(address)}</th><td class="num" data-col="visits">${n.visits}</td>${cells(n.usage)}${share(shares?.[address])}</tr>`,
@@ -41,7 +42,9 @@ export function usageTable(usage: UsageFile, fromFile: boolean): string {
 	const visits = Object.values(usage.nodes).reduce((s, n) => s + n.visits, 0);
 	const totalShare = shares ? Object.values(shares).reduce((s, x) => s + x, 0) : undefined;
 	return [
-		fromFile ? "" : `<p class="note">usage.json is missing (the run never ended a life); these figures were rebuilt from the journal.</p>`,
+		fromFile
+			? ""
+			: `<p class="note">usage.json is missing (the run never ended a life); these figures were rebuilt from the journal.</p>`,
 		`<table class="usage"><thead><tr><th>node</th><th>visits</th>${HEAD.map((h) => `<th>${h}</th>`).join("")}${shares ? "<th>of budget</th>" : ""}</tr></thead>`,
 		`<tbody>${rows.join("\n") || `<tr><td colspan="${HEAD.length + 2}">No agent turn was paid for.</td></tr>`}</tbody>`,
 		`<tfoot><tr class="total"><th scope="row">total</th><td class="num" data-col="visits">${visits}</td>${cells(usage.total)}${share(totalShare)}</tr></tfoot></table>`,
@@ -75,7 +78,10 @@ export function visitsTable(usage: UsageFile, journal: readonly JournalEntry[]):
 	const ends = new Map<string, string>();
 	for (const e of journal) {
 		if (e.type !== "visit_end") continue;
-		ends.set(`${e.life}\u0000${e.path}`, e.ended.error ? `${e.ended.error.kind}: ${e.ended.error.message}` : shown(e.ended.output));
+		ends.set(
+			`${e.life}\u0000${e.path}`,
+			e.ended.error ? `${e.ended.error.kind}: ${e.ended.error.message}` : shown(e.ended.output),
+		);
 	}
 	const rows = usage.visits.map(
 		(v) =>

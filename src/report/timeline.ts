@@ -30,7 +30,8 @@ export function parallelAddresses(flow: CheckedFlow, prefix = ""): Set<string> {
 				out.add(address);
 				for (const b of n.branches) walk(b.body, `${address}/${b.name.value}`);
 			} else if (n.kind === "map" || n.kind === "loop") walk(n.body, address);
-			else if (n.kind === "choice") for (const body of [...n.cases.map((c) => c.body), n.otherwise]) walk(body, address);
+			else if (n.kind === "choice")
+				for (const body of [...n.cases.map((c) => c.body), n.otherwise]) walk(body, address);
 			else if (n.kind === "flow") {
 				const callee = flow.callees.get(n.id.value);
 				if (callee) for (const a of parallelAddresses(callee, address)) out.add(a);
@@ -42,7 +43,10 @@ export function parallelAddresses(flow: CheckedFlow, prefix = ""): Set<string> {
 }
 
 /** Where a visit runs: its strand (the map item or branch it is inside), the block that fanned out, and its depth in the strand. */
-export function strandOf(path: string, parallels: ReadonlySet<string>): { strand: string; fan: string; member: string; depth: number } {
+export function strandOf(
+	path: string,
+	parallels: ReadonlySet<string>,
+): { strand: string; fan: string; member: string; depth: number } {
 	const segs = path.split("/");
 	const address: string[] = [];
 	let at = 0;
@@ -119,7 +123,11 @@ function tickStep(span: number, width: number): number {
 }
 
 /** The timeline of a run's visits across its lives. */
-export function timelineSvg(visits: readonly VisitSpan[], lives: readonly LifeSpan[], parallels: ReadonlySet<string>): string {
+export function timelineSvg(
+	visits: readonly VisitSpan[],
+	lives: readonly LifeSpan[],
+	parallels: ReadonlySet<string>,
+): string {
 	if (!visits.length || !lives.length) return `<p class="empty">No visit started.</p>`;
 	const lanes = lanesOf(visits, parallels);
 	// Many lives must still fit: the gaps and each life's floor shrink with their number.
@@ -143,7 +151,9 @@ export function timelineSvg(visits: readonly VisitSpan[], lives: readonly LifeSp
 	const lanesH = lanes.reduce((s, l) => s + l.rows * ROW + 2 * LANE_PAD, 0);
 	const width = LABEL_W + CHART_W + 10;
 	const height = HEADER + lanesH + 34;
-	const out: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" class="timeline" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="the visits of the run on a time axis, one lane per strand that ran at the same time">`];
+	const out: string[] = [
+		`<svg xmlns="http://www.w3.org/2000/svg" class="timeline" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="the visits of the run on a time axis, one lane per strand that ran at the same time">`,
+	];
 	// Lane stripes go first so the grid and the life boundaries stay visible across them.
 	let stripe = HEADER;
 	lanes.forEach((lane, i) => {
@@ -154,15 +164,28 @@ export function timelineSvg(visits: readonly VisitSpan[], lives: readonly LifeSp
 	segs.forEach((s, i) => {
 		const prev = lives[i - 1];
 		// Outcome and length first: a narrow life's heading is cut at its end, and those matter most.
-		const head = [`life ${s.life.life}`, s.life.outcome, ms(s.life.end - s.life.start), prev ? `resumed ${ms(s.life.start - prev.end)} later` : ""].filter(Boolean).join(" · ");
-		out.push(`<g class="life" data-life="${s.life.life}"><title>${esc(`${head}${s.life.error ? `\n${s.life.error}` : ""}`)}</title><text class="life-head life-${s.life.outcome}" x="${px(s.x)}" y="14">${esc(fit(head, s.w, 12))}</text></g>`);
+		const head = [
+			`life ${s.life.life}`,
+			s.life.outcome,
+			ms(s.life.end - s.life.start),
+			prev ? `resumed ${ms(s.life.start - prev.end)} later` : "",
+		]
+			.filter(Boolean)
+			.join(" · ");
+		out.push(
+			`<g class="life" data-life="${s.life.life}"><title>${esc(`${head}${s.life.error ? `\n${s.life.error}` : ""}`)}</title><text class="life-head life-${s.life.outcome}" x="${px(s.x)}" y="14">${esc(fit(head, s.w, 12))}</text></g>`,
+		);
 		const step = tickStep(s.span, s.w);
 		for (let t = 0; t <= s.span; t += step) {
 			const tx = s.x + (t / s.span) * s.w;
 			out.push(`<line class="grid" x1="${px(tx)}" y1="${HEADER - 6}" x2="${px(tx)}" y2="${HEADER + lanesH}"/>`);
-			if (s.w - (tx - s.x) > 30) out.push(`<text class="tick" x="${px(tx + 2)}" y="${HEADER - 10}">${esc(t === 0 ? "0" : `+${ms(t)}`)}</text>`);
+			if (s.w - (tx - s.x) > 30)
+				out.push(`<text class="tick" x="${px(tx + 2)}" y="${HEADER - 10}">${esc(t === 0 ? "0" : `+${ms(t)}`)}</text>`);
 		}
-		if (i > 0) out.push(`<line class="life-boundary" x1="${px(s.x - gap / 2)}" y1="4" x2="${px(s.x - gap / 2)}" y2="${HEADER + lanesH + 4}"><title>${esc(`life ${s.life.life} begins: the run was resumed`)}</title></line>`);
+		if (i > 0)
+			out.push(
+				`<line class="life-boundary" x1="${px(s.x - gap / 2)}" y1="4" x2="${px(s.x - gap / 2)}" y2="${HEADER + lanesH + 4}"><title>${esc(`life ${s.life.life} begins: the run was resumed`)}</title></line>`,
+			);
 	});
 	let top = HEADER;
 	for (const lane of lanes) {
@@ -178,10 +201,22 @@ export function timelineSvg(visits: readonly VisitSpan[], lives: readonly LifeSp
 			const w = Math.max(2, x(v.life, v.end) - x1);
 			const y = top + LANE_PAD + depth * ROW + 2;
 			const block = BLOCK_KINDS.has(v.kind);
-			const title = [`${v.path} (${v.kind}) · life ${v.life} · ${STATE_WORDS[v.state]}`, `${ms(v.end - v.start)}, from +${ms(v.start - (segOf.get(v.life)?.life.start ?? v.start))}`, [v.agent, v.model].filter(Boolean).join(" on "), v.error ?? ""].filter(Boolean).join("\n");
-			out.push(`<g><title>${esc(title)}</title><rect class="bar ${block ? "bar-block" : "bar-leaf"} state-${v.state}" data-path="${esc(v.path)}" data-life="${v.life}" x="${px(x1)}" y="${px(y)}" width="${px(w)}" height="${ROW - 4}" rx="3"/>`);
+			const title = [
+				`${v.path} (${v.kind}) · life ${v.life} · ${STATE_WORDS[v.state]}`,
+				`${ms(v.end - v.start)}, from +${ms(v.start - (segOf.get(v.life)?.life.start ?? v.start))}`,
+				[v.agent, v.model].filter(Boolean).join(" on "),
+				v.error ?? "",
+			]
+				.filter(Boolean)
+				.join("\n");
+			out.push(
+				`<g><title>${esc(title)}</title><rect class="bar ${block ? "bar-block" : "bar-leaf"} state-${v.state}" data-path="${esc(v.path)}" data-life="${v.life}" x="${px(x1)}" y="${px(y)}" width="${px(w)}" height="${ROW - 4}" rx="3"/>`,
+			);
 			const label = barLabel(v);
-			if (w > textWidth(label, 10) + 8) out.push(`<text class="bar-label${block ? " on-block" : ""}" x="${px(x1 + 4)}" y="${px(y + ROW - 8)}">${esc(label)}</text>`);
+			if (w > textWidth(label, 10) + 8)
+				out.push(
+					`<text class="bar-label${block ? " on-block" : ""}" x="${px(x1 + 4)}" y="${px(y + ROW - 8)}">${esc(label)}</text>`,
+				);
 			out.push("</g>");
 		}
 		out.push("</g>");
@@ -190,10 +225,14 @@ export function timelineSvg(visits: readonly VisitSpan[], lives: readonly LifeSp
 	let lx = LABEL_W;
 	const ly = top + 12;
 	for (const state of ["done", "failed", "cut"] as const) {
-		out.push(`<rect class="bar bar-leaf state-${state}" x="${lx}" y="${ly}" width="14" height="12" rx="2"/><text class="legend" x="${lx + 18}" y="${ly + 10}">${esc(STATE_WORDS[state])}</text>`);
+		out.push(
+			`<rect class="bar bar-leaf state-${state}" x="${lx}" y="${ly}" width="14" height="12" rx="2"/><text class="legend" x="${lx + 18}" y="${ly + 10}">${esc(STATE_WORDS[state])}</text>`,
+		);
 		lx += 18 + textWidth(STATE_WORDS[state], 12) + 18;
 	}
-	out.push(`<rect class="bar bar-block state-done" x="${lx}" y="${ly}" width="14" height="12" rx="2"/><text class="legend" x="${lx + 18}" y="${ly + 10}">a block (map, loop, …) around its visits</text>`);
+	out.push(
+		`<rect class="bar bar-block state-done" x="${lx}" y="${ly}" width="14" height="12" rx="2"/><text class="legend" x="${lx + 18}" y="${ly + 10}">a block (map, loop, …) around its visits</text>`,
+	);
 	out.push("</svg>");
 	return out.join("\n");
 }

@@ -64,7 +64,13 @@ export function forecastOf(home: string, flow: string): Forecast | undefined {
 	}
 	return {
 		runs: usages.length,
-		nodes: [...byNode].map(([address, n]) => ({ address, runs: n.visits.length, visitsPerRun: stat(n.visits), tokensPerVisit: stat(n.tokens), costPerVisit: stat(n.cost) })),
+		nodes: [...byNode].map(([address, n]) => ({
+			address,
+			runs: n.visits.length,
+			visitsPerRun: stat(n.visits),
+			tokensPerVisit: stat(n.tokens),
+			costPerVisit: stat(n.cost),
+		})),
 		tokens: stat(usages.map((u) => u.total.totalTokens)),
 		cost: stat(usages.map((u) => u.total.cost)),
 	};
@@ -74,9 +80,13 @@ export function forecastOf(home: string, flow: string): Forecast | undefined {
 export function showForecast(f: Forecast): string {
 	const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(Math.round(n)));
 	const $ = (n: number) => `$${n.toFixed(4)}`;
-	const lines = [`observed in ${f.runs} earlier run(s): a run spent ${k(f.tokens.median)} tokens (max ${k(f.tokens.max)}), ${$(f.cost.median)} (max ${$(f.cost.max)})`];
+	const lines = [
+		`observed in ${f.runs} earlier run(s): a run spent ${k(f.tokens.median)} tokens (max ${k(f.tokens.max)}), ${$(f.cost.median)} (max ${$(f.cost.max)})`,
+	];
 	for (const n of f.nodes) {
-		lines.push(`  ${n.address} · ${n.visitsPerRun.median} visit(s) per run (max ${n.visitsPerRun.max}) · ${k(n.tokensPerVisit.median)} tokens per visit (max ${k(n.tokensPerVisit.max)}) · ${$(n.costPerVisit.median)} (max ${$(n.costPerVisit.max)})`);
+		lines.push(
+			`  ${n.address} · ${n.visitsPerRun.median} visit(s) per run (max ${n.visitsPerRun.max}) · ${k(n.tokensPerVisit.median)} tokens per visit (max ${k(n.tokensPerVisit.max)}) · ${$(n.costPerVisit.median)} (max ${$(n.costPerVisit.max)})`,
+		);
 	}
 	return lines.join("\n");
 }

@@ -2,7 +2,17 @@ export { fileJournal, type JournalEntry, type JournalWriter, readJournal } from 
 export { acquireLock, type LockInfo, type LockOutcome } from "./lock.ts";
 export { decidedByFlow, FINAL_KINDS, journalState, type JournalState } from "./replay.ts";
 export { listRunFolders, newRunFolder, runsHome } from "./run-folder.ts";
-export { fromSnapshot, type InDoubt, type Refusal, type ResumeOptions, resumeRun, type RunOutcome, snapshotModels, type StartOptions, startRun } from "./runner.ts";
+export {
+	fromSnapshot,
+	type InDoubt,
+	type Refusal,
+	type ResumeOptions,
+	resumeRun,
+	type RunOutcome,
+	snapshotModels,
+	type StartOptions,
+	startRun,
+} from "./runner.ts";
 export { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from "./snapshot.ts";
 export { addressOf, type UsageFile, usageOf, writeUsage } from "./usage-file.ts";
 export { type Forecast, forecastOf, type NodeForecast, showForecast } from "./forecast.ts";

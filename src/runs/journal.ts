@@ -13,13 +13,31 @@ import { APPEND_NO_LINK } from "./files.ts";
 export type JournalEntry =
 	| { type: "life_start"; life: number; at: string; pid: number; host: string }
 	| { type: "visit_start"; life: number; path: string; node: string; kind: string; at: string }
-	| { type: "visit_end"; life: number; path: string; node: string; kind: string; ended: EndedVisit; usage: Usage; at: string }
+	| {
+			type: "visit_end";
+			life: number;
+			path: string;
+			node: string;
+			kind: string;
+			ended: EndedVisit;
+			usage: Usage;
+			at: string;
+	  }
 	| { type: "map_items"; path: string; items: Value[] }
 	| { type: "carry"; path: string; value: Value }
 	| { type: "asked"; path: string; question: string; answer: AskAnswer }
 	| { type: "tool_call"; life: number; path: string; tool: string }
 	| { type: "handoff"; life: number; path: string; doc: Value; at: string }
-	| { type: "run_end"; life: number; ok: boolean; error?: string; errorKind?: string; failedAt?: string; output?: unknown; at: string };
+	| {
+			type: "run_end";
+			life: number;
+			ok: boolean;
+			error?: string;
+			errorKind?: string;
+			failedAt?: string;
+			output?: unknown;
+			at: string;
+	  };
 
 /** Appends entries; an injected port in tests (a disk that fails, an array). */
 export interface JournalWriter {
@@ -47,7 +65,9 @@ export function fileJournal(path: string): JournalWriter {
 }
 
 /** The entries of a journal, or why it cannot be read. */
-export function readJournal(path: string): { ok: true; entries: JournalEntry[]; torn: boolean } | { ok: false; error: string } {
+export function readJournal(
+	path: string,
+): { ok: true; entries: JournalEntry[]; torn: boolean } | { ok: false; error: string } {
 	let text: string;
 	try {
 		text = readFileSync(path, "utf8");
@@ -62,7 +82,10 @@ export function readJournal(path: string): { ok: true; entries: JournalEntry[]; 
 		try {
 			entries.push(JSON.parse(line) as JournalEntry);
 		} catch {
-			return { ok: false, error: `${path}:${i + 1}: the journal has a line that is not JSON; it was written by something else or damaged` };
+			return {
+				ok: false,
+				error: `${path}:${i + 1}: the journal has a line that is not JSON; it was written by something else or damaged`,
+			};
 		}
 	}
 	// A last line without its newline was cut by a crash mid-write: the fact it held never happened.

@@ -21,7 +21,7 @@ export interface LockInfo {
 
 /** Holding the lock, or why not. */
 export type LockOutcome =
-	| { ok: true; release(): void; /** One line when a dead or forced lock was taken over. */ note?: string }
+	| { ok: true; release(): void /** One line when a dead or forced lock was taken over. */; note?: string }
 	| { ok: false; reason: "live" | "other-host"; info: LockInfo; message: string };
 
 /** Options of {@link acquireLock}. */
@@ -46,18 +46,41 @@ export function acquireLock(runDir: string, options: LockOptions = {}): LockOutc
 		let why: string;
 		if (!info) why = `${path} was not a lock (not JSON); it was replaced`;
 		else if (info.host !== mine.host) {
-			if (!options.force) return { ok: false, reason: "other-host", info, message: `the run is locked by pid ${info.pid} on ${info.host}; if that run is over there, resume with --take-lock` };
+			if (!options.force)
+				return {
+					ok: false,
+					reason: "other-host",
+					info,
+					message: `the run is locked by pid ${info.pid} on ${info.host}; if that run is over there, resume with --take-lock`,
+				};
 			why = `took over the lock of pid ${info.pid} on ${info.host} (--take-lock)`;
 		} else if (alive(info.pid)) {
-			if (!options.force) return { ok: false, reason: "live", info, message: `the run is in use by pid ${info.pid} (started ${info.startedAt}); stop it first, or resume with --take-lock if it is not running this run` };
+			if (!options.force)
+				return {
+					ok: false,
+					reason: "live",
+					info,
+					message: `the run is in use by pid ${info.pid} (started ${info.startedAt}); stop it first, or resume with --take-lock if it is not running this run`,
+				};
 			why = `took over the lock of live pid ${info.pid} (--take-lock)`;
 		} else why = `took over the lock of pid ${info.pid} (started ${info.startedAt}), which is gone`;
 		const taken = takeOver(path, raw, mine);
 		if (taken === "busy") {
-			return { ok: false, reason: "live", info: info ?? { pid: 0, host: "?", startedAt: "?" }, message: "another process is taking over this run's lock right now" };
+			return {
+				ok: false,
+				reason: "live",
+				info: info ?? { pid: 0, host: "?", startedAt: "?" },
+				message: "another process is taking over this run's lock right now",
+			};
 		}
 		if (taken) return { ...taken, note: why };
-		if (attempt >= ATTEMPTS) return { ok: false, reason: "live", info: info ?? { pid: 0, host: "?", startedAt: "?" }, message: "the run's lock keeps changing hands; another process is resuming it" };
+		if (attempt >= ATTEMPTS)
+			return {
+				ok: false,
+				reason: "live",
+				info: info ?? { pid: 0, host: "?", startedAt: "?" },
+				message: "the run's lock keeps changing hands; another process is resuming it",
+			};
 	}
 }
 
@@ -83,7 +106,8 @@ function create(path: string, mine: LockInfo): { ok: true; release(): void } | u
 			released = true;
 			// Only our own lock is removed: a lock taken over from us (--take-lock) belongs to its taker.
 			const now = parse(readOrUndefined(path) ?? "");
-			if (now && now.pid === mine.pid && now.host === mine.host && now.startedAt === mine.startedAt) rmSync(path, { force: true });
+			if (now && now.pid === mine.pid && now.host === mine.host && now.startedAt === mine.startedAt)
+				rmSync(path, { force: true });
 		},
 	};
 }
@@ -129,7 +153,8 @@ function readOrUndefined(path: string): string | undefined {
 function parse(raw: string): LockInfo | undefined {
 	try {
 		const v = JSON.parse(raw) as Partial<LockInfo>;
-		if (v && typeof v === "object" && typeof v.pid === "number" && typeof v.host === "string") return { pid: v.pid, host: v.host, startedAt: String(v.startedAt ?? "?") };
+		if (v && typeof v === "object" && typeof v.pid === "number" && typeof v.host === "string")
+			return { pid: v.pid, host: v.host, startedAt: String(v.startedAt ?? "?") };
 	} catch {}
 	return undefined;
 }

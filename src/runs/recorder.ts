@@ -28,7 +28,12 @@ export interface FolderRecorder extends RunRecorder {
 }
 
 /** Opens the recorder of one life of a run; `onFailure` hears the first failed write, once (the runner stops the run). */
-export function folderRecorder(runDir: string, journal: JournalWriter, life: number, onFailure?: (message: string) => void): FolderRecorder {
+export function folderRecorder(
+	runDir: string,
+	journal: JournalWriter,
+	life: number,
+	onFailure?: (message: string) => void,
+): FolderRecorder {
 	let failed: string | undefined;
 	const guard = (what: string, fn: () => void) => {
 		if (failed) return;
@@ -52,14 +57,21 @@ export function folderRecorder(runDir: string, journal: JournalWriter, life: num
 			appendNoLink(join(runDir, "events.jsonl"), `${lines.join("\n")}\n`);
 		});
 	return {
-		visitStart: (path, node, kind) => guard("visit start", () => journal.append({ type: "visit_start", life, path, node, kind, at: at() })),
+		visitStart: (path, node, kind) =>
+			guard("visit start", () => journal.append({ type: "visit_start", life, path, node, kind, at: at() })),
 		visitEnd: (path: string, node: string, kind: string, ended: EndedVisit, usage: Usage) =>
-			guard("visit end", () => journal.append({ type: "visit_end", life, path, node, kind, ended, usage, at: at() }, true)),
-		frozen: (path: string, items: readonly Value[]) => guard("map items", () => journal.append({ type: "map_items", path, items: [...items] }, true)),
+			guard("visit end", () =>
+				journal.append({ type: "visit_end", life, path, node, kind, ended, usage, at: at() }, true),
+			),
+		frozen: (path: string, items: readonly Value[]) =>
+			guard("map items", () => journal.append({ type: "map_items", path, items: [...items] }, true)),
 		carried: (path: string, value: Value) => guard("carry", () => journal.append({ type: "carry", path, value }, true)),
-		asked: (path: string, card: AskCard, answer: AskAnswer) => guard("answer", () => journal.append({ type: "asked", path, question: card.question, answer }, true)),
-		toolCall: (path: string, tool: string) => guard("tool call", () => journal.append({ type: "tool_call", life, path, tool })),
-		handoff: (path: string, doc: Value) => guard("handoff", () => journal.append({ type: "handoff", life, path, doc, at: at() }, true)),
+		asked: (path: string, card: AskCard, answer: AskAnswer) =>
+			guard("answer", () => journal.append({ type: "asked", path, question: card.question, answer }, true)),
+		toolCall: (path: string, tool: string) =>
+			guard("tool call", () => journal.append({ type: "tool_call", life, path, tool })),
+		handoff: (path: string, doc: Value) =>
+			guard("handoff", () => journal.append({ type: "handoff", life, path, doc, at: at() }, true)),
 		transcript: (path: string, subagent: string, messages: readonly unknown[]) =>
 			guard("transcript", () => {
 				mkdirSync(transcripts, { recursive: true });

@@ -91,7 +91,11 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 	const cut = [...started.keys()].filter((p) => !ended.has(p));
 	return {
 		// A cut visit's last document (a checkpoint, or a partial finish) is where it goes on from.
-		replay: { ended: (p) => ended.get(p), frozen: (p) => frozen.get(p), handoff: (p) => (ended.has(p) ? undefined : handoffs.get(p)) },
+		replay: {
+			ended: (p) => ended.get(p),
+			frozen: (p) => frozen.get(p),
+			handoff: (p) => (ended.has(p) ? undefined : handoffs.get(p)),
+		},
 		lives,
 		...(end ? { end } : {}),
 		...(causeKind ? { causeKind } : {}),

@@ -9,7 +9,17 @@ import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { resolvesInside } from "../fs-safe/index.ts";
 import { projectRoot, rosterOf } from "../agents/index.ts";
-import { type Budget, type CheckedFlow, checkFlowText, type FlowResult, type ModelDoor, readyModels, type RunOptions, runFlow, type Value } from "../flow/index.ts";
+import {
+	type Budget,
+	type CheckedFlow,
+	checkFlowText,
+	type FlowResult,
+	type ModelDoor,
+	readyModels,
+	type RunOptions,
+	runFlow,
+	type Value,
+} from "../flow/index.ts";
 import { fanOutEvents } from "../runtime/events.ts";
 import { emptyUsage } from "../runtime/usage.ts";
 import { writeAtomic } from "./files.ts";
@@ -86,11 +96,15 @@ export async function startRun(flow: CheckedFlow, input: Value, options: StartOp
 export type InDoubt = "rerun" | "stop";
 
 /** Options of a resume. */
-export interface ResumeOptions extends Omit<StartOptions, "runsHome" | "models" | "scripts" | "somebodyThere" | "model" | "script"> {
+export interface ResumeOptions
+	extends Omit<StartOptions, "runsHome" | "models" | "scripts" | "somebodyThere" | "model" | "script"> {
 	runDir: string;
 	somebodyThere: boolean;
 	/** Resolves the snapshot's models (the caller opens pi with the snapshot's settings). */
-	models: (flow: CheckedFlow, snapshot: Snapshot) => RunOptions["models"] | string[] | Promise<RunOptions["models"] | string[]>;
+	models: (
+		flow: CheckedFlow,
+		snapshot: Snapshot,
+	) => RunOptions["models"] | string[] | Promise<RunOptions["models"] | string[]>;
 	inDoubt: InDoubt;
 	takeLock?: boolean;
 	/** Told each line of `resumed.notes` as it happens (a dead lock taken over), before the run goes on. */
@@ -131,7 +145,13 @@ export async function resumeRun(options: ResumeOptions): Promise<RunOutcome | Re
 	}
 }
 
-async function resumeLocked(options: ResumeOptions, snapshot: Snapshot, lock: HeldLock, sealFrom: SealFrom, trimmed?: string): Promise<RunOutcome | Refusal> {
+async function resumeLocked(
+	options: ResumeOptions,
+	snapshot: Snapshot,
+	lock: HeldLock,
+	sealFrom: SealFrom,
+	trimmed?: string,
+): Promise<RunOutcome | Refusal> {
 	const notes: string[] = [...(lock.note ? [lock.note] : []), ...(trimmed ? [trimmed] : [])];
 	const journalPath = join(options.runDir, "journal.jsonl");
 	const read = readJournal(journalPath);
@@ -146,10 +166,16 @@ async function resumeLocked(options: ResumeOptions, snapshot: Snapshot, lock: He
 	if (state.end?.ok) return { ok: false, refused: "the run ended well; there is nothing to resume" };
 	if (state.end && decidedByFlow(state.end.errorKind, state.causeKind)) {
 		const kind = state.end.errorKind === "child" ? state.causeKind : state.end.errorKind;
-		return { ok: false, refused: `the run failed by the flow's own decision (${kind} at ${state.end.failedAt}); a resume would decide the same` };
+		return {
+			ok: false,
+			refused: `the run failed by the flow's own decision (${kind} at ${state.end.failedAt}); a resume would decide the same`,
+		};
 	}
 	if (state.inDoubt.length && options.inDoubt === "stop") {
-		return { ok: false, refused: `in doubt: ${state.inDoubt.join(", ")} may have written to the tree before the cut; resume with --in-doubt rerun to run it again from its start` };
+		return {
+			ok: false,
+			refused: `in doubt: ${state.inDoubt.join(", ")} may have written to the tree before the cut; resume with --in-doubt rerun to run it again from its start`,
+		};
 	}
 	const flow = fromSnapshot(snapshot);
 	if ("error" in flow) return { ok: false, refused: flow.error };
@@ -167,7 +193,9 @@ async function resumeLocked(options: ResumeOptions, snapshot: Snapshot, lock: He
 			runsHome: "",
 			scripts: new Map(Object.entries(snapshot.scripts)),
 			...(budget ? { budget } : {}),
-			...(snapshot.settings.timeoutMs !== undefined && options.timeoutMs === undefined ? { timeoutMs: snapshot.settings.timeoutMs } : {}),
+			...(snapshot.settings.timeoutMs !== undefined && options.timeoutMs === undefined
+				? { timeoutMs: snapshot.settings.timeoutMs }
+				: {}),
 			spentBefore: state.spent,
 		},
 		state.lives + 1,
@@ -178,7 +206,16 @@ async function resumeLocked(options: ResumeOptions, snapshot: Snapshot, lock: He
 	);
 	if ("refused" in outcome) return outcome;
 	const replayed = outcome.result.visits.length;
-	return { ...outcome, resumed: { life: state.lives + 1, replayed, rerun: state.cut, ...(changed ? { changed } : {}), ...(notes.length ? { notes } : {}) } };
+	return {
+		...outcome,
+		resumed: {
+			life: state.lives + 1,
+			replayed,
+			rerun: state.cut,
+			...(changed ? { changed } : {}),
+			...(notes.length ? { notes } : {}),
+		},
+	};
 }
 
 /** The snapshot's flow, checked again from its own texts (never from the disk). */
@@ -190,9 +227,15 @@ export function fromSnapshot(snapshot: Snapshot): { value: CheckedFlow } | { err
 		flows: (name) => byName.get(name),
 		flowNames: () => [...byName.keys()],
 		read: (file) => texts.get(file),
-		skills: { find: (name) => snapshot.skills?.find((k) => k.name === name), names: () => (snapshot.skills ?? []).map((k) => k.name) },
+		skills: {
+			find: (name) => snapshot.skills?.find((k) => k.name === name),
+			names: () => (snapshot.skills ?? []).map((k) => k.name),
+		},
 	});
-	if (!checked.value) return { error: `the snapshot no longer checks: ${checked.faults.map((f) => `${f.line}:${f.column} ${f.code}`).join(", ")}` };
+	if (!checked.value)
+		return {
+			error: `the snapshot no longer checks: ${checked.faults.map((f) => `${f.line}:${f.column} ${f.code}`).join(", ")}`,
+		};
 	return { value: checked.value };
 }
 
@@ -204,7 +247,9 @@ function changedOnDisk(snapshot: Snapshot): string | undefined {
 			return true;
 		}
 	});
-	return changed.length ? `${changed.map((f) => f.name).join(", ")} changed on disk since the run started; the snapshot runs` : undefined;
+	return changed.length
+		? `${changed.map((f) => f.name).join(", ")} changed on disk since the run started; the snapshot runs`
+		: undefined;
 }
 
 async function life(
@@ -279,13 +324,20 @@ async function life(
 			file = (options.journal ?? fileJournal)(journalPath);
 			sealer = journalSealer(sealFrom.key, runDir, sealFrom.last);
 		});
-		if (file) record("life start", () => journal.append({ type: "life_start", life: n, at: new Date().toISOString(), pid: process.pid, host: hostname() }, true));
+		if (file)
+			record("life start", () =>
+				journal.append(
+					{ type: "life_start", life: n, at: new Date().toISOString(), pid: process.pid, host: hostname() },
+					true,
+				),
+			);
 		const recorder = folderRecorder(runDir, journal, n, fail);
 		const result: FlowResult = failure
 			? { flow: flow.name.value, ok: false, output: "", visits: [], usage: emptyUsage() }
 			: await runFlow(flow, input, {
 					...options,
-					spawn: (request) => options.spawn({ ...request, protectedPaths: [...(request.protectedPaths ?? []), ...guarded] }),
+					spawn: (request) =>
+						options.spawn({ ...request, protectedPaths: [...(request.protectedPaths ?? []), ...guarded] }),
 					signal: stop.signal,
 					sessionsDir: join(runDir, "sessions"),
 					recorder,
@@ -295,12 +347,22 @@ async function life(
 		if (!failure) recorder.flush();
 		// Every failed write reaches `fail` (the recorder's too). A run stopped by it failed because of the
 		// journal, whatever the walk made of the cut ("the run was stopped"): the journal's error is the one to tell.
-		const ending = (): FlowResult => (failure ? { ...result, ok: false, error: failure, errorKind: "unavailable" } : result);
+		const ending = (): FlowResult =>
+			failure ? { ...result, ok: false, error: failure, errorKind: "unavailable" } : result;
 		let final = ending();
 		if (!failure && !broken) {
 			record("run end", () =>
 				journal.append(
-					{ type: "run_end", life: n, ok: final.ok, at: new Date().toISOString(), ...(final.error ? { error: final.error } : {}), ...(final.errorKind ? { errorKind: final.errorKind } : {}), ...(final.failedAt ? { failedAt: final.failedAt } : {}), ...(final.ok ? { output: final.output } : {}) },
+					{
+						type: "run_end",
+						life: n,
+						ok: final.ok,
+						at: new Date().toISOString(),
+						...(final.error ? { error: final.error } : {}),
+						...(final.errorKind ? { errorKind: final.errorKind } : {}),
+						...(final.failedAt ? { failedAt: final.failedAt } : {}),
+						...(final.ok ? { output: final.output } : {}),
+					},
 					true,
 				),
 			);
@@ -320,7 +382,10 @@ async function life(
 		};
 		attempt("usage.json", () => writeUsage(runDir, entries, options.budget));
 		attempt("result.json", () =>
-			writeAtomic(join(runDir, "result.json"), `${JSON.stringify({ flow: final.flow, life: n, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage, ...(final.absorbed ? { absorbed: final.absorbed } : {}) }, null, 2)}\n`),
+			writeAtomic(
+				join(runDir, "result.json"),
+				`${JSON.stringify({ flow: final.flow, life: n, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage, ...(final.absorbed ? { absorbed: final.absorbed } : {}) }, null, 2)}\n`,
+			),
 		);
 		return { runDir, result: final, usage, ...(unwritten.length ? { unwritten } : {}) };
 	} finally {

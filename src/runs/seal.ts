@@ -61,7 +61,10 @@ export function runKey(dir: string = agentDir()): { ok: true; key: Buffer } | { 
 	}
 	const made = read();
 	if (made) return { ok: true, key: made };
-	return { ok: false, error: `the run key ${path} is not 64 hex digits; remove it to make a new one (older runs then cannot be resumed)` };
+	return {
+		ok: false,
+		error: `the run key ${path} is not 64 hex digits; remove it to make a new one (older runs then cannot be resumed)`,
+	};
 }
 
 function mac(key: Buffer, ...parts: string[]): string {
@@ -148,7 +151,10 @@ export function verifyRun(key: Buffer, runDir: string): Verified {
 		return { ok: false, why: `${runDir}/${SEAL_FILE} is damaged` };
 	}
 	if (head.dir !== dir) {
-		return { ok: false, why: `the run was made in ${head.dir}, not here (${dir}); a run folder copied or moved from elsewhere is never resumed` };
+		return {
+			ok: false,
+			why: `the run was made in ${head.dir}, not here (${dir}); a run folder copied or moved from elsewhere is never resumed`,
+		};
 	}
 	let snapshot: string;
 	try {
@@ -158,7 +164,10 @@ export function verifyRun(key: Buffer, runDir: string): Verified {
 	}
 	if (!same(mac(key, "pi-flows run", dir, snapshot), head.mac)) {
 		const why = `snapshot.json of ${runDir} does not match its seal`;
-		return { ok: false, why: `${why}: it was changed after the run started, or the run was made with another person's key` };
+		return {
+			ok: false,
+			why: `${why}: it was changed after the run started, or the run was made with another person's key`,
+		};
 	}
 	let journal = "";
 	try {
@@ -177,7 +186,10 @@ export function verifyRun(key: Buffer, runDir: string): Verified {
 		if (i >= sealed.length) break;
 		last = mac(key, last, line);
 		if (!same(last, sealed[i])) {
-			return { ok: false, why: `journal.jsonl of ${runDir} does not match its seal at line ${i + 1}: it was changed after it was written` };
+			return {
+				ok: false,
+				why: `journal.jsonl of ${runDir} does not match its seal at line ${i + 1}: it was changed after it was written`,
+			};
 		}
 	}
 	return { ok: true, lines: sealed.length, last, snapshot };
@@ -203,6 +215,7 @@ export function trimJournal(runDir: string, lines: number): string | undefined {
 	truncateSync(path, keep);
 	const cut = text.slice(end);
 	const whole = cut.split("\n").length - 1;
-	if (!cut.endsWith("\n")) return "the journal's last line was cut mid-write by the crash; that unfinished fact was dropped";
+	if (!cut.endsWith("\n"))
+		return "the journal's last line was cut mid-write by the crash; that unfinished fact was dropped";
 	return `${whole} journal line(s) written after the last seal were dropped: the crash came between each and its seal`;
 }

@@ -39,7 +39,12 @@ export interface Snapshot {
 }
 
 /** The snapshot of a checked flow and its callees, read from the files they were checked from. */
-export function snapshotOf(flow: CheckedFlow, input: Value, scripts: ReadonlyMap<string, string>, settings: Snapshot["settings"]): Snapshot {
+export function snapshotOf(
+	flow: CheckedFlow,
+	input: Value,
+	scripts: ReadonlyMap<string, string>,
+	settings: Snapshot["settings"],
+): Snapshot {
 	const callees = new Map<string, FlowText>();
 	const agents = new Map<string, AgentDef>();
 	const skills = new Map<string, Skill>();
@@ -79,10 +84,17 @@ export function writeSnapshot(runDir: string, snapshot: Snapshot): string {
 }
 
 /** Reads a run's snapshot (or parses `text`, the snapshot a seal was checked against), or says why not. */
-export function readSnapshot(runDir: string, text?: string): { ok: true; value: Snapshot } | { ok: false; error: string } {
+export function readSnapshot(
+	runDir: string,
+	text?: string,
+): { ok: true; value: Snapshot } | { ok: false; error: string } {
 	try {
 		const value = JSON.parse(text ?? readFileSync(join(runDir, "snapshot.json"), "utf8")) as Snapshot;
-		if (value.version !== 1) return { ok: false, error: `the snapshot of ${runDir} has version ${value.version}, which this pi-flows cannot read` };
+		if (value.version !== 1)
+			return {
+				ok: false,
+				error: `the snapshot of ${runDir} has version ${value.version}, which this pi-flows cannot read`,
+			};
 		return { ok: true, value };
 	} catch (error) {
 		return { ok: false, error: `${runDir} holds no readable snapshot: ${(error as Error).message}` };

@@ -52,7 +52,8 @@ export function usageOf(entries: readonly JournalEntry[], budget?: Budget): Usag
 	const visits: PaidVisit[] = [];
 	const lives = new Map<number, UsageFile["lives"][number]>();
 	for (const e of entries) {
-		if (e.type === "life_start") lives.set(e.life, { life: e.life, startedAt: e.at, usage: emptyUsage(), end: "interrupted" });
+		if (e.type === "life_start")
+			lives.set(e.life, { life: e.life, startedAt: e.at, usage: emptyUsage(), end: "interrupted" });
 		else if (e.type === "visit_end") {
 			visits.push({ path: e.path, node: e.node, kind: e.kind, life: e.life, ok: e.ended.ok, usage: e.usage });
 		} else if (e.type === "run_end") {
@@ -72,14 +73,28 @@ export function usageOf(entries: readonly JournalEntry[], budget?: Budget): Usag
 		if (l) l.usage = addUsage(l.usage, v.usage);
 	}
 	const total = addUsage(...leaves.map((v) => v.usage));
-	return { visits, nodes, lives: [...lives.values()], total, ...(budget ? { budget: budgetUse(budget, total, leaves, nodes) } : {}) };
+	return {
+		visits,
+		nodes,
+		lives: [...lives.values()],
+		total,
+		...(budget ? { budget: budgetUse(budget, total, leaves, nodes) } : {}),
+	};
 }
 
 function budgetUse(limits: Budget, total: Usage, leaves: readonly PaidVisit[], nodes: UsageFile["nodes"]): BudgetUse {
 	// A turn is a leaf visit's ask that reached the model; the journal keeps visits, so a visit that asked counts one.
-	const spent = { tokens: total.totalTokens, cost: total.cost, turns: leaves.filter((v) => v.usage.requests > 0).length };
+	const spent = {
+		tokens: total.totalTokens,
+		cost: total.cost,
+		turns: leaves.filter((v) => v.usage.requests > 0).length,
+	};
 	const of: ((u: Usage) => number) | undefined =
-		limits.tokens !== undefined ? (u) => u.totalTokens / (limits.tokens as number) : limits.cost !== undefined ? (u) => u.cost / (limits.cost as number) : undefined;
+		limits.tokens !== undefined
+			? (u) => u.totalTokens / (limits.tokens as number)
+			: limits.cost !== undefined
+				? (u) => u.cost / (limits.cost as number)
+				: undefined;
 	if (!of) return { limits, spent };
 	const paths: Record<string, number> = {};
 	for (const v of leaves) paths[v.path] = (paths[v.path] ?? 0) + of(v.usage);

@@ -52,7 +52,8 @@ export function abortOutcome(signal: AbortSignal): AbortOutcome {
 	const named = typeof reason === "object" && reason !== null && "name" in reason ? reason : undefined;
 	const name = named ? String(named.name) : "";
 	const message = named && "message" in named ? String(named.message) : "";
-	if (name === "TimeoutError") return { errorKind: "timeout", error: message.startsWith("timed out") ? message : "timed out" };
+	if (name === "TimeoutError")
+		return { errorKind: "timeout", error: message.startsWith("timed out") ? message : "timed out" };
 	if (name === STOPPED) return { errorKind: "stopped", error: "stopped" };
 	if (name === CANCELLED) return { errorKind: "aborted", error: message || "cancelled" };
 	return { errorKind: "aborted", error: "aborted" };

@@ -59,7 +59,11 @@ export interface BudgetSignals {
 }
 
 /** A gauge over `budget`; spending so far may be given for a resume. */
-export function budgetGauge(budget: Budget | undefined, spent: { tokens: number; cost: number; turns: number } = { tokens: 0, cost: 0, turns: 0 }, signals?: BudgetSignals): BudgetGauge {
+export function budgetGauge(
+	budget: Budget | undefined,
+	spent: { tokens: number; cost: number; turns: number } = { tokens: 0, cost: 0, turns: 0 },
+	signals?: BudgetSignals,
+): BudgetGauge {
 	const used = { ...spent };
 	const warnAt = budget?.warnAt ?? 0.8;
 	let warned = false;
@@ -67,9 +71,12 @@ export function budgetGauge(budget: Budget | undefined, spent: { tokens: number;
 	const unpriced = new Set<string>();
 	const over = (): string | undefined => {
 		if (!budget) return undefined;
-		if (budget.tokens !== undefined && used.tokens >= budget.tokens) return `the token budget is spent (${used.tokens} of ${budget.tokens})`;
-		if (budget.cost !== undefined && used.cost >= budget.cost) return `the cost budget is spent ($${used.cost.toFixed(4)} of $${budget.cost})`;
-		if (budget.turns !== undefined && used.turns >= budget.turns) return `the turn budget is spent (${used.turns} of ${budget.turns})`;
+		if (budget.tokens !== undefined && used.tokens >= budget.tokens)
+			return `the token budget is spent (${used.tokens} of ${budget.tokens})`;
+		if (budget.cost !== undefined && used.cost >= budget.cost)
+			return `the cost budget is spent ($${used.cost.toFixed(4)} of $${budget.cost})`;
+		if (budget.turns !== undefined && used.turns >= budget.turns)
+			return `the turn budget is spent (${used.turns} of ${budget.turns})`;
 		return undefined;
 	};
 	const near = (): string | undefined => {
@@ -77,10 +84,14 @@ export function budgetGauge(budget: Budget | undefined, spent: { tokens: number;
 		const parts: string[] = [];
 		if (budget.warnTokens !== undefined) {
 			const limit = budget.tokens === undefined ? "" : ` (limit ${budget.tokens})`;
-			if (used.tokens >= budget.warnTokens) parts.push(`${used.tokens} tokens, past the warning at ${budget.warnTokens}${limit}`);
-		} else if (budget.tokens !== undefined && used.tokens >= warnAt * budget.tokens) parts.push(`${used.tokens} of ${budget.tokens} tokens`);
-		if (budget.cost !== undefined && used.cost >= warnAt * budget.cost) parts.push(`$${used.cost.toFixed(4)} of $${budget.cost}`);
-		if (budget.turns !== undefined && used.turns >= warnAt * budget.turns) parts.push(`${used.turns} of ${budget.turns} turns`);
+			if (used.tokens >= budget.warnTokens)
+				parts.push(`${used.tokens} tokens, past the warning at ${budget.warnTokens}${limit}`);
+		} else if (budget.tokens !== undefined && used.tokens >= warnAt * budget.tokens)
+			parts.push(`${used.tokens} of ${budget.tokens} tokens`);
+		if (budget.cost !== undefined && used.cost >= warnAt * budget.cost)
+			parts.push(`$${used.cost.toFixed(4)} of $${budget.cost}`);
+		if (budget.turns !== undefined && used.turns >= warnAt * budget.turns)
+			parts.push(`${used.turns} of ${budget.turns} turns`);
 		return parts.length ? parts.join(", ") : undefined;
 	};
 	const check = () => {
@@ -105,7 +116,10 @@ export function budgetGauge(budget: Budget | undefined, spent: { tokens: number;
 			// A provider that reports tokens but no cost has no price in pi's model table: say so, count $0.
 			if (budget?.cost !== undefined && model && usage.totalTokens > 0 && usage.cost === 0 && !unpriced.has(model)) {
 				unpriced.add(model);
-				signals?.unpriced?.(model, `${model} has no price, so its turns count $0 against the cost budget of $${budget.cost}`);
+				signals?.unpriced?.(
+					model,
+					`${model} has no price, so its turns count $0 against the cost budget of $${budget.cost}`,
+				);
 			}
 			if (budget) signals?.counted?.({ ...used });
 			check();
@@ -163,7 +177,8 @@ export function budgetedSpawn(spawn: Spawn, budget: TurnBudget, running?: Set<Pi
 				} finally {
 					running?.delete(gated);
 				}
-				if (refusedAtStart && !started) return { ...result, ok: false, errorKind: "budget", error: result.error ?? "the run's budget is spent" };
+				if (refusedAtStart && !started)
+					return { ...result, ok: false, errorKind: "budget", error: result.error ?? "the run's budget is spent" };
 				// A port that never calls `onStart` (a test double) still has its turn counted.
 				if (!started) budget.startTurn();
 				budget.spend(minus(result.usage, inside), result.model || sub.model);
@@ -176,7 +191,16 @@ export function budgetedSpawn(spawn: Spawn, budget: TurnBudget, running?: Set<Pi
 }
 
 function refused(sub: Subagent, reason: string): Result {
-	return { agent: sub.agent, model: sub.model, output: "", messages: [], usage: emptyUsage(), ok: false, error: reason, errorKind: "budget" };
+	return {
+		agent: sub.agent,
+		model: sub.model,
+		output: "",
+		messages: [],
+		usage: emptyUsage(),
+		ok: false,
+		error: reason,
+		errorKind: "budget",
+	};
 }
 
 /** `a - b` field by field, never below zero (a child counted more than its parent's session reports). */

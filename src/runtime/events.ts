@@ -45,7 +45,18 @@ export type FlowEvent =
 	| { type: "turn_end"; path: string; agent: string; model: string; subagent: string; ok: boolean; usage: Usage }
 	| { type: "tool_call"; path: string; agent: string; subagent: string; tool: string; args: unknown }
 	/** A model request lost in transit (429, 529, 5xx, a cut or stalled stream) is sent again; the turn goes on. */
-	| { type: "provider_retry"; path: string; agent: string; subagent: string; model: string; attempt: number; reason: string; message: string; delayMs: number; retryAfterMs?: number }
+	| {
+			type: "provider_retry";
+			path: string;
+			agent: string;
+			subagent: string;
+			model: string;
+			attempt: number;
+			reason: string;
+			message: string;
+			delayMs: number;
+			retryAfterMs?: number;
+	  }
 	| { type: "chain"; event: ChainEventName; step?: string; index?: number; summary?: unknown; error?: string }
 	| { type: "budget_warning"; spent: string }
 	| { type: "budget_exhausted"; reason: string }
@@ -55,7 +66,12 @@ export type FlowEvent =
 	| { type: "budget_spend"; tokens: number; cost: number; turns: number };
 
 /** The chain's own events, on the same stream (and in `events.jsonl`). */
-export type ChainEventName = "chain.started" | "chain.step_completed" | "chain.step_failed" | "chain.completed" | "chain.failed";
+export type ChainEventName =
+	| "chain.started"
+	| "chain.step_completed"
+	| "chain.step_failed"
+	| "chain.completed"
+	| "chain.failed";
 
 /** A listener; it must not throw (a throwing listener is reported and detached, not allowed to break a run). */
 export type EventSink = (event: FlowEvent) => void;

@@ -122,7 +122,8 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 				agent,
 				...(options.model ? { model: options.model } : {}),
 				cwd: options.cwd,
-				onToolCall: (tool, args) => emit({ type: "tool_call", agent: agent.name, subagent: slot.sub?.id ?? "", tool, args }),
+				onToolCall: (tool, args) =>
+					emit({ type: "tool_call", agent: agent.name, subagent: slot.sub?.id ?? "", tool, args }),
 			});
 			emit({ type: "spawn", ...base, subagent: slot.sub.id, model: slot.sub.model });
 		} catch (error) {
@@ -139,7 +140,8 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 		const stop = stopped();
 		if (stop) return refuse(slot.agent, label, stop);
 		const sub = slot.sub;
-		if (!sub || slot.failure) return trail.record(failed(slot.agent, slot.failure ?? { errorKind: "aborted", error: "aborted" }));
+		if (!sub || slot.failure)
+			return trail.record(failed(slot.agent, slot.failure ?? { errorKind: "aborted", error: "aborted" }));
 		const who = { agent: slot.agent.name, subagent: sub.id, model: sub.model, label };
 		emit({ type: "turn_start", ...who });
 		let result: Result;
@@ -153,7 +155,11 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 			});
 		} catch (error) {
 			// The port promises never to throw for a failed turn; one that does still yields a value.
-			result = failed(slot.agent, { errorKind: "provider", error: String((error as Error)?.message ?? error) }, sub.model);
+			result = failed(
+				slot.agent,
+				{ errorKind: "provider", error: String((error as Error)?.message ?? error) },
+				sub.model,
+			);
 		}
 		// The subagent only knows its signal fired; the reason says whether that was a deadline, a stop or
 		// a sibling's failure.
@@ -181,7 +187,12 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 				await sub.close();
 				emit({ type: "close", agent: slot.agent.name, subagent: sub.id });
 			} catch (error) {
-				emit({ type: "close", agent: slot.agent.name, subagent: sub.id, error: String((error as Error)?.message ?? error) });
+				emit({
+					type: "close",
+					agent: slot.agent.name,
+					subagent: sub.id,
+					error: String((error as Error)?.message ?? error),
+				});
 			}
 		})();
 		return slot.closing;
@@ -229,7 +240,9 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 		const key = holdOptions.key ?? agent.name;
 		const stop = stopped();
 		// A refused hold spawns nothing; its asks are refused one by one, so each is still on the trail.
-		const slot: Slot = stop ? { agent, key, failure: stop, queue: Promise.resolve() } : await track(keptSlot(agent, key));
+		const slot: Slot = stop
+			? { agent, key, failure: stop, queue: Promise.resolve() }
+			: await track(keptSlot(agent, key));
 		return {
 			id: slot.sub?.id ?? key,
 			agent: agent.name,

@@ -60,15 +60,28 @@ export function mergePolicy(...parts: (Partial<TransportPolicy> | undefined)[]):
  * exponential with full jitter over its upper half (so a burst of failures does not come back as a
  * burst), at most `maxDelayMs`. `random` is injectable for tests.
  */
-export function retryDelay(policy: TransportPolicy, attempt: number, retryAfterMs?: number, random: () => number = Math.random): number {
-	if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.ceil(retryAfterMs + random() * Math.min(250, retryAfterMs * 0.1));
+export function retryDelay(
+	policy: TransportPolicy,
+	attempt: number,
+	retryAfterMs?: number,
+	random: () => number = Math.random,
+): number {
+	if (retryAfterMs !== undefined && retryAfterMs >= 0)
+		return Math.ceil(retryAfterMs + random() * Math.min(250, retryAfterMs * 0.1));
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
 	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
 /** The statuses worth sending again: rate limits, overload, server errors, timeouts. */
 export function transientStatus(status: number): boolean {
-	return status === 408 || status === 409 || status === 425 || status === 429 || status === 529 || (status >= 500 && status <= 599);
+	return (
+		status === 408 ||
+		status === 409 ||
+		status === 425 ||
+		status === 429 ||
+		status === 529 ||
+		(status >= 500 && status <= 599)
+	);
 }
 
 /** Statuses that mean "too many at once": they shrink the provider's window. */

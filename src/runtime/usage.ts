@@ -31,7 +31,17 @@ export interface Usage {
 
 /** A usage with every counter at zero. */
 export function emptyUsage(): Usage {
-	return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0, requests: 0, toolCalls: 0, ms: 0 };
+	return {
+		input: 0,
+		output: 0,
+		cacheRead: 0,
+		cacheWrite: 0,
+		totalTokens: 0,
+		cost: 0,
+		requests: 0,
+		toolCalls: 0,
+		ms: 0,
+	};
 }
 
 /** The sum of several usages; `ms` is summed too (busy time), so callers that want wall time set it after. */

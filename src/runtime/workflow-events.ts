@@ -37,7 +37,17 @@ export type WorkflowEvent =
 	| { type: "refused"; agent: string; label: string; error: string; errorKind: ErrorKind }
 	| { type: "tool_call"; agent: string; subagent: string; tool: string; args: unknown }
 	/** A model request lost in transit was sent again; the turn goes on. */
-	| { type: "provider_retry"; agent: string; subagent: string; label: string; attempt: number; reason: string; message: string; delayMs: number; retryAfterMs?: number }
+	| {
+			type: "provider_retry";
+			agent: string;
+			subagent: string;
+			label: string;
+			attempt: number;
+			reason: string;
+			message: string;
+			delayMs: number;
+			retryAfterMs?: number;
+	  }
 	/** A subagent closed; `error` when closing it failed (the others are closed all the same). */
 	| { type: "close"; agent: string; subagent: string; error?: string };
 

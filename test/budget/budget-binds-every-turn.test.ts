@@ -30,36 +30,71 @@ const BUDGET = 2500;
 async function budgeted(name: string, flow: string, script: string, budget = BUDGET) {
 	const t = tracer();
 	const host = await scriptedHost(project, script);
-	const ran = await runInline(project, name, flow, script, "x", { spawn: t.wrap(host.spawn), budget: { tokens: budget }, onEvent: t.onEvent });
+	const ran = await runInline(project, name, flow, script, "x", {
+		spawn: t.wrap(host.spawn),
+		budget: { tokens: budget },
+		onEvent: t.onEvent,
+	});
 	return { ran, t };
 }
 
 describe("every turn of a flow counts as it ends", () => {
 	it("agent nodes in a row", async () => {
-		const flow = flowOf("row", "  - id: a\n    agent: scout\n  - id: b\n    agent: scout\n  - id: c\n    agent: scout\n  - id: d\n    agent: scout\n  - id: e\n    agent: scout\n", { a: "A.", b: "B.", c: "C.", d: "D.", e: "E." });
+		const flow = flowOf(
+			"row",
+			"  - id: a\n    agent: scout\n  - id: b\n    agent: scout\n  - id: c\n    agent: scout\n  - id: d\n    agent: scout\n  - id: e\n    agent: scout\n",
+			{ a: "A.", b: "B.", c: "C.", d: "D.", e: "E." },
+		);
 		const { ran, t } = await budgeted("row", flow, ANY);
 		expect(ran.result.errorKind).toBe("budget");
 		expect(expectBound(t.log, BUDGET).started).toBeLessThan(5);
 	});
 
 	it("map branches, several in flight", async () => {
-		const flow = flowOf("m", "  - id: m\n    map: [a, b, c, d, e, f, g, h]\n    concurrency: 3\n    do:\n      - id: s\n        agent: scout\n", { s: "S." });
-		const { ran, t } = await budgeted("m", flow, `turns:\n  '*':\n    - delay: 30\n      say: ${LONG}\n    - say: landed\n`);
+		const flow = flowOf(
+			"m",
+			"  - id: m\n    map: [a, b, c, d, e, f, g, h]\n    concurrency: 3\n    do:\n      - id: s\n        agent: scout\n",
+			{ s: "S." },
+		);
+		const { ran, t } = await budgeted(
+			"m",
+			flow,
+			`turns:\n  '*':\n    - delay: 30\n      say: ${LONG}\n    - say: landed\n`,
+		);
 		expect(ran.result.errorKind).toBe("budget");
 		expect(expectBound(t.log, BUDGET).started).toBeLessThan(8);
 	});
 
 	it("parallel branches", async () => {
-		const branch = (id: string) => `      ${id}:\n        - id: ${id}1\n          agent: scout\n        - id: ${id}2\n          agent: scout\n        - id: ${id}3\n          agent: scout\n`;
-		const flow = flowOf("p", `  - id: p\n    parallel:\n${branch("l")}${branch("r")}`, { l1: "L.", l2: "L.", l3: "L.", r1: "R.", r2: "R.", r3: "R." });
+		const branch = (id: string) =>
+			`      ${id}:\n        - id: ${id}1\n          agent: scout\n        - id: ${id}2\n          agent: scout\n        - id: ${id}3\n          agent: scout\n`;
+		const flow = flowOf("p", `  - id: p\n    parallel:\n${branch("l")}${branch("r")}`, {
+			l1: "L.",
+			l2: "L.",
+			l3: "L.",
+			r1: "R.",
+			r2: "R.",
+			r3: "R.",
+		});
 		const { ran, t } = await budgeted("p", flow, ANY);
 		expect(ran.result.errorKind).toBe("budget");
 		expect(expectBound(t.log, BUDGET).started).toBeLessThan(6);
 	});
 
 	it("a called flow's turns, inside the call", async () => {
-		project.write(".pi/flows/inner.md", flowOf("inner", "  - id: i1\n    agent: scout\n  - id: i2\n    agent: scout\n  - id: i3\n    agent: scout\n", { i1: "1.", i2: "2.", i3: "3." }));
-		const flow = flowOf("outer", "  - id: one\n    flow: inner\n    input: input\n  - id: two\n    flow: inner\n    input: input\n", {});
+		project.write(
+			".pi/flows/inner.md",
+			flowOf("inner", "  - id: i1\n    agent: scout\n  - id: i2\n    agent: scout\n  - id: i3\n    agent: scout\n", {
+				i1: "1.",
+				i2: "2.",
+				i3: "3.",
+			}),
+		);
+		const flow = flowOf(
+			"outer",
+			"  - id: one\n    flow: inner\n    input: input\n  - id: two\n    flow: inner\n    input: input\n",
+			{},
+		);
 		const { ran, t } = await budgeted("outer", flow, ANY);
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "budget" });
 		expect(ran.result.failedAt).toMatch(/^one\//);
@@ -86,21 +121,38 @@ describe("every turn of a flow counts as it ends", () => {
 
 	it("retries (`retry:`)", async () => {
 		const flow = flowOf("r", "  - id: a\n    agent: scout\n    retry: 6\n", { a: "A." });
-		const { ran, t } = await budgeted("r", flow, `turns:\n  a:\n${"    - fail: overloaded\n".repeat(6)}    - say: ok\n`, 1500);
+		const { ran, t } = await budgeted(
+			"r",
+			flow,
+			`turns:\n  a:\n${"    - fail: overloaded\n".repeat(6)}    - say: ok\n`,
+			1500,
+		);
 		expect(ran.result.errorKind).toBe("budget");
 		expect(expectBound(t.log, 1500).started).toBeLessThan(7);
 	});
 
 	it("the `subagent` tool called by an agent inside the flow", async () => {
-		project.write("~agent/agents/boss.md", "---\nname: boss\ndescription: delegates\ntools: read, subagent\n---\nYou delegate.\n");
+		project.write(
+			"~agent/agents/boss.md",
+			"---\nname: boss\ndescription: delegates\ntools: read, subagent\n---\nYou delegate.\n",
+		);
 		const flow = flowOf("d", "  - id: lead\n    agent: boss\n", { lead: "Get it done." });
 		const tasks = Array.from({ length: 6 }, (_, i) => `{ agent: scout, task: part ${i + 1} }`).join(", ");
 		const script = `turns:\n  lead:\n    - call: subagent\n      args: { tasks: [${tasks}], concurrency: 1 }\n    - say: all done\n  '*':\n    - say: ${LONG}\n`;
 		const t = tracer();
 		const host = await scriptedHost(project, script);
 		const traced = { ...host, spawn: t.wrap(host.spawn) };
-		const childTools = runChildTools({ cwd: project.cwd, model: undefined, modelRegistry: undefined as never }, {}, traced, "scripted");
-		const ran = await runInline(project, "d", flow, script, "x", { spawn: withChildTools(host.spawn, childTools), budget: { tokens: BUDGET }, onEvent: t.onEvent });
+		const childTools = runChildTools(
+			{ cwd: project.cwd, model: undefined, modelRegistry: undefined as never },
+			{},
+			traced,
+			"scripted",
+		);
+		const ran = await runInline(project, "d", flow, script, "x", {
+			spawn: withChildTools(host.spawn, childTools),
+			budget: { tokens: BUDGET },
+			onEvent: t.onEvent,
+		});
 		const at = t.log.findIndex((e) => e.type === "exhausted");
 		expect(at).toBeGreaterThanOrEqual(0);
 		// The children are traced (the lead is not): none starts after the crossing, and not all six ran.
@@ -127,9 +179,23 @@ describe("the library's combinators, given a budget", () => {
 			},
 		});
 		const spawn = t.wrap(r.options.spawn);
-		const fanned = await fanOut({ ...r.options, spawn, budget: gauge, agent: agent("scout"), tasks: ["1", "2", "3", "4", "5", "6"], concurrency: 2 });
+		const fanned = await fanOut({
+			...r.options,
+			spawn,
+			budget: gauge,
+			agent: agent("scout"),
+			tasks: ["1", "2", "3", "4", "5", "6"],
+			concurrency: 2,
+		});
 		expect(fanned.results.some((x) => x.errorKind === "budget")).toBe(true);
-		const swarmed = await swarm({ ...r.options, spawn, budget: gauge, members: [{ agent: agent("member"), count: 2 }], goal: "g", rounds: 3 });
+		const swarmed = await swarm({
+			...r.options,
+			spawn,
+			budget: gauge,
+			members: [{ agent: agent("member"), count: 2 }],
+			goal: "g",
+			rounds: 3,
+		});
 		expect(swarmed.members.every((m) => m.answer.errorKind === "budget")).toBe(true);
 		expect(events).toEqual(["warned", "exhausted"]);
 		// Everything the swarm tried came after the crossing: none of it started.

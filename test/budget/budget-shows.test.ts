@@ -25,14 +25,23 @@ beforeEach(() => {
 });
 afterEach(() => project.cleanup());
 
-const FLOW = flowOf("two", "  - id: a\n    agent: scout\n  - id: m\n    map: [x, y, z]\n    concurrency: 2\n    do:\n      - id: s\n        agent: scout\n  - id: b\n    agent: scout\n", { a: "A.", s: "S.", b: "B." });
+const FLOW = flowOf(
+	"two",
+	"  - id: a\n    agent: scout\n  - id: m\n    map: [x, y, z]\n    concurrency: 2\n    do:\n      - id: s\n        agent: scout\n  - id: b\n    agent: scout\n",
+	{ a: "A.", s: "S.", b: "B." },
+);
 const SCRIPT = "turns:\n  '*':\n    - say: an answer that spends some tokens on each turn\n    - say: landed\n";
 
 describe("where the budget shows", () => {
 	it("usage.json, the report and the live view give the limit beside the spend, by node and by path; the warning comes at the crossing", async () => {
 		const sources = { project: true };
 		project.write(".pi/flows/two.md", FLOW);
-		const flow = checkFlowText(FLOW, join(project.cwd, ".pi/flows/two.md"), loadRoster(project.cwd, sources, project.env), catalogueOptions(project.cwd, sources, project.env)).value;
+		const flow = checkFlowText(
+			FLOW,
+			join(project.cwd, ".pi/flows/two.md"),
+			loadRoster(project.cwd, sources, project.env),
+			catalogueOptions(project.cwd, sources, project.env),
+		).value;
 		if (!flow) throw new Error("does not check");
 		const host = await scriptedHost(project, SCRIPT);
 		const models = resolveModels(flow, host.resolveModel, "scripted");
@@ -62,7 +71,9 @@ describe("where the budget shows", () => {
 		expect(warned).toBeGreaterThanOrEqual(0);
 		expect(types.slice(exhausted).includes("turn_start")).toBe(false);
 		const spendAtWarning = [...events.slice(0, warned)].reverse().find((e) => e.type === "budget_spend");
-		expect(spendAtWarning && spendAtWarning.type === "budget_spend" && spendAtWarning.tokens).toBeGreaterThanOrEqual(2400);
+		expect(spendAtWarning && spendAtWarning.type === "budget_spend" && spendAtWarning.tokens).toBeGreaterThanOrEqual(
+			2400,
+		);
 
 		const usage = JSON.parse(readFileSync(join(out.runDir, "usage.json"), "utf8")) as UsageFile;
 		expect(usage.budget?.limits).toEqual({ tokens: 3000 });
@@ -70,7 +81,8 @@ describe("where the budget shows", () => {
 		expect(usage.budget?.spent.tokens).toBeGreaterThanOrEqual(3000);
 		expect(Object.keys(usage.budget?.nodes ?? {})).toEqual(Object.keys(usage.nodes));
 		expect(usage.budget?.nodes?.a).toBeCloseTo(usage.nodes.a.usage.totalTokens / 3000, 6);
-		for (const v of usage.visits.filter((x) => x.kind === "agent")) expect(usage.budget?.paths?.[v.path]).toBeCloseTo(v.usage.totalTokens / 3000, 6);
+		for (const v of usage.visits.filter((x) => x.kind === "agent"))
+			expect(usage.budget?.paths?.[v.path]).toBeCloseTo(v.usage.totalTokens / 3000, 6);
 
 		const read = readRun(out.runDir);
 		if (!read.ok) throw new Error(read.error);
@@ -94,10 +106,20 @@ describe("plan's overshoot figure", () => {
 			return c.value.bound.inFlight;
 		};
 		expect(width("  - id: a\n    agent: scout\n  - id: b\n    agent: scout\n")).toBe(1);
-		expect(width("  - id: m\n    map: [p, q, r, s, t]\n    concurrency: 3\n    do:\n      - id: a\n        agent: scout\n")).toBe(3);
-		expect(width("  - id: m\n    map: [p, q]\n    concurrency: 4\n    do:\n      - id: a\n        agent: scout\n")).toBe(2);
-		expect(width("  - id: p\n    parallel:\n      one:\n        - id: a\n          agent: scout\n      two:\n        - id: b\n          agent: scout\n")).toBe(2);
-		expect(width("  - id: a\n    swarm: [{ agent: scout, count: 3 }, { agent: reviewer, count: 2 }]\n    rounds: 2\n")).toBe(5);
+		expect(
+			width("  - id: m\n    map: [p, q, r, s, t]\n    concurrency: 3\n    do:\n      - id: a\n        agent: scout\n"),
+		).toBe(3);
+		expect(
+			width("  - id: m\n    map: [p, q]\n    concurrency: 4\n    do:\n      - id: a\n        agent: scout\n"),
+		).toBe(2);
+		expect(
+			width(
+				"  - id: p\n    parallel:\n      one:\n        - id: a\n          agent: scout\n      two:\n        - id: b\n          agent: scout\n",
+			),
+		).toBe(2);
+		expect(
+			width("  - id: a\n    swarm: [{ agent: scout, count: 3 }, { agent: reviewer, count: 2 }]\n    rounds: 2\n"),
+		).toBe(5);
 		expect(overshootText({ turns: 18, ms: 0, waits: false, inFlight: 3 })).toBe(
 			"worst case ≤ 18 turns; at most 3 turns in flight at once, so a token or cost budget can be passed by what 3 turns spend (a turn budget never is)",
 		);

@@ -15,7 +15,11 @@ beforeEach(() => {
 });
 afterEach(() => project.cleanup());
 
-const flow = flowOf("m", "  - id: m\n    map: [a, b, c, d, e, f]\n    concurrency: 2\n    do:\n      - id: s\n        agent: scout\n", { s: "S." });
+const flow = flowOf(
+	"m",
+	"  - id: m\n    map: [a, b, c, d, e, f]\n    concurrency: 2\n    do:\n      - id: s\n        agent: scout\n",
+	{ s: "S." },
+);
 const turns = "turns:\n  '*':\n    - say: an answer long enough to cost something\n    - say: landed\n";
 
 describe("--budget-cost", () => {
@@ -57,7 +61,12 @@ describe("--budget-cost", () => {
 
 describe("a scripted model's price", () => {
 	it("is dollars per million tokens; a misspelt key or a bad figure is a positioned fault", () => {
-		expect(readScript("price: { input: 3, output: 15 }\nturns:\n  a:\n    - say: x\n", "s.yaml").value?.price).toEqual({ input: 3, output: 15, cacheRead: 0, cacheWrite: 0 });
+		expect(readScript("price: { input: 3, output: 15 }\nturns:\n  a:\n    - say: x\n", "s.yaml").value?.price).toEqual({
+			input: 3,
+			output: 15,
+			cacheRead: 0,
+			cacheWrite: 0,
+		});
 		const bad = readScript("price: { inptu: 3, output: -1 }\nturns:\n  a:\n    - say: x\n", "s.yaml").faults;
 		expect(bad.map((f) => [f.code, f.line, f.message])).toEqual([
 			["script-invalid", 1, "a price has no key `inptu`. Did you mean `input`?"],

@@ -8,7 +8,12 @@ import { expect } from "vitest";
 import type { FlowEvent } from "../../src/runtime/events.ts";
 import type { Spawn } from "../../src/runtime/subagent.ts";
 
-export type Entry = { type: "start"; id: number; label: string } | { type: "end"; id: number; tokens: number; cost: number } | { type: "exhausted" } | { type: "warned"; at: number } | { type: "counted"; tokens: number; cost: number };
+export type Entry =
+	| { type: "start"; id: number; label: string }
+	| { type: "end"; id: number; tokens: number; cost: number }
+	| { type: "exhausted" }
+	| { type: "warned"; at: number }
+	| { type: "counted"; tokens: number; cost: number };
 
 export interface Tracer {
 	log: Entry[];
@@ -64,14 +69,20 @@ export function tracer(): Tracer {
  * The promise of a budget: it was crossed; no turn started after that; and what was spent past the limit
  * is at most what the turns in flight at the crossing spent. Returns how many turns started.
  */
-export function expectBound(log: readonly Entry[], limit: number, measure: "tokens" | "cost" = "tokens"): { started: number; inFlight: number } {
+export function expectBound(
+	log: readonly Entry[],
+	limit: number,
+	measure: "tokens" | "cost" = "tokens",
+): { started: number; inFlight: number } {
 	const at = log.findIndex((e) => e.type === "exhausted");
 	expect(at, "the budget was crossed").toBeGreaterThanOrEqual(0);
 	const after = log.slice(at + 1).filter((e) => e.type === "start");
 	expect(after, "no turn starts after the limit is crossed").toEqual([]);
 	// What the gauge had counted before the turn that crossed, and at the end: everything past the limit
 	// was spent by turns counted at or after the crossing, which (no start after it) were all in flight then.
-	const counts = log.filter((e): e is Extract<Entry, { type: "counted" }> => e.type === "counted").map((e) => e[measure]);
+	const counts = log
+		.filter((e): e is Extract<Entry, { type: "counted" }> => e.type === "counted")
+		.map((e) => e[measure]);
 	const crossing = counts.findIndex((c) => c >= limit);
 	expect(crossing, "the gauge counted past the limit").toBeGreaterThanOrEqual(0);
 	const before = crossing > 0 ? counts[crossing - 1] : 0;
@@ -79,7 +90,9 @@ export function expectBound(log: readonly Entry[], limit: number, measure: "toke
 	expect(before).toBeLessThan(limit);
 	const startedBefore = log.slice(0, at).filter((e) => e.type === "start").length;
 	const inFlight = startedBefore - crossing;
-	expect(inFlight, "the turns counted at or after the crossing had all started before it").toBe(counts.length - crossing);
+	expect(inFlight, "the turns counted at or after the crossing had all started before it").toBe(
+		counts.length - crossing,
+	);
 	// Overshoot: at most what the turns in flight at the crossing spent.
 	expect(total - limit).toBeLessThanOrEqual(total - before);
 	return { started: log.filter((e) => e.type === "start").length, inFlight };

@@ -22,7 +22,13 @@ afterEach(() => project.cleanup());
 async function cli(...argv: string[]) {
 	const out: string[] = [];
 	const err: string[] = [];
-	const io: Io = { cwd: project.cwd, env: project.env, agentDir: project.agentDir, stdout: (t) => out.push(t), stderr: (t) => err.push(t) };
+	const io: Io = {
+		cwd: project.cwd,
+		env: project.env,
+		agentDir: project.agentDir,
+		stdout: (t) => out.push(t),
+		stderr: (t) => err.push(t),
+	};
 	const code = await main(argv, io);
 	return { code, out: out.join("\n"), err: err.join("\n") };
 }
@@ -30,7 +36,12 @@ async function cli(...argv: string[]) {
 /** Checks a flow as a run would, chains expanded. */
 function judge(text: string, name: string) {
 	const sources = { project: true };
-	return checkFlowText(text, `${name}.md`, loadRoster(project.cwd, sources, project.env), catalogueOptions(project.cwd, sources, project.env));
+	return checkFlowText(
+		text,
+		`${name}.md`,
+		loadRoster(project.cwd, sources, project.env),
+		catalogueOptions(project.cwd, sources, project.env),
+	);
 }
 
 const chainFlow = (chain: string, budget = "") =>
@@ -44,7 +55,10 @@ describe("budgets", () => {
 	});
 
 	it("a flow's budget and its chain's both bind: the smaller limit wins, whichever states it", () => {
-		const chainSmaller = judge(chainFlow("@scout -> @reviewer -- --budget-total 100000 --budget-warning 100", "{ tokens: 900000 }"), "c");
+		const chainSmaller = judge(
+			chainFlow("@scout -> @reviewer -- --budget-total 100000 --budget-warning 100", "{ tokens: 900000 }"),
+			"c",
+		);
 		if (!chainSmaller.value) throw new Error(JSON.stringify(chainSmaller.faults));
 		expect(budgetInForce(chainSmaller.value).budget).toEqual({ tokens: 100000, warnTokens: 100 });
 		const flowSmaller = judge(chainFlow("@scout -- --budget-total 100000", "{ tokens: 5000, turns: 4 }"), "c");
@@ -72,10 +86,15 @@ describe("budgets", () => {
 	});
 
 	it("plan shows every budget in force and where it comes from", async () => {
-		project.write(".pi/flows/c.md", chainFlow("@scout -> @reviewer -- --budget-total 100000 --budget-warning 100", "{ tokens: 900000, cost: 2 }"));
+		project.write(
+			".pi/flows/c.md",
+			chainFlow("@scout -> @reviewer -- --budget-total 100000 --budget-warning 100", "{ tokens: 900000, cost: 2 }"),
+		);
 		const r = await cli("plan", "c", "--project", "--budget-turns", "9");
 		expect(r.code).toBe(0);
-		expect(r.out).toContain("budget 100000 tokens · from the chain's `--budget-total` (.pi/flows/c.md:6:47) · not 900000 tokens from the flow's `budget: tokens` (.pi/flows/c.md:5:19)");
+		expect(r.out).toContain(
+			"budget 100000 tokens · from the chain's `--budget-total` (.pi/flows/c.md:6:47) · not 900000 tokens from the flow's `budget: tokens` (.pi/flows/c.md:5:19)",
+		);
 		expect(r.out).toContain("budget $2 · from the flow's `budget: cost` (.pi/flows/c.md:5:33)");
 		expect(r.out).toContain("budget 9 turns · from --budget-turns");
 		expect(r.out).toContain("budget warning at 100 tokens · from the chain's `--budget-warning` (.pi/flows/c.md:6:71)");
@@ -85,7 +104,19 @@ describe("budgets", () => {
 
 describe("the command line", () => {
 	it("takes pi-crew's chain-wide flags beside the chain, read as if written after its --", async () => {
-		const r = await cli("chain", "@scout -> @reviewer --thinking high", "goal", "--global-thinking", "low", "--continue-on-error", "--retry", "1", "--script", "s.yaml", "--json");
+		const r = await cli(
+			"chain",
+			"@scout -> @reviewer --thinking high",
+			"goal",
+			"--global-thinking",
+			"low",
+			"--continue-on-error",
+			"--retry",
+			"1",
+			"--script",
+			"s.yaml",
+			"--json",
+		);
 		expect(r.code).toBe(0);
 		const result = JSON.parse(r.out) as { visits: { output: string }[] };
 		expect(result.visits.map((v) => v.output)).toEqual(["low done", "high done"]);
@@ -110,6 +141,9 @@ describe("the command line", () => {
 		expect(r.code).toBe(2);
 		expect(r.err).toMatch(/\^\^\^ chain-flag-value: `25d` is longer than the longest timeout, 24d/);
 		const run = await cli("run", "explore", "goal", "--timeout", "25d");
-		expect([run.code, run.err]).toEqual([2, "pi-flows: --timeout takes a duration like 90s, 10m or 1h30m (at most 24d), not `25d`"]);
+		expect([run.code, run.err]).toEqual([
+			2,
+			"pi-flows: --timeout takes a duration like 90s, 10m or 1h30m (at most 24d), not `25d`",
+		]);
 	});
 });

@@ -22,7 +22,12 @@ function check(text: string) {
 	const flowText = `---\nname: c\ndescription: d\ninput: string\nchain: '${text.replace(/'/g, "''")}'\n---\n`;
 	const file = project.write(".pi/flows/c.md", flowText);
 	const sources = { project: true };
-	const checked = checkFlowText(flowText, file, loadRoster(project.cwd, sources, project.env), catalogueOptions(project.cwd, sources, project.env));
+	const checked = checkFlowText(
+		flowText,
+		file,
+		loadRoster(project.cwd, sources, project.env),
+		catalogueOptions(project.cwd, sources, project.env),
+	);
 	if (!checked.value) throw new Error(JSON.stringify(checked.faults));
 	return checked.value;
 }
@@ -49,14 +54,22 @@ const outputs = (r: Awaited<ReturnType<typeof run>>) => r.visits.map((v) => v.ou
 
 describe("model: the command line, then the step's --model, then --global-model", () => {
 	it("resolves each step's model through pi, nearest first", async () => {
-		const flow = check("@scout --model anthropic/claude-haiku-4-5 -> @reviewer -- --global-model anthropic/claude-sonnet-4-5");
+		const flow = check(
+			"@scout --model anthropic/claude-haiku-4-5 -> @reviewer -- --global-model anthropic/claude-sonnet-4-5",
+		);
 		const host = await scriptedHost(project, "turns: {}\n");
 		const chainOnly = resolveModels(flow, host.resolveModel);
 		if (!chainOnly.ok) throw new Error(chainOnly.errors.join("\n"));
-		expect([chainOnly.models.get("scout")?.ref, chainOnly.models.get("reviewer")?.ref]).toEqual(["anthropic/claude-haiku-4-5", "anthropic/claude-sonnet-4-5"]);
+		expect([chainOnly.models.get("scout")?.ref, chainOnly.models.get("reviewer")?.ref]).toEqual([
+			"anthropic/claude-haiku-4-5",
+			"anthropic/claude-sonnet-4-5",
+		]);
 		const cli = resolveModels(flow, host.resolveModel, "scripted");
 		if (!cli.ok) throw new Error(cli.errors.join("\n"));
-		expect([cli.models.get("scout")?.ref, cli.models.get("reviewer")?.ref]).toEqual(["scripted/scripted", "scripted/scripted"]);
+		expect([cli.models.get("scout")?.ref, cli.models.get("reviewer")?.ref]).toEqual([
+			"scripted/scripted",
+			"scripted/scripted",
+		]);
 	});
 
 	it("reads names as pi does: a bare name and a name with a level resolve, an unknown one is a fault at its column", async () => {
@@ -65,7 +78,9 @@ describe("model: the command line, then the step's --model, then --global-model"
 		const r = resolveModels(flow, host.resolveModel);
 		expect(r.ok).toBe(false);
 		if (r.ok) return;
-		expect(r.faults.map((f) => [f.code, f.path, f.line, f.column, f.endColumn])).toEqual([["model-unknown", "worker", 5, 81, 86]]);
+		expect(r.faults.map((f) => [f.code, f.path, f.line, f.column, f.endColumn])).toEqual([
+			["model-unknown", "worker", 5, 81, 86],
+		]);
 		expect(r.faults[0].message).toContain("unknown model `sonet`");
 		expect(r.faults[0].expected?.length).toBeGreaterThan(0);
 		expect(r.faults[0].expected?.some((m) => /sonnet/.test(m))).toBe(true);
@@ -80,16 +95,33 @@ describe("model: the command line, then the step's --model, then --global-model"
 
 describe("model names in flows and agent files read as pi reads them too", () => {
 	it("resolves a node's and an agent's names through pi, and faults an unknown one where it is written", async () => {
-		project.write(".pi/agents/named.md", "---\nname: named\ndescription: d\ntools: read\nmodel: opsu\n---\nYou are named.\n");
-		const text = "---\nname: m\ndescription: d\ninput: string\nnodes:\n  - id: a\n    agent: scout\n    model: haiku\n  - id: b\n    agent: scout\n    model: sonet:high\n  - id: c\n    agent: named\n---\n\n## a\nx\n\n## b\nx\n\n## c\nx\n";
+		project.write(
+			".pi/agents/named.md",
+			"---\nname: named\ndescription: d\ntools: read\nmodel: opsu\n---\nYou are named.\n",
+		);
+		const text =
+			"---\nname: m\ndescription: d\ninput: string\nnodes:\n  - id: a\n    agent: scout\n    model: haiku\n  - id: b\n    agent: scout\n    model: sonet:high\n  - id: c\n    agent: named\n---\n\n## a\nx\n\n## b\nx\n\n## c\nx\n";
 		const file = project.write(".pi/flows/m.md", text);
 		const sources = { project: true };
-		const checked = checkFlowText(text, file, loadRoster(project.cwd, sources, project.env), catalogueOptions(project.cwd, sources, project.env));
+		const checked = checkFlowText(
+			text,
+			file,
+			loadRoster(project.cwd, sources, project.env),
+			catalogueOptions(project.cwd, sources, project.env),
+		);
 		if (!checked.value) throw new Error(JSON.stringify(checked.faults));
 		const host = await scriptedHost(project, "turns: {}\n");
 		const r = resolveModels(checked.value, host.resolveModel);
 		if (r.ok) throw new Error("resolved");
-		expect(r.faults.map((f) => [f.code, f.file.endsWith(".md") ? f.file.split("/").pop() : f.file, f.line, f.column, f.path])).toEqual([
+		expect(
+			r.faults.map((f) => [
+				f.code,
+				f.file.endsWith(".md") ? f.file.split("/").pop() : f.file,
+				f.line,
+				f.column,
+				f.path,
+			]),
+		).toEqual([
 			["model-unknown", "m.md", 11, 12, "b"],
 			["model-unknown", "named.md", 5, 8, "c"],
 		]);
@@ -100,7 +132,10 @@ describe("model names in flows and agent files read as pi reads them too", () =>
 
 describe("thinking: the step's --thinking, its --model's :level, --global-thinking, --global-model's :level", () => {
 	it("a step's own model suffix beats the chain-wide --global-thinking (issue 23, point 5)", async () => {
-		const r = await run("@scout --model scripted/scripted:high -> @reviewer -- --global-thinking low --global-model scripted/scripted", SAY_THINKING);
+		const r = await run(
+			"@scout --model scripted/scripted:high -> @reviewer -- --global-thinking low --global-model scripted/scripted",
+			SAY_THINKING,
+		);
 		expect(outputs(r)).toEqual(["high", "low"]);
 	});
 
@@ -110,14 +145,22 @@ describe("thinking: the step's --thinking, its --model's :level, --global-thinki
 	});
 
 	it("--global-thinking beats --global-model's suffix; either yields to a step's own", async () => {
-		const r = await run("@scout -> @reviewer --thinking medium -- --global-model scripted/scripted:high --global-thinking low", SAY_THINKING);
+		const r = await run(
+			"@scout -> @reviewer --thinking medium -- --global-model scripted/scripted:high --global-thinking low",
+			SAY_THINKING,
+		);
 		expect(outputs(r)).toEqual(["low", "medium"]);
-		const suffixOnly = await run("@scout -> @reviewer --thinking medium -- --global-model scripted/scripted:minimal", SAY_THINKING);
+		const suffixOnly = await run(
+			"@scout -> @reviewer --thinking medium -- --global-model scripted/scripted:minimal",
+			SAY_THINKING,
+		);
 		expect(outputs(suffixOnly)).toEqual(["minimal", "medium"]);
 	});
 
 	it("the command line's --model replaces the model but keeps each step's thinking; its suffix fills the rest", async () => {
-		const r = await run("@scout --model anthropic/claude-haiku-4-5:high -> @reviewer", SAY_THINKING, { model: "scripted/scripted:minimal" });
+		const r = await run("@scout --model anthropic/claude-haiku-4-5:high -> @reviewer", SAY_THINKING, {
+			model: "scripted/scripted:minimal",
+		});
 		expect(outputs(r)).toEqual(["high", "minimal"]);
 	});
 });

@@ -104,7 +104,13 @@ const WORDS = [
 
 /** Text made of the chain's own characters and words, so it often comes close to a chain. */
 export const chainish: fc.Arbitrary<string> = fc
-	.array(fc.oneof(fc.constantFrom(...ALPHABET), fc.constantFrom(...WORDS).map((w) => ` ${w} `)), { maxLength: 40 })
+	.array(
+		fc.oneof(
+			fc.constantFrom(...ALPHABET),
+			fc.constantFrom(...WORDS).map((w) => ` ${w} `),
+		),
+		{ maxLength: 40 },
+	)
 	.map((parts) => parts.join(""));
 
 /** Edits applied to a valid chain: insert, delete and duplicate slices, so nearly-right chains are tried. */

@@ -25,7 +25,17 @@ const TABLE: Record<string, { match: string[]; noMatch: string[] }> = {
 		],
 	},
 	quoted: {
-		match: ['"goal"', "'goal'", '"a -> b"', '"say \\"hi\\""', '"back\\\\slash"', '""', "'it\\'s'", '"it\'s"', '"a\nparagraph"'],
+		match: [
+			'"goal"',
+			"'goal'",
+			'"a -> b"',
+			'"say \\"hi\\""',
+			'"back\\\\slash"',
+			'""',
+			"'it\\'s'",
+			'"it\'s"',
+			'"a\nparagraph"',
+		],
 		noMatch: ['"abc', "'abc\"", '"a\\"', "abc", '"a"b', "'a\\'"],
 	},
 	flag: {
@@ -84,7 +94,7 @@ describe("tokens", () => {
 	};
 
 	it.each([
-		["@a -> flow:b -> template:c -> \"d\"", [["agent"], ["flow"], ["template"], ["quoted"]]],
+		['@a -> flow:b -> template:c -> "d"', [["agent"], ["flow"], ["template"], ["quoted"]]],
 		["@a --model x/y", [["agent", "flag", "word"]]],
 		['"a -> b" -> @c', [["quoted"], ["agent"]]],
 		["'a' -- --retry 1", [["quoted", "globals", "flag", "word"]]],

@@ -11,7 +11,17 @@ import { rosterOf } from "../../src/agents/index.ts";
 import type { Fault } from "../../src/faults/index.ts";
 import { catalogueOptions, checkFlowText } from "../../src/flow/index.ts";
 
-const roster = rosterOf([{ kind: "agent", name: "scout", description: "d", tools: ["read"], prompt: "p", file: "/a/scout.md", source: "shipped" }]);
+const roster = rosterOf([
+	{
+		kind: "agent",
+		name: "scout",
+		description: "d",
+		tools: ["read"],
+		prompt: "p",
+		file: "/a/scout.md",
+		source: "shipped",
+	},
+]);
 /** Checks a flow with chains expanded. */
 const judge = (text: string) => checkFlowText(text, "t.md", roster, catalogueOptions("/nonexistent", {}, {}));
 
@@ -23,7 +33,9 @@ function tableExamples(): string[] {
 	const rows = section.split("\n").filter((l) => /^\| `chain-/.test(l));
 	return rows.flatMap((row) => {
 		const cell = row.split(" | ")[1] ?? "";
-		return [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]).filter((t) => t.includes("@") || t.includes("--") || t.includes('"'));
+		return [...cell.matchAll(/`([^`]+)`/g)]
+			.map((m) => m[1])
+			.filter((t) => t.includes("@") || t.includes("--") || t.includes('"'));
 	});
 }
 
@@ -73,15 +85,21 @@ describe("every fix hint is itself accepted", () => {
 				const fixed = text.slice(0, f.offset) + fix + text.slice(f.endOffset);
 				const after = parseChain(fixed, { file: "c" }).faults;
 				// That fault is gone, and the fix brought no fault of its own.
-				expect(after.length, `${text} → ${fixed}: ${after.map((a) => a.message).join("; ")}`).toBeLessThan(faults.length);
-				expect(after.some((a) => a.offset >= f.offset && a.offset < f.offset + fix.length), `${fixed}`).toBe(false);
+				expect(after.length, `${text} → ${fixed}: ${after.map((a) => a.message).join("; ")}`).toBeLessThan(
+					faults.length,
+				);
+				expect(
+					after.some((a) => a.offset >= f.offset && a.offset < f.offset + fix.length),
+					`${fixed}`,
+				).toBe(false);
 			}
 		}
 	});
 });
 
 describe("the fixes flow files are told are accepted too", () => {
-	const flow = (frontmatter: string) => `---\nname: t\ndescription: d\ninput: string\n${frontmatter}---\n\n## look\nx\n`;
+	const flow = (frontmatter: string) =>
+		`---\nname: t\ndescription: d\ninput: string\n${frontmatter}---\n\n## look\nx\n`;
 	const cases = [
 		"nodes:\n  - id: look\n    agent: scout\n    timeout: 1h30min\n",
 		"nodes:\n  - id: look\n    agent: scout\n    timeout: 25d\n",
@@ -107,7 +125,10 @@ describe("the fixes flow files are told are accepted too", () => {
 				const fixed = text.slice(0, f.offset) + fix + text.slice(f.endOffset);
 				const after = judge(fixed).faults;
 				expect(after.length, `${fixed}: ${after.map((a) => a.message).join("; ")}`).toBeLessThan(faults.length);
-				expect(after.some((a) => a.offset === f.offset && a.code === f.code), fixed).toBe(false);
+				expect(
+					after.some((a) => a.offset === f.offset && a.code === f.code),
+					fixed,
+				).toBe(false);
 			}
 		}
 	});

@@ -47,7 +47,7 @@ describe("step references", () => {
 	});
 
 	it("splits on -> only outside quotes, with or without spaces", () => {
-		const spec = read('"x -> y"->@a->\'p -> q\'');
+		const spec = read("\"x -> y\"->@a->'p -> q'");
 		expect(spec.steps.map((s) => s.ref)).toEqual([
 			{ kind: "goal", text: "x -> y" },
 			{ kind: "agent", name: "a" },
@@ -56,7 +56,7 @@ describe("step references", () => {
 	});
 
 	it("spans each step from its reference to its last flag", () => {
-		const text = "@a   ->  @b --retry 2  -> \"g\"";
+		const text = '@a   ->  @b --retry 2  -> "g"';
 		const [a, b, g] = read(text).steps;
 		expect([a.range.start.column, a.range.end.column]).toEqual([1, 3]);
 		expect(text.slice(b.range.start.offset, b.range.end.offset)).toBe("@b --retry 2");
@@ -136,7 +136,10 @@ describe("chain-wide flags", () => {
 	it("reads every one after --", () => {
 		const spec = read(`@a -> @b -- ${ALL}`);
 		expect(spec.globals).toEqual(EXPECTED);
-		expect(spec.steps.map(bare)).toEqual([{ ref: { kind: "agent", name: "a" } }, { ref: { kind: "agent", name: "b" } }]);
+		expect(spec.steps.map(bare)).toEqual([
+			{ ref: { kind: "agent", name: "a" } },
+			{ ref: { kind: "agent", name: "b" } },
+		]);
 	});
 
 	it("reads every one from a separate globals string", () => {

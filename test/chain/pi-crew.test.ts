@@ -34,7 +34,10 @@ interface Case {
 	refused?: string[];
 }
 
-const DATA = JSON.parse(readFileSync(new URL("../fixtures/pi-crew/chains.json", import.meta.url), "utf8")) as { agree: Case[]; differ: Case[] };
+const DATA = JSON.parse(readFileSync(new URL("../fixtures/pi-crew/chains.json", import.meta.url), "utf8")) as {
+	agree: Case[];
+	differ: Case[];
+};
 const DOC = readFileSync(new URL("../../docs/chain.md", import.meta.url), "utf8");
 const DIFFERENCES = DOC.slice(DOC.indexOf("## Differences from pi-crew"));
 
@@ -63,7 +66,10 @@ function asStep(s: ChainStep): Step {
 }
 
 function read(c: Case) {
-	return parseChain(c.chain, { file: "chain", ...(c.beside ? { globals: { text: c.beside, file: "command line" } } : {}) });
+	return parseChain(c.chain, {
+		file: "chain",
+		...(c.beside ? { globals: { text: c.beside, file: "command line" } } : {}),
+	});
 }
 
 describe("pi-crew's chains read the same", () => {
@@ -89,7 +95,11 @@ describe("pi-crew's documented examples run through pi-flows chain", () => {
 	let project: TempProject;
 	beforeAll(() => {
 		project = tempProject();
-		const agents = new Set(DATA.agree.filter((c) => c.from === "chain.workflow.md").flatMap((c) => (c.steps ?? []).flatMap((s) => (s.agent ? [s.agent] : []))));
+		const agents = new Set(
+			DATA.agree
+				.filter((c) => c.from === "chain.workflow.md")
+				.flatMap((c) => (c.steps ?? []).flatMap((s) => (s.agent ? [s.agent] : []))),
+		);
 		for (const name of agents) project.write(`.pi/agents/${name}.md`, agentFile(name));
 		project.write("s.yaml", "turns:\n  '*':\n    - say: done\n");
 		project.write("~agent/skills/writing/SKILL.md", "---\nname: writing\n---\nWrite plainly.\n");
@@ -99,9 +109,18 @@ describe("pi-crew's documented examples run through pi-flows chain", () => {
 	const documented = DATA.agree.filter((c) => c.from === "chain.workflow.md");
 	it.each(documented.map((c) => [c.chain + (c.beside ? `  ${c.beside}` : ""), c] as const))("%s", async (_name, c) => {
 		const err: string[] = [];
-		const io: Io = { cwd: project.cwd, env: project.env, agentDir: project.agentDir, stdout: () => {}, stderr: (t) => err.push(t) };
+		const io: Io = {
+			cwd: project.cwd,
+			env: project.env,
+			agentDir: project.agentDir,
+			stdout: () => {},
+			stderr: (t) => err.push(t),
+		};
 		const beside = c.beside ? c.beside.split(" ") : [];
-		const code = await main(["chain", c.chain, "--goal", "Build feature X", ...beside, "--script", "s.yaml", "--project"], io);
+		const code = await main(
+			["chain", c.chain, "--goal", "Build feature X", ...beside, "--script", "s.yaml", "--project"],
+			io,
+		);
 		expect(code, err.join("\n")).toBe(0);
 		expect(err.join("\n")).toContain(`✓ chain · ${c.steps?.length} visit(s)`);
 	});

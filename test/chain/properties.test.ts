@@ -51,16 +51,25 @@ describe("chain properties", () => {
 	});
 
 	it("never throws on chain-like text, and every fault lies within it", () => {
-		fc.assert(fc.property(chainish, (text) => checkResult(text)), { numRuns: 1000 });
+		fc.assert(
+			fc.property(chainish, (text) => checkResult(text)),
+			{ numRuns: 1000 },
+		);
 	});
 
 	it("never throws on mutated valid chains, and every fault lies within them", () => {
 		const mutated = chainSpec.chain((spec) => mutate(formatChain(spec)));
-		fc.assert(fc.property(mutated, (text) => checkResult(text)), { numRuns: 1000 });
+		fc.assert(
+			fc.property(mutated, (text) => checkResult(text)),
+			{ numRuns: 1000 },
+		);
 	});
 
 	it("never throws on arbitrary unicode", () => {
-		fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 60 }), (text) => checkResult(text)), { numRuns: 300 });
+		fc.assert(
+			fc.property(fc.string({ unit: "binary", maxLength: 60 }), (text) => checkResult(text)),
+			{ numRuns: 300 },
+		);
 	});
 
 	it("reads a long chain in one pass", () => {

@@ -17,11 +17,15 @@ describe("mapConcurrent", () => {
 	it("never has more than `concurrency` calls in flight", async () => {
 		let inFlight = 0;
 		let peak = 0;
-		await mapConcurrent(Array.from({ length: 9 }, (_, i) => i), 3, async (i) => {
-			peak = Math.max(peak, ++inFlight);
-			await wait(5 + (i % 3) * 7);
-			inFlight--;
-		});
+		await mapConcurrent(
+			Array.from({ length: 9 }, (_, i) => i),
+			3,
+			async (i) => {
+				peak = Math.max(peak, ++inFlight);
+				await wait(5 + (i % 3) * 7);
+				inFlight--;
+			},
+		);
 		expect(peak).toBe(3);
 	});
 
@@ -29,12 +33,17 @@ describe("mapConcurrent", () => {
 		const controller = new AbortController();
 		const started: number[] = [];
 		const settled: number[] = [];
-		const run = mapConcurrent([0, 1, 2, 3], 2, async (i) => {
-			started.push(i);
-			await wait(i === 0 ? 5 : 20);
-			if (i === 0) controller.abort(new Error("enough"));
-			settled.push(i);
-		}, controller.signal);
+		const run = mapConcurrent(
+			[0, 1, 2, 3],
+			2,
+			async (i) => {
+				started.push(i);
+				await wait(i === 0 ? 5 : 20);
+				if (i === 0) controller.abort(new Error("enough"));
+				settled.push(i);
+			},
+			controller.signal,
+		);
 		await expect(run).rejects.toThrow("enough");
 		expect(started).toEqual([0, 1]);
 		expect(settled.sort()).toEqual([0, 1]);

@@ -14,7 +14,13 @@ describe("delegateTool, called directly", () => {
 	it("runs one turn of the named agent and answers its output, measured under its parent", async () => {
 		const fake = fakeSpawn(() => ({ output: "child answer" }));
 		const events: WorkflowEvent[] = [];
-		const tool = delegateTool({ agents: [scout, reviewer], parentId: "explorer#1", cwd: "/tmp", spawn: fake.spawn, onEvent: (e) => events.push(e) });
+		const tool = delegateTool({
+			agents: [scout, reviewer],
+			parentId: "explorer#1",
+			cwd: "/tmp",
+			spawn: fake.spawn,
+			onEvent: (e) => events.push(e),
+		});
 		expect(tool).toMatchObject({ name: "subagent", parameters: { type: "object", required: ["agent", "task"] } });
 		const out = await tool.execute("call-1", { agent: "scout", task: "look" });
 		expect(out.content).toEqual([{ type: "text", text: "child answer" }]);
@@ -47,7 +53,9 @@ describe("delegateTool, called directly", () => {
 	it("answers a failed child's error, and an aborted call as aborted", async () => {
 		const fake = fakeSpawn(() => ({ ok: false, error: "quota", errorKind: "provider" }));
 		const tool = delegateTool({ agents: [scout], parentId: "p", cwd: "/tmp", spawn: fake.spawn });
-		expect((await tool.execute("c", { agent: "scout", task: "t" })).content[0].text).toBe("The subagent scout failed: quota");
+		expect((await tool.execute("c", { agent: "scout", task: "t" })).content[0].text).toBe(
+			"The subagent scout failed: quota",
+		);
 		const controller = new AbortController();
 		controller.abort();
 		const aborted = await tool.execute("c", { agent: "scout", task: "t" }, controller.signal);
@@ -60,12 +68,23 @@ describe("delegateTool inside a real pi session", () => {
 		const r = await real(script);
 		const read = readScript(script, "inline.yaml");
 		if (!read.value) throw new Error("bad script");
-		const runtime = await ModelRuntime.create({ authPath: join(r.project.agentDir, "auth.json"), modelsPath: join(r.project.agentDir, "models.json"), refreshOnCreate: false });
+		const runtime = await ModelRuntime.create({
+			authPath: join(r.project.agentDir, "auth.json"),
+			modelsPath: join(r.project.agentDir, "models.json"),
+			refreshOnCreate: false,
+		});
 		const scripted = createScriptedModel(read.value);
 		runtime.registerNativeProvider(scripted.provider);
 		const model = runtime.getModel(SCRIPTED_PROVIDER, SCRIPTED_MODEL);
 		if (!model) throw new Error("no scripted model");
-		const tool = delegateTool({ agents: [scout], parentId: "explorer#1", cwd: r.project.cwd, spawn: r.host.spawn, model: "scripted", depth });
+		const tool = delegateTool({
+			agents: [scout],
+			parentId: "explorer#1",
+			cwd: r.project.cwd,
+			spawn: r.host.spawn,
+			model: "scripted",
+			depth,
+		});
 		const { session } = await createAgentSession({
 			cwd: r.project.cwd,
 			agentDir: r.project.agentDir,
@@ -80,7 +99,8 @@ describe("delegateTool inside a real pi session", () => {
 		scripted.bind(session.sessionId, "explorer");
 		return { r, session };
 	}
-	const script = "turns:\n  explorer:\n    - call: subagent\n      args: { agent: scout, task: look around }\n    - say: \"child said: {{result}}\"\n  scout:\n    - say: \"SCOUT saw {{task}}\"\n";
+	const script =
+		'turns:\n  explorer:\n    - call: subagent\n      args: { agent: scout, task: look around }\n    - say: "child said: {{result}}"\n  scout:\n    - say: "SCOUT saw {{task}}"\n';
 
 	it("is a tool pi accepts: the model calls it and reads the child's answer", async () => {
 		const { r, session } = await parentSession(script, 0);

@@ -3,7 +3,17 @@ import * as combinators from "../../src/combinators/index.ts";
 
 describe("the combinators' public door", () => {
 	it("exports the eight combinators and delegateTool as plain functions, no classes", () => {
-		for (const name of ["chain", "fanOut", "loop", "reduce", "route", "orchestrate", "interview", "swarm", "delegateTool"] as const) {
+		for (const name of [
+			"chain",
+			"fanOut",
+			"loop",
+			"reduce",
+			"route",
+			"orchestrate",
+			"interview",
+			"swarm",
+			"delegateTool",
+		] as const) {
 			const fn = combinators[name] as unknown;
 			expect(typeof fn, name).toBe("function");
 			expect(Function.prototype.toString.call(fn).startsWith("class"), name).toBe(false);

@@ -14,7 +14,16 @@ import { type TempProject, tempProject } from "../helpers/project.ts";
 
 /** An agent that only answers (no tools), unless given some. */
 export function agent(name: string, extra: Partial<AgentDef> = {}): AgentDef {
-	return { kind: "agent", name, description: `${name} for tests`, tools: [], prompt: `You are ${name}.`, file: `${name}.md`, source: "shipped", ...extra };
+	return {
+		kind: "agent",
+		name,
+		description: `${name} for tests`,
+		tools: [],
+		prompt: `You are ${name}.`,
+		file: `${name}.md`,
+		source: "shipped",
+		...extra,
+	};
 }
 
 /** A real host on the scripted model, and workflow options that run every subagent on it. */
@@ -33,7 +42,12 @@ export async function real(script: string): Promise<Real> {
 	opened.push(project);
 	const host = await scriptedHost(project, script);
 	const events: WorkflowEvent[] = [];
-	return { project, host, events, options: { cwd: project.cwd, spawn: host.spawn, model: "scripted", onEvent: (e) => events.push(e) } };
+	return {
+		project,
+		host,
+		events,
+		options: { cwd: project.cwd, spawn: host.spawn, model: "scripted", onEvent: (e) => events.push(e) },
+	};
 }
 
 export function cleanupReal(): void {
@@ -74,7 +88,10 @@ export interface FakeSub extends Subagent {
  * A `spawn` whose turns answer through `answer`: return a partial result, or `{ delay, output }` to wait
  * (cut short as `aborted` by the turn's signal, as the real one is).
  */
-export function fakeSpawn(answer: (call: FakeCall) => Partial<Result> & { delay?: number } = () => ({}), closeThrows: (id: string) => boolean = () => false) {
+export function fakeSpawn(
+	answer: (call: FakeCall) => Partial<Result> & { delay?: number } = () => ({}),
+	closeThrows: (id: string) => boolean = () => false,
+) {
 	const subs: FakeSub[] = [];
 	const requests: SpawnRequest[] = [];
 	let inFlight = 0;
@@ -92,7 +109,13 @@ export function fakeSpawn(answer: (call: FakeCall) => Partial<Result> & { delay?
 			async ask(task, options = {}) {
 				sub.tasks.push(task);
 				const base: Result = { agent: sub.agent, output: "", messages: [], usage: emptyUsage(), model, ok: true };
-				const aborted = (): Result => ({ ...base, ok: false, error: "aborted", errorKind: "aborted", usage: { ...emptyUsage(), input: 5, totalTokens: 5 } });
+				const aborted = (): Result => ({
+					...base,
+					ok: false,
+					error: "aborted",
+					errorKind: "aborted",
+					usage: { ...emptyUsage(), input: 5, totalTokens: 5 },
+				});
 				if (options.signal?.aborted) return aborted();
 				inFlight++;
 				maxInFlight = Math.max(maxInFlight, inFlight);
@@ -100,7 +123,19 @@ export function fakeSpawn(answer: (call: FakeCall) => Partial<Result> & { delay?
 				try {
 					const { delay, ...partial } = answer({ task, agent: sub.agent, subagent: id, options });
 					if (delay !== undefined && !(await wait(delay, options.signal))) return aborted();
-					return { ...base, output: `${id}: ${task}`, ...partial, usage: { ...emptyUsage(), input: 10, output: 2, totalTokens: 12, ms: performance.now() - started, ...partial.usage } };
+					return {
+						...base,
+						output: `${id}: ${task}`,
+						...partial,
+						usage: {
+							...emptyUsage(),
+							input: 10,
+							output: 2,
+							totalTokens: 12,
+							ms: performance.now() - started,
+							...partial.usage,
+						},
+					};
 				} finally {
 					inFlight--;
 				}

@@ -10,7 +10,7 @@ const lgtm = (step: { output: string }) => /\bLGTM\b/.test(step.output);
 describe("loop", () => {
 	it("stops when the bar is reached: converged, and ok", async () => {
 		const r = await real(
-			"turns:\n  coder:\n    - say: \"draft for: {{task}}\"\n  reviewer:\n    - say: needs work\n  \"reviewer#2\":\n    - say: LGTM\n",
+			'turns:\n  coder:\n    - say: "draft for: {{task}}"\n  reviewer:\n    - say: needs work\n  "reviewer#2":\n    - say: LGTM\n',
 		);
 		const result = await loop({ ...r.options, steps: [coder, reviewer], input: "Implement the parser", until: lgtm });
 		expect(result).toMatchObject({ ok: true, converged: true, iterations: 2, agent: "reviewer", output: "LGTM" });
@@ -27,7 +27,9 @@ describe("loop", () => {
 	});
 
 	it("stops at a failing turn: not ok, not converged", async () => {
-		const r = await real("turns:\n  coder:\n    - say: try\n  reviewer:\n    - say: not yet\n  \"coder#2\":\n    - fail: quota\n");
+		const r = await real(
+			'turns:\n  coder:\n    - say: try\n  reviewer:\n    - say: not yet\n  "coder#2":\n    - fail: quota\n',
+		);
 		const result = await loop({ ...r.options, steps: [coder, reviewer], input: "go", until: lgtm, maxIterations: 4 });
 		expect(result).toMatchObject({ ok: false, converged: false, iterations: 2, error: "quota" });
 		expect(result.steps).toHaveLength(3);
@@ -35,7 +37,14 @@ describe("loop", () => {
 
 	it("keeps the coder's subagent across iterations in workflow lifetime", async () => {
 		const r = await real("turns:\n  coder:\n    - say: try\n  reviewer:\n    - say: not yet\n");
-		await loop({ ...r.options, steps: [coder, reviewer], input: "go", until: lgtm, maxIterations: 3, lifetime: "workflow" });
+		await loop({
+			...r.options,
+			steps: [coder, reviewer],
+			input: "go",
+			until: lgtm,
+			maxIterations: 3,
+			lifetime: "workflow",
+		});
 		const coderIds = r.events.flatMap((e) => (e.type === "turn_start" && e.agent === "coder" ? [e.subagent] : []));
 		expect(coderIds).toHaveLength(3);
 		expect(new Set(coderIds).size).toBe(1);

@@ -7,7 +7,7 @@ const scout = agent("scout");
 
 describe("a pool's turn, on real pi sessions", () => {
 	it("closes the subagent after each turn in task lifetime, and labels turns <key>#<n>", async () => {
-		const r = await real("turns:\n  scout:\n    - say: generic\n  \"scout#2\":\n    - say: second visit\n");
+		const r = await real('turns:\n  scout:\n    - say: generic\n  "scout#2":\n    - say: second visit\n');
 		const pool = createPool(r.options);
 		const first = await pool.turn(scout, "one");
 		expect(r.host.open()).toBe(0);
@@ -21,7 +21,7 @@ describe("a pool's turn, on real pi sessions", () => {
 	});
 
 	it("keeps one subagent per key in workflow lifetime, and a new one for another key", async () => {
-		const r = await real("turns:\n  \"*\":\n    - say: ok\n");
+		const r = await real('turns:\n  "*":\n    - say: ok\n');
 		const pool = createPool({ ...r.options, lifetime: "workflow", path: "deliver#1/work" });
 		await pool.turn(scout, "a");
 		await pool.turn(scout, "b");
@@ -32,11 +32,15 @@ describe("a pool's turn, on real pi sessions", () => {
 		const starts = r.events.filter((e) => e.type === "turn_start");
 		expect(starts[0].subagent).toBe(starts[1].subagent);
 		expect(starts[2].subagent).not.toBe(starts[0].subagent);
-		expect(starts.map((e) => e.label)).toEqual(["deliver#1/work/scout#1", "deliver#1/work/scout#2", "deliver#1/work/other#1"]);
+		expect(starts.map((e) => e.label)).toEqual([
+			"deliver#1/work/scout#1",
+			"deliver#1/work/scout#2",
+			"deliver#1/work/other#1",
+		]);
 	});
 
 	it("refuses without spawning when the signal is already aborted, and records the refusal", async () => {
-		const r = await real("turns:\n  \"*\":\n    - say: ok\n");
+		const r = await real('turns:\n  "*":\n    - say: ok\n');
 		const controller = new AbortController();
 		controller.abort();
 		const pool = createPool({ ...r.options, signal: controller.signal });
@@ -70,7 +74,9 @@ describe("a pool's turn, on real pi sessions", () => {
 	});
 
 	it("fills in the usage of a turn that failed after spending tokens", async () => {
-		const r = await real("turns:\n  scout:\n    - say: looking\n      call: ls\n      args: {}\n    - fail: the provider fell over\n");
+		const r = await real(
+			"turns:\n  scout:\n    - say: looking\n      call: ls\n      args: {}\n    - fail: the provider fell over\n",
+		);
 		const pool = createPool(r.options);
 		const result = await pool.turn(agent("scout", { tools: ["ls"] }), "go");
 		await pool.closeAll();
@@ -81,14 +87,14 @@ describe("a pool's turn, on real pi sessions", () => {
 	});
 
 	it("puts every subagent on the workflow's model, overriding the agent's pin", async () => {
-		const r = await real("turns:\n  \"*\":\n    - say: ok\n");
+		const r = await real('turns:\n  "*":\n    - say: ok\n');
 		const pinned = agent("scout", { model: "nowhere/not-a-model" });
 		const result = await createPool(r.options).turn(pinned, "go");
 		expect(result).toMatchObject({ ok: true, model: "scripted/scripted" });
 	});
 
 	it("turns a spawn that throws (an unknown model) into a failed result, not a crash", async () => {
-		const r = await real("turns:\n  \"*\":\n    - say: ok\n");
+		const r = await real('turns:\n  "*":\n    - say: ok\n');
 		const pool = createPool({ ...r.options, model: "nowhere/not-a-model" });
 		const result = await pool.turn(scout, "go");
 		await pool.closeAll();
@@ -98,9 +104,14 @@ describe("a pool's turn, on real pi sessions", () => {
 	});
 
 	it("ignores an event listener that throws", async () => {
-		const r = await real("turns:\n  \"*\":\n    - say: ok\n");
+		const r = await real('turns:\n  "*":\n    - say: ok\n');
 		const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
-		const result = await createPool({ ...r.options, onEvent: () => { throw new Error("broken reporter"); } }).turn(scout, "go");
+		const result = await createPool({
+			...r.options,
+			onEvent: () => {
+				throw new Error("broken reporter");
+			},
+		}).turn(scout, "go");
 		expect(result.ok).toBe(true);
 		expect(warn).toHaveBeenCalledWith(expect.stringContaining("broken reporter"));
 		warn.mockRestore();
@@ -109,7 +120,7 @@ describe("a pool's turn, on real pi sessions", () => {
 
 describe("a pool's hold", () => {
 	it("lives until closeAll even in task lifetime, one subagent for every ask", async () => {
-		const r = await real("turns:\n  scout:\n    - say: \"{{task}}\"\n");
+		const r = await real('turns:\n  scout:\n    - say: "{{task}}"\n');
 		const pool = createPool(r.options);
 		const held = await pool.hold(scout);
 		const a = await held.ask("first");
@@ -138,9 +149,17 @@ describe("a pool's hold", () => {
 
 describe("a pool's closing, with a fake spawn", () => {
 	it("closes every session even when one close throws, and is idempotent", async () => {
-		const fake = fakeSpawn(() => ({}), (id) => id === "scout#2");
+		const fake = fakeSpawn(
+			() => ({}),
+			(id) => id === "scout#2",
+		);
 		const events: string[] = [];
-		const pool = createPool(fakeOptions(fake.spawn, { lifetime: "workflow", onEvent: (e) => e.type === "close" && events.push(`${e.subagent}${e.error ? " !" : ""}`) }));
+		const pool = createPool(
+			fakeOptions(fake.spawn, {
+				lifetime: "workflow",
+				onEvent: (e) => e.type === "close" && events.push(`${e.subagent}${e.error ? " !" : ""}`),
+			}),
+		);
 		for (const key of ["a", "b", "c"]) await pool.turn(scout, "x", { key });
 		await Promise.all([pool.closeAll(), pool.closeAll()]);
 		await pool.closeAll();
@@ -177,7 +196,10 @@ describe("a pool's closing, with a fake spawn", () => {
 		const fake = fakeSpawn();
 		await createPool(fakeOptions(fake.spawn, { model: "p/m" })).turn(agent("x", { model: "q/pinned" }), "t");
 		await createPool(fakeOptions(fake.spawn)).turn(agent("y", { model: "q/pinned" }), "t");
-		expect(fake.requests.map((r) => [r.model, r.cwd])).toEqual([["p/m", "/tmp"], [undefined, "/tmp"]]);
+		expect(fake.requests.map((r) => [r.model, r.cwd])).toEqual([
+			["p/m", "/tmp"],
+			[undefined, "/tmp"],
+		]);
 	});
 });
 
@@ -192,10 +214,16 @@ describe("deadlines and stops, in words", () => {
 		const fake = fakeSpawn();
 		const cut = new AbortController();
 		cut.abort(timeoutReason(1_500));
-		expect(await createPool(fakeOptions(fake.spawn, { signal: cut.signal })).turn(scout, "t")).toMatchObject({ error: "timed out after 1500ms", errorKind: "timeout" });
+		expect(await createPool(fakeOptions(fake.spawn, { signal: cut.signal })).turn(scout, "t")).toMatchObject({
+			error: "timed out after 1500ms",
+			errorKind: "timeout",
+		});
 		const stop = new AbortController();
 		stop.abort(stopReason());
-		expect(await createPool(fakeOptions(fake.spawn, { signal: stop.signal })).turn(scout, "t")).toMatchObject({ error: "stopped", errorKind: "stopped" });
+		expect(await createPool(fakeOptions(fake.spawn, { signal: stop.signal })).turn(scout, "t")).toMatchObject({
+			error: "stopped",
+			errorKind: "stopped",
+		});
 		expect(fake.requests).toHaveLength(0);
 	});
 
@@ -211,7 +239,10 @@ describe("deadlines and stops, in words", () => {
 		const fake = fakeSpawn(() => ({ delay: 5_000 }));
 		const stop = new AbortController();
 		setTimeout(() => stop.abort(stopReason()), 20);
-		expect(await createPool(fakeOptions(fake.spawn, { signal: stop.signal })).turn(scout, "t")).toMatchObject({ error: "stopped", errorKind: "stopped" });
+		expect(await createPool(fakeOptions(fake.spawn, { signal: stop.signal })).turn(scout, "t")).toMatchObject({
+			error: "stopped",
+			errorKind: "stopped",
+		});
 	});
 
 	it("records on a trail opened before it, so a workflow's clock can start first", async () => {

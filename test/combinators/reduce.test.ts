@@ -8,7 +8,9 @@ const synthesiser = agent("synthesiser");
 
 describe("reduce", () => {
 	it("shows failed branches to the synthesiser instead of dropping them", async () => {
-		const r = await real("turns:\n  scout:\n    - say: \"report on {{task}}\"\n  \"scout[1]#1\":\n    - fail: crashed\n  synthesiser:\n    - say: \"{{task}}\"\n");
+		const r = await real(
+			'turns:\n  scout:\n    - say: "report on {{task}}"\n  "scout[1]#1":\n    - fail: crashed\n  synthesiser:\n    - say: "{{task}}"\n',
+		);
 		const fan = await fanOut({ ...r.options, agent: scout, tasks: ["a", "b", "c"], concurrency: 3 });
 		const answer = await reduce({ ...r.options, agent: synthesiser, results: fan.results, input: "What is there?" });
 		expect(answer.output).toContain("What is there?");

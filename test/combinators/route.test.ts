@@ -9,7 +9,7 @@ const scout = agent("scout");
 
 describe("route", () => {
 	it("gives the input to the destination the router named, and reads as that destination", async () => {
-		const r = await real("turns:\n  router:\n    - say: \"**coder**\"\n  coder:\n    - say: \"coding: {{task}}\"\n");
+		const r = await real('turns:\n  router:\n    - say: "**coder**"\n  coder:\n    - say: "coding: {{task}}"\n');
 		const handled = await route({ ...r.options, router, destinations: [coder, scout], input: "fix the bug" });
 		expect(handled.destination?.name).toBe("coder");
 		expect(handled).toMatchObject({ ok: true, agent: "coder", output: "coding: fix the bug", choice: "**coder**" });

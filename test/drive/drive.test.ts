@@ -17,15 +17,25 @@ async function run(script: string, maxTurns = 10) {
 	const host = await scriptedHost(project, script);
 	const worker = loadRoster(project.cwd, {}, project.env).get("worker");
 	if (worker?.kind !== "agent") throw new Error("no worker");
-	const out = await drive("Write three notes, one per turn.", { cwd: project.cwd, spawn: host.spawn, agent: worker, model: "scripted", maxTurns, logDir: join(project.cwd, "logs") });
+	const out = await drive("Write three notes, one per turn.", {
+		cwd: project.cwd,
+		spawn: host.spawn,
+		agent: worker,
+		model: "scripted",
+		maxTurns,
+		logDir: join(project.cwd, "logs"),
+	});
 	return { ...out, open: host.open() };
 }
 
-const finish = (status: string, extra = "") => `    - call: finish\n      args: { status: ${status}, summary: turn summary${extra} }\n`;
+const finish = (status: string, extra = "") =>
+	`    - call: finish\n      args: { status: ${status}, summary: turn summary${extra} }\n`;
 
 describe("the chain driver", () => {
 	it("chains fresh turns through handoff documents until one is done, keeping every document", async () => {
-		const out = await run(`turns:\n  turn1:\n${finish("partial", ", next_task: write note two")}  turn2:\n    - say: "{{task|lines:60}}"\n      call: finish\n      args: { status: partial, summary: turn summary, next_task: write note three }\n  turn3:\n${finish("done")}`);
+		const out = await run(
+			`turns:\n  turn1:\n${finish("partial", ", next_task: write note two")}  turn2:\n    - say: "{{task|lines:60}}"\n      call: finish\n      args: { status: partial, summary: turn summary, next_task: write note three }\n  turn3:\n${finish("done")}`,
+		);
 		expect(out.end).toBe("complete");
 		expect(out.turns.map((t) => t.outcome)).toEqual(["handoff", "handoff", "handoff"]);
 		expect(out.turns[1].kickoff).toContain("write note two");
@@ -63,7 +73,11 @@ describe("the chain driver", () => {
 	it("runs from the CLI with its own exit code for blocked", () => {
 		project.write("TASK.md", "Do the thing.\n");
 		project.write("s.yaml", `turns:\n  turn1:\n${finish("blocked", ", blocked: need credentials")}`);
-		const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "s.yaml"], { cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 });
+		const r = spawnSync(
+			process.execPath,
+			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "s.yaml"],
+			{ cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 },
+		);
 		expect(r.status).toBe(4);
 		expect(r.stderr).toContain("blocked: need credentials");
 	});

@@ -47,7 +47,14 @@ async function run(script: string, extra: Partial<DriveOptions> = {}) {
 	const worker = loadRoster(project.cwd, {}, project.env).get("worker");
 	if (worker?.kind !== "agent") throw new Error("no worker");
 	const rec = recording(host);
-	const out = await drive("Write the notes.", { cwd: project.cwd, spawn: rec.spawn, agent: worker, model: "scripted", logDir: join(project.cwd, "logs"), ...extra });
+	const out = await drive("Write the notes.", {
+		cwd: project.cwd,
+		spawn: rec.spawn,
+		agent: worker,
+		model: "scripted",
+		logDir: join(project.cwd, "logs"),
+		...extra,
+	});
 	return { ...out, seen: rec.seen, calls: host.scripted?.calls() ?? 0, open: host.open() };
 }
 
@@ -56,7 +63,8 @@ const BIG = `${"heron ".repeat(4000)}\n`;
 describe("the watermark in driver turns", () => {
 	it("steers the land-the-plane directive into a driver turn past the watermark, and not below it", async () => {
 		project.write("big.txt", BIG);
-		const script = (window: number) => `contextWindow: ${window}\nturns:\n  turn1:\n    - call: read\n      args: { path: big.txt }\n    - call: finish\n      args: { status: done, summary: read it }\n`;
+		const script = (window: number) =>
+			`contextWindow: ${window}\nturns:\n  turn1:\n    - call: read\n      args: { path: big.txt }\n    - call: finish\n      args: { status: done, summary: read it }\n`;
 		const small = await run(script(8000));
 		expect(small.end).toBe("complete");
 		expect(small.seen[0].join("\n")).toContain("Time to hand over");
@@ -67,7 +75,9 @@ describe("the watermark in driver turns", () => {
 
 	it("stays quiet after `finish` even when the finish itself crosses the watermark: no paid request after the work is recorded", async () => {
 		const summary = "done ".repeat(5000);
-		const out = await run(`contextWindow: 8000\nturns:\n  turn1:\n    - call: finish\n      args: { status: done, summary: "${summary}" }\n`);
+		const out = await run(
+			`contextWindow: 8000\nturns:\n  turn1:\n    - call: finish\n      args: { status: done, summary: "${summary}" }\n`,
+		);
 		expect(out.end).toBe("complete");
 		expect(out.turns[0].outcome).toBe("handoff");
 		// One request: the finish. A steer after it would have been a second, failing one.
@@ -79,15 +89,18 @@ describe("driver handoff documents", () => {
 	it("writes a checkpoint to HANDOFF.md before the turn goes on", async () => {
 		// The bash call runs after the checkpoint returned, in the same turn: it sees the document on disk.
 		const out = await run(
-			"turns:\n  turn1:\n    - call: checkpoint\n      args: { status: in-progress, summary: half way there, reset: none }\n    - call: bash\n      args: { command: \"grep -c 'half way there' HANDOFF.md\" }\n    - say: \"{{result}}\"\n      call: finish\n      args: { status: done, summary: all done }\n",
+			'turns:\n  turn1:\n    - call: checkpoint\n      args: { status: in-progress, summary: half way there, reset: none }\n    - call: bash\n      args: { command: "grep -c \'half way there\' HANDOFF.md" }\n    - say: "{{result}}"\n      call: finish\n      args: { status: done, summary: all done }\n',
 		);
 		expect(out.end).toBe("complete");
 		expect(out.seen[0].join("\n")).toMatch(/"text":"1\\n?"/);
 	});
 
 	it("seeds each turn with the task and the latest document only, however many checkpoints came before", async () => {
-		const checkpoint = (n: number) => `  turn${n}:\n    - call: checkpoint\n      args: { status: in-progress, summary: step ${n} saved, next_task: keep going }\n`;
-		const out = await run(`turns:\n${[1, 2, 3, 4].map(checkpoint).join("")}  turn5:\n    - call: finish\n      args: { status: done, summary: all done }\n`);
+		const checkpoint = (n: number) =>
+			`  turn${n}:\n    - call: checkpoint\n      args: { status: in-progress, summary: step ${n} saved, next_task: keep going }\n`;
+		const out = await run(
+			`turns:\n${[1, 2, 3, 4].map(checkpoint).join("")}  turn5:\n    - call: finish\n      args: { status: done, summary: all done }\n`,
+		);
 		expect(out.end).toBe("complete");
 		expect(out.turns).toHaveLength(5);
 		for (const turn of out.turns.slice(1)) {
@@ -97,7 +110,9 @@ describe("driver handoff documents", () => {
 			expect(turn.kickoff).not.toContain(`step ${turn.n - 2} saved`);
 		}
 		const sizes = out.turns.slice(1).map((t) => t.kickoff.length);
-		console.info(`driver kickoff sizes after checkpoints 1-4: ${sizes.join(", ")} characters (first: ${out.turns[0].kickoff.length})`);
+		console.info(
+			`driver kickoff sizes after checkpoints 1-4: ${sizes.join(", ")} characters (first: ${out.turns[0].kickoff.length})`,
+		);
 		expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThan(10);
 	});
 });
@@ -105,7 +120,7 @@ describe("driver handoff documents", () => {
 describe("one switch, one cap", () => {
 	it("stops checkpoint resets at HANDOFF_MAX_RESETS: the next checkpoint only saves and the turn goes on", async () => {
 		const out = await run(
-			"turns:\n  turn1:\n    - call: checkpoint\n      args: { status: in-progress, summary: first save }\n  turn2:\n    - call: checkpoint\n      args: { status: in-progress, summary: second save }\n    - say: \"{{result}}\"\n      call: finish\n      args: { status: done, summary: all done }\n",
+			'turns:\n  turn1:\n    - call: checkpoint\n      args: { status: in-progress, summary: first save }\n  turn2:\n    - call: checkpoint\n      args: { status: in-progress, summary: second save }\n    - say: "{{result}}"\n      call: finish\n      args: { status: done, summary: all done }\n',
 			{ handoff: { ...DEFAULT_POLICY, maxResets: 1 } },
 		);
 		expect(out.end).toBe("complete");
@@ -119,7 +134,11 @@ describe("one switch, one cap", () => {
 		expect(off.calls).toBe(0);
 		project.write("TASK.md", "Do it.\n");
 		project.write(".pi/settings.json", '{ "enable_handoff": false }\n');
-		const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "none.yaml"], { cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 });
+		const r = spawnSync(
+			process.execPath,
+			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "none.yaml"],
+			{ cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 },
+		);
 		expect(r.status).toBe(2);
 		expect(r.stderr).toContain("enable_handoff in the project settings");
 	});
@@ -128,11 +147,18 @@ describe("one switch, one cap", () => {
 describe("stops and faults", () => {
 	it("logs a turn stopped by the caller as stopped, not crashed, and the drive continues on the next run", async () => {
 		const stop = new AbortController();
-		const script = "turns:\n  turn1:\n    - hang: true\n  \"*\":\n    - call: finish\n      args: { status: done, summary: all done }\n";
+		const script =
+			'turns:\n  turn1:\n    - hang: true\n  "*":\n    - call: finish\n      args: { status: done, summary: all done }\n';
 		const host = await scriptedHost(project, script);
 		const worker = loadRoster(project.cwd, {}, project.env).get("worker");
 		if (worker?.kind !== "agent") throw new Error("no worker");
-		const options = { cwd: project.cwd, spawn: host.spawn, agent: worker, model: "scripted", logDir: join(project.cwd, "logs") };
+		const options = {
+			cwd: project.cwd,
+			spawn: host.spawn,
+			agent: worker,
+			model: "scripted",
+			logDir: join(project.cwd, "logs"),
+		};
 		setTimeout(() => stop.abort(), 300);
 		const out = await drive("Write the notes.", { ...options, signal: stop.signal });
 		expect(out.end).toBe("stopped");
@@ -148,7 +174,13 @@ describe("stops and faults", () => {
 		const host = await scriptedHost(project, "turns:\n  turn1:\n    - hang: true\n");
 		const worker = loadRoster(project.cwd, {}, project.env).get("worker");
 		if (worker?.kind !== "agent") throw new Error("no worker");
-		const options = { cwd: project.cwd, spawn: host.spawn, agent: worker, model: "scripted", logDir: join(project.cwd, "logs") };
+		const options = {
+			cwd: project.cwd,
+			spawn: host.spawn,
+			agent: worker,
+			model: "scripted",
+			logDir: join(project.cwd, "logs"),
+		};
 		const first = drive("Write the notes.", { ...options, signal: stop.signal });
 		await new Promise((r) => setTimeout(r, 300));
 		const second = await drive("Write the notes.", options);
@@ -160,13 +192,19 @@ describe("stops and faults", () => {
 
 	it("says it cannot read a missing --script, with no stack", () => {
 		project.write("TASK.md", "Do it.\n");
-		const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "missing.yaml"], { cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 });
+		const r = spawnSync(
+			process.execPath,
+			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "missing.yaml"],
+			{ cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 },
+		);
 		expect(r.status).toBe(2);
 		expect(r.stderr.trim()).toBe("pi-flows: cannot read the script missing.yaml: no such file");
 	});
 
 	it("the document on disk parses back to what the last turn handed off", async () => {
-		await run("turns:\n  turn1:\n    - call: finish\n      args: { status: done, summary: all done, artifacts: [a.txt] }\n");
+		await run(
+			"turns:\n  turn1:\n    - call: finish\n      args: { status: done, summary: all done, artifacts: [a.txt] }\n",
+		);
 		expect(existsSync(join(project.cwd, "HANDOFF.md"))).toBe(true);
 		const doc = parseHandoff(readFileSync(join(project.cwd, "HANDOFF.md"), "utf8")).value;
 		expect(doc).toMatchObject({ status: "done", summary: "all done", artifacts: ["a.txt"], by: "finish" });
@@ -178,11 +216,19 @@ describe("the watermark in delegated (subagent) turns", () => {
 		const { createPool } = await import("../../src/runtime/pool.ts");
 		const { landThePlaneDirective } = await import("../../src/handoff/index.ts");
 		project.write("big.txt", BIG);
-		const host = await scriptedHost(project, 'contextWindow: 8000\nturns:\n  "*":\n    - call: read\n      args: { path: big.txt }\n    - say: "{{task|lines:4}}"\n');
+		const host = await scriptedHost(
+			project,
+			'contextWindow: 8000\nturns:\n  "*":\n    - call: read\n      args: { path: big.txt }\n    - say: "{{task|lines:4}}"\n',
+		);
 		const worker = loadRoster(project.cwd, {}, project.env).get("worker");
 		if (worker?.kind !== "agent") throw new Error("no worker");
 		const directive = landThePlaneDirective({ canReset: false, answerOnly: true });
-		const pool = createPool({ cwd: project.cwd, spawn: host.spawn, model: "scripted", watermark: { threshold: DEFAULT_POLICY.watermark, directive } });
+		const pool = createPool({
+			cwd: project.cwd,
+			spawn: host.spawn,
+			model: "scripted",
+			watermark: { threshold: DEFAULT_POLICY.watermark, directive },
+		});
 		try {
 			const r = await pool.turn(worker, "Summarise big.txt.");
 			expect(r.ok).toBe(true);

@@ -19,7 +19,8 @@ type Point = "before" | "during" | "after" | "checkpoint";
 
 // Kills the driver once: the marker makes the second life's replay of the same step harmless.
 const KILL = "if [ ! -e .killed ]; then touch .killed; kill -9 $(cat driver.pid); sleep 5; fi";
-const waitFor = (text: string) => `for i in $(seq 1 1200); do grep -q '${text}' HANDOFF.md 2>/dev/null && break; sleep 0.05; done`;
+const waitFor = (text: string) =>
+	`for i in $(seq 1 1200); do grep -q '${text}' HANDOFF.md 2>/dev/null && break; sleep 0.05; done`;
 
 /** The script of a three-turn chain with a kill at `point` of turn `k`. */
 function script(point: Point, k: number): string {
@@ -27,16 +28,31 @@ function script(point: Point, k: number): string {
 	for (let n = 1; n <= 3; n++) {
 		const work = `echo turn${n} >> work.log`;
 		const here = n === k;
-		const finish = { name: "finish", args: n < 3 ? { status: "partial", summary: `turn ${n} done`, next_task: `do turn ${n + 1}` } : { status: "done", summary: "turn 3 done" } };
+		const finish = {
+			name: "finish",
+			args:
+				n < 3
+					? { status: "partial", summary: `turn ${n} done`, next_task: `do turn ${n + 1}` }
+					: { status: "done", summary: "turn 3 done" },
+		};
 		// After turn k's finish the next turn waits a moment, so a kill from the test lands between the two.
 		const pause = point === "after" && n === k + 1 ? { delay: 4000 } : {};
-		const steps: unknown[] = [{ call: "bash", args: { command: here && point === "before" ? `${work}; ${KILL}` : work }, ...pause }];
+		const steps: unknown[] = [
+			{ call: "bash", args: { command: here && point === "before" ? `${work}; ${KILL}` : work }, ...pause },
+		];
 		if (here && point === "checkpoint") {
-			steps.push({ call: "checkpoint", args: { status: "in-progress", summary: `turn ${n} half way`, next_task: `finish turn ${n}`, reset: "none" } });
+			steps.push({
+				call: "checkpoint",
+				args: { status: "in-progress", summary: `turn ${n} half way`, next_task: `finish turn ${n}`, reset: "none" },
+			});
 			steps.push({ call: "bash", args: { command: `${waitFor("half way")}; ${KILL}` } });
 		}
 		// During: finish and a call that waits for the document on disk, then kills, in one batch.
-		steps.push(here && point === "during" ? { calls: [finish, { name: "bash", args: { command: `${waitFor(`turn ${n} done`)}; ${KILL}` } }] } : { call: finish.name, args: finish.args });
+		steps.push(
+			here && point === "during"
+				? { calls: [finish, { name: "bash", args: { command: `${waitFor(`turn ${n} done`)}; ${KILL}` } }] }
+				: { call: finish.name, args: finish.args },
+		);
 		turns[`turn${n}`] = steps;
 	}
 	return JSON.stringify({ turns });
@@ -48,12 +64,18 @@ afterAll(() => {
 });
 
 function start(project: TempProject): ChildProcess {
-	const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "s.yaml"], { cwd: project.cwd, env: project.env });
+	const child = spawn(
+		process.execPath,
+		[join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "s.yaml"],
+		{ cwd: project.cwd, env: project.env },
+	);
 	writeFileSync(join(project.cwd, "driver.pid"), String(child.pid));
 	return child;
 }
 
-function finished(child: ChildProcess): Promise<{ status: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+function finished(
+	child: ChildProcess,
+): Promise<{ status: number | null; signal: NodeJS.Signals | null; stderr: string }> {
 	let stderr = "";
 	child.stderr?.on("data", (d) => (stderr += d));
 	child.stdout?.resume();
@@ -94,14 +116,18 @@ async function scenario(point: Point, k: number) {
 	return { project, life1, life2, count, journal: journalText(project) };
 }
 
-const POINTS: [Point, number][] = [1, 2, 3].flatMap((k) => (["before", "during", "after"] as Point[]).map((p): [Point, number] => [p, k]));
+const POINTS: [Point, number][] = [1, 2, 3].flatMap((k) =>
+	(["before", "during", "after"] as Point[]).map((p): [Point, number] => [p, k]),
+);
 
 describe("a driver killed with SIGKILL and started again", () => {
 	it("finishes the chain from where it stood at every point around each finish, never redoing a recorded turn", async () => {
 		const results: { point: Point; k: number; r: Awaited<ReturnType<typeof scenario>> }[] = [];
 		for (let i = 0; i < POINTS.length; i += 3) {
 			const batch = POINTS.slice(i, i + 3);
-			results.push(...(await Promise.all(batch.map(async ([point, k]) => ({ point, k, r: await scenario(point, k) })))));
+			results.push(
+				...(await Promise.all(batch.map(async ([point, k]) => ({ point, k, r: await scenario(point, k) })))),
+			);
 		}
 		for (const { point, k, r } of results) {
 			const at = `killed ${point} turn ${k}'s finish`;
@@ -118,11 +144,16 @@ describe("a driver killed with SIGKILL and started again", () => {
 				expect(r.life2.stderr).toContain("already completed");
 				continue;
 			}
-			if (point === "before") expect(r.life2.stderr, at).toContain(`turn ${k} was cut off before it recorded a handoff and runs again`);
+			if (point === "before")
+				expect(r.life2.stderr, at).toContain(`turn ${k} was cut off before it recorded a handoff and runs again`);
 			// Turn 3's finish was `done` and on disk: the chain was complete when the driver died.
 			else if (k === 3) expect(r.life2.stderr, at).toContain("already completed");
 			else if (point === "during") {
-				expect(r.life2.stderr, at).toMatch(new RegExp(`resuming: ${k} turn\\(s\\) recorded in .*; turn ${k + 1} starts from (HANDOFF\\.md|the recorded handoff), finish partial`));
+				expect(r.life2.stderr, at).toMatch(
+					new RegExp(
+						`resuming: ${k} turn\\(s\\) recorded in .*; turn ${k + 1} starts from (HANDOFF\\.md|the recorded handoff), finish partial`,
+					),
+				);
 			} else {
 				// The kill fell after turn k's end: before turn k+1 started, or in its first moment.
 				const next = `turn ${k + 1} (starts from the recorded handoff, finish partial|was cut off before it recorded a handoff and runs again)`;
@@ -139,7 +170,11 @@ describe("a driver killed with SIGKILL and started again", () => {
 		expect(r.count(1)).toBe(1);
 		expect(r.count(2)).toBe(1);
 		// The turn after the checkpoint carries the checkpoint and turn 2's task, and nothing older.
-		const turn3 = r.journal.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === "turn_start" && e.n === 3);
+		const turn3 = r.journal
+			.split("\n")
+			.filter(Boolean)
+			.map((l) => JSON.parse(l))
+			.find((e) => e.type === "turn_start" && e.n === 3);
 		expect(turn3?.task).toBe("do turn 2");
 	}, 120_000);
 });

@@ -37,14 +37,17 @@ Look at the item under \`item\`.
 Answer.
 `;
 
-const SCRIPT = "latencyMs: 120\nturns:\n  scout:\n    - say: \"saw {{section:item}}\"\n  answer:\n    - say: done\n";
+const SCRIPT = 'latencyMs: 120\nturns:\n  scout:\n    - say: "saw {{section:item}}"\n  answer:\n    - say: done\n';
 
 let project: TempProject;
 let clean: string;
 
 function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], { cwd: project.cwd, env: project.env });
+		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], {
+			cwd: project.cwd,
+			env: project.env,
+		});
 		let stdout = "";
 		let stderr = "";
 		child.stdout.on("data", (d) => (stdout += d));
@@ -67,14 +70,30 @@ function journal(dir: string): JournalEntry[] {
 /** Runs the flow in its own runs folder and SIGKILLs it once `ended` map items have ended. */
 function crashAfter(home: string, ended: number): Promise<string> {
 	return new Promise((resolve, reject) => {
-		const child: ChildProcess = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "area", "go", "--script", "s.yaml", "--project", "--runs-dir", home], { cwd: project.cwd, env: project.env, stdio: "ignore" });
+		const child: ChildProcess = spawn(
+			process.execPath,
+			[
+				join(PACKAGE_ROOT, "bin/pi-flows.js"),
+				"run",
+				"area",
+				"go",
+				"--script",
+				"s.yaml",
+				"--project",
+				"--runs-dir",
+				home,
+			],
+			{ cwd: project.cwd, env: project.env, stdio: "ignore" },
+		);
 		const timer = setInterval(() => {
 			// The runs folder may exist a moment before the run's own folder is made in it.
 			const made = existsSync(join(project.cwd, home)) ? readdirSync(join(project.cwd, home)) : [];
 			const dir = made[0] ? join(project.cwd, home, made[0]) : undefined;
 			const file = dir && join(dir, "journal.jsonl");
 			if (!file || !existsSync(file)) return;
-			const items = readFileSync(file, "utf8").split("\n").filter((l) => l.includes('"visit_end"') && l.includes("/scout")).length;
+			const items = readFileSync(file, "utf8")
+				.split("\n")
+				.filter((l) => l.includes('"visit_end"') && l.includes("/scout")).length;
 			if (items >= ended) {
 				clearInterval(timer);
 				child.kill("SIGKILL");
@@ -115,7 +134,11 @@ describe("after a SIGKILL", () => {
 		const r = await cli(["resume", dir]);
 		expect(r.status, r.stderr).toBe(0);
 		const said = r.stderr.split("\n").filter((l) => l.includes("took over the lock"));
-		expect(said).toEqual([expect.stringMatching(new RegExp(`^pi-flows: took over the lock of pid ${lock.pid} \\(started .*\\), which is gone$`))]);
+		expect(said).toEqual([
+			expect.stringMatching(
+				new RegExp(`^pi-flows: took over the lock of pid ${lock.pid} \\(started .*\\), which is gone$`),
+			),
+		]);
 		const crashed = reportFigures(dir);
 		const whole = reportFigures(clean);
 		expect(crashed.nodes).toEqual(whole.nodes);
@@ -144,7 +167,9 @@ describe("after a SIGKILL", () => {
 		const statuses = [a.status, b.status].sort();
 		expect(statuses, `${a.stderr}\n---\n${b.stderr}`).toEqual([0, 2]);
 		const loser = a.status === 2 ? a : b;
-		expect(loser.stderr).toMatch(/cannot resume: (the run is in use by pid \d+|another process is taking over|the run ended well)/);
+		expect(loser.stderr).toMatch(
+			/cannot resume: (the run is in use by pid \d+|another process is taking over|the run ended well)/,
+		);
 		const entries = journal(dir);
 		expect(entries.filter((e) => e.type === "life_start")).toHaveLength(2);
 		const state = journalState(entries);

@@ -21,7 +21,14 @@ const three = flowOf(
 
 describe("budgets bind the whole tree", () => {
 	it("stops starting turns at the limit: the run ends with kind `budget`, never absorbed by on-fail", async () => {
-		const ran = await runInline(project, "three", three, "turns:\n  '*':\n    - say: a fairly long answer to spend tokens on\n", "x", { budget: { turns: 2 } });
+		const ran = await runInline(
+			project,
+			"three",
+			three,
+			"turns:\n  '*':\n    - say: a fairly long answer to spend tokens on\n",
+			"x",
+			{ budget: { turns: 2 } },
+		);
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "budget", failedAt: "c" });
 		expect(ran.calls).toBe(2);
 		expect(ran.events.some((e) => e.type === "budget_warning")).toBe(true);
@@ -29,14 +36,22 @@ describe("budgets bind the whole tree", () => {
 	});
 
 	it("counts tokens across parallel branches", async () => {
-		const par = flowOf("par", "  - id: m\n    map: [a, b, c, d]\n    concurrency: 4\n    do:\n      - id: s\n        agent: scout\n  - id: after\n    agent: scout\n", { s: "S.", after: "After." });
-		const ran = await runInline(project, "par", par, "turns:\n  '*':\n    - say: ok\n", "x", { budget: { tokens: 3000 } });
+		const par = flowOf(
+			"par",
+			"  - id: m\n    map: [a, b, c, d]\n    concurrency: 4\n    do:\n      - id: s\n        agent: scout\n  - id: after\n    agent: scout\n",
+			{ s: "S.", after: "After." },
+		);
+		const ran = await runInline(project, "par", par, "turns:\n  '*':\n    - say: ok\n", "x", {
+			budget: { tokens: 3000 },
+		});
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "budget", failedAt: "after" });
 		expect(ran.result.usage.totalTokens).toBeGreaterThanOrEqual(3000);
 	});
 
 	it("allows a run within its budget", async () => {
-		const ran = await runInline(project, "three", three, "turns:\n  '*':\n    - say: ok\n", "x", { budget: { turns: 3, tokens: 1_000_000 } });
+		const ran = await runInline(project, "three", three, "turns:\n  '*':\n    - say: ok\n", "x", {
+			budget: { turns: 3, tokens: 1_000_000 },
+		});
 		expect(ran.result.ok).toBe(true);
 	});
 });
@@ -50,9 +65,16 @@ describe("liveness", () => {
 	});
 
 	it("stops on SIGINT without waiting for the turn in flight, closing every session and leaving the run resumable", async () => {
-		project.write(".pi/flows/slow.md", flowOf("slow", "  - id: a\n    agent: scout\n  - id: b\n    agent: scout\n", { a: "A.", b: "B." }));
+		project.write(
+			".pi/flows/slow.md",
+			flowOf("slow", "  - id: a\n    agent: scout\n  - id: b\n    agent: scout\n", { a: "A.", b: "B." }),
+		);
 		project.write("s.yaml", "turns:\n  a:\n    - say: quick\n  b:\n    - delay: 4000\n      say: slow but fine\n");
-		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "slow", "go", "--script", "s.yaml", "--project"], { cwd: project.cwd, env: project.env, stdio: "ignore" });
+		const child = spawn(
+			process.execPath,
+			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "slow", "go", "--script", "s.yaml", "--project"],
+			{ cwd: project.cwd, env: project.env, stdio: "ignore" },
+		);
 		const runsDir = join(project.cwd, ".pi/runs");
 		const journal = () => {
 			const dir = existsSync(runsDir) ? readdirSync(runsDir)[0] : undefined;

@@ -83,7 +83,12 @@ let baseline: string;
 let totalLines = 0;
 
 function cli(args: string[]) {
-	return spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], { cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 });
+	return spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], {
+		cwd: project.cwd,
+		env: project.env,
+		encoding: "utf8",
+		timeout: 60_000,
+	});
 }
 
 function runs(home = ".pi/runs"): string[] {
@@ -94,7 +99,10 @@ function runs(home = ".pi/runs"): string[] {
 /** The CLI, asynchronously (kills run several at a time). */
 function cliAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], { cwd: project.cwd, env: project.env });
+		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], {
+			cwd: project.cwd,
+			env: project.env,
+		});
 		let stdout = "";
 		let stderr = "";
 		child.stdout.on("data", (d) => (stdout += d));
@@ -107,11 +115,25 @@ function cliAsync(args: string[]): Promise<{ status: number | null; stdout: stri
 function killAt(lines: number): Promise<string> {
 	const home = `.pi/runs-${lines}`;
 	return new Promise((resolve, reject) => {
-		const child: ChildProcess = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "durable", "go", "--script", "s.yaml", "--project", "--runs-dir", home], {
-			cwd: project.cwd,
-			env: project.env,
-			stdio: "ignore",
-		});
+		const child: ChildProcess = spawn(
+			process.execPath,
+			[
+				join(PACKAGE_ROOT, "bin/pi-flows.js"),
+				"run",
+				"durable",
+				"go",
+				"--script",
+				"s.yaml",
+				"--project",
+				"--runs-dir",
+				home,
+			],
+			{
+				cwd: project.cwd,
+				env: project.env,
+				stdio: "ignore",
+			},
+		);
 		const timer = setInterval(() => {
 			const dir = runs(home)[0];
 			if (!dir) return;
@@ -164,7 +186,12 @@ describe("crash-safe resume", () => {
 			const j = readJournal(join(dir, "journal.jsonl"));
 			if (!j.ok) throw new Error(j.error);
 			const state = journalState(j.entries);
-			outcomes.push({ at, resumed: r.stdout, once: [...state.endedCount.values()].every((n) => n === 1), lives: state.lives });
+			outcomes.push({
+				at,
+				resumed: r.stdout,
+				once: [...state.endedCount.values()].every((n) => n === 1),
+				lives: state.lives,
+			});
 			expect(r.status, `${r.stderr}\n(killed at journal line ${at})`).toBe(0);
 		};
 		for (let i = 0; i < points.length; i += 4) await Promise.all(points.slice(i, i + 4).map(one));

@@ -54,7 +54,10 @@ const script = `turns:
 describe("asks through a port", () => {
 	it("answers a choice card, a yes/no, free text and an open card with a custom answer", async () => {
 		const log: AskCard[] = [];
-		const ask = scriptedAsk({ pick: "green", sure: true, name: "Ada", more: { kind: "answer", value: "medium", custom: true } }, log);
+		const ask = scriptedAsk(
+			{ pick: "green", sure: true, name: "Ada", more: { kind: "answer", value: "medium", custom: true } },
+			log,
+		);
 		const ran = await runInline(project, "cards", cards(), script, "the input", { ask });
 		expect(ran.result.ok).toBe(true);
 		expect(paths(ran.result)).toEqual(["pick", "sure", "name", "plan", "more", "sum"]);
@@ -64,12 +67,21 @@ describe("asks through a port", () => {
 		expect(outputAt(ran.result, "more")).toEqual({ answered: true, answer: "medium", custom: true });
 		// What the person was shown: the options, the reads, and the open card with its "enough" label.
 		expect(log.map((c) => c.visit)).toEqual(["pick", "sure", "name", "more"]);
-		expect(log[0]).toMatchObject({ question: "Which colour?", options: [{ label: "red" }, { label: "green" }, { label: "blue", description: "the sky" }] });
+		expect(log[0]).toMatchObject({
+			question: "Which colour?",
+			options: [{ label: "red" }, { label: "green" }, { label: "blue", description: "the sky" }],
+		});
 		expect(log[0].open).toBeUndefined();
 		expect(log[1]).toMatchObject({ confirm: true, reads: [{ address: "pick" }] });
 		expect(log[1].reads[0].text).toContain('"answer": "green"');
 		expect(log[2].options).toBeUndefined();
-		expect(log[3]).toMatchObject({ question: "How big?", header: "Size", open: true, enough: "That's enough", options: [{ label: "small" }, { label: "large", description: "the big one" }] });
+		expect(log[3]).toMatchObject({
+			question: "How big?",
+			header: "Size",
+			open: true,
+			enough: "That's enough",
+			options: [{ label: "small" }, { label: "large", description: "the big one" }],
+		});
 		// Later turns read the answers.
 		expect(ran.result.output).toContain("## name\n\nAda");
 		expect(ran.result.output).toContain('"custom": true');
@@ -77,29 +89,41 @@ describe("asks through a port", () => {
 	});
 
 	it("takes a listed answer on an open card as not custom, and `enough` as `{ answered: false }`", async () => {
-		const listed = await runInline(project, "cards", cards(), script, "x", { ask: scriptedAsk({ pick: "red", sure: false, name: "Bo", more: "large" }) });
+		const listed = await runInline(project, "cards", cards(), script, "x", {
+			ask: scriptedAsk({ pick: "red", sure: false, name: "Bo", more: "large" }),
+		});
 		expect(outputAt(listed.result, "sure")).toEqual({ yes: false });
 		expect(outputAt(listed.result, "more")).toEqual({ answered: true, answer: "large", custom: false });
-		const enough = await runInline(project, "cards", cards(), script, "x", { ask: scriptedAsk({ pick: "red", sure: true, name: "Bo", more: { kind: "enough" } }) });
+		const enough = await runInline(project, "cards", cards(), script, "x", {
+			ask: scriptedAsk({ pick: "red", sure: true, name: "Bo", more: { kind: "enough" } }),
+		});
 		expect(enough.result.ok).toBe(true);
 		expect(outputAt(enough.result, "more")).toEqual({ answered: false });
 	});
 
 	it("ends the run `stopped` when the person stops it from a card", async () => {
-		const ran = await runInline(project, "cards", cards(), script, "x", { ask: scriptedAsk({ pick: { kind: "stopped" } }) });
+		const ran = await runInline(project, "cards", cards(), script, "x", {
+			ask: scriptedAsk({ pick: { kind: "stopped" } }),
+		});
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "stopped", failedAt: "pick" });
 		expect(paths(ran.result)).toEqual(["pick"]);
 		expect(ran.calls).toBe(0);
 	});
 
 	it("fails `stopped` on `enough` for a card that offers no enough", async () => {
-		const ran = await runInline(project, "cards", cards(), script, "x", { ask: scriptedAsk({ pick: { kind: "enough" } }) });
+		const ran = await runInline(project, "cards", cards(), script, "x", {
+			ask: scriptedAsk({ pick: { kind: "enough" } }),
+		});
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "stopped", failedAt: "pick" });
 	});
 });
 
 describe("the unattended rules", () => {
-	const withDefaults = cards({ pick: "    default: blue\n", sure: "    default: false\n", name: "    default: anonymous\n" });
+	const withDefaults = cards({
+		pick: "    default: blue\n",
+		sure: "    default: false\n",
+		name: "    default: anonymous\n",
+	});
 
 	it("takes `default:` when nobody is there, and `enough` as `{ answered: false }`", async () => {
 		for (const ask of [NOBODY, undefined]) {
@@ -113,7 +137,12 @@ describe("the unattended rules", () => {
 	});
 
 	it("applies the same rules when somebody is there but the card times out or goes unanswered", async () => {
-		const ask = scriptedAsk({ pick: { kind: "timeout" }, sure: { kind: "nobody" }, name: { kind: "timeout" }, more: { kind: "timeout" } });
+		const ask = scriptedAsk({
+			pick: { kind: "timeout" },
+			sure: { kind: "nobody" },
+			name: { kind: "timeout" },
+			more: { kind: "timeout" },
+		});
 		const ran = await runInline(project, "cards", withDefaults, script, "x", { ask });
 		expect(ran.result.ok).toBe(true);
 		expect(outputAt(ran.result, "pick")).toEqual({ answered: true, answer: "blue" });
@@ -128,7 +157,9 @@ describe("the unattended rules", () => {
 	});
 
 	it("fails `timeout` for a timed-out question with neither default nor enough", async () => {
-		const ran = await runInline(project, "cards", cards(), script, "x", { ask: scriptedAsk({ pick: { kind: "timeout" } }) });
+		const ran = await runInline(project, "cards", cards(), script, "x", {
+			ask: scriptedAsk({ pick: { kind: "timeout" } }),
+		});
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "timeout", failedAt: "pick" });
 	});
 });
@@ -172,10 +203,17 @@ describe("the run stage", () => {
 
 	it("refuses a question with no default inside a called flow", async () => {
 		project.write(".pi/flows/asker.md", flowOf("asker", "  - id: q\n    ask: Why?\n", {}));
-		const flow = checkedInline(project, "caller", flowOf("caller", "  - id: sub\n    flow: asker\n    input: input\n", {}));
+		const flow = checkedInline(
+			project,
+			"caller",
+			flowOf("caller", "  - id: sub\n    flow: asker\n    input: input\n", {}),
+		);
 		const stage = await prepareRun(flow, { cwd: project.cwd, somebodyThere: false });
 		expect(stage.ok).toBe(false);
-		if (!stage.ok) expect(stage.faults.map((f) => [f.code, f.path, f.file.endsWith("asker.md")])).toEqual([["unattended-ask", "q", true]]);
+		if (!stage.ok)
+			expect(stage.faults.map((f) => [f.code, f.path, f.file.endsWith("asker.md")])).toEqual([
+				["unattended-ask", "q", true],
+			]);
 	});
 
 	it("refuses a missing check script and one that a symlink takes outside the repository, and reads the good ones once", async () => {
@@ -187,7 +225,11 @@ describe("the run stage", () => {
 		const flow = checkedInline(
 			project,
 			"checks",
-			flowOf("checks", "  - id: a\n    check: .pi/checks/ok.sh\n  - id: b\n    check: .pi/checks/nope.sh\n  - id: c\n    check: .pi/checks/evil.sh\n  - id: d\n    check: .pi/checks/ok.sh\n", {}),
+			flowOf(
+				"checks",
+				"  - id: a\n    check: .pi/checks/ok.sh\n  - id: b\n    check: .pi/checks/nope.sh\n  - id: c\n    check: .pi/checks/evil.sh\n  - id: d\n    check: .pi/checks/ok.sh\n",
+				{},
+			),
 		);
 		const stage = await prepareRun(flow, { cwd: project.cwd, somebodyThere: false, git: createGitPort() });
 		expect(stage.ok).toBe(false);
@@ -204,14 +246,22 @@ describe("the run stage", () => {
 	});
 
 	it("refuses a flow that commits, copies or reads `diff` outside a repository", async () => {
-		const committing = checkedInline(project, "commits", flowOf("commits", "  - id: msg\n    agent: committer\n  - id: save\n    commit: msg\n", { msg: "Write it." }));
+		const committing = checkedInline(
+			project,
+			"commits",
+			flowOf("commits", "  - id: msg\n    agent: committer\n  - id: save\n    commit: msg\n", { msg: "Write it." }),
+		);
 		const stage = await prepareRun(committing, { cwd: project.cwd, somebodyThere: false, git: createGitPort() });
 		expect(stage.ok).toBe(false);
 		if (!stage.ok) {
 			expect(stage.faults.map((f) => [f.code, f.path])).toEqual([["not-a-repository", "save"]]);
 			expect(stage.faults[0].message).toContain("commits");
 		}
-		const reading = checkedInline(project, "reads", flowOf("reads", "  - id: look\n    agent: reviewer\n    reads: [diff]\n", { look: "Review." }));
+		const reading = checkedInline(
+			project,
+			"reads",
+			flowOf("reads", "  - id: look\n    agent: reviewer\n    reads: [diff]\n", { look: "Review." }),
+		);
 		const noPort = await prepareRun(reading, { cwd: project.cwd, somebodyThere: false });
 		expect(noPort.ok).toBe(false);
 		if (!noPort.ok) expect(noPort.faults[0]).toMatchObject({ code: "not-a-repository", path: "look" });

@@ -30,13 +30,28 @@ describe("choice", () => {
 		{ judge: "Judge.", praise: "Praise.", ok_note: "Note." },
 	);
 	it("runs the first case that holds, and names it in the output", async () => {
-		const ran = await runInline(project, "gate", flow, `turns:\n  judge:\n    - call: submit\n      args: { verdict: good, score: 9 }\n  praise:\n    - say: bravo\n`);
+		const ran = await runInline(
+			project,
+			"gate",
+			flow,
+			`turns:\n  judge:\n    - call: submit\n      args: { verdict: good, score: 9 }\n  praise:\n    - say: bravo\n`,
+		);
 		expect(ran.result).toMatchObject({ ok: true, output: { case: "great", output: "bravo" } });
 	});
 	it("falls through to an unnamed case, then to an empty default", async () => {
-		const second = await runInline(project, "gate", flow, `turns:\n  judge:\n    - call: submit\n      args: { verdict: good, score: 3 }\n  ok_note:\n    - say: fine\n`);
+		const second = await runInline(
+			project,
+			"gate",
+			flow,
+			`turns:\n  judge:\n    - call: submit\n      args: { verdict: good, score: 3 }\n  ok_note:\n    - say: fine\n`,
+		);
 		expect(second.result.output).toEqual({ case: "2", output: "fine" });
-		const none = await runInline(project, "gate", flow, `turns:\n  judge:\n    - call: submit\n      args: { verdict: bad, score: 3 }\n`);
+		const none = await runInline(
+			project,
+			"gate",
+			flow,
+			`turns:\n  judge:\n    - call: submit\n      args: { verdict: bad, score: 3 }\n`,
+		);
 		expect(none.result.output).toEqual({ case: "default" });
 	});
 });
@@ -79,7 +94,12 @@ ${extra}    do:
 		expect(kept.result).toMatchObject({ ok: true, output: { converged: false, stop: "cap", iterations: 3 } });
 	});
 	it("stops early on give-up, read only when the main condition is false", async () => {
-		const ran = await runInline(project, "pair", loop('    give-up: review.output.note.contains("hopeless")\n'), `turns:\n  code:\n    - say: try\n  review:\n    - call: submit\n      args: { approved: false, note: hopeless }\n`);
+		const ran = await runInline(
+			project,
+			"pair",
+			loop('    give-up: review.output.note.contains("hopeless")\n'),
+			`turns:\n  code:\n    - say: try\n  review:\n    - call: submit\n      args: { approved: false, note: hopeless }\n`,
+		);
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "unconverged" });
 		expect(ran.events.filter((e) => e.type === "node_end" && e.node === "review")).toHaveLength(1);
 	});
@@ -140,14 +160,23 @@ describe("map and parallel", () => {
 		);
 		expect(ran.result.ok).toBe(true);
 		const out = ran.result.output as { item: { task: string }; ok: boolean; output: string }[];
-		expect(out.map((e) => [e.item.task, e.output])).toEqual([["t1", "first"], ["t2", "second"], ["t3", "third"]]);
+		expect(out.map((e) => [e.item.task, e.output])).toEqual([
+			["t1", "first"],
+			["t2", "second"],
+			["t3", "third"],
+		]);
 		expect(ran.open).toBe(0);
 	});
 	it("tells the producer the map's max: a longer list is refused at submit time, and the corrected one runs", async () => {
 		const twice = `  plan:\n    - call: submit\n      args: { tasks: [{ who: a, task: t1 }, { who: b, task: t2 }, { who: c, task: t3 }] }\n    - call: submit\n      args: { tasks: [{ who: a, task: t1 }, { who: b, task: t2 }] }\n`;
 		const ran = await runInline(project, "fan", mapFlow(2, 2), `turns:\n${twice}  act:\n    - say: x\n`);
 		expect(ran.result.ok).toBe(true);
-		expect(ran.result.visits.find((v) => v.path === "plan")?.output).toEqual({ tasks: [{ who: "a", task: "t1" }, { who: "b", task: "t2" }] });
+		expect(ran.result.visits.find((v) => v.path === "plan")?.output).toEqual({
+			tasks: [
+				{ who: "a", task: "t1" },
+				{ who: "b", task: "t2" },
+			],
+		});
 		expect(ran.calls).toBe(4);
 	});
 	it("refuses a list longer than max before any item runs when no model produced it", async () => {
@@ -157,16 +186,40 @@ describe("map and parallel", () => {
 		expect(ran.calls).toBe(0);
 	});
 	it("keeps failed items in their slot and fails the block naming the first failing item", async () => {
-		const ran = await runInline(project, "fan", mapFlow(1), `turns:\n${plan(2)}  "work[1]/act":\n    - fail: nope\n  "work[2]/act":\n    - say: fine\n`);
-		expect(ran.result).toMatchObject({ ok: false, errorKind: "child", error: "work[1]/act: provider: nope", failedAt: "work[1]/act" });
+		const ran = await runInline(
+			project,
+			"fan",
+			mapFlow(1),
+			`turns:\n${plan(2)}  "work[1]/act":\n    - fail: nope\n  "work[2]/act":\n    - say: fine\n`,
+		);
+		expect(ran.result).toMatchObject({
+			ok: false,
+			errorKind: "child",
+			error: "work[1]/act: provider: nope",
+			failedAt: "work[1]/act",
+		});
 	});
 	it("joins a parallel on `any`, and cancels siblings under fail-fast", async () => {
 		const par = (extra: string) =>
-			flowOf("par", `  - id: both\n    parallel:\n      a:\n        - id: x\n          agent: scout\n      b:\n        - id: y\n          agent: scout\n${extra}`, { x: "X.", y: "Y." });
-		const any = await runInline(project, "par", par("    join: any\n"), `turns:\n  x:\n    - fail: down\n  y:\n    - say: up\n`);
+			flowOf(
+				"par",
+				`  - id: both\n    parallel:\n      a:\n        - id: x\n          agent: scout\n      b:\n        - id: y\n          agent: scout\n${extra}`,
+				{ x: "X.", y: "Y." },
+			);
+		const any = await runInline(
+			project,
+			"par",
+			par("    join: any\n"),
+			`turns:\n  x:\n    - fail: down\n  y:\n    - say: up\n`,
+		);
 		expect(any.result.ok).toBe(true);
 		expect(any.result.output).toMatchObject({ a: { ok: false }, b: { ok: true, output: "up" } });
-		const fast = await runInline(project, "par", par("    fail-fast: true\n"), `turns:\n  x:\n    - fail: down\n  y:\n    - hang: true\n`);
+		const fast = await runInline(
+			project,
+			"par",
+			par("    fail-fast: true\n"),
+			`turns:\n  x:\n    - fail: down\n  y:\n    - hang: true\n`,
+		);
 		expect(fast.result).toMatchObject({ ok: false, error: "both/a/x: provider: down" });
 		const y = fast.result.visits.find((v) => v.node === "y");
 		expect(y?.error).toMatch(/^cancelled/);
@@ -211,7 +264,9 @@ describe("verdict and ledger", () => {
 `,
 		);
 		expect(ran.result).toMatchObject({ ok: true, output: { converged: true, iterations: 3 } });
-		const reviews = ran.result.visits.filter((v) => v.node === "review").map((v) => (v.output as { approved: boolean }).approved);
+		const reviews = ran.result.visits
+			.filter((v) => v.node === "review")
+			.map((v) => (v.output as { approved: boolean }).approved);
 		expect(reviews).toEqual([false, false, true]);
 		const code3 = ran.result.visits.find((v) => v.path === "pair#3/code")?.output as string;
 		expect(code3).toContain('"id": "o2"');

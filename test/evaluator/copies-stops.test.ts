@@ -58,7 +58,14 @@ describe("copies", () => {
 	it("gives each item its own copy and lands every patch in the main tree", async () => {
 		gitProject(project, { "README.md": "readme\n" });
 		const before = copiesLeft();
-		const ran = await runInline(project, "fan", mapFlow, writes({ path: "a.txt", content: "from first" }, { path: "b.txt", content: "from second" }), "x", { git: createGitPort() });
+		const ran = await runInline(
+			project,
+			"fan",
+			mapFlow,
+			writes({ path: "a.txt", content: "from first" }, { path: "b.txt", content: "from second" }),
+			"x",
+			{ git: createGitPort() },
+		);
 		expect(ran.result.ok).toBe(true);
 		expect(paths(ran.result, "work[1]")).toEqual(["work[1]/code", "work[1]/look"]);
 		expect(paths(ran.result, "work[2]")).toEqual(["work[2]/code", "work[2]/look"]);
@@ -92,7 +99,14 @@ describe("copies", () => {
 	it("refuses the later item's patch when two items write the same file, as a value, in item order", async () => {
 		gitProject(project, { "README.md": "readme\n" });
 		// The first item ends last: landing follows item order, not finishing order.
-		const ran = await runInline(project, "fan", mapFlow, writes({ path: "same.txt", content: "first version" }, { path: "same.txt", content: "second version" }, 500), "x", { git: createGitPort() });
+		const ran = await runInline(
+			project,
+			"fan",
+			mapFlow,
+			writes({ path: "same.txt", content: "first version" }, { path: "same.txt", content: "second version" }, 500),
+			"x",
+			{ git: createGitPort() },
+		);
 		expect(ran.result.ok).toBe(true);
 		const order = paths(ran.result);
 		expect(order.indexOf("work[1]/look")).toBeGreaterThan(order.indexOf("work[2]/look"));
@@ -130,7 +144,11 @@ describe("copies", () => {
 		const onEvent = (e: { type: string; path?: string }) => {
 			if (e.type === "node_end" && e.path === "work[1]/code") setTimeout(() => controller.abort(), 50);
 		};
-		const ran = await runInline(project, "fan", mapFlow, script, "x", { git: createGitPort(), signal: controller.signal, onEvent });
+		const ran = await runInline(project, "fan", mapFlow, script, "x", {
+			git: createGitPort(),
+			signal: controller.signal,
+			onEvent,
+		});
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "stopped" });
 		expect(existsSync(join(project.cwd, "a.txt"))).toBe(false);
 		// What the stopped item wrote is kept on its branch, and the failure says where (issue 21).
@@ -173,20 +191,31 @@ describe("stopping a run", () => {
 `,
 			{ first: "F.", a: "A.", b: "B.", c: "C.", never: "N." },
 		);
-		const stage = await prepareRun(checkedInline(project, "busy", flow), { cwd: project.cwd, somebodyThere: false, git: createGitPort() });
+		const stage = await prepareRun(checkedInline(project, "busy", flow), {
+			cwd: project.cwd,
+			somebodyThere: false,
+			git: createGitPort(),
+		});
 		if (!stage.ok) throw new Error("the run stage refused");
 		const controller = new AbortController();
 		const events: string[] = [];
-		const ran = runInline(project, "busy", flow, `turns:\n  first:\n    - say: go\n  a:\n    - say: a done\n  b:\n    - hang: true\n  c:\n    - hang: true\n  never:\n    - say: no\n`, "x", {
-			check: createBashCheck(),
-			scripts: stage.scripts,
-			signal: controller.signal,
-			onEvent: (e) => {
-				if (e.type === "turn_start") events.push(e.path);
-				// Stop once every hanging turn is in flight.
-				if (events.filter((p) => p.endsWith("/c") || p.endsWith("/b")).length === 4) controller.abort();
+		const ran = runInline(
+			project,
+			"busy",
+			flow,
+			`turns:\n  first:\n    - say: go\n  a:\n    - say: a done\n  b:\n    - hang: true\n  c:\n    - hang: true\n  never:\n    - say: no\n`,
+			"x",
+			{
+				check: createBashCheck(),
+				scripts: stage.scripts,
+				signal: controller.signal,
+				onEvent: (e) => {
+					if (e.type === "turn_start") events.push(e.path);
+					// Stop once every hanging turn is in flight.
+					if (events.filter((p) => p.endsWith("/c") || p.endsWith("/b")).length === 4) controller.abort();
+				},
 			},
-		});
+		);
 		const started = performance.now();
 		const done = await ran;
 		const took = performance.now() - started;
@@ -210,7 +239,13 @@ describe("stopping a run", () => {
 		project.write("slow.sh", "sleep 2\n");
 		const controller = new AbortController();
 		const started = performance.now();
-		const running = createBashCheck().run({ script: "slow.sh", root: project.cwd, cwd: project.cwd, timeoutMs: 10_000, signal: controller.signal });
+		const running = createBashCheck().run({
+			script: "slow.sh",
+			root: project.cwd,
+			cwd: project.cwd,
+			timeoutMs: 10_000,
+			signal: controller.signal,
+		});
 		controller.abort();
 		const out = await running;
 		expect(out).toMatchObject({ ok: false, kind: "stopped" });
@@ -220,7 +255,14 @@ describe("stopping a run", () => {
 	it("refuses to start anything once the signal has already aborted", async () => {
 		const controller = new AbortController();
 		controller.abort();
-		const ran = await runInline(project, "one", flowOf("one", "  - id: look\n    agent: scout\n", { look: "L." }), `turns:\n  look:\n    - say: no\n`, "x", { signal: controller.signal });
+		const ran = await runInline(
+			project,
+			"one",
+			flowOf("one", "  - id: look\n    agent: scout\n", { look: "L." }),
+			`turns:\n  look:\n    - say: no\n`,
+			"x",
+			{ signal: controller.signal },
+		);
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "stopped" });
 		expect(ran.spawns).toBe(0);
 		expect(ran.calls).toBe(0);
@@ -243,8 +285,18 @@ describe("fail-fast in a map", () => {
 	);
 
 	it("cuts the running items and never starts the rest; the block names the first real failure", async () => {
-		const ran = await runInline(project, "fast", flow, `turns:\n  "work[1]/act":\n    - delay: 80\n      fail: broken\n  "work[2]/act":\n    - hang: true\n  "work[3]/act":\n    - say: never\n`);
-		expect(ran.result).toMatchObject({ ok: false, errorKind: "child", failedAt: "work[1]/act", error: "work[1]/act: provider: broken" });
+		const ran = await runInline(
+			project,
+			"fast",
+			flow,
+			`turns:\n  "work[1]/act":\n    - delay: 80\n      fail: broken\n  "work[2]/act":\n    - hang: true\n  "work[3]/act":\n    - say: never\n`,
+		);
+		expect(ran.result).toMatchObject({
+			ok: false,
+			errorKind: "child",
+			failedAt: "work[1]/act",
+			error: "work[1]/act: provider: broken",
+		});
 		expect(paths(ran.result)).toEqual(["work[1]/act", "work[2]/act", "work"]);
 		expect(ran.result.visits.find((v) => v.path === "work[2]/act")?.error).toMatch(/^cancelled: /);
 		const entries = outputAt(ran.result, "work") as { item: string; ok: boolean; error?: { kind: string } }[];
@@ -263,13 +315,25 @@ describe("fail-fast in a map", () => {
 	// failing sibling (fail-fast)` / `stopped: the run was stopped`. Fix: when `r.errorKind === "aborted"`,
 	// return `stopKind(world, signal)` whole, message included.
 	it("words an in-flight cut as a fail-fast cut, like a cut before the turn starts", async () => {
-		const ran = await runInline(project, "fast", flow, `turns:\n  "work[1]/act":\n    - delay: 80\n      fail: broken\n  "work[2]/act":\n    - hang: true\n`);
-		expect(ran.result.visits.find((v) => v.path === "work[2]/act")?.error).toBe("cancelled: cut by a failing sibling (fail-fast)");
+		const ran = await runInline(
+			project,
+			"fast",
+			flow,
+			`turns:\n  "work[1]/act":\n    - delay: 80\n      fail: broken\n  "work[2]/act":\n    - hang: true\n`,
+		);
+		expect(ran.result.visits.find((v) => v.path === "work[2]/act")?.error).toBe(
+			"cancelled: cut by a failing sibling (fail-fast)",
+		);
 	});
 
 	it("without fail-fast, runs every item and keeps each failure in its slot", async () => {
 		const slow = flow.replace("    fail-fast: true\n", "");
-		const ran = await runInline(project, "fast", slow, `turns:\n  "work[1]/act":\n    - fail: broken\n  "work[2]/act":\n    - delay: 50\n      say: two\n  "work[3]/act":\n    - delay: 100\n      say: three\n`);
+		const ran = await runInline(
+			project,
+			"fast",
+			slow,
+			`turns:\n  "work[1]/act":\n    - fail: broken\n  "work[2]/act":\n    - delay: 50\n      say: two\n  "work[3]/act":\n    - delay: 100\n      say: three\n`,
+		);
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "child", failedAt: "work[1]/act" });
 		const entries = outputAt(ran.result, "work") as { ok: boolean; output?: string }[];
 		expect(entries.map((e) => e.output ?? null)).toEqual([null, "two", "three"]);
@@ -278,7 +342,8 @@ describe("fail-fast in a map", () => {
 
 describe("a swarm", () => {
 	/** pi's settings name the scripted model as the default: the only way swarm members find a model today. */
-	const settingsModel = () => project.write("~agent/settings.json", JSON.stringify({ defaultProvider: "scripted", defaultModel: "scripted" }));
+	const settingsModel = () =>
+		project.write("~agent/settings.json", JSON.stringify({ defaultProvider: "scripted", defaultModel: "scripted" }));
 	const flow = (until: string) =>
 		flowOf(
 			"survey",
@@ -336,11 +401,22 @@ ${until}  - id: answer
 		const ran = await runInline(project, "survey", flow("    until: size(survey.output.held) == 2\n"), script);
 		expect(ran.result.ok).toBe(true);
 		expect(paths(ran.result)).toEqual(["list", "survey", "answer"]);
-		const survey = outputAt(ran.result, "survey") as { converged: boolean; rounds: number; posts: { member: string; text: string }[]; held: string[]; released: string[] };
+		const survey = outputAt(ran.result, "survey") as {
+			converged: boolean;
+			rounds: number;
+			posts: { member: string; text: string }[];
+			held: string[];
+			released: string[];
+		};
 		expect(survey.converged).toBe(true);
 		expect(survey.rounds).toBe(2);
 		expect(survey.held).toEqual(["a.md", "b.md"]);
-		expect(survey.posts.map((p) => p.text.split("\n")[0])).toEqual(["CLAIM: a.md", "CLAIM: a.md", "a.md done", "You hold: nothing."]);
+		expect(survey.posts.map((p) => p.text.split("\n")[0])).toEqual([
+			"CLAIM: a.md",
+			"CLAIM: a.md",
+			"a.md done",
+			"You hold: nothing.",
+		]);
 		expect(survey.posts[0].text).toContain("a.md says Alpha file.");
 		// The loser of the contested claim was told so, and saw what is free.
 		expect(survey.posts[3].text).toContain("You hold: nothing.");
@@ -354,7 +430,14 @@ ${until}  - id: answer
 		settingsModel();
 		const controller = new AbortController();
 		setTimeout(() => controller.abort(), 300);
-		const ran = await runInline(project, "survey", flow(""), `turns:\n  list:\n    - call: submit\n      args: { files: [a.md] }\n  survey:\n    - hang: true\n`, "x", { signal: controller.signal });
+		const ran = await runInline(
+			project,
+			"survey",
+			flow(""),
+			`turns:\n  list:\n    - call: submit\n      args: { files: [a.md] }\n  survey:\n    - hang: true\n`,
+			"x",
+			{ signal: controller.signal },
+		);
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "stopped", failedAt: "survey" });
 		expect(paths(ran.result)).toEqual(["list", "survey"]);
 		expect(ran.open).toBe(0);
@@ -365,7 +448,13 @@ ${until}  - id: answer
 		settingsModel();
 		const ran = await runInline(project, "survey", flow(""), script);
 		expect(ran.result.ok).toBe(true);
-		const survey = outputAt(ran.result, "survey") as { converged: boolean; rounds: number; posts: unknown[]; held: string[]; released: string[] };
+		const survey = outputAt(ran.result, "survey") as {
+			converged: boolean;
+			rounds: number;
+			posts: unknown[];
+			held: string[];
+			released: string[];
+		};
 		expect(survey).toMatchObject({ converged: false, rounds: 3, held: ["a.md", "b.md"], released: ["a.md", "b.md"] });
 		expect(survey.posts).toHaveLength(6);
 	});

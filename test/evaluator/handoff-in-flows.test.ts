@@ -21,7 +21,12 @@ const twoNodes = flowOf(
 
 describe("finish and checkpoint inside flows", () => {
 	it("ends the turn on `finish done` with no further model call, and the document is a value", async () => {
-		const ran = await runInline(project, "h", twoNodes, 'turns:\n  work:\n    - call: finish\n      args: { status: done, summary: wrote it, artifacts: [a.txt] }\n    - say: never asked\n  after:\n    - say: "{{task}}"\n');
+		const ran = await runInline(
+			project,
+			"h",
+			twoNodes,
+			'turns:\n  work:\n    - call: finish\n      args: { status: done, summary: wrote it, artifacts: [a.txt] }\n    - say: never asked\n  after:\n    - say: "{{task}}"\n',
+		);
 		expect(ran.result.ok).toBe(true);
 		expect(ran.calls).toBe(2);
 		const work = ran.result.visits.find((v) => v.path === "work");
@@ -45,15 +50,33 @@ describe("finish and checkpoint inside flows", () => {
 
 	it("fails `unfinished` with the last document when continuations run out", async () => {
 		const flow = flowOf("u", "  - id: work\n    agent: worker\n    handoff: { continuations: 1 }\n", { work: "Work." });
-		const ran = await runInline(project, "u", flow, "turns:\n  work:\n    - call: finish\n      args: { status: partial, summary: not yet, next_task: more }\n    - call: finish\n      args: { status: partial, summary: still not, next_task: more }\n");
+		const ran = await runInline(
+			project,
+			"u",
+			flow,
+			"turns:\n  work:\n    - call: finish\n      args: { status: partial, summary: not yet, next_task: more }\n    - call: finish\n      args: { status: partial, summary: still not, next_task: more }\n",
+		);
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "unfinished", failedAt: "work" });
 		expect(ran.spawns).toBe(2);
 	});
 
 	it("stops the run on `blocked`, never absorbed by on-fail: continue, with the blocker shown", async () => {
-		const flow = flowOf("b", "  - id: work\n    agent: worker\n    on-fail: continue\n  - id: after\n    agent: scout\n", { work: "Work.", after: "After." });
-		const ran = await runInline(project, "b", flow, "turns:\n  work:\n    - call: finish\n      args: { status: blocked, summary: stuck, blocked: the API key is missing }\n  after:\n    - say: never\n");
-		expect(ran.result).toMatchObject({ ok: false, errorKind: "blocked", error: "work: blocked: the API key is missing" });
+		const flow = flowOf(
+			"b",
+			"  - id: work\n    agent: worker\n    on-fail: continue\n  - id: after\n    agent: scout\n",
+			{ work: "Work.", after: "After." },
+		);
+		const ran = await runInline(
+			project,
+			"b",
+			flow,
+			"turns:\n  work:\n    - call: finish\n      args: { status: blocked, summary: stuck, blocked: the API key is missing }\n  after:\n    - say: never\n",
+		);
+		expect(ran.result).toMatchObject({
+			ok: false,
+			errorKind: "blocked",
+			error: "work: blocked: the API key is missing",
+		});
 		expect(ran.calls).toBe(1);
 	});
 
@@ -88,7 +111,12 @@ describe("the watermark inside flows", () => {
 	it("stays quiet below the watermark", async () => {
 		project.write("small.txt", "heron\n");
 		const flow = flowOf("w", "  - id: work\n    agent: worker\n", { work: "Work." });
-		const ran = await runInline(project, "w", flow, 'contextWindow: 128000\nturns:\n  work:\n    - call: read\n      args: { path: small.txt }\n    - say: "{{task|lines:3}}"\n');
+		const ran = await runInline(
+			project,
+			"w",
+			flow,
+			'contextWindow: 128000\nturns:\n  work:\n    - call: read\n      args: { path: small.txt }\n    - say: "{{task|lines:3}}"\n',
+		);
 		expect(ran.result.output).not.toContain("Time to hand over");
 	});
 });

@@ -4,7 +4,7 @@
  * crosses the watermark ends the turn with no further request; every document is journaled as written.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
@@ -44,7 +44,10 @@ describe("the switch in flow turns", () => {
 		const places = { cwd: project.cwd, agentDir: project.agentDir };
 		expect((await resolveHandoffPolicy({ ...places, env: {} })).policy.enabled).toBe(false);
 		expect((await resolveHandoffPolicy({ ...places, env: { HANDOFF_ENABLED: "on" } })).policy.enabled).toBe(true);
-		const capped = await resolveHandoffPolicy({ ...places, env: { HANDOFF_MAX_RESETS: "1", HANDOFF_WATERMARK: "1.5" } });
+		const capped = await resolveHandoffPolicy({
+			...places,
+			env: { HANDOFF_MAX_RESETS: "1", HANDOFF_WATERMARK: "1.5" },
+		});
 		expect(capped.policy).toMatchObject({ maxResets: 1, watermark: 0.6 });
 		expect(capped.warnings.join("\n")).toContain("HANDOFF_WATERMARK");
 	});
@@ -52,8 +55,15 @@ describe("the switch in flow turns", () => {
 	it("switched off in the project settings, `pi-flows run` gives a flow turn no finish tool", () => {
 		project.write(".pi/settings.json", '{ "enable_handoff": false }\n');
 		project.write(".pi/flows/p.md", one);
-		project.write("s.yaml", 'turns:\n  work:\n    - call: finish\n      args: { status: done, summary: x }\n    - say: "{{result}}"\n');
-		const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "p", "go", "--script", "s.yaml", "--project"], { cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 });
+		project.write(
+			"s.yaml",
+			'turns:\n  work:\n    - call: finish\n      args: { status: done, summary: x }\n    - say: "{{result}}"\n',
+		);
+		const r = spawnSync(
+			process.execPath,
+			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "p", "go", "--script", "s.yaml", "--project"],
+			{ cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 },
+		);
 		expect(r.status, r.stderr).toBe(0);
 		expect(r.stdout).toMatch(/Tool finish not found|not available|unknown tool/i);
 	});
@@ -74,7 +84,12 @@ describe("the reset cap in flow turns", () => {
 describe("the watermark after finish in flow turns", () => {
 	it("makes no request after a finish that itself crosses the watermark", async () => {
 		const summary = "done ".repeat(5000);
-		const ran = await runInline(project, "p", one, `contextWindow: 8000\nturns:\n  work:\n    - call: finish\n      args: { status: done, summary: "${summary}" }\n    - say: steered after finish\n`);
+		const ran = await runInline(
+			project,
+			"p",
+			one,
+			`contextWindow: 8000\nturns:\n  work:\n    - call: finish\n      args: { status: done, summary: "${summary}" }\n    - say: steered after finish\n`,
+		);
 		expect(ran.result.ok).toBe(true);
 		expect(ran.calls).toBe(1);
 	});
@@ -114,17 +129,36 @@ it("refuses `watermark: 1.5` in a flow naming the value", async () => {
 	const { checkFlowText, catalogueOptions } = await import("../../src/flow/index.ts");
 	const { loadRoster } = await import("../../src/agents/index.ts");
 	const text = flowOf("w", "  - id: work\n    agent: worker\n    handoff: { watermark: 1.5 }\n", { work: "Work." });
-	const checked = checkFlowText(text, join(project.cwd, "w.md"), loadRoster(project.cwd, {}, project.env), catalogueOptions(project.cwd, {}, project.env));
+	const checked = checkFlowText(
+		text,
+		join(project.cwd, "w.md"),
+		loadRoster(project.cwd, {}, project.env),
+		catalogueOptions(project.cwd, {}, project.env),
+	);
 	const messages = checked.faults.map((f) => f.message).join("\n");
 	expect(messages).toContain("must be a number above 0 and at most 1, not 1.5");
 });
 
 describe("a flow visit cut mid-turn after a checkpoint", () => {
-	const checkpoint = { status: "in-progress", summary: "parser half written", decisions: [], artifacts: ["p.ts"], next_task: "write the rest", writtenAt: "2026-01-01T00:00:00.000Z", by: "checkpoint" };
+	const checkpoint = {
+		status: "in-progress",
+		summary: "parser half written",
+		decisions: [],
+		artifacts: ["p.ts"],
+		next_task: "write the rest",
+		writtenAt: "2026-01-01T00:00:00.000Z",
+		by: "checkpoint",
+	};
 
 	it("goes on from the journaled checkpoint on resume, with the task and that document only", async () => {
-		const replay = { ended: () => undefined, frozen: () => undefined, handoff: (p: string) => (p === "work" ? checkpoint : undefined) };
-		const ran = await runInline(project, "p", one, 'turns:\n  work:\n    - say: "{{task|lines:30}}"\n', "in", { replay });
+		const replay = {
+			ended: () => undefined,
+			frozen: () => undefined,
+			handoff: (p: string) => (p === "work" ? checkpoint : undefined),
+		};
+		const ran = await runInline(project, "p", one, 'turns:\n  work:\n    - say: "{{task|lines:30}}"\n', "in", {
+			replay,
+		});
 		expect(ran.result.ok).toBe(true);
 		expect(ran.result.output).toContain("## Handoff from the previous session");
 		expect(ran.result.output).toContain("parser half written");
@@ -136,7 +170,26 @@ describe("a flow visit cut mid-turn after a checkpoint", () => {
 		const start = { type: "visit_start" as const, life: 1, path: "work", node: "work", kind: "agent", at: "t" };
 		const saved = { type: "handoff" as const, life: 1, path: "work", doc: checkpoint, at: "t" };
 		expect(journalState([start, saved]).replay.handoff?.("work")).toEqual(checkpoint);
-		const end = { type: "visit_end" as const, life: 1, path: "work", node: "work", kind: "agent", ended: { ok: true, output: "x" }, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0, requests: 1, toolCalls: 0, ms: 0 }, at: "t" };
+		const end = {
+			type: "visit_end" as const,
+			life: 1,
+			path: "work",
+			node: "work",
+			kind: "agent",
+			ended: { ok: true, output: "x" },
+			usage: {
+				input: 0,
+				output: 0,
+				cacheRead: 0,
+				cacheWrite: 0,
+				totalTokens: 0,
+				cost: 0,
+				requests: 1,
+				toolCalls: 0,
+				ms: 0,
+			},
+			at: "t",
+		};
 		expect(journalState([start, saved, end]).replay.handoff?.("work")).toBeUndefined();
 	});
 });

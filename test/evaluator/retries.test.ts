@@ -14,8 +14,16 @@ afterEach(() => project.cleanup());
 
 describe("retries", () => {
 	it("retries a provider failure on the same session, which still holds the task", async () => {
-		const flow = flowOf("r", "  - id: look\n    agent: scout\n    retry: 1\n    reads: [input]\n", { look: "Look at the thing." });
-		const ran = await runInline(project, "r", flow, `turns:\n  look:\n    - fail: overloaded\n    - say: "{{task}}"\n`, "the question");
+		const flow = flowOf("r", "  - id: look\n    agent: scout\n    retry: 1\n    reads: [input]\n", {
+			look: "Look at the thing.",
+		});
+		const ran = await runInline(
+			project,
+			"r",
+			flow,
+			`turns:\n  look:\n    - fail: overloaded\n    - say: "{{task}}"\n`,
+			"the question",
+		);
 		expect(ran.result.ok).toBe(true);
 		expect(ran.result.output).toBe("Your last answer failed (provider: overloaded). Do the same task again.");
 		expect(ran.spawns).toBe(1);
@@ -63,8 +71,16 @@ describe("retries", () => {
 	// Do the same task again.", which a fresh session cannot do (it never saw the task). agent.ts now gives
 	// a fresh seat the whole task.
 	it("gives a retry on a fresh subagent (after a timeout) the whole task", async () => {
-		const flow = flowOf("t", "  - id: look\n    agent: scout\n    retry: 1\n    timeout: 200ms\n    reads: [input]\n", { look: "Look at the thing." });
-		const ran = await runInline(project, "t", flow, `turns:\n  look:\n    - hang: true\n    - say: "{{task}}"\n`, "the question");
+		const flow = flowOf("t", "  - id: look\n    agent: scout\n    retry: 1\n    timeout: 200ms\n    reads: [input]\n", {
+			look: "Look at the thing.",
+		});
+		const ran = await runInline(
+			project,
+			"t",
+			flow,
+			`turns:\n  look:\n    - hang: true\n    - say: "{{task}}"\n`,
+			"the question",
+		);
 		expect(ran.result.ok).toBe(true);
 		expect(ran.spawns).toBe(2);
 		expect(ran.result.output).toContain("Look at the thing.");

@@ -11,12 +11,16 @@ import type { TempProject } from "../helpers/project.ts";
 export function git(cwd: string, args: string[]): string {
 	const env = { ...process.env };
 	for (const name of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"]) delete env[name];
-	return execFileSync("git", ["-c", "user.name=Test Person", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false", ...args], {
-		cwd,
-		env,
-		encoding: "utf8",
-		stdio: ["ignore", "pipe", "pipe"],
-	}).trim();
+	return execFileSync(
+		"git",
+		["-c", "user.name=Test Person", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false", ...args],
+		{
+			cwd,
+			env,
+			encoding: "utf8",
+			stdio: ["ignore", "pipe", "pipe"],
+		},
+	).trim();
 }
 
 /**
@@ -36,8 +40,16 @@ export function checkedInline(project: TempProject, name: string, text: string):
 	project.write(`.pi/flows/${name}.md`, text);
 	const sources = { project: true };
 	const roster = loadRoster(project.cwd, sources, project.env);
-	const checked = checkFlowText(text, `${project.cwd}/.pi/flows/${name}.md`, roster, catalogueOptions(project.cwd, sources, project.env));
-	if (!checked.value) throw new Error(`the test flow does not check:\n${checked.faults.map((f) => `${f.line}:${f.column} ${f.code} ${f.message}`).join("\n")}`);
+	const checked = checkFlowText(
+		text,
+		`${project.cwd}/.pi/flows/${name}.md`,
+		roster,
+		catalogueOptions(project.cwd, sources, project.env),
+	);
+	if (!checked.value)
+		throw new Error(
+			`the test flow does not check:\n${checked.faults.map((f) => `${f.line}:${f.column} ${f.code} ${f.message}`).join("\n")}`,
+		);
 	return checked.value;
 }
 

@@ -18,7 +18,11 @@ beforeEach(() => {
 afterEach(() => project.cleanup());
 
 describe("a flow call", () => {
-	const child = flowOf("child", "  - id: look\n    agent: scout\n    reads: [input]\n  - id: sum\n    agent: synthesiser\n    reads: [look]\n", { look: "Look at it.", sum: "Sum it up." });
+	const child = flowOf(
+		"child",
+		"  - id: look\n    agent: scout\n    reads: [input]\n  - id: sum\n    agent: synthesiser\n    reads: [look]\n",
+		{ look: "Look at it.", sum: "Sum it up." },
+	);
 	const caller = flowOf(
 		"caller",
 		"  - id: prep\n    agent: planner\n  - id: spec\n    flow: child\n    input: prep\n  - id: after\n    agent: synthesiser\n    reads: [spec, spec.ok]\n",
@@ -45,16 +49,37 @@ describe("a flow call", () => {
 
 	it("fails `child` naming the callee's inner visit, and nothing after it runs", async () => {
 		project.write(".pi/flows/child.md", child);
-		const ran = await runInline(project, "caller", caller, `turns:\n  prep:\n    - say: q\n  "spec/look":\n    - fail: the scout broke\n  "*":\n    - say: never\n`);
-		expect(ran.result).toMatchObject({ ok: false, errorKind: "child", failedAt: "spec/look", error: "spec/look: provider: the scout broke" });
+		const ran = await runInline(
+			project,
+			"caller",
+			caller,
+			`turns:\n  prep:\n    - say: q\n  "spec/look":\n    - fail: the scout broke\n  "*":\n    - say: never\n`,
+		);
+		expect(ran.result).toMatchObject({
+			ok: false,
+			errorKind: "child",
+			failedAt: "spec/look",
+			error: "spec/look: provider: the scout broke",
+		});
 		expect(paths(ran.result)).toEqual(["prep", "spec/look", "spec"]);
 		expect(ran.result.visits.find((v) => v.path === "spec")?.error).toBe("child: spec/look: provider: the scout broke");
 		expect(ran.open).toBe(0);
 	});
 
 	it("shares the caller's memory scope nowhere: a callee's `memory: flow` is its own", async () => {
-		project.write(".pi/flows/mem.md", flowOf("mem", "  - id: one\n    agent: scout\n    memory: flow\n  - id: two\n    agent: scout\n    memory: flow\n", { one: "One.", two: "Two." }));
-		const flow = flowOf("outer", "  - id: first\n    agent: scout\n    memory: flow\n  - id: sub\n    flow: mem\n    input: input\n  - id: last\n    agent: scout\n    memory: flow\n", { first: "F.", last: "L." });
+		project.write(
+			".pi/flows/mem.md",
+			flowOf(
+				"mem",
+				"  - id: one\n    agent: scout\n    memory: flow\n  - id: two\n    agent: scout\n    memory: flow\n",
+				{ one: "One.", two: "Two." },
+			),
+		);
+		const flow = flowOf(
+			"outer",
+			"  - id: first\n    agent: scout\n    memory: flow\n  - id: sub\n    flow: mem\n    input: input\n  - id: last\n    agent: scout\n    memory: flow\n",
+			{ first: "F.", last: "L." },
+		);
 		const ran = await runInline(project, "outer", flow, `turns:\n  "*":\n    - say: ok\n`);
 		expect(ran.result.ok).toBe(true);
 		expect(paths(ran.result)).toEqual(["first", "sub/one", "sub/two", "sub", "last"]);
@@ -108,7 +133,10 @@ describe("checks", () => {
 		const flow = checkedInline(project, "checks", checks);
 		const stage = await prepareRun(flow, { cwd: project.cwd, somebodyThere: false, git: createGitPort() });
 		project.write(".pi/checks/red.sh", "exit 0\n");
-		const ran = await runInline(project, "checks", checks, `turns:\n  judge:\n    - say: ok\n`, "x", { check: createBashCheck(), ...(stage.ok ? { scripts: stage.scripts } : {}) });
+		const ran = await runInline(project, "checks", checks, `turns:\n  judge:\n    - say: ok\n`, "x", {
+			check: createBashCheck(),
+			...(stage.ok ? { scripts: stage.scripts } : {}),
+		});
 		expect(outputAt(ran.result, "red")).toMatchObject({ passed: false });
 	});
 
@@ -117,7 +145,12 @@ describe("checks", () => {
 		const flow = flowOf("slow", "  - id: slow\n    check: .pi/checks/slow.sh\n    timeout: 300ms\n", {});
 		const started = performance.now();
 		const ran = await runInline(project, "slow", flow, "turns: {}\n", "x", { check: createBashCheck() });
-		expect(ran.result).toMatchObject({ ok: false, errorKind: "timeout", failedAt: "slow", error: "slow: timeout: timed out after 300ms" });
+		expect(ran.result).toMatchObject({
+			ok: false,
+			errorKind: "timeout",
+			failedAt: "slow",
+			error: "slow: timeout: timed out after 300ms",
+		});
 		expect(performance.now() - started).toBeLessThan(5000);
 	});
 
@@ -169,7 +202,9 @@ describe("commits and the diff read", () => {
 		expect(git(project.cwd, ["rev-parse", "HEAD"])).toBe(save.sha);
 		expect(git(project.cwd, ["symbolic-ref", "--short", "HEAD"])).toBe("pi-flows/add-a-greeting");
 		expect(git(project.cwd, ["rev-parse", "main"])).toBe(mainBefore);
-		expect(git(project.cwd, ["log", "-1", "--format=%an <%ae>|%s"])).toBe("pi-flows <pi-flows@localhost>|Add hello.txt");
+		expect(git(project.cwd, ["log", "-1", "--format=%an <%ae>|%s"])).toBe(
+			"pi-flows <pi-flows@localhost>|Add hello.txt",
+		);
 		expect(git(project.cwd, ["show", "--name-only", "--format=", "HEAD"])).toBe("hello.txt");
 		expect(git(project.cwd, ["status", "--porcelain"])).toBe("");
 		expect(ran.open).toBe(0);
@@ -177,7 +212,14 @@ describe("commits and the diff read", () => {
 
 	it("fails `empty-message` on a blank message before git is asked anything", async () => {
 		gitProject(project, { "README.md": "readme\n" });
-		const ran = await runInline(project, "save", commitFlow, `turns:\n  code:\n    - say: did nothing\n  message:\n    - say: "   "\n`, "x", { git: createGitPort() });
+		const ran = await runInline(
+			project,
+			"save",
+			commitFlow,
+			`turns:\n  code:\n    - say: did nothing\n  message:\n    - say: "   "\n`,
+			"x",
+			{ git: createGitPort() },
+		);
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "empty-message", failedAt: "save" });
 		expect(git(project.cwd, ["symbolic-ref", "--short", "HEAD"])).toBe("main");
 		expect(git(project.cwd, ["branch", "--list", "pi-flows/*"])).toBe("");
@@ -185,7 +227,14 @@ describe("commits and the diff read", () => {
 
 	it("says `committed: false` for a clean tree, still on the run's branch", async () => {
 		gitProject(project, { "README.md": "readme\n" });
-		const ran = await runInline(project, "save", commitFlow, `turns:\n  code:\n    - say: nothing to do\n  message:\n    - say: "Nothing: {{section:diff}}."\n`, "clean", { git: createGitPort() });
+		const ran = await runInline(
+			project,
+			"save",
+			commitFlow,
+			`turns:\n  code:\n    - say: nothing to do\n  message:\n    - say: "Nothing: {{section:diff}}."\n`,
+			"clean",
+			{ git: createGitPort() },
+		);
 		expect(ran.result.ok).toBe(true);
 		expect(outputAt(ran.result, "message")).toBe("Nothing: .");
 		expect(ran.result.output).toEqual({ committed: false, branch: "pi-flows/clean" });
@@ -227,15 +276,24 @@ describe("commits and the diff read", () => {
 		expect(ran.result.ok).toBe(true);
 		expect(outputAt(ran.result, "first")).toMatchObject({ committed: true, branch: "pi-flows/two-commits" });
 		expect(outputAt(ran.result, "second")).toMatchObject({ committed: true, branch: "pi-flows/two-commits" });
-		expect(git(project.cwd, ["log", "--format=%s", "pi-flows/two-commits"]).split("\n")).toEqual(["Add b", "Add a", "initial"]);
-		expect(git(project.cwd, ["branch", "--list", "pi-flows/*", "--format=%(refname:short)"])).toBe("pi-flows/two-commits");
+		expect(git(project.cwd, ["log", "--format=%s", "pi-flows/two-commits"]).split("\n")).toEqual([
+			"Add b",
+			"Add a",
+			"initial",
+		]);
+		expect(git(project.cwd, ["branch", "--list", "pi-flows/*", "--format=%(refname:short)"])).toBe(
+			"pi-flows/two-commits",
+		);
 	});
 
 	it("keeps the run's branch when a hook refuses the first commit, and across a call", async () => {
 		gitProject(project, { "README.md": "readme\n" });
 		project.write(".git/hooks/pre-commit", '#!/bin/sh\ntest -f ok.txt || { echo "need ok.txt" >&2; exit 1; }\n');
 		chmodSync(join(project.cwd, ".git/hooks/pre-commit"), 0o755);
-		project.write(".pi/flows/saver.md", flowOf("saver", "  - id: fix\n    agent: coder\n  - id: again\n    commit: fix\n", { fix: "Fix." }));
+		project.write(
+			".pi/flows/saver.md",
+			flowOf("saver", "  - id: fix\n    agent: coder\n  - id: again\n    commit: fix\n", { fix: "Fix." }),
+		);
 		const flow = flowOf(
 			"hooked",
 			`  - id: one
@@ -271,8 +329,15 @@ describe("commits and the diff read", () => {
 		expect(first).toMatchObject({ ok: false });
 		expect(first?.error).toMatch(/^unavailable: .*need ok\.txt/s);
 		expect(outputAt(ran.result, "sub/again")).toMatchObject({ committed: true, branch: "pi-flows/hooked-run" });
-		expect(git(project.cwd, ["branch", "--list", "pi-flows/*", "--format=%(refname:short)"])).toBe("pi-flows/hooked-run");
-		expect(git(project.cwd, ["show", "--name-only", "--format=%s", "HEAD"]).split("\n")).toEqual(["Add ok", "", "a.txt", "ok.txt"]);
+		expect(git(project.cwd, ["branch", "--list", "pi-flows/*", "--format=%(refname:short)"])).toBe(
+			"pi-flows/hooked-run",
+		);
+		expect(git(project.cwd, ["show", "--name-only", "--format=%s", "HEAD"]).split("\n")).toEqual([
+			"Add ok",
+			"",
+			"a.txt",
+			"ok.txt",
+		]);
 	});
 
 	it("shows the diff to the person a question reads it for, and to a swarm's members", async () => {
@@ -285,7 +350,14 @@ describe("commits and the diff read", () => {
 			"  - id: sure\n    ask: Keep this change?\n    confirm: true\n    reads: [diff]\n  - id: crowd\n    swarm: [scout]\n    rounds: 1\n    reads: [diff]\n",
 			{ crowd: "Judge the change under `diff`." },
 		);
-		const ran = await runInline(project, "shown", flow, `turns:\n  crowd:\n    - say: "{{section:diff|lines:1}}"\n`, "x", { git: createGitPort(), ask: scriptedAsk({ sure: true }, log) });
+		const ran = await runInline(
+			project,
+			"shown",
+			flow,
+			`turns:\n  crowd:\n    - say: "{{section:diff|lines:1}}"\n`,
+			"x",
+			{ git: createGitPort(), ask: scriptedAsk({ sure: true }, log) },
+		);
 		expect(ran.result.ok).toBe(true);
 		expect(log[0].reads[0].address).toBe("diff");
 		expect(log[0].reads[0].text).toContain("diff --git a/a.txt b/a.txt");
@@ -320,7 +392,9 @@ describe("commits and the diff read", () => {
 		git(project.cwd, ["add", "a.txt"]);
 		const index = readFileSync(join(project.cwd, ".git/index"));
 		const flow = flowOf("peek", "  - id: look\n    agent: reviewer\n    reads: [diff]\n", { look: "Review." });
-		const ran = await runInline(project, "peek", flow, `turns:\n  look:\n    - say: "{{section:diff}}"\n`, "x", { git: createGitPort() });
+		const ran = await runInline(project, "peek", flow, `turns:\n  look:\n    - say: "{{section:diff}}"\n`, "x", {
+			git: createGitPort(),
+		});
 		const diff = ran.result.output as string;
 		expect(diff).toContain("diff --git a/a.txt b/a.txt");
 		expect(diff).toContain("+two");

@@ -5,7 +5,14 @@ import { answerOf } from "../../src/extension/launch/answer.ts";
 import type { FlowResult } from "../../src/flow/index.ts";
 import { emptyUsage } from "../../src/runtime/usage.ts";
 
-const result = (extra: Partial<FlowResult> = {}): FlowResult => ({ flow: "explore", ok: true, output: "the answer", visits: [], usage: emptyUsage(), ...extra });
+const result = (extra: Partial<FlowResult> = {}): FlowResult => ({
+	flow: "explore",
+	ok: true,
+	output: "the answer",
+	visits: [],
+	usage: emptyUsage(),
+	...extra,
+});
 
 describe("answerOf", () => {
 	it("ends with ok, the folder and the usage", () => {
@@ -15,12 +22,19 @@ describe("answerOf", () => {
 	});
 
 	it("names the visit a run failed at, once", () => {
-		const { end } = answerOf("explore", "How?", { result: result({ ok: false, failedAt: "look", error: "look: provider: down" }), runDir: "r" });
+		const { end } = answerOf("explore", "How?", {
+			result: result({ ok: false, failedAt: "look", error: "look: provider: down" }),
+			runDir: "r",
+		});
 		expect(end).toBe("failed at look: provider: down · r");
 	});
 
 	it("says which end-of-run files could not be written", () => {
-		const { content } = answerOf("explore", "How?", { result: result(), runDir: "r", unwritten: ["result.json: EACCES: permission denied"] });
+		const { content } = answerOf("explore", "How?", {
+			result: result(),
+			runDir: "r",
+			unwritten: ["result.json: EACCES: permission denied"],
+		});
 		expect(content).toMatch(/\(could not write result\.json: EACCES: permission denied: the journal keeps the run\)$/);
 	});
 });

@@ -15,8 +15,16 @@ describe("a /run command line", () => {
 			input: "How are faults reported?",
 			flags: { "--model": "p/m", "--timeout": "10m" },
 		});
-		expect(read("explore what does --model mean here")).toEqual({ name: "explore", input: "what does --model mean here", flags: {} });
-		expect(read("explore why --timeout 5s --budget-tokens 50k")).toEqual({ name: "explore", input: "why", flags: { "--timeout": "5s", "--budget-tokens": "50k" } });
+		expect(read("explore what does --model mean here")).toEqual({
+			name: "explore",
+			input: "what does --model mean here",
+			flags: {},
+		});
+		expect(read("explore why --timeout 5s --budget-tokens 50k")).toEqual({
+			name: "explore",
+			input: "why",
+			flags: { "--timeout": "5s", "--budget-tokens": "50k" },
+		});
 	});
 
 	it("reads a single quoted input as the text inside the quotes, and a bare name with no input", () => {
@@ -26,7 +34,10 @@ describe("a /run command line", () => {
 	});
 
 	it("refuses an unknown leading flag with the nearest one, a flag with no value, and a flag given twice", () => {
-		expect(readCommandLine("--modle p/m explore x")).toEqual({ ok: false, error: expect.stringMatching(/^unknown flag `--modle`; did you mean `--model`\?/) });
+		expect(readCommandLine("--modle p/m explore x")).toEqual({
+			ok: false,
+			error: expect.stringMatching(/^unknown flag `--modle`; did you mean `--model`\?/),
+		});
 		expect(readCommandLine("--model --timeout 5s explore")).toEqual({ ok: false, error: "`--model` needs a value" });
 		expect(readCommandLine("--model a explore x --model b")).toEqual({ ok: false, error: "`--model` is given twice" });
 	});

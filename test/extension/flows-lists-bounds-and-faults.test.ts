@@ -11,7 +11,8 @@ beforeEach(() => {
 });
 afterEach(() => box.cleanup());
 
-const notes = (lines: Line[]) => lines.filter((l) => l.type === "extension_ui_request" && l.method === "notify").map((l) => String(l.message));
+const notes = (lines: Line[]) =>
+	lines.filter((l) => l.type === "extension_ui_request" && l.method === "notify").map((l) => String(l.message));
 
 describe("/flows in a real pi process", () => {
 	it("lists every flow with its source and bound, and a broken one with its faults at file:line:col", async () => {

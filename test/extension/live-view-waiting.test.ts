@@ -38,7 +38,11 @@ function oneAtATime(spawn: Spawn): Spawn {
 
 describe("a turn that waits for its turn", () => {
 	it("is drawn waiting, with no clock, until it starts", async () => {
-		const text = flowOf("m", "  - id: look\n    map: [a, b, c]\n    concurrency: 3\n    do:\n      - id: scout\n        agent: scout\n", { scout: "Look." });
+		const text = flowOf(
+			"m",
+			"  - id: look\n    map: [a, b, c]\n    concurrency: 3\n    do:\n      - id: scout\n        agent: scout\n",
+			{ scout: "Look." },
+		);
 		const script = 'turns:\n  "look[1]/scout":\n    - delay: 1500\n      say: first\n  scout:\n    - say: later\n';
 		const host = await scriptedHost(project, script);
 		const flow = checkFlowText(text, "m.md", loadRoster(project.cwd, { project: true }, project.env)).value;
@@ -53,16 +57,29 @@ describe("a turn that waits for its turn", () => {
 			if (e.type === "turn_wait") waitedAt.set(e.path, now);
 			if (e.type === "turn_start") startedAt.set(e.path, now);
 			// The moment to look: the first scout runs, and both others have asked for their turn.
-			if (!frame && startedAt.has("look[1]/scout") && waitedAt.has("look[2]/scout") && waitedAt.has("look[3]/scout") && !startedAt.has("look[2]/scout")) {
+			if (
+				!frame &&
+				startedAt.has("look[1]/scout") &&
+				waitedAt.has("look[2]/scout") &&
+				waitedAt.has("look[3]/scout") &&
+				!startedAt.has("look[2]/scout")
+			) {
 				frame = showLive(state, treeOf(flow), now);
 			}
 		};
 		const ran = await runInline(project, "m", text, script, "x", { spawn: oneAtATime(host.spawn), onEvent });
 		expect(ran.result.ok).toBe(true);
 		expect(frame).toBeDefined();
-		const turns = (frame ?? []).filter((l) => /look\[\d\]\/scout/.test(l)).map((l) => l.trim().replace(/ · \d+s$/, " · <clock>"));
-		expect(turns).toEqual(["▸ look[1]/scout · scout · scripted/scripted · <clock>", "◌ look[2]/scout · scout · waiting", "◌ look[3]/scout · scout · waiting"]);
+		const turns = (frame ?? [])
+			.filter((l) => /look\[\d\]\/scout/.test(l))
+			.map((l) => l.trim().replace(/ · \d+s$/, " · <clock>"));
+		expect(turns).toEqual([
+			"▸ look[1]/scout · scout · scripted/scripted · <clock>",
+			"◌ look[2]/scout · scout · waiting",
+			"◌ look[3]/scout · scout · waiting",
+		]);
 		// Each waiting turn's clock starts when the turn does, after the one before it ended.
-		for (const i of [2, 3]) expect(startedAt.get(`look[${i}]/scout`) ?? 0).toBeGreaterThanOrEqual(startedAt.get("look[1]/scout") ?? Infinity);
+		for (const i of [2, 3])
+			expect(startedAt.get(`look[${i}]/scout`) ?? 0).toBeGreaterThanOrEqual(startedAt.get("look[1]/scout") ?? Infinity);
 	}, 30_000);
 });

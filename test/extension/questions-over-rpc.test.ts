@@ -54,7 +54,9 @@ describe("a flow's questions", () => {
 			expect(asked[0].title).toMatch(/^pick\n\nWhich colour\?$/);
 			expect(asked[0].options).toEqual(["red", "green", "blue — the sky", "None of these"]);
 			// The yes/no shows what it reads: the answer to the first question.
-			expect(String(asked[1].message)).toMatch(/^## pick\n```json\n\{\n {2}"answered": true,\n {2}"answer": "blue"\n\}\n```\n\nSure\?$/);
+			expect(String(asked[1].message)).toMatch(
+				/^## pick\n```json\n\{\n {2}"answered": true,\n {2}"answer": "blue"\n\}\n```\n\nSure\?$/,
+			);
 			const result = flowResults(pi.lines)[0];
 			const text = contentOf(result as Line);
 			expect(text).toContain('"answer": "blue"');
@@ -69,7 +71,9 @@ describe("a flow's questions", () => {
 	it("with nobody there (pi -p), a question with no default is refused before anything runs", () => {
 		const run = print(box, "/run asks colours --script asks.script.yaml");
 		expect(run.status, run.stderr).toBe(0);
-		expect(run.stderr).toMatch(/\/run asks: refused\n.*asks\.md:\d+:\d+: unattended-ask: nobody is there to answer `sure`/);
+		expect(run.stderr).toMatch(
+			/\/run asks: refused\n.*asks\.md:\d+:\d+: unattended-ask: nobody is there to answer `sure`/,
+		);
 		expect(run.stderr).toContain("asks cannot start here; nothing was run.");
 	});
 });

@@ -5,12 +5,24 @@ import { contentOf, type Line, rpc, type Sandbox, sandbox } from "./helpers/pi-p
 let box: Sandbox;
 beforeEach(() => {
 	box = sandbox(["echo", "judge"]);
-	box.write("~agent/flows/pair.md", sequence("pair", [{ id: "draft", agent: "echo" }, { id: "review", agent: "judge" }]));
-	box.write("pair.script.yaml", 'turns:\n  draft:\n    - say: DRAFT TEXT\n  review:\n    - say: "REVIEW SAW: {{task}}"\n');
+	box.write(
+		"~agent/flows/pair.md",
+		sequence("pair", [
+			{ id: "draft", agent: "echo" },
+			{ id: "review", agent: "judge" },
+		]),
+	);
+	box.write(
+		"pair.script.yaml",
+		'turns:\n  draft:\n    - say: DRAFT TEXT\n  review:\n    - say: "REVIEW SAW: {{task}}"\n',
+	);
 });
 afterEach(() => box.cleanup());
 
-const notes = (lines: Line[]) => lines.filter((l) => l.type === "message_end" && (l.message as { customType?: string }).customType === "pi-flows-note").map(contentOf);
+const notes = (lines: Line[]) =>
+	lines
+		.filter((l) => l.type === "message_end" && (l.message as { customType?: string }).customType === "pi-flows-note")
+		.map(contentOf);
 
 describe("/step", () => {
 	it("shows what each turn reads and its result, lets the person edit the next input, and keeps it all out of the model's context", async () => {
@@ -32,7 +44,11 @@ describe("/step", () => {
 		});
 		try {
 			await pi.prompt("/step pair write it --script pair.script.yaml");
-			expect(asked.map((r) => `${r.method}: ${r.title}`)).toEqual(["select: draft ended. Next?", "editor: Edit what review reads", "select: review ended. Next?"]);
+			expect(asked.map((r) => `${r.method}: ${r.title}`)).toEqual([
+				"select: draft ended. Next?",
+				"editor: Edit what review reads",
+				"select: review ended. Next?",
+			]);
 			expect(asked[0].options).toEqual(["continue", "edit the next input", "stop"]);
 			expect(String(asked[1].prefill)).toContain("## draft\n\nDRAFT TEXT");
 			const shown = notes(pi.lines);
@@ -46,7 +62,9 @@ describe("/step", () => {
 			await pi.prompt("what happened?");
 			const answer = await pi.waitFor((l) => l.type === "agent_settled", "the model's turn");
 			expect(answer).toBeDefined();
-			const reply = pi.lines.filter((l) => l.type === "message_end" && (l.message as { role: string }).role === "assistant").at(-1) as Line;
+			const reply = pi.lines
+				.filter((l) => l.type === "message_end" && (l.message as { role: string }).role === "assistant")
+				.at(-1) as Line;
 			expect(JSON.stringify(reply)).toContain("NOTE IN CONTEXT: no; RESULT IN CONTEXT: no");
 		} finally {
 			await pi.close();
@@ -55,7 +73,10 @@ describe("/step", () => {
 
 	it("stops when the person says stop, and plays one turn for an agent's name", async () => {
 		const script = box.write("any.script.yaml", 'turns:\n  "*":\n    - say: ONE TURN OF ECHO\n');
-		const pi = rpc(box, { env: { PI_FLOWS_TEST_SCRIPT: script }, onUi: (r) => (r.method === "select" ? { value: "stop" } : undefined) });
+		const pi = rpc(box, {
+			env: { PI_FLOWS_TEST_SCRIPT: script },
+			onUi: (r) => (r.method === "select" ? { value: "stop" } : undefined),
+		});
 		try {
 			await pi.prompt("/step pair write it --script pair.script.yaml");
 			const shown = notes(pi.lines);
@@ -63,7 +84,10 @@ describe("/step", () => {
 			expect(shown.at(-1)).toMatch(/stopped by you at review · \.pi\/runs\//);
 			await pi.prompt("/step echo say hi --model scripted/scripted");
 			const turn = notes(pi.lines).slice(shown.length);
-			expect(turn).toEqual([expect.stringMatching(/^▸ \*\*echo\*\* · echo · scripted\/scripted\n\nIt reads:\n\n```\nsay hi\n```$/), expect.stringMatching(/^✓ \*\*echo\*\* · .*\n\nONE TURN OF ECHO$/)]);
+			expect(turn).toEqual([
+				expect.stringMatching(/^▸ \*\*echo\*\* · echo · scripted\/scripted\n\nIt reads:\n\n```\nsay hi\n```$/),
+				expect.stringMatching(/^✓ \*\*echo\*\* · .*\n\nONE TURN OF ECHO$/),
+			]);
 		} finally {
 			await pi.close();
 		}
@@ -76,7 +100,10 @@ describe("/step", () => {
 		try {
 			await pi.prompt("/step echo say hi --script echo.script.yaml");
 			const turn = notes(pi.lines);
-			expect(turn).toEqual([expect.stringMatching(/^▸ \*\*echo\*\* · echo · scripted\n\nIt reads:\n\n```\nsay hi\n```$/), expect.stringMatching(/^✓ \*\*echo\*\* · .*\n\nSCRIPTED ECHO: say hi$/)]);
+			expect(turn).toEqual([
+				expect.stringMatching(/^▸ \*\*echo\*\* · echo · scripted\n\nIt reads:\n\n```\nsay hi\n```$/),
+				expect.stringMatching(/^✓ \*\*echo\*\* · .*\n\nSCRIPTED ECHO: say hi$/),
+			]);
 			await pi.prompt("/step echo say hi --script typo.script.yaml");
 			const said = JSON.stringify(pi.lines.slice(-20));
 			expect(said).toContain("/step echo: refused");

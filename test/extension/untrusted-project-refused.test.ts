@@ -21,13 +21,17 @@ describe("project agents and flows are repository content", () => {
 			await pi.prompt("/run secret tell me --script secret.script.yaml");
 			expect(String(confirms(pi.lines)[0]?.message)).toContain(".pi/flows/secret.md");
 			const note = pi.lines.find((l) => l.method === "notify");
-			expect(String(note?.message)).toMatch(/^\/run secret: refused\n\.pi\/flows\/secret\.md is this project's flow `secret`, and this project is not trusted: .* Nothing was run\.$/);
+			expect(String(note?.message)).toMatch(
+				/^\/run secret: refused\n\.pi\/flows\/secret\.md is this project's flow `secret`, and this project is not trusted: .* Nothing was run\.$/,
+			);
 			expect(ran(pi.lines)).toBe(false);
 			// Asked once per session: /flows lists the file without reading it, and asks nothing more.
 			await pi.prompt("/flows");
 			expect(confirms(pi.lines)).toHaveLength(1);
 			const listing = String(pi.lines.filter((l) => l.method === "notify").at(-1)?.message);
-			expect(listing).toMatch(/secret\s+project\s+not loaded\s+\.pi\/flows\/secret\.md \(this project is not trusted\)/);
+			expect(listing).toMatch(
+				/secret\s+project\s+not loaded\s+\.pi\/flows\/secret\.md \(this project is not trusted\)/,
+			);
 		} finally {
 			await pi.close();
 		}
@@ -45,7 +49,9 @@ describe("project agents and flows are repository content", () => {
 
 	it("are refused with nobody to ask (pi -p), unless PI_FLOWS_TRUST_PROJECT=1 says so", () => {
 		const refused = print(box, "/run secret tell me --script secret.script.yaml");
-		expect(refused.stderr).toContain(".pi/flows/secret.md is this project's flow `secret`, and this project is not trusted");
+		expect(refused.stderr).toContain(
+			".pi/flows/secret.md is this project's flow `secret`, and this project is not trusted",
+		);
 		expect(refused.stderr).not.toContain("PROJECT FLOW RAN");
 		const allowed = print(box, "/run secret tell me --script secret.script.yaml", [], { PI_FLOWS_TRUST_PROJECT: "1" });
 		expect(allowed.stderr).toContain("PROJECT FLOW RAN");

@@ -15,9 +15,21 @@ function checkpointEveryTurn(reset: "compact" | "session", turns: number): FauxR
 		n++;
 		const last = context.messages.findLast((m) => m.role === "toolResult");
 		if (last && textOf(last.content).includes("used up")) {
-			return fauxAssistantMessage([fauxToolCall("finish", { status: "partial", summary: "Stopped by the breaker.", next_task: "Carry on." }, { id: `f${n}` })], { stopReason: "toolUse" });
+			return fauxAssistantMessage(
+				[
+					fauxToolCall(
+						"finish",
+						{ status: "partial", summary: "Stopped by the breaker.", next_task: "Carry on." },
+						{ id: `f${n}` },
+					),
+				],
+				{ stopReason: "toolUse" },
+			);
 		}
-		return fauxAssistantMessage([fauxToolCall("checkpoint", { summary: `Milestone ${n}.`, next_task: "More.", reset }, { id: `c${n}` })], { stopReason: "toolUse" });
+		return fauxAssistantMessage(
+			[fauxToolCall("checkpoint", { summary: `Milestone ${n}.`, next_task: "More.", reset }, { id: `c${n}` })],
+			{ stopReason: "toolUse" },
+		);
 	};
 	return Array.from({ length: turns }, () => step);
 }
@@ -30,7 +42,12 @@ describe("the reset breaker", () => {
 			responses: checkpointEveryTurn("compact", 10),
 		});
 		await h.session.prompt("Work.");
-		await h.waitFor(() => h?.session.messages.some((m) => m.role === "toolResult" && m.toolName === "finish") === true && h.session.isIdle, "finish");
+		await h.waitFor(
+			() =>
+				h?.session.messages.some((m) => m.role === "toolResult" && m.toolName === "finish") === true &&
+				h.session.isIdle,
+			"finish",
+		);
 		const compactions = h.session.sessionManager.getBranch().filter((e) => e.type === "compaction");
 		expect(compactions).toHaveLength(2);
 		// checkpoint, checkpoint, checkpoint (not reset: breaker), finish.
@@ -41,7 +58,12 @@ describe("the reset breaker", () => {
 	it("holds across sessions: session resets stop at the limit instead of starting over in each new session", async () => {
 		h = await startHarness({ env: { HANDOFF_MAX_RESETS: "2" }, responses: checkpointEveryTurn("session", 10) });
 		await h.session.prompt("Work.");
-		await h.waitFor(() => h?.session.messages.some((m) => m.role === "toolResult" && m.toolName === "finish") === true && h.session.isIdle, "finish");
+		await h.waitFor(
+			() =>
+				h?.session.messages.some((m) => m.role === "toolResult" && m.toolName === "finish") === true &&
+				h.session.isIdle,
+			"finish",
+		);
 		// The first session and two cuts; the third checkpoint only saves.
 		expect(new Set(h.events.map((e) => e.sessionId)).size).toBe(3);
 		expect(h.faux.state.callCount).toBe(4);

@@ -32,7 +32,13 @@ describe("checkpoint with reset compact", () => {
 			responses: [
 				fauxAssistantMessage([fauxToolCall("pad", { size: FILLER }, { id: "p1" })], { stopReason: "toolUse" }),
 				fauxAssistantMessage(
-					[fauxToolCall("checkpoint", { summary: "Lexer written and tested.", next_task: "Write the parser.", reset: "compact" }, { id: "c1" })],
+					[
+						fauxToolCall(
+							"checkpoint",
+							{ summary: "Lexer written and tested.", next_task: "Write the parser.", reset: "compact" },
+							{ id: "c1" },
+						),
+					],
 					{ stopReason: "toolUse" },
 				),
 				(context) => {
@@ -83,7 +89,9 @@ describe("checkpoint with reset compact", () => {
 		let resumedWith: Context | undefined;
 		h = await startHarness({
 			responses: [
-				fauxAssistantMessage([fauxToolCall("checkpoint", { summary: "Tiny step.", reset: "compact" }, { id: "c1" })], { stopReason: "toolUse" }),
+				fauxAssistantMessage([fauxToolCall("checkpoint", { summary: "Tiny step.", reset: "compact" }, { id: "c1" })], {
+					stopReason: "toolUse",
+				}),
 				(context) => {
 					resumedWith = context;
 					return fauxAssistantMessage("Carrying on.");
@@ -103,7 +111,9 @@ describe("checkpoint with reset compact", () => {
 			mode: "print",
 			settings: { compaction: { enabled: false, keepRecentTokens: 1 } },
 			responses: [
-				fauxAssistantMessage([fauxToolCall("checkpoint", { summary: "Saved.", reset: "compact" }, { id: "c1" })], { stopReason: "toolUse" }),
+				fauxAssistantMessage([fauxToolCall("checkpoint", { summary: "Saved.", reset: "compact" }, { id: "c1" })], {
+					stopReason: "toolUse",
+				}),
 				fauxAssistantMessage("Still here."),
 			],
 		});

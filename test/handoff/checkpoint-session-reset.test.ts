@@ -19,7 +19,13 @@ describe("checkpoint with reset session", () => {
 			responses: [
 				fauxAssistantMessage([fauxToolCall("pad", { size: 2000 }, { id: "p1" })], { stopReason: "toolUse" }),
 				fauxAssistantMessage(
-					[fauxToolCall("checkpoint", { summary: "Schema drafted.", next_task: "Implement the loader.", reset: "session" }, { id: "c1" })],
+					[
+						fauxToolCall(
+							"checkpoint",
+							{ summary: "Schema drafted.", next_task: "Implement the loader.", reset: "session" },
+							{ id: "c1" },
+						),
+					],
 					{ stopReason: "toolUse" },
 				),
 				(context) => {
@@ -43,7 +49,9 @@ describe("checkpoint with reset session", () => {
 		const seed = h.session.sessionManager.getBranch().find((e) => e.type === "custom_message");
 		expect(seed?.type === "custom_message" && seed.customType).toBe(HANDOFF_TYPES.seed);
 		// The reset count rides along, so the breaker holds across sessions.
-		const state = h.session.sessionManager.getBranch().find((e) => e.type === "custom" && e.customType === HANDOFF_TYPES.state);
+		const state = h.session.sessionManager
+			.getBranch()
+			.find((e) => e.type === "custom" && e.customType === HANDOFF_TYPES.state);
 		expect(state?.type === "custom" && state.data).toMatchObject({ resets: 1, purpose: "cut" });
 		expect(h.faux.state.callCount).toBe(3);
 	});

@@ -9,7 +9,10 @@ import { parseHandoff } from "../../src/handoff/index.ts";
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
 const piPackage = join(repo, "node_modules/@earendil-works/pi-coding-agent");
-const piBin = join(piPackage, (JSON.parse(readFileSync(join(piPackage, "package.json"), "utf8")) as { bin: { pi: string } }).bin.pi);
+const piBin = join(
+	piPackage,
+	(JSON.parse(readFileSync(join(piPackage, "package.json"), "utf8")) as { bin: { pi: string } }).bin.pi,
+);
 const node = join(repo, "node_modules/.bin/node");
 const extension = join(here, "fixtures/faux-handoff-extension.ts");
 
@@ -28,7 +31,13 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 const baseArgs = () => [piBin, "--offline", "--no-session", "-ne", "-e", extension, "--model", "faux/faux-1"];
 
 function env(extra: Record<string, string>) {
-	const { HANDOFF_ENABLED: _a, HANDOFF_WATERMARK: _b, HANDOFF_MAX_RESETS: _c, HANDOFF_CHECKPOINT_RESET: _d, ...base } = process.env;
+	const {
+		HANDOFF_ENABLED: _a,
+		HANDOFF_WATERMARK: _b,
+		HANDOFF_MAX_RESETS: _c,
+		HANDOFF_CHECKPOINT_RESET: _d,
+		...base
+	} = process.env;
 	return { ...base, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", ...extra };
 }
 
@@ -36,9 +45,17 @@ function pi(args: string[], extra: Record<string, string> = {}) {
 	return spawnSync(node, [...baseArgs(), ...args], { cwd, env: env(extra), encoding: "utf8", timeout: 60_000 });
 }
 
-type JsonEvent = { type: string; message?: { role?: string; content?: { type: string; text?: string }[] }; result?: { summary?: string } };
+type JsonEvent = {
+	type: string;
+	message?: { role?: string; content?: { type: string; text?: string }[] };
+	result?: { summary?: string };
+};
 
-const lines = (text: string) => text.split("\n").filter((l) => l.trim().startsWith("{")).map((l) => JSON.parse(l) as JsonEvent);
+const lines = (text: string) =>
+	text
+		.split("\n")
+		.filter((l) => l.trim().startsWith("{"))
+		.map((l) => JSON.parse(l) as JsonEvent);
 
 describe("the real pi CLI", () => {
 	it("finish writes HANDOFF.md and the run stops: one model answer, no victory lap", () => {
@@ -51,7 +68,12 @@ describe("the real pi CLI", () => {
 		const path = join(cwd, "HANDOFF.md");
 		expect(existsSync(path)).toBe(true);
 		const doc = parseHandoff(readFileSync(path, "utf8")).value;
-		expect(doc).toMatchObject({ status: "done", summary: "Wrote the CLI proof.", by: "finish", artifacts: ["HANDOFF.md"] });
+		expect(doc).toMatchObject({
+			status: "done",
+			summary: "Wrote the CLI proof.",
+			by: "finish",
+			artifacts: ["HANDOFF.md"],
+		});
 	});
 
 	it("/handoff status in print mode reports every layer on stderr (pi keeps stdout), and HANDOFF_ENABLED wins", () => {
@@ -64,8 +86,14 @@ describe("the real pi CLI", () => {
 	});
 
 	it("in RPC mode, a compact checkpoint resets the context to the document and the agent resumes from it", async () => {
-		writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ compaction: { enabled: false, keepRecentTokens: 1 } }));
-		const child = spawn(node, [...baseArgs(), "--mode", "rpc"], { cwd, env: env({ HANDOFF_TEST_SCRIPT: "checkpoint" }) });
+		writeFileSync(
+			join(agentDir, "settings.json"),
+			JSON.stringify({ compaction: { enabled: false, keepRecentTokens: 1 } }),
+		);
+		const child = spawn(node, [...baseArgs(), "--mode", "rpc"], {
+			cwd,
+			env: env({ HANDOFF_TEST_SCRIPT: "checkpoint" }),
+		});
 		const events: JsonEvent[] = [];
 		let buffer = "";
 		let stderr = "";
@@ -91,7 +119,9 @@ describe("the real pi CLI", () => {
 				}
 			});
 		});
-		child.stdin.write(`${JSON.stringify({ id: "1", type: "prompt", message: `Start. ${"FILLER-FILLER ".repeat(300)}` })}\n`);
+		child.stdin.write(
+			`${JSON.stringify({ id: "1", type: "prompt", message: `Start. ${"FILLER-FILLER ".repeat(300)}` })}\n`,
+		);
 		try {
 			await done;
 		} finally {

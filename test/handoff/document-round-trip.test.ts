@@ -36,21 +36,26 @@ const tricky = fc.constantFrom(
 const line = fc.oneof(tricky, fc.string({ unit: "binary", maxLength: 12 }), fc.string({ maxLength: 20 }));
 const text = fc.array(line, { maxLength: 5 }).map((lines) => lines.join("\n"));
 
-const doc: fc.Arbitrary<HandoffDocument> = fc.record(
-	{
-		status: fc.constantFrom(...HANDOFF_STATUSES),
-		summary: text,
-		decisions: fc.array(text, { maxLength: 4 }),
-		artifacts: fc.array(text, { maxLength: 4 }),
-		next_task: text,
-		blocked: text,
-		writtenAt: fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), text),
-		session: text,
-		contextAtWrite: fc.double({ min: 0, max: 2, noNaN: true }).map((n) => (Object.is(n, -0) ? 0 : n)),
-		by: fc.constantFrom("finish" as const, "checkpoint" as const),
-	},
-	{ requiredKeys: ["status", "summary", "decisions", "artifacts", "writtenAt", "by"] },
-).map((d) => ({ ...d })); // fast-check's records have a null prototype; a parsed document is a plain object
+const doc: fc.Arbitrary<HandoffDocument> = fc
+	.record(
+		{
+			status: fc.constantFrom(...HANDOFF_STATUSES),
+			summary: text,
+			decisions: fc.array(text, { maxLength: 4 }),
+			artifacts: fc.array(text, { maxLength: 4 }),
+			next_task: text,
+			blocked: text,
+			writtenAt: fc.oneof(
+				fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+				text,
+			),
+			session: text,
+			contextAtWrite: fc.double({ min: 0, max: 2, noNaN: true }).map((n) => (Object.is(n, -0) ? 0 : n)),
+			by: fc.constantFrom("finish" as const, "checkpoint" as const),
+		},
+		{ requiredKeys: ["status", "summary", "decisions", "artifacts", "writtenAt", "by"] },
+	)
+	.map((d) => ({ ...d })); // fast-check's records have a null prototype; a parsed document is a plain object
 
 describe("handoff document", () => {
 	it("parse(render(d)) gives d back for 3,000 generated documents", () => {
@@ -138,7 +143,14 @@ describe("handoff document", () => {
 	});
 
 	it("ends the chain with no next task or when blocked", () => {
-		const base: HandoffDocument = { status: "partial", summary: "", decisions: [], artifacts: [], writtenAt: "", by: "finish" };
+		const base: HandoffDocument = {
+			status: "partial",
+			summary: "",
+			decisions: [],
+			artifacts: [],
+			writtenAt: "",
+			by: "finish",
+		};
 		expect(isChainEnd(base)).toBe(true);
 		expect(isChainEnd({ ...base, next_task: "  \n" })).toBe(true);
 		expect(isChainEnd({ ...base, next_task: "go on" })).toBe(false);

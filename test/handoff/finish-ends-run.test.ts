@@ -18,7 +18,12 @@ describe("finish", () => {
 	it("writes HANDOFF.md and ends the run with no further model call", async () => {
 		h = await startHarness({
 			responses: [
-				finishCall("f1", { status: "partial", summary: "Parser done.", artifacts: ["src/p.ts"], next_task: "Write the checker." }),
+				finishCall("f1", {
+					status: "partial",
+					summary: "Parser done.",
+					artifacts: ["src/p.ts"],
+					next_task: "Write the checker.",
+				}),
 				fauxAssistantMessage("a victory lap that must never be requested"),
 			],
 		});
@@ -26,7 +31,13 @@ describe("finish", () => {
 		expect(h.faux.state.callCount).toBe(1);
 		expect(h.faux.getPendingResponseCount()).toBe(1);
 		const doc = parseHandoff(readFileSync(join(h.cwd, "HANDOFF.md"), "utf8")).value;
-		expect(doc).toMatchObject({ status: "partial", summary: "Parser done.", artifacts: ["src/p.ts"], next_task: "Write the checker.", by: "finish" });
+		expect(doc).toMatchObject({
+			status: "partial",
+			summary: "Parser done.",
+			artifacts: ["src/p.ts"],
+			next_task: "Write the checker.",
+			by: "finish",
+		});
 		expect(doc?.contextAtWrite).toBeGreaterThan(0);
 		expect(h.session.messages.at(-1)?.role).toBe("toolResult");
 	});
@@ -39,7 +50,10 @@ describe("finish", () => {
 			return true;
 		}) as typeof process.stderr.write;
 		try {
-			h = await startHarness({ mode: "print", responses: [finishCall("f1", { status: "partial", summary: "Half.", next_task: "The rest." })] });
+			h = await startHarness({
+				mode: "print",
+				responses: [finishCall("f1", { status: "partial", summary: "Half.", next_task: "The rest." })],
+			});
 			await h.session.prompt("Do the task.");
 		} finally {
 			process.stderr.write = write;
@@ -54,7 +68,11 @@ describe("finish", () => {
 		h = await startHarness({
 			responses: [
 				fauxAssistantMessage(
-					[fauxText("reading and finishing at once"), fauxToolCall("read", { path: "nothing.txt" }, { id: "r1" }), fauxToolCall("finish", { status: "done", summary: "x" }, { id: "f1" })],
+					[
+						fauxText("reading and finishing at once"),
+						fauxToolCall("read", { path: "nothing.txt" }, { id: "r1" }),
+						fauxToolCall("finish", { status: "done", summary: "x" }, { id: "f1" }),
+					],
 					{ stopReason: "toolUse" },
 				),
 				finishCall("f2", { status: "done", summary: "Done, alone this time." }),

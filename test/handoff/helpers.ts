@@ -92,7 +92,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 		else process.env[name] = value;
 	};
 	setEnv("PI_CODING_AGENT_DIR", agentDir);
-	for (const name of ["HANDOFF_ENABLED", "HANDOFF_WATERMARK", "HANDOFF_MAX_RESETS", "HANDOFF_CHECKPOINT_RESET"]) setEnv(name, undefined);
+	for (const name of ["HANDOFF_ENABLED", "HANDOFF_WATERMARK", "HANDOFF_MAX_RESETS", "HANDOFF_CHECKPOINT_RESET"])
+		setEnv(name, undefined);
 	for (const [name, value] of Object.entries(options.env ?? {})) setEnv(name, value);
 
 	const contextWindow = options.contextWindow ?? 128_000;
@@ -101,7 +102,11 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 		models: [{ id: "faux-1", contextWindow, maxTokens: Math.min(4096, Math.floor(contextWindow / 4)) }],
 	});
 	faux.setResponses(options.responses);
-	const modelRuntime = await ModelRuntime.create({ authPath: join(agentDir, "auth.json"), modelsPath: null, refreshOnCreate: false });
+	const modelRuntime = await ModelRuntime.create({
+		authPath: join(agentDir, "auth.json"),
+		modelsPath: null,
+		refreshOnCreate: false,
+	});
 	modelRuntime.registerNativeProvider(faux.provider);
 	const settingsManager = SettingsManager.inMemory({
 		compaction: { enabled: false },
@@ -109,7 +114,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 		...options.settings,
 	});
 	const tools = options.tools ?? ["read", "finish", "checkpoint"];
-	const createRuntime: CreateAgentSessionRuntimeFactory = async ({ cwd: at, agentDir: dir, sessionManager, sessionStartEvent }) => {
+	const createRuntime: CreateAgentSessionRuntimeFactory = async ({
+		cwd: at,
+		agentDir: dir,
+		sessionManager,
+		sessionStartEvent,
+	}) => {
 		const services = await createAgentSessionServices({
 			cwd: at,
 			agentDir: dir,
@@ -137,7 +147,11 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 		return { ...created, services, diagnostics: services.diagnostics };
 	};
 	const sessionDir = join(agentDir, "sessions");
-	const runtime = await createAgentSessionRuntime(createRuntime, { cwd, agentDir, sessionManager: SessionManager.create(cwd, sessionDir) });
+	const runtime = await createAgentSessionRuntime(createRuntime, {
+		cwd,
+		agentDir,
+		sessionManager: SessionManager.create(cwd, sessionDir),
+	});
 
 	const events: Harness["events"] = [];
 	const notes: Harness["notes"] = [];
@@ -221,5 +235,7 @@ function recordingUi(answer: boolean, notes: Harness["notes"], confirms: string[
 export function textOf(content: unknown): string {
 	if (typeof content === "string") return content;
 	if (!Array.isArray(content)) return "";
-	return content.map((part: { type?: string; text?: string }) => (part.type === "text" ? (part.text ?? "") : "")).join("");
+	return content
+		.map((part: { type?: string; text?: string }) => (part.type === "text" ? (part.text ?? "") : ""))
+		.join("");
 }

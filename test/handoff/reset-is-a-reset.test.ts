@@ -20,7 +20,8 @@ afterEach(async () => {
 
 /** Tokens as pi estimates them. */
 const tokens = (text: string) => Math.ceil(text.length / 4);
-const contextTokens = (context: Context | undefined) => tokens((context?.messages ?? []).map((m) => textOf(m.content)).join("\n"));
+const contextTokens = (context: Context | undefined) =>
+	tokens((context?.messages ?? []).map((m) => textOf(m.content)).join("\n"));
 // The compaction summary's wrapper pi adds around the document, and message framing: a fixed allowance.
 const WRAPPING = 100;
 
@@ -41,7 +42,16 @@ describe("after a reset the next request holds the seed and the document only", 
 				fauxAssistantMessage([fauxToolCall("pad", { size: 120_000 }, { id: "p1" })], { stopReason: "toolUse" }),
 				(context) => {
 					before = context;
-					return fauxAssistantMessage([fauxToolCall("checkpoint", { summary: "Read the whole module.", next_task: "Write the parser.", reset: "compact" }, { id: "c1" })], { stopReason: "toolUse" });
+					return fauxAssistantMessage(
+						[
+							fauxToolCall(
+								"checkpoint",
+								{ summary: "Read the whole module.", next_task: "Write the parser.", reset: "compact" },
+								{ id: "c1" },
+							),
+						],
+						{ stopReason: "toolUse" },
+					);
 				},
 				(context) => {
 					after = context;
@@ -73,7 +83,16 @@ describe("after a reset the next request holds the seed and the document only", 
 			extensions: [padExtension()],
 			responses: [
 				fauxAssistantMessage([fauxToolCall("pad", { size: 40_000 }, { id: "p1" })], { stopReason: "toolUse" }),
-				fauxAssistantMessage([fauxToolCall("checkpoint", { summary: "Schema drafted.", next_task: "Implement the loader.", reset: "session" }, { id: "c1" })], { stopReason: "toolUse" }),
+				fauxAssistantMessage(
+					[
+						fauxToolCall(
+							"checkpoint",
+							{ summary: "Schema drafted.", next_task: "Implement the loader.", reset: "session" },
+							{ id: "c1" },
+						),
+					],
+					{ stopReason: "toolUse" },
+				),
 				(context) => {
 					after = context;
 					return fauxAssistantMessage("Picking up.");
@@ -93,7 +112,16 @@ describe("after a reset the next request holds the seed and the document only", 
 		let after: Context | undefined;
 		h = await startHarness({
 			responses: [
-				fauxAssistantMessage([fauxToolCall("checkpoint", { summary: "Tiny step.", next_task: "The next tiny step.", reset: "compact" }, { id: "c1" })], { stopReason: "toolUse" }),
+				fauxAssistantMessage(
+					[
+						fauxToolCall(
+							"checkpoint",
+							{ summary: "Tiny step.", next_task: "The next tiny step.", reset: "compact" },
+							{ id: "c1" },
+						),
+					],
+					{ stopReason: "toolUse" },
+				),
 				(context) => {
 					after = context;
 					return fauxAssistantMessage("Carrying on.");
@@ -105,13 +133,17 @@ describe("after a reset the next request holds the seed and the document only", 
 		await h.waitFor(() => after !== undefined && h?.session.isIdle === true, "the run after the fallback");
 		expect(h.errors).toEqual([]);
 		expect(h.session).not.toBe(first);
-		expect(h.notes.some((n) => n.level === "warning" && /cannot compact this session .*fresh session/.test(n.text))).toBe(true);
+		expect(
+			h.notes.some((n) => n.level === "warning" && /cannot compact this session .*fresh session/.test(n.text)),
+		).toBe(true);
 		const doc = documentOnDisk(h.cwd);
 		const seen = after?.messages.map((m) => textOf(m.content)).join("\n") ?? "";
 		expect(seen).toContain("Tiny step.");
 		expect(seen).not.toContain("Go.");
 		// Not "your context was reset" in place, nor "could not be reset": it continued in a new session.
 		expect(seen).not.toContain("could not be reset");
-		expect(contextTokens(after)).toBeLessThanOrEqual(tokens(handoffAsContext(doc, "cut")) + tokens(kickoffText("cut", doc)) + WRAPPING);
+		expect(contextTokens(after)).toBeLessThanOrEqual(
+			tokens(handoffAsContext(doc, "cut")) + tokens(kickoffText("cut", doc)) + WRAPPING,
+		);
 	});
 });

@@ -53,7 +53,9 @@ describe("HANDOFF.md store", () => {
 	it("keeps every replaced document, with a suffix when names collide", async () => {
 		const { files, ops } = memoryDisk();
 		expect(await writeHandoff("/p", doc("one"), ops)).toMatchObject({ ok: true, path: "/p/HANDOFF.md" });
-		expect((await writeHandoff("/p", doc("two"), ops)).ok && [...files.keys()]).toContain("/p/.pi/handoffs/2025-03-04T05-06-07.000Z-in-progress.md");
+		expect((await writeHandoff("/p", doc("two"), ops)).ok && [...files.keys()]).toContain(
+			"/p/.pi/handoffs/2025-03-04T05-06-07.000Z-in-progress.md",
+		);
 		const third = await writeHandoff("/p", doc("three"), ops);
 		expect(third.ok && third.archivedTo).toBe("/p/.pi/handoffs/2025-03-04T05-06-07.000Z-in-progress-1.md");
 		expect(files.get("/p/.pi/handoffs/2025-03-04T05-06-07.000Z-in-progress.md")).toBe(renderHandoff(doc("one")));
@@ -100,7 +102,12 @@ describe("HANDOFF.md store", () => {
 		expect(invalid.problems.map((p) => p.code)).toContain("bad-status");
 		disk.fail.readFile = "EACCES";
 		expect(await readHandoff("/p", disk.ops)).toMatchObject({ ok: false, reason: "unreadable" });
-		const throwsSync: FileOperations = { ...disk.ops, readFile: () => { throw new Error("boom"); } };
+		const throwsSync: FileOperations = {
+			...disk.ops,
+			readFile: () => {
+				throw new Error("boom");
+			},
+		};
 		expect(await readHandoff("/p", throwsSync)).toMatchObject({ ok: false, reason: "unreadable" });
 	});
 

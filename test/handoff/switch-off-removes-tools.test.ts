@@ -59,7 +59,10 @@ describe("enable_handoff off", () => {
 		expect(h.session.getActiveToolNames()).toEqual(expect.arrayContaining(["finish", "checkpoint"]));
 		expect(JSON.parse(readFileSync(join(h.cwd, ".pi", "settings.json"), "utf8"))).toEqual({ enable_handoff: true });
 		await h.session.prompt("/handoff off");
-		expect(JSON.parse(readFileSync(join(h.agentDir, "settings.json"), "utf8"))).toEqual({ theme: "dark", enable_handoff: false });
+		expect(JSON.parse(readFileSync(join(h.agentDir, "settings.json"), "utf8"))).toEqual({
+			theme: "dark",
+			enable_handoff: false,
+		});
 		// The project layer still says on, so writing off globally does not win; the command says so.
 		expect(h.session.getActiveToolNames()).toEqual(expect.arrayContaining(["finish"]));
 		expect(h.notes.at(-1)?.text).toContain("project layer wins");

@@ -25,10 +25,24 @@ function put(path: string, spec: FileSpec) {
 	writeFileSync(path, "raw" in spec ? spec.raw : JSON.stringify({ theme: "dark", enable_handoff: spec.value }));
 }
 
-const cases: { name: string; env?: string; project?: FileSpec; global?: FileSpec; enabled: boolean; source: SwitchSource; warns?: number }[] = [
+const cases: {
+	name: string;
+	env?: string;
+	project?: FileSpec;
+	global?: FileSpec;
+	enabled: boolean;
+	source: SwitchSource;
+	warns?: number;
+}[] = [
 	{ name: "nothing set: default on", enabled: true, source: "default" },
 	{ name: "global off", global: { value: false }, enabled: false, source: "global" },
-	{ name: "project beats global", global: { value: false }, project: { value: true }, enabled: true, source: "project" },
+	{
+		name: "project beats global",
+		global: { value: false },
+		project: { value: true },
+		enabled: true,
+		source: "project",
+	},
 	{ name: "env beats project", env: "0", project: { value: true }, enabled: false, source: "env" },
 	{ name: "env yes beats project off", env: "yes", project: { value: false }, enabled: true, source: "env" },
 	{ name: "text off", project: { value: "off" }, enabled: false, source: "project" },
@@ -37,11 +51,32 @@ const cases: { name: string; env?: string; project?: FileSpec; global?: FileSpec
 	{ name: "JSON number 0", project: { value: 0 }, global: { value: true }, enabled: false, source: "project" },
 	{ name: "JSON number 1", global: { value: 1 }, enabled: true, source: "global" },
 	{ name: "string 1/0", global: { value: "0" }, enabled: false, source: "global" },
-	{ name: "number 2 is invalid and reported", project: { value: 2 }, global: { value: false }, enabled: false, source: "global", warns: 1 },
+	{
+		name: "number 2 is invalid and reported",
+		project: { value: 2 },
+		global: { value: false },
+		enabled: false,
+		source: "global",
+		warns: 1,
+	},
 	{ name: "unknown word is reported", project: { value: "maybe" }, enabled: true, source: "default", warns: 1 },
-	{ name: "malformed project JSON is reported", project: { raw: '{ "enable_handoff": false' }, global: { value: false }, enabled: false, source: "global", warns: 1 },
+	{
+		name: "malformed project JSON is reported",
+		project: { raw: '{ "enable_handoff": false' },
+		global: { value: false },
+		enabled: false,
+		source: "global",
+		warns: 1,
+	},
 	{ name: "a JSON array is not settings", global: { raw: "[false]" }, enabled: true, source: "default", warns: 1 },
-	{ name: "unusable env is reported", env: "perhaps", project: { value: false }, enabled: false, source: "project", warns: 1 },
+	{
+		name: "unusable env is reported",
+		env: "perhaps",
+		project: { value: false },
+		enabled: false,
+		source: "project",
+		warns: 1,
+	},
 	{ name: "empty env is unset", env: "", global: { value: false }, enabled: false, source: "global" },
 ];
 
@@ -59,7 +94,9 @@ describe("enable_handoff precedence", () => {
 		const global = join(agentDir, "settings.json");
 		writeFileSync(global, '{\n\t"theme": "dark",\n\t"packages": ["npm:x"]\n}\n');
 		expect(await writeSwitch(false, "global", { cwd, agentDir })).toEqual({ ok: true, path: global });
-		expect(readFileSync(global, "utf8")).toBe('{\n\t"theme": "dark",\n\t"packages": [\n\t\t"npm:x"\n\t],\n\t"enable_handoff": false\n}\n');
+		expect(readFileSync(global, "utf8")).toBe(
+			'{\n\t"theme": "dark",\n\t"packages": [\n\t\t"npm:x"\n\t],\n\t"enable_handoff": false\n}\n',
+		);
 		const project = join(cwd, ".pi", "settings.json");
 		expect((await writeSwitch(true, "project", { cwd, agentDir })).ok).toBe(true);
 		expect(JSON.parse(readFileSync(project, "utf8"))).toEqual({ enable_handoff: true });
@@ -77,7 +114,11 @@ describe("enable_handoff precedence", () => {
 
 describe("HANDOFF_* numbers", () => {
 	it("uses valid values", () => {
-		const s = readHandoffSettings({ HANDOFF_WATERMARK: "0.75", HANDOFF_MAX_RESETS: "0", HANDOFF_CHECKPOINT_RESET: "Session" });
+		const s = readHandoffSettings({
+			HANDOFF_WATERMARK: "0.75",
+			HANDOFF_MAX_RESETS: "0",
+			HANDOFF_CHECKPOINT_RESET: "Session",
+		});
 		expect(s).toEqual({ watermark: 0.75, maxResets: 0, checkpointReset: "session", warnings: [] });
 	});
 

@@ -20,10 +20,13 @@ function usageProbe(into: (ContextUsage | undefined)[]): ExtensionFactory {
 	};
 }
 
-const pad = (id: string, size: number) => fauxAssistantMessage([fauxToolCall("pad", { size }, { id })], { stopReason: "toolUse" });
+const pad = (id: string, size: number) =>
+	fauxAssistantMessage([fauxToolCall("pad", { size }, { id })], { stopReason: "toolUse" });
 
 function watermarkMessages(harness: Harness) {
-	return harness.session.sessionManager.getBranch().filter((e) => e.type === "custom_message" && e.customType === HANDOFF_TYPES.watermark);
+	return harness.session.sessionManager
+		.getBranch()
+		.filter((e) => e.type === "custom_message" && e.customType === HANDOFF_TYPES.watermark);
 }
 
 describe("the watermark", () => {
@@ -42,7 +45,10 @@ describe("the watermark", () => {
 					nextCallSaw = textOf(context.messages.at(-1)?.content);
 					return pad("p4", 40);
 				},
-				fauxAssistantMessage([fauxToolCall("finish", { status: "partial", summary: "Landed.", next_task: "Go on." }, { id: "f1" })], { stopReason: "toolUse" }),
+				fauxAssistantMessage(
+					[fauxToolCall("finish", { status: "partial", summary: "Landed.", next_task: "Go on." }, { id: "f1" })],
+					{ stopReason: "toolUse" },
+				),
 			],
 		});
 		await h.session.prompt("Fill the context.");
@@ -83,7 +89,9 @@ describe("the watermark", () => {
 			contextWindow: WINDOW,
 			tools: ["finish", "checkpoint"],
 			responses: [
-				fauxAssistantMessage([fauxToolCall("finish", { status: "done", summary: "Done." }, { id: "f1" })], { stopReason: "toolUse" }),
+				fauxAssistantMessage([fauxToolCall("finish", { status: "done", summary: "Done." }, { id: "f1" })], {
+					stopReason: "toolUse",
+				}),
 				fauxAssistantMessage("victory lap"),
 			],
 		});

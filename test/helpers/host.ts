@@ -15,7 +15,12 @@ export async function scriptedHost(project: TempProject, scriptYaml: string): Pr
  * Resumes a run on a fresh scripted host, as a test's second life: every model is the scripted one,
  * somebody is there, a turn in doubt stops, retries do not wait. `extra` overrides any of it.
  */
-export async function resumeScripted(project: TempProject, runDir: string, scriptYaml: string, extra: Partial<ResumeOptions> = {}): Promise<{ host: PiHost; out: RunOutcome | Refusal }> {
+export async function resumeScripted(
+	project: TempProject,
+	runDir: string,
+	scriptYaml: string,
+	extra: Partial<ResumeOptions> = {},
+): Promise<{ host: PiHost; out: RunOutcome | Refusal }> {
 	const host = await scriptedHost(project, scriptYaml);
 	const out = await resumeRun({
 		runDir,

@@ -3,7 +3,14 @@
  * models, run) on real pi sessions, with a spawn counter to prove sessions are shared or closed.
  */
 import { loadRoster } from "../../src/agents/index.ts";
-import { catalogueOptions, checkFlowText, type FlowResult, resolveModels, type RunOptions, runFlow } from "../../src/flow/index.ts";
+import {
+	catalogueOptions,
+	checkFlowText,
+	type FlowResult,
+	resolveModels,
+	type RunOptions,
+	runFlow,
+} from "../../src/flow/index.ts";
 import type { FlowEvent } from "../../src/runtime/events.ts";
 import { countingSpawn, scriptedHost } from "./host.ts";
 import type { TempProject } from "./project.ts";
@@ -28,8 +35,16 @@ export async function runInline(
 	project.write(`.pi/flows/${name}.md`, flowText);
 	const sources = { project: true };
 	const roster = loadRoster(project.cwd, sources, project.env);
-	const checked = checkFlowText(flowText, `${project.cwd}/.pi/flows/${name}.md`, roster, catalogueOptions(project.cwd, sources, project.env));
-	if (!checked.value) throw new Error(`the test flow does not check:\n${checked.faults.map((f) => `${f.line}:${f.column} ${f.code} ${f.message}`).join("\n")}`);
+	const checked = checkFlowText(
+		flowText,
+		`${project.cwd}/.pi/flows/${name}.md`,
+		roster,
+		catalogueOptions(project.cwd, sources, project.env),
+	);
+	if (!checked.value)
+		throw new Error(
+			`the test flow does not check:\n${checked.faults.map((f) => `${f.line}:${f.column} ${f.code} ${f.message}`).join("\n")}`,
+		);
 	const host = await scriptedHost(project, script);
 	const models = resolveModels(checked.value, host.resolveModel, "scripted");
 	if (!models.ok) throw new Error(models.errors.join("\n"));

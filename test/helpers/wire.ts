@@ -6,9 +6,22 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadRoster } from "../../src/agents/index.ts";
-import { catalogueOptions, type CheckedFlow, checkFlowText, type FlowResult, resolveModels, type RunOptions, runFlow } from "../../src/flow/index.ts";
+import {
+	catalogueOptions,
+	type CheckedFlow,
+	checkFlowText,
+	type FlowResult,
+	resolveModels,
+	type RunOptions,
+	runFlow,
+} from "../../src/flow/index.ts";
 import { openHost, type PiHost } from "../../src/pi/index.ts";
-import { type ProviderServer, type ProviderServerOptions, startProviderServer, type Tokens } from "../../src/provider/index.ts";
+import {
+	type ProviderServer,
+	type ProviderServerOptions,
+	startProviderServer,
+	type Tokens,
+} from "../../src/provider/index.ts";
 import type { FlowEvent } from "../../src/runtime/events.ts";
 import type { TransportPolicy } from "../../src/runtime/transport.ts";
 import { type TempProject, tempProject } from "./project.ts";
@@ -45,8 +58,14 @@ export function checkIn(project: TempProject, name: string, text: string): Check
 	project.write(`.pi/flows/${name}.md`, text);
 	const sources = { project: true };
 	const roster = loadRoster(project.cwd, sources, project.env);
-	const checked = checkFlowText(text, `${project.cwd}/.pi/flows/${name}.md`, roster, catalogueOptions(project.cwd, sources, project.env));
-	if (!checked.value) throw new Error(checked.faults.map((f) => `${f.line}:${f.column} ${f.code} ${f.message}`).join("\n"));
+	const checked = checkFlowText(
+		text,
+		`${project.cwd}/.pi/flows/${name}.md`,
+		roster,
+		catalogueOptions(project.cwd, sources, project.env),
+	);
+	if (!checked.value)
+		throw new Error(checked.faults.map((f) => `${f.line}:${f.column} ${f.code} ${f.message}`).join("\n"));
 	return checked.value;
 }
 
@@ -57,25 +76,52 @@ export interface WireRun {
 }
 
 /** Runs a flow in-process on `model` (`wire/wire-1` or `wire-anthropic/wire-1`). */
-export async function runOverWire(w: Wire, name: string, text: string, model: string, transport: Partial<TransportPolicy> = FAST, extra: Partial<RunOptions> = {}, input: unknown = "the input"): Promise<WireRun> {
+export async function runOverWire(
+	w: Wire,
+	name: string,
+	text: string,
+	model: string,
+	transport: Partial<TransportPolicy> = FAST,
+	extra: Partial<RunOptions> = {},
+	input: unknown = "the input",
+): Promise<WireRun> {
 	const flow = checkIn(w.project, name, text);
 	const host = await openHost({ cwd: w.project.cwd, agentDir: w.project.agentDir, transport });
 	const models = resolveModels(flow, host.resolveModel, model);
 	if (!models.ok) throw new Error(models.errors.join("\n"));
 	const events: FlowEvent[] = [];
-	const result = await runFlow(flow, input as never, { spawn: host.spawn, models: models.models, cwd: w.project.cwd, retryBackoffMs: 1, onEvent: (e) => events.push(e), ...extra });
+	const result = await runFlow(flow, input as never, {
+		spawn: host.spawn,
+		models: models.models,
+		cwd: w.project.cwd,
+		retryBackoffMs: 1,
+		onEvent: (e) => events.push(e),
+		...extra,
+	});
 	return { result, events, host };
 }
 
 /** The tokens and cost of a usage, to compare with what the server billed. */
 export function billedOf(u: { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number }) {
-	return { input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, cost: Number(u.cost.toFixed(12)) };
+	return {
+		input: u.input,
+		output: u.output,
+		cacheRead: u.cacheRead,
+		cacheWrite: u.cacheWrite,
+		cost: Number(u.cost.toFixed(12)),
+	};
 }
 
 /** The server's bill in the same shape. */
 export function serverBill(server: ProviderServer) {
 	const b = server.billed(PRICES);
-	return { input: b.input, output: b.output, cacheRead: b.cacheRead, cacheWrite: b.cacheWrite, cost: Number(b.cost.toFixed(12)) };
+	return {
+		input: b.input,
+		output: b.output,
+		cacheRead: b.cacheRead,
+		cacheWrite: b.cacheWrite,
+		cost: Number(b.cost.toFixed(12)),
+	};
 }
 
 /** usage.json of a run folder. */

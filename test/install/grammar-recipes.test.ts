@@ -14,8 +14,10 @@ const recipeOf = (g: ohm.Grammar) => (g as unknown as { toRecipe(): string }).to
 
 const CASES: Record<string, { rule?: string; inputs: string[] }> = {
 	"duration.ohm": { inputs: ["90s", "1h30m", "2d", "90", "1h 30m", "s90"] },
-	"expression.ohm": { inputs: ["review.ok", "tests.passed && !lint.failed", "count > 3", "a ==", "(x || y", "x.error.kind == \"timeout\""] },
-	"chain.ohm": { inputs: ["@scout -> @worker --model p/m -> \"goal\"", "@a -> ", "@a -> @b --retry 1", "->"] },
+	"expression.ohm": {
+		inputs: ["review.ok", "tests.passed && !lint.failed", "count > 3", "a ==", "(x || y", 'x.error.kind == "timeout"'],
+	},
+	"chain.ohm": { inputs: ['@scout -> @worker --model p/m -> "goal"', "@a -> ", "@a -> @b --retry 1", "->"] },
 };
 
 describe("grammar recipes", () => {

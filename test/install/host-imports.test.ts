@@ -28,8 +28,14 @@ const PROVIDED = [
 /** Packages whose every entry point comes from pi: importing any path of them is importing from the host. */
 const HOST = /^(@earendil-works\/pi-[a-z-]+|@mariozechner\/pi-[a-z-]+|typebox|@sinclair\/typebox)(\/|$)/;
 
-const virtualModules = readFileSync(join(repo, "node_modules/@earendil-works/pi-coding-agent/dist/core/extensions/virtual-modules.js"), "utf8");
-const loader = readFileSync(join(repo, "node_modules/@earendil-works/pi-coding-agent/dist/core/extensions/loader.js"), "utf8");
+const virtualModules = readFileSync(
+	join(repo, "node_modules/@earendil-works/pi-coding-agent/dist/core/extensions/virtual-modules.js"),
+	"utf8",
+);
+const loader = readFileSync(
+	join(repo, "node_modules/@earendil-works/pi-coding-agent/dist/core/extensions/loader.js"),
+	"utf8",
+);
 
 /** The keys of an object literal in pi's source, after `marker`. */
 function keysAfter(source: string, marker: string): string[] {
@@ -39,7 +45,9 @@ function keysAfter(source: string, marker: string): string[] {
 }
 
 function sources(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+	return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+		e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+	);
 }
 
 /** Every module specifier a file imports or re-exports, type-only ones included (they must resolve too). */
@@ -50,7 +58,8 @@ function specifiers(text: string): string[] {
 
 describe("host packages in src/", () => {
 	it("our list is exactly the @earendil-works and typebox entries of pi's loader (bundled and unbundled alike)", () => {
-		const ours = (keys: string[]) => keys.filter((k) => k.startsWith("@earendil-works/") || k.startsWith("typebox")).sort();
+		const ours = (keys: string[]) =>
+			keys.filter((k) => k.startsWith("@earendil-works/") || k.startsWith("typebox")).sort();
 		expect(ours(keysAfter(virtualModules, "export const VIRTUAL_MODULES"))).toEqual([...PROVIDED].sort());
 		expect(ours(keysAfter(loader, "_aliases = {"))).toEqual([...PROVIDED].sort());
 	});
@@ -61,14 +70,16 @@ describe("host packages in src/", () => {
 			const where = relative(repo, file);
 			for (const spec of specifiers(readFileSync(file, "utf8")).filter((s) => HOST.test(s))) {
 				if (!PROVIDED.includes(spec)) wrong.push(`${where}: ${spec} is not provided by pi's extension loader`);
-				else if (!/^src\/(pi|extension)\//.test(where)) wrong.push(`${where}: ${spec} imported outside src/pi and src/extension`);
+				else if (!/^src\/(pi|extension)\//.test(where))
+					wrong.push(`${where}: ${spec} imported outside src/pi and src/extension`);
 			}
 		}
 		expect(wrong).toEqual([]);
 	});
 
 	it("catches an import pi does not provide (the check itself can fail)", () => {
-		const bad = 'import { getSystemMessageText } from "@earendil-works/pi-ai/utils/text";\nimport type { X } from "typebox/value";\n';
+		const bad =
+			'import { getSystemMessageText } from "@earendil-works/pi-ai/utils/text";\nimport type { X } from "typebox/value";\n';
 		const flagged = specifiers(bad).filter((s) => HOST.test(s) && !PROVIDED.includes(s));
 		expect(flagged).toEqual(["@earendil-works/pi-ai/utils/text"]);
 	});

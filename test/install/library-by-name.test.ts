@@ -42,9 +42,21 @@ console.log(JSON.stringify({ agents: roster.names().length, checked: checked.fau
 /** tsc (the repository's) on one file of the project, with a consumer's ordinary strict settings. */
 function typecheck(file: string) {
 	const config = join(project, `tsconfig.${file}.json`);
-	const compilerOptions = { target: "ES2023", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: ["node"], typeRoots: [join(repo, "node_modules/@types")] };
+	const compilerOptions = {
+		target: "ES2023",
+		module: "NodeNext",
+		moduleResolution: "NodeNext",
+		strict: true,
+		noEmit: true,
+		skipLibCheck: true,
+		types: ["node"],
+		typeRoots: [join(repo, "node_modules/@types")],
+	};
 	writeFileSync(config, JSON.stringify({ compilerOptions, files: [file] }));
-	return spawnSync(node, [join(repo, "node_modules/typescript/bin/tsc"), "-p", config], { cwd: project, encoding: "utf8" });
+	return spawnSync(node, [join(repo, "node_modules/typescript/bin/tsc"), "-p", config], {
+		cwd: project,
+		encoding: "utf8",
+	});
 }
 
 describe("pi-flows installed with npm", () => {
@@ -61,7 +73,13 @@ describe("pi-flows installed with npm", () => {
 
 		const ran = spawnSync(node, ["main.ts"], { cwd: project, env: cleanEnv(), encoding: "utf8", timeout: 120_000 });
 		expect(ran.status, ran.stderr).toBe(0);
-		expect(JSON.parse(ran.stdout.trim().split("\n").at(-1) ?? "")).toEqual({ agents: 9, checked: true, ok: true, output: "HELLO FROM A LIBRARY", open: 0 });
+		expect(JSON.parse(ran.stdout.trim().split("\n").at(-1) ?? "")).toEqual({
+			agents: 9,
+			checked: true,
+			ok: true,
+			output: "HELLO FROM A LIBRARY",
+			open: 0,
+		});
 	}, 180_000);
 
 	it("its command answers --help for every command and checks a shipped flow", () => {
@@ -77,32 +95,52 @@ describe("pi-flows installed with npm", () => {
 			expect(one.stdout, command).toMatch(new RegExp(`^usage: pi-flows ${command}`));
 		}
 		// Every shipped flow, so each grammar (rebuilt from the recipes the build wrote) is used.
-		const check = spawnSync(node, [bin, "check", join(installed, "flows")], { cwd: project, env: cleanEnv(), encoding: "utf8" });
+		const check = spawnSync(node, [bin, "check", join(installed, "flows")], {
+			cwd: project,
+			env: cleanEnv(),
+			encoding: "utf8",
+		});
 		expect(check.stderr).toMatch(/^\d+ flow file\(s\) checked, 0 with faults$/m);
 		expect(check.status).toBe(0);
 	}, 120_000);
 
 	it("the extension registers its commands and tools without loading the flow layer or the evaluator", () => {
 		// A stand-in for pi's API that records registrations; a loader hook records every file Node loads.
-		writeFileSync(join(project, "hook.mjs"), 'import { registerHooks } from "node:module";\nglobalThis.loaded = [];\nregisterHooks({ load(url, context, next) { globalThis.loaded.push(url); return next(url, context); } });\n');
+		writeFileSync(
+			join(project, "hook.mjs"),
+			'import { registerHooks } from "node:module";\nglobalThis.loaded = [];\nregisterHooks({ load(url, context, next) { globalThis.loaded.push(url); return next(url, context); } });\n',
+		);
 		writeFileSync(
 			join(project, "load-extension.mjs"),
 			[
 				'import piFlows from "pi-flows/extension";',
 				"const registered = [];",
-				"const pi = new Proxy({}, { get: (_, key) => (...args) => { if (key === \"registerCommand\") registered.push(`/${args[0]}`); if (key === \"registerTool\") registered.push(args[0].name); } });",
+				'const pi = new Proxy({}, { get: (_, key) => (...args) => { if (key === "registerCommand") registered.push(`/${args[0]}`); if (key === "registerTool") registered.push(args[0].name); } });',
 				"piFlows(pi);",
 				'console.log(JSON.stringify({ registered: registered.sort(), loaded: globalThis.loaded.filter((u) => u.includes("/pi-flows/")) }));',
 			].join("\n"),
 		);
-		const out = spawnSync(node, ["--import", "./hook.mjs", "load-extension.mjs"], { cwd: project, env: cleanEnv(), encoding: "utf8" });
+		const out = spawnSync(node, ["--import", "./hook.mjs", "load-extension.mjs"], {
+			cwd: project,
+			env: cleanEnv(),
+			encoding: "utf8",
+		});
 		expect(out.status, out.stderr).toBe(0);
 		const { registered, loaded } = JSON.parse(out.stdout) as { registered: string[]; loaded: string[] };
-		expect(registered).toEqual(["/cut", "/flows", "/handoff", "/next", "/run", "/step", "checkpoint", "finish", "subagent"].sort());
+		expect(registered).toEqual(
+			["/cut", "/flows", "/handoff", "/next", "/run", "/step", "checkpoint", "finish", "subagent"].sort(),
+		);
 		// What was loaded holds none of the flow layer: no flow reader, checker or evaluator, no grammar engine.
 		const code = loaded.map((u) => readFileSync(new URL(u), "utf8")).join("\n");
 		expect(loaded.length).toBeLessThanOrEqual(4);
-		for (const marker of ["function runFlow(", "function checkFlowFile(", "function loadRoster(", "remark-frontmatter", "makeRecipe"]) expect(code, marker).not.toContain(marker);
+		for (const marker of [
+			"function runFlow(",
+			"function checkFlowFile(",
+			"function loadRoster(",
+			"remark-frontmatter",
+			"makeRecipe",
+		])
+			expect(code, marker).not.toContain(marker);
 	}, 60_000);
 
 	it("a part that cannot load (the language server's chunk removed) fails that command with a clear message; check still works", () => {
@@ -111,8 +149,14 @@ describe("pi-flows installed with npm", () => {
 		const bin = join(installed, "bin/pi-flows.js");
 		const lsp = spawnSync(node, [bin, "lsp"], { cwd: project, env: cleanEnv(), encoding: "utf8", input: "" });
 		expect(lsp.status).toBe(70);
-		expect(lsp.stderr).toMatch(/^pi-flows lsp: this command's code cannot be loaded \(.*\); the other commands are unaffected/);
-		const check = spawnSync(node, [bin, "check", join(installed, "flows/explore.md")], { cwd: project, env: cleanEnv(), encoding: "utf8" });
+		expect(lsp.stderr).toMatch(
+			/^pi-flows lsp: this command's code cannot be loaded \(.*\); the other commands are unaffected/,
+		);
+		const check = spawnSync(node, [bin, "check", join(installed, "flows/explore.md")], {
+			cwd: project,
+			env: cleanEnv(),
+			encoding: "utf8",
+		});
 		expect(check.status).toBe(0);
 		execFileSync(node, [bin, "schema"], { cwd: project, env: cleanEnv() });
 	}, 120_000);

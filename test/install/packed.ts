@@ -15,11 +15,19 @@ export const node = join(repo, "node_modules/.bin/node");
 /** pi's own CLI, as its package.json names it. */
 export const piCli = join(repo, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
 /** pi's packages, which an installed pi-flows gets from its host (peer dependencies). */
-export const HOST_PACKAGES = ["@earendil-works/pi-ai", "@earendil-works/pi-agent-core", "@earendil-works/pi-coding-agent", "@earendil-works/pi-tui", "typebox"];
+export const HOST_PACKAGES = [
+	"@earendil-works/pi-ai",
+	"@earendil-works/pi-agent-core",
+	"@earendil-works/pi-coding-agent",
+	"@earendil-works/pi-tui",
+	"typebox",
+];
 
 /** The environment of a child process: offline, no version check, nothing of the caller's pi-flows settings. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-	const kept = Object.entries(process.env).filter(([k]) => !k.startsWith("PI_FLOWS_") && !k.startsWith("HANDOFF_") && !k.startsWith("npm_"));
+	const kept = Object.entries(process.env).filter(
+		([k]) => !k.startsWith("PI_FLOWS_") && !k.startsWith("HANDOFF_") && !k.startsWith("npm_"),
+	);
 	return { ...Object.fromEntries(kept), PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", ...extra };
 }
 
@@ -49,7 +57,11 @@ export function pack(into: string): string {
 		}
 	}
 	try {
-		execFileSync("npm", ["pack", "--pack-destination", into, "--silent"], { cwd: repo, env: cleanEnv(), stdio: ["ignore", "ignore", "pipe"] });
+		execFileSync("npm", ["pack", "--pack-destination", into, "--silent"], {
+			cwd: repo,
+			env: cleanEnv(),
+			stdio: ["ignore", "ignore", "pipe"],
+		});
 	} finally {
 		rmSync(lock, { recursive: true, force: true });
 	}
@@ -73,8 +85,15 @@ export function tarballFiles(tarball: string): string[] {
  */
 export function installForLibrary(tarball: string, project: string): void {
 	mkdirSync(project, { recursive: true });
-	writeFileSync(join(project, "package.json"), `${JSON.stringify({ name: "uses-pi-flows", private: true, type: "module" }, null, 2)}\n`);
-	const out = spawnSync("npm", ["install", tarball, "--offline", "--legacy-peer-deps", "--no-audit", "--no-fund"], { cwd: project, env: cleanEnv(), encoding: "utf8" });
+	writeFileSync(
+		join(project, "package.json"),
+		`${JSON.stringify({ name: "uses-pi-flows", private: true, type: "module" }, null, 2)}\n`,
+	);
+	const out = spawnSync("npm", ["install", tarball, "--offline", "--legacy-peer-deps", "--no-audit", "--no-fund"], {
+		cwd: project,
+		env: cleanEnv(),
+		encoding: "utf8",
+	});
 	if (out.status !== 0) throw new Error(`npm install of the tarball failed:\n${out.stderr}`);
 	for (const name of HOST_PACKAGES) {
 		const link = join(project, "node_modules", name);

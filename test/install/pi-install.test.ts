@@ -26,7 +26,10 @@ const piEnv = () => cleanEnv({ PI_CODING_AGENT_DIR: agentDir });
 
 /** pi in RPC mode; `request` sends one command and resolves with its response. */
 function rpc(args: string[] = []) {
-	const child: ChildProcessWithoutNullStreams = spawn(node, [piCli, "--mode", "rpc", "--no-session", ...args], { cwd: project, env: piEnv() });
+	const child: ChildProcessWithoutNullStreams = spawn(node, [piCli, "--mode", "rpc", "--no-session", ...args], {
+		cwd: project,
+		env: piEnv(),
+	});
 	const lines: Record<string, unknown>[] = [];
 	let stderr = "";
 	let buffer = "";
@@ -54,7 +57,11 @@ function rpc(args: string[] = []) {
 			};
 			const timer = setTimeout(() => {
 				waiters.delete(check);
-				reject(new Error(`no response to ${JSON.stringify(message)}; stderr:\n${stderr}\nlines:\n${lines.map((l) => JSON.stringify(l).slice(0, 300)).join("\n")}`));
+				reject(
+					new Error(
+						`no response to ${JSON.stringify(message)}; stderr:\n${stderr}\nlines:\n${lines.map((l) => JSON.stringify(l).slice(0, 300)).join("\n")}`,
+					),
+				);
 			}, 120_000);
 			waiters.add(check);
 			child.stdin.write(`${JSON.stringify({ id: mine, ...message })}\n`);
@@ -71,17 +78,36 @@ function rpc(args: string[] = []) {
 describe("the packed tarball", () => {
 	it("ships the build, the shipped agents, flows and grammars, and no tests, benches or fixtures", () => {
 		const files = tarballFiles(tarball);
-		for (const f of ["dist/cli.js", "dist/extension.js", "dist/index.js", "dist/types/index.d.ts", "bin/pi-flows.js", "flows/explore.md", "flows/explore.script.yaml", "agents/scout.md", "grammar/chain.ohm", "dist/grammar/chain.ohm.json", "README.md"]) {
+		for (const f of [
+			"dist/cli.js",
+			"dist/extension.js",
+			"dist/index.js",
+			"dist/types/index.d.ts",
+			"bin/pi-flows.js",
+			"flows/explore.md",
+			"flows/explore.script.yaml",
+			"agents/scout.md",
+			"grammar/chain.ohm",
+			"dist/grammar/chain.ohm.json",
+			"README.md",
+		]) {
 			expect(files, f).toContain(f);
 		}
-		const unwanted = files.filter((f) => /^(test|bench|fuzz|scripts|src)\//.test(f) || /fixtures?\//.test(f) || /\.test\.(ts|js|yaml)$/.test(f));
+		const unwanted = files.filter(
+			(f) => /^(test|bench|fuzz|scripts|src)\//.test(f) || /fixtures?\//.test(f) || /\.test\.(ts|js|yaml)$/.test(f),
+		);
 		expect(unwanted).toEqual([]);
 	});
 });
 
 describe("pi install of the tarball", () => {
 	it("installs offline into the agent folder, loads as npm:pi-flows, and /run explore completes with an ok result.json", async () => {
-		const installed = spawnSync(node, [piCli, "install", `npm:${tarball}`], { cwd: project, env: piEnv(), encoding: "utf8", timeout: 180_000 });
+		const installed = spawnSync(node, [piCli, "install", `npm:${tarball}`], {
+			cwd: project,
+			env: piEnv(),
+			encoding: "utf8",
+			timeout: 180_000,
+		});
 		expect(installed.status, installed.stderr).toBe(0);
 		const home = join(agentDir, "npm/node_modules/pi-flows");
 		expect(existsSync(join(home, "package.json"))).toBe(true);
@@ -91,7 +117,9 @@ describe("pi install of the tarball", () => {
 		const pi = rpc();
 		try {
 			const commands = await pi.request({ type: "get_commands" });
-			const listed = (commands.data as { commands: { name: string; source: string; sourceInfo?: { source?: string } }[] }).commands;
+			const listed = (
+				commands.data as { commands: { name: string; source: string; sourceInfo?: { source?: string } }[] }
+			).commands;
 			const ours = listed.filter((c) => c.sourceInfo?.source === "npm:pi-flows").map((c) => c.name);
 			expect(ours.sort()).toEqual(["cut", "flows", "handoff", "next", "run", "step"]);
 			// No extension failed to load (a module pi does not provide would show here).
@@ -103,7 +131,11 @@ describe("pi install of the tarball", () => {
 			expect(run.success, JSON.stringify(run)).toBe(true);
 			const runs = join(project, ".pi/runs");
 			const [folder] = readdirSync(runs);
-			const result = JSON.parse(readFileSync(join(runs, folder, "result.json"), "utf8")) as { flow: string; ok: boolean; output: string };
+			const result = JSON.parse(readFileSync(join(runs, folder, "result.json"), "utf8")) as {
+				flow: string;
+				ok: boolean;
+				output: string;
+			};
 			expect(result).toMatchObject({ flow: "explore", ok: true });
 			expect(result.output).toContain("pi-flows runs multi-agent work");
 			expect(pi.lines.filter((l) => l.type === "extension_error")).toEqual([]);
@@ -129,7 +161,12 @@ describe("pi install of the tarball", () => {
 				"",
 			].join("\n"),
 		);
-		const out = spawnSync(node, [piCli, "--no-session", "-e", probe, "--model", "probe/probe", "-p", "which tools?"], { cwd: project, env: piEnv(), encoding: "utf8", timeout: 120_000 });
+		const out = spawnSync(node, [piCli, "--no-session", "-e", probe, "--model", "probe/probe", "-p", "which tools?"], {
+			cwd: project,
+			env: piEnv(),
+			encoding: "utf8",
+			timeout: 120_000,
+		});
 		expect(out.status, out.stderr).toBe(0);
 		const tools = /TOOLS: (.*)/.exec(out.stdout)?.[1].split(",") ?? [];
 		expect(tools, out.stdout).toContain("subagent");

@@ -4,7 +4,17 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadRoster } from "../../src/agents/index.ts";
-import { catalogueOptions, checkFlowFile, DRY_ASK, DRY_CHECK, dryGit, drySpawn, prepareRun, resolveModels, runFlow } from "../../src/flow/index.ts";
+import {
+	catalogueOptions,
+	checkFlowFile,
+	DRY_ASK,
+	DRY_CHECK,
+	dryGit,
+	drySpawn,
+	prepareRun,
+	resolveModels,
+	runFlow,
+} from "../../src/flow/index.ts";
 import { faultsAt, flowFolder, head, judge } from "./helpers.ts";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { join } from "node:path";
@@ -15,24 +25,36 @@ const sections = (...ids: string[]) => `\n${ids.map((id) => `## ${id}\n\nDo it.\
 
 describe("combo's verdicts where pi-flows disagreed", () => {
 	it("a syntax error in a case's `when:` is one fault: the case's sections are not unknown", () => {
-		const text = head("  - id: a\n    agent: scout\n    output: { status: string }\n  - id: c\n    choice:\n      - when: a.output.status ==\n        do:\n          - id: b\n            agent: scout\n    default: []\n") + sections("a", "b");
+		const text =
+			head(
+				"  - id: a\n    agent: scout\n    output: { status: string }\n  - id: c\n    choice:\n      - when: a.output.status ==\n        do:\n          - id: b\n            agent: scout\n    default: []\n",
+			) + sections("a", "b");
 		expect(faultsAt(text)).toEqual(["condition-syntax 11:33"]);
 	});
 
 	it("ordering an enum against a literal outside it is refused like `==`", () => {
-		const loop = (cond: string) => head(`  - id: go\n    agent: scout\n    output: { status: a | c }\n  - id: l\n    loop: ${cond}\n    max: 2\n    do:\n      - id: x\n        agent: scout\n`) + sections("go", "x");
+		const loop = (cond: string) =>
+			head(
+				`  - id: go\n    agent: scout\n    output: { status: a | c }\n  - id: l\n    loop: ${cond}\n    max: 2\n    do:\n      - id: x\n        agent: scout\n`,
+			) + sections("go", "x");
 		expect(faultsAt(loop('go.output.status < "b"'))).toEqual(["condition-enum-value 10:30"]);
 		expect(faultsAt(loop('go.output.status == "b"'))).toEqual(["condition-enum-value 10:31"]);
 		expect(faultsAt(loop('go.output.status < "c"'))).toEqual([]);
 	});
 
 	it("`max:` beside a literal `map:` list is an unknown key", () => {
-		const text = head("  - id: m\n    map: [a, b]\n    max: 3\n    do:\n      - id: x\n        agent: scout\n        reads: [item]\n") + sections("x");
+		const text =
+			head(
+				"  - id: m\n    map: [a, b]\n    max: 3\n    do:\n      - id: x\n        agent: scout\n        reads: [item]\n",
+			) + sections("x");
 		expect(faultsAt(text)).toEqual(["unknown-key 8:5"]);
 	});
 
 	it("`ask-from` with both `options` and `confirm` reports both", () => {
-		const text = head("  - id: q\n    agent: interviewer\n    output: { question?: Question }\n  - id: a\n    ask-from: q.output.question\n    options: [x, y]\n    confirm: true\n") + sections("q");
+		const text =
+			head(
+				"  - id: q\n    agent: interviewer\n    output: { question?: Question }\n  - id: a\n    ask-from: q.output.question\n    options: [x, y]\n    confirm: true\n",
+			) + sections("q");
 		expect(faultsAt(text)).toEqual(["ask-form-conflict 11:5", "ask-form-conflict 12:5"]);
 	});
 
@@ -45,7 +67,7 @@ describe("combo's verdicts where pi-flows disagreed", () => {
 		expect([fault.code, fault.line, fault.column, fault.expected]).toEqual(["unknown-flow", 7, 11, ["build"]]);
 	});
 
-	it("messages say \"an agent node\"", () => {
+	it('messages say "an agent node"', () => {
 		const [fault] = judge(head("  - id: x\n    agent: scout\n    reeds: [input]\n") + sections("x")).faults;
 		expect(fault.message).toMatch(/^an agent node has no key/);
 	});
@@ -63,7 +85,9 @@ describe("combo's verdicts where pi-flows disagreed", () => {
 		const flow = judge(text).value;
 		expect(flow).toBeDefined();
 		const stage = await prepareRun(flow!, { cwd, somebodyThere: false });
-		expect(stage.ok ? [] : stage.faults.map((f) => `${f.code} ${f.line}:${f.column}`)).toEqual(["check-script-missing 7:12"]);
+		expect(stage.ok ? [] : stage.faults.map((f) => `${f.code} ${f.line}:${f.column}`)).toEqual([
+			"check-script-missing 7:12",
+		]);
 	});
 
 	it("in a dry run, an untyped node sharing a `memory:` subagent with a typed one answers in text (both interview flows)", async () => {

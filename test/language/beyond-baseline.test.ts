@@ -19,7 +19,11 @@ describe("per-node model, thinking and tools", () => {
 
 	it("are read onto the node", () => {
 		const node = ok(text).nodes[0] as AgentNode;
-		expect([node.model?.value, node.thinking?.value, node.tools?.map((t) => t.value)]).toEqual(["anthropic/claude-sonnet-4-5", "high", ["read", "grep"]]);
+		expect([node.model?.value, node.thinking?.value, node.tools?.map((t) => t.value)]).toEqual([
+			"anthropic/claude-sonnet-4-5",
+			"high",
+			["read", "grep"],
+		]);
 	});
 
 	it("a thinking level pi does not know is refused with the levels", () => {
@@ -30,15 +34,24 @@ describe("per-node model, thinking and tools", () => {
 });
 
 describe("compound durations", () => {
-	for (const [written, ms] of [["1h30m", 5_400_000], ["2h15m30s", 8_130_000], ["1d", 86_400_000], ["500ms", 500], ["90s", 90_000]] as const) {
+	for (const [written, ms] of [
+		["1h30m", 5_400_000],
+		["2h15m30s", 8_130_000],
+		["1d", 86_400_000],
+		["500ms", 500],
+		["90s", 90_000],
+	] as const) {
 		it(`${written} is ${ms} ms`, () => {
-			const node = ok(`${head(`  - id: look\n    agent: scout\n    timeout: ${written}\n`)}\n## look\nx\n`).nodes[0] as AgentNode;
+			const node = ok(`${head(`  - id: look\n    agent: scout\n    timeout: ${written}\n`)}\n## look\nx\n`)
+				.nodes[0] as AgentNode;
 			expect(node.timeout?.value).toBe(ms);
 		});
 	}
 
 	it("a flow timeout is every turn's default, and bounds follow it", () => {
-		const flow = ok(`${head("  - id: look\n    agent: scout\n    handoff: { continuations: 0 }\n", "timeout: 1h30m\n")}\n## look\nx\n`);
+		const flow = ok(
+			`${head("  - id: look\n    agent: scout\n    handoff: { continuations: 0 }\n", "timeout: 1h30m\n")}\n## look\nx\n`,
+		);
 		expect(flow.bound).toEqual({ turns: 1, ms: 5_400_000, waits: false, inFlight: 1 });
 	});
 });
@@ -48,7 +61,7 @@ describe("arithmetic and string tests in conditions", () => {
 		`${head(`  - id: l\n    loop: ${cond}\n    max: 3\n    do:\n      - id: a\n        agent: scout\n        output: { failures: number, title: string, tags: [string] }\n`)}\n## a\nx\n`;
 
 	it("numbers add, multiply and compare; strings test their start, end and contents", () => {
-		ok(loop('a.output.failures * 2 + 1 > 10 || a.output.failures % 2 == 0'));
+		ok(loop("a.output.failures * 2 + 1 > 10 || a.output.failures % 2 == 0"));
 		ok(loop('a.output.title.startsWith("fix") && !a.output.title.endsWith("wip") && a.output.title.contains(":")'));
 		ok(loop('a.output.tags.exists(t, t.startsWith("bug")) && size(a.output.title) < 72'));
 	});
@@ -82,7 +95,11 @@ describe("named choice cases", () => {
 	});
 
 	it("unnamed cases are numbered", () => {
-		const flow = ok(gate('gate.output.case == "approved"').replace("      - name: approved\n        when", "      - when").replace('gate.output.case == "approved"', 'gate.output.case == "1"'));
+		const flow = ok(
+			gate('gate.output.case == "approved"')
+				.replace("      - name: approved\n        when", "      - when")
+				.replace('gate.output.case == "approved"', 'gate.output.case == "1"'),
+		);
 		expect(typeToString(flow.types.get("gate") as never)).toContain("case: 1 | default");
 	});
 });
@@ -99,11 +116,18 @@ describe("budget and handoff", () => {
 
 	it("an unknown budget key and a watermark above 1 are refused where written", () => {
 		const r = judge(text.replace("turns: 40", "turnz: 40").replace("watermark: 0.7", "watermark: 1.5"));
-		expect(r.faults.map((f) => `${at(f)} ${covered(text.replace("turns: 40", "turnz: 40").replace("watermark: 0.7", "watermark: 1.5"), f)}`)).toEqual(["unknown-key 5:36 turnz", "key-type 10:27 1.5"]);
+		expect(
+			r.faults.map(
+				(f) =>
+					`${at(f)} ${covered(text.replace("turns: 40", "turnz: 40").replace("watermark: 0.7", "watermark: 1.5"), f)}`,
+			),
+		).toEqual(["unknown-key 5:36 turnz", "key-type 10:27 1.5"]);
 	});
 
 	it("a later node reads an agent's handoff document", () => {
-		ok(`${head('  - id: look\n    agent: scout\n  - id: more\n    loop: look.handoff.status == "done"\n    max: 1\n    do:\n      - id: again\n        agent: scout\n        reads: [look.handoff.summary]\n')}\n## look\nx\n\n## again\ny\n`);
+		ok(
+			`${head('  - id: look\n    agent: scout\n  - id: more\n    loop: look.handoff.status == "done"\n    max: 1\n    do:\n      - id: again\n        agent: scout\n        reads: [look.handoff.summary]\n')}\n## look\nx\n\n## again\ny\n`,
+		);
 	});
 });
 
@@ -114,14 +138,21 @@ describe("swarm", () => {
 	it("members, rounds, claims and its own `until` check; its bound is rounds × members", () => {
 		const flow = ok(swarm());
 		const node = flow.nodes[1] as SwarmNode;
-		expect(node.members.map((m) => [m.agent.value, m.count])).toEqual([["scout", 1], ["reviewer", 2]]);
+		expect(node.members.map((m) => [m.agent.value, m.count])).toEqual([
+			["scout", 1],
+			["reviewer", 2],
+		]);
 		expect(flow.bounds.get("crowd")?.turns).toBe(9);
 	});
 
 	it("needs a section (its goal) and `rounds`, and its members must exist", () => {
-		expect(judge(swarm().replace("\n## crowd\nAgree on the answer.\n", "")).faults.map((f) => f.code)).toEqual(["section-missing"]);
+		expect(judge(swarm().replace("\n## crowd\nAgree on the answer.\n", "")).faults.map((f) => f.code)).toEqual([
+			"section-missing",
+		]);
 		expect(judge(swarm().replace("    rounds: 3\n", "")).faults.map((f) => f.code)).toEqual(["missing-key"]);
-		expect(judge(swarm().replace("agent: reviewer", "agent: reveiwer")).faults.map((f) => f.code)).toEqual(["unknown-agent"]);
+		expect(judge(swarm().replace("agent: reviewer", "agent: reveiwer")).faults.map((f) => f.code)).toEqual([
+			"unknown-agent",
+		]);
 	});
 
 	it("claims are a list of strings", () => {

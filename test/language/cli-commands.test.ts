@@ -23,7 +23,13 @@ afterEach(() => project.cleanup());
 async function cli(...argv: string[]) {
 	const out: string[] = [];
 	const err: string[] = [];
-	const code = await main(argv, { cwd: project.cwd, env: project.env, agentDir: project.agentDir, stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
+	const code = await main(argv, {
+		cwd: project.cwd,
+		env: project.env,
+		agentDir: project.agentDir,
+		stdout: (t) => out.push(t),
+		stderr: (t) => err.push(t),
+	});
 	return { code, stdout: out.join("\n"), stderr: err.join("\n") };
 }
 
@@ -31,7 +37,9 @@ describe("pi-flows plan", () => {
 	it("prints the plan of a project flow, callees found beside it", async () => {
 		const r = await cli("plan", "build-attended", "--project");
 		expect(r.code).toBe(0);
-		expect(r.stdout.split("\n")[0]).toBe("build-attended · .pi/flows/build-attended.md · input string · ≤ 510 turns · ≤ 6d3h20m · and a person's answer");
+		expect(r.stdout.split("\n")[0]).toBe(
+			"build-attended · .pi/flows/build-attended.md · input string · ≤ 510 turns · ≤ 6d3h20m · and a person's answer",
+		);
 		expect(r.stdout).toContain("○ spec · flow interview (.pi/flows/interview.md) · input input");
 	});
 
@@ -46,11 +54,18 @@ describe("pi-flows plan", () => {
 	it("prints rows as JSON with --json", async () => {
 		const { rows } = JSON.parse((await cli("plan", "explore", "--project", "--json")).stdout);
 		expect(rows[0]).toMatchObject({ row: "flow", name: "explore" });
-		expect(rows.filter((r: { row: string }) => r.row === "node").map((r: { id: string }) => r.id)).toEqual(["look", "survey", "answer"]);
+		expect(rows.filter((r: { row: string }) => r.row === "node").map((r: { id: string }) => r.id)).toEqual([
+			"look",
+			"survey",
+			"answer",
+		]);
 	});
 
 	it("exits 2 with positioned faults for a flow that does not check", async () => {
-		project.write(".pi/flows/bad.md", "---\nname: bad\ndescription: d\ninput: string\nnodes:\n  - id: look\n    agent: scuot\n---\n\n## look\nx\n");
+		project.write(
+			".pi/flows/bad.md",
+			"---\nname: bad\ndescription: d\ninput: string\nnodes:\n  - id: look\n    agent: scuot\n---\n\n## look\nx\n",
+		);
 		const r = await cli("plan", "bad", "--project");
 		expect(r.code).toBe(2);
 		expect(r.stdout).toBe("");
@@ -69,7 +84,11 @@ describe("pi-flows graph", () => {
 	it("prints the Mermaid flowchart", async () => {
 		const r = await cli("graph", "interview", "--project");
 		expect(r.code).toBe(0);
-		expect(r.stdout.split("\n").slice(0, 3)).toEqual(["flowchart TD", '  subgraph n1["talk · loop · max 6 · on-fail: continue"]', '    n2["ask_next<br/>interviewer"]']);
+		expect(r.stdout.split("\n").slice(0, 3)).toEqual([
+			"flowchart TD",
+			'  subgraph n1["talk · loop · max 6 · on-fail: continue"]',
+			'    n2["ask_next<br/>interviewer"]',
+		]);
 	});
 
 	it("takes a path as well as a name, with the project's trust like a name (issue 21)", async () => {
@@ -86,7 +105,10 @@ describe("pi-flows schema", () => {
 	it("prints the frontmatter's JSON Schema", async () => {
 		const r = await cli("schema");
 		expect(r.code).toBe(0);
-		expect(JSON.parse(r.stdout)).toMatchObject({ $schema: "https://json-schema.org/draft/2020-12/schema", additionalProperties: false });
+		expect(JSON.parse(r.stdout)).toMatchObject({
+			$schema: "https://json-schema.org/draft/2020-12/schema",
+			additionalProperties: false,
+		});
 	});
 
 	it("takes no argument", async () => {

@@ -25,7 +25,10 @@ interface Case {
 const dir = join(PACKAGE_ROOT, "test", "fixtures", "combo-checker");
 const suites = readdirSync(dir)
 	.filter((f) => f.endsWith(".json"))
-	.map((f) => ({ file: f, ...(JSON.parse(readFileSync(join(dir, f), "utf8")) as { source: { commit: string; file: string }; cases: Case[] }) }));
+	.map((f) => ({
+		file: f,
+		...(JSON.parse(readFileSync(join(dir, f), "utf8")) as { source: { commit: string; file: string }; cases: Case[] }),
+	}));
 
 /** The "Differences from combo" table: case name → pi-flows' codes, with a reason in the row. */
 function differences(): Map<string, string[]> {
@@ -34,7 +37,15 @@ function differences(): Map<string, string[]> {
 	const rows = new Map<string, string[]>();
 	for (const m of table.matchAll(/^\| ([^|]+?) \| ([^|]*?) \| ([^|]*?) \| ([^|]+?) \|$/gm)) {
 		if (m[1] === "Case" || m[1].startsWith("---")) continue;
-		rows.set(m[1].trim(), m[3].trim() === "accepted" ? [] : m[3].split(",").map((c) => c.replace(/`/g, "").trim()).filter(Boolean));
+		rows.set(
+			m[1].trim(),
+			m[3].trim() === "accepted"
+				? []
+				: m[3]
+						.split(",")
+						.map((c) => c.replace(/`/g, "").trim())
+						.filter(Boolean),
+		);
 	}
 	return rows;
 }

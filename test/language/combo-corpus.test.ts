@@ -25,7 +25,16 @@ function variant(name: string, from: string, to: string) {
 
 describe("combo's flows check here unmodified", () => {
 	it("the roster has the agents combo's flows name", () => {
-		for (const name of ["scout", "planner", "reviewer", "synthesiser", "coder", "auditor", "interviewer", "committer"]) {
+		for (const name of [
+			"scout",
+			"planner",
+			"reviewer",
+			"synthesiser",
+			"coder",
+			"auditor",
+			"interviewer",
+			"committer",
+		]) {
 			expect(shipped.get(name)?.kind, name).toBe("agent");
 		}
 	});
@@ -52,19 +61,73 @@ describe("combo's flows check here unmodified", () => {
 
 /** [what, file, written, changed to, the codes combo would give]. */
 const broken: [what: string, file: string, from: string, to: string, codes: string[]][] = [
-	["among names an agent outside the enum", "split", "among: [scout, reviewer]", "among: [scout, auditor]", ["among-mismatch"]],
+	[
+		"among names an agent outside the enum",
+		"split",
+		"among: [scout, reviewer]",
+		"among: [scout, auditor]",
+		["among-mismatch"],
+	],
 	["map-from without max", "split", "    max: 4\n", "", ["missing-key"]],
-	["a read of a node that does not exist", "split", "reads: [input, work]", "reads: [input, wrok]", ["unknown-address"]],
-	["an ask-from with literal options", "interview", "                enough:", "                options: [a, b]\n                enough:", ["ask-form-conflict"]],
-	["memory naming no enclosing node", "interview", "        memory: flow\n", "        memory: talkk\n", ["unknown-scope"]],
-	["an ask-from answer compared with a literal", "interview", "!gate.output.output.answered", 'gate.output.output.answer == \\"yes\\"', ["condition-free-string"]],
+	[
+		"a read of a node that does not exist",
+		"split",
+		"reads: [input, work]",
+		"reads: [input, wrok]",
+		["unknown-address"],
+	],
+	[
+		"an ask-from with literal options",
+		"interview",
+		"                enough:",
+		"                options: [a, b]\n                enough:",
+		["ask-form-conflict"],
+	],
+	[
+		"memory naming no enclosing node",
+		"interview",
+		"        memory: flow\n",
+		"        memory: talkk\n",
+		["unknown-scope"],
+	],
+	[
+		"an ask-from answer compared with a literal",
+		"interview",
+		"!gate.output.output.answered",
+		'gate.output.output.answer == \\"yes\\"',
+		["condition-free-string"],
+	],
 	["concurrent writers without copies", "build", "        copies: true\n", "", ["copies-needed"]],
-	["a verdict node with an output", "build", "                verdict: pair\n", "                verdict: pair\n                output: { approved: boolean }\n", ["verdict-with-output"]],
-	["retry on a check", "build", "        timeout: 10m\n", "        timeout: 10m\n        retry: 1\n", ["retry-refused"]],
+	[
+		"a verdict node with an output",
+		"build",
+		"                verdict: pair\n",
+		"                verdict: pair\n                output: { approved: boolean }\n",
+		["verdict-with-output"],
+	],
+	[
+		"retry on a check",
+		"build",
+		"        timeout: 10m\n",
+		"        timeout: 10m\n        retry: 1\n",
+		["retry-refused"],
+	],
 	["a loop without max", "build", "    max: 2\n", "", ["missing-key"]],
 	["a section for a check", "build", "\n## audit\n", "\n## tests\n\nRun them.\n\n## audit\n", ["section-not-agent"]],
-	["a misspelt field in a loop condition", "build", "loop: review.output.approved", "loop: review.output.aproved", ["condition-unknown-address"]],
-	["a commit inside copies", "build", "                retry: 1\n      - id: tests", "                retry: 1\n              - id: save\n                commit: code\n      - id: tests", ["commit-in-copies"]],
+	[
+		"a misspelt field in a loop condition",
+		"build",
+		"loop: review.output.approved",
+		"loop: review.output.aproved",
+		["condition-unknown-address"],
+	],
+	[
+		"a commit inside copies",
+		"build",
+		"                retry: 1\n      - id: tests",
+		"                retry: 1\n              - id: save\n                commit: code\n      - id: tests",
+		["commit-in-copies"],
+	],
 	["a name that is not the file's", "explore", "name: explore", "name: explorer", ["name-mismatch"]],
 	["a call to a flow that does not exist", "build-attended", "flow: build\n", "flow: biuld\n", ["unknown-flow"]],
 	["retry on a call", "build-attended", "    input: input\n", "    input: input\n    retry: 1\n", ["retry-refused"]],
@@ -75,7 +138,11 @@ const broken: [what: string, file: string, from: string, to: string, codes: stri
 describe("broken variants get combo's verdict codes, one fault each", () => {
 	for (const [what, file, from, to, codes] of broken) {
 		it(`${file}: ${what} → ${codes.join(", ")}`, () => {
-			expect(variant(file, from, to).judgeOne(file).faults.map((f) => f.code)).toEqual(codes);
+			expect(
+				variant(file, from, to)
+					.judgeOne(file)
+					.faults.map((f) => f.code),
+			).toEqual(codes);
 		});
 	}
 

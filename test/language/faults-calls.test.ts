@@ -6,8 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { at, covered, flowFolder } from "./helpers.ts";
 
-const flow = (name: string, nodes: string, input = "string", body = "") => `---\nname: ${name}\ndescription: d\ninput: ${input}\nnodes:\n${nodes}---\n${body}`;
-const call = (id: string, callee: string, input = "input") => `  - id: ${id}\n    flow: ${callee}\n    input: ${input}\n`;
+const flow = (name: string, nodes: string, input = "string", body = "") =>
+	`---\nname: ${name}\ndescription: d\ninput: ${input}\nnodes:\n${nodes}---\n${body}`;
+const call = (id: string, callee: string, input = "input") =>
+	`  - id: ${id}\n    flow: ${callee}\n    input: ${input}\n`;
 const look = flow("look", "  - id: scan\n    agent: scout\n    reads: [input]\n", "string", "\n## scan\nx\n");
 
 describe("calls", () => {
@@ -46,7 +48,12 @@ describe("calls", () => {
 	});
 
 	it("call-cycle: a self-call behind a choice that is never taken", () => {
-		const text = flow("self", `  - id: gate\n    choice:\n      - when: input == "never"\n        do:\n${call("again", "self").replace(/^/gm, "        ").replace(/\n\s+$/, "\n")}    default: []\n`);
+		const text = flow(
+			"self",
+			`  - id: gate\n    choice:\n      - when: input == "never"\n        do:\n${call("again", "self")
+				.replace(/^/gm, "        ")
+				.replace(/\n\s+$/, "\n")}    default: []\n`,
+		);
 		const r = flowFolder({ self: text }).judgeOne("self");
 		expect(r.faults.map(at)).toEqual(["call-cycle 11:19"]);
 		expect(covered(text, r.faults[0])).toBe("self");
@@ -54,20 +61,33 @@ describe("calls", () => {
 	});
 
 	it("call-cycle: a ring of three names the whole ring from where it is seen", () => {
-		const folder = flowFolder({ a: flow("a", call("to_b", "b")), b: flow("b", call("to_c", "c")), c: flow("c", call("to_a", "a")) });
+		const folder = flowFolder({
+			a: flow("a", call("to_b", "b")),
+			b: flow("b", call("to_c", "c")),
+			c: flow("c", call("to_a", "a")),
+		});
 		expect(folder.judgeOne("a").faults[0].message).toContain("a → b → c → a");
 		expect(folder.judgeOne("c").faults[0].message).toContain("c → a → b → c");
 	});
 
 	it("a ring that does not pass through the caller makes the callee broken, not the caller cyclic", () => {
-		const folder = flowFolder({ top: flow("top", call("to_b", "b")), b: flow("b", call("to_c", "c")), c: flow("c", call("to_b", "b")) });
+		const folder = flowFolder({
+			top: flow("top", call("to_b", "b")),
+			b: flow("b", call("to_c", "c")),
+			c: flow("c", call("to_b", "b")),
+		});
 		const r = folder.judgeOne("top");
 		expect(r.faults.map(at)).toEqual(["broken-flow 7:11"]);
 		expect(r.faults[0].message).toContain("call-cycle");
 	});
 
 	it("flow-input-mismatch: a typed callee gets another type", () => {
-		const typed = flow("typed", "  - id: scan\n    agent: scout\n    reads: [input.goal]\n", "{ goal: string }", "\n## scan\nx\n");
+		const typed = flow(
+			"typed",
+			"  - id: scan\n    agent: scout\n    reads: [input.goal]\n",
+			"{ goal: string }",
+			"\n## scan\nx\n",
+		);
 		const text = flow("t", call("sub", "typed"));
 		const r = flowFolder({ t: text, typed }).judgeOne("t");
 		expect(r.faults.map(at)).toEqual(["flow-input-mismatch 8:12"]);
@@ -75,9 +95,23 @@ describe("calls", () => {
 	});
 
 	it("a callee taking `string` accepts any value, and a typed callee its own type", () => {
-		const typed = flow("typed", "  - id: scan\n    agent: scout\n    reads: [input.goal]\n", "{ goal: string }", "\n## scan\nx\n");
+		const typed = flow(
+			"typed",
+			"  - id: scan\n    agent: scout\n    reads: [input.goal]\n",
+			"{ goal: string }",
+			"\n## scan\nx\n",
+		);
 		const planner = "  - id: plan\n    agent: planner\n    output: { goal: string }\n";
-		const folder = flowFolder({ t: flow("t", planner + call("sub", "typed", "plan.output") + call("loose", "look", "plan.output"), "string", "\n## plan\nx\n"), typed, look });
+		const folder = flowFolder({
+			t: flow(
+				"t",
+				planner + call("sub", "typed", "plan.output") + call("loose", "look", "plan.output"),
+				"string",
+				"\n## plan\nx\n",
+			),
+			typed,
+			look,
+		});
 		expect(folder.judgeOne("t").faults).toEqual([]);
 	});
 });

@@ -13,12 +13,15 @@ import { faultsMarkdown } from "../../src/faults/docs.ts";
 import { exampleText, FAULT_EXAMPLES } from "../../src/faults/examples.ts";
 import { checkFlowText } from "../../src/flow/load.ts";
 import { checkScriptKeys, readScript } from "../../src/pi/scripted/script.ts";
-import { flowFolder, judge, } from "./helpers.ts";
+import { flowFolder, judge } from "./helpers.ts";
 
 describe("docs/faults.md", () => {
 	it("is what faultsMarkdown() prints", () => {
 		const page = readFileSync(join(PACKAGE_ROOT, "docs", "faults.md"), "utf8");
-		expect(page === faultsMarkdown(), "docs/faults.md is stale: run `node scripts/faults-doc.ts` (npm run docs:faults) and commit the page").toBe(true);
+		expect(
+			page === faultsMarkdown(),
+			"docs/faults.md is stale: run `node scripts/faults-doc.ts` (npm run docs:faults) and commit the page",
+		).toBe(true);
 	});
 
 	it("has a heading for every code", () => {
@@ -37,22 +40,53 @@ function raised(code: FaultCode): string[] {
 		const read = readScript(text, "s.yaml");
 		return (read.value ? checkScriptKeys(read.value, ["look", "answer"]) : read.faults).map((f) => f.code);
 	}
-	const callee = (input: string, nodes: string) => `---\nname: callee\ndescription: d\ninput: ${input}\nnodes:\n${nodes}---\n\n## s\nx\n`;
+	const callee = (input: string, nodes: string) =>
+		`---\nname: callee\ndescription: d\ninput: ${input}\nnodes:\n${nodes}---\n\n## s\nx\n`;
 	switch (code) {
 		case "broken-agent": {
-			const roster = rosterOf([{ kind: "broken", name: "scout", file: "/p/.pi/agents/scout.md", source: "project", cause: "it lacks `description:`" }]);
+			const roster = rosterOf([
+				{
+					kind: "broken",
+					name: "scout",
+					file: "/p/.pi/agents/scout.md",
+					source: "project",
+					cause: "it lacks `description:`",
+				},
+			]);
 			return checkFlowText(text, "t.md", roster).faults.map((f) => f.code);
 		}
 		case "unknown-tool": {
-			const roster = rosterOf([{ kind: "agent", name: "fetcher", description: "d", tools: ["read", "fetch_url"], prompt: "p", file: "/p/.pi/agents/fetcher.md", source: "project" }]);
+			const roster = rosterOf([
+				{
+					kind: "agent",
+					name: "fetcher",
+					description: "d",
+					tools: ["read", "fetch_url"],
+					prompt: "p",
+					file: "/p/.pi/agents/fetcher.md",
+					source: "project",
+				},
+			]);
 			return checkFlowText(text, "t.md", roster).faults.map((f) => f.code);
 		}
 		case "broken-flow":
-			return flowFolder({ t: text, interview: callee("string", "  - id: s\n    agent: nobody\n").replace("name: callee", "name: interview") }).judgeOne("t").faults.map((f) => f.code);
+			return flowFolder({
+				t: text,
+				interview: callee("string", "  - id: s\n    agent: nobody\n").replace("name: callee", "name: interview"),
+			})
+				.judgeOne("t")
+				.faults.map((f) => f.code);
 		case "flow-input-mismatch":
-			return flowFolder({ t: text, typed: callee("{ goal: string }", "  - id: s\n    agent: scout\n").replace("name: callee", "name: typed") }).judgeOne("t").faults.map((f) => f.code);
+			return flowFolder({
+				t: text,
+				typed: callee("{ goal: string }", "  - id: s\n    agent: scout\n").replace("name: callee", "name: typed"),
+			})
+				.judgeOne("t")
+				.faults.map((f) => f.code);
 		case "call-cycle":
-			return flowFolder({ t: text }).judgeOne("t").faults.map((f) => f.code);
+			return flowFolder({ t: text })
+				.judgeOne("t")
+				.faults.map((f) => f.code);
 		case "reserved-name":
 			return judge(text, "resume").faults.map((f) => f.code);
 		default:

@@ -7,37 +7,90 @@
 import { describe, expect, it } from "vitest";
 import { at, covered, head, judge } from "./helpers.ts";
 
-const loopOver = (cond: string, output: string) => `${head(`  - id: l\n    loop: ${cond}\n    max: 2\n    do:\n      - id: a\n        agent: scout\n        output: ${output}\n`)}\n## a\nx\n`;
+const loopOver = (cond: string, output: string) =>
+	`${head(`  - id: l\n    loop: ${cond}\n    max: 2\n    do:\n      - id: a\n        agent: scout\n        output: ${output}\n`)}\n## a\nx\n`;
 const agentWith = (extra: string) => `${head(`  - id: a\n    agent: scout\n${extra}`)}\n## a\nx\n`;
 
 /** name → [flow text, the one fault as `code line:col`, the token it covers]. */
 const inside: Record<string, [text: string, fault: string, covers: string]> = {
 	"condition-syntax: a single `=`": [loopOver("a.output.ok = true", "{ ok: boolean }"), "condition-syntax 7:23", "="],
-	"condition-syntax: a ternary, in single quotes": [loopOver("'a.output.ok && a.output.n ? 1 : 2'", "{ ok: boolean, n: number }"), "condition-syntax 7:38", "?"],
-	"condition-unknown-address: a field the output lacks": [loopOver("a.output.okk", "{ ok: boolean }"), "condition-unknown-address 7:20", "okk"],
-	"condition-unknown-address: a name nothing defines": [loopOver("a.output.ok && b.ok", "{ ok: boolean }"), "condition-unknown-address 7:26", "b"],
-	"condition-type: a number compared with a string": [loopOver('a.output.n == "x"', "{ n: number }"), "condition-type 7:22", "=="],
-	"condition-type: an agent's untyped text": [`${head("  - id: l\n    loop: a.output\n    max: 2\n    do:\n      - id: a\n        agent: scout\n")}\n## a\nx\n`, "condition-type 7:11", "a.output"],
-	"condition-enum-value: plain": [loopOver('a.output.s == "aproved"', "{ s: approved | rejected }"), "condition-enum-value 7:25", '"aproved"'],
-	"condition-enum-value: double-quoted without escapes": [loopOver(`"a.output.s == 'aproved'"`, "{ s: approved | rejected }"), "condition-enum-value 7:26", "'aproved'"],
+	"condition-syntax: a ternary, in single quotes": [
+		loopOver("'a.output.ok && a.output.n ? 1 : 2'", "{ ok: boolean, n: number }"),
+		"condition-syntax 7:38",
+		"?",
+	],
+	"condition-unknown-address: a field the output lacks": [
+		loopOver("a.output.okk", "{ ok: boolean }"),
+		"condition-unknown-address 7:20",
+		"okk",
+	],
+	"condition-unknown-address: a name nothing defines": [
+		loopOver("a.output.ok && b.ok", "{ ok: boolean }"),
+		"condition-unknown-address 7:26",
+		"b",
+	],
+	"condition-type: a number compared with a string": [
+		loopOver('a.output.n == "x"', "{ n: number }"),
+		"condition-type 7:22",
+		"==",
+	],
+	"condition-type: an agent's untyped text": [
+		`${head("  - id: l\n    loop: a.output\n    max: 2\n    do:\n      - id: a\n        agent: scout\n")}\n## a\nx\n`,
+		"condition-type 7:11",
+		"a.output",
+	],
+	"condition-enum-value: plain": [
+		loopOver('a.output.s == "aproved"', "{ s: approved | rejected }"),
+		"condition-enum-value 7:25",
+		'"aproved"',
+	],
+	"condition-enum-value: double-quoted without escapes": [
+		loopOver(`"a.output.s == 'aproved'"`, "{ s: approved | rejected }"),
+		"condition-enum-value 7:26",
+		"'aproved'",
+	],
 	"condition-free-string": [
 		`${head('  - id: q\n    agent: interviewer\n    output: { question: Question }\n  - id: go\n    ask-from: q.output.question\n  - id: g\n    choice:\n      - when: go.output.answer == "yes"\n        do:\n          - id: a\n            agent: scout\n    default: []\n')}\n## q\nx\n\n## a\nx\n`,
 		"condition-free-string 13:35",
 		'"yes"',
 	],
-	"schema-invalid: an element type misspelt": [agentWith("    output: { tasks: [strng] }\n"), "schema-invalid 8:23", "strng"],
-	"schema-invalid: in the flow's input": [agentWith("").replace("input: string", "input: { goal: strin }"), "schema-invalid 4:16", "strin"],
+	"schema-invalid: an element type misspelt": [
+		agentWith("    output: { tasks: [strng] }\n"),
+		"schema-invalid 8:23",
+		"strng",
+	],
+	"schema-invalid: in the flow's input": [
+		agentWith("").replace("input: string", "input: { goal: strin }"),
+		"schema-invalid 4:16",
+		"strin",
+	],
 	"schema-invalid: an enum value repeated": [agentWith("    output: { s: a | b | a }\n"), "schema-invalid 8:26", "a"],
 	"duration-invalid: a unit that is not one": [agentWith("    timeout: 1h30min\n"), "duration-invalid 8:18", "min"],
 	"duration-invalid: units out of order": [agentWith("    timeout: 30m1h\n"), "duration-invalid 8:17", "1h"],
-	"duration-invalid: a zero flow timeout": [`${head("  - id: a\n    agent: scout\n", "timeout: 0s\n")}\n## a\nx\n`, "duration-invalid 5:10", "0s"],
-	"duration-invalid: a check's, quoted": [head('  - id: tests\n    check: t.sh\n    timeout: "2 m"\n'), "duration-invalid 8:15", "2 m"],
-	"duration-invalid: an ask's": [head("  - id: go\n    ask: Sure?\n    timeout: 10mins\n"), "duration-invalid 8:16", "mins"],
+	"duration-invalid: a zero flow timeout": [
+		`${head("  - id: a\n    agent: scout\n", "timeout: 0s\n")}\n## a\nx\n`,
+		"duration-invalid 5:10",
+		"0s",
+	],
+	"duration-invalid: a check's, quoted": [
+		head('  - id: tests\n    check: t.sh\n    timeout: "2 m"\n'),
+		"duration-invalid 8:15",
+		"2 m",
+	],
+	"duration-invalid: an ask's": [
+		head("  - id: go\n    ask: Sure?\n    timeout: 10mins\n"),
+		"duration-invalid 8:16",
+		"mins",
+	],
 };
 
 /** name → [flow text, the one fault as `code line:col`, the whole value it covers]. */
 const whole: Record<string, [text: string, fault: string, covers: string]> = {
-	"condition-enum-value: double-quoted with escapes": [loopOver('"a.output.s == \\"aproved\\""', "{ s: approved | rejected }"), "condition-enum-value 7:11", '"a.output.s == \\"aproved\\""'],
+	"condition-enum-value: double-quoted with escapes": [
+		loopOver('"a.output.s == \\"aproved\\""', "{ s: approved | rejected }"),
+		"condition-enum-value 7:11",
+		'"a.output.s == \\"aproved\\""',
+	],
 	"condition-enum-value: a folded scalar": [
 		`${head('  - id: l\n    loop: >-\n      a.output.s ==\n      "aproved"\n    max: 2\n    do:\n      - id: a\n        agent: scout\n        output: { s: approved | rejected }\n')}\n## a\nx\n`,
 		"condition-enum-value 7:11",

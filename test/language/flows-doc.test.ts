@@ -12,7 +12,8 @@ import { judge } from "./helpers.ts";
 import { validate } from "./json-schema-lite.ts";
 
 const page = readFileSync(join(PACKAGE_ROOT, "docs", "flows.md"), "utf8");
-const blocks = (lang: string) => [...page.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, "g"))].map((m) => m[1]);
+const blocks = (lang: string) =>
+	[...page.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, "g"))].map((m) => m[1]);
 const schema = frontmatterSchema();
 
 describe("docs/flows.md", () => {
@@ -29,7 +30,8 @@ describe("docs/flows.md", () => {
 	it(`has ${nodes.length} node examples, each valid by the schema`, () => {
 		expect(nodes.length).toBeGreaterThanOrEqual(10);
 		for (const text of nodes) {
-			for (const node of parse(text) as unknown[]) expect(validate({ $ref: "#/$defs/node", $defs: schema.$defs }, node), text).toEqual([]);
+			for (const node of parse(text) as unknown[])
+				expect(validate({ $ref: "#/$defs/node", $defs: schema.$defs }, node), text).toEqual([]);
 		}
 	});
 
@@ -37,7 +39,13 @@ describe("docs/flows.md", () => {
 		const keys = blocks("yaml").filter((b) => /^(budget|handoff):/.test(b));
 		expect(keys.length).toBeGreaterThanOrEqual(2);
 		for (const text of keys) {
-			const fm = { name: "t", description: "d", input: "string", nodes: [{ id: "a", agent: "scout" }], ...(parse(text) as object) };
+			const fm = {
+				name: "t",
+				description: "d",
+				input: "string",
+				nodes: [{ id: "a", agent: "scout" }],
+				...(parse(text) as object),
+			};
 			expect(validate(schema, fm), text).toEqual([]);
 		}
 	});

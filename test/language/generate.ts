@@ -30,7 +30,13 @@ interface Gen {
 /** A flow text of about `size` nodes named `name`, that checks against the shipped agents. */
 export function generateFlow(seed: number, size: number, name = "gen"): string {
 	const next = random(seed);
-	const g: Gen = { next, pick: (list) => list[Math.floor(next() * list.length)], count: 0, budget: Math.max(1, size), sections: [] };
+	const g: Gen = {
+		next,
+		pick: (list) => list[Math.floor(next() * list.length)],
+		count: 0,
+		budget: Math.max(1, size),
+		sections: [],
+	};
 	const lines: string[] = [];
 	do lines.push(...sequence(g, 0, [], [], 1 + Math.floor(next() * 4)));
 	while (g.count < g.budget);
@@ -55,7 +61,13 @@ function sequence(g: Gen, depth: number, visible: string[], typed: string[], len
 	return out;
 }
 
-function node(g: Gen, depth: number, visible: string[], typed: string[], item: boolean): { lines: string[]; id: string; isTyped: boolean } {
+function node(
+	g: Gen,
+	depth: number,
+	visible: string[],
+	typed: string[],
+	item: boolean,
+): { lines: string[]; id: string; isTyped: boolean } {
 	const id = `n${++g.count}`;
 	const roll = g.next();
 	const nest = (lines: string[]) => lines.map((l) => `    ${l}`);
@@ -66,18 +78,49 @@ function node(g: Gen, depth: number, visible: string[], typed: string[], item: b
 			g.count++;
 			const rest = sequence(g, depth + 1, [...visible, head.id], [...typed, head.id], Math.floor(g.next() * 3), item);
 			const body = [...head.lines, ...rest];
-			return { id, isTyped: false, lines: [`- id: ${id}`, `  loop: ${head.id}.output.ok || ${head.id}.output.n > 3`, `  max: ${1 + Math.floor(g.next() * 3)}`, "  do:", ...nest(body)] };
+			return {
+				id,
+				isTyped: false,
+				lines: [
+					`- id: ${id}`,
+					`  loop: ${head.id}.output.ok || ${head.id}.output.n > 3`,
+					`  max: ${1 + Math.floor(g.next() * 3)}`,
+					"  do:",
+					...nest(body),
+				],
+			};
 		}
 		if (kind === "map") {
 			const body = sequence(g, depth + 1, visible, typed, 1 + Math.floor(g.next() * 3), true);
-			return { id, isTyped: false, lines: [`- id: ${id}`, "  map: [first part, second part]", `  concurrency: ${1 + Math.floor(g.next() * 2)}`, "  do:", ...nest(body)] };
+			return {
+				id,
+				isTyped: false,
+				lines: [
+					`- id: ${id}`,
+					"  map: [first part, second part]",
+					`  concurrency: ${1 + Math.floor(g.next() * 2)}`,
+					"  do:",
+					...nest(body),
+				],
+			};
 		}
 		if (kind === "choice") {
 			const when = typed.length ? `${g.pick(typed)}.output.s == "approved"` : 'input == "go"';
 			const body = sequence(g, depth + 1, visible, typed, 1 + Math.floor(g.next() * 2), item);
 			const other = g.next() < 0.5 ? sequence(g, depth + 1, visible, typed, 1, item) : [];
 			const dflt = other.length ? ["  default:", ...nest(other)] : ["  default: []"];
-			return { id, isTyped: false, lines: [`- id: ${id}`, "  choice:", `    - when: ${when}`, "      do:", ...body.map((l) => `        ${l}`), ...dflt] };
+			return {
+				id,
+				isTyped: false,
+				lines: [
+					`- id: ${id}`,
+					"  choice:",
+					`    - when: ${when}`,
+					"      do:",
+					...body.map((l) => `        ${l}`),
+					...dflt,
+				],
+			};
 		}
 		const one = sequence(g, depth + 1, visible, typed, 1, item);
 		let two = sequence(g, depth + 1, visible, typed, 1, item);
@@ -86,14 +129,33 @@ function node(g: Gen, depth: number, visible: string[], typed: string[], item: b
 			two = agent(g, visible, false, item).lines;
 			g.count++;
 		}
-		return { id, isTyped: false, lines: [`- id: ${id}`, "  parallel:", "    left:", ...one.map((l) => `      ${l}`), "    right:", ...two.map((l) => `      ${l}`)] };
+		return {
+			id,
+			isTyped: false,
+			lines: [
+				`- id: ${id}`,
+				"  parallel:",
+				"    left:",
+				...one.map((l) => `      ${l}`),
+				"    right:",
+				...two.map((l) => `      ${l}`),
+			],
+		};
 	}
-	if (roll < 0.36) return { id, isTyped: false, lines: [`- id: ${id}`, "  check: .pi/checks/test.sh", "  timeout: 5m"] };
-	if (roll < 0.4) return { id, isTyped: false, lines: [`- id: ${id}`, '  ask: "Go on?"', "  confirm: true", "  default: true"] };
+	if (roll < 0.36)
+		return { id, isTyped: false, lines: [`- id: ${id}`, "  check: .pi/checks/test.sh", "  timeout: 5m"] };
+	if (roll < 0.4)
+		return { id, isTyped: false, lines: [`- id: ${id}`, '  ask: "Go on?"', "  confirm: true", "  default: true"] };
 	return agent(g, visible, g.next() < 0.5, item, id);
 }
 
-function agent(g: Gen, visible: string[], isTyped: boolean, item: boolean, id = `n${g.count + 1}`): { lines: string[]; id: string; isTyped: boolean } {
+function agent(
+	g: Gen,
+	visible: string[],
+	isTyped: boolean,
+	item: boolean,
+	id = `n${g.count + 1}`,
+): { lines: string[]; id: string; isTyped: boolean } {
 	g.sections.push(id);
 	const reads = ["input", ...(item ? ["item"] : []), ...(visible.length ? [g.pick(visible)] : [])];
 	const lines = [`- id: ${id}`, `  agent: ${g.pick(READERS)}`, `  reads: [${[...new Set(reads)].join(", ")}]`];

@@ -17,7 +17,8 @@ const nowhere = mkdtempSync(join(tmpdir(), "pi-flows-language-"));
 export const shipped = loadRoster(nowhere, { user: false, project: false });
 
 /** A frontmatter with `nodes` and optional extra flow keys, closed by `---`. */
-export const head = (nodes: string, extra = "") => `---\nname: t\ndescription: d\ninput: string\n${extra}nodes:\n${nodes}---\n`;
+export const head = (nodes: string, extra = "") =>
+	`---\nname: t\ndescription: d\ninput: string\n${extra}nodes:\n${nodes}---\n`;
 
 /** Judges `text` as the file `<name>.md`. */
 export function judge(text: string, name = "t", options: LoadOptions = {}) {
@@ -38,7 +39,11 @@ export function covered(text: string, f: Fault): string {
 }
 
 /** Flow files written to a fresh folder (name → text), with load options that find them as callees. */
-export function flowFolder(files: Record<string, string>): { options: LoadOptions; file(name: string): string; judgeOne(name: string): ReturnType<typeof judge> } {
+export function flowFolder(files: Record<string, string>): {
+	options: LoadOptions;
+	file(name: string): string;
+	judgeOne(name: string): ReturnType<typeof judge>;
+} {
 	const dir = mkdtempSync(join(tmpdir(), "pi-flows-calls-"));
 	for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, `${name}.md`), text);
 	const file = (name: string) => join(dir, `${name}.md`);

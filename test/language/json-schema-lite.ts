@@ -53,13 +53,16 @@ function check(s: Schema, v: unknown, path: string, root: Schema, errors: string
 				break;
 			}
 			case "enum":
-				if (!(arg as unknown[]).some((x) => JSON.stringify(x) === JSON.stringify(v))) fail(`not one of ${JSON.stringify(arg)}`);
+				if (!(arg as unknown[]).some((x) => JSON.stringify(x) === JSON.stringify(v)))
+					fail(`not one of ${JSON.stringify(arg)}`);
 				break;
 			case "const":
 				if (JSON.stringify(arg) !== JSON.stringify(v)) fail(`expected ${JSON.stringify(arg)}`);
 				break;
 			case "properties":
-				if (isObj) for (const [k, ps] of Object.entries(arg as Record<string, Schema>)) if (k in obj) errors.push(...sub(ps, obj[k], `${path}/${k}`));
+				if (isObj)
+					for (const [k, ps] of Object.entries(arg as Record<string, Schema>))
+						if (k in obj) errors.push(...sub(ps, obj[k], `${path}/${k}`));
 				break;
 			case "required":
 				if (isObj) for (const k of arg as string[]) if (!(k in obj)) fail(`missing ${k}`);
@@ -80,7 +83,9 @@ function check(s: Schema, v: unknown, path: string, root: Schema, errors: string
 				if (isObj && Object.keys(obj).length < (arg as number)) fail(`fewer than ${arg} keys`);
 				break;
 			case "dependentRequired":
-				if (isObj) for (const [k, needs] of Object.entries(arg as Record<string, string[]>)) if (k in obj) for (const n of needs) if (!(n in obj)) fail(`${k} needs ${n}`);
+				if (isObj)
+					for (const [k, needs] of Object.entries(arg as Record<string, string[]>))
+						if (k in obj) for (const n of needs) if (!(n in obj)) fail(`${k} needs ${n}`);
 				break;
 			case "items":
 				if (Array.isArray(v)) for (const [i, item] of v.entries()) errors.push(...sub(arg, item, `${path}/${i}`));
@@ -92,7 +97,8 @@ function check(s: Schema, v: unknown, path: string, root: Schema, errors: string
 				if (Array.isArray(v) && v.length > (arg as number)) fail(`more than ${arg} items`);
 				break;
 			case "uniqueItems":
-				if (arg === true && Array.isArray(v) && new Set(v.map((x) => JSON.stringify(x))).size !== v.length) fail("items repeat");
+				if (arg === true && Array.isArray(v) && new Set(v.map((x) => JSON.stringify(x))).size !== v.length)
+					fail("items repeat");
 				break;
 			case "minLength":
 				if (typeof v === "string" && [...v].length < (arg as number)) fail(`shorter than ${arg}`);

@@ -17,14 +17,47 @@ import { judge } from "./helpers.ts";
 /** 10,000 per run (about 17 s on two cores); `FUZZ_RUNS=100000` looks harder. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
 
-const fixtures = [join(PACKAGE_ROOT, "flows"), join(PACKAGE_ROOT, "test", "fixtures", "combo"), join(PACKAGE_ROOT, "test", "fixtures", "render")].flatMap((dir) =>
+const fixtures = [
+	join(PACKAGE_ROOT, "flows"),
+	join(PACKAGE_ROOT, "test", "fixtures", "combo"),
+	join(PACKAGE_ROOT, "test", "fixtures", "render"),
+].flatMap((dir) =>
 	readdirSync(dir)
 		.filter((f) => f.endsWith(".md"))
 		.map((f) => readFileSync(join(dir, f), "utf8")),
 );
 
 /** YAML values people write by mistake, and a few that stress the parser. */
-const VALUES = ["[]", "{}", "null", "~", '"x', "'", "- a", "1e999", "&a", "*a", "!!str x", "|", ">-", ": :", "\t", "🦜", "0s", "-1", "true", "[a, [b", "{ a: }", "a.b.c", "x == ", "`", "#", "---", "## x", "\r"];
+const VALUES = [
+	"[]",
+	"{}",
+	"null",
+	"~",
+	'"x',
+	"'",
+	"- a",
+	"1e999",
+	"&a",
+	"*a",
+	"!!str x",
+	"|",
+	">-",
+	": :",
+	"\t",
+	"🦜",
+	"0s",
+	"-1",
+	"true",
+	"[a, [b",
+	"{ a: }",
+	"a.b.c",
+	"x == ",
+	"`",
+	"#",
+	"---",
+	"## x",
+	"\r",
+];
 
 /** One edit to a text's lines. */
 type Edit =
@@ -39,9 +72,18 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
 	fc.record({ kind: fc.constant("delete" as const), at: fc.nat() }),
 	fc.record({ kind: fc.constant("duplicate" as const), at: fc.nat() }),
 	fc.record({ kind: fc.constant("swap" as const), at: fc.nat(), with: fc.nat() }),
-	fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), col: fc.nat(), text: fc.string({ minLength: 1, maxLength: 3, unit: "binary" }) }),
+	fc.record({
+		kind: fc.constant("insert" as const),
+		at: fc.nat(),
+		col: fc.nat(),
+		text: fc.string({ minLength: 1, maxLength: 3, unit: "binary" }),
+	}),
 	fc.record({ kind: fc.constant("indent" as const), at: fc.nat(), by: fc.integer({ min: -4, max: 4 }) }),
-	fc.record({ kind: fc.constant("value" as const), at: fc.nat(), value: fc.oneof(fc.constantFrom(...VALUES), fc.string({ maxLength: 8 })) }),
+	fc.record({
+		kind: fc.constant("value" as const),
+		at: fc.nat(),
+		value: fc.oneof(fc.constantFrom(...VALUES), fc.string({ maxLength: 8 })),
+	}),
 );
 
 function apply(text: string, e: Edit): string {
@@ -78,7 +120,10 @@ function apply(text: string, e: Edit): string {
 
 /** A valid flow: mostly small generated ones (cheap, and every shape), sometimes one of the corpus. */
 const base = fc.oneof(
-	{ arbitrary: fc.tuple(fc.nat(), fc.integer({ min: 1, max: 6 })).map(([seed, size]) => generateFlow(seed, size)), weight: 3 },
+	{
+		arbitrary: fc.tuple(fc.nat(), fc.integer({ min: 1, max: 6 })).map(([seed, size]) => generateFlow(seed, size)),
+		weight: 3,
+	},
 	{ arbitrary: fc.constantFrom(...fixtures), weight: 1 },
 );
 
@@ -90,7 +135,10 @@ function wellFormed(text: string): void {
 	const table = lineTable(text);
 	let previous = 0;
 	for (const f of r.faults) {
-		expect(0 <= f.offset && f.offset <= f.endOffset && f.endOffset <= text.length, `${f.code} ${f.offset}-${f.endOffset} in ${text.length}`).toBe(true);
+		expect(
+			0 <= f.offset && f.offset <= f.endOffset && f.endOffset <= text.length,
+			`${f.code} ${f.offset}-${f.endOffset} in ${text.length}`,
+		).toBe(true);
 		expect(f.offset, `${f.code} sorted`).toBeGreaterThanOrEqual(previous);
 		previous = f.offset;
 		expect(table.point(f.offset), `${f.code} start`).toMatchObject({ line: f.line, column: f.column });
@@ -103,14 +151,18 @@ describe("the reader never throws", () => {
 		for (let seed = 0; seed < 50; seed++) expect(judge(generateFlow(seed, 1 + (seed % 10)), "gen").faults).toEqual([]);
 	});
 
-	it(`answers ${RUNS} mutated flows with a CheckedFlow or positioned, sorted faults`, () => {
-		fc.assert(
-			fc.property(base, fc.array(edit, { minLength: 1, maxLength: 4 }), (text, edits) => {
-				wellFormed(edits.reduce(apply, text));
-			}),
-			{ numRuns: RUNS },
-		);
-	}, 30_000 + RUNS * 6);
+	it(
+		`answers ${RUNS} mutated flows with a CheckedFlow or positioned, sorted faults`,
+		() => {
+			fc.assert(
+				fc.property(base, fc.array(edit, { minLength: 1, maxLength: 4 }), (text, edits) => {
+					wellFormed(edits.reduce(apply, text));
+				}),
+				{ numRuns: RUNS },
+			);
+		},
+		30_000 + RUNS * 6,
+	);
 
 	it("answers arbitrary text too", () => {
 		fc.assert(

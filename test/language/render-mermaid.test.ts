@@ -36,11 +36,14 @@ describe("mermaid", () => {
 
 	it("titles a map with its max and concurrency, and a parallel's branches as subgraphs", () => {
 		const text =
-			head("  - id: plan\n    agent: planner\n    output: { tasks: [string] }\n  - id: work\n    map-from: plan.output.tasks\n    max: 4\n    concurrency: 2\n    do:\n      - id: act\n        agent: scout\n  - id: both\n    parallel:\n      docs:\n        - id: d\n          agent: scout\n      tests:\n        - id: t2\n          agent: reviewer\n") +
-			"\n## plan\nx\n\n## act\nx\n\n## d\nx\n\n## t2\nx\n";
+			head(
+				"  - id: plan\n    agent: planner\n    output: { tasks: [string] }\n  - id: work\n    map-from: plan.output.tasks\n    max: 4\n    concurrency: 2\n    do:\n      - id: act\n        agent: scout\n  - id: both\n    parallel:\n      docs:\n        - id: d\n          agent: scout\n      tests:\n        - id: t2\n          agent: reviewer\n",
+			) + "\n## plan\nx\n\n## act\nx\n\n## d\nx\n\n## t2\nx\n";
 		const graph = mermaidOf(judge(text).value as never);
 		expect(graph).toContain('subgraph n2["work · map · max 4 · concurrency 2"]');
-		expect(graph).toContain('subgraph n4["both · parallel"]\n    subgraph n5["docs"]\n      n6["d<br/>scout"]\n    end\n    subgraph n7["tests"]');
+		expect(graph).toContain(
+			'subgraph n4["both · parallel"]\n    subgraph n5["docs"]\n      n6["d<br/>scout"]\n    end\n    subgraph n7["tests"]',
+		);
 		expect(graph).toContain("  n1 --> n2\n  n2 --> n4\n");
 	});
 

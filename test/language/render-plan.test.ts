@@ -32,9 +32,23 @@ describe("plan", () => {
 
 	it("is data: the flow first, then every node depth first, nested under its block", () => {
 		const rows = planOf(small, { file: "small.md", display });
-		expect(rows[0]).toMatchObject({ row: "flow", name: "small", input: "string", budget: { turns: 40, cost: 2.5 }, bound: { turns: 7, ms: 6_120_000, waits: true } });
+		expect(rows[0]).toMatchObject({
+			row: "flow",
+			name: "small",
+			input: "string",
+			budget: { turns: 40, cost: 2.5 },
+			bound: { turns: 7, ms: 6_120_000, waits: true },
+		});
 		const nodes = rows.filter((r): r is PlanNodeRow => r.row === "node");
-		expect(nodes.map((r) => `${r.depth} ${r.path}`)).toEqual(["1 plan", "1 fix", "2 fix/code", "2 fix/review", "1 gate", "3 gate/tests", "3 gate/more"]);
+		expect(nodes.map((r) => `${r.depth} ${r.path}`)).toEqual([
+			"1 plan",
+			"1 fix",
+			"2 fix/code",
+			"2 fix/review",
+			"1 gate",
+			"3 gate/tests",
+			"3 gate/more",
+		]);
 		expect(nodes.find((r) => r.id === "plan")?.model).toEqual({ ref: "openai/gpt-5", source: "node" });
 		expect(nodes.find((r) => r.id === "code")?.timeout).toEqual({ ms: 600_000, source: "node" });
 	});
@@ -52,8 +66,13 @@ describe("plan", () => {
 	it("names where a model comes from: the flow, the agent, or pi's settings", () => {
 		const text = `${head("  - id: a\n    agent: scout\n  - id: b\n    agent: synthesiser\n    model: x/y\n", "model: p/q\n")}\n## a\nx\n\n## b\ny\n`;
 		const rows = planOf(judge(text).value as never, { file: "t.md" }).filter((r): r is PlanNodeRow => r.row === "node");
-		expect(rows.map((r) => r.model)).toEqual([{ ref: "p/q", source: "flow" }, { ref: "x/y", source: "node" }]);
-		expect(showPlan(planOf(judge(text.replace("model: p/q\n", "")).value as never, { file: "t.md" }))).toContain("model from pi settings");
+		expect(rows.map((r) => r.model)).toEqual([
+			{ ref: "p/q", source: "flow" },
+			{ ref: "x/y", source: "node" },
+		]);
+		expect(showPlan(planOf(judge(text.replace("model: p/q\n", "")).value as never, { file: "t.md" }))).toContain(
+			"model from pi settings",
+		);
 	});
 
 	it("says a call's callee, its input, and a map's items", () => {
@@ -65,6 +84,11 @@ describe("plan", () => {
 	it("wraps between facts, never inside one, when given a width", () => {
 		const lines = showPlan(planOf(small, { file: "small.md", display }), 80).split("\n");
 		for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
-		expect(lines.join(" ").replace(/\s+·\s+/g, " · ").replace(/\s+/g, " ")).toBe(golden.split("\n").join(" ").replace(/\s+/g, " "));
+		expect(
+			lines
+				.join(" ")
+				.replace(/\s+·\s+/g, " · ")
+				.replace(/\s+/g, " "),
+		).toBe(golden.split("\n").join(" ").replace(/\s+/g, " "));
 	});
 });

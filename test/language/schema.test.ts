@@ -44,13 +44,19 @@ describe("the schema cannot drift from the key tables", () => {
 			expect(def?.properties?.[kindKey]?.description, kindKey).toBeTruthy();
 		}
 		const written = new Set(nodeDefs.flatMap(([, def]) => Object.keys(def.properties ?? {})));
-		for (const [kind, keys] of Object.entries(NODE_KEYS)) for (const key of keys) expect(written.has(key), `${kind}.${key}`).toBe(true);
-		for (const [name, def] of nodeDefs) for (const [key, p] of Object.entries(def.properties ?? {})) expect(p.description, `${name}.${key}`).toBeTruthy();
+		for (const [kind, keys] of Object.entries(NODE_KEYS))
+			for (const key of keys) expect(written.has(key), `${kind}.${key}`).toBe(true);
+		for (const [name, def] of nodeDefs)
+			for (const [key, p] of Object.entries(def.properties ?? {})) expect(p.description, `${name}.${key}`).toBeTruthy();
 	});
 });
 
 describe("the schema accepts the flows that check", () => {
-	const files = [...mdFiles(join(PACKAGE_ROOT, "flows")), ...mdFiles(join(PACKAGE_ROOT, "test", "fixtures", "combo")), join(PACKAGE_ROOT, "test", "fixtures", "render", "small.md")];
+	const files = [
+		...mdFiles(join(PACKAGE_ROOT, "flows")),
+		...mdFiles(join(PACKAGE_ROOT, "test", "fixtures", "combo")),
+		join(PACKAGE_ROOT, "test", "fixtures", "render", "small.md"),
+	];
 	for (const file of files) {
 		it(file.slice(PACKAGE_ROOT.length + 1), () => {
 			expect(validate(schema, frontmatter(readFileSync(file, "utf8"), file))).toEqual([]);
@@ -70,7 +76,8 @@ describe("the schema rejects what the checker rejects by shape", () => {
 	it("an unknown key at node level", () => rejects(ok.replace("reads: [input]", "raeds: [input]")));
 	it("a key of another kind", () => rejects(ok.replace("reads: [input]", "reads: [input]\n    max: 2")));
 	it("twin keys", () => rejects(ok.replace("agent: scout", "agent: scout\n    agent-from: plan.output.worker")));
-	it("a map-from without max", () => rejects(head("  - id: m\n    map-from: plan.output.x\n    do:\n      - id: a\n        agent: scout\n")));
+	it("a map-from without max", () =>
+		rejects(head("  - id: m\n    map-from: plan.output.x\n    do:\n      - id: a\n        agent: scout\n")));
 	it("a duration out of order", () => rejects(ok.replace("1h30m", "30m1h")));
 	it("a verdict with an output", () => rejects(ok.replace("reads: [input]", "verdict: l\n    output: string")));
 	it("a reserved id", () => rejects(ok.replace("id: look", "id: input")));
@@ -79,8 +86,10 @@ describe("the schema rejects what the checker rejects by shape", () => {
 
 	it("accepts the duration forms the language reads, and refuses the rest", () => {
 		const duration = { $ref: "#/$defs/duration", $defs: defs };
-		for (const d of ["90s", "10m", "1h30m", "2h15m30s", "500ms", "1d", "1m30s500ms"]) expect(validate(duration, d), d).toEqual([]);
-		for (const d of ["", "0s", "1.5h", "30m1h", "1h1h", "10", "10 m", "01m", "1mss"]) expect(validate(duration, d).length, d).toBeGreaterThan(0);
+		for (const d of ["90s", "10m", "1h30m", "2h15m30s", "500ms", "1d", "1m30s500ms"])
+			expect(validate(duration, d), d).toEqual([]);
+		for (const d of ["", "0s", "1.5h", "30m1h", "1h1h", "10", "10 m", "01m", "1mss"])
+			expect(validate(duration, d).length, d).toBeGreaterThan(0);
 	});
 
 	it("says yes to a duration exactly when the duration parser reads its form (its length, at most 24d, is the checker's)", () => {

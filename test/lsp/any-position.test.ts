@@ -22,7 +22,13 @@ function askEverywhere(text: string, file: string): number {
 	const judged = checkFlowText(text, file, roster);
 	const read = readFlow(text, file).value;
 	const flow = judged.value ?? (read && buildFlow(read).value);
-	const world = { ...(flow ? { flow } : {}), types: judged.value?.types ?? new Map(), roster, flows: () => listFlows(PACKAGE_ROOT, {}, env).flows, uri: "file:///x.md" };
+	const world = {
+		...(flow ? { flow } : {}),
+		types: judged.value?.types ?? new Map(),
+		roster,
+		flows: () => listFlows(PACKAGE_ROOT, {}, env).flows,
+		uri: "file:///x.md",
+	};
 	let answers = 0;
 	const lines = text.split("\n");
 	for (const [line, lineText] of lines.entries()) {
@@ -44,11 +50,15 @@ describe("requests at any position", () => {
 	it("answer on shipped flows cut short anywhere", () => {
 		const texts = files.map((f) => readFileSync(f, "utf8"));
 		fc.assert(
-			fc.property(fc.integer({ min: 0, max: texts.length - 1 }), fc.double({ min: 0, max: 1, noNaN: true }), (which, where) => {
-				const text = texts[which];
-				const cut = text.slice(0, Math.floor(text.length * where));
-				expect(() => askEverywhere(cut, files[which])).not.toThrow();
-			}),
+			fc.property(
+				fc.integer({ min: 0, max: texts.length - 1 }),
+				fc.double({ min: 0, max: 1, noNaN: true }),
+				(which, where) => {
+					const text = texts[which];
+					const cut = text.slice(0, Math.floor(text.length * where));
+					expect(() => askEverywhere(cut, files[which])).not.toThrow();
+				},
+			),
 			{ numRuns: 25 },
 		);
 	});

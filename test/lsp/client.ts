@@ -55,7 +55,10 @@ export interface LspClient {
 }
 
 /** Spawns the server in `project` (by default as `main.ts lsp --stdio`) and initializes it. */
-export async function startClient(project: TempProject, argv = [`${PACKAGE_ROOT}/src/cli/main.ts`, "lsp", "--stdio"]): Promise<LspClient> {
+export async function startClient(
+	project: TempProject,
+	argv = [`${PACKAGE_ROOT}/src/cli/main.ts`, "lsp", "--stdio"],
+): Promise<LspClient> {
 	const child: ChildProcess = spawn(process.execPath, argv, {
 		cwd: project.cwd,
 		env: project.env,
@@ -70,7 +73,9 @@ export async function startClient(project: TempProject, argv = [`${PACKAGE_ROOT}
 	const waiting: { uri: string; version?: number; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
 	connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
 		received.push(params);
-		for (const w of waiting.filter((x) => x.uri === params.uri && (x.version === undefined || x.version === params.version))) {
+		for (const w of waiting.filter(
+			(x) => x.uri === params.uri && (x.version === undefined || x.version === params.version),
+		)) {
 			waiting.splice(waiting.indexOf(w), 1);
 			w.resolve(params);
 		}
@@ -84,20 +89,29 @@ export async function startClient(project: TempProject, argv = [`${PACKAGE_ROOT}
 	});
 	await connection.sendNotification(InitializedNotification.type, {});
 	const open = new Set<string>();
-	const position = (uri: string, line: number, character: number) => ({ textDocument: { uri }, position: { line, character } });
+	const position = (uri: string, line: number, character: number) => ({
+		textDocument: { uri },
+		position: { line, character },
+	});
 	return {
 		initialized,
 		open(file, text) {
 			const uri = pathToFileURL(file).href;
 			open.add(uri);
-			void connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "markdown", version: 1, text } });
+			void connection.sendNotification(DidOpenTextDocumentNotification.type, {
+				textDocument: { uri, languageId: "markdown", version: 1, text },
+			});
 			return uri;
 		},
 		change(uri, version, text) {
-			void connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+			void connection.sendNotification(DidChangeTextDocumentNotification.type, {
+				textDocument: { uri, version },
+				contentChanges: [{ text }],
+			});
 		},
 		closeAll() {
-			for (const uri of open) void connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+			for (const uri of open)
+				void connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 			received.splice(0, received.length, ...received.filter((p) => !open.has(p.uri)));
 			open.clear();
 		},

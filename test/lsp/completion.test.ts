@@ -27,7 +27,12 @@ describe("completion", () => {
 		const text = FLOW.replace("agent: helper\n    reads: [input, plan", "agent: he\n    reads: [input, plan");
 		const items = await completeAfter(text, "agent: he");
 		const roster = loadRoster(lsp.project.cwd, { project: true }, lsp.project.env);
-		expect(labels(items)).toEqual([...roster.entries.values()].filter((a) => a.kind === "agent").map((a) => a.name).sort());
+		expect(labels(items)).toEqual(
+			[...roster.entries.values()]
+				.filter((a) => a.kind === "agent")
+				.map((a) => a.name)
+				.sort(),
+		);
 		const at = find(text, "agent: he", 7);
 		expect(items.find((i) => i.label === "helper")).toEqual({
 			label: "helper",
@@ -40,12 +45,49 @@ describe("completion", () => {
 	});
 
 	it("offers a node's remaining keys by its kind, every kind key to a node without one, and the flow's keys at the top", async () => {
-		const inNode = await completeAfter(FLOW.replace("plan.output.tasks]\n", "plan.output.tasks]\n    \n"), "plan.output.tasks]\n    ");
-		expect(labels(inNode)).toEqual(["among", "output", "memory", "verdict", "retry", "timeout", "model", "thinking", "tools", "skills", "handoff", "pane", "openInHerdr", "on-fail"]);
-		expect(inNode[0].textEdit).toEqual({ range: { start: { line: 12, character: 4 }, end: { line: 12, character: 4 } }, newText: "among: " });
+		const inNode = await completeAfter(
+			FLOW.replace("plan.output.tasks]\n", "plan.output.tasks]\n    \n"),
+			"plan.output.tasks]\n    ",
+		);
+		expect(labels(inNode)).toEqual([
+			"among",
+			"output",
+			"memory",
+			"verdict",
+			"retry",
+			"timeout",
+			"model",
+			"thinking",
+			"tools",
+			"skills",
+			"handoff",
+			"pane",
+			"openInHerdr",
+			"on-fail",
+		]);
+		expect(inNode[0].textEdit).toEqual({
+			range: { start: { line: 12, character: 4 }, end: { line: 12, character: 4 } },
+			newText: "among: ",
+		});
 		lsp.client.closeAll();
 		const newNode = await completeAfter(FLOW.replace("  - id: gate\n", "  - \n  - id: gate\n"), "tasks]\n  - ");
-		expect(labels(newNode)).toEqual(["id", "agent", "agent-from", "choice", "parallel", "map", "map-from", "loop", "check", "commit", "ask", "ask-from", "flow", "swarm", "on-fail"]);
+		expect(labels(newNode)).toEqual([
+			"id",
+			"agent",
+			"agent-from",
+			"choice",
+			"parallel",
+			"map",
+			"map-from",
+			"loop",
+			"check",
+			"commit",
+			"ask",
+			"ask-from",
+			"flow",
+			"swarm",
+			"on-fail",
+		]);
 		lsp.client.closeAll();
 		const top = await completeAfter(FLOW.replace("nodes:\n", "mo\nnodes:\n"), "input: string\nmo");
 		expect(labels(top)).toEqual(["model", "timeout", "chain", "budget", "handoff", "transport"]);
@@ -72,7 +114,10 @@ describe("completion", () => {
 			["plan.error.message", "string"],
 			["plan.handoff", typeToString(HANDOFF_TYPE)],
 		]);
-		expect(items[4].textEdit).toEqual({ range: { start: { line: at.line, character: at.character - 2 }, end: at }, newText: "plan.output.tasks" });
+		expect(items[4].textEdit).toEqual({
+			range: { start: { line: at.line, character: at.character - 2 }, end: at },
+			newText: "plan.output.tasks",
+		});
 	});
 
 	it("offers an enum's values after `==` in a condition, quoted, and replaces an opened quote", async () => {
@@ -91,20 +136,55 @@ describe("completion", () => {
 	});
 
 	it("offers the flows a `flow:` node can call", async () => {
-		const items = await completeAfter(FLOW.replace("agent: helper\n    reads: [input, plan", "flow: \n    reads: [input, plan"), "flow: ");
-		expect(labels(items)).toEqual(listFlows(lsp.project.cwd, { project: true }, lsp.project.env).flows.map((f) => f.name));
+		const items = await completeAfter(
+			FLOW.replace("agent: helper\n    reads: [input, plan", "flow: \n    reads: [input, plan"),
+			"flow: ",
+		);
+		expect(labels(items)).toEqual(
+			listFlows(lsp.project.cwd, { project: true }, lsp.project.env).flows.map((f) => f.name),
+		);
 		expect(labels(items)).toContain("mine");
 	});
 
 	it("completes agents, keys and addresses in nodes written in flow style on one line", async () => {
 		const file = lsp.project.write(".pi/flows/inline.md", "");
-		const text = "---\nname: inline\ndescription: d\ninput: string\nnodes: [{ id: look, agent: scout, reads: [input] }, { id: answer, agent: synthesiser, reads: [input, lo] }]\n---\n## look\nx\n## answer\ny\n";
-		expect(labels(await completeAfter(text, "reads: [input, lo", file))).toEqual(["input", "diff", "look", "look.output", "look.ok", "look.error", "look.error.kind", "look.error.message", "look.handoff"]);
+		const text =
+			"---\nname: inline\ndescription: d\ninput: string\nnodes: [{ id: look, agent: scout, reads: [input] }, { id: answer, agent: synthesiser, reads: [input, lo] }]\n---\n## look\nx\n## answer\ny\n";
+		expect(labels(await completeAfter(text, "reads: [input, lo", file))).toEqual([
+			"input",
+			"diff",
+			"look",
+			"look.output",
+			"look.ok",
+			"look.error",
+			"look.error.kind",
+			"look.error.message",
+			"look.handoff",
+		]);
 		lsp.client.closeAll();
 		expect(labels(await completeAfter(text, "agent: sc", file))).toContain("scout");
 		lsp.client.closeAll();
-		const keys = await completeAfter(text.replace("{ id: answer, agent", "{ id: answer, t, agent"), "{ id: answer, t", file);
-		expect(labels(keys)).toEqual(["among", "output", "memory", "verdict", "retry", "timeout", "model", "thinking", "tools", "skills", "handoff", "pane", "openInHerdr", "on-fail"]);
+		const keys = await completeAfter(
+			text.replace("{ id: answer, agent", "{ id: answer, t, agent"),
+			"{ id: answer, t",
+			file,
+		);
+		expect(labels(keys)).toEqual([
+			"among",
+			"output",
+			"memory",
+			"verdict",
+			"retry",
+			"timeout",
+			"model",
+			"thinking",
+			"tools",
+			"skills",
+			"handoff",
+			"pane",
+			"openInHerdr",
+			"on-fail",
+		]);
 	});
 
 	it("offers a map's item and a loop's previous turns and ledger inside them, and the loop's body in its condition", async () => {
@@ -142,14 +222,42 @@ describe("completion", () => {
 		const reads = find(text, "reads: [item.text", 8);
 		expect(labels(await lsp.client.completion(uri, reads.line, reads.character))).toEqual([
 			...["input", "diff", "item", "item.text", "pair.previous.code", "pair.previous.review", "pair.ledger"],
-			...["plan", "plan.output", "plan.output.tasks", "plan.ok", "plan.error", "plan.error.kind", "plan.error.message", "plan.handoff"],
+			...[
+				"plan",
+				"plan.output",
+				"plan.output.tasks",
+				"plan.ok",
+				"plan.error",
+				"plan.error.kind",
+				"plan.error.message",
+				"plan.handoff",
+			],
 		]);
 		const loop = find(text, "loop: review", 6);
 		expect(labels(await lsp.client.completion(uri, loop.line, loop.character))).toEqual([
 			...["input", "item", "item.text", "pair.previous.code", "pair.previous.review", "pair.ledger"],
-			...["plan", "plan.output", "plan.output.tasks", "plan.ok", "plan.error", "plan.error.kind", "plan.error.message", "plan.handoff"],
+			...[
+				"plan",
+				"plan.output",
+				"plan.output.tasks",
+				"plan.ok",
+				"plan.error",
+				"plan.error.kind",
+				"plan.error.message",
+				"plan.handoff",
+			],
 			...["code.ok", "code.error", "code.error.kind", "code.error.message", "code.handoff"],
-			...["review", "review.output", "review.output.approved", "review.output.remarks", "review.ok", "review.error", "review.error.kind", "review.error.message", "review.handoff"],
+			...[
+				"review",
+				"review.output",
+				"review.output.approved",
+				"review.output.remarks",
+				"review.ok",
+				"review.error",
+				"review.error.kind",
+				"review.error.message",
+				"review.handoff",
+			],
 		]);
 	});
 
@@ -160,16 +268,26 @@ describe("completion", () => {
 
 	it("completes inside a `chain:` string: agents after `@`, flows after `flow:`, the flags that may stand there, nothing inside a task", async () => {
 		const chain = (value: string) => `---\nname: c\ndescription: d\ninput: string\nchain: ${value}\n---\n`;
-		const agents = [...loadRoster(lsp.project.cwd, { project: true }, lsp.project.env).entries.values()].filter((a) => a.kind === "agent").map((a) => `@${a.name}`).sort();
+		const agents = [...loadRoster(lsp.project.cwd, { project: true }, lsp.project.env).entries.values()]
+			.filter((a) => a.kind === "agent")
+			.map((a) => `@${a.name}`)
+			.sort();
 		const afterArrow = await completeAfter(chain("@planner -> @he"), "-> @he");
 		expect(labels(afterArrow)).toEqual(agents);
 		const at = find(chain("@planner -> @he"), "-> @he", 3);
-		expect(afterArrow.find((i) => i.label === "@helper")?.textEdit).toEqual({ range: { start: at, end: { line: at.line, character: at.character + 3 } }, newText: "@helper" });
+		expect(afterArrow.find((i) => i.label === "@helper")?.textEdit).toEqual({
+			range: { start: at, end: { line: at.line, character: at.character + 3 } },
+			newText: "@helper",
+		});
 		lsp.client.closeAll();
 		const start = await completeAfter(chain("'"), "chain: '");
 		expect(labels(start).slice(0, agents.length)).toEqual(agents);
 		expect(labels(start).slice(agents.length)).toContain("flow:explore");
-		expect(labels(start).slice(agents.length).every((l) => l.startsWith("flow:"))).toBe(true);
+		expect(
+			labels(start)
+				.slice(agents.length)
+				.every((l) => l.startsWith("flow:")),
+		).toBe(true);
 		lsp.client.closeAll();
 		const stepFlags = await completeAfter(chain("@planner --th"), "--th");
 		expect(labels(stepFlags)).toContain("--thinking");

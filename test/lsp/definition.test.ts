@@ -18,7 +18,10 @@ async function definitionAt(needle: string, offset: number, text = FLOW) {
 	return { uri, location: await lsp.client.definition(uri, at.line, at.character) };
 }
 
-const fileStart = (file: string) => ({ uri: pathToFileURL(file).href, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } });
+const fileStart = (file: string) => ({
+	uri: pathToFileURL(file).href,
+	range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+});
 
 /** The range of `length` characters from `offset` into the first `needle` of `text`. */
 function span(needle: string, offset: number, length: number, text = FLOW) {
@@ -28,7 +31,9 @@ function span(needle: string, offset: number, length: number, text = FLOW) {
 
 describe("definition", () => {
 	it("goes from an agent's name to its file", async () => {
-		expect((await definitionAt("agent: helper", 8)).location).toEqual(fileStart(`${lsp.project.cwd}/.pi/agents/helper.md`));
+		expect((await definitionAt("agent: helper", 8)).location).toEqual(
+			fileStart(`${lsp.project.cwd}/.pi/agents/helper.md`),
+		);
 		lsp.client.closeAll();
 		expect((await definitionAt("agent: planner", 8)).location).toEqual(fileStart(`${PACKAGE_ROOT}/agents/planner.md`));
 	});
@@ -50,8 +55,14 @@ describe("definition", () => {
 	});
 
 	it("goes from a `flow:` callee to its file", async () => {
-		const callee = lsp.project.write(".pi/flows/helpers.md", "---\nname: helpers\ndescription: d\ninput: string\nnodes:\n  - id: a\n    agent: helper\n---\n## a\nx\n");
-		const text = FLOW.replace("agent: helper\n    reads: [input, plan.output.tasks]", "flow: helpers\n    input: input");
+		const callee = lsp.project.write(
+			".pi/flows/helpers.md",
+			"---\nname: helpers\ndescription: d\ninput: string\nnodes:\n  - id: a\n    agent: helper\n---\n## a\nx\n",
+		);
+		const text = FLOW.replace(
+			"agent: helper\n    reads: [input, plan.output.tasks]",
+			"flow: helpers\n    input: input",
+		);
 		expect((await definitionAt("flow: helpers", 8, text)).location).toEqual(fileStart(callee));
 	});
 });

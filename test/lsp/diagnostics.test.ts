@@ -34,7 +34,9 @@ describe("diagnostics", () => {
 		const at = find(text, "plnn");
 		expect(at.character).toBe(find(text, "when:").character + 'when: size("🙂🙂") == 2 && '.length);
 		const { diagnostics } = await lsp.client.diagnostics(uri, 1);
-		expect(diagnostics.map((d) => [d.code, d.range])).toEqual([["condition-unknown-address", { start: at, end: { line: at.line, character: at.character + 4 } }]]);
+		expect(diagnostics.map((d) => [d.code, d.range])).toEqual([
+			["condition-unknown-address", { start: at, end: { line: at.line, character: at.character + 4 } }],
+		]);
 	});
 
 	it("points at the first definition of a duplicate id as related information", async () => {
@@ -56,14 +58,20 @@ describe("diagnostics", () => {
 	});
 
 	it("shows an agent's kept peer keys as information, never as an error (issue 17)", async () => {
-		lsp.project.write(".pi/agents/helper.md", agentFile("helper", "read, grep", "lifetime: workflow\nconcurrency: 3\n"));
+		lsp.project.write(
+			".pi/agents/helper.md",
+			agentFile("helper", "read, grep", "lifetime: workflow\nconcurrency: 3\n"),
+		);
 		const uri = lsp.client.open(lsp.project.file, FLOW);
 		const { diagnostics } = await lsp.client.diagnostics(uri, 1);
 		const at = find(FLOW, "helper");
 		expect(diagnostics.map((d) => [d.code, d.severity, d.range.start])).toEqual([["agent-keys", 3, at]]);
 		expect(diagnostics[0].message).toContain("`concurrency`");
 		// The server is shared by this file's tests: put the fixture's agent back.
-		lsp.project.write(".pi/agents/helper.md", agentFile("helper", "read, grep").replace("helper for tests", "Helps with small tasks."));
+		lsp.project.write(
+			".pi/agents/helper.md",
+			agentFile("helper", "read, grep").replace("helper for tests", "Helps with small tasks."),
+		);
 	});
 
 	it("debounces a burst of changes and judges the last one", async () => {

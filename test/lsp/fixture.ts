@@ -42,7 +42,10 @@ Finish.
 /** A temp project with the `helper` agent; `file` is where the flow goes. */
 export function flowProject(): TempProject & { file: string } {
 	const project = tempProject();
-	project.write(".pi/agents/helper.md", agentFile("helper", "read, grep").replace("helper for tests", "Helps with small tasks."));
+	project.write(
+		".pi/agents/helper.md",
+		agentFile("helper", "read, grep").replace("helper for tests", "Helps with small tasks."),
+	);
 	return { ...project, file: project.write(".pi/flows/mine.md", FLOW) };
 }
 

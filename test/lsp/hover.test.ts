@@ -27,12 +27,18 @@ function span(needle: string, offset: number, length: number) {
 describe("hover", () => {
 	it("shows an agent's description, tools and file", async () => {
 		expect(await hoverAt("agent: helper", 9)).toEqual({
-			contents: { kind: "markdown", value: `**helper** · agent (project)\n\nHelps with small tasks.\n\ntools: read, grep\n\n\`${lsp.project.cwd}/.pi/agents/helper.md\`` },
+			contents: {
+				kind: "markdown",
+				value: `**helper** · agent (project)\n\nHelps with small tasks.\n\ntools: read, grep\n\n\`${lsp.project.cwd}/.pi/agents/helper.md\``,
+			},
 			range: span("agent: helper", 7, 6),
 		});
 		lsp.client.closeAll();
 		const shipped = await hoverAt("agent: planner", 8);
-		expect(shipped?.contents).toEqual({ kind: "markdown", value: expect.stringContaining(`\`${PACKAGE_ROOT}/agents/planner.md\``) });
+		expect(shipped?.contents).toEqual({
+			kind: "markdown",
+			value: expect.stringContaining(`\`${PACKAGE_ROOT}/agents/planner.md\``),
+		});
 	});
 
 	it("shows the type an address reads, up to the segment under the pointer", async () => {
@@ -60,7 +66,10 @@ describe("hover", () => {
 			range: span("id: plan", 4, 4),
 		});
 		lsp.client.closeAll();
-		expect((await hoverAt("id: gate", 5))?.contents).toEqual({ kind: "markdown", value: "**gate** · choice node · ≤ 3 turns · ≤ 1h30m" });
+		expect((await hoverAt("id: gate", 5))?.contents).toEqual({
+			kind: "markdown",
+			value: "**gate** · choice node · ≤ 3 turns · ≤ 1h30m",
+		});
 		lsp.client.closeAll();
 		expect(await hoverAt("## work", 4)).toEqual({
 			contents: { kind: "markdown", value: "**work** · agent node · ≤ 3 turns · ≤ 1h30m" },

@@ -24,7 +24,8 @@ describe("the language server", () => {
 	});
 
 	it("treats Markdown with `nodes:` outside a flows folder as a flow, and leaves agents and notes alone", async () => {
-		const agentText = "---\nname: helper\ndescription: Helps with small tasks.\ntools: read, grep\n---\nYou are helper.\n";
+		const agentText =
+			"---\nname: helper\ndescription: Helps with small tasks.\ntools: read, grep\n---\nYou are helper.\n";
 		const agent = lsp.client.open(`${lsp.project.cwd}/.pi/agents/helper.md`, agentText);
 		const notes = lsp.client.open(`${lsp.project.cwd}/notes.md`, "---\ntitle: notes\n---\n## plan\n");
 		const loose = lsp.client.open(`${lsp.project.cwd}/docs/example.md`, FLOW.replace("name: mine", "name: example"));
@@ -47,14 +48,23 @@ describe("the language server", () => {
 	});
 
 	it("runs from the installed binary with the flags editors pass, and exits 0 after shutdown and exit", async () => {
-		const other = await startClient(lsp.project, [`${PACKAGE_ROOT}/bin/pi-flows.js`, "lsp", "--stdio", `--clientProcessId=${process.pid}`]);
+		const other = await startClient(lsp.project, [
+			`${PACKAGE_ROOT}/bin/pi-flows.js`,
+			"lsp",
+			"--stdio",
+			`--clientProcessId=${process.pid}`,
+		]);
 		const uri = other.open(lsp.project.file, FLOW);
 		expect((await other.diagnostics(uri, 1)).diagnostics).toEqual([]);
 		expect(await other.stop()).toBe(0);
 	});
 
 	it("refuses arguments it does not take, with its usage", () => {
-		const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/src/cli/main.ts`, "lsp", "flows/"], { cwd: lsp.project.cwd, env: lsp.project.env, encoding: "utf8" });
+		const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/src/cli/main.ts`, "lsp", "flows/"], {
+			cwd: lsp.project.cwd,
+			env: lsp.project.env,
+			encoding: "utf8",
+		});
 		expect(r.status).toBe(2);
 		expect(r.stderr).toContain("usage: pi-flows lsp [--stdio]");
 	});

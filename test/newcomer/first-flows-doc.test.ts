@@ -55,7 +55,8 @@ describe("docs/first-flows.md", () => {
 		const tested = await cli(project, "test", ".pi/flows/triage.test.yaml");
 		const shown = /```text\n(✗ \.pi\/flows\/triage\.test\.yaml[\s\S]*?)```/.exec(doc)?.[1] ?? "";
 		const flat = (t: string) => t.replace(/\s+/g, " ").trim();
-		for (const line of shown.split(/\n(?= {2}\S)/)) expect(flat(tested.stdout)).toContain(flat(line).replace(/ …$/, ""));
+		for (const line of shown.split(/\n(?= {2}\S)/))
+			expect(flat(tested.stdout)).toContain(flat(line).replace(/ …$/, ""));
 	});
 
 	it("the YAML mistake it shows reads as shown", async () => {

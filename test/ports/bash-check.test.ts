@@ -31,7 +31,12 @@ function project(script: string, name = "check.sh"): { root: string; script: str
 
 function run(script: string, extra: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CheckOutcome> {
 	const p = project(script);
-	return check.run({ ...p, cwd: p.root, timeoutMs: extra.timeoutMs ?? 10_000, ...(extra.signal ? { signal: extra.signal } : {}) });
+	return check.run({
+		...p,
+		cwd: p.root,
+		timeoutMs: extra.timeoutMs ?? 10_000,
+		...(extra.signal ? { signal: extra.signal } : {}),
+	});
 }
 
 function pid(file: string): number {
@@ -73,7 +78,9 @@ describe("a check's result", () => {
 describe("a check's process group", () => {
 	it("is killed on timeout, a background child included, within timeout + grace", async () => {
 		const started = performance.now();
-		const out = await run("echo $$ > leader.pid; (sleep 1000 & echo $! > child.pid; wait) & sleep 1000", { timeoutMs: 1000 });
+		const out = await run("echo $$ > leader.pid; (sleep 1000 & echo $! > child.pid; wait) & sleep 1000", {
+			timeoutMs: 1000,
+		});
 		const took = performance.now() - started;
 		expect(out).toMatchObject({ ok: false, kind: "timeout", message: "timed out after 1s" });
 		expect(took).toBeLessThan(1000 + GRACE + 1500);

@@ -93,7 +93,9 @@ describe("landing copies", () => {
 		expect(r.index()).toEqual(index);
 		expect(r.read("a.txt")).toBe("a from first\n");
 		expect(r.read("b.txt")).toBe("b from second\n");
-		expect(r.read("shared.txt")).toBe(lines(20).replace("line 2\n", "line two\n").replace("line 19\n", "line nineteen\n"));
+		expect(r.read("shared.txt")).toBe(
+			lines(20).replace("line 2\n", "line two\n").replace("line 19\n", "line nineteen\n"),
+		);
 		expect(readFileSync(join(r.dir, "added.bin"))).toEqual(Buffer.from(Array.from({ length: 256 }, (_, i) => i)));
 		expect(r.read("mine.txt")).toBe("uncommitted work of the run\n");
 		expect(r.git(["diff", "--cached", "--name-status"])).toBe(staged);
@@ -144,7 +146,16 @@ describe("landing copies", () => {
 		const r = repo({ "a.txt": "a\n", "b.txt": "b\n" });
 		const copy = await open(r, "agent");
 		edit(copy, "a.txt", "committed\n");
-		execFileSync("git", ["commit", "-qam", "agent commit"], { cwd: copy.dir, env: { ...gitEnv(), GIT_AUTHOR_NAME: "x", GIT_AUTHOR_EMAIL: "x@x", GIT_COMMITTER_NAME: "x", GIT_COMMITTER_EMAIL: "x@x" } });
+		execFileSync("git", ["commit", "-qam", "agent commit"], {
+			cwd: copy.dir,
+			env: {
+				...gitEnv(),
+				GIT_AUTHOR_NAME: "x",
+				GIT_AUTHOR_EMAIL: "x@x",
+				GIT_COMMITTER_NAME: "x",
+				GIT_COMMITTER_EMAIL: "x@x",
+			},
+		});
 		edit(copy, "b.txt", "left uncommitted\n");
 		expect(await port.land(r.dir, [copy])).toEqual([{ landed: true }]);
 		expect([r.read("a.txt"), r.read("b.txt")]).toEqual(["committed\n", "left uncommitted\n"]);

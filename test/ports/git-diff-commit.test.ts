@@ -21,7 +21,10 @@ function repo(files?: Record<string, string>): TempRepo {
 
 /** What a person sees of their staging and tree. */
 function seen(r: TempRepo): { status: string; staged: string } {
-	return { status: r.git(["status", "--porcelain", "--untracked-files=all"]), staged: r.git(["diff", "--cached", "--name-status"]) };
+	return {
+		status: r.git(["status", "--porcelain", "--untracked-files=all"]),
+		staged: r.git(["diff", "--cached", "--name-status"]),
+	};
 }
 
 describe("root", () => {
@@ -97,7 +100,9 @@ describe("commit", () => {
 		expect(r.git(["symbolic-ref", "--short", "HEAD"])).toBe("pi-flows/add-b-unicode-more");
 		expect(r.git(["rev-parse", "main"])).toBe(main);
 		expect(r.git(["status", "--porcelain"])).toBe("");
-		expect(r.git(["log", "-1", "--format=%an <%ae>|%cn <%ce>"])).toBe("pi-flows <pi-flows@localhost>|pi-flows <pi-flows@localhost>");
+		expect(r.git(["log", "-1", "--format=%an <%ae>|%cn <%ce>"])).toBe(
+			"pi-flows <pi-flows@localhost>|pi-flows <pi-flows@localhost>",
+		);
 		expect(r.git(["log", "-1", "--format=%B"])).toBe("Add b\n\n# kept as a heading");
 		expect(r.git(["show", "--name-only", "--format=", "HEAD"])).toBe("a.txt\nb.txt");
 	});

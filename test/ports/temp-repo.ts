@@ -33,7 +33,8 @@ export function tempDir(): string {
 /** A repository with `files` committed on `main` (no commit when `files` is undefined). */
 export function tempRepo(files?: Record<string, string>): TempRepo {
 	const dir = tempDir();
-	const run = (args: string[], cwd = dir) => execFileSync("git", args, { cwd, env: gitEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+	const run = (args: string[], cwd = dir) =>
+		execFileSync("git", args, { cwd, env: gitEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 	run(["init", "-q", "-b", "main"]);
 	run(["config", "user.name", "Test Person"]);
 	run(["config", "user.email", "test@example.com"]);

@@ -24,7 +24,11 @@ afterEach(async () => {
 });
 
 /** Runs the CLI without blocking this process's event loop (the server lives here). */
-function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(
+	args: string[],
+	cwd: string,
+	env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
 		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], { cwd, env });
 		children.push(child);
@@ -36,13 +40,18 @@ function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ cod
 	});
 }
 
-const submit = (req: WireRequest): Answer => ({ tools: [{ name: "submit", args: { item: itemOf(req.lastUser), note: "seen" } }] });
+const submit = (req: WireRequest): Answer => ({
+	tools: [{ name: "submit", args: { item: itemOf(req.lastUser), note: "seen" } }],
+});
 
 describe("pi-flows run as a subprocess over HTTP", () => {
 	it("retries a 429 and a cut stream below the flow, prints them, and writes usage.json equal to the bill", async () => {
 		const faults = new Map<string, Answer>([
 			["item-1", { fault: "429", retryAfter: 0.05 }],
-			["item-2", { fault: "cut", reply: { text: "A partial answer cut before it is whole, sent slowly enough to cut." } }],
+			[
+				"item-2",
+				{ fault: "cut", reply: { text: "A partial answer cut before it is whole, sent slowly enough to cut." } },
+			],
 		]);
 		wire = await wireProject({
 			script: (req) => {
@@ -53,7 +62,11 @@ describe("pi-flows run as a subprocess over HTTP", () => {
 		});
 		const p = wire.project;
 		p.write(".pi/flows/look.md", mapFlow("look", 3, 3));
-		const r = await cli(["run", "look", "x", "--model", "wire/wire-1", "--project", "--runs-dir", "runs", "--retries", "4", "--json"], p.cwd, p.env);
+		const r = await cli(
+			["run", "look", "x", "--model", "wire/wire-1", "--project", "--runs-dir", "runs", "--retries", "4", "--json"],
+			p.cwd,
+			p.env,
+		);
 		expect(r.code, r.stderr).toBe(0);
 		expect(r.stderr).toMatch(/↻ look\[1\]\/find · 429: request sent again in \d+\.\ds \(attempt 2\)/);
 		expect(r.stderr).toMatch(/↻ look\[2\]\/find · cut: request sent again/);
@@ -74,8 +87,15 @@ describe("pi-flows run as a subprocess over HTTP", () => {
 	it("pi-flows provider serves a YAML script that the run meets", async () => {
 		const p = tempProject();
 		try {
-			p.write("provider.yaml", `rules:\n  - when: item-2\n    faults: [{ fault: "503", retryAfter: 0.05 }]\n    reply: { tools: [{ name: submit, args: { item: item-2, note: scripted } }] }\ndefault: { tools: [{ name: submit, args: { item: any, note: default } }] }\n`);
-			const server = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "provider", "provider.yaml", "--agent-dir", p.agentDir], { cwd: p.cwd, env: p.env });
+			p.write(
+				"provider.yaml",
+				`rules:\n  - when: item-2\n    faults: [{ fault: "503", retryAfter: 0.05 }]\n    reply: { tools: [{ name: submit, args: { item: item-2, note: scripted } }] }\ndefault: { tools: [{ name: submit, args: { item: any, note: default } }] }\n`,
+			);
+			const server = spawn(
+				process.execPath,
+				[join(PACKAGE_ROOT, "bin/pi-flows.js"), "provider", "provider.yaml", "--agent-dir", p.agentDir],
+				{ cwd: p.cwd, env: p.env },
+			);
 			children.push(server);
 			let serverErr = "";
 			server.stderr.on("data", (d) => (serverErr += d));
@@ -88,9 +108,16 @@ describe("pi-flows run as a subprocess over HTTP", () => {
 			});
 			expect(JSON.parse(first).url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 			p.write(".pi/flows/look.md", mapFlow("look", 2, 2));
-			const r = await cli(["run", "look", "x", "--model", "wire-anthropic/wire-1", "--project", "--runs-dir", "runs", "--json"], p.cwd, p.env);
+			const r = await cli(
+				["run", "look", "x", "--model", "wire-anthropic/wire-1", "--project", "--runs-dir", "runs", "--json"],
+				p.cwd,
+				p.env,
+			);
 			expect(r.code, r.stderr).toBe(0);
-			expect(JSON.parse(r.stdout).output.map((e: { output: unknown }) => e.output)).toEqual([{ item: "any", note: "default" }, { item: "item-2", note: "scripted" }]);
+			expect(JSON.parse(r.stdout).output.map((e: { output: unknown }) => e.output)).toEqual([
+				{ item: "any", note: "default" },
+				{ item: "item-2", note: "scripted" },
+			]);
 			expect(r.stderr).toMatch(/↻ look\[2\]\/find · 503/);
 			const closed = new Promise((resolve) => server.on("close", resolve));
 			server.kill("SIGINT");

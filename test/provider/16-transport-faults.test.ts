@@ -9,7 +9,9 @@ import type { Answer, FaultName, WireRequest } from "../../src/provider/index.ts
 import type { FlowEvent } from "../../src/runtime/events.ts";
 import { billedOf, FAST, itemOf, mapFlow, runOverWire, serverBill, type Wire, wireProject } from "../helpers/wire.ts";
 
-const submit = (req: WireRequest): Answer => ({ tools: [{ name: "submit", args: { item: itemOf(req.lastUser), note: `seen ${itemOf(req.lastUser)}` } }] });
+const submit = (req: WireRequest): Answer => ({
+	tools: [{ name: "submit", args: { item: itemOf(req.lastUser), note: `seen ${itemOf(req.lastUser)}` } }],
+});
 
 /** Faults per item: the n-th request about that item meets the n-th fault, then it is answered. */
 const PLAN: Record<string, (FaultName | { fault: FaultName; retryAfter: number })[]> = {
@@ -32,7 +34,10 @@ function planned(then: (req: WireRequest) => Answer = submit) {
 		const f = PLAN[item]?.[n];
 		if (f === undefined) return then(req);
 		const fault = typeof f === "string" ? { fault: f } : f;
-		return { ...fault, reply: { text: "A partial answer that the network will not deliver whole to the client.", tools: [] } };
+		return {
+			...fault,
+			reply: { text: "A partial answer that the network will not deliver whole to the client.", tools: [] },
+		};
 	};
 }
 
@@ -42,7 +47,8 @@ afterEach(async () => {
 	wire = undefined;
 });
 
-const retriesOf = (events: FlowEvent[]) => events.filter((e): e is Extract<FlowEvent, { type: "provider_retry" }> => e.type === "provider_retry");
+const retriesOf = (events: FlowEvent[]) =>
+	events.filter((e): e is Extract<FlowEvent, { type: "provider_retry" }> => e.type === "provider_retry");
 
 describe.each([
 	["OpenAI chat-completions", "wire/wire-1"],
@@ -59,7 +65,9 @@ describe.each([
 		expect(turns).toHaveLength(12);
 		const retries = retriesOf(events);
 		expect(retries.map((r) => `${r.path} ${r.reason}`).sort()).toEqual(
-			["1 429", "2 cut", "3 529", "4 500", "5 503", "6 network", "7 stall", "8 429", "8 cut"].map((x) => `look[${x.split(" ")[0]}]/find ${x.split(" ")[1]}`).sort(),
+			["1 429", "2 cut", "3 529", "4 500", "5 503", "6 network", "7 stall", "8 429", "8 cut"]
+				.map((x) => `look[${x.split(" ")[0]}]/find ${x.split(" ")[1]}`)
+				.sort(),
 		);
 		const first = retries.find((r) => r.path === "look[1]/find");
 		expect(first).toMatchObject({ reason: "429", retryAfterMs: 50, attempt: 1 });
@@ -80,10 +88,21 @@ describe("a retried request never repeats a tool call that already ran", () => {
 		let cuts = 0;
 		wire = await wireProject({
 			script: (req) => {
-				if (req.turn === 0) return { text: "Let me read the notes.", tools: [{ name: "read", args: { path: "notes.txt" } }] };
-				calls.push(req.messages.filter((m) => m.role === "tool").map((m) => m.text).join("|"));
-				if (cuts++ === 0) return { fault: "cut", reply: { text: "Half of an answer that is cut before the submit call arrives." } };
-				return { tools: [{ name: "submit", args: { item: "notes", note: req.messages.find((m) => m.role === "tool")?.text ?? "" } }] };
+				if (req.turn === 0)
+					return { text: "Let me read the notes.", tools: [{ name: "read", args: { path: "notes.txt" } }] };
+				calls.push(
+					req.messages
+						.filter((m) => m.role === "tool")
+						.map((m) => m.text)
+						.join("|"),
+				);
+				if (cuts++ === 0)
+					return { fault: "cut", reply: { text: "Half of an answer that is cut before the submit call arrives." } };
+				return {
+					tools: [
+						{ name: "submit", args: { item: "notes", note: req.messages.find((m) => m.role === "tool")?.text ?? "" } },
+					],
+				};
 			},
 		});
 		wire.project.write("notes.txt", "the notes say 42\n");
@@ -117,20 +136,33 @@ Read notes.txt and report.
 describe("nothing is absorbed silently", () => {
 	it("a visit that exhausts its retries fails with kind provider; on-fail: continue absorbs it and the result says so", async () => {
 		wire = await wireProject({ script: (req) => (itemOf(req.lastUser) === "item-2" ? { fault: "503" } : submit(req)) });
-		const { result, events } = await runOverWire(wire, "three", mapFlow("three", 3, 3, "", true), "wire/wire-1", { ...FAST, attempts: 3 });
+		const { result, events } = await runOverWire(wire, "three", mapFlow("three", 3, 3, "", true), "wire/wire-1", {
+			...FAST,
+			attempts: 3,
+		});
 		expect(result.ok).toBe(true);
 		const failed = result.visits.find((v) => v.path === "look[2]/find");
 		expect(failed?.ok).toBe(false);
 		expect(failed?.error).toMatch(/^provider: 503.*\(gave up after 3 attempts\)$/s);
 		expect(retriesOf(events).filter((r) => r.path === "look[2]/find")).toHaveLength(2);
-		expect(result.absorbed).toMatchObject({ count: 1, byKind: { provider: 1 }, visits: [{ path: "look[2]/find", kind: "provider" }] });
+		expect(result.absorbed).toMatchObject({
+			count: 1,
+			byKind: { provider: 1 },
+			visits: [{ path: "look[2]/find", kind: "provider" }],
+		});
 		expect(wire.server.ledger.filter((e) => e.outcome === "503")).toHaveLength(3);
 		expect(billedOf(result.usage)).toEqual(serverBill(wire.server));
 	}, 30_000);
 
 	it("a flow's transport: goes over the run's settings", async () => {
 		wire = await wireProject({ script: () => ({ fault: "500" }) });
-		const { result, events } = await runOverWire(wire, "two", mapFlow("two", 1, 1, "transport:\n  attempts: 2\n  stall: 30s\n"), "wire/wire-1", { ...FAST, attempts: 6 });
+		const { result, events } = await runOverWire(
+			wire,
+			"two",
+			mapFlow("two", 1, 1, "transport:\n  attempts: 2\n  stall: 30s\n"),
+			"wire/wire-1",
+			{ ...FAST, attempts: 6 },
+		);
 		expect(result.ok).toBe(false);
 		expect(result.visits.find((v) => v.path === "look[1]/find")?.error).toMatch(/gave up after 2 attempts\)$/);
 		expect(retriesOf(events)).toHaveLength(1);
@@ -139,10 +171,15 @@ describe("nothing is absorbed silently", () => {
 
 	it("a wait longer than allowed gives up at once instead of sleeping", async () => {
 		wire = await wireProject({ script: () => ({ fault: "429", retryAfter: 3600 }) });
-		const { result } = await runOverWire(wire, "one", mapFlow("one", 1, 1), "wire/wire-1", { ...FAST, maxDelayMs: 1000 });
+		const { result } = await runOverWire(wire, "one", mapFlow("one", 1, 1), "wire/wire-1", {
+			...FAST,
+			maxDelayMs: 1000,
+		});
 		expect(result.ok).toBe(false);
 		expect(result.failedAt).toBe("look[1]/find");
-		expect(result.visits.find((v) => v.path === "look[1]/find")?.error).toMatch(/^provider: 429.*gave up after the provider asked to wait 1h, over the 1s allowed/s);
+		expect(result.visits.find((v) => v.path === "look[1]/find")?.error).toMatch(
+			/^provider: 429.*gave up after the provider asked to wait 1h, over the 1s allowed/s,
+		);
 		expect(wire.server.requests).toHaveLength(1);
 	}, 30_000);
 });
@@ -159,7 +196,9 @@ describe("bad input from a provider ends that request with a clear error, never 
 	}, 30_000);
 
 	it("a call to an unknown tool goes back to the model as an error, and the turn goes on", async () => {
-		wire = await wireProject({ script: (req) => (req.turn === 0 ? { tools: [{ name: "teleport", args: { to: "mars" } }] } : submit(req)) });
+		wire = await wireProject({
+			script: (req) => (req.turn === 0 ? { tools: [{ name: "teleport", args: { to: "mars" } }] } : submit(req)),
+		});
 		const { result } = await runOverWire(wire, "unknown-tool", mapFlow("unknown-tool", 1, 1), "wire/wire-1");
 		expect(result.ok, result.error).toBe(true);
 		const second = wire.server.requests[1];
@@ -167,12 +206,17 @@ describe("bad input from a provider ends that request with a clear error, never 
 	}, 30_000);
 
 	it("submit JSON that does not parse is refused back to the model; a model that never fixes it fails as schema", async () => {
-		wire = await wireProject({ script: (req) => (req.turn === 0 ? { tools: [{ name: "submit", args: '{"item": "item-1", "note": ' }] } : submit(req)) });
+		wire = await wireProject({
+			script: (req) =>
+				req.turn === 0 ? { tools: [{ name: "submit", args: '{"item": "item-1", "note": ' }] } : submit(req),
+		});
 		const fixed = await runOverWire(wire, "bad-json", mapFlow("bad-json", 1, 1), "wire/wire-1");
 		expect(fixed.result.ok, fixed.result.error).toBe(true);
 		expect(wire.server.requests[1].messages.find((m) => m.role === "tool")?.text).toBeTruthy();
 		await wire.close();
-		wire = await wireProject({ script: (req) => (req.turn < 3 ? { tools: [{ name: "submit", args: "{nope" }] } : { text: "I give up." }) });
+		wire = await wireProject({
+			script: (req) => (req.turn < 3 ? { tools: [{ name: "submit", args: "{nope" }] } : { text: "I give up." }),
+		});
 		const never = await runOverWire(wire, "bad-json", mapFlow("bad-json", 1, 1), "wire/wire-1");
 		expect(never.result.ok).toBe(false);
 		expect(never.result.visits.find((v) => v.path === "look[1]/find")?.error).toMatch(/^schema: /);

@@ -41,7 +41,11 @@ describe("retry delays", () => {
 	});
 
 	it("merges run and flow settings over the defaults, later winning", () => {
-		expect(mergePolicy({ attempts: 3 }, { totalWaitMs: 1000 }, undefined)).toMatchObject({ attempts: 3, totalWaitMs: 1000, baseMs: 1000 });
+		expect(mergePolicy({ attempts: 3 }, { totalWaitMs: 1000 }, undefined)).toMatchObject({
+			attempts: 3,
+			totalWaitMs: 1000,
+			baseMs: 1000,
+		});
 		expect(mergePolicy({ attempts: 3 }, { attempts: 5 }).attempts).toBe(5);
 	});
 });
@@ -91,12 +95,22 @@ describe("a flow's transport: key", () => {
 	it("builds attempts, wait, stall and adaptive", () => {
 		const p = tempProject();
 		try {
-			const flow = checkIn(p, "t", `---\nname: t\ndescription: x\ninput: string\ntransport:\n  attempts: 3\n  wait: 2m\n  stall: 30s\n  adaptive: false\nnodes:\n  - id: a\n    agent: scout\n---\n\n## a\n\nGo.\n`);
+			const flow = checkIn(
+				p,
+				"t",
+				`---\nname: t\ndescription: x\ninput: string\ntransport:\n  attempts: 3\n  wait: 2m\n  stall: 30s\n  adaptive: false\nnodes:\n  - id: a\n    agent: scout\n---\n\n## a\n\nGo.\n`,
+			);
 			expect(flow.transport?.attempts?.value).toBe(3);
 			expect(flow.transport?.wait?.value).toBe(120_000);
 			expect(flow.transport?.stall?.value).toBe(30_000);
 			expect(flow.transport?.adaptive?.value).toBe(false);
-			expect(() => checkIn(p, "u", `---\nname: u\ndescription: x\ninput: string\ntransport:\n  tries: 3\nnodes:\n  - id: a\n    agent: scout\n---\n\n## a\n\nGo.\n`)).toThrow(/tries/);
+			expect(() =>
+				checkIn(
+					p,
+					"u",
+					`---\nname: u\ndescription: x\ninput: string\ntransport:\n  tries: 3\nnodes:\n  - id: a\n    agent: scout\n---\n\n## a\n\nGo.\n`,
+				),
+			).toThrow(/tries/);
 		} finally {
 			p.cleanup();
 		}
@@ -107,22 +121,61 @@ describe("what the run says about retries and absorbed failures", () => {
 	it("the live view counts retries in its header and on the turn's row", () => {
 		const s = startLive("look", 0);
 		foldLive(s, { type: "node_start", path: "look[1]/find", node: "find", kind: "agent", agent: "scout" }, 0);
-		foldLive(s, { type: "turn_start", path: "look[1]/find", agent: "scout", model: "wire/wire-1", subagent: "scout#1" }, 0);
-		foldLive(s, { type: "provider_retry", path: "look[1]/find", agent: "scout", subagent: "scout#1", model: "wire/wire-1", attempt: 1, reason: "429", message: "429: rate limited", delayMs: 1500, retryAfterMs: 1500 }, 10);
+		foldLive(
+			s,
+			{ type: "turn_start", path: "look[1]/find", agent: "scout", model: "wire/wire-1", subagent: "scout#1" },
+			0,
+		);
+		foldLive(
+			s,
+			{
+				type: "provider_retry",
+				path: "look[1]/find",
+				agent: "scout",
+				subagent: "scout#1",
+				model: "wire/wire-1",
+				attempt: 1,
+				reason: "429",
+				message: "429: rate limited",
+				delayMs: 1500,
+				retryAfterMs: 1500,
+			},
+			10,
+		);
 		const text = showLive(s, [{ depth: 0, address: "look/find", id: "find", what: "scout" }], 20).join("\n");
 		expect(text).toMatch(/1 provider retry/);
 		expect(text).toMatch(/↻1 \(429, retry in 1\.5s\)/);
 	});
 
 	it("usage sums retries and their waits", () => {
-		const u = addUsage({ ...emptyUsage(), retries: 2, retryWaitMs: 300 }, emptyUsage(), { ...emptyUsage(), retries: 1, retryWaitMs: 50 });
+		const u = addUsage({ ...emptyUsage(), retries: 2, retryWaitMs: 300 }, emptyUsage(), {
+			...emptyUsage(),
+			retries: 1,
+			retryWaitMs: 50,
+		});
 		expect(u).toMatchObject({ retries: 3, retryWaitMs: 350 });
 		expect(addUsage(emptyUsage()).retries).toBeUndefined();
 	});
 
 	it("absorbed failures are counted by kind; stops and the run's own failure are not", () => {
-		const v = (path: string, kind: string, ok: boolean, error?: string) => ({ path, node: "n", kind, ok, usage: emptyUsage(), ...(error ? { error } : {}) });
-		const a = absorbedOf([v("m[1]/f", "agent", false, "provider: 503 (gave up after 8 attempts)"), v("m[2]/f", "agent", false, "schema: no submit"), v("m[3]/f", "agent", false, "cancelled: cut"), v("m", "map", true), v("z", "agent", false, "provider: boom")], "z");
+		const v = (path: string, kind: string, ok: boolean, error?: string) => ({
+			path,
+			node: "n",
+			kind,
+			ok,
+			usage: emptyUsage(),
+			...(error ? { error } : {}),
+		});
+		const a = absorbedOf(
+			[
+				v("m[1]/f", "agent", false, "provider: 503 (gave up after 8 attempts)"),
+				v("m[2]/f", "agent", false, "schema: no submit"),
+				v("m[3]/f", "agent", false, "cancelled: cut"),
+				v("m", "map", true),
+				v("z", "agent", false, "provider: boom"),
+			],
+			"z",
+		);
 		expect(a).toMatchObject({ count: 2, byKind: { provider: 1, schema: 1 } });
 		expect(a && formatAbsorbed(a)).toBe("2 failed visits absorbed by on-fail: continue (provider 1, schema 1)");
 		expect(absorbedOf([v("a", "agent", true)])).toBeUndefined();
@@ -131,7 +184,9 @@ describe("what the run says about retries and absorbed failures", () => {
 
 describe("the provider server's YAML script", () => {
 	it("plays faults in order per rule, then replies by turn", () => {
-		const read = readProviderScript(`rules:\n  - when: "item-2"\n    faults: [429, cut]\n    replies: [{ text: first }, { text: second }]\ndefault: { text: other }\n`);
+		const read = readProviderScript(
+			`rules:\n  - when: "item-2"\n    faults: [429, cut]\n    replies: [{ text: first }, { text: second }]\ndefault: { text: other }\n`,
+		);
 		if (!read.ok) throw new Error(read.error);
 		const req = (lastUser: string, turn = 0) => ({ lastUser, turn, system: "" }) as never;
 		const script = read.value.script;
@@ -142,6 +197,9 @@ describe("the provider server's YAML script", () => {
 		expect(script(req("look at item-2", 3))).toEqual({ text: "second" });
 		expect(script(req("item-9"))).toEqual({ text: "other" });
 		expect(scriptResponder({})(req("x"))).toEqual({ text: "ok" });
-		expect(readProviderScript("rules:\n  - faults: [418]\n")).toMatchObject({ ok: false, error: expect.stringMatching(/unknown fault `418`/) });
+		expect(readProviderScript("rules:\n  - faults: [418]\n")).toMatchObject({
+			ok: false,
+			error: expect.stringMatching(/unknown fault `418`/),
+		});
 	});
 });

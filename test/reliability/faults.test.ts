@@ -44,7 +44,12 @@ describe("a provider error at every turn", () => {
 		for (const { turn, first, after } of rows) {
 			const id = `n${turn}`;
 			expect(first.thrown).toBeUndefined();
-			expect(first.out?.result).toMatchObject({ ok: false, failedAt: id, errorKind: "provider", error: `${id}: provider: injected provider error at turn ${turn}` });
+			expect(first.out?.result).toMatchObject({
+				ok: false,
+				failedAt: id,
+				errorKind: "provider",
+				error: `${id}: provider: injected provider error at turn ${turn}`,
+			});
 			expect(first.host.open(), `sessions open after the failure at ${id}`).toBe(0);
 			expect(first.host.scripted?.calls()).toBe(turn);
 			expect(after.out.result).toMatchObject({ ok: true, output: FULL });
@@ -69,7 +74,12 @@ describe("a hang at every turn", () => {
 		for (const { turn, first, after } of rows) {
 			const id = `n${turn}`;
 			expect(first.thrown).toBeUndefined();
-			expect(first.out?.result).toMatchObject({ ok: false, failedAt: id, errorKind: "idle", error: `${id}: idle: no sign of life for ${IDLE_MS}ms` });
+			expect(first.out?.result).toMatchObject({
+				ok: false,
+				failedAt: id,
+				errorKind: "idle",
+				error: `${id}: idle: no sign of life for ${IDLE_MS}ms`,
+			});
 			expect(first.ms).toBeGreaterThanOrEqual(IDLE_MS);
 			expect(first.host.open(), `sessions open after the hang at ${id}`).toBe(0);
 			expect(after.out.result).toMatchObject({ ok: true, output: FULL });
@@ -99,13 +109,25 @@ describe("a check script that never exits", () => {
 		const flow = checked(
 			p,
 			"forever",
-			flowOf("forever", "  - id: before\n    agent: scout\n  - id: tests\n    check: .pi/checks/forever.sh\n    timeout: 1s\n  - id: after\n    agent: scout\n", { before: "Look.", after: "Report." }),
+			flowOf(
+				"forever",
+				"  - id: before\n    agent: scout\n  - id: tests\n    check: .pi/checks/forever.sh\n    timeout: 1s\n  - id: after\n    agent: scout\n",
+				{ before: "Look.", after: "Report." },
+			),
 		);
 		const stage = await prepareRun(flow, { cwd: p.cwd, somebodyThere: true });
 		if (!stage.ok) throw new Error(stage.faults.map((f) => f.message).join("\n"));
-		const run = await start(p, flow, "turns:\n  before:\n    - say: looked\n  after:\n    - say: reported\n", { scripts: stage.scripts, check: createBashCheck({ graceMs: GRACE_MS }) });
+		const run = await start(p, flow, "turns:\n  before:\n    - say: looked\n  after:\n    - say: reported\n", {
+			scripts: stage.scripts,
+			check: createBashCheck({ graceMs: GRACE_MS }),
+		});
 		expect(run.thrown).toBeUndefined();
-		expect(run.out?.result).toMatchObject({ ok: false, failedAt: "tests", errorKind: "timeout", error: "tests: timeout: timed out after 1s" });
+		expect(run.out?.result).toMatchObject({
+			ok: false,
+			failedAt: "tests",
+			errorKind: "timeout",
+			error: "tests: timeout: timed out after 1s",
+		});
 		// The deadline, then the grace period before SIGKILL, then at most the pipes' drain.
 		expect(run.ms).toBeGreaterThanOrEqual(1_000);
 		expect(run.ms).toBeLessThan(1_000 + GRACE_MS + 2_500);
@@ -157,7 +179,10 @@ describe("the journal's disk failing after every entry", () => {
 			expect(said, `the failure after ${good} entries is not silent`).toMatch(/ENOSPC|journal/);
 			expect(first.out?.result.ok ?? false).toBe(false);
 			expect(first.host.open(), `sessions open after the disk failed at entry ${good}`).toBe(0);
-			expect(after.out.result, `resume after the disk failed at entry ${good}`).toMatchObject({ ok: true, output: FULL });
+			expect(after.out.result, `resume after the disk failed at entry ${good}`).toMatchObject({
+				ok: true,
+				output: FULL,
+			});
 			expect(after.host.open()).toBe(0);
 		}
 	}, 60_000);
@@ -178,22 +203,39 @@ describe("the journal's disk failing after every entry", () => {
 				// The folder as the failed run left it, before the resume adds to it.
 				const runDir = first.out?.runDir ?? "";
 				const read = (name: string) => readFileSync(join(runDir, name), "utf8");
-				const left = first.out ? { journal: read("journal.jsonl").split("\n").filter(Boolean), result: JSON.parse(read("result.json")), usage: JSON.parse(read("usage.json")) } : undefined;
+				const left = first.out
+					? {
+							journal: read("journal.jsonl").split("\n").filter(Boolean),
+							result: JSON.parse(read("result.json")),
+							usage: JSON.parse(read("usage.json")),
+						}
+					: undefined;
 				const after = first.out ? await resume(p, runDir, script()) : undefined;
 				return { ...c, first, left, after };
 			}),
 		);
 		for (const { good, turns, replayed, first, left, after } of rows) {
 			expect(first.thrown, `startRun threw after ${good} entries`).toBeUndefined();
-			expect(first.out?.result).toMatchObject({ ok: false, errorKind: "unavailable", error: expect.stringMatching(/^the journal could not be written \(.+\): ENOSPC: no space left on device/) });
-			expect(first.host.scripted?.calls(), `turns started by a run whose journal failed after ${good} entries`).toBe(turns);
+			expect(first.out?.result).toMatchObject({
+				ok: false,
+				errorKind: "unavailable",
+				error: expect.stringMatching(/^the journal could not be written \(.+\): ENOSPC: no space left on device/),
+			});
+			expect(first.host.scripted?.calls(), `turns started by a run whose journal failed after ${good} entries`).toBe(
+				turns,
+			);
 			expect(first.host.open()).toBe(0);
 			expect(left?.journal, "the journal holds exactly what the disk took").toHaveLength(good);
 			expect(left?.result).toMatchObject({ ok: false, errorKind: "unavailable", error: first.out?.result.error });
 			// usage.json is built from what was written: the life the disk cut is not recorded as ended.
 			expect(left?.usage.lives.map((l: { end: string }) => l.end)).toEqual(good ? ["interrupted"] : []);
-			expect(after?.out.result, `resume after the disk failed at entry ${good}`).toMatchObject({ ok: true, output: FULL });
-			expect(after?.host.scripted?.calls(), `turns run again by the resume after ${good} entries`).toBe(TURNS - replayed);
+			expect(after?.out.result, `resume after the disk failed at entry ${good}`).toMatchObject({
+				ok: true,
+				output: FULL,
+			});
+			expect(after?.host.scripted?.calls(), `turns run again by the resume after ${good} entries`).toBe(
+				TURNS - replayed,
+			);
 			expect(after?.host.open()).toBe(0);
 		}
 	}, 20_000);

@@ -33,7 +33,9 @@ describe("fuzz sample (fixed seed)", () => {
 		for (let s = 0; s < 200; s++) for (const k of generateFlow(new Rng(s), "gen", 8, 0).kinds) kinds.add(k);
 		expect([...kinds].sort()).toEqual([...NODE_KINDS].sort());
 		const flows = TARGETS.find((t) => t.name === "flow-generated") as (typeof TARGETS)[number];
-		const checked = Array.from({ length: 200 }, (_, s) => flows.judge({ seed: s, size: 1 + (s % 12), slips: 0 })).filter((v) => v.answer === "value");
+		const checked = Array.from({ length: 200 }, (_, s) =>
+			flows.judge({ seed: s, size: 1 + (s % 12), slips: 0 }),
+		).filter((v) => v.answer === "value");
 		expect(checked.length).toBeGreaterThanOrEqual(180);
 	});
 

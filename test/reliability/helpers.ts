@@ -33,11 +33,26 @@ export function checked(p: TempProject, name: string, text: string): CheckedFlow
 }
 
 /** Starts a run; what it returned or threw, the host (for open sessions and model calls), and its time. */
-export async function start(p: TempProject, flow: CheckedFlow, scriptYaml: string, extra: Partial<StartOptions> = {}, input = "go") {
+export async function start(
+	p: TempProject,
+	flow: CheckedFlow,
+	scriptYaml: string,
+	extra: Partial<StartOptions> = {},
+	input = "go",
+) {
 	const host = await scriptedHost(p, scriptYaml);
 	const models = resolveModels(flow, host.resolveModel, "scripted");
 	if (!models.ok) throw new Error(models.errors.join("\n"));
-	const options: StartOptions = { runsHome: runsHome(p.cwd), spawn: host.spawn, models: models.models, cwd: p.cwd, scripts: new Map(), somebodyThere: true, retryBackoffMs: 0, ...extra };
+	const options: StartOptions = {
+		runsHome: runsHome(p.cwd),
+		spawn: host.spawn,
+		models: models.models,
+		cwd: p.cwd,
+		scripts: new Map(),
+		somebodyThere: true,
+		retryBackoffMs: 0,
+		...extra,
+	};
 	const started = performance.now();
 	let out: RunOutcome | undefined;
 	let thrown: Error | undefined;

@@ -19,7 +19,10 @@ export const HUGE = {
 	/** Ten nested levels of aliases over a 1 MB string, aliased wherever a flow reads a value. */
 	anchorBomb1mb: () => {
 		let anchors = `  - &l0 "${"lol".repeat(334_000)}"\n`;
-		for (let i = 1; i <= 9; i++) anchors += `  - &l${i} [${Array(10).fill(`*l${i - 1}`).join(", ")}]\n`;
+		for (let i = 1; i <= 9; i++)
+			anchors += `  - &l${i} [${Array(10)
+				.fill(`*l${i - 1}`)
+				.join(", ")}]\n`;
 		const nodes = [
 			"  - id: a\n    agent: scout\n    output: *l9\n    reads: *l9\n",
 			"  - id: m\n    map: *l9\n    do: [{ id: b, agent: scout }]\n",
@@ -52,7 +55,10 @@ export interface HugeReport {
 }
 
 function pipeline(n: number): string {
-	const nodes = Array.from({ length: n }, (_, i) => `  - id: n${i}\n    agent: scout\n    reads: [${i ? `n${i - 1}` : "input"}]\n`).join("");
+	const nodes = Array.from(
+		{ length: n },
+		(_, i) => `  - id: n${i}\n    agent: scout\n    reads: [${i ? `n${i - 1}` : "input"}]\n`,
+	).join("");
 	return head(nodes) + Array.from({ length: n }, (_, i) => section(`n${i}`, `Step ${i}.`)).join("");
 }
 
@@ -72,7 +78,12 @@ if (parentPort && workerData?.case) {
 	const roster = loadRoster(nowhere, scope, env);
 	const options = catalogueOptions(nowhere, scope, env);
 	// The grammars compile on first use; a small flow first keeps that out of the measured time.
-	checkFlowText(`${head("  - id: a\n    agent: scout\n    output: { ok: boolean }\n  - id: b\n    loop: a.output.ok\n    max: 1\n    do: [{ id: c, agent: scout }]\n")}${section("a", "A.")}${section("c", "C.")}`, "huge.md", roster, options);
+	checkFlowText(
+		`${head("  - id: a\n    agent: scout\n    output: { ok: boolean }\n  - id: b\n    loop: a.output.ok\n    max: 1\n    do: [{ id: c, agent: scout }]\n")}${section("a", "A.")}${section("c", "C.")}`,
+		"huge.md",
+		roster,
+		options,
+	);
 	const text = HUGE[workerData.case as HugeCase]();
 	port.postMessage({ ready: true });
 	// Repeats take the fastest time: a scaling test compares costs, not a cold start and a warm one.

@@ -22,7 +22,12 @@ import type { HugeCase, HugeReport } from "./huge-input.ts";
 afterAll(cleanupProjects);
 
 function cli(p: TempProject, ...args: string[]) {
-	const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], { cwd: p.cwd, env: p.env, encoding: "utf8", timeout: 60_000 });
+	const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], {
+		cwd: p.cwd,
+		env: p.env,
+		encoding: "utf8",
+		timeout: 60_000,
+	});
 	return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -36,7 +41,12 @@ describe("a repository's .pi/ is read only with the project scope", () => {
 		const file = p.write("~agent/flows/uses.md", text);
 		const without = checkFlowText(text, file, loadRoster(p.cwd, {}, p.env), catalogueOptions(p.cwd, {}, p.env));
 		expect(without.faults.map((f) => f.code)).toEqual(["unknown-agent"]);
-		const withIt = checkFlowText(text, file, loadRoster(p.cwd, { project: true }, p.env), catalogueOptions(p.cwd, { project: true }, p.env));
+		const withIt = checkFlowText(
+			text,
+			file,
+			loadRoster(p.cwd, { project: true }, p.env),
+			catalogueOptions(p.cwd, { project: true }, p.env),
+		);
 		expect(withIt.faults).toEqual([]);
 	});
 
@@ -54,8 +64,14 @@ describe("a repository's .pi/ is read only with the project scope", () => {
 		expect(mine.stderr).toContain("`mine` is a project flow (.pi/flows/mine.md) and was not read");
 		expect(mine.stderr).toContain("add `--project`");
 		// The same two with the scope asked for: the refusals above were the scope's, nothing else's.
-		expect(cli(p, "run", "uses", "q", "--script", "s.yaml", "--project")).toMatchObject({ code: 0, stdout: "looked\n" });
-		expect(cli(p, "run", "mine", "q", "--script", "s.yaml", "--project")).toMatchObject({ code: 0, stdout: "looked\n" });
+		expect(cli(p, "run", "uses", "q", "--script", "s.yaml", "--project")).toMatchObject({
+			code: 0,
+			stdout: "looked\n",
+		});
+		expect(cli(p, "run", "mine", "q", "--script", "s.yaml", "--project")).toMatchObject({
+			code: 0,
+			stdout: "looked\n",
+		});
 	}, 60_000);
 });
 
@@ -66,7 +82,10 @@ describe("check scripts stay inside the repository", () => {
 		const p = project();
 		for (const path of ["../x.sh", "a/../../x.sh", ".pi/../../x.sh", "/etc/passwd", ".."]) {
 			const r = checkFlowText(checkFlow(path), join(p.cwd, "c.md"), loadRoster(p.cwd, {}, p.env));
-			expect(r.faults.map((f) => [f.code, f.message.includes("leaves the repository")]), path).toEqual([["key-type", true]]);
+			expect(
+				r.faults.map((f) => [f.code, f.message.includes("leaves the repository")]),
+				path,
+			).toEqual([["key-type", true]]);
 		}
 	});
 
@@ -84,7 +103,11 @@ describe("check scripts stay inside the repository", () => {
 			const stage = await prepareRun(flow, { cwd: p.cwd, somebodyThere: true });
 			expect(stage.ok ? [] : stage.faults.map((f) => f.code), path).toEqual(["check-script-outside"]);
 			const ran = await createBashCheck().run({ script: path, root: p.cwd, cwd: p.cwd, timeoutMs: 5_000 });
-			expect(ran, path).toMatchObject({ ok: false, kind: "unavailable", message: expect.stringContaining("points outside the repository") });
+			expect(ran, path).toMatchObject({
+				ok: false,
+				kind: "unavailable",
+				message: expect.stringContaining("points outside the repository"),
+			});
 		}
 		expect(existsSync(marker)).toBe(false);
 	});
@@ -96,9 +119,15 @@ describe("check scripts stay inside the repository", () => {
 		const parsed = parseChain("template:../x -> @scout", { file: "c" });
 		expect(parsed.faults.map((f) => [f.code, f.offset, f.endOffset])).toEqual([["chain-bad-ref", 0, 13]]);
 		const flow = flowOf("t", "", {}).replace("nodes:\n", 'chain: "template:../x -> @scout"\n');
-		const r = checkFlowText(flow, join(p.cwd, "t.md"), loadRoster(p.cwd, {}, p.env), catalogueOptions(p.cwd, { project: true }, p.env));
+		const r = checkFlowText(
+			flow,
+			join(p.cwd, "t.md"),
+			loadRoster(p.cwd, {}, p.env),
+			catalogueOptions(p.cwd, { project: true }, p.env),
+		);
 		expect(r.faults.map((f) => f.code)).toContain("chain-bad-ref");
-		for (const name of ["../x", "prompts/../../x", "/x", "..", "a/../../x"]) expect(findTemplate(name, p.cwd, { project: true }, p.env), name).toBeUndefined();
+		for (const name of ["../x", "prompts/../../x", "/x", "..", "a/../../x"])
+			expect(findTemplate(name, p.cwd, { project: true }, p.env), name).toBeUndefined();
 		expect(findTemplate("inside", p.cwd, { project: true }, p.env)?.text).toBe("Inside.");
 	});
 });
@@ -113,9 +142,17 @@ function sources(dir: string): string[] {
 describe("nothing from a flow file reaches a shell", () => {
 	it("only the ports start processes: bash with a script's content, git through execFile", () => {
 		const starters = [...sources("src"), ...sources("bin")]
-			.filter((f) => /child_process|["']node:cluster["']|process\.binding|\bexeca\b|cross-spawn/.test(readFileSync(join(PACKAGE_ROOT, f), "utf8")))
+			.filter((f) =>
+				/child_process|["']node:cluster["']|process\.binding|\bexeca\b|cross-spawn/.test(
+					readFileSync(join(PACKAGE_ROOT, f), "utf8"),
+				),
+			)
 			.sort();
-		expect(starters).toEqual(["src/flow/run/ports/bash-check.ts", "src/flow/run/ports/git-exec.ts", "src/panes/backend.ts"]);
+		expect(starters).toEqual([
+			"src/flow/run/ports/bash-check.ts",
+			"src/flow/run/ports/git-exec.ts",
+			"src/panes/backend.ts",
+		]);
 		// The pane backend (issue 17) runs tmux with an argument list, never a shell: a visit path is only an argument.
 		const panes = readFileSync(join(PACKAGE_ROOT, "src/panes/backend.ts"), "utf8");
 		expect(panes).toMatch(/import \{ execFileSync \} from "node:child_process";/);
@@ -136,14 +173,23 @@ describe("nothing from a flow file reaches a shell", () => {
 
 	it("shell syntax in ids, prose, input, a check's path and a commit message runs nothing", async () => {
 		const p = project();
-		const git = (...args: string[]) => spawnSync("git", args, { cwd: p.cwd, encoding: "utf8", env: { ...p.env, GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_INDEX_FILE: undefined } });
+		const git = (...args: string[]) =>
+			spawnSync("git", args, {
+				cwd: p.cwd,
+				encoding: "utf8",
+				env: { ...p.env, GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_INDEX_FILE: undefined },
+			});
 		git("init", "-q", "-b", "main");
 		git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "start");
 		const sneaky = ".pi/checks/$(touch${IFS}pwned_path)`touch${IFS}pwned_path2`.sh";
 		p.write(sneaky, 'printf "%s\\n" "ran as $0"\n');
 		const hostile = "$(touch pwned_a) `touch pwned_b` ; touch pwned_c && touch pwned_d | tee pwned_e";
 		// An id with shell syntax is refused before anything runs.
-		const badId = checkFlowText(flowOf("i", "  - id: $(touch pwned_id)\n    agent: scout\n", { "$(touch pwned_id)": "x" }), join(p.cwd, "i.md"), loadRoster(p.cwd, {}, p.env));
+		const badId = checkFlowText(
+			flowOf("i", "  - id: $(touch pwned_id)\n    agent: scout\n", { "$(touch pwned_id)": "x" }),
+			join(p.cwd, "i.md"),
+			loadRoster(p.cwd, {}, p.env),
+		);
 		expect(badId.faults.map((f) => f.code)).toContain("invalid-id");
 		const text = flowOf(
 			"inject",
@@ -166,7 +212,13 @@ describe("nothing from a flow file reaches a shell", () => {
 		const stage = await prepareRun(flow, { cwd: p.cwd, somebodyThere: true, git: createGitPort() });
 		if (!stage.ok) throw new Error(stage.faults.map((f) => f.message).join("\n"));
 		const script = `turns:\n  look:\n    - say: "{{task}}"\n  message:\n    - say: ${JSON.stringify(hostile)}\n`;
-		const run = await start(p, flow, script, { scripts: stage.scripts, check: createBashCheck(), git: createGitPort() }, hostile);
+		const run = await start(
+			p,
+			flow,
+			script,
+			{ scripts: stage.scripts, check: createBashCheck(), git: createGitPort() },
+			hostile,
+		);
 		expect(run.thrown).toBeUndefined();
 		expect(run.out?.result.ok, run.out?.result.error).toBe(true);
 		const tests = run.out?.result.visits.find((v) => v.node === "tests")?.output as { report: string };
@@ -185,9 +237,17 @@ describe("nothing from a flow file reaches a shell", () => {
 });
 
 /** Checks one huge flow in a worker capped at `heapMb`; `timedOut` when it ran past `limitMs`. */
-function checkHuge(which: HugeCase, limitMs: number, heapMb: number, repeat = 1): Promise<{ report?: HugeReport; timedOut?: boolean; error?: string }> {
+function checkHuge(
+	which: HugeCase,
+	limitMs: number,
+	heapMb: number,
+	repeat = 1,
+): Promise<{ report?: HugeReport; timedOut?: boolean; error?: string }> {
 	return new Promise((done) => {
-		const worker = new Worker(new URL("./huge-input.ts", import.meta.url), { workerData: { case: which, repeat }, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+		const worker = new Worker(new URL("./huge-input.ts", import.meta.url), {
+			workerData: { case: which, repeat },
+			resourceLimits: { maxOldGenerationSizeMb: heapMb },
+		});
 		let timer: NodeJS.Timeout | undefined;
 		const finish = (outcome: { report?: HugeReport; timedOut?: boolean; error?: string }) => {
 			clearTimeout(timer);
@@ -215,7 +275,9 @@ async function bounded(which: HugeCase): Promise<HugeReport> {
 	// The cap is the bound plus the baseline (roster, grammars, the input itself), so running out of
 	// heap under it means growing by more than HEAP_MB.
 	const out = await checkHuge(which, LIMIT_MS, HEAP_MB + 150);
-	expect(out.timedOut ? `${which} ran past ${LIMIT_MS} ms` : out.error ? `${which} failed: ${out.error}` : "ok").toBe("ok");
+	expect(out.timedOut ? `${which} ran past ${LIMIT_MS} ms` : out.error ? `${which} failed: ${out.error}` : "ok").toBe(
+		"ok",
+	);
 	const report = out.report as HugeReport;
 	expect(report.heapMb).toBeLessThan(HEAP_MB);
 	return report;
@@ -271,7 +333,10 @@ describe("huge and hostile inputs are refused or checked in bounded time and mem
 	it("an agent file with an alias bomb, or an undefined alias, is a broken agent, not a crash (bug 6)", () => {
 		const p = project();
 		let bomb = "a0: &a0 [lol, lol]\n";
-		for (let i = 1; i < 12; i++) bomb += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]\n`;
+		for (let i = 1; i < 12; i++)
+			bomb += `a${i}: &a${i} [${Array(10)
+				.fill(`*a${i - 1}`)
+				.join(", ")}]\n`;
 		p.write(".pi/agents/bomb.md", `---\n${bomb}name: bomb\ndescription: d\n---\nYou are.\n`);
 		p.write(".pi/agents/alias.md", "---\nname: alias\ndescription: d\ntools: *t\n---\nYou are.\n");
 		const roster = loadRoster(p.cwd, { project: true }, p.env);

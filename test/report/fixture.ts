@@ -102,7 +102,12 @@ export interface Fixture {
 export async function surveyRun(project: TempProject): Promise<Fixture> {
 	const file = project.write(".pi/flows/survey.md", FLOW);
 	const sources = { project: true };
-	const checked = checkFlowText(FLOW, file, loadRoster(project.cwd, sources, project.env), catalogueOptions(project.cwd, sources, project.env));
+	const checked = checkFlowText(
+		FLOW,
+		file,
+		loadRoster(project.cwd, sources, project.env),
+		catalogueOptions(project.cwd, sources, project.env),
+	);
 	if (!checked.value) throw new Error(`the fixture flow does not check: ${JSON.stringify(checked.faults)}`);
 	const flow = checked.value;
 	const first = await scriptedHost(project, SCRIPT_1);

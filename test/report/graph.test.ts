@@ -28,7 +28,8 @@ function addresses(flow: CheckedFlow, prefix = ""): string[] {
 	return out;
 }
 
-const graphOf = (flow: CheckedFlow, nodes: Map<string, NodeSummary> = new Map()): El => one(parseHtml(graphSvg(flow, nodes)), "svg.graph");
+const graphOf = (flow: CheckedFlow, nodes: Map<string, NodeSummary> = new Map()): El =>
+	one(parseHtml(graphSvg(flow, nodes)), "svg.graph");
 
 let project: TempProject;
 beforeAll(() => {
@@ -54,7 +55,9 @@ describe("the graph of every shipped flow", () => {
 	it("draws a call around its callee, and a choice's cases side by side", () => {
 		const graph = graphOf(shippedFlow(project, "build-attended"));
 		const nodes = select(graph, "rect.node").map((s) => s.attrs["data-node"]);
-		expect(nodes).toEqual(expect.arrayContaining(["spec", "spec/ask", "spec/ask/gate/answer", "gate/work/deliver/work/pair/code"]));
+		expect(nodes).toEqual(
+			expect.arrayContaining(["spec", "spec/ask", "spec/ask/gate/answer", "gate/work/deliver/work/pair/code"]),
+		);
 		expect(select(graph, "rect.branch").length).toBeGreaterThanOrEqual(4);
 		expect(text(graph)).toContain("build: when go.output.yes");
 		expect(text(graph)).toContain("nothing");
@@ -97,7 +100,12 @@ After.
 
 	it("keys each branch's nodes under the branch name, and colours them from the run", () => {
 		expect(flow).toBeDefined();
-		const summary = (state: NodeSummary["state"]): NodeSummary => ({ state, visits: state === "never" ? 0 : 1, failed: state === "failed" ? 1 : 0, cut: state === "cut" ? 1 : 0 });
+		const summary = (state: NodeSummary["state"]): NodeSummary => ({
+			state,
+			visits: state === "never" ? 0 : 1,
+			failed: state === "failed" ? 1 : 0,
+			cut: state === "cut" ? 1 : 0,
+		});
 		const graph = graphOf(
 			flow,
 			new Map([
@@ -107,11 +115,22 @@ After.
 				["both/right/c", summary("cut")],
 			]),
 		);
-		const states = Object.fromEntries(select(graph, "rect.node").map((s) => [s.attrs["data-node"], s.attrs["data-state"]]));
-		expect(states).toEqual({ both: "failed", "both/left/a": "done", "both/right/b": "failed", "both/right/c": "cut", after: "never" });
+		const states = Object.fromEntries(
+			select(graph, "rect.node").map((s) => [s.attrs["data-node"], s.attrs["data-state"]]),
+		);
+		expect(states).toEqual({
+			both: "failed",
+			"both/left/a": "done",
+			"both/right/b": "failed",
+			"both/right/c": "cut",
+			after: "never",
+		});
 		expect(select(graph, "rect.branch")).toHaveLength(2);
 		// Branches stand side by side: the right one starts to the right of the left one's end.
-		const [left, right] = select(graph, "rect.branch").map((r) => [Number(r.attrs.x), Number(r.attrs.x) + Number(r.attrs.width)]);
+		const [left, right] = select(graph, "rect.branch").map((r) => [
+			Number(r.attrs.x),
+			Number(r.attrs.x) + Number(r.attrs.width),
+		]);
 		expect(right[0]).toBeGreaterThan(left[1]);
 		// Sequences go down with an arrow between neighbours: b → c inside a branch, both → after outside.
 		expect(select(graph, "line.edge")).toHaveLength(2);
@@ -120,9 +139,19 @@ After.
 	it("puts each branch, and each map item, in its own strand", () => {
 		const parallels = parallelAddresses(flow);
 		expect([...parallels]).toEqual(["both"]);
-		expect(strandOf("both/right/c", parallels)).toEqual({ strand: "both/right", fan: "both", member: "right", depth: 0 });
+		expect(strandOf("both/right/c", parallels)).toEqual({
+			strand: "both/right",
+			fan: "both",
+			member: "right",
+			depth: 0,
+		});
 		expect(strandOf("both", parallels)).toEqual({ strand: "", fan: "", member: "", depth: 0 });
-		expect(strandOf("deliver#1/work[2]/code", parallels)).toEqual({ strand: "deliver#1/work[2]", fan: "deliver#1/work", member: "[2]", depth: 0 });
+		expect(strandOf("deliver#1/work[2]/code", parallels)).toEqual({
+			strand: "deliver#1/work[2]",
+			fan: "deliver#1/work",
+			member: "[2]",
+			depth: 0,
+		});
 		expect(strandOf("deliver#1/work", parallels)).toEqual({ strand: "", fan: "", member: "", depth: 1 });
 		expect(strandOf("polish#2/review", parallels)).toEqual({ strand: "", fan: "", member: "", depth: 1 });
 	});

@@ -40,17 +40,23 @@ export function parseHtml(html: string): El {
 		}
 		if (html.startsWith("</", i)) {
 			const end = html.indexOf(">", i);
-			const tag = html.slice(i + 2, end).trim().toLowerCase();
+			const tag = html
+				.slice(i + 2, end)
+				.trim()
+				.toLowerCase();
 			const open = stack.pop();
 			if (!open || open.tag !== tag) throw new Error(`</${tag}> at ${i} closes <${open?.tag}>`);
 			i = end + 1;
 			continue;
 		}
 		if (html[i] === "<") {
-			const m = /^<([a-zA-Z][\w:-]*)((?:\s+[^\s=/>]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*(\/?)>/.exec(html.slice(i));
+			const m = /^<([a-zA-Z][\w:-]*)((?:\s+[^\s=/>]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*(\/?)>/.exec(
+				html.slice(i),
+			);
 			if (!m) throw new Error(`a bad tag at ${i}: ${html.slice(i, i + 60)}`);
 			const el: El = { tag: m[1].toLowerCase(), attrs: {}, children: [] };
-			for (const a of m[2].matchAll(/([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) el.attrs[a[1].toLowerCase()] = decode(a[2] ?? a[3] ?? a[4] ?? "");
+			for (const a of m[2].matchAll(/([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g))
+				el.attrs[a[1].toLowerCase()] = decode(a[2] ?? a[3] ?? a[4] ?? "");
 			top().children.push(el);
 			i += m[0].length;
 			if (m[3] || VOID.has(el.tag)) continue;
@@ -90,7 +96,10 @@ export function all(el: El, pick: (e: El) => boolean): El[] {
 /** Elements matching `tag.class1.class2` (either part optional). */
 export function select(el: El, selector: string): El[] {
 	const [tag, ...classes] = selector.split(".");
-	return all(el, (e) => (!tag || e.tag === tag) && classes.every((c) => (e.attrs.class ?? "").split(/\s+/).includes(c)));
+	return all(
+		el,
+		(e) => (!tag || e.tag === tag) && classes.every((c) => (e.attrs.class ?? "").split(/\s+/).includes(c)),
+	);
 }
 
 /** The one element matching `selector`; throws when there is not exactly one. */

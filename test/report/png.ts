@@ -31,7 +31,8 @@ export function readPng(file: Buffer): Png {
 			height = data.readUInt32BE(4);
 			const depth = data[8];
 			const color = data[9];
-			if (depth !== 8 || (color !== 2 && color !== 6) || data[12] !== 0) throw new Error(`unsupported PNG: depth ${depth}, colour type ${color}, interlace ${data[12]}`);
+			if (depth !== 8 || (color !== 2 && color !== 6) || data[12] !== 0)
+				throw new Error(`unsupported PNG: depth ${depth}, colour type ${color}, interlace ${data[12]}`);
 			channels = color === 6 ? 4 : 3;
 		} else if (type === "IDAT") idat.push(data);
 		else if (type === "IEND") break;

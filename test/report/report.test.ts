@@ -33,7 +33,9 @@ describe("the graph", () => {
 	it("draws one shape per node, with the state it ended in", () => {
 		const graph = one(doc, "svg.graph");
 		const shapes = select(graph, "rect.node");
-		const states = Object.fromEntries(shapes.map((s) => [s.attrs["data-node"], s.attrs.class.split(" ").find((c) => c.startsWith("state-"))]));
+		const states = Object.fromEntries(
+			shapes.map((s) => [s.attrs["data-node"], s.attrs.class.split(" ").find((c) => c.startsWith("state-"))]),
+		);
 		expect(shapes).toHaveLength(7);
 		expect(states).toEqual({
 			plan: "state-done",
@@ -66,7 +68,8 @@ describe("the timeline", () => {
 		const timeline = one(doc, "svg.timeline");
 		const lanes = select(timeline, "g.lane").filter((l) => l.attrs["data-fan"] === "work");
 		expect(lanes).toHaveLength(2);
-		const laneOf = (path: string) => lanes.findIndex((l) => select(l, "rect.bar").some((b) => b.attrs["data-path"] === path));
+		const laneOf = (path: string) =>
+			lanes.findIndex((l) => select(l, "rect.bar").some((b) => b.attrs["data-path"] === path));
 		expect(laneOf("work[1]/act")).not.toBe(laneOf("work[2]/act"));
 		// Items 1 and 2 ran at the same time: their bars overlap on the time axis.
 		const span = (path: string) => {
@@ -94,7 +97,8 @@ describe("the tables and notes", () => {
 			expect(rows.reduce((s, r) => s + cell(r, col), 0)).toBe(usage.total[col]);
 		}
 		expect(cell(total, "cost")).toBeCloseTo(usage.total.cost, 4);
-		for (const row of rows) expect(cell(row, "totalTokens")).toBe(usage.nodes[row.attrs["data-node"]].usage.totalTokens);
+		for (const row of rows)
+			expect(cell(row, "totalTokens")).toBe(usage.nodes[row.attrs["data-node"]].usage.totalTokens);
 		expect(select(one(doc, "table.lives"), "tr.life-row")).toHaveLength(2);
 	});
 
@@ -121,8 +125,14 @@ describe("the tables and notes", () => {
 		expect(text(one(section, "p.outcome"))).toBe("The run ended well.");
 		expect(text(section)).toContain("life 1 failed at wrap");
 		const faults = select(section, "tr.fault").map((r) => text(r));
-		expect(faults).toEqual([expect.stringMatching(/^work\[2\]\/act.*absorbed by on-fail: continue.*the south scout lost its way/), expect.stringMatching(/^wrap.*failed.*the provider is down/)]);
-		expect(select(section, "li.budget_warning").map(text)).toEqual([expect.stringContaining("4 of 40 turns"), expect.stringContaining("8 of 40 turns")]);
+		expect(faults).toEqual([
+			expect.stringMatching(/^work\[2\]\/act.*absorbed by on-fail: continue.*the south scout lost its way/),
+			expect.stringMatching(/^wrap.*failed.*the provider is down/),
+		]);
+		expect(select(section, "li.budget_warning").map(text)).toEqual([
+			expect.stringContaining("4 of 40 turns"),
+			expect.stringContaining("8 of 40 turns"),
+		]);
 		expect(text(one(doc, "span.badge"))).toBe("ended well");
 	});
 });
@@ -154,14 +164,25 @@ describe("safety", () => {
 
 describe("a run cut mid-visit", () => {
 	it("shows the visit that was running as cut, the nodes after it as never reached, and says the run did not end", () => {
-		const cutAt = (list: { type: string; path?: string }[], type: string) => list.findIndex((e) => e.type === type && e.path === "polish#2/review") + 1;
+		const cutAt = (list: { type: string; path?: string }[], type: string) =>
+			list.findIndex((e) => e.type === type && e.path === "polish#2/review") + 1;
 		const events = data.events.slice(0, cutAt(data.events, "node_start"));
 		const journal = data.journal.slice(0, cutAt(data.journal, "visit_start"));
 		const { result: _gone, ...rest } = data;
 		const cut = parseHtml(reportHtml({ ...rest, events, journal }));
-		const states = Object.fromEntries(select(one(cut, "svg.graph"), "rect.node").map((s) => [s.attrs["data-node"], s.attrs["data-state"]]));
-		expect(states).toMatchObject({ plan: "done", "work/act": "failed", polish: "cut", "polish/review": "cut", wrap: "never" });
-		const bar = select(one(cut, "svg.timeline"), "rect.bar").find((b) => b.attrs["data-path"] === "polish#2/review") as El;
+		const states = Object.fromEntries(
+			select(one(cut, "svg.graph"), "rect.node").map((s) => [s.attrs["data-node"], s.attrs["data-state"]]),
+		);
+		expect(states).toMatchObject({
+			plan: "done",
+			"work/act": "failed",
+			polish: "cut",
+			"polish/review": "cut",
+			wrap: "never",
+		});
+		const bar = select(one(cut, "svg.timeline"), "rect.bar").find(
+			(b) => b.attrs["data-path"] === "polish#2/review",
+		) as El;
 		expect(bar.attrs.class).toContain("state-cut");
 		expect(Number(bar.attrs.width)).toBeGreaterThan(0);
 		expect(text(one(cut, "span.badge"))).toBe("did not end");
@@ -171,11 +192,21 @@ describe("a run cut mid-visit", () => {
 
 describe("a run whose last life failed", () => {
 	it("says where and why, once", () => {
-		const endOfLife1 = <T extends { type: string; life?: number }>(list: T[]) => list.slice(0, list.findIndex((e) => e.type === "run_end" && e.life === 1) + 1);
-		const failed = parseHtml(reportHtml({ ...data, events: endOfLife1(data.events), journal: endOfLife1(data.journal), result: { ok: false, error: "wrap: provider: the provider is down", errorKind: "provider", failedAt: "wrap" } }));
+		const endOfLife1 = <T extends { type: string; life?: number }>(list: T[]) =>
+			list.slice(0, list.findIndex((e) => e.type === "run_end" && e.life === 1) + 1);
+		const failed = parseHtml(
+			reportHtml({
+				...data,
+				events: endOfLife1(data.events),
+				journal: endOfLife1(data.journal),
+				result: { ok: false, error: "wrap: provider: the provider is down", errorKind: "provider", failedAt: "wrap" },
+			}),
+		);
 		expect(text(one(failed, "p.outcome"))).toBe("The run failed at wrap (provider): provider: the provider is down");
 		expect(text(one(failed, "span.badge"))).toBe("failed");
-		expect(select(one(failed, "svg.graph"), "rect.node").find((n) => n.attrs["data-node"] === "wrap")?.attrs["data-state"]).toBe("failed");
+		expect(
+			select(one(failed, "svg.graph"), "rect.node").find((n) => n.attrs["data-node"] === "wrap")?.attrs["data-state"],
+		).toBe("failed");
 	});
 });
 
@@ -184,13 +215,23 @@ describe("a folder without events.jsonl or usage.json", () => {
 		const bare = parseHtml(reportHtml({ ...data, events: [], usage: usageOf(data.journal), usageFromFile: false }));
 		const bars = select(one(bare, "svg.timeline"), "rect.bar").filter((b) => b.attrs["data-path"] !== undefined);
 		expect(bars).toHaveLength(11);
-		expect(text(select(bare, "p.note").find((p) => text(p).includes("usage.json is missing")) as El)).toContain("rebuilt from the journal");
-		expect(text(one(one(bare, "table.usage"), "tr.total"))).toContain(usageJson().total.totalTokens.toLocaleString("en-US"));
+		expect(text(select(bare, "p.note").find((p) => text(p).includes("usage.json is missing")) as El)).toContain(
+			"rebuilt from the journal",
+		);
+		expect(text(one(one(bare, "table.usage"), "tr.total"))).toContain(
+			usageJson().total.totalTokens.toLocaleString("en-US"),
+		);
 	});
 });
 
 describe("pi-flows report", () => {
-	const io = (lines: { out: string[]; err: string[] }): Io => ({ cwd: project.cwd, env: project.env, agentDir: project.agentDir, stdout: (t) => lines.out.push(t), stderr: (t) => lines.err.push(t) });
+	const io = (lines: { out: string[]; err: string[] }): Io => ({
+		cwd: project.cwd,
+		env: project.env,
+		agentDir: project.agentDir,
+		stdout: (t) => lines.out.push(t),
+		stderr: (t) => lines.err.push(t),
+	});
 
 	it("writes <run>/report.html, or the file --out names, and prints where", async () => {
 		const lines = { out: [] as string[], err: [] as string[] };

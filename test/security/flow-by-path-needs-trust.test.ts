@@ -23,7 +23,11 @@ afterEach(() => {
 });
 
 const confirms = (lines: Line[]) => lines.filter((l) => l.type === "extension_ui_request" && l.method === "confirm");
-const ran = (lines: Line[]) => lines.some((l) => (l.type === "message_end" || l.type === "tool_execution_end") && JSON.stringify(l).includes("PROJECT FLOW RAN"));
+const ran = (lines: Line[]) =>
+	lines.some(
+		(l) =>
+			(l.type === "message_end" || l.type === "tool_execution_end") && JSON.stringify(l).includes("PROJECT FLOW RAN"),
+	);
 const notes = (lines: Line[]) => lines.filter((l) => l.method === "notify").map((l) => String(l.message));
 
 describe("a project flow given by path needs trust", () => {
@@ -43,8 +47,11 @@ describe("a project flow given by path needs trust", () => {
 		}
 	});
 
-	it("the model's `subagent {flow: \".pi/flows/secret.md\"}` is refused as an error result, running nothing", async () => {
-		const script = box.write("script.yaml", `turns:\n  "*":\n${'    - say: "ANSWER TO: {{task|lines:1}}"\n'.repeat(4)}`);
+	it('the model\'s `subagent {flow: ".pi/flows/secret.md"}` is refused as an error result, running nothing', async () => {
+		const script = box.write(
+			"script.yaml",
+			`turns:\n  "*":\n${'    - say: "ANSWER TO: {{task|lines:1}}"\n'.repeat(4)}`,
+		);
 		const calls = [{ name: "subagent", args: { flow: ".pi/flows/secret.md", input: "x" } }];
 		const pi = rpc(box, {
 			args: ["--model", "driver/driver"],

@@ -16,7 +16,14 @@ afterAll(cleanup);
 
 const BASHRC = "# the person's shell start-up\nexport PATH=$HOME/bin:$PATH\n";
 
-const doc: HandoffDocument = { status: "partial", summary: "rm -rf ~", decisions: [], artifacts: [], writtenAt: "2026-01-01T00:00:00.000Z", by: "finish" };
+const doc: HandoffDocument = {
+	status: "partial",
+	summary: "rm -rf ~",
+	decisions: [],
+	artifacts: [],
+	writtenAt: "2026-01-01T00:00:00.000Z",
+	by: "finish",
+};
 
 describe("a handoff document is never written through a link", () => {
 	it("`pi-flows drive` refuses HANDOFF.md -> ../../.bashrc and leaves the outside file alone", () => {
@@ -25,7 +32,10 @@ describe("a handoff document is never written through a link", () => {
 		writeFileSync(bashrc, BASHRC);
 		symlinkSync(bashrc, join(p.cwd, "HANDOFF.md"));
 		p.write("TASK.md", "Do the thing.\n");
-		p.write("s.yaml", "turns:\n  turn1:\n    - call: finish\n      args: { status: partial, summary: echo pwned >> ~/.bashrc, next_task: more }\n  turn1/recover:\n    - say: no\n");
+		p.write(
+			"s.yaml",
+			"turns:\n  turn1:\n    - call: finish\n      args: { status: partial, summary: echo pwned >> ~/.bashrc, next_task: more }\n  turn1/recover:\n    - say: no\n",
+		);
 		const r = cli(p, "drive", "TASK.md", "--script", "s.yaml", "--max-turns", "1");
 		expect(readFileSync(bashrc, "utf8")).toBe(BASHRC);
 		const archive = join(p.cwd, ".pi", "handoffs");

@@ -27,7 +27,13 @@ export function git(p: TempProject, ...args: string[]): string {
 	const r = spawnSync("git", args, {
 		cwd: p.cwd,
 		encoding: "utf8",
-		env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" },
+		env: {
+			...process.env,
+			GIT_AUTHOR_NAME: "t",
+			GIT_AUTHOR_EMAIL: "t@t",
+			GIT_COMMITTER_NAME: "t",
+			GIT_COMMITTER_EMAIL: "t@t",
+		},
 	});
 	if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
 	return r.stdout;
@@ -35,7 +41,12 @@ export function git(p: TempProject, ...args: string[]): string {
 
 /** The `pi-flows` CLI in the project, as the person would type it. */
 export function cli(p: TempProject, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
-	const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], { cwd: p.cwd, env: p.env, encoding: "utf8", timeout: 120_000 });
+	const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], {
+		cwd: p.cwd,
+		env: p.env,
+		encoding: "utf8",
+		timeout: 120_000,
+	});
 	return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -35,8 +35,15 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
 		res.writeHead(200, { "content-type": "text/event-stream" });
 		const chunk = (o: unknown) => res.write(`data: ${JSON.stringify(o)}\n\n`);
 		const base = { id: "c1", object: "chat.completion.chunk", created: 1, model: "m" };
-		chunk({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "looked around" }, finish_reason: null }] });
-		chunk({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }], usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 } });
+		chunk({
+			...base,
+			choices: [{ index: 0, delta: { role: "assistant", content: "looked around" }, finish_reason: null }],
+		});
+		chunk({
+			...base,
+			choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+			usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
+		});
 		res.end("data: [DONE]\n\n");
 	});
 }
@@ -72,8 +79,16 @@ function filesUnder(dir: string): { file: string; text: string }[] {
 
 function project(): { p: TempProject; env: NodeJS.ProcessEnv } {
 	const p = repo();
-	const provider = (apiKey?: string) => ({ baseUrl: `http://127.0.0.1:${port}/v1`, api: "openai-completions", ...(apiKey ? { apiKey } : {}), models: [{ id: "m", contextWindow: 32000, maxTokens: 1000 }] });
-	p.write("~agent/models.json", JSON.stringify({ providers: { "from-env": provider("$CANARY_KEY"), "from-auth": provider() } }));
+	const provider = (apiKey?: string) => ({
+		baseUrl: `http://127.0.0.1:${port}/v1`,
+		api: "openai-completions",
+		...(apiKey ? { apiKey } : {}),
+		models: [{ id: "m", contextWindow: 32000, maxTokens: 1000 }],
+	});
+	p.write(
+		"~agent/models.json",
+		JSON.stringify({ providers: { "from-env": provider("$CANARY_KEY"), "from-auth": provider() } }),
+	);
 	p.write("~agent/auth.json", JSON.stringify({ "from-auth": { type: "api_key", key: AUTH_KEY } }));
 	return { p, env: { ...p.env, CANARY_KEY: ENV_KEY, ANTHROPIC_API_KEY: AMBIENT_KEY, OPENAI_API_KEY: AMBIENT_KEY } };
 }
@@ -98,7 +113,10 @@ describe("secrets stay out of everything a run writes or says", () => {
 		expect(seen.some((h) => h.includes(AUTH_KEY))).toBe(true);
 		const report = await cli(p, env, "report", "--out", "report.html");
 		outputs.push(report.out);
-		const written = [...filesUnder(join(p.cwd, ".pi", "runs")), { file: "report.html", text: readFileSync(join(p.cwd, "report.html"), "utf8") }];
+		const written = [
+			...filesUnder(join(p.cwd, ".pi", "runs")),
+			{ file: "report.html", text: readFileSync(join(p.cwd, "report.html"), "utf8") },
+		];
 		expect(written.length).toBeGreaterThan(8);
 		for (const { file, text } of [...written, ...outputs.map((text, i) => ({ file: `output ${i}`, text }))]) {
 			for (const key of [ENV_KEY, AUTH_KEY, AMBIENT_KEY]) expect(text.includes(key), `${key} in ${file}`).toBe(false);

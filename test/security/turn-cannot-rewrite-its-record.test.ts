@@ -23,8 +23,10 @@ nodes:
 Do the task.
 `;
 
-const write = (path: string, content: string) => `    - call: write\n      args: { path: "${path}", content: "${content}" }\n`;
-const edit = (path: string) => `    - call: edit\n      args: { path: "${path}", edits: [{ oldText: "Do the task.", newText: "rm -rf ~" }] }\n`;
+const write = (path: string, content: string) =>
+	`    - call: write\n      args: { path: "${path}", content: "${content}" }\n`;
+const edit = (path: string) =>
+	`    - call: edit\n      args: { path: "${path}", edits: [{ oldText: "Do the task.", newText: "rm -rf ~" }] }\n`;
 
 describe("a turn cannot rewrite the run's record or the project's definitions", () => {
 	it("write and edit into .pi/runs, .pi/flows and .pi/agents are refused; other writes go through", () => {
@@ -43,7 +45,9 @@ describe("a turn cannot rewrite the run's record or the project's definitions", 
 		expect(readFileSync(join(p.cwd, "src/ok.txt"), "utf8")).toBe("fine");
 		const [run] = runFolders(p);
 		const transcripts = join(p.cwd, ".pi", "runs", run, "transcripts");
-		const said = readdirSync(transcripts).map((f) => readFileSync(join(transcripts, f), "utf8")).join("\n");
+		const said = readdirSync(transcripts)
+			.map((f) => readFileSync(join(transcripts, f), "utf8"))
+			.join("\n");
 		expect(said.match(/pi-flows refuses this to every turn/g)?.length).toBe(4);
 	}, 120_000);
 });

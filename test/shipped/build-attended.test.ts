@@ -14,18 +14,36 @@ import { agentsAt, fixture, runShipped, shippedFlow } from "./shipped.ts";
 let project: TempProject;
 beforeEach(() => {
 	project = tempProject();
-	gitProject(project, { "README.md": "# Greeter\n", ".pi/checks/test.sh": 'grep -qx hello greet.txt || { echo "FAIL: greet.txt must say hello"; exit 1; }\necho ok\n' });
+	gitProject(project, {
+		"README.md": "# Greeter\n",
+		".pi/checks/test.sh": 'grep -qx hello greet.txt || { echo "FAIL: greet.txt must say hello"; exit 1; }\necho ok\n',
+	});
 });
 afterEach(() => project.cleanup());
 
-const interviewPaths = ["spec/ask#1/ask_next", "spec/ask#1/gate/answer", "spec/ask#1/gate", "spec/ask#2/ask_next", "spec/ask#2/gate/answer", "spec/ask#2/gate", "spec/ask", "spec/brief", "spec"];
+const interviewPaths = [
+	"spec/ask#1/ask_next",
+	"spec/ask#1/gate/answer",
+	"spec/ask#1/gate",
+	"spec/ask#2/ask_next",
+	"spec/ask#2/gate/answer",
+	"spec/ask#2/gate",
+	"spec/ask",
+	"spec/brief",
+	"spec",
+];
 
 describe("build-attended", () => {
 	it("interviews, asks before building, builds the brief, and commits on the run's branch", async () => {
 		const log: AskCard[] = [];
-		const ask = scriptedAsk({ "spec/ask#1/gate/answer": "hello", "spec/ask#2/gate/answer": { kind: "enough" }, go: true }, log);
+		const ask = scriptedAsk(
+			{ "spec/ask#1/gate/answer": "hello", "spec/ask#2/gate/answer": { kind: "enough" }, go: true },
+			log,
+		);
 		const mainBefore = git(project.cwd, ["rev-parse", "main"]);
-		const ran = await runShipped(project, "build-attended", fixture("build-attended.script.yaml"), "Add a greeting", { ask });
+		const ran = await runShipped(project, "build-attended", fixture("build-attended.script.yaml"), "Add a greeting", {
+			ask,
+		});
 		expect(ran.result.ok).toBe(true);
 		expect(paths(ran.result)).toEqual([
 			...interviewPaths,
@@ -47,14 +65,20 @@ describe("build-attended", () => {
 		]);
 		// The person saw the brief above the yes/no.
 		expect(log.map((c) => c.visit)).toEqual(["spec/ask#1/gate/answer", "spec/ask#2/gate/answer", "go"]);
-		expect(log[2]).toMatchObject({ question: "Build this?", confirm: true, reads: [{ address: "spec", text: "Brief: greet.txt says hello." }] });
+		expect(log[2]).toMatchObject({
+			question: "Build this?",
+			confirm: true,
+			reads: [{ address: "spec", text: "Brief: greet.txt says hello." }],
+		});
 		expect(outputAt(ran.result, "go")).toEqual({ yes: true });
 		// Only `input` crosses a call: build's input is the brief.
 		expect(outputAt(ran.result, "gate/work/locate")).toBe("Asked for: Brief: greet.txt says hello.");
 		expect(outputAt(ran.result, "gate/work")).toBe("Delivered greet.txt; the check passed.");
 		expect(agentsAt(ran, "gate/work/report")).toEqual(["synthesiser", "synthesiser"]);
 		// The committer wrote from the caller's request (not the brief) and the diff.
-		expect(outputAt(ran.result, "gate/message")).toBe("Add greet.txt\n\nFor: Add a greeting\ndiff --git a/greet.txt b/greet.txt");
+		expect(outputAt(ran.result, "gate/message")).toBe(
+			"Add greet.txt\n\nFor: Add a greeting\ndiff --git a/greet.txt b/greet.txt",
+		);
 		const out = ran.result.output as { case: string; output: { committed: boolean; sha: string; branch: string } };
 		expect(out).toMatchObject({ case: "build", output: { committed: true, branch: "pi-flows/add-a-greeting" } });
 		// On the run's branch, by pi-flows; the person's branch is untouched.
@@ -69,8 +93,16 @@ describe("build-attended", () => {
 	});
 
 	it("ends ok with nothing built when the person answers no", async () => {
-		const ask = scriptedAsk({ "spec/ask#1/gate/answer": "hi", "spec/ask#2/gate/answer": "no", "spec/ask#3/gate/answer": { kind: "enough" }, go: false });
-		const script = fixture("build-attended.script.yaml").replace('  "spec/brief":', '  "spec/ask#3/ask_next":\n    - call: submit\n      args: { question: { question: Sure?, options: [{ label: a }, { label: b }] } }\n  "spec/brief":');
+		const ask = scriptedAsk({
+			"spec/ask#1/gate/answer": "hi",
+			"spec/ask#2/gate/answer": "no",
+			"spec/ask#3/gate/answer": { kind: "enough" },
+			go: false,
+		});
+		const script = fixture("build-attended.script.yaml").replace(
+			'  "spec/brief":',
+			'  "spec/ask#3/ask_next":\n    - call: submit\n      args: { question: { question: Sure?, options: [{ label: a }, { label: b }] } }\n  "spec/brief":',
+		);
 		const ran = await runShipped(project, "build-attended", script, "Add a greeting", { ask });
 		expect(ran.result.ok).toBe(true);
 		expect(ran.result.output).toEqual({ case: "default" });
@@ -91,7 +123,16 @@ describe("build-attended", () => {
 		// …with one, nothing about the unattended questions is refused: each has a default or `enough`.
 		const ran = await runShipped(project, "build-attended", fixture("build-attended.script.yaml"), "Add a greeting");
 		expect(ran.result.ok).toBe(true);
-		expect(paths(ran.result)).toEqual(["spec/ask#1/ask_next", "spec/ask#1/gate/answer", "spec/ask#1/gate", "spec/ask", "spec/brief", "spec", "go", "gate"]);
+		expect(paths(ran.result)).toEqual([
+			"spec/ask#1/ask_next",
+			"spec/ask#1/gate/answer",
+			"spec/ask#1/gate",
+			"spec/ask",
+			"spec/brief",
+			"spec",
+			"go",
+			"gate",
+		]);
 		expect(outputAt(ran.result, "spec/ask#1/gate/answer")).toEqual({ answered: false });
 		expect(outputAt(ran.result, "go")).toEqual({ yes: false });
 		expect(ran.result.output).toEqual({ case: "default" });

@@ -21,7 +21,9 @@ const testScript = (files: Record<string, string>) =>
 	[
 		"# The project's check: each file the coders write must say its word.",
 		"fail=0",
-		...Object.entries(files).map(([file, word]) => `grep -qx "${word}" ${file} 2>/dev/null || { echo "FAIL: ${file} must say ${word}"; fail=1; }`),
+		...Object.entries(files).map(
+			([file, word]) => `grep -qx "${word}" ${file} 2>/dev/null || { echo "FAIL: ${file} must say ${word}"; fail=1; }`,
+		),
 		'[ "$fail" = 0 ] && echo "ok: every file says its word"',
 		'exit "$fail"',
 		"",
@@ -33,7 +35,8 @@ function repo(files: Record<string, string> = { "greet.txt": "hello", "farewell.
 
 /** Paths outside the map items (which run two at a time, so only each item's own order is fixed). */
 const outsideItems = (ran: ShippedRun) => paths(ran.result).filter((p) => !/\/work\[\d+\]\//.test(p));
-const verdicts = (ran: ShippedRun, prefix: string) => ran.result.visits.filter((v) => v.path.startsWith(prefix) && v.node === "review").map((v) => v.output);
+const verdicts = (ran: ShippedRun, prefix: string) =>
+	ran.result.visits.filter((v) => v.path.startsWith(prefix) && v.node === "review").map((v) => v.output);
 const copiesGone = () => {
 	expect(git(project.cwd, ["branch", "--list", "pi-flows-copy/*"])).toBe("");
 	expect(git(project.cwd, ["worktree", "list"]).split("\n")).toHaveLength(1);
@@ -72,7 +75,11 @@ describe("build", () => {
 			"deliver",
 			"report",
 		]);
-		expect(paths(ran.result, "deliver#1/work[1]/")).toEqual(["deliver#1/work[1]/pair#1/code", "deliver#1/work[1]/pair#1/review", "deliver#1/work[1]/pair"]);
+		expect(paths(ran.result, "deliver#1/work[1]/")).toEqual([
+			"deliver#1/work[1]/pair#1/code",
+			"deliver#1/work[1]/pair#1/review",
+			"deliver#1/work[1]/pair",
+		]);
 		expect(paths(ran.result, "deliver#1/work[2]/")).toEqual([
 			"deliver#1/work[2]/pair#1/code",
 			"deliver#1/work[2]/pair#1/review",
@@ -82,38 +89,70 @@ describe("build", () => {
 			"deliver#1/work[2]/pair#3/review",
 			"deliver#1/work[2]/pair",
 		]);
-		expect(paths(ran.result, "deliver#2/work[")).toEqual(["deliver#2/work[1]/pair#1/code", "deliver#2/work[1]/pair#1/review", "deliver#2/work[1]/pair"]);
+		expect(paths(ran.result, "deliver#2/work[")).toEqual([
+			"deliver#2/work[1]/pair#1/code",
+			"deliver#2/work[1]/pair#1/review",
+			"deliver#2/work[1]/pair",
+		]);
 
 		// Retries: a provider failure, then a missing submit, each followed by a correct answer.
 		expect(agentsAt(ran, "locate")).toEqual(["scout", "scout"]);
 		expect(agentsAt(ran, "plan")).toEqual(["planner", "planner"]);
-		expect(outputAt(ran.result, "plan")).toEqual({ subtasks: [{ text: "write greet.txt saying hello" }, { text: "write farewell.txt saying goodbye" }] });
+		expect(outputAt(ran.result, "plan")).toEqual({
+			subtasks: [{ text: "write greet.txt saying hello" }, { text: "write farewell.txt saying goodbye" }],
+		});
 
 		// The second pair never converged: its cap is a value under `on-fail: continue`, and the item is ok.
-		expect(verdicts(ran, "deliver#1/work[2]/")).toEqual([{ approved: false, remarks: "the farewell needs a comment" }, { approved: false }, { approved: false, remarks: "giving up on this one" }]);
-		expect(outputAt(ran.result, "deliver#1/work[2]/pair")).toMatchObject({ converged: false, stop: "cap", iterations: 3 });
-		expect(outputAt(ran.result, "deliver#1/work[2]/pair#2/code")).toContain('still on it: ```json\n[\n  {\n    "id": "o1",\n    "text": "explain the farewell"');
-		const round1 = outputAt(ran.result, "deliver#1/work") as { item: { text: string }; ok: boolean; landed: boolean; output: { converged: boolean } }[];
+		expect(verdicts(ran, "deliver#1/work[2]/")).toEqual([
+			{ approved: false, remarks: "the farewell needs a comment" },
+			{ approved: false },
+			{ approved: false, remarks: "giving up on this one" },
+		]);
+		expect(outputAt(ran.result, "deliver#1/work[2]/pair")).toMatchObject({
+			converged: false,
+			stop: "cap",
+			iterations: 3,
+		});
+		expect(outputAt(ran.result, "deliver#1/work[2]/pair#2/code")).toContain(
+			'still on it: ```json\n[\n  {\n    "id": "o1",\n    "text": "explain the farewell"',
+		);
+		const round1 = outputAt(ran.result, "deliver#1/work") as {
+			item: { text: string };
+			ok: boolean;
+			landed: boolean;
+			output: { converged: boolean };
+		}[];
 		expect(round1.map((e) => [e.item.text, e.ok, e.landed, e.output.converged])).toEqual([
 			["write greet.txt saying hello", true, true, true],
 			["write farewell.txt saying goodbye", true, true, false],
 		]);
 
 		// Round 1's check passed; the audit raised o1, which became round 2's only subtask.
-		expect(outputAt(ran.result, "deliver#1/tests")).toMatchObject({ passed: true, report: "ok: every file says its word\n" });
+		expect(outputAt(ran.result, "deliver#1/tests")).toMatchObject({
+			passed: true,
+			report: "ok: every file says its word\n",
+		});
 		expect(outputAt(ran.result, "deliver#1/audit")).toEqual({ approved: false, remarks: "the README says nothing" });
 		const round2 = outputAt(ran.result, "deliver#2/work") as { item: { id: string; text: string }; landed: boolean }[];
-		expect(round2.map((e) => [e.item, e.landed])).toEqual([[{ id: "o1", text: "mention greet.txt in README.md" }, true]]);
-		expect(outputAt(ran.result, "deliver#2/work[1]/pair#1/code")).toContain("## item.text\n\nmention greet.txt in README.md");
+		expect(round2.map((e) => [e.item, e.landed])).toEqual([
+			[{ id: "o1", text: "mention greet.txt in README.md" }, true],
+		]);
+		expect(outputAt(ran.result, "deliver#2/work[1]/pair#1/code")).toContain(
+			"## item.text\n\nmention greet.txt in README.md",
+		);
 		expect(outputAt(ran.result, "deliver#2/audit")).toEqual({ approved: true });
 		expect(outputAt(ran.result, "deliver")).toMatchObject({ converged: true, stop: "until", iterations: 2 });
 
 		// The report reads the request, the last check, the loop's value and the whole diff.
 		const report = ran.result.output as string;
 		expect(report).toContain("## input\n\nGreet and say goodbye");
-		expect(report).toContain('## deliver.output.last.tests\n\n```json\n{\n  "ok": true,\n  "output": {\n    "passed": true');
+		expect(report).toContain(
+			'## deliver.output.last.tests\n\n```json\n{\n  "ok": true,\n  "output": {\n    "passed": true',
+		);
 		expect(report).toContain('"converged": true');
-		expect(report).toMatch(/## diff\n\ndiff --git a\/README\.md b\/README\.md[\s\S]*\+See greet\.txt\.[\s\S]*diff --git a\/farewell\.txt[\s\S]*diff --git a\/greet\.txt/);
+		expect(report).toMatch(
+			/## diff\n\ndiff --git a\/README\.md b\/README\.md[\s\S]*\+See greet\.txt\.[\s\S]*diff --git a\/farewell\.txt[\s\S]*diff --git a\/greet\.txt/,
+		);
 
 		// Every patch landed in the person's tree as unstaged changes; nothing was committed; copies gone.
 		expect(readFileSync(join(project.cwd, "greet.txt"), "utf8")).toBe("hello\n");
@@ -139,9 +178,23 @@ describe("build", () => {
 		const ran = await runShipped(project, "build", script, "Greet and say goodbye");
 		// `deliver` is `on-fail: continue`: the cap is no success (converged false), but the report still runs.
 		expect(ran.result).toMatchObject({ ok: true });
-		expect(outsideItems(ran)).toEqual(["locate", "plan", "deliver#1/work", "deliver#1/tests", "deliver#1/audit", "deliver#2/work", "deliver#2/tests", "deliver#2/audit", "deliver", "report"]);
+		expect(outsideItems(ran)).toEqual([
+			"locate",
+			"plan",
+			"deliver#1/work",
+			"deliver#1/tests",
+			"deliver#1/audit",
+			"deliver#2/work",
+			"deliver#2/tests",
+			"deliver#2/audit",
+			"deliver",
+			"report",
+		]);
 		// A red check is a value the loop reads, not a failure.
-		expect(outputAt(ran.result, "deliver#1/tests")).toMatchObject({ passed: false, report: "FAIL: farewell.txt must say goodbye\n" });
+		expect(outputAt(ran.result, "deliver#1/tests")).toMatchObject({
+			passed: false,
+			report: "FAIL: farewell.txt must say goodbye\n",
+		});
 		expect(outputAt(ran.result, "deliver")).toMatchObject({ converged: false, stop: "cap", iterations: 2 });
 		// The obligation the audit raised in round 1 is round 2's subtask; it stays open.
 		const round2 = outputAt(ran.result, "deliver#2/work") as { item: { id: string; text: string } }[];
@@ -160,7 +213,15 @@ describe("build", () => {
 `;
 		const ran = await runShipped(project, "build", script, "Greet");
 		expect(ran.result).toMatchObject({ ok: true });
-		expect(outsideItems(ran)).toEqual(["locate", "plan", "deliver#1/work", "deliver#1/tests", "deliver#1/audit", "deliver", "report"]);
+		expect(outsideItems(ran)).toEqual([
+			"locate",
+			"plan",
+			"deliver#1/work",
+			"deliver#1/tests",
+			"deliver#1/audit",
+			"deliver",
+			"report",
+		]);
 		expect(outputAt(ran.result, "deliver#1/tests")).toMatchObject({ passed: true });
 		expect(outputAt(ran.result, "deliver")).toMatchObject({ converged: false, stop: "give-up", iterations: 1 });
 		expect(ran.open).toBe(0);
@@ -194,7 +255,15 @@ describe("build", () => {
 `;
 		const ran = await runShipped(project, "build", script, "Greet");
 		expect(ran.result.ok).toBe(true);
-		expect(outsideItems(ran)).toEqual(["locate", "plan", "deliver#1/work", "deliver#1/tests", "deliver#1/audit", "deliver", "report"]);
+		expect(outsideItems(ran)).toEqual([
+			"locate",
+			"plan",
+			"deliver#1/work",
+			"deliver#1/tests",
+			"deliver#1/audit",
+			"deliver",
+			"report",
+		]);
 		const work = outputAt(ran.result, "deliver#1/work") as { ok: boolean; landed: boolean; refused?: string[] }[];
 		expect(work.map((e) => [e.ok, e.landed, e.refused])).toEqual([
 			[true, true, undefined],

@@ -23,12 +23,19 @@ describe("explore", () => {
 		const ran = await runShipped(project, "explore", fixture("explore.script.yaml"), "How is input parsed?");
 		expect(ran.result.ok).toBe(true);
 		expect(paths(ran.result)).toEqual(["look[1]/scout", "look[2]/scout", "look[3]/scout", "look", "answer"]);
-		const look = outputAt(ran.result, "look") as { item: string; ok: boolean; output?: string; error?: { kind: string; message: string } }[];
+		const look = outputAt(ran.result, "look") as {
+			item: string;
+			ok: boolean;
+			output?: string;
+			error?: { kind: string; message: string };
+		}[];
 		// The failed scout's entry says it failed (the map still ends ok: `on-fail: continue` kept it).
 		expect(look.map((e) => e.ok)).toEqual([true, true, false]);
 		expect(look.map((e) => e.item)).toEqual(["the implementation (the source code)", "the tests", "the documentation"]);
 		expect(look[0].output).toBe("From src/parse.ts: export function parse(text: string) { return text.split(','); }");
-		expect(look[1].output).toBe("From test/parse.test.ts: it('splits on commas', () => expect(parse('a,b')).toEqual(['a', 'b']));");
+		expect(look[1].output).toBe(
+			"From test/parse.test.ts: it('splits on commas', () => expect(parse('a,b')).toEqual(['a', 'b']));",
+		);
 		expect(look[2].output).toBeUndefined();
 		expect(look[2].error).toEqual({ kind: "provider", message: "still down" });
 		// The synthesiser is handed the question, then the three entries, the failed one with its error.
@@ -78,7 +85,9 @@ describe("split", () => {
 		const ran = await runShipped(
 			project,
 			"split",
-			plan("{ worker: scout, task: find the parser }, { worker: reviewer, task: judge the tests }, { worker: scout, task: find the docs }"),
+			plan(
+				"{ worker: scout, task: find the parser }, { worker: reviewer, task: judge the tests }, { worker: scout, task: find the docs }",
+			),
 			"Is the parser tested?",
 		);
 		expect(ran.result.ok).toBe(true);
@@ -115,8 +124,18 @@ describe("split", () => {
 	});
 
 	it("fails `schema` when the planner never submits, after its one retry", async () => {
-		const ran = await runShipped(project, "split", `turns:\n  plan:\n    - say: here is a plan in prose\n    - say: still prose\n`, "x");
-		expect(ran.result).toMatchObject({ ok: false, errorKind: "schema", failedAt: "plan", error: "plan: schema: the turn ended with no accepted `submit` call" });
+		const ran = await runShipped(
+			project,
+			"split",
+			`turns:\n  plan:\n    - say: here is a plan in prose\n    - say: still prose\n`,
+			"x",
+		);
+		expect(ran.result).toMatchObject({
+			ok: false,
+			errorKind: "schema",
+			failedAt: "plan",
+			error: "plan: schema: the turn ended with no accepted `submit` call",
+		});
 		expect(ran.calls).toBe(2);
 	});
 });

@@ -21,25 +21,45 @@ describe("interview", () => {
 		const ask = scriptedAsk({ "ask#1/gate/answer": "SQLite", "ask#2/gate/answer": { kind: "enough" } }, log);
 		const ran = await runShipped(project, "interview", fixture("interview.script.yaml"), "A notes app", { ask });
 		expect(ran.result.ok).toBe(true);
-		expect(paths(ran.result)).toEqual(["ask#1/ask_next", "ask#1/gate/answer", "ask#1/gate", "ask#2/ask_next", "ask#2/gate/answer", "ask#2/gate", "ask", "brief"]);
+		expect(paths(ran.result)).toEqual([
+			"ask#1/ask_next",
+			"ask#1/gate/answer",
+			"ask#1/gate",
+			"ask#2/ask_next",
+			"ask#2/gate/answer",
+			"ask#2/gate",
+			"ask",
+			"brief",
+		]);
 		// The cards: the interviewer's question, open, with the flow's "enough" label.
 		expect(log.map((c) => [c.visit, c.question, c.open, c.enough])).toEqual([
 			["ask#1/gate/answer", "Where should the notes be kept?", true, "That's enough, write the brief"],
 			["ask#2/gate/answer", "Who may read them?", true, "That's enough, write the brief"],
 		]);
-		expect(log[0]).toMatchObject({ header: "Storage", options: [{ label: "SQLite", description: "one file" }, { label: "Postgres" }] });
-		expect(outputAt(ran.result, "ask#1/gate")).toEqual({ case: "1", output: { answered: true, answer: "SQLite", custom: false } });
+		expect(log[0]).toMatchObject({
+			header: "Storage",
+			options: [{ label: "SQLite", description: "one file" }, { label: "Postgres" }],
+		});
+		expect(outputAt(ran.result, "ask#1/gate")).toEqual({
+			case: "1",
+			output: { answered: true, answer: "SQLite", custom: false },
+		});
 		expect(outputAt(ran.result, "ask#2/gate")).toEqual({ case: "1", output: { answered: false } });
 		expect(outputAt(ran.result, "ask")).toMatchObject({ converged: true, stop: "until", iterations: 2 });
 		// The brief: text, from the same session as the questions.
-		expect(ran.result.output).toMatch(/^Brief: keep notes in SQLite\. Task was: Write the brief for the request under `input`/);
+		expect(ran.result.output).toMatch(
+			/^Brief: keep notes in SQLite\. Task was: Write the brief for the request under `input`/,
+		);
 		expect(ran.result.output).toContain("## input\n\nA notes app");
 		expect(ran.spawns).toBe(1);
 		expect(ran.open).toBe(0);
 	});
 
 	it("hands each question the last answer, custom ones included, and stops when nothing is left to ask", async () => {
-		const ask = scriptedAsk({ "ask#1/gate/answer": "SQLite", "ask#2/gate/answer": { kind: "answer", value: "my team and my boss", custom: true } });
+		const ask = scriptedAsk({
+			"ask#1/gate/answer": "SQLite",
+			"ask#2/gate/answer": { kind: "answer", value: "my team and my boss", custom: true },
+		});
 		const ran = await runShipped(project, "interview", fixture("interview.script.yaml"), "A notes app", { ask });
 		expect(ran.result.ok).toBe(true);
 		expect(paths(ran.result)).toEqual([
@@ -54,7 +74,10 @@ describe("interview", () => {
 			"ask",
 			"brief",
 		]);
-		expect(outputAt(ran.result, "ask#2/gate")).toEqual({ case: "1", output: { answered: true, answer: "my team and my boss", custom: true } });
+		expect(outputAt(ran.result, "ask#2/gate")).toEqual({
+			case: "1",
+			output: { answered: true, answer: "my team and my boss", custom: true },
+		});
 		expect(outputAt(ran.result, "ask#3/ask_next")).toEqual({});
 		expect(outputAt(ran.result, "ask#3/gate")).toEqual({ case: "default" });
 		expect(outputAt(ran.result, "ask")).toMatchObject({ converged: true, iterations: 3 });
@@ -78,9 +101,20 @@ describe("interview", () => {
 `;
 		const ran = await runShipped(project, "interview", script, "x", { ask: scriptedAsk({ answer: "b" }) });
 		expect(ran.result.ok).toBe(true);
-		expect(paths(ran.result)).toEqual(["ask#1/ask_next", "ask#1/gate/answer", "ask#1/gate", "ask#2/ask_next", "ask#2/gate", "ask", "brief"]);
+		expect(paths(ran.result)).toEqual([
+			"ask#1/ask_next",
+			"ask#1/gate/answer",
+			"ask#1/gate",
+			"ask#2/ask_next",
+			"ask#2/gate",
+			"ask",
+			"brief",
+		]);
 		expect(ran.events.filter((e) => e.type === "turn_start" && e.path === "ask#2/ask_next")).toHaveLength(2);
-		expect(outputAt(ran.result, "ask#1/gate")).toEqual({ case: "1", output: { answered: true, answer: "b", custom: false } });
+		expect(outputAt(ran.result, "ask#1/gate")).toEqual({
+			case: "1",
+			output: { answered: true, answer: "b", custom: false },
+		});
 		expect(ran.spawns).toBe(1);
 		expect(ran.open).toBe(0);
 	});
@@ -96,9 +130,22 @@ describe("interview", () => {
 
 describe("review-loop", () => {
 	it("keeps obligations open until the reviewer closes them; approval needs nothing left open", async () => {
-		const ran = await runShipped(project, "review-loop", fixture("review-loop.script.yaml"), "Write notes.txt listing three fruits");
+		const ran = await runShipped(
+			project,
+			"review-loop",
+			fixture("review-loop.script.yaml"),
+			"Write notes.txt listing three fruits",
+		);
 		expect(ran.result.ok).toBe(true);
-		expect(paths(ran.result)).toEqual(["pair#1/work", "pair#1/review", "pair#2/work", "pair#2/review", "pair#3/work", "pair#3/review", "pair"]);
+		expect(paths(ran.result)).toEqual([
+			"pair#1/work",
+			"pair#1/review",
+			"pair#2/work",
+			"pair#2/review",
+			"pair#3/work",
+			"pair#3/review",
+			"pair",
+		]);
 		// The ledger's effects, as the verdicts read: round 2 approves but o2 is still open, so it is not.
 		expect(["pair#1/review", "pair#2/review", "pair#3/review"].map((p) => outputAt(ran.result, p))).toEqual([
 			{ approved: false, remarks: "two problems" },
@@ -131,7 +178,12 @@ describe("review-loop", () => {
       args: { approved: false, remarks: not yet }
 `;
 		const ran = await runShipped(project, "review-loop", script, "x");
-		expect(ran.result).toMatchObject({ ok: false, errorKind: "unconverged", failedAt: "pair", error: "pair: unconverged: reached `max: 4` without its condition" });
+		expect(ran.result).toMatchObject({
+			ok: false,
+			errorKind: "unconverged",
+			failedAt: "pair",
+			error: "pair: unconverged: reached `max: 4` without its condition",
+		});
 		expect(paths(ran.result)).toHaveLength(9);
 		expect(paths(ran.result).at(-2)).toBe("pair#4/review");
 		expect(ran.open).toBe(0);

@@ -39,7 +39,10 @@ export function fixture(name: string): string {
 export function shippedFlow(project: TempProject, name: string): CheckedFlow {
 	const roster = loadRoster(project.cwd, {}, project.env);
 	const checked = checkFlowFile(`${FLOWS}${name}.md`, roster, catalogueOptions(project.cwd, {}, project.env));
-	if (!checked.value) throw new Error(`flows/${name}.md does not check:\n${checked.faults.map((f) => `${f.line}:${f.column} ${f.code} ${f.message}`).join("\n")}`);
+	if (!checked.value)
+		throw new Error(
+			`flows/${name}.md does not check:\n${checked.faults.map((f) => `${f.line}:${f.column} ${f.code} ${f.message}`).join("\n")}`,
+		);
 	return checked.value;
 }
 
@@ -64,7 +67,10 @@ export async function runShipped(
 	const ask = options.ask ?? NOBODY;
 	const git = options.git ?? createGitPort();
 	const stage = await prepareRun(flow, { cwd: project.cwd, somebodyThere: ask.somebodyThere, git });
-	if (!stage.ok) throw new Error(`the run stage refused ${name}:\n${stage.faults.map((f) => `${f.code} ${f.path}: ${f.message}`).join("\n")}`);
+	if (!stage.ok)
+		throw new Error(
+			`the run stage refused ${name}:\n${stage.faults.map((f) => `${f.code} ${f.path}: ${f.message}`).join("\n")}`,
+		);
 	const host = await openHost({ cwd: project.cwd, agentDir: project.agentDir, script: read.value });
 	const models = resolveModels(flow, host.resolveModel, "scripted");
 	if (!models.ok) throw new Error(models.errors.join("\n"));
@@ -87,5 +93,7 @@ export async function runShipped(
 
 /** The agent each turn of `path` ran as, from the events. */
 export function agentsAt(ran: Ran, path: string): string[] {
-	return ran.events.filter((e) => e.type === "turn_start" && e.path === path).map((e) => (e as { agent: string }).agent);
+	return ran.events
+		.filter((e) => e.type === "turn_start" && e.path === path)
+		.map((e) => (e as { agent: string }).agent);
 }

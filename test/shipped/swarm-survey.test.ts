@@ -18,13 +18,25 @@ beforeEach(() => {
 });
 afterEach(() => project.cleanup());
 
-type Survey = { converged: boolean; rounds: number; posts: { member: string; text: string }[]; held: string[]; released: string[] };
+type Survey = {
+	converged: boolean;
+	rounds: number;
+	posts: { member: string; text: string }[];
+	held: string[];
+	released: string[];
+};
 
 describe("swarm-survey", () => {
 	// See the BUG note in test/evaluator/copies-stops.test.ts: swarm members ignore the run's model, so
 	// `pi-flows run swarm-survey --script …` fails unless pi's settings name a default model.
 	it("runs on the run's model alone (`--script`), as every other shipped flow does", async () => {
-		const ran = await runShipped(project, "swarm-survey", fixture("swarm-survey.script.yaml"), "Survey the markdown files", { checkKeys: false });
+		const ran = await runShipped(
+			project,
+			"swarm-survey",
+			fixture("swarm-survey.script.yaml"),
+			"Survey the markdown files",
+			{ checkKeys: false },
+		);
 		expect(ran.result.ok).toBe(true);
 	});
 
@@ -37,13 +49,21 @@ describe("swarm-survey", () => {
 	it("accepts per-member script keys for a swarm's members", () => {
 		const read = readScript(fixture("swarm-survey.script.yaml"), "swarm-survey.script.yaml");
 		if (!read.value) throw new Error("bad script");
-		expect(checkScriptKeys(read.value, scriptableAddresses(shippedFlow(project, "swarm-survey"))).map((f) => f.path)).toEqual([]);
+		expect(
+			checkScriptKeys(read.value, scriptableAddresses(shippedFlow(project, "swarm-survey"))).map((f) => f.path),
+		).toEqual([]);
 	});
 
 	it("lists the files, lets three scouts claim and describe them on a board, and writes the survey", async () => {
 		// pi's settings name the scripted model as the default, the only way swarm members find a model today.
 		project.write("~agent/settings.json", JSON.stringify({ defaultProvider: "scripted", defaultModel: "scripted" }));
-		const ran = await runShipped(project, "swarm-survey", fixture("swarm-survey.script.yaml"), "Survey the markdown files", { checkKeys: false });
+		const ran = await runShipped(
+			project,
+			"swarm-survey",
+			fixture("swarm-survey.script.yaml"),
+			"Survey the markdown files",
+			{ checkKeys: false },
+		);
 		expect(ran.result.ok).toBe(true);
 		expect(paths(ran.result)).toEqual(["list", "survey", "answer"]);
 		expect(outputAt(ran.result, "list")).toEqual({ files: ["a.md", "b.md", "c.md"] });

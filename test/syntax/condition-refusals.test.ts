@@ -24,8 +24,8 @@ const REFUSALS: [string, string, string[]?][] = [
 	["a.true", "true"],
 	["tasks[0]", "["],
 	["x > 1h", "1h"],
-	["x == \"abc", "\"abc"],
-	["x == \"a\\db\"", "\\d"],
+	['x == "abc', '"abc'],
+	['x == "a\\db"', "\\d"],
 	["a b", "b"],
 ];
 
@@ -36,14 +36,26 @@ describe("condition refusals", () => {
 		expect(faults).toHaveLength(1);
 		const [f] = faults;
 		const start = text.indexOf(token, token === "=" ? text.lastIndexOf("=") : 0);
-		expect(where(f)).toEqual({ code: "condition-syntax", line: 1, column: start + 1, endLine: 1, endColumn: start + token.length + 1 });
+		expect(where(f)).toEqual({
+			code: "condition-syntax",
+			line: 1,
+			column: start + 1,
+			endLine: 1,
+			endColumn: start + token.length + 1,
+		});
 		if (expected) expect(f.expected).toEqual(expected);
 		expect(f.message.length).toBeGreaterThan(10);
 	});
 
 	it("an unfinished condition points just past its end", () => {
 		const text = "a &&";
-		expect(where(parseCondition(text, alone(text)).faults[0])).toEqual({ code: "condition-syntax", line: 1, column: 5, endLine: 1, endColumn: 5 });
+		expect(where(parseCondition(text, alone(text)).faults[0])).toEqual({
+			code: "condition-syntax",
+			line: 1,
+			column: 5,
+			endLine: 1,
+			endColumn: 5,
+		});
 		const paren = "(a";
 		expect(where(parseCondition(paren, alone(paren)).faults[0])).toMatchObject({ column: 3, endColumn: 3 });
 	});
@@ -77,7 +89,12 @@ describe("a condition inside a YAML value", () => {
 		const base = scalarBase(scalar as never, file.text, file.yamlBase);
 		expect(base).toBeDefined();
 		const value = (scalar as { value: string }).value;
-		const { faults } = parseCondition(value, { file: "build.md", base: base as number, table: file.table, path: "deliver.loop" });
+		const { faults } = parseCondition(value, {
+			file: "build.md",
+			base: base as number,
+			table: file.table,
+			path: "deliver.loop",
+		});
 		// Line 5 of the file (after the opening fence); `=` is at column 31 of `    loop: tests.ok && size(x) = 0`.
 		const line = file.text.split("\n")[4];
 		expect(line.indexOf("=") + 1).toBe(31);
@@ -86,7 +103,7 @@ describe("a condition inside a YAML value", () => {
 	});
 
 	it("maps a quoted value without escapes exactly, one past the quote", () => {
-		const file = flowFile("name: x\nnodes:\n  - id: gate\n    when: \"a ? b : c\"\n");
+		const file = flowFile('name: x\nnodes:\n  - id: gate\n    when: "a ? b : c"\n');
 		const scalar = nodeAt(file.doc.contents, ["nodes", 0, "when"]);
 		const base = scalarBase(scalar as never, file.text, file.yamlBase) as number;
 		const { faults } = parseCondition("a ? b : c", { file: "x.md", base, table: file.table, path: "gate.when" });

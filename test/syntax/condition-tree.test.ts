@@ -69,7 +69,7 @@ describe("condition trees", () => {
 		["size(x) > 0 && x.all(t, t.ok)", "((size(x) > 0) && x.all(t, t.ok))"],
 		["(a || b) && c", "((a || b) && c)"],
 		["s.startsWith('a') || s.endsWith(\"b\")", '(s.startsWith("a") || s.endsWith("b"))'],
-		["\"x\".contains(y)", '"x".contains(y)'],
+		['"x".contains(y)', '"x".contains(y)'],
 		["has(a.b) && true", "(has(a.b) && true)"],
 		["1.5e3 == 1500", "(1500 == 1500)"],
 		["'it\\'s' == \"tab\\there\"", '("it\'s" == "tab\\there")'],
@@ -79,7 +79,7 @@ describe("condition trees", () => {
 
 	it("gives every node and segment a range that slices back to its source", () => {
 		const prefix = "loop: ";
-		const text = "deliver.ledger.exists(o, o.text.contains(\"x\")) || size(plan.output.tasks) * 2 >= -1";
+		const text = 'deliver.ledger.exists(o, o.text.contains("x")) || size(plan.output.tasks) * 2 >= -1';
 		const file = `${prefix}${text}\n`;
 		const { value } = parseCondition(text, { file: "f.md", base: prefix.length, table: lineTable(file), path: "p" });
 		const seen: string[] = [];

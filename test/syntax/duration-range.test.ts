@@ -15,7 +15,9 @@ import { judge } from "../helpers/flows.ts";
 
 const within = fc.integer({ min: 1, max: MAX_DURATION_MS });
 // Whole seconds past the limit: each spells a valid duration that only its length keeps out.
-const beyond = fc.integer({ min: MAX_DURATION_MS / 1000 + 1, max: 100 * MAX_DURATION_MS / 1000 }).map((s) => s * 1000);
+const beyond = fc
+	.integer({ min: MAX_DURATION_MS / 1000 + 1, max: (100 * MAX_DURATION_MS) / 1000 })
+	.map((s) => s * 1000);
 const flowWith = (timeout: string) =>
 	`---\nname: t\ndescription: d\ninput: string\nnodes:\n  - id: look\n    agent: scout\n    timeout: ${timeout}\n---\n\n## look\nx\n`;
 
@@ -50,7 +52,9 @@ describe("the longest duration", () => {
 				const text = formatDuration(ms);
 				expect(parseDuration(text)).toBeUndefined();
 				const chain = parseChain(`@a --timeout ${text}`, { file: "c" });
-				expect(chain.faults.map((f) => [f.code, f.column, f.endColumn, f.expected])).toEqual([["chain-flag-value", 14, 14 + text.length, ["24d"]]]);
+				expect(chain.faults.map((f) => [f.code, f.column, f.endColumn, f.expected])).toEqual([
+					["chain-flag-value", 14, 14 + text.length, ["24d"]],
+				]);
 				const seconds = parseChain(`@a --timeout ${ms / 1000}`, { file: "c" });
 				expect(seconds.faults.map((f) => [f.code, f.column])).toEqual([["chain-flag-value", 14]]);
 				expect(readTimeout(text).ok).toBe(false);
@@ -58,7 +62,9 @@ describe("the longest duration", () => {
 			{ numRuns: 100 },
 		);
 		const flow = judge(flowWith("25d"));
-		expect(flow.faults.map((f) => [f.code, f.line, f.column, f.expected])).toEqual([["duration-invalid", 8, 14, ["24d"]]]);
+		expect(flow.faults.map((f) => [f.code, f.line, f.column, f.expected])).toEqual([
+			["duration-invalid", 8, 14, ["24d"]],
+		]);
 		expect(flow.faults[0].message).toContain("longer than the longest duration");
 	});
 });

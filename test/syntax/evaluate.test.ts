@@ -10,7 +10,15 @@ import { alone } from "./helpers.ts";
 const VALUES: Record<string, Value> = {
 	review: { ok: true, output: { status: "approved", score: 7 } },
 	tests: { ok: true, output: { passed: false, failures: 3 } },
-	plan: { ok: true, output: { tasks: [{ text: "fix the bug", done: true }, { text: "write docs", done: false }] } },
+	plan: {
+		ok: true,
+		output: {
+			tasks: [
+				{ text: "fix the bug", done: true },
+				{ text: "write docs", done: false },
+			],
+		},
+	},
 	input: "héllo 👋",
 	empty: [],
 	zero: 0,
@@ -39,7 +47,7 @@ function run(text: string) {
 
 describe("evaluate", () => {
 	it.each<[string, Value]>([
-		["review.output.status == \"approved\"", true],
+		['review.output.status == "approved"', true],
 		["review.output.score + 1 == 8", true],
 		["7 / 2", 3.5],
 		["7 % 3", 1],
@@ -49,25 +57,25 @@ describe("evaluate", () => {
 		["size(input)", 7],
 		["size(plan.output.tasks)", 2],
 		["size(empty) == 0", true],
-		["\"b\" > \"a\" && \"a\" < \"ab\" && 2 >= 2 && 1 <= 0", false],
+		['"b" > "a" && "a" < "ab" && 2 >= 2 && 1 <= 0', false],
 		["tests.output.failures in [1, 2, 3]", true],
-		["\"x\" in [\"a\", \"b\"]", false],
+		['"x" in ["a", "b"]', false],
 		["plan.output.tasks.exists(t, t.done)", true],
 		["plan.output.tasks.all(t, t.done)", false],
 		["empty.all(t, t.done)", true],
 		["empty.exists(t, t.done)", false],
-		["input.startsWith(\"hé\") && input.endsWith(\"👋\") && input.contains(\"llo\")", true],
+		['input.startsWith("hé") && input.endsWith("👋") && input.contains("llo")', true],
 		["has(review.output.status) && !has(review.output.notes) && !has(review.output.constructor)", true],
 		["!tests.output.passed", true],
 		["[1, 2] == [1, 2]", true],
-		["plan.output.tasks.exists(t, t.text.contains(\"docs\"))", true],
+		['plan.output.tasks.exists(t, t.text.contains("docs"))', true],
 	])("%s → %j", (text, value) => {
 		expect(run(text)).toEqual({ ok: true, value });
 	});
 
 	it.each([
 		["audit.output.approved", "audit failed"],
-		["review.output.notes == \"x\"", "absent"],
+		['review.output.notes == "x"', "absent"],
 		["1 / zero > 0", "division by zero"],
 		["5 % zero == 0", "by zero"],
 		["has(audit.output.x)", "audit failed"],
@@ -107,12 +115,12 @@ describe("evaluate", () => {
 
 	it("turns a value of the wrong shape into an error rather than a throw", () => {
 		const odd: Lookup = () => ({ ok: true, value: null as unknown as Value });
-		for (const text of ["a.b.c == 1", "size(a) > 0", "a.all(x, x)", "has(a.b)", "a.contains(\"x\")", "a + 1 > 0"]) {
+		for (const text of ["a.b.c == 1", "size(a) > 0", "a.all(x, x)", "has(a.b)", 'a.contains("x")', "a + 1 > 0"]) {
 			const { value } = parseCondition(text, alone(text));
 			expect(evaluate(value as Expr, odd).ok, text).toBe(false);
 		}
 		const shaped: Lookup = () => ({ ok: true, value: { b: [1] } });
-		for (const text of ["size(a) > 0", "a.b.all(x, x)", "a.contains(\"x\")", "a + 1 > 0", "!a", "-a > 0", "a < 1"]) {
+		for (const text of ["size(a) > 0", "a.b.all(x, x)", 'a.contains("x")', "a + 1 > 0", "!a", "-a > 0", "a < 1"]) {
 			const { value } = parseCondition(text, alone(text));
 			expect(evaluate(value as Expr, shaped).ok, text).toBe(false);
 		}

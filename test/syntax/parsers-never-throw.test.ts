@@ -6,17 +6,84 @@ import { checkCondition } from "../../src/flow/check/condition.ts";
 import { readFields, unknownName } from "../../src/flow/check/condition-env.ts";
 import { evaluate } from "../../src/flow/run/evaluate.ts";
 import { parseAddress, parseCondition, parseDuration, readDuration } from "../../src/flow/syntax/index.ts";
-import { BOOLEAN, enumOf, field, listOf, NUMBER, objectOf, STRING, TEXT, type Value } from "../../src/flow/types/index.ts";
+import {
+	BOOLEAN,
+	enumOf,
+	field,
+	listOf,
+	NUMBER,
+	objectOf,
+	STRING,
+	TEXT,
+	type Value,
+} from "../../src/flow/types/index.ts";
 import { parseTypeShorthand } from "../../src/flow/types/index.ts";
 import { lineTable } from "../../src/text/index.ts";
 import { alone } from "./helpers.ts";
 import { isMap, LineCounter, parseDocument } from "yaml";
 
 const TOKENS = [
-	"a", "plan", ".", "ok", "output", "tasks", "ask-next", "size", "has", "all", "exists", "contains", "startsWith",
-	"(", ")", "[", "]", "{", "}", ",", "?", ":", "=", "==", "!=", "!", "<", "<=", ">", ">=", "&", "&&", "|", "||",
-	"+", "-", "*", "/", "%", "in", "null", "true", "false", "if", "1", "0", "1.5e3", "-2", "\"s\"", "'t'", "\"",
-	"'", "\\", "\\n", " ", "  ", "\n", "\t", "é", "👋", "1h",
+	"a",
+	"plan",
+	".",
+	"ok",
+	"output",
+	"tasks",
+	"ask-next",
+	"size",
+	"has",
+	"all",
+	"exists",
+	"contains",
+	"startsWith",
+	"(",
+	")",
+	"[",
+	"]",
+	"{",
+	"}",
+	",",
+	"?",
+	":",
+	"=",
+	"==",
+	"!=",
+	"!",
+	"<",
+	"<=",
+	">",
+	">=",
+	"&",
+	"&&",
+	"|",
+	"||",
+	"+",
+	"-",
+	"*",
+	"/",
+	"%",
+	"in",
+	"null",
+	"true",
+	"false",
+	"if",
+	"1",
+	"0",
+	"1.5e3",
+	"-2",
+	'"s"',
+	"'t'",
+	'"',
+	"'",
+	"\\",
+	"\\n",
+	" ",
+	"  ",
+	"\n",
+	"\t",
+	"é",
+	"👋",
+	"1h",
 ];
 
 /** Token soup: close enough to the language to reach deep into the grammar and the diagnosis. */
@@ -49,11 +116,17 @@ function inside(text: string, parse: typeof parseCondition) {
 
 describe("parsers never throw", () => {
 	it("parseCondition on token soup", () => {
-		fc.assert(fc.property(soup, (text) => inside(text, parseCondition)), { numRuns: 3_000 });
+		fc.assert(
+			fc.property(soup, (text) => inside(text, parseCondition)),
+			{ numRuns: 3_000 },
+		);
 	});
 
 	it("parseCondition on any text", () => {
-		fc.assert(fc.property(anything, (text) => inside(text, parseCondition)), { numRuns: 1_500 });
+		fc.assert(
+			fc.property(anything, (text) => inside(text, parseCondition)),
+			{ numRuns: 1_500 },
+		);
 	});
 
 	it("parseAddress", () => {
@@ -105,18 +178,37 @@ describe("parsers never throw", () => {
 	});
 
 	it("checkCondition and evaluate are total on whatever parses", () => {
-		const leaf = fc.constantFrom("a.n", "a.s", "a.e", "a.list", "a.text", "b", "1", "0", "2.5", '"x"', "'y'", "true", "[1, 2]", "[]");
+		const leaf = fc.constantFrom(
+			"a.n",
+			"a.s",
+			"a.e",
+			"a.list",
+			"a.text",
+			"b",
+			"1",
+			"0",
+			"2.5",
+			'"x"',
+			"'y'",
+			"true",
+			"[1, 2]",
+			"[]",
+		);
 		const expr: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
 			e: fc.oneof(
 				{ depthSize: "small" },
 				leaf,
-				fc.tuple(tie("e"), fc.constantFrom("&&", "||", "==", "!=", "<", ">=", "in", "+", "-", "*", "/", "%"), tie("e")).map(
-					([l, op, r]) => `(${l} ${op} ${r})`,
-				),
+				fc
+					.tuple(tie("e"), fc.constantFrom("&&", "||", "==", "!=", "<", ">=", "in", "+", "-", "*", "/", "%"), tie("e"))
+					.map(([l, op, r]) => `(${l} ${op} ${r})`),
 				tie("e").map((e) => `!${e}`),
 				tie("e").map((e) => `size(${e})`),
-				fc.tuple(tie("e"), fc.constantFrom("contains", "startsWith", "endsWith"), tie("e")).map(([t, m, a]) => `${t}.${m}(${a})`),
-				fc.tuple(fc.constantFrom("all", "exists"), tie("e")).map(([m, body]) => `a.list.${m}(v, ${body.replaceAll("a.n", "v")})`),
+				fc
+					.tuple(tie("e"), fc.constantFrom("contains", "startsWith", "endsWith"), tie("e"))
+					.map(([t, m, a]) => `${t}.${m}(${a})`),
+				fc
+					.tuple(fc.constantFrom("all", "exists"), tie("e"))
+					.map(([m, body]) => `a.list.${m}(v, ${body.replaceAll("a.n", "v")})`),
 			),
 		})).e;
 		const a = objectOf([
@@ -145,7 +237,8 @@ describe("parsers never throw", () => {
 				for (const f of checked.faults) expect(f.endOffset).toBeLessThanOrEqual(text.length);
 				const outcome = evaluate(value, (segments) => {
 					let v: Value | undefined = values[segments[0]];
-					for (const name of segments.slice(1)) v = v && typeof v === "object" && !Array.isArray(v) ? v[name] : undefined;
+					for (const name of segments.slice(1))
+						v = v && typeof v === "object" && !Array.isArray(v) ? v[name] : undefined;
 					return v === undefined ? { ok: false, reason: "absent" } : { ok: true, value: v };
 				});
 				expect(typeof outcome.ok).toBe("boolean");

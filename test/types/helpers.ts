@@ -12,7 +12,12 @@ export function readType(output: string) {
 	const nodes = isMap(doc.contents) ? doc.contents.get("nodes", true) : undefined;
 	const first = isSeq(nodes) ? nodes.items[0] : undefined;
 	const node = isMap(first) ? first.get("output", true) : undefined;
-	const result = parseTypeShorthand(node ?? null, { file: "t.md", table: lineTable(text), yamlBase: 4, path: "plan.output" });
+	const result = parseTypeShorthand(node ?? null, {
+		file: "t.md",
+		table: lineTable(text),
+		yamlBase: 4,
+		path: "plan.output",
+	});
 	const refused = result.faults.map((f) => ({
 		path: f.path,
 		source: text.slice(f.offset, f.endOffset),

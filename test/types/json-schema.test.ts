@@ -35,7 +35,13 @@ describe("json-schema refuses", () => {
 		["{ description: x }", [{ path: "plan.output.json-schema", source: "{ description: x }" }]],
 		["{ type: string, format: email }", [{ path: "plan.output.json-schema.format", source: "format" }]],
 		["{ type: string, enum: [a] }", [{ path: "plan.output.json-schema.enum", source: "[a]" }]],
-		["{ type: string, enum: [a, a, \"\"] }", [{ path: "plan.output.json-schema.enum", source: "a" }, { path: "plan.output.json-schema.enum", source: '""' }]],
+		[
+			'{ type: string, enum: [a, a, ""] }',
+			[
+				{ path: "plan.output.json-schema.enum", source: "a" },
+				{ path: "plan.output.json-schema.enum", source: '""' },
+			],
+		],
 		["{ type: number, enum: [1, 2] }", [{ path: "plan.output.json-schema.enum", source: "enum" }]],
 		["{ type: array }", [{ path: "plan.output.json-schema", source: "{ type: array }" }]],
 		["{ type: string, items: { type: string } }", [{ path: "plan.output.json-schema.items", source: "items" }]],
@@ -65,7 +71,9 @@ describe("json-schema refuses", () => {
 
 	it("must stand alone", () => {
 		const { refused } = readType("{ json-schema: { type: string }, note: string }");
-		expect(refused.map(({ path, source }) => ({ path, source }))).toEqual([{ path: "plan.output.note", source: "note" }]);
+		expect(refused.map(({ path, source }) => ({ path, source }))).toEqual([
+			{ path: "plan.output.note", source: "note" },
+		]);
 	});
 
 	it("suggests the keyword meant, and does not also call it missing", () => {

@@ -29,7 +29,9 @@ describe("short form accepts", () => {
 		["{ task: string, note?: string }", objectOf([field("task", STRING), field("note", STRING, true)])],
 		[
 			"{ tasks: [{ worker: scout | reviewer, task: string }] }",
-			objectOf([field("tasks", listOf(objectOf([field("worker", enumOf(["scout", "reviewer"])), field("task", STRING)])))]),
+			objectOf([
+				field("tasks", listOf(objectOf([field("worker", enumOf(["scout", "reviewer"])), field("task", STRING)]))),
+			]),
 		],
 		["{ q: Question }", objectOf([field("q", QUESTION)])],
 		["toString | constructor", enumOf(["toString", "constructor"])],
@@ -49,7 +51,13 @@ describe("short form refuses", () => {
 		["scout |", [{ path: "plan.output", source: "|" }]],
 		["a || b", [{ path: "plan.output", source: "|" }]],
 		["a | b | a", [{ path: "plan.output", source: "a" }]],
-		["string | number", [{ path: "plan.output", source: "string" }, { path: "plan.output", source: "number" }]],
+		[
+			"string | number",
+			[
+				{ path: "plan.output", source: "string" },
+				{ path: "plan.output", source: "number" },
+			],
+		],
 		["[]", [{ path: "plan.output", source: "[]" }]],
 		["[string, number]", [{ path: "plan.output", source: "number" }]],
 		["[strng]", [{ path: "plan.output[]", source: "strng" }]],
@@ -89,7 +97,9 @@ describe("short form refuses", () => {
 	});
 
 	it("says a quoted type is text, and how to write it", () => {
-		expect(readType('"{ ok: boolean }"').faults[0].message).toMatch(/quoted, so YAML reads it as text: write the type without quotes/);
+		expect(readType('"{ ok: boolean }"').faults[0].message).toMatch(
+			/quoted, so YAML reads it as text: write the type without quotes/,
+		);
 		expect(readType("done | {x}").faults[0].message).toMatch(/`\{x\}` is not an enum value/);
 	});
 

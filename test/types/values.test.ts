@@ -51,7 +51,17 @@ describe("matches", () => {
 		[Number.NaN, NUMBER, "", "number"],
 		["true", BOOLEAN, "", "boolean"],
 		["coder", enumOf(["scout", "reviewer"]), "", "one of scout, reviewer"],
-		[{ tasks: [{ worker: "scout", task: "a" }, { worker: "coder", task: "b" }] }, TASKS, "tasks[1].worker", "one of scout, reviewer"],
+		[
+			{
+				tasks: [
+					{ worker: "scout", task: "a" },
+					{ worker: "coder", task: "b" },
+				],
+			},
+			TASKS,
+			"tasks[1].worker",
+			"one of scout, reviewer",
+		],
 		[{ note: "n" }, TASKS, "tasks", "[{ worker: scout | reviewer, task: string }]"],
 		[{ tasks: [], extra: 1 }, TASKS, "extra", "no such field (fields: tasks, note)"],
 		[{ tasks: [], note: null }, TASKS, "note", "string"],
@@ -96,7 +106,9 @@ describe("intersect (a loop's carry)", () => {
 describe("sameType", () => {
 	it("ignores the order of enum values and fields, and descriptions", () => {
 		expect(sameType(enumOf(["a", "b"]), enumOf(["b", "a"]))).toBe(true);
-		expect(sameType(objectOf([field("a", STRING), field("b", NUMBER)]), objectOf([field("b", NUMBER), field("a", STRING)]))).toBe(true);
+		expect(
+			sameType(objectOf([field("a", STRING), field("b", NUMBER)]), objectOf([field("b", NUMBER), field("a", STRING)])),
+		).toBe(true);
 		expect(sameType({ ...STRING, description: "x" }, STRING)).toBe(true);
 	});
 
@@ -115,7 +127,11 @@ const anyType: fc.Arbitrary<Type> = fc.letrec<{ type: Type }>((tie) => ({
 		fc.constantFrom<Type>(STRING, NUMBER, BOOLEAN, enumOf(["a", "b"]), enumOf(["x y", "z"])),
 		tie("type").map((t) => listOf(t)),
 		fc
-			.uniqueArray(fc.tuple(fc.constantFrom("a", "b", "c", "d_1"), tie("type"), fc.boolean()), { minLength: 1, maxLength: 3, selector: ([n]) => n })
+			.uniqueArray(fc.tuple(fc.constantFrom("a", "b", "c", "d_1"), tie("type"), fc.boolean()), {
+				minLength: 1,
+				maxLength: 3,
+				selector: ([n]) => n,
+			})
 			.map((fs) => objectOf(fs.map(([n, t, o]) => field(n, t, o)))),
 	),
 })).type;

@@ -9,7 +9,13 @@
  */
 import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
-import { HANDOFF_STATUSES, type HandoffDocument, RESET_MODES, type ResetMode, type WriteHandoffResult } from "../../handoff/index.ts";
+import {
+	HANDOFF_STATUSES,
+	type HandoffDocument,
+	RESET_MODES,
+	type ResetMode,
+	type WriteHandoffResult,
+} from "../../handoff/index.ts";
 import { documentFrom, documentParameters, stringChoice } from "./document-params.ts";
 import type { ArmRefusal, ResetEngine } from "./reset-engine.ts";
 
@@ -61,7 +67,9 @@ const SKIPPED_TEXT = {
 } as const satisfies Record<ArmRefusal, string>;
 
 /** Builds the tool. */
-export function createCheckpointTool(deps: CheckpointToolDeps): ToolDefinition<typeof CheckpointParameters, CheckpointDetails> {
+export function createCheckpointTool(
+	deps: CheckpointToolDeps,
+): ToolDefinition<typeof CheckpointParameters, CheckpointDetails> {
 	return {
 		name: "checkpoint",
 		label: "Checkpoint",
@@ -76,30 +84,55 @@ export function createCheckpointTool(deps: CheckpointToolDeps): ToolDefinition<t
 		parameters: CheckpointParameters,
 		async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
 			if (!deps.isEnabled()) {
-				return { content: [{ type: "text", text: "The handoff protocol is switched off; nothing was written." }], details: { refused: "switched-off" }, isError: true };
+				return {
+					content: [{ type: "text", text: "The handoff protocol is switched off; nothing was written." }],
+					details: { refused: "switched-off" },
+					isError: true,
+				};
 			}
 			const status = params.status ?? "in-progress";
 			const doc = documentFrom(params, status, "checkpoint", ctx, deps.now());
 			const written = await deps.write(ctx.cwd, doc);
 			if (!written.ok) {
-				return { content: [{ type: "text", text: `HANDOFF.md was not written: ${written.message}` }], details: { refused: "write-failed" }, isError: true };
+				return {
+					content: [{ type: "text", text: `HANDOFF.md was not written: ${written.message}` }],
+					details: { refused: "write-failed" },
+					isError: true,
+				};
 			}
 			const reset = params.reset ?? deps.defaultReset();
-			const base = { path: written.path, status, reset, ...(written.archivedTo ? { archivedTo: written.archivedTo } : {}) };
+			const base = {
+				path: written.path,
+				status,
+				reset,
+				...(written.archivedTo ? { archivedTo: written.archivedTo } : {}),
+			};
 			if (reset === "none") {
-				return { content: [{ type: "text", text: "Checkpoint saved to HANDOFF.md. Keep working." }], details: { ...base, armed: false } };
+				return {
+					content: [{ type: "text", text: "Checkpoint saved to HANDOFF.md. Keep working." }],
+					details: { ...base, armed: false },
+				};
 			}
 			const armed = deps.engine.arm(reset, doc, ctx);
 			if (!armed.armed) {
 				if (armed.reason === "breaker") {
-					deps.notify(ctx, `Handoff: ${deps.engine.resets} of ${deps.maxResets()} automatic resets used; checkpoints now only save the file.`, "warning");
+					deps.notify(
+						ctx,
+						`Handoff: ${deps.engine.resets} of ${deps.maxResets()} automatic resets used; checkpoints now only save the file.`,
+						"warning",
+					);
 				}
 				const text = `Checkpoint saved to HANDOFF.md. ${SKIPPED_TEXT[armed.reason]}`;
 				return { content: [{ type: "text", text }], details: { ...base, armed: false, skipped: armed.reason } };
 			}
-			const what = reset === "compact" ? "this conversation will be replaced by it" : "work continues in a new session seeded with it";
+			const what =
+				reset === "compact"
+					? "this conversation will be replaced by it"
+					: "work continues in a new session seeded with it";
 			return {
-				content: [{ type: "text", text: `Checkpoint saved to HANDOFF.md; ${what}. Stop here and wait for the resume message.` }],
+				content: [
+					{ type: "text", text: `Checkpoint saved to HANDOFF.md; ${what}. Stop here and wait for the resume message.` },
+				],
 				details: { ...base, armed: true },
 				terminate: true,
 			};

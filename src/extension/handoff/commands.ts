@@ -47,10 +47,19 @@ export function registerHandoffCommands(pi: ExtensionAPI, deps: CommandDeps): vo
 	});
 }
 
-async function chain(purpose: Exclude<HandoffPurpose, "compact">, args: string, ctx: ExtensionCommandContext, deps: CommandDeps) {
+async function chain(
+	purpose: Exclude<HandoffPurpose, "compact">,
+	args: string,
+	ctx: ExtensionCommandContext,
+	deps: CommandDeps,
+) {
 	const auto = purpose === "cut" ? deps.engine.takeCut() : undefined;
 	if (!deps.control.enabled) {
-		return report(ctx, `The handoff protocol is switched off, so /${purpose} does nothing. /handoff status says where; /handoff on turns it on.`, "warning");
+		return report(
+			ctx,
+			`The handoff protocol is switched off, so /${purpose} does nothing. /handoff status says where; /handoff on turns it on.`,
+			"warning",
+		);
 	}
 	let doc: HandoffDocument | undefined = auto;
 	if (!doc) {
@@ -61,12 +70,16 @@ async function chain(purpose: Exclude<HandoffPurpose, "compact">, args: string, 
 	const kickoffArgs = args.trim();
 	if (purpose === "next" && isChainEnd(doc) && !kickoffArgs) {
 		// The blocker is the agent's own sentence: its full stop is kept, not doubled ("a human.." read as a typo).
-		const why = doc.status === "blocked" ? `it is blocked and needs a person: ${(doc.blocked ?? "no reason given").trim().replace(/[.!?]+$/, "")}` : "it has no next task";
+		const why =
+			doc.status === "blocked"
+				? `it is blocked and needs a person: ${(doc.blocked ?? "no reason given").trim().replace(/[.!?]+$/, "")}`
+				: "it has no next task";
 		return report(ctx, `The chain ends here: HANDOFF.md says ${why}. Give /next some text to start a task anyway.`);
 	}
 	if (!auto && ctx.hasUI) {
 		const preview = (purpose === "next" ? doc.next_task : doc.summary)?.trim().slice(0, 300) || "(empty)";
-		const title = purpose === "next" ? "Start the next task in a fresh session?" : "Continue this task in a fresh session?";
+		const title =
+			purpose === "next" ? "Start the next task in a fresh session?" : "Continue this task in a fresh session?";
 		if (!(await ctx.ui.confirm(title, preview))) return report(ctx, `/${purpose} cancelled.`);
 	}
 	await ctx.waitForIdle();
@@ -92,16 +105,24 @@ async function handoffCommand(pi: ExtensionAPI, args: string, ctx: ExtensionComm
 	const [verb = "", scopeWord] = args.trim().toLowerCase().split(/\s+/);
 	if (verb === "") return showDocument(ctx, deps);
 	if (verb === "status") return report(ctx, await statusText(pi, ctx, deps));
-	if (verb !== "on" && verb !== "off") return report(ctx, "Usage: /handoff [status | on|off [global|project]]", "warning");
+	if (verb !== "on" && verb !== "off")
+		return report(ctx, "Usage: /handoff [status | on|off [global|project]]", "warning");
 	if (scopeWord !== undefined && scopeWord !== "global" && scopeWord !== "project") {
 		return report(ctx, `Unknown scope "${scopeWord}"; use global or project. Nothing was changed.`, "warning");
 	}
 	const scope: SwitchScope = scopeWord ?? "global";
-	const written = await writeSwitch(verb === "on", scope, { cwd: ctx.cwd, agentDir: deps.environment.agentDir() }, deps.environment.ops);
+	const written = await writeSwitch(
+		verb === "on",
+		scope,
+		{ cwd: ctx.cwd, agentDir: deps.environment.agentDir() },
+		deps.environment.ops,
+	);
 	if (!written.ok) return report(ctx, written.message, "error");
 	const resolution = await deps.control.refresh(ctx);
 	const shadowed = resolution.source !== scope && resolution.enabled !== (verb === "on");
-	const note = shadowed ? ` It is still ${resolution.enabled ? "on" : "off"}: the ${resolution.source} layer wins.` : "";
+	const note = shadowed
+		? ` It is still ${resolution.enabled ? "on" : "off"}: the ${resolution.source} layer wins.`
+		: "";
 	report(ctx, `Wrote enable_handoff: ${verb === "on"} to ${written.path}.${note}`, shadowed ? "warning" : "info");
 }
 
@@ -109,10 +130,18 @@ async function showDocument(ctx: ExtensionCommandContext, deps: CommandDeps) {
 	const read = await readHandoff(ctx.cwd, deps.environment.ops);
 	if (!read.ok) {
 		const problems = read.problems.map((p) => `line ${p.line}: ${p.code}: ${p.message}`).join("\n");
-		return report(ctx, [read.message, problems, read.text].filter(Boolean).join("\n\n"), read.reason === "missing" ? "info" : "error");
+		return report(
+			ctx,
+			[read.message, problems, read.text].filter(Boolean).join("\n\n"),
+			read.reason === "missing" ? "info" : "error",
+		);
 	}
 	const warnings = read.problems.map((p) => `line ${p.line}: ${p.code}: ${p.message}`);
-	report(ctx, warnings.length > 0 ? `${read.text}\n${warnings.join("\n")}` : read.text, warnings.length > 0 ? "warning" : "info");
+	report(
+		ctx,
+		warnings.length > 0 ? `${read.text}\n${warnings.join("\n")}` : read.text,
+		warnings.length > 0 ? "warning" : "info",
+	);
 }
 
 async function statusText(pi: ExtensionAPI, ctx: ExtensionCommandContext, deps: CommandDeps): Promise<string> {

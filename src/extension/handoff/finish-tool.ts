@@ -62,10 +62,14 @@ export function createFinishTool(deps: FinishToolDeps): ToolDefinition<typeof Fi
 				details: { refused },
 				isError: true,
 			});
-			if (!deps.isEnabled()) return refuse("The handoff protocol is switched off; nothing was written.", "switched-off");
+			if (!deps.isEnabled())
+				return refuse("The handoff protocol is switched off; nothing was written.", "switched-off");
 			// pi stops only when every result of a batch terminates; beside another call, finish could not end the run.
 			if (callsInSameMessage(ctx, toolCallId) > 1) {
-				return refuse("Nothing was written: call `finish` alone, after the other tool calls have returned.", "not-alone");
+				return refuse(
+					"Nothing was written: call `finish` alone, after the other tool calls have returned.",
+					"not-alone",
+				);
 			}
 			const doc = documentFrom(params, params.status, "finish", ctx, deps.now());
 			const written = await deps.write(ctx.cwd, doc);
@@ -73,11 +77,18 @@ export function createFinishTool(deps: FinishToolDeps): ToolDefinition<typeof Fi
 			deps.onFinished(ctx);
 			const hasNext = !isChainEnd(doc);
 			// /next exists only in an interactive session; headless, the next step is another process.
-			const onward = ctx.hasUI ? "Run /next to start the next task in a fresh session." : "Start the next task in a fresh process (for example `pi-flows drive`), or /next in an interactive pi.";
+			const onward = ctx.hasUI
+				? "Run /next to start the next task in a fresh session."
+				: "Start the next task in a fresh process (for example `pi-flows drive`), or /next in an interactive pi.";
 			deps.notify(ctx, `Handoff written (${doc.status}). ${hasNext ? onward : "The chain ends here."}`);
 			return {
 				content: [{ type: "text", text: `HANDOFF.md written with status ${doc.status}. The session ends here.` }],
-				details: { path: written.path, status: doc.status, hasNext, ...(written.archivedTo ? { archivedTo: written.archivedTo } : {}) },
+				details: {
+					path: written.path,
+					status: doc.status,
+					hasNext,
+					...(written.archivedTo ? { archivedTo: written.archivedTo } : {}),
+				},
 				terminate: true,
 			};
 		},

@@ -53,7 +53,11 @@ export interface ResetEngine {
 	readonly phase: ResetPhase["name"];
 	/** Automatic resets attempted for this task, including ones carried over by /cut. */
 	readonly resets: number;
-	arm(mode: ActiveReset, doc: HandoffDocument, ctx: ExtensionContext): { armed: true } | { armed: false; reason: ArmRefusal };
+	arm(
+		mode: ActiveReset,
+		doc: HandoffDocument,
+		ctx: ExtensionContext,
+	): { armed: true } | { armed: false; reason: ArmRefusal };
 	/** A finish or the switch going off cancels a reset that has not fired yet. */
 	disarm(): void;
 	/** Fires an armed reset; true when it did, so the watermark stays quiet on that turn. */
@@ -92,7 +96,12 @@ export function createResetEngine(deps: ResetEngineDeps): ResetEngine {
 		const tryNow = () => {
 			if (disposed) return true;
 			if (ctx.isIdle()) action();
-			else if (Date.now() > deadline) report(ctx, `Handoff: pi did not become idle within ${idleTimeoutMs / 1000}s; ${what} was not sent.`, "warning");
+			else if (Date.now() > deadline)
+				report(
+					ctx,
+					`Handoff: pi did not become idle within ${idleTimeoutMs / 1000}s; ${what} was not sent.`,
+					"warning",
+				);
 			else return false;
 			return true;
 		};
@@ -123,14 +132,25 @@ export function createResetEngine(deps: ResetEngineDeps): ResetEngine {
 			return;
 		}
 		if (outcome === "cancelled") {
-			report(ctx, "Handoff: the context reset was cancelled. HANDOFF.md is saved; send a message to continue.", "warning");
+			report(
+				ctx,
+				"Handoff: the context reset was cancelled. HANDOFF.md is saved; send a message to continue.",
+				"warning",
+			);
 			return;
 		}
 		if (outcome.kind !== "reset") {
-			report(ctx, `Handoff: ${outcome.kind === "failed" ? `reset failed (${outcome.reason})` : "another extension's summary replaced the checkpoint"}; the agent resumes with the document.`, "warning");
+			report(
+				ctx,
+				`Handoff: ${outcome.kind === "failed" ? `reset failed (${outcome.reason})` : "another extension's summary replaced the checkpoint"}; the agent resumes with the document.`,
+				"warning",
+			);
 		}
 		whenIdle(ctx, "the resume message", () =>
-			pi.sendMessage({ customType: HANDOFF_TYPES.resume, content: resumeText(outcome), display: true }, { triggerTurn: true }),
+			pi.sendMessage(
+				{ customType: HANDOFF_TYPES.resume, content: resumeText(outcome), display: true },
+				{ triggerTurn: true },
+			),
 		);
 	};
 

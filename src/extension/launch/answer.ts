@@ -15,9 +15,13 @@ import type { Launched } from "./launch.ts";
 /** The answer's text and its last line. */
 export function answerOf(flow: string, input: string, launched: Launched): { content: string; end: string } {
 	const { result, runDir } = launched;
-	const output = typeof result.output === "string" ? result.output : `\`\`\`json\n${JSON.stringify(result.output, null, 2)}\n\`\`\``;
+	const output =
+		typeof result.output === "string" ? result.output : `\`\`\`json\n${JSON.stringify(result.output, null, 2)}\n\`\`\``;
 	// The error names its visit first (`review: budget: …`); the end line already says where.
-	const why = result.failedAt && result.error?.startsWith(`${result.failedAt}: `) ? result.error.slice(result.failedAt.length + 2) : result.error;
+	const why =
+		result.failedAt && result.error?.startsWith(`${result.failedAt}: `)
+			? result.error.slice(result.failedAt.length + 2)
+			: result.error;
 	const end = result.ok
 		? `ok · ${runDir} · ${formatUsage(result.usage)}`
 		: launched.stopped
@@ -25,7 +29,9 @@ export function answerOf(flow: string, input: string, launched: Launched): { con
 			: result.errorKind === "budget"
 				? `stopped at ${result.failedAt ?? "?"}: ${why?.replace(/^budget: /, "") ?? "the budget is spent"} · ${runDir}`
 				: `failed at ${result.failedAt ?? "?"}: ${why ?? "unknown error"} · ${runDir}`;
-	const unwritten = launched.unwritten?.length ? `\n(could not write ${launched.unwritten.join("; ")}: the journal keeps the run)` : "";
+	const unwritten = launched.unwritten?.length
+		? `\n(could not write ${launched.unwritten.join("; ")}: the journal keeps the run)`
+		: "";
 	const asked = input.length > 200 ? `${input.slice(0, 199)}…` : input;
 	const body = result.ok || output.trim() ? output : "(no output)";
 	return { content: `◆ ${flow}\nResult of the ${flow} flow, asked: ${asked}\n\n${body}\n\n${end}${unwritten}`, end };

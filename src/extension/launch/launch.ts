@@ -82,7 +82,12 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 			onEvent,
 		});
 		if ("refused" in outcome) throw new Error(outcome.refused);
-		return { result: outcome.result, runDir: shown(p.cwd, outcome.runDir), ...(stopped ? { stopped } : {}), ...(outcome.unwritten ? { unwritten: outcome.unwritten } : {}) };
+		return {
+			result: outcome.result,
+			runDir: shown(p.cwd, outcome.runDir),
+			...(stopped ? { stopped } : {}),
+			...(outcome.unwritten ? { unwritten: outcome.unwritten } : {}),
+		};
 	} finally {
 		hooks.signal?.removeEventListener("abort", onCallerStop);
 		await panes.close();

@@ -88,7 +88,10 @@ export async function prepareLaunch(
 	const checked = checkFlowFile(found.value.file, loadRoster(cwd, scope), catalogueOptions(cwd, scope));
 	if (!checked.value) {
 		const n = checked.faults.length;
-		return refuse(...faultLines(checked.faults, cwd), `${found.value.name} does not check (${n} fault${n === 1 ? "" : "s"}); nothing was run.`);
+		return refuse(
+			...faultLines(checked.faults, cwd),
+			`${found.value.name} does not check (${n} fault${n === 1 ? "" : "s"}); nothing was run.`,
+		);
 	}
 	return prepareChecked(checked.value, found.value, request, ctx, scope, ask);
 }
@@ -97,19 +100,35 @@ export async function prepareLaunch(
  * A chain string run as a flow, exactly as `pi-flows chain` runs it: every flag applied, handoffs between
  * steps. Faults point at their column in the chain as it was written (`chain:1:12`).
  */
-export async function prepareChain(chain: string, request: Omit<LaunchRequest, "name">, ctx: LaunchContext, scope: Scope, ask: AskPort): Promise<Preparation> {
+export async function prepareChain(
+	chain: string,
+	request: Omit<LaunchRequest, "name">,
+	ctx: LaunchContext,
+	scope: Scope,
+	ask: AskPort,
+): Promise<Preparation> {
 	const parsed = parseChain(chain, { file: "chain" });
-	if (!parsed.value) return refuse(...parsed.faults.map((f) => formatFault(f)), "the chain does not read; nothing was run.");
+	if (!parsed.value)
+		return refuse(...parsed.faults.map((f) => formatFault(f)), "the chain does not read; nothing was run.");
 	const prefix = "chain: '";
 	const text = `---\nname: chain\ndescription: a chain the model asked for\ninput: string\n${prefix}${chain.replace(/'/g, "''")}'\n---\n`;
 	const file = resolve(ctx.cwd, "chain.md");
 	const checked = checkFlowText(text, file, loadRoster(ctx.cwd, scope), catalogueOptions(ctx.cwd, scope));
 	if (!checked.value) {
 		// The chain sits on line 5 of the flow text made for it; faults there go back to its own columns.
-		const lines = checked.faults.map((f) => `chain:1:${f.line === 5 ? f.column - prefix.length : f.column}: ${f.code}: ${faultText(f)}`);
+		const lines = checked.faults.map(
+			(f) => `chain:1:${f.line === 5 ? f.column - prefix.length : f.column}: ${f.code}: ${faultText(f)}`,
+		);
 		return refuse(...lines, "the chain does not check; nothing was run.");
 	}
-	return prepareChecked(checked.value, { name: "chain", file, source: "user" }, { ...request, name: "chain" }, ctx, scope, ask);
+	return prepareChecked(
+		checked.value,
+		{ name: "chain", file, source: "user" },
+		{ ...request, name: "chain" },
+		ctx,
+		scope,
+		ask,
+	);
 }
 
 /** The run stage, the input and the models of a flow that checked. */
@@ -132,14 +151,34 @@ async function prepareChecked(
 	}
 	const git = createGitPort();
 	const stage = await prepareRun(flow, { cwd, somebodyThere: ask.somebodyThere, git });
-	if (!stage.ok) return refuse(...faultLines(stage.faults, cwd), `${flow.name.value} cannot start here; nothing was run.`);
+	if (!stage.ok)
+		return refuse(...faultLines(stage.faults, cwd), `${flow.name.value} cannot start here; nothing was run.`);
 	const host = await hostFor(ctx, script);
 	const models = await readyModels(flow, host, request.model ?? (script ? "scripted" : undefined));
 	if (!models.ok) return refuse(...models.errors, "nothing was run.");
 	const chain = chainRunOptions(flow, cwd);
 	const budget = budgetInForce(flow, request.budgetTokens === undefined ? {} : { tokens: request.budgetTokens }).budget;
-	const extras = { plugins: chain.plugins, ...(budget ? { budget } : {}), ...(chain.retryBackoffMs !== undefined ? { retryBackoffMs: chain.retryBackoffMs } : {}) };
-	return { ok: true, value: { request, flow, entry, input: input.value, host, models: models.models, scripts: stage.scripts, git, ask, cwd, extras } };
+	const extras = {
+		plugins: chain.plugins,
+		...(budget ? { budget } : {}),
+		...(chain.retryBackoffMs !== undefined ? { retryBackoffMs: chain.retryBackoffMs } : {}),
+	};
+	return {
+		ok: true,
+		value: {
+			request,
+			flow,
+			entry,
+			input: input.value,
+			host,
+			models: models.models,
+			scripts: stage.scripts,
+			git,
+			ask,
+			cwd,
+			extras,
+		},
+	};
 }
 
 /** Faults as `file:line:col: code: message`, paths relative to the working folder. */
@@ -148,7 +187,11 @@ export function faultLines(faults: readonly Fault[], cwd: string): string[] {
 }
 
 /** The input as the flow's type wants it: text for `string`, JSON checked against the type otherwise. */
-export function readInput(text: string, type: Type, flow: string): { ok: true; value: Value } | { ok: false; error: string } {
+export function readInput(
+	text: string,
+	type: Type,
+	flow: string,
+): { ok: true; value: Value } | { ok: false; error: string } {
 	if (type.kind === "string") {
 		if (!text.trim()) return { ok: false, error: `say what ${flow} should work on: /run ${flow} <input>` };
 		return { ok: true, value: text };
@@ -160,7 +203,11 @@ export function readInput(text: string, type: Type, flow: string): { ok: true; v
 		return { ok: false, error: `${flow} takes ${typeToString(type)}; give the input as JSON` };
 	}
 	const m = matches(value, type);
-	if (!m.ok) return { ok: false, error: `the input does not fit ${typeToString(type)}: at ${m.path || "the top"} expected ${m.expected}` };
+	if (!m.ok)
+		return {
+			ok: false,
+			error: `the input does not fit ${typeToString(type)}: at ${m.path || "the top"} expected ${m.expected}`,
+		};
 	return { ok: true, value: value as Value };
 }
 
@@ -168,7 +215,11 @@ export function readInput(text: string, type: Type, flow: string): { ok: true; v
  * Reads a dry run's script and checks its keys against the addresses it may play (a flow's agent nodes, or
  * the one agent `/step <agent>` runs): a key naming nothing would otherwise fail only at the turn.
  */
-export function readScriptFile(file: string, addresses: readonly string[], cwd: string): { ok: true; value: Script } | { ok: false; lines: string[] } {
+export function readScriptFile(
+	file: string,
+	addresses: readonly string[],
+	cwd: string,
+): { ok: true; value: Script } | { ok: false; lines: string[] } {
 	let text: string;
 	try {
 		text = readFileSync(file, "utf8");
@@ -177,6 +228,7 @@ export function readScriptFile(file: string, addresses: readonly string[], cwd: 
 	}
 	const read = readScript(text, file);
 	const faults = read.value ? checkScriptKeys(read.value, addresses) : read.faults;
-	if (!read.value || faults.length) return { ok: false, lines: [...faultLines(faults, cwd), "the script does not check; nothing was run."] };
+	if (!read.value || faults.length)
+		return { ok: false, lines: [...faultLines(faults, cwd), "the script does not check; nothing was run."] };
 	return { ok: true, value: read.value };
 }

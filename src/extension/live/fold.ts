@@ -70,7 +70,13 @@ export function addressOf(visit: string): string {
 
 /** What a visit's start and end both say about it. */
 function visitOf(event: { path: string; node: string; kind: string; agent?: string }) {
-	return { path: event.path, address: addressOf(event.path), node: event.node, kind: event.kind, ...(event.agent ? { agent: event.agent } : {}) };
+	return {
+		path: event.path,
+		address: addressOf(event.path),
+		node: event.node,
+		kind: event.kind,
+		...(event.agent ? { agent: event.agent } : {}),
+	};
 }
 
 /** Folds one event into `state` (in place, and returned for chaining). */
@@ -99,10 +105,26 @@ export function foldLive(state: LiveState, event: FlowEvent, now: number): LiveS
 			break;
 		}
 		case "turn_wait":
-			state.turns.set(event.subagent, { subagent: event.subagent, path: event.path, agent: event.agent, model: "", state: "waiting", startedAt: now, tools: [] });
+			state.turns.set(event.subagent, {
+				subagent: event.subagent,
+				path: event.path,
+				agent: event.agent,
+				model: "",
+				state: "waiting",
+				startedAt: now,
+				tools: [],
+			});
 			break;
 		case "turn_start":
-			state.turns.set(event.subagent, { subagent: event.subagent, path: event.path, agent: event.agent, model: event.model, state: "running", startedAt: now, tools: [] });
+			state.turns.set(event.subagent, {
+				subagent: event.subagent,
+				path: event.path,
+				agent: event.agent,
+				model: event.model,
+				state: "running",
+				startedAt: now,
+				tools: [],
+			});
 			break;
 		case "turn_refused":
 			state.turns.delete(event.subagent);

@@ -11,7 +11,7 @@
  *     ▸ answer · synthesiser · anthropic/claude-sonnet-4-5 · 5s · read
  */
 import { allNodes, childrenOf, type CheckedFlow, type FlowNode } from "../../flow/index.ts";
-import { addUsage, emptyUsage, formatTokens, } from "../../runtime/usage.ts";
+import { addUsage, emptyUsage, formatTokens } from "../../runtime/usage.ts";
 import type { LiveState, TurnState, VisitState } from "./fold.ts";
 import { clock, summariseTools, tokens } from "./format.ts";
 
@@ -39,17 +39,25 @@ export function treeOf(flow: CheckedFlow): TreeRow[] {
 	const rows: TreeRow[] = [];
 	const walk = (nodes: readonly FlowNode[], depth: number) => {
 		for (const node of nodes) {
-			const what = node.kind === "agent" ? (node.agent?.value ?? `agent from ${node.agentFrom?.text ?? "?"}`) : node.kind;
+			const what =
+				node.kind === "agent" ? (node.agent?.value ?? `agent from ${node.agentFrom?.text ?? "?"}`) : node.kind;
 			rows.push({ depth, address: node.path, id: node.id.value, what });
 			walk(childrenOf(node), depth + 1);
 		}
 	};
 	walk(flow.nodes, 0);
-	return rows.length ? rows : allNodes(flow.nodes).map((n) => ({ depth: 0, address: n.path, id: n.id.value, what: n.kind }));
+	return rows.length
+		? rows
+		: allNodes(flow.nodes).map((n) => ({ depth: 0, address: n.path, id: n.id.value, what: n.kind }));
 }
 
 /** The frame at `now`; `now` is passed in so a test replays a run and gets the frame a person saw. */
-export function showLive(state: LiveState, tree: readonly TreeRow[], now: number, options: FrameOptions = {}): string[] {
+export function showLive(
+	state: LiveState,
+	tree: readonly TreeRow[],
+	now: number,
+	options: FrameOptions = {},
+): string[] {
 	const visits = [...state.visits.values()];
 	const turns = [...state.turns.values()];
 	const rows = withCallees(tree, visits);
@@ -57,9 +65,15 @@ export function showLive(state: LiveState, tree: readonly TreeRow[], now: number
 	for (const row of rows) {
 		const mine = visits.filter((v) => v.address === row.address);
 		const indent = "  ".repeat(row.depth);
-		body.push({ line: `${indent}${glyphOf(mine)} ${row.id} · ${row.what}${factsOf(mine, now)}`, running: mine.some((v) => v.state === "running") });
+		body.push({
+			line: `${indent}${glyphOf(mine)} ${row.id} · ${row.what}${factsOf(mine, now)}`,
+			running: mine.some((v) => v.state === "running"),
+		});
 		for (const turn of turns.filter((t) => addressOfTurn(t) === row.address)) {
-			body.push({ line: `${indent}  ${turn.state === "waiting" ? "◌" : "▸"} ${turnLine(turn, now)}`, running: turn.state === "running" });
+			body.push({
+				line: `${indent}  ${turn.state === "waiting" ? "◌" : "▸"} ${turnLine(turn, now)}`,
+				running: turn.state === "running",
+			});
 		}
 	}
 	const header = `${state.endedAt === undefined ? "●" : state.ok ? "✓" : "✗"} ${state.flow} · ${clock((state.endedAt ?? now) - state.startedAt)} · ${state.turnsEnded} turn${state.turnsEnded === 1 ? "" : "s"}${tokens(state.spent)}${budgetText(state)}${state.retries ? ` · ${state.retries} provider retr${state.retries === 1 ? "y" : "ies"}` : ""}`;
@@ -73,7 +87,8 @@ function budgetText(state: LiveState): string {
 	const b = state.budget;
 	if (!b) return "";
 	const parts: string[] = [];
-	if (b.limits.tokens !== undefined) parts.push(`${formatTokens(b.spent.tokens)}/${formatTokens(b.limits.tokens)} tokens`);
+	if (b.limits.tokens !== undefined)
+		parts.push(`${formatTokens(b.spent.tokens)}/${formatTokens(b.limits.tokens)} tokens`);
 	if (b.limits.cost !== undefined) parts.push(`$${b.spent.cost.toFixed(2)}/$${b.limits.cost.toFixed(2)}`);
 	if (b.limits.turns !== undefined) parts.push(`${b.spent.turns}/${b.limits.turns} turns`);
 	return parts.length ? ` · budget ${parts.join(", ")}` : "";
@@ -91,7 +106,8 @@ function factsOf(visits: readonly VisitState[], now: number): string {
 	if (visits.length === 0) return "";
 	const facts: string[] = [];
 	const running = visits.filter((v) => v.state === "running").length;
-	if (visits.length > 1) facts.push(running ? `${visits.length - running}/${visits.length} ended` : `${visits.length} visits`);
+	if (visits.length > 1)
+		facts.push(running ? `${visits.length - running}/${visits.length} ended` : `${visits.length} visits`);
 	const first = Math.min(...visits.map((v) => v.startedAt));
 	const last = running ? now : Math.max(...visits.map((v) => v.endedAt ?? now));
 	facts.push(clock(last - first));
@@ -119,7 +135,9 @@ function withCallees(tree: readonly TreeRow[], visits: readonly VisitState[]): T
 		if (known.has(v.address)) continue;
 		known.add(v.address);
 		let at = -1;
-		for (let i = 0; i < rows.length; i++) if (v.address.startsWith(`${rows[i].address}/`) && (at < 0 || rows[i].address.length >= rows[at].address.length)) at = i;
+		for (let i = 0; i < rows.length; i++)
+			if (v.address.startsWith(`${rows[i].address}/`) && (at < 0 || rows[i].address.length >= rows[at].address.length))
+				at = i;
 		const depth = at < 0 ? 0 : rows[at].depth + 1;
 		let end = at + 1;
 		while (at >= 0 && end < rows.length && rows[end].depth > rows[at].depth) end++;
@@ -131,7 +149,10 @@ function withCallees(tree: readonly TreeRow[], visits: readonly VisitState[]): T
 /** At most `max` lines, cut above and below the first running line, each cut saying what it hides. */
 function clip(body: readonly { line: string; running: boolean }[], max: number): string[] {
 	if (body.length <= max) return body.map((b) => b.line);
-	const focus = Math.max(0, body.findIndex((b) => b.running));
+	const focus = Math.max(
+		0,
+		body.findIndex((b) => b.running),
+	);
 	const room = max - 2;
 	let start = Math.min(Math.max(0, focus - 2), body.length - room);
 	let end = start + room;

@@ -35,12 +35,18 @@ export interface LiveOptions {
 }
 
 /** Opens the live view of a run of `flow`; a no-op without a UI. */
-export function openLiveView(ctx: Pick<ExtensionContext, "hasUI" | "mode" | "ui">, flow: CheckedFlow, options: LiveOptions = {}): LiveView {
+export function openLiveView(
+	ctx: Pick<ExtensionContext, "hasUI" | "mode" | "ui">,
+	flow: CheckedFlow,
+	options: LiveOptions = {},
+): LiveView {
 	const state: LiveState = startLive(flow.name.value, Date.now());
 	const tree = treeOf(flow);
 	const tui = ctx.mode === "tui";
 	const frame = () => {
-		const footer = [options.status?.(), tui && options.onEscape ? "esc stops the run" : undefined].filter(Boolean).join(" · ");
+		const footer = [options.status?.(), tui && options.onEscape ? "esc stops the run" : undefined]
+			.filter(Boolean)
+			.join(" · ");
 		return showLive(state, tree, Date.now(), { ...(tui ? {} : { maxRows: 8 }), ...(footer ? { footer } : {}) });
 	};
 	if (!ctx.hasUI) return { sink: (e) => void foldLive(state, e, Date.now()), frame, close: () => {} };
@@ -65,13 +71,14 @@ export function openLiveView(ctx: Pick<ExtensionContext, "hasUI" | "mode" | "ui"
 	const timer = tui ? setInterval(() => redraw(), 1000) : undefined;
 	// A forgotten timer must not keep pi alive after the session ends.
 	timer?.unref?.();
-	const unlisten = tui && options.onEscape
-		? ctx.ui.onTerminalInput((data) => {
-				if (!matchesKey(data, "escape") || options.paused?.()) return undefined;
-				options.onEscape?.();
-				return { consume: true };
-			})
-		: () => {};
+	const unlisten =
+		tui && options.onEscape
+			? ctx.ui.onTerminalInput((data) => {
+					if (!matchesKey(data, "escape") || options.paused?.()) return undefined;
+					options.onEscape?.();
+					return { consume: true };
+				})
+			: () => {};
 	let closed = false;
 	return {
 		sink: (event) => {
@@ -94,7 +101,16 @@ type Paint = (colour: "success" | "error" | "warning" | "dim" | "muted" | "accen
 /** Colours the state glyph of a line, so the tree reads at a glance; the text stays plain. */
 function colour(line: string, fg: Paint): string {
 	return line.replace(/^(\s*)([●✓✗○▸!])/, (_m, indent: string, glyph: string) => {
-		const painted = glyph === "✓" ? fg("success", glyph) : glyph === "✗" || glyph === "!" ? fg("error", glyph) : glyph === "○" ? fg("dim", glyph) : glyph === "▸" ? fg("muted", glyph) : fg("warning", glyph);
+		const painted =
+			glyph === "✓"
+				? fg("success", glyph)
+				: glyph === "✗" || glyph === "!"
+					? fg("error", glyph)
+					: glyph === "○"
+						? fg("dim", glyph)
+						: glyph === "▸"
+							? fg("muted", glyph)
+							: fg("warning", glyph);
 		return `${indent}${painted}`;
 	});
 }

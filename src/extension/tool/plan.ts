@@ -47,33 +47,52 @@ const WHAT: Record<(typeof MODES)[number], string> = {
 
 /** Reads a call against the roster, so every refusal happens before anything spawns. */
 export function planCall(params: SubagentParams, roster: Roster): Planned {
-	const given = Object.entries(params).filter(([, v]) => v !== undefined && v !== null).map(([k]) => k);
+	const given = Object.entries(params)
+		.filter(([, v]) => v !== undefined && v !== null)
+		.map(([k]) => k);
 	const modes = MODES.filter((m) => given.includes(m));
 	if (modes.length === 0) {
-		return refuse("say what to run: `agent` and `task` for one subagent, `tasks` for several in parallel, `chain` for steps in order, or `flow` and `input` for a whole flow.");
+		return refuse(
+			"say what to run: `agent` and `task` for one subagent, `tasks` for several in parallel, `chain` for steps in order, or `flow` and `input` for a whole flow.",
+		);
 	}
-	if (modes.length > 1) return refuse(`choose one of \`agent\`, \`tasks\`, \`chain\`, \`flow\`; this call gives ${modes.map((m) => `\`${m}\``).join(" and ")}.`);
+	if (modes.length > 1)
+		return refuse(
+			`choose one of \`agent\`, \`tasks\`, \`chain\`, \`flow\`; this call gives ${modes.map((m) => `\`${m}\``).join(" and ")}.`,
+		);
 	const mode = modes[0];
 	const extra = given.filter((k) => !ALLOWED[mode].includes(k));
 	if (extra.length) {
 		const takes = ALLOWED[mode].filter((k) => k !== mode).map((k) => `\`${k}\``);
-		return refuse(`${WHAT[mode]} and takes only ${takes.join(", ")} beside it; drop ${extra.map((k) => `\`${k}\``).join(", ")}.`);
+		return refuse(
+			`${WHAT[mode]} and takes only ${takes.join(", ")} beside it; drop ${extra.map((k) => `\`${k}\``).join(", ")}.`,
+		);
 	}
 	const timeout = readTimeout(params.timeout);
 	if (!timeout.ok) return refuse(timeout.error.replace("--timeout", "`timeout`"));
-	const common = { ...(params.model ? { model: params.model } : {}), ...(timeout.value !== undefined ? { timeoutMs: timeout.value } : {}) };
+	const common = {
+		...(params.model ? { model: params.model } : {}),
+		...(timeout.value !== undefined ? { timeoutMs: timeout.value } : {}),
+	};
 	const agent = (name: string) => agentIn(roster, name);
 	if (mode === "agent") {
-		if (!params.task?.trim()) return refuse("`agent` needs `task`: the whole task, since the subagent sees nothing of this conversation.");
+		if (!params.task?.trim())
+			return refuse("`agent` needs `task`: the whole task, since the subagent sees nothing of this conversation.");
 		const a = agent(params.agent ?? "");
-		return a.ok ? { ok: true, plan: { ...common, mode: "single", agent: a.agent, task: params.task } } : refuse(a.error);
+		return a.ok
+			? { ok: true, plan: { ...common, mode: "single", agent: a.agent, task: params.task } }
+			: refuse(a.error);
 	}
 	if (mode === "tasks") {
 		const tasks = params.tasks ?? [];
 		if (tasks.length === 0) return refuse("`tasks` is empty: give at least one `{ agent, task }`.");
-		if (tasks.length > MAX_TASKS) return refuse(`\`tasks\` holds ${tasks.length} tasks; one call runs at most ${MAX_TASKS}. Split the work over several calls, or merge tasks.`);
+		if (tasks.length > MAX_TASKS)
+			return refuse(
+				`\`tasks\` holds ${tasks.length} tasks; one call runs at most ${MAX_TASKS}. Split the work over several calls, or merge tasks.`,
+			);
 		const concurrency = params.concurrency ?? MAX_CONCURRENCY;
-		if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) return refuse(`\`concurrency\` is 1 to ${MAX_CONCURRENCY}, not ${concurrency}.`);
+		if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY)
+			return refuse(`\`concurrency\` is 1 to ${MAX_CONCURRENCY}, not ${concurrency}.`);
 		const planned: { agent: AgentDef; task: string }[] = [];
 		for (const [i, t] of tasks.entries()) {
 			if (!t.task?.trim()) return refuse(`task ${i + 1} (\`${t.agent}\`) has no \`task\`.`);
@@ -84,13 +103,23 @@ export function planCall(params: SubagentParams, roster: Roster): Planned {
 		return { ok: true, plan: { ...common, mode: "parallel", tasks: planned, concurrency } };
 	}
 	if (mode === "flow") {
-		if (params.input !== undefined && params.task !== undefined) return refuse("`flow` takes its input in `input`; give it once, not also as `task`.");
-		return { ok: true, plan: { ...common, mode: "flow", flow: params.flow ?? "", input: params.input ?? params.task ?? "" } };
+		if (params.input !== undefined && params.task !== undefined)
+			return refuse("`flow` takes its input in `input`; give it once, not also as `task`.");
+		return {
+			ok: true,
+			plan: { ...common, mode: "flow", flow: params.flow ?? "", input: params.input ?? params.task ?? "" },
+		};
 	}
-	return typeof params.chain === "string" ? chainFromText(params.chain, params.task ?? "", common) : chainFromList(params.chain ?? [], roster, common);
+	return typeof params.chain === "string"
+		? chainFromText(params.chain, params.task ?? "", common)
+		: chainFromList(params.chain ?? [], roster, common);
 }
 
-function chainFromList(list: readonly { agent: string; task?: string }[], roster: Roster, common: { model?: string; timeoutMs?: number }): Planned {
+function chainFromList(
+	list: readonly { agent: string; task?: string }[],
+	roster: Roster,
+	common: { model?: string; timeoutMs?: number },
+): Planned {
 	if (list.length === 0) return refuse("`chain` is empty: give at least one step.");
 	if (!list[0].task?.trim()) return refuse("the chain's first step needs `task`: it is the chain's input.");
 	const steps: ChainStepPlan[] = [];
@@ -109,7 +138,8 @@ function chainFromList(list: readonly { agent: string; task?: string }[], roster
  */
 function chainFromText(text: string, task: string, common: { model?: string; timeoutMs?: number }): Planned {
 	const parsed = parseChain(text, { file: "chain" });
-	if (!parsed.value) return { ok: false, message: "the chain does not parse:", faults: parsed.faults.map((f) => formatFault(f)) };
+	if (!parsed.value)
+		return { ok: false, message: "the chain does not parse:", faults: parsed.faults.map((f) => formatFault(f)) };
 	// A chain that opens with a goal says what to do; its input may then be left out.
 	const first = parsed.value.steps[0]?.ref;
 	const input = task.trim() ? task : first?.kind === "goal" ? first.text : "";
@@ -123,13 +153,20 @@ export function agentIn(roster: Roster, name: string): { ok: true; agent: AgentD
 	if (found?.kind === "agent") {
 		// The same refusal a flow gets (`unknown-tool`): a tool pi would drop without a word is refused here.
 		const unknown = unknownTools(found.tools);
-		if (unknown.length) return { ok: false, error: `the agent \`${name}\` (${found.file}) lists ${unknown.map((t) => `\`${t}\``).join(", ")}, which a subagent cannot have (it can have ${SUBAGENT_TOOLS.join(", ")}).` };
+		if (unknown.length)
+			return {
+				ok: false,
+				error: `the agent \`${name}\` (${found.file}) lists ${unknown.map((t) => `\`${t}\``).join(", ")}, which a subagent cannot have (it can have ${SUBAGENT_TOOLS.join(", ")}).`,
+			};
 		return { ok: true, agent: found };
 	}
 	if (found) return { ok: false, error: `the agent \`${name}\` (${found.file}) cannot be used: ${found.cause}.` };
 	const names = roster.names();
 	const near = nearest(name, names);
-	return { ok: false, error: `no agent \`${name}\`.${near ? ` Did you mean \`${near}\`?` : ""} The agents are: ${names.join(", ")}.` };
+	return {
+		ok: false,
+		error: `no agent \`${name}\`.${near ? ` Did you mean \`${near}\`?` : ""} The agents are: ${names.join(", ")}.`,
+	};
 }
 
 function refuse(message: string): Planned {

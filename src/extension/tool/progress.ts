@@ -35,7 +35,15 @@ export class Progress {
 		switch (event.type) {
 			case "turn_start": {
 				const label = "label" in event ? event.label : event.path;
-				const row: ProgressRow = { id: event.subagent, label, agent: event.agent, model: event.model, state: "running", tools: [], startedAt: now };
+				const row: ProgressRow = {
+					id: event.subagent,
+					label,
+					agent: event.agent,
+					model: event.model,
+					state: "running",
+					tools: [],
+					startedAt: now,
+				};
 				this.byId.set(event.subagent, row);
 				this.rows.push(row);
 				return true;
@@ -56,7 +64,17 @@ export class Progress {
 				return true;
 			}
 			case "refused":
-				this.rows.push({ id: event.label, label: event.label, agent: event.agent, model: "", state: "failed", tools: [], startedAt: now, ms: 0, error: event.error });
+				this.rows.push({
+					id: event.label,
+					label: event.label,
+					agent: event.agent,
+					model: "",
+					state: "failed",
+					tools: [],
+					startedAt: now,
+					ms: 0,
+					error: event.error,
+				});
 				return true;
 			default:
 				return false;

@@ -8,7 +8,14 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { agentDir, loadRoster, type Scope } from "../../agents/index.ts";
 import { landThePlaneDirective, resolveHandoffPolicy } from "../../handoff/index.ts";
-import { budgetedSpawn, chain, createPool, DEFAULT_MAX_DEPTH, mapConcurrent, type TurnBudget } from "../../combinators/index.ts";
+import {
+	budgetedSpawn,
+	chain,
+	createPool,
+	DEFAULT_MAX_DEPTH,
+	mapConcurrent,
+	type TurnBudget,
+} from "../../combinators/index.ts";
 import { type AskPort, NOBODY } from "../../flow/index.ts";
 import type { PiHost } from "../../pi/index.ts";
 import type { Result } from "../../runtime/result.ts";
@@ -70,39 +77,95 @@ export interface CallOutcome {
 const ANSWER_DIRECTIVE = landThePlaneDirective({ canReset: false, answerOnly: true });
 
 /** Runs a call; `onProgress` gets the rows whenever a turn starts, uses a tool or ends. */
-export async function runCall(core: CallCore, params: SubagentParams, signal?: AbortSignal, onProgress?: (details: SubagentDetails) => void): Promise<CallOutcome> {
+export async function runCall(
+	core: CallCore,
+	params: SubagentParams,
+	signal?: AbortSignal,
+	onProgress?: (details: SubagentDetails) => void,
+): Promise<CallOutcome> {
 	if (core.depth >= core.maxDepth) {
-		return refused(core, `Refused: delegation is bounded at depth ${core.maxDepth} (${MAX_DEPTH_ENV}), and this is depth ${core.depth}. Do the task yourself.`);
+		return refused(
+			core,
+			`Refused: delegation is bounded at depth ${core.maxDepth} (${MAX_DEPTH_ENV}), and this is depth ${core.depth}. Do the task yourself.`,
+		);
 	}
 	const planned = planCall(params, loadRoster(core.pi.cwd, core.scope));
 	if (!planned.ok) return refused(core, `Refused: ${planned.message}`, planned.faults);
 	const plan = planned.plan;
 	const progress = new Progress();
-	const details = (ok: boolean, extra: Partial<SubagentDetails> = {}): SubagentDetails => ({ mode: plan.mode, depth: core.depth, ok, rows: progress.snapshot(), usage: progress.usage(), ...extra });
+	const details = (ok: boolean, extra: Partial<SubagentDetails> = {}): SubagentDetails => ({
+		mode: plan.mode,
+		depth: core.depth,
+		ok,
+		rows: progress.snapshot(),
+		usage: progress.usage(),
+		...extra,
+	});
 	const onEvent = (event: Parameters<Progress["fold"]>[0]) => {
 		if (progress.fold(event, Date.now())) onProgress?.(details(true));
 	};
-	const childTools = (request: SpawnRequest) => [childTool({ ...core, depth: core.depth + 1, ask: NOBODY, ...budgetOf(request) })];
+	const childTools = (request: SpawnRequest) => [
+		childTool({ ...core, depth: core.depth + 1, ask: NOBODY, ...budgetOf(request) }),
+	];
 	const bind = (spawn: Spawn): Spawn => (core.budget ? budgetedSpawn(spawn, core.budget) : spawn);
 	if (plan.mode === "flow" || (plan.mode === "chain" && "written" in plan)) {
-		const request = { input: plan.input, ...(plan.model ? { model: plan.model } : {}), ...(plan.timeoutMs !== undefined ? { timeoutMs: plan.timeoutMs } : {}) };
+		const request = {
+			input: plan.input,
+			...(plan.model ? { model: plan.model } : {}),
+			...(plan.timeoutMs !== undefined ? { timeoutMs: plan.timeoutMs } : {}),
+		};
 		const prepared =
-			plan.mode === "flow" ? await prepareLaunch({ ...request, name: plan.flow }, core.pi, core.scope, core.ask) : await prepareChain(plan.written, request, core.pi, core.scope, core.ask);
-		if (!prepared.ok) return refused(core, `Refused: ${plan.mode === "flow" ? `the flow \`${plan.flow}\`` : "the chain"} cannot run:`, prepared.lines);
-		const launched = await launch(prepared.value, { ...(signal ? { signal } : {}), onEvent, childTools, wrapSpawn: bind });
+			plan.mode === "flow"
+				? await prepareLaunch({ ...request, name: plan.flow }, core.pi, core.scope, core.ask)
+				: await prepareChain(plan.written, request, core.pi, core.scope, core.ask);
+		if (!prepared.ok)
+			return refused(
+				core,
+				`Refused: ${plan.mode === "flow" ? `the flow \`${plan.flow}\`` : "the chain"} cannot run:`,
+				prepared.lines,
+			);
+		const launched = await launch(prepared.value, {
+			...(signal ? { signal } : {}),
+			onEvent,
+			childTools,
+			wrapSpawn: bind,
+		});
 		const answer = answerOf(prepared.value.flow.name.value, plan.input, launched);
 		const ok = launched.result.ok;
-		return { text: answer.content, isError: !ok, details: details(ok, { runDir: launched.runDir }), usage: progress.usage() };
+		return {
+			text: answer.content,
+			isError: !ok,
+			details: details(ok, { runDir: launched.runDir }),
+			usage: progress.usage(),
+		};
 	}
 	const host = await core.host();
 	const fallback = core.defaultModel;
-	const spawn: Spawn = bind(withChildTools(fallback ? (r) => host.spawn(r.model || r.agent.model ? r : { ...r, model: fallback }) : host.spawn, childTools));
+	const spawn: Spawn = bind(
+		withChildTools(
+			fallback ? (r) => host.spawn(r.model || r.agent.model ? r : { ...r, model: fallback }) : host.spawn,
+			childTools,
+		),
+	);
 	// Delegated turns are unattended too: the watermark asks them to land, under the same switch and threshold.
 	const policy = (await resolveHandoffPolicy({ cwd: core.pi.cwd, agentDir: agentDir(), env: process.env })).policy;
 	const watermark = policy.enabled ? { threshold: policy.watermark, directive: ANSWER_DIRECTIVE } : undefined;
-	const options = { cwd: core.pi.cwd, spawn, ...(signal ? { signal } : {}), onEvent, ...(plan.model ? { model: plan.model } : {}), ...(plan.timeoutMs !== undefined ? { timeoutMs: plan.timeoutMs } : {}), ...(watermark ? { watermark } : {}) };
+	const options = {
+		cwd: core.pi.cwd,
+		spawn,
+		...(signal ? { signal } : {}),
+		onEvent,
+		...(plan.model ? { model: plan.model } : {}),
+		...(plan.timeoutMs !== undefined ? { timeoutMs: plan.timeoutMs } : {}),
+		...(watermark ? { watermark } : {}),
+	};
 	if (plan.mode === "chain" && "steps" in plan) {
-		const result = await chain({ ...options, spawn: stepSpawn(spawn, plan.steps), steps: plan.steps.map((s) => s.agent), input: plan.input });
+		const result = await chain({
+			...options,
+			spawn: stepSpawn(spawn, plan.steps),
+			steps: plan.steps.map((s) => s.agent),
+			input: plan.input,
+		});
 		const text = result.ok ? result.output : `The chain failed at ${result.agent}: ${result.error ?? "unknown error"}`;
 		return { text, isError: !result.ok, details: details(result.ok), usage: progress.usage() };
 	}
@@ -110,16 +173,30 @@ export async function runCall(core: CallCore, params: SubagentParams, signal?: A
 	try {
 		if (plan.mode === "single") {
 			const r = await pool.turn(plan.agent, plan.task);
-			return { text: r.ok ? r.output : `The subagent ${r.agent} failed: ${r.error ?? "unknown error"}`, isError: !r.ok, details: details(r.ok), usage: progress.usage() };
+			return {
+				text: r.ok ? r.output : `The subagent ${r.agent} failed: ${r.error ?? "unknown error"}`,
+				isError: !r.ok,
+				details: details(r.ok),
+				usage: progress.usage(),
+			};
 		}
 		const results: (Result | undefined)[] = plan.tasks.map(() => undefined);
 		// A stop rejects the map once the started turns end; what ended is still reported, task by task.
-		await mapConcurrent(plan.tasks, plan.concurrency, async (t, i) => (results[i] = await pool.turn(t.agent, t.task, { key: `${t.agent.name}[${i}]` })), signal).catch(() => {});
+		await mapConcurrent(
+			plan.tasks,
+			plan.concurrency,
+			async (t, i) => (results[i] = await pool.turn(t.agent, t.task, { key: `${t.agent.name}[${i}]` })),
+			signal,
+		).catch(() => {});
 		const ok = results.every((r) => r?.ok);
 		const text = plan.tasks
 			.map((t, i) => {
 				const r = results[i];
-				const body = !r ? "(not run: the call was stopped)" : r.ok ? r.output : `(failed: ${r.error ?? "unknown error"})`;
+				const body = !r
+					? "(not run: the call was stopped)"
+					: r.ok
+						? r.output
+						: `(failed: ${r.error ?? "unknown error"})`;
 				return `## ${i + 1}. ${t.agent.name}${r?.ok ? "" : " (failed)"}\n\n${body}`;
 			})
 			.join("\n\n");
@@ -139,7 +216,12 @@ export function childTool(core: CallCore): ToolSpec {
 		execute: async (args, signal) => {
 			const out = await runCall(core, args as SubagentParams, signal);
 			// The children's usage goes with the result, so the parent's session totals include the grandchildren.
-			return { text: out.text, details: out.details, ...(out.isError ? { isError: true } : {}), ...(out.usage ? { usage: out.usage } : {}) };
+			return {
+				text: out.text,
+				details: out.details,
+				...(out.isError ? { isError: true } : {}),
+				...(out.usage ? { usage: out.usage } : {}),
+			};
 		},
 	};
 }
@@ -148,9 +230,22 @@ export function childTool(core: CallCore): ToolSpec {
  * The `subagent` tool for the agents of a run started by a command: one level below this process, with
  * the run's host, nobody to ask, and the run's model (`--model`, or the script's) for agents naming none.
  */
-export function runChildTools(pi: CallCore["pi"], scope: Scope, host: PiHost, runModel?: string): (request: SpawnRequest) => ToolSpec[] {
+export function runChildTools(
+	pi: CallCore["pi"],
+	scope: Scope,
+	host: PiHost,
+	runModel?: string,
+): (request: SpawnRequest) => ToolSpec[] {
 	const { depth, maxDepth } = depthFromEnv();
-	const core: CallCore = { pi, scope, ask: NOBODY, depth: depth + 1, maxDepth, host: async () => host, ...(runModel ? { defaultModel: runModel } : {}) };
+	const core: CallCore = {
+		pi,
+		scope,
+		ask: NOBODY,
+		depth: depth + 1,
+		maxDepth,
+		host: async () => host,
+		...(runModel ? { defaultModel: runModel } : {}),
+	};
 	// Built per subagent: each one's tool carries that subagent's share of the run's budget.
 	return (request) => [childTool({ ...core, ...budgetOf(request) })];
 }
@@ -170,13 +265,20 @@ function stepSpawn(spawn: Spawn, steps: readonly ChainStepPlan[]): Spawn {
 		return {
 			...sub,
 			ask: (task, options) =>
-				sub.ask(step.task ? `${step.task}\n\n## Output of the previous step\n\n${task}` : task, { ...options, ...(step.timeoutMs !== undefined ? { timeoutMs: step.timeoutMs } : {}) }),
+				sub.ask(step.task ? `${step.task}\n\n## Output of the previous step\n\n${task}` : task, {
+					...options,
+					...(step.timeoutMs !== undefined ? { timeoutMs: step.timeoutMs } : {}),
+				}),
 		};
 	};
 }
 
 function refused(core: CallCore, text: string, faults?: string[]): CallOutcome {
-	return { text: faults?.length ? `${text}\n${faults.join("\n")}` : text, isError: true, details: { mode: "refused", depth: core.depth, ok: false, rows: [], ...(faults ? { faults } : {}) } };
+	return {
+		text: faults?.length ? `${text}\n${faults.join("\n")}` : text,
+		isError: true,
+		details: { mode: "refused", depth: core.depth, ok: false, rows: [], ...(faults ? { faults } : {}) },
+	};
 }
 
 /** Depth and bound from the environment. */

@@ -23,25 +23,32 @@ export async function executeSubagent(
 	onUpdate: AgentToolUpdateCallback<SubagentDetails> | undefined,
 	ctx: ExtensionContext,
 ): Promise<AgentToolResult<SubagentDetails>> {
-		const scope = await projectScope(ctx, memory);
-		let host: Promise<PiHost> | undefined;
-		const core = {
-			pi: ctx,
-			scope,
-			ask: ctx.hasUI ? dialogAsk(ctx.ui) : NOBODY,
-			...depthFromEnv(),
-			host: () => (host ??= hostFor(ctx)),
-		};
-		const out = await runCall(core, params, signal, (details) => onUpdate?.({ content: [{ type: "text", text: progressText(details) }], details })).catch(
-			// A failure of ours (a host that will not open) is still an answer the model can act on.
-			(error: unknown) => ({ text: `The subagent tool failed: ${error instanceof Error ? error.message : String(error)}`, isError: true, details: { mode: "refused" as const, depth: core.depth, ok: false, rows: [] }, usage: undefined }),
-		);
-		return {
-			content: [{ type: "text", text: out.text }],
-			details: out.details,
-			...(out.usage ? { usage: piUsage(out.usage) } : {}),
-			...(out.isError ? { isError: true } : {}),
-		};
+	const scope = await projectScope(ctx, memory);
+	let host: Promise<PiHost> | undefined;
+	const core = {
+		pi: ctx,
+		scope,
+		ask: ctx.hasUI ? dialogAsk(ctx.ui) : NOBODY,
+		...depthFromEnv(),
+		host: () => (host ??= hostFor(ctx)),
+	};
+	const out = await runCall(core, params, signal, (details) =>
+		onUpdate?.({ content: [{ type: "text", text: progressText(details) }], details }),
+	).catch(
+		// A failure of ours (a host that will not open) is still an answer the model can act on.
+		(error: unknown) => ({
+			text: `The subagent tool failed: ${error instanceof Error ? error.message : String(error)}`,
+			isError: true,
+			details: { mode: "refused" as const, depth: core.depth, ok: false, rows: [] },
+			usage: undefined,
+		}),
+	);
+	return {
+		content: [{ type: "text", text: out.text }],
+		details: out.details,
+		...(out.usage ? { usage: piUsage(out.usage) } : {}),
+		...(out.isError ? { isError: true } : {}),
+	};
 }
 
 /** A partial result's text, for clients that show text only (RPC, print). */

@@ -21,7 +21,7 @@ export function registerSubagentTool(pi: ExtensionAPI, memory: TrustMemory): voi
 		label: "Subagent",
 		description: [
 			"Delegate to pi-flows subagents, each a fresh pi session that sees only the task it is given:",
-			"one agent ({ agent, task }), several in parallel ({ tasks: [{ agent, task }], concurrency }), steps in order ({ chain: [...] } or { chain: \"@a -> @b\", task }),",
+			'one agent ({ agent, task }), several in parallel ({ tasks: [{ agent, task }], concurrency }), steps in order ({ chain: [...] } or { chain: "@a -> @b", task }),',
 			`or a whole flow ({ flow, input }). Agents: ${agents.join(", ") || "none found"} (plus the project's, when it is trusted).`,
 		].join(" "),
 		promptSnippet: "Delegate self-contained work to pi-flows subagents or run a pi-flows flow",

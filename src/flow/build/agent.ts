@@ -16,12 +16,19 @@ export function readAgent(n: NodeInput): AgentNode {
 		const agent = ctx.str(main, `${path}.agent`, "an agent's name");
 		if (agent) node.agent = agent;
 		const among = keys.get("among");
-		if (among) ctx.report("among-without-from", among.keyRange, `${path}.among`, "`among` goes with `agent-from`, not with a literal `agent`");
+		if (among)
+			ctx.report(
+				"among-without-from",
+				among.keyRange,
+				`${path}.among`,
+				"`among` goes with `agent-from`, not with a literal `agent`",
+			);
 	} else {
 		const from = ctx.address(main, `${path}.agent-from`);
 		if (from) node.agentFrom = from;
 		const among = keys.get("among");
-		if (!among) ctx.report("missing-key", main.keyRange, `${path}.among`, "`agent-from` needs `among:`, the agents it may pick");
+		if (!among)
+			ctx.report("missing-key", main.keyRange, `${path}.among`, "`agent-from` needs `among:`, the agents it may pick");
 		else {
 			const names = ctx.names(among, `${path}.among`, "agent names");
 			if (names) node.among = names;
@@ -30,7 +37,13 @@ export function readAgent(n: NodeInput): AgentNode {
 	const get = (key: string) => keys.get(key);
 	const output = get("output");
 	const verdict = get("verdict");
-	if (output && verdict) ctx.report("verdict-with-output", output.keyRange, `${path}.output`, "a `verdict:` node answers `{ approved, remarks? }` through the verdict tool; it takes no `output:`");
+	if (output && verdict)
+		ctx.report(
+			"verdict-with-output",
+			output.keyRange,
+			`${path}.output`,
+			"a `verdict:` node answers `{ approved, remarks? }` through the verdict tool; it takes no `output:`",
+		);
 	else if (output) {
 		const t = ctx.type(output, `${path}.output`);
 		if (t) node.output = t;
@@ -70,7 +83,13 @@ export function readAgent(n: NodeInput): AgentNode {
 	if (thinking) {
 		const t = ctx.str(thinking, `${path}.thinking`, `one of ${THINKING_LEVELS.join(", ")}`);
 		if (t && !THINKING_LEVELS.includes(t.value)) {
-			ctx.report("key-type", t.range, `${path}.thinking`, `\`thinking\` must be one of ${THINKING_LEVELS.join(", ")}, not \`${t.value}\``, { expected: THINKING_LEVELS });
+			ctx.report(
+				"key-type",
+				t.range,
+				`${path}.thinking`,
+				`\`thinking\` must be one of ${THINKING_LEVELS.join(", ")}, not \`${t.value}\``,
+				{ expected: THINKING_LEVELS },
+			);
 		} else if (t) node.thinking = t;
 	}
 	const tools = get("tools");

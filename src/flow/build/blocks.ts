@@ -4,7 +4,16 @@
  * block is as checkable as the root.
  */
 import { isScalar } from "yaml";
-import { allNodes, type ChoiceCase, type ChoiceNode, type Join, type Located, type LoopNode, type MapNode, type ParallelNode } from "../ast.ts";
+import {
+	allNodes,
+	type ChoiceCase,
+	type ChoiceNode,
+	type Join,
+	type Located,
+	type LoopNode,
+	type MapNode,
+	type ParallelNode,
+} from "../ast.ts";
 import { type BuildContext, type Entry, seqItems } from "./context.ts";
 import { base, type NodeInput, readSequence } from "./node.ts";
 import { ID_PATTERN } from "./words.ts";
@@ -16,7 +25,8 @@ export function readChoice(n: NodeInput): ChoiceNode {
 	const main = keys.get("choice") as Entry;
 	const items = seqItems(main.value);
 	const cases: ChoiceCase[] = [];
-	if (!items || items.length === 0) ctx.report("key-type", main.range, `${path}.choice`, "`choice` is a non-empty list of cases `{ when, do }`");
+	if (!items || items.length === 0)
+		ctx.report("key-type", main.range, `${path}.choice`, "`choice` is a non-empty list of cases `{ when, do }`");
 	for (const [i, item] of (items ?? []).entries()) {
 		const range = ctx.rangeOf(item, main.range);
 		const entries = ctx.entries(item);
@@ -35,8 +45,15 @@ export function readChoice(n: NodeInput): ChoiceNode {
 		const nodes = body ? readSequence(ctx, body.value, body.range, path, n.refused, "a case's `do`") : [];
 		const nameEntry = get("name");
 		const name = nameEntry ? ctx.str(nameEntry, `${casePath}.name`, "a case name") : undefined;
-		if (name && !ID_PATTERN.test(name.value)) ctx.report("key-type", name.range, `${casePath}.name`, `a case name is a name like \`approved\`, not \`${name.value}\``);
-		if (condition) cases.push({ when: condition, body: nodes, range, ...(name && ID_PATTERN.test(name.value) ? { name } : {}) });
+		if (name && !ID_PATTERN.test(name.value))
+			ctx.report(
+				"key-type",
+				name.range,
+				`${casePath}.name`,
+				`a case name is a name like \`approved\`, not \`${name.value}\``,
+			);
+		if (condition)
+			cases.push({ when: condition, body: nodes, range, ...(name && ID_PATTERN.test(name.value) ? { name } : {}) });
 		// A case whose `when:` does not read is dropped with one fault; its nodes, sections and reads of them
 		// are not mistakes of their own (a loop's broken condition gives one fault too).
 		else for (const node of allNodes(nodes)) n.refused.add(node.id.value);
@@ -44,13 +61,27 @@ export function readChoice(n: NodeInput): ChoiceNode {
 	const names = cases.map((c) => c.name?.value).filter((v): v is string => !!v);
 	for (const c of cases) {
 		if (c.name && (c.name.value === "default" || names.indexOf(c.name.value) !== names.lastIndexOf(c.name.value))) {
-			ctx.report("key-type", c.name.range, `${path}.choice`, `the case name \`${c.name.value}\` is ${c.name.value === "default" ? "reserved for the default" : "used twice"}`);
+			ctx.report(
+				"key-type",
+				c.name.range,
+				`${path}.choice`,
+				`the case name \`${c.name.value}\` is ${c.name.value === "default" ? "reserved for the default" : "used twice"}`,
+			);
 			delete c.name;
 		}
 	}
 	const dflt = keys.get("default");
-	if (!dflt) ctx.report("missing-key", main.keyRange, `${path}.default`, "a choice needs `default:` (write `default: []` for nothing)");
-	const otherwise = dflt && seqItems(dflt.value)?.length !== 0 ? readSequence(ctx, dflt.value, dflt.range, path, n.refused, "`default`") : [];
+	if (!dflt)
+		ctx.report(
+			"missing-key",
+			main.keyRange,
+			`${path}.default`,
+			"a choice needs `default:` (write `default: []` for nothing)",
+		);
+	const otherwise =
+		dflt && seqItems(dflt.value)?.length !== 0
+			? readSequence(ctx, dflt.value, dflt.range, path, n.refused, "`default`")
+			: [];
 	return { kind: "choice", ...base(n), cases, otherwise };
 }
 
@@ -60,10 +91,25 @@ export function readParallel(n: NodeInput): ParallelNode {
 	const main = keys.get("parallel") as Entry;
 	const entries = ctx.entries(main.value);
 	const branches: ParallelNode["branches"] = [];
-	if (!entries || entries.length < 2) ctx.report("key-type", main.range, `${path}.parallel`, "`parallel` maps at least two branch names to lists of nodes");
+	if (!entries || entries.length < 2)
+		ctx.report(
+			"key-type",
+			main.range,
+			`${path}.parallel`,
+			"`parallel` maps at least two branch names to lists of nodes",
+		);
 	for (const e of entries ?? []) {
-		if (!ID_PATTERN.test(e.key)) ctx.report("key-type", e.keyRange, `${path}.parallel`, `a branch name is a name like \`tests\`, not \`${e.key}\``);
-		branches.push({ name: { value: e.key, range: e.keyRange }, body: readSequence(ctx, e.value, e.range, path, n.refused, `the branch \`${e.key}\``) });
+		if (!ID_PATTERN.test(e.key))
+			ctx.report(
+				"key-type",
+				e.keyRange,
+				`${path}.parallel`,
+				`a branch name is a name like \`tests\`, not \`${e.key}\``,
+			);
+		branches.push({
+			name: { value: e.key, range: e.keyRange },
+			body: readSequence(ctx, e.value, e.range, path, n.refused, `the branch \`${e.key}\``),
+		});
 	}
 	return { kind: "parallel", ...base(n), branches, ...blockOptions(ctx, keys, path) };
 }
@@ -75,14 +121,22 @@ export function readMap(n: NodeInput): MapNode {
 	const node: MapNode = { kind: "map", ...base(n), body: [], ...blockOptions(ctx, keys, path) };
 	if (n.kindKey === "map") {
 		const items = seqItems(main.value);
-		const strings = items?.map((i) => (isScalar(i) && typeof i.value === "string" ? { value: i.value, range: ctx.rangeOf(i, main.range) } : undefined));
+		const strings = items?.map((i) =>
+			isScalar(i) && typeof i.value === "string" ? { value: i.value, range: ctx.rangeOf(i, main.range) } : undefined,
+		);
 		if (!strings || strings.length === 0 || strings.some((s) => !s)) {
-			ctx.report("key-type", main.range, `${path}.map`, "a literal `map:` is a non-empty list of strings; anything typed comes through `map-from:`");
+			ctx.report(
+				"key-type",
+				main.range,
+				`${path}.map`,
+				"a literal `map:` is a non-empty list of strings; anything typed comes through `map-from:`",
+			);
 		} else node.items = strings as Located<string>[];
 	} else {
 		const from = ctx.address(main, `${path}.map-from`);
 		if (from) node.from = from;
-		if (!keys.has("max")) ctx.report("missing-key", main.keyRange, `${path}.max`, "`map-from` needs `max:`, the most items it will run");
+		if (!keys.has("max"))
+			ctx.report("missing-key", main.keyRange, `${path}.max`, "`map-from` needs `max:`, the most items it will run");
 	}
 	const max = n.kindKey === "map" ? undefined : keys.get("max");
 	if (max) {
@@ -108,7 +162,8 @@ export function readLoop(n: NodeInput): LoopNode {
 	const node = { kind: "loop", ...base(n), body: [] } as unknown as LoopNode;
 	if (until) node.until = until;
 	const max = keys.get("max");
-	if (!max) ctx.report("missing-key", main.keyRange, `${path}.max`, "a loop needs `max:`, the most iterations it may run");
+	if (!max)
+		ctx.report("missing-key", main.keyRange, `${path}.max`, "a loop needs `max:`, the most iterations it may run");
 	else {
 		const m = ctx.int(max, `${path}.max`, 1);
 		if (m) node.max = m;
@@ -126,8 +181,14 @@ export function readLoop(n: NodeInput): LoopNode {
 		if (entries && (!first || !next)) {
 			// A mapping that lacks one side is a missing key, as combo reports it.
 			const side = first ? "next" : "first";
-			ctx.report("missing-key", carry.keyRange, `${path}.carry.${side}`, `\`carry\` needs \`${side}:\`: \`{ first: <address>, next: <address> }\``);
-		} else if (!entries || !first || !next) ctx.report("key-type", carry.range, `${path}.carry`, "`carry` is `{ first: <address>, next: <address> }`");
+			ctx.report(
+				"missing-key",
+				carry.keyRange,
+				`${path}.carry.${side}`,
+				`\`carry\` needs \`${side}:\`: \`{ first: <address>, next: <address> }\``,
+			);
+		} else if (!entries || !first || !next)
+			ctx.report("key-type", carry.range, `${path}.carry`, "`carry` is `{ first: <address>, next: <address> }`");
 		else {
 			ctx.unknownKeys(entries, ["first", "next"], `${path}.carry`, "`carry`");
 			const a = ctx.address(first, `${path}.carry.first`);
@@ -157,7 +218,13 @@ function ownId(ctx: BuildContext, entry: Entry | undefined, n: NodeInput): Locat
 	if (!entry) return undefined;
 	const s = ctx.str(entry, `${n.path}.ledger`, "this node's own id");
 	if (s && s.value !== n.id.value) {
-		ctx.report("key-type", s.range, `${n.path}.ledger`, `\`ledger\` names the node's own id (\`${n.id.value}\`), not \`${s.value}\``, { expected: [n.id.value] });
+		ctx.report(
+			"key-type",
+			s.range,
+			`${n.path}.ledger`,
+			`\`ledger\` names the node's own id (\`${n.id.value}\`), not \`${s.value}\``,
+			{ expected: [n.id.value] },
+		);
 		return undefined;
 	}
 	return s;
@@ -184,7 +251,13 @@ function blockOptions(ctx: BuildContext, keys: ReadonlyMap<string, Entry>, path:
 		else if (v === "any") j = { kind: "any" };
 		else if (typeof v === "number" && Number.isSafeInteger(v) && v >= 1) j = { kind: "quorum", count: v };
 		if (j) out.join = { value: j, range: join.range };
-		else ctx.report("key-type", join.range, `${path}.join`, `\`join\` is \`all\`, \`any\` or a whole number of branches that must succeed, not ${describe(join.value)}`);
+		else
+			ctx.report(
+				"key-type",
+				join.range,
+				`${path}.join`,
+				`\`join\` is \`all\`, \`any\` or a whole number of branches that must succeed, not ${describe(join.value)}`,
+			);
 	}
 	return out;
 }

@@ -45,16 +45,27 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 	const refused = new Set<string>();
 	const top = ctx.entries(file.yaml.contents as never);
 	if (!top) {
-		ctx.report("not-a-flow", file.frontmatterRange, "", `the frontmatter is ${describe(file.yaml.contents as never)}, not a mapping of flow keys`);
+		ctx.report(
+			"not-a-flow",
+			file.frontmatterRange,
+			"",
+			`the frontmatter is ${describe(file.yaml.contents as never)}, not a mapping of flow keys`,
+		);
 		return { faults: ctx.faults, refused };
 	}
 	const keys = new Map(top.map((e) => [e.key, e]));
 	const steps = keys.get("steps");
 	if (steps && !keys.has("nodes") && !keys.has("chain")) {
 		// combo's old linear pipeline: one fault that says so and how to convert, not five generic ones.
-		ctx.report("pipeline-format-removed", steps.keyRange, "steps", "this is combo's old `steps:` pipeline, a format that was removed; rewrite it as a flow", {
-			hint: "Rename `steps:` to `nodes:`, give each step an `id:` and `reads:` of the step before it (the first reads `input`), add `input: string`, and move each step's `task:` into a `## <id>` section below the frontmatter (docs/flows.md, From combo's pipelines).",
-		});
+		ctx.report(
+			"pipeline-format-removed",
+			steps.keyRange,
+			"steps",
+			"this is combo's old `steps:` pipeline, a format that was removed; rewrite it as a flow",
+			{
+				hint: "Rename `steps:` to `nodes:`, give each step an `id:` and `reads:` of the step before it (the first reads `input`), add `input: string`, and move each step's `task:` into a `## <id>` section below the frontmatter (docs/flows.md, From combo's pipelines).",
+			},
+		);
 		return { faults: ctx.faults, refused };
 	}
 	const peer = peerFile(keys, file);
@@ -64,24 +75,42 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 	}
 	ctx.unknownKeys(top, FLOW_KEYS, "", "a flow");
 	const at = file.table.range(file.yamlBase, file.yamlBase);
-	for (const key of ["name", "description", "input"]) if (!keys.has(key)) ctx.report("missing-key", at, key, `a flow needs \`${key}:\``);
+	for (const key of ["name", "description", "input"])
+		if (!keys.has(key)) ctx.report("missing-key", at, key, `a flow needs \`${key}:\``);
 	const nodesEntry = keys.get("nodes");
 	const chainEntry = keys.get("chain");
 	if (!nodesEntry && !chainEntry) ctx.report("missing-key", at, "nodes", "a flow needs `nodes:` (or `chain:`)");
-	if (nodesEntry && chainEntry) ctx.report("twin-keys", chainEntry.keyRange, "chain", "`nodes` and `chain` are two ways to write the same thing; write one");
+	if (nodesEntry && chainEntry)
+		ctx.report(
+			"twin-keys",
+			chainEntry.keyRange,
+			"chain",
+			"`nodes` and `chain` are two ways to write the same thing; write one",
+		);
 	const name = keys.has("name") ? ctx.str(keys.get("name") as Entry, "name", "the flow's name") : undefined;
 	if (name && expectedName !== undefined && name.value !== expectedName) {
-		ctx.report("name-mismatch", name.range, "name", `\`name: ${name.value}\` differs from the file name \`${expectedName}\``, {
-			hint: "A flow is found by its file name, so the two must agree.",
-		});
+		ctx.report(
+			"name-mismatch",
+			name.range,
+			"name",
+			`\`name: ${name.value}\` differs from the file name \`${expectedName}\``,
+			{
+				hint: "A flow is found by its file name, so the two must agree.",
+			},
+		);
 	}
-	if (name?.value === "resume") ctx.report("reserved-name", name.range, "name", "`resume` is reserved: `/run resume` takes that word");
-	const description = keys.has("description") ? ctx.str(keys.get("description") as Entry, "description", "one line") : undefined;
+	if (name?.value === "resume")
+		ctx.report("reserved-name", name.range, "name", "`resume` is reserved: `/run resume` takes that word");
+	const description = keys.has("description")
+		? ctx.str(keys.get("description") as Entry, "description", "one line")
+		: undefined;
 	const inputEntry = keys.get("input");
 	const input: Located<Type> | undefined = inputEntry ? ctx.type(inputEntry, "input") : undefined;
 	// Without a type that read, `input` stands in as a string; its fields must not be refused a second time.
 	if (!input) refused.add("input");
-	const model = keys.has("model") ? ctx.str(keys.get("model") as Entry, "model", "a model like `provider/id`") : undefined;
+	const model = keys.has("model")
+		? ctx.str(keys.get("model") as Entry, "model", "a model like `provider/id`")
+		: undefined;
 	const timeout = keys.has("timeout") ? ctx.duration(keys.get("timeout") as Entry, "timeout") : undefined;
 	const budget = keys.has("budget") ? readBudget(ctx, keys.get("budget") as Entry) : undefined;
 	const handoff = keys.has("handoff") ? readHandoff(ctx, keys.get("handoff") as Entry, "handoff") : undefined;
@@ -93,7 +122,8 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 	if (nodesEntry) nodes = readSequence(ctx, nodesEntry.value, nodesEntry.range, "", refused, "`nodes`");
 	else if (chainEntry) {
 		chain = ctx.str(chainEntry, "chain", "a chain like `@scout -> @synthesiser`");
-		if (chain && !expandChain) ctx.report("key-type", chain.range, "chain", "this reader cannot expand `chain:`; run it with pi-flows");
+		if (chain && !expandChain)
+			ctx.report("key-type", chain.range, "chain", "this reader cannot expand `chain:`; run it with pi-flows");
 		if (chain && expandChain) {
 			const scalar = chainEntry.value;
 			const base = isScalar(scalar) ? scalarBase(scalar as Scalar<string>, file.text, file.yamlBase) : undefined;
@@ -144,7 +174,12 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 function readTransport(ctx: ReturnType<typeof buildContext>, entry: Entry): TransportDecl | undefined {
 	const entries = ctx.entries(entry.value);
 	if (!entries) {
-		ctx.report("key-type", entry.range, "transport", "`transport` is a mapping of `attempts`, `wait`, `stall` and/or `adaptive`");
+		ctx.report(
+			"key-type",
+			entry.range,
+			"transport",
+			"`transport` is a mapping of `attempts`, `wait`, `stall` and/or `adaptive`",
+		);
 		return undefined;
 	}
 	ctx.unknownKeys(entries, ["attempts", "wait", "stall", "adaptive"], "transport", "`transport`");
@@ -165,7 +200,16 @@ function readTransport(ctx: ReturnType<typeof buildContext>, entry: Entry): Tran
 }
 
 /** Keys an agent file has and a flow has not: an agent file in a flows folder says so with one of them. */
-const AGENT_ONLY = ["tools", "thinking", "lifetime", "mustCallTool", "openInHerdr", "color", "permissionMode", "disallowedTools"];
+const AGENT_ONLY = [
+	"tools",
+	"thinking",
+	"lifetime",
+	"mustCallTool",
+	"openInHerdr",
+	"color",
+	"permissionMode",
+	"disallowedTools",
+];
 
 /**
  * A peer's file in a flows folder, told by its keys: an agent (pi, combo, Claude Code), or a pi-subagents
@@ -179,7 +223,12 @@ function peerFile(keys: ReadonlyMap<string, Entry>, file: FlowFile): { message: 
 			hint: "Move it to an agents folder (`.pi/agents/`, `<agentDir>/agents/` or `.claude/agents/`), and name it in a flow's node as `agent:`.",
 		};
 	}
-	if (keys.has("name") && keys.has("description") && [...keys.keys()].every((k) => ["name", "description", "package"].includes(k)) && file.sections.length > 0) {
+	if (
+		keys.has("name") &&
+		keys.has("description") &&
+		[...keys.keys()].every((k) => ["name", "description", "package"].includes(k)) &&
+		file.sections.length > 0
+	) {
 		return {
 			message: "this looks like a pi-subagents chain (`## <agent>` steps under a name and a description), not a flow",
 			hint: "Rename the file to `<name>.chain.md` to run it as a chain, or add `input:` and `nodes:` to make it a flow.",

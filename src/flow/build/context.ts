@@ -40,22 +40,35 @@ export interface BuildContext {
 	/** A list of distinct names (`among`, `tools`). */
 	names(e: Entry, path: string, what: string): Located<string>[] | undefined;
 	/** Refuses keys outside `allowed`, with the nearest as did-you-mean. */
-	unknownKeys(entries: Entry[], allowed: readonly string[], path: string, owner: string, elsewhere?: ReadonlyMap<string, string>): void;
+	unknownKeys(
+		entries: Entry[],
+		allowed: readonly string[],
+		path: string,
+		owner: string,
+		elsewhere?: ReadonlyMap<string, string>,
+	): void;
 }
 
 /** Opens a build context over a read file. */
 export function buildContext(file: FlowFile): BuildContext {
 	const faults: Fault[] = [];
-	const report: BuildContext["report"] = (code, range, path, message, details) => faults.push(fault(code, file.file, range, path, message, details));
+	const report: BuildContext["report"] = (code, range, path, message, details) =>
+		faults.push(fault(code, file.file, range, path, message, details));
 	const rangeOf = (node: Node | null | undefined, fallback: Range): Range => {
 		const r = node?.range;
 		return r ? file.table.range(file.yamlBase + r[0], file.yamlBase + r[1]) : fallback;
 	};
-	const sourceAt = (e: { value: Node | null; range: Range }, path: string): { text: string; at: SourceAt } | undefined => {
+	const sourceAt = (
+		e: { value: Node | null; range: Range },
+		path: string,
+	): { text: string; at: SourceAt } | undefined => {
 		if (!isScalar(e.value) || typeof e.value.value !== "string") return undefined;
 		const scalar = e.value as Scalar<string>;
 		const base = scalarBase(scalar, file.text, file.yamlBase);
-		const at: SourceAt = base === undefined ? { file: file.file, base: 0, table: file.table, path, whole: e.range } : { file: file.file, base, table: file.table, path };
+		const at: SourceAt =
+			base === undefined
+				? { file: file.file, base: 0, table: file.table, path, whole: e.range }
+				: { file: file.file, base, table: file.table, path };
 		return { text: scalar.value, at };
 	};
 	const ctx: BuildContext = {
@@ -72,7 +85,8 @@ export function buildContext(file: FlowFile): BuildContext {
 			});
 		},
 		str(e, path, what) {
-			if (isScalar(e.value) && typeof e.value.value === "string" && e.value.value.trim() !== "") return { value: e.value.value.trim(), range: e.range };
+			if (isScalar(e.value) && typeof e.value.value === "string" && e.value.value.trim() !== "")
+				return { value: e.value.value.trim(), range: e.range };
 			report("key-type", e.range, path, `\`${e.key}\` must be ${what}, not ${describe(e.value)}`);
 			return undefined;
 		},
@@ -102,7 +116,12 @@ export function buildContext(file: FlowFile): BuildContext {
 		duration(e, path) {
 			const src = sourceAt(e, path);
 			if (!src) {
-				report("key-type", e.range, path, `\`${e.key}\` must be a duration like \`90s\`, \`10m\` or \`1h30m\`, not ${describe(e.value)}`);
+				report(
+					"key-type",
+					e.range,
+					path,
+					`\`${e.key}\` must be a duration like \`90s\`, \`10m\` or \`1h30m\`, not ${describe(e.value)}`,
+				);
 				return undefined;
 			}
 			const parsed = readDuration(src.text.trim(), src.at);
@@ -124,7 +143,12 @@ export function buildContext(file: FlowFile): BuildContext {
 		condition(e, path) {
 			const src = sourceAt(e, path);
 			if (!src) {
-				report("key-type", e.range, path, `\`${e.key}\` must be a condition like \`review.output.approved\`, not ${describe(e.value)}`);
+				report(
+					"key-type",
+					e.range,
+					path,
+					`\`${e.key}\` must be a condition like \`review.output.approved\`, not ${describe(e.value)}`,
+				);
 				return undefined;
 			}
 			const parsed = parseCondition(src.text, src.at);
@@ -132,7 +156,13 @@ export function buildContext(file: FlowFile): BuildContext {
 			return parsed.value ? { text: src.text, expr: parsed.value, range: e.range } : undefined;
 		},
 		type(e, path) {
-			const parsed = parseTypeShorthand(e.value, { file: file.file, table: file.table, yamlBase: file.yamlBase, path, keyRange: e.keyRange });
+			const parsed = parseTypeShorthand(e.value, {
+				file: file.file,
+				table: file.table,
+				yamlBase: file.yamlBase,
+				path,
+				keyRange: e.keyRange,
+			});
 			faults.push(...parsed.faults);
 			return parsed.value ? { value: parsed.value, range: e.range } : undefined;
 		},

@@ -19,9 +19,19 @@ export function readCheck(n: NodeInput): CheckNode {
 	if (script) {
 		const clean = normalize(script.value);
 		if (isAbsolute(script.value) || clean === ".." || clean.startsWith("../")) {
-			ctx.report("key-type", script.range, `${path}.check`, `\`${script.value}\` leaves the repository; a check is a path inside it, like \`.pi/checks/test.sh\``);
+			ctx.report(
+				"key-type",
+				script.range,
+				`${path}.check`,
+				`\`${script.value}\` leaves the repository; a check is a path inside it, like \`.pi/checks/test.sh\``,
+			);
 		} else if (/\s/.test(script.value)) {
-			ctx.report("key-type", script.range, `${path}.check`, "a check is a script's path, never a command: put the command in a script");
+			ctx.report(
+				"key-type",
+				script.range,
+				`${path}.check`,
+				"a check is a script's path, never a command: put the command in a script",
+			);
 		} else node.script = script;
 	}
 	const timeout = keys.get("timeout");
@@ -46,7 +56,13 @@ export function readCall(n: NodeInput): CallNode {
 	const node = { kind: "flow", ...base(n) } as CallNode;
 	if (callee) node.callee = callee;
 	const input = keys.get("input");
-	if (!input) ctx.report("missing-key", (keys.get("flow") as Entry).keyRange, `${path}.input`, "a `flow` node needs `input:`, an address (use `input` to pass this flow's input on)");
+	if (!input)
+		ctx.report(
+			"missing-key",
+			(keys.get("flow") as Entry).keyRange,
+			`${path}.input`,
+			"a `flow` node needs `input:`, an address (use `input` to pass this flow's input on)",
+		);
 	else {
 		const a = ctx.address(input, `${path}.input`);
 		if (a) node.input = a;
@@ -72,11 +88,28 @@ export function readAsk(n: NodeInput): AskNode {
 	if ((options || confirm) && n.kindKey === "ask-from") {
 		// Each key an `ask-from` cannot take is its own mistake: combo reports both when both are written.
 		for (const e of [options, confirm]) {
-			if (e) ctx.report("ask-form-conflict", e.keyRange, `${path}.${e.key}`, "`ask-from` brings its own options; it takes no `options` or `confirm`");
+			if (e)
+				ctx.report(
+					"ask-form-conflict",
+					e.keyRange,
+					`${path}.${e.key}`,
+					"`ask-from` brings its own options; it takes no `options` or `confirm`",
+				);
 		}
-	} else if (options && confirm) ctx.report("ask-form-conflict", confirm.keyRange, `${path}.confirm`, "`options` and `confirm` are two forms of card; write one");
+	} else if (options && confirm)
+		ctx.report(
+			"ask-form-conflict",
+			confirm.keyRange,
+			`${path}.confirm`,
+			"`options` and `confirm` are two forms of card; write one",
+		);
 	else if (enough && !options && n.kindKey === "ask") {
-		ctx.report("ask-form-conflict", enough.keyRange, `${path}.enough`, "`enough` is a choice card's \"that's enough\" label; a yes/no or free-text card has none");
+		ctx.report(
+			"ask-form-conflict",
+			enough.keyRange,
+			`${path}.enough`,
+			"`enough` is a choice card's \"that's enough\" label; a yes/no or free-text card has none",
+		);
 	}
 	if (options && !confirm && n.kindKey === "ask") {
 		const read = readOptions(n, options);
@@ -85,7 +118,8 @@ export function readAsk(n: NodeInput): AskNode {
 	if (confirm) {
 		const c = ctx.bool(confirm, `${path}.confirm`);
 		if (c?.value === true) node.confirm = c;
-		else if (c) ctx.report("key-type", c.range, `${path}.confirm`, "write `confirm: true`, or leave it out for a free-text card");
+		else if (c)
+			ctx.report("key-type", c.range, `${path}.confirm`, "write `confirm: true`, or leave it out for a free-text card");
 	}
 	if (enough) {
 		const e = ctx.str(enough, `${path}.enough`, "a label");
@@ -102,10 +136,20 @@ export function readAsk(n: NodeInput): AskNode {
 	if (dflt) {
 		const v = plain(dflt.value);
 		const labels = node.options?.map((o) => o.label.value);
-		const fits = node.confirm ? typeof v === "boolean" : labels ? typeof v === "string" && labels.includes(v) : typeof v === "string";
+		const fits = node.confirm
+			? typeof v === "boolean"
+			: labels
+				? typeof v === "string" && labels.includes(v)
+				: typeof v === "string";
 		if (!fits) {
 			const what = node.confirm ? "true or false" : labels ? `one of the options (${labels.join(", ")})` : "a string";
-			ctx.report("ask-default-mismatch", dflt.range, `${path}.default`, `this card cannot answer ${describe(dflt.value)}; \`default\` must be ${what}`, labels ? { expected: labels } : {});
+			ctx.report(
+				"ask-default-mismatch",
+				dflt.range,
+				`${path}.default`,
+				`this card cannot answer ${describe(dflt.value)}; \`default\` must be ${what}`,
+				labels ? { expected: labels } : {},
+			);
 		} else node.fallback = { value: v, range: dflt.range };
 	}
 	return node;
@@ -119,7 +163,12 @@ function readOptions(n: NodeInput, entry: Entry): AskNode["options"] {
 		return undefined;
 	}
 	if (items.length < 2 || items.length > 4) {
-		ctx.report("ask-options-count", entry.range, `${path}.options`, `a card offers 2 to 4 options, not ${items.length}`);
+		ctx.report(
+			"ask-options-count",
+			entry.range,
+			`${path}.options`,
+			`a card offers 2 to 4 options, not ${items.length}`,
+		);
 		return undefined;
 	}
 	const out: NonNullable<AskNode["options"]> = [];
@@ -137,7 +186,12 @@ function readOptions(n: NodeInput, entry: Entry): AskNode["options"] {
 			if (d && isScalar(d.value) && typeof d.value.value === "string") description = d.value.value;
 		}
 		if (!label?.trim()) {
-			ctx.report("key-type", range, `${path}.options`, `an option is a label or \`{ label, description }\`, not ${describe(item)}`);
+			ctx.report(
+				"key-type",
+				range,
+				`${path}.options`,
+				`an option is a label or \`{ label, description }\`, not ${describe(item)}`,
+			);
 			return undefined;
 		}
 		if (out.some((o) => o.label.value === label)) {
@@ -153,12 +207,24 @@ function readOptions(n: NodeInput, entry: Entry): AskNode["options"] {
 export function readSwarm(n: NodeInput): SwarmNode {
 	const { ctx, keys, path } = n;
 	const main = keys.get("swarm") as Entry;
-	const node = { kind: "swarm", ...base(n), members: [], reads: readReads(ctx, keys.get("reads"), path) } as unknown as SwarmNode;
+	const node = {
+		kind: "swarm",
+		...base(n),
+		members: [],
+		reads: readReads(ctx, keys.get("reads"), path),
+	} as unknown as SwarmNode;
 	const items = seqItems(main.value);
-	if (!items || items.length === 0) ctx.report("key-type", main.range, `${path}.swarm`, "`swarm` is a non-empty list of members: agent names or `{ agent, count }`");
+	if (!items || items.length === 0)
+		ctx.report(
+			"key-type",
+			main.range,
+			`${path}.swarm`,
+			"`swarm` is a non-empty list of members: agent names or `{ agent, count }`",
+		);
 	for (const item of items ?? []) node.members.push(...member(n, item, main));
 	const rounds = keys.get("rounds");
-	if (!rounds) ctx.report("missing-key", main.keyRange, `${path}.rounds`, "a swarm needs `rounds:`, the most rounds it may run");
+	if (!rounds)
+		ctx.report("missing-key", main.keyRange, `${path}.rounds`, "a swarm needs `rounds:`, the most rounds it may run");
 	else {
 		const r = ctx.int(rounds, `${path}.rounds`, 1);
 		if (r) node.rounds = r;
@@ -183,12 +249,18 @@ export function readSwarm(n: NodeInput): SwarmNode {
 
 function member(n: NodeInput, item: Node, main: Entry): SwarmNode["members"] {
 	const range = n.ctx.rangeOf(item, main.range);
-	if (isScalar(item) && typeof item.value === "string" && item.value.trim()) return [{ agent: { value: item.value.trim(), range }, count: 1, range }];
+	if (isScalar(item) && typeof item.value === "string" && item.value.trim())
+		return [{ agent: { value: item.value.trim(), range }, count: 1, range }];
 	const entries = n.ctx.entries(item);
 	const agent = entries?.find((e) => e.key === "agent");
 	const count = entries?.find((e) => e.key === "count");
 	if (!entries || !agent) {
-		n.ctx.report("key-type", range, `${n.path}.swarm`, `a member is an agent name or \`{ agent, count }\`, not ${describe(item)}`);
+		n.ctx.report(
+			"key-type",
+			range,
+			`${n.path}.swarm`,
+			`a member is an agent name or \`{ agent, count }\`, not ${describe(item)}`,
+		);
 		return [];
 	}
 	n.ctx.unknownKeys(entries, ["agent", "count"], `${n.path}.swarm`, "a member");

@@ -11,7 +11,16 @@ import { readAgent } from "./agent.ts";
 import { readChoice, readLoop, readMap, readParallel } from "./blocks.ts";
 import { type BuildContext, type Entry, seqItems } from "./context.ts";
 import { readAsk, readCall, readCheck, readCommit, readSwarm } from "./leaves.ts";
-import { ADDRESS_WORDS, ID_PATTERN, KEY_OWNER, KIND_KEYS, KIND_OF, NODE_KEYS, RESERVED_WORDS, RETRY_REFUSED } from "./words.ts";
+import {
+	ADDRESS_WORDS,
+	ID_PATTERN,
+	KEY_OWNER,
+	KIND_KEYS,
+	KIND_OF,
+	NODE_KEYS,
+	RESERVED_WORDS,
+	RETRY_REFUSED,
+} from "./words.ts";
 import { describe } from "./yaml-nodes.ts";
 
 /** What every kind reader gets. */
@@ -29,7 +38,14 @@ export interface NodeInput {
 }
 
 /** Reads a sequence of nodes (`nodes:`, `do:`, a case's body). */
-export function readSequence(ctx: BuildContext, node: Node | null, range: Range, parent: string, refused: Set<string>, what = "`do`"): FlowNode[] {
+export function readSequence(
+	ctx: BuildContext,
+	node: Node | null,
+	range: Range,
+	parent: string,
+	refused: Set<string>,
+	what = "`do`",
+): FlowNode[] {
 	const items = seqItems(node);
 	if (!items) {
 		ctx.report("key-type", range, parent || "nodes", `${what} must be a list of nodes, not ${describe(node)}`);
@@ -47,10 +63,21 @@ export function readSequence(ctx: BuildContext, node: Node | null, range: Range,
 	return out;
 }
 
-function readNode(ctx: BuildContext, item: Node, range: Range, parent: string, refused: Set<string>): FlowNode | undefined {
+function readNode(
+	ctx: BuildContext,
+	item: Node,
+	range: Range,
+	parent: string,
+	refused: Set<string>,
+): FlowNode | undefined {
 	const entries = ctx.entries(item);
 	if (!entries) {
-		ctx.report("key-type", range, parent || "nodes", `a node is a mapping with \`id\` and a kind key, not ${describe(item)}`);
+		ctx.report(
+			"key-type",
+			range,
+			parent || "nodes",
+			`a node is a mapping with \`id\` and a kind key, not ${describe(item)}`,
+		);
 		return undefined;
 	}
 	const keys = new Map(entries.map((e) => [e.key, e]));
@@ -61,7 +88,13 @@ function readNode(ctx: BuildContext, item: Node, range: Range, parent: string, r
 		const s = ctx.str(idEntry, parent ? `${parent}/?` : "?", "a name");
 		if (s && !ID_PATTERN.test(s.value)) {
 			const suggestion = s.value.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(?=[0-9])/, "_");
-			ctx.report("invalid-id", s.range, s.value, `the id \`${s.value}\` is not a name a condition can read; try \`${suggestion}\``, { expected: [suggestion] });
+			ctx.report(
+				"invalid-id",
+				s.range,
+				s.value,
+				`the id \`${s.value}\` is not a name a condition can read; try \`${suggestion}\``,
+				{ expected: [suggestion] },
+			);
 			refused.add(s.value);
 		} else if (s && (ADDRESS_WORDS.includes(s.value) || RESERVED_WORDS.includes(s.value))) {
 			ctx.report("reserved-id", s.range, s.value, `\`${s.value}\` is a reserved word and cannot be an id`);
@@ -73,20 +106,37 @@ function readNode(ctx: BuildContext, item: Node, range: Range, parent: string, r
 	const kinds = [...new Set(written.map((e) => KIND_OF[e.key as (typeof KIND_KEYS)[number]]))];
 	if (kinds.length !== 1) {
 		// `choise:` is a kind key misspelt: the fault stands on that key and names the one it meant.
-		const known = (key: string) => key === "id" || (KIND_KEYS as readonly string[]).includes(key) || Object.values(NODE_KEYS).some((keys) => keys.includes(key));
-		const misspelt = kinds.length === 0 ? entries.map((e) => ({ e, near: known(e.key) ? undefined : nearest(e.key, KIND_KEYS) })).find((x) => x.near) : undefined;
+		const known = (key: string) =>
+			key === "id" ||
+			(KIND_KEYS as readonly string[]).includes(key) ||
+			Object.values(NODE_KEYS).some((keys) => keys.includes(key));
+		const misspelt =
+			kinds.length === 0
+				? entries.map((e) => ({ e, near: known(e.key) ? undefined : nearest(e.key, KIND_KEYS) })).find((x) => x.near)
+				: undefined;
 		const message = misspelt
 			? `the node has no kind key; \`${misspelt.e.key}\` is not one. Did you mean \`${misspelt.near}\`?`
 			: kinds.length === 0
 				? `the node has no kind key; give it one of \`${KIND_KEYS.join("`, `")}\``
 				: `the node has ${kinds.length} kind keys (\`${written.map((e) => e.key).join("`, `")}\`); a node is exactly one kind`;
-		ctx.report("node-kind", misspelt?.e.keyRange ?? id?.range ?? range, path, message, misspelt?.near ? { expected: [misspelt.near] } : undefined);
+		ctx.report(
+			"node-kind",
+			misspelt?.e.keyRange ?? id?.range ?? range,
+			path,
+			message,
+			misspelt?.near ? { expected: [misspelt.near] } : undefined,
+		);
 		if (id) refused.add(id.value);
 		refuseInside(entries, refused);
 		return undefined;
 	}
 	if (written.length === 2) {
-		ctx.report("twin-keys", written[1].keyRange, `${path}.${written[1].key}`, `\`${written[0].key}\` and \`${written[1].key}\` are twins: write one (a literal, or an address with \`-from\`)`);
+		ctx.report(
+			"twin-keys",
+			written[1].keyRange,
+			`${path}.${written[1].key}`,
+			`\`${written[0].key}\` and \`${written[1].key}\` are twins: write one (a literal, or an address with \`-from\`)`,
+		);
 		if (id) refused.add(id.value);
 		refuseInside(entries, refused);
 		return undefined;
@@ -99,22 +149,40 @@ function readNode(ctx: BuildContext, item: Node, range: Range, parent: string, r
 	const kindKey = written[0].key;
 	const retry = keys.get("retry");
 	if (retry && kind !== "agent") {
-		ctx.report("retry-refused", retry.keyRange, `${path}.retry`, `\`retry\` is refused on ${withArticle(kind)} node: ${RETRY_REFUSED[kind]}`);
+		ctx.report(
+			"retry-refused",
+			retry.keyRange,
+			`${path}.retry`,
+			`\`retry\` is refused on ${withArticle(kind)} node: ${RETRY_REFUSED[kind]}`,
+		);
 		keys.delete("retry");
 	}
 	// A literal `map:` runs exactly its listed items, so a bound beside it says nothing: combo refuses it too.
-	const allowed = ["id", kindKey, "on-fail", ...(NODE_KEYS[kind] ?? []).filter((k) => !(kindKey === "map" && k === "max"))];
+	const allowed = [
+		"id",
+		kindKey,
+		"on-fail",
+		...(NODE_KEYS[kind] ?? []).filter((k) => !(kindKey === "map" && k === "max")),
+	];
 	const others = new Map([...KEY_OWNER].filter(([k]) => !allowed.includes(k)));
 	if (kindKey === "map") others.set("max", "`map-from` nodes (a literal `map:` runs exactly its items)");
-	ctx.unknownKeys([...keys.values()].filter((e) => e.key !== "retry" || kind === "agent"), allowed, path, `${withArticle(kind)} node`, others);
+	ctx.unknownKeys(
+		[...keys.values()].filter((e) => e.key !== "retry" || kind === "agent"),
+		allowed,
+		path,
+		`${withArticle(kind)} node`,
+		others,
+	);
 	// A misspelt `output:` leaves the node untyped: reads into its output would report the same slip again.
 	// Any unknown key makes the node one reported mistake (as combo): reads into its output are not reported again.
-	if (!keys.has("output") && [...keys.keys()].some((k) => !allowed.includes(k) && k !== "retry")) refused.add(`${id.value}.output`);
+	if (!keys.has("output") && [...keys.keys()].some((k) => !allowed.includes(k) && k !== "retry"))
+		refused.add(`${id.value}.output`);
 	let onFail: Located<"continue"> | undefined;
 	const onFailEntry = keys.get("on-fail");
 	if (onFailEntry) {
 		const s = ctx.str(onFailEntry, `${path}.on-fail`, "`continue`");
-		if (s && s.value !== "continue") ctx.report("key-type", s.range, `${path}.on-fail`, `\`on-fail\` takes only \`continue\`, not \`${s.value}\``);
+		if (s && s.value !== "continue")
+			ctx.report("key-type", s.range, `${path}.on-fail`, `\`on-fail\` takes only \`continue\`, not \`${s.value}\``);
 		else if (s) onFail = { value: "continue", range: s.range };
 	}
 	const input: NodeInput = { ctx, id, path, keys, kindKey, range, refused, ...(onFail ? { onFail } : {}) };
@@ -150,7 +218,13 @@ function refuseInside(entries: readonly Entry[], refused: Set<string>): void {
 	const walk = (node: unknown) => {
 		if (isMap(node)) {
 			for (const pair of node.items) {
-				if (isScalar(pair.key) && pair.key.value === "id" && isScalar(pair.value) && typeof pair.value.value === "string") refused.add(pair.value.value.trim());
+				if (
+					isScalar(pair.key) &&
+					pair.key.value === "id" &&
+					isScalar(pair.value) &&
+					typeof pair.value.value === "string"
+				)
+					refused.add(pair.value.value.trim());
 				else walk(pair.value);
 			}
 		} else if (isSeq(node)) node.items.forEach(walk);
@@ -162,4 +236,3 @@ function refuseInside(entries: readonly Entry[], refused: Set<string>): void {
 export function base(n: NodeInput) {
 	return { id: n.id, path: n.path, range: n.range, ...(n.onFail ? { onFail: n.onFail } : {}) };
 }
-

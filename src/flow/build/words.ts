@@ -5,10 +5,35 @@
 import { RESERVED_WORDS as CEL_RESERVED } from "../syntax/index.ts";
 
 /** Keys of the frontmatter. */
-export const FLOW_KEYS = ["name", "description", "input", "model", "timeout", "nodes", "chain", "budget", "handoff", "transport"] as const;
+export const FLOW_KEYS = [
+	"name",
+	"description",
+	"input",
+	"model",
+	"timeout",
+	"nodes",
+	"chain",
+	"budget",
+	"handoff",
+	"transport",
+] as const;
 
 /** Kind keys: a node is `id` plus exactly one of these (twins count as one kind). */
-export const KIND_KEYS = ["agent", "agent-from", "choice", "parallel", "map", "map-from", "loop", "check", "commit", "ask", "ask-from", "flow", "swarm"] as const;
+export const KIND_KEYS = [
+	"agent",
+	"agent-from",
+	"choice",
+	"parallel",
+	"map",
+	"map-from",
+	"loop",
+	"check",
+	"commit",
+	"ask",
+	"ask-from",
+	"flow",
+	"swarm",
+] as const;
 
 /** The kind a kind key makes. */
 export const KIND_OF: Record<(typeof KIND_KEYS)[number], string> = {
@@ -29,7 +54,22 @@ export const KIND_OF: Record<(typeof KIND_KEYS)[number], string> = {
 
 /** Keys each kind takes besides `id`, its kind key and `on-fail`. */
 export const NODE_KEYS: Record<string, readonly string[]> = {
-	agent: ["among", "reads", "output", "memory", "verdict", "retry", "timeout", "model", "thinking", "tools", "skills", "handoff", "pane", "openInHerdr"],
+	agent: [
+		"among",
+		"reads",
+		"output",
+		"memory",
+		"verdict",
+		"retry",
+		"timeout",
+		"model",
+		"thinking",
+		"tools",
+		"skills",
+		"handoff",
+		"pane",
+		"openInHerdr",
+	],
 	choice: ["default"],
 	parallel: ["copies", "fail-fast", "join"],
 	map: ["do", "max", "concurrency", "copies", "fail-fast", "ledger", "join"],
@@ -43,7 +83,9 @@ export const NODE_KEYS: Record<string, readonly string[]> = {
 
 /** Which kind a key belongs to, for "it belongs to loop nodes" in unknown-key faults. */
 export const KEY_OWNER: ReadonlyMap<string, string> = new Map(
-	Object.entries(NODE_KEYS).flatMap(([kind, keys]) => keys.map((k) => [k, `${kind} nodes`] as [string, string])).reverse(),
+	Object.entries(NODE_KEYS)
+		.flatMap(([kind, keys]) => keys.map((k) => [k, `${kind} nodes`] as [string, string]))
+		.reverse(),
 );
 
 /** Why `retry:` is refused on kinds that cannot retry. */
@@ -60,7 +102,18 @@ export const RETRY_REFUSED: Record<string, string> = {
 };
 
 /** Words an address starts with or selects; an id may not be one. */
-export const ADDRESS_WORDS = ["input", "item", "diff", "output", "ok", "error", "previous", "carry", "ledger", "handoff"];
+export const ADDRESS_WORDS = [
+	"input",
+	"item",
+	"diff",
+	"output",
+	"ok",
+	"error",
+	"previous",
+	"carry",
+	"ledger",
+	"handoff",
+];
 
 /** CEL's reserved words (the expression grammar's list). */
 export const RESERVED_WORDS: readonly string[] = CEL_RESERVED;

@@ -35,9 +35,16 @@ export function checkAgent(w: Walk, node: AgentNode, scope: Scope): Type {
 		w.amongAgents.set(node.id.value, byName);
 		// Without `among` the node is already refused (missing-key); the enum rule is then not a second mistake.
 		if (t && t.kind !== "enum" && node.among) {
-			report(w, "key-type", node.agentFrom.range, `${path}.agent-from`, `\`agent-from\` reads an enum of agent names; \`${node.agentFrom.text}\` is not one`, {
-				hint: "Type the field in the earlier node's `output:`, e.g. `worker: scout | reviewer`.",
-			});
+			report(
+				w,
+				"key-type",
+				node.agentFrom.range,
+				`${path}.agent-from`,
+				`\`agent-from\` reads an enum of agent names; \`${node.agentFrom.text}\` is not one`,
+				{
+					hint: "Type the field in the earlier node's `output:`, e.g. `worker: scout | reviewer`.",
+				},
+			);
 		} else if (t?.kind === "enum" && node.among) {
 			const among = node.among.map((a) => a.value);
 			const missing = t.values.filter((v) => !among.includes(v));
@@ -46,7 +53,14 @@ export function checkAgent(w: Walk, node: AgentNode, scope: Scope): Type {
 				// The mistake is the name that is not in the enum, or else the list that lacks a value.
 				const first = node.among.find((a) => extra.includes(a.value));
 				const at = first ? first.range : cover(node.among[0].range, node.among[node.among.length - 1].range);
-				report(w, "among-mismatch", at, `${path}.among`, `\`among\` must list exactly the enum's values (${t.values.join(", ")})${missing.length ? `; missing ${missing.join(", ")}` : ""}${extra.length ? `; not in the enum: ${extra.join(", ")}` : ""}`, { expected: [...t.values] });
+				report(
+					w,
+					"among-mismatch",
+					at,
+					`${path}.among`,
+					`\`among\` must list exactly the enum's values (${t.values.join(", ")})${missing.length ? `; missing ${missing.join(", ")}` : ""}${extra.length ? `; not in the enum: ${extra.join(", ")}` : ""}`,
+					{ expected: [...t.values] },
+				);
 			}
 		}
 	}
@@ -58,7 +72,9 @@ export function checkAgent(w: Walk, node: AgentNode, scope: Scope): Type {
 			if (skill) found.push(skill);
 			else {
 				const near = nearest(name.value, w.skills?.names() ?? []);
-				report(w, "unknown-skill", name.range, `${path}.skills`, `no skill \`${name.value}\`.${didYouMean(near)}`, { expected: near ? [near] : [] });
+				report(w, "unknown-skill", name.range, `${path}.skills`, `no skill \`${name.value}\`.${didYouMean(near)}`, {
+					expected: near ? [near] : [],
+				});
 			}
 		}
 		w.nodeSkills.set(node.id.value, found);
@@ -67,14 +83,26 @@ export function checkAgent(w: Walk, node: AgentNode, scope: Scope): Type {
 		const block = scope.block(node.verdict.value);
 		if (!block?.ledger) {
 			const ledgers = scope.enclosing.filter((e) => e.ledger).map((e) => e.id);
-			report(w, "unknown-scope", node.verdict.range, `${path}.verdict`, `\`verdict\` names an enclosing node with a \`ledger:\`; \`${node.verdict.value}\` is not one.${didYouMean(nearest(node.verdict.value, ledgers))}`);
+			report(
+				w,
+				"unknown-scope",
+				node.verdict.range,
+				`${path}.verdict`,
+				`\`verdict\` names an enclosing node with a \`ledger:\`; \`${node.verdict.value}\` is not one.${didYouMean(nearest(node.verdict.value, ledgers))}`,
+			);
 		}
 	}
 	if (node.memory) {
 		const scopeId = node.memory.value;
 		if (scopeId !== "flow" && !scope.block(scopeId)) {
 			const names = ["flow", ...scope.enclosing.map((e) => e.id)];
-			report(w, "unknown-scope", node.memory.range, `${path}.memory`, `\`memory\` names an enclosing node or \`flow\`; \`${scopeId}\` is not one.${didYouMean(nearest(scopeId, names))}`);
+			report(
+				w,
+				"unknown-scope",
+				node.memory.range,
+				`${path}.memory`,
+				`\`memory\` names an enclosing node or \`flow\`; \`${scopeId}\` is not one.${didYouMean(nearest(scopeId, names))}`,
+			);
 		} else {
 			for (const agent of node.agent ? [node.agent.value] : (node.among ?? []).map((a) => a.value)) {
 				w.memory.push({ scope: scopeId, agent, node, ...(node.output ? { output: node.output.value } : {}) });
@@ -91,8 +119,14 @@ export function checkAgent(w: Walk, node: AgentNode, scope: Scope): Type {
 export function lookup(w: Walk, name: string, range: AgentNode["range"], path: string): AgentDef | undefined {
 	const entry = w.roster.get(name);
 	if (!entry) {
-		const hint = missHint(name, w.roster.names(), { what: "agents", where: "they are the `.md` files of the package's `agents/`, `~/.pi/agent/agents/` and the project's `.pi/agents/`" });
-		report(w, "unknown-agent", range, path, `no agent \`${name}\`.${hint.text}`, { expected: hint.near ? [hint.near] : [] });
+		const hint = missHint(name, w.roster.names(), {
+			what: "agents",
+			where:
+				"they are the `.md` files of the package's `agents/`, `~/.pi/agent/agents/` and the project's `.pi/agents/`",
+		});
+		report(w, "unknown-agent", range, path, `no agent \`${name}\`.${hint.text}`, {
+			expected: hint.near ? [hint.near] : [],
+		});
 		return undefined;
 	}
 	if (entry.kind === "broken") {
@@ -103,10 +137,17 @@ export function lookup(w: Walk, name: string, range: AgentNode["range"], path: s
 	if (unknown.length) {
 		const near = nearest(unknown[0], SUBAGENT_TOOLS);
 		const named = unknown.map((t) => `\`${t}\``).join(", ");
-		report(w, "unknown-tool", range, path, `the agent \`${entry.name}\` (${entry.file}) lists ${named}, which a flow's subagent cannot have (it can have ${SUBAGENT_TOOLS.join(", ")}).${didYouMean(near)}`, {
-			hint: "Flow subagents load no pi extensions, so an extension's tool is never there.",
-			expected: near ? [near] : [],
-		});
+		report(
+			w,
+			"unknown-tool",
+			range,
+			path,
+			`the agent \`${entry.name}\` (${entry.file}) lists ${named}, which a flow's subagent cannot have (it can have ${SUBAGENT_TOOLS.join(", ")}).${didYouMean(near)}`,
+			{
+				hint: "Flow subagents load no pi extensions, so an extension's tool is never there.",
+				expected: near ? [near] : [],
+			},
+		);
 	}
 	return entry;
 }
@@ -115,7 +156,13 @@ export function lookup(w: Walk, name: string, range: AgentNode["range"], path: s
 function narrow(w: Walk, node: AgentNode, agent: AgentDef): void {
 	for (const tool of node.tools ?? []) {
 		if (!agent.tools.includes(tool.value)) {
-			report(w, "tools-widen", tool.range, `${node.path}.tools`, `\`${tool.value}\` is not among the tools \`${agent.name}\` is granted (${agent.tools.join(", ") || "none"}); a node can only narrow them`);
+			report(
+				w,
+				"tools-widen",
+				tool.range,
+				`${node.path}.tools`,
+				`\`${tool.value}\` is not among the tools \`${agent.name}\` is granted (${agent.tools.join(", ") || "none"}); a node can only narrow them`,
+			);
 		}
 	}
 }

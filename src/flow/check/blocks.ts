@@ -5,7 +5,19 @@
  */
 import { allNodes, type ChoiceNode, type FlowNode, type LoopNode, type MapNode, type ParallelNode } from "../ast.ts";
 import type { Segment } from "../syntax/index.ts";
-import { BOOLEAN, enumOf, field, intersect, listOf, NUMBER, objectOf, sameType, STRING, type Type, typeToString } from "../types/index.ts";
+import {
+	BOOLEAN,
+	enumOf,
+	field,
+	intersect,
+	listOf,
+	NUMBER,
+	objectOf,
+	sameType,
+	STRING,
+	type Type,
+	typeToString,
+} from "../types/index.ts";
 import { COPY_FIELDS, entryType, STOP_TYPE } from "./node-types.ts";
 import { readAddress, readCondition } from "./reads.ts";
 import type { Scope } from "./scope.ts";
@@ -42,16 +54,33 @@ export function checkMap(w: Walk, node: MapNode, scope: Scope): Type {
 	if (node.from) {
 		const t = readAddress(w, node.from, scope, `${node.path}.map-from`);
 		if (t && t.kind !== "list") {
-			report(w, "key-type", node.from.range, `${node.path}.map-from`, `\`map-from\` reads a list; \`${node.from.text}\` is ${typeToString(t)}`);
+			report(
+				w,
+				"key-type",
+				node.from.range,
+				`${node.path}.map-from`,
+				`\`map-from\` reads a list; \`${node.from.text}\` is ${typeToString(t)}`,
+			);
 		} else if (t?.kind === "list") item = t.of;
 	}
 	if (node.items && node.max && node.items.length > node.max.value) {
-		report(w, "key-type", node.max.range, `${node.path}.max`, `the literal list has ${node.items.length} items, more than \`max: ${node.max.value}\``);
+		report(
+			w,
+			"key-type",
+			node.max.range,
+			`${node.path}.max`,
+			`the literal list has ${node.items.length} items, more than \`max: ${node.max.value}\``,
+		);
 	}
 	// A list that did not read (refused by the builder, or not a list here) was reported once; reads of
 	// `item` in the body have no type to be checked against, so they say nothing more.
 	const itemRefused = !node.items && item === undefined;
-	const inner = scope.inside({ id: node.id.value, kind: "map", ...(itemRefused ? { itemRefused } : { item: item ?? STRING }), ledger: !!node.ledger });
+	const inner = scope.inside({
+		id: node.id.value,
+		kind: "map",
+		...(itemRefused ? { itemRefused } : { item: item ?? STRING }),
+		ledger: !!node.ledger,
+	});
 	const last = checkSequence(w, node.body, inner).last;
 	return listOf(entryType(last, [field("item", item ?? STRING), ...(node.copies?.value ? COPY_FIELDS : [])]));
 }
@@ -92,7 +121,12 @@ function shapeOf(node: LoopNode): { reads: boolean; typed: boolean } {
 function after(scope: Scope, nodes: readonly FlowNode[], types: ReadonlyMap<string, Type>): Scope {
 	let here = scope;
 	for (const node of nodes) {
-		here = here.with({ id: node.id.value, type: types.get(node.id.value) as Type, handoff: node.kind === "agent", ledger: (node.kind === "loop" || node.kind === "map") && !!node.ledger });
+		here = here.with({
+			id: node.id.value,
+			type: types.get(node.id.value) as Type,
+			handoff: node.kind === "agent",
+			ledger: (node.kind === "loop" || node.kind === "map") && !!node.ledger,
+		});
 	}
 	return here;
 }
@@ -126,7 +160,13 @@ export function checkLoop(w: Walk, node: LoopNode, scope: Scope): Type {
 		if (next) {
 			const both = intersect(first, next);
 			if (!both) {
-				report(w, "carry-mismatch", node.carry.range, `${node.path}.carry`, `\`first\` (${typeToString(first)}) and \`next\` (${typeToString(next)}) share no field of the same name and type`);
+				report(
+					w,
+					"carry-mismatch",
+					node.carry.range,
+					`${node.path}.carry`,
+					`\`first\` (${typeToString(first)}) and \`next\` (${typeToString(next)}) share no field of the same name and type`,
+				);
 				carry = undefined;
 			} else carry = both;
 		}

@@ -39,13 +39,17 @@ export type TimeoutSource = "node" | "flow" | "default";
 
 /** The bound of one attempt of an agent node, and where it came from. */
 export function turnTimeout(node: FlowNode, flow: Flow): { ms: number; source: TimeoutSource } {
-	if ((node.kind === "agent" || node.kind === "swarm") && node.timeout) return { ms: node.timeout.value, source: "node" };
+	if ((node.kind === "agent" || node.kind === "swarm") && node.timeout)
+		return { ms: node.timeout.value, source: "node" };
 	if (flow.timeout) return { ms: flow.timeout.value, source: "flow" };
 	return { ms: DEFAULT_TURN_TIMEOUT_MS, source: "default" };
 }
 
 /** Computes bounds for every node address of a flow (callees' bounds come from `calleeBound`). */
-export function computeBounds(flow: Flow, calleeBound: (node: FlowNode) => Bound | undefined): { total: Bound; nodes: Map<string, Bound> } {
+export function computeBounds(
+	flow: Flow,
+	calleeBound: (node: FlowNode) => Bound | undefined,
+): { total: Bound; nodes: Map<string, Bound> } {
 	const nodes = new Map<string, Bound>();
 	const seq = (list: readonly FlowNode[]): Bound => list.map(one).reduce(sum, ZERO);
 	const one = (node: FlowNode): Bound => {
@@ -81,7 +85,8 @@ export function computeBounds(flow: Flow, calleeBound: (node: FlowNode) => Bound
 	const bound = (node: FlowNode): Bound => {
 		switch (node.kind) {
 			case "agent": {
-				const continuations = node.handoff?.continuations?.value ?? flow.handoff?.continuations?.value ?? DEFAULT_CONTINUATIONS;
+				const continuations =
+					node.handoff?.continuations?.value ?? flow.handoff?.continuations?.value ?? DEFAULT_CONTINUATIONS;
 				const turns = (1 + (node.retry?.value ?? 0)) * (1 + continuations);
 				return { turns, ms: turns * turnTimeout(node, flow).ms, waits: false };
 			}
@@ -97,7 +102,11 @@ export function computeBounds(flow: Flow, calleeBound: (node: FlowNode) => Bound
 				return [...node.cases.map((c) => seq(c.body)), seq(node.otherwise)].reduce(worst, ZERO);
 			case "parallel": {
 				const branches = node.branches.map((b) => seq(b.body));
-				return { turns: branches.reduce((a, b) => a + b.turns, 0), ms: Math.max(0, ...branches.map((b) => b.ms)), waits: branches.some((b) => b.waits) };
+				return {
+					turns: branches.reduce((a, b) => a + b.turns, 0),
+					ms: Math.max(0, ...branches.map((b) => b.ms)),
+					waits: branches.some((b) => b.waits),
+				};
 			}
 			case "map": {
 				const body = seq(node.body);

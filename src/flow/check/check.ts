@@ -62,7 +62,14 @@ export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedF
 		if (first) {
 			w.faults.push({
 				...dup(flow.file, node.id.range, node.path, node.id.value),
-				related: [{ message: "first defined here", file: flow.file, line: first.id.range.start.line, column: first.id.range.start.column }],
+				related: [
+					{
+						message: "first defined here",
+						file: flow.file,
+						line: first.id.range.start.line,
+						column: first.id.range.start.column,
+					},
+				],
 			});
 			// Which of the two a read means is unknowable; the duplicate is the one mistake to report.
 			refused.add(node.id.value);
@@ -75,7 +82,9 @@ export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedF
 	checkMemory(w);
 	if (w.faults.length > 0) return { faults: sortFaults(dedupe(w.faults)) };
 	const { total, nodes: bounds } = computeBounds(flow, (node) => w.callees.get(node.id.value)?.bound);
-	const commits = nodes.some((n) => n.kind === "commit" || (n.kind === "flow" && w.callees.get(n.id.value)?.commits === true));
+	const commits = nodes.some(
+		(n) => n.kind === "commit" || (n.kind === "flow" && w.callees.get(n.id.value)?.commits === true),
+	);
 	return {
 		value: brand(flow, {
 			agents: w.agents,

@@ -70,7 +70,14 @@ export function readFields(
 		}
 		const field = type.fields.find((f) => f.name === seg.name);
 		if (!field) {
-			return { fault: unknownName(env, seg, type.fields.map((f) => f.name), "field") };
+			return {
+				fault: unknownName(
+					env,
+					seg,
+					type.fields.map((f) => f.name),
+					"field",
+				),
+			};
 		}
 		type = field.type;
 	}

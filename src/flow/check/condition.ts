@@ -101,7 +101,12 @@ function binary(w: Walk, expr: Expr & { kind: "binary" }, scope: Scope): Operand
 		case "&&":
 		case "||":
 			for (const side of [a, b]) {
-				want(w, side, (t) => t.kind === "boolean", (t) => `\`${expr.op}\` takes booleans, not ${describe(t)}.`);
+				want(
+					w,
+					side,
+					(t) => t.kind === "boolean",
+					(t) => `\`${expr.op}\` takes booleans, not ${describe(t)}.`,
+				);
 			}
 			return { type: BOOLEAN, range };
 		case "==":

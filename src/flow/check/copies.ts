@@ -19,7 +19,11 @@ export function canWrite(w: Walk, nodes: readonly FlowNode[]): boolean {
 function writes(w: Walk, node: FlowNode): boolean {
 	if (node.kind === "commit") return true;
 	if (node.kind === "flow") return calleeWrites(w.callees.get(node.id.value));
-	if (node.kind === "swarm") return node.members.some((m) => { const a = w.roster.get(m.agent.value); return a?.kind === "agent" && a.tools.some((t) => WRITING_TOOLS.includes(t)); });
+	if (node.kind === "swarm")
+		return node.members.some((m) => {
+			const a = w.roster.get(m.agent.value);
+			return a?.kind === "agent" && a.tools.some((t) => WRITING_TOOLS.includes(t));
+		});
 	if (node.kind !== "agent") return false;
 	const narrowed = node.tools?.map((t) => t.value);
 	return agentsOf(w, node).some((a) => (narrowed ?? a.tools).some((t) => WRITING_TOOLS.includes(t)));
@@ -41,20 +45,44 @@ function commits(w: Walk, nodes: readonly FlowNode[]): FlowNode | undefined {
 
 /** Applies the copies rules to every block of the flow. */
 export function checkCopies(w: Walk): void {
-	const visit = (nodes: readonly FlowNode[], insideCopies: ReadonlySet<string> | undefined, open: ReadonlySet<string>) => {
+	const visit = (
+		nodes: readonly FlowNode[],
+		insideCopies: ReadonlySet<string> | undefined,
+		open: ReadonlySet<string>,
+	) => {
 		for (const node of nodes) {
 			if (insideCopies && node.kind === "agent" && node.memory && !open.has(node.memory.value)) {
-				report(w, "memory-outside-copies", node.memory.range, `${node.path}.memory`, `\`${node.memory.value}\` opens outside the \`copies: true\` block this node is in; scope the memory to a node inside it`);
+				report(
+					w,
+					"memory-outside-copies",
+					node.memory.range,
+					`${node.path}.memory`,
+					`\`${node.memory.value}\` opens outside the \`copies: true\` block this node is in; scope the memory to a node inside it`,
+				);
 			}
 			const concurrent =
-				(node.kind === "parallel" && node.branches.length >= 2) || (node.kind === "map" && (node.concurrency?.value ?? 1) > 1);
+				(node.kind === "parallel" && node.branches.length >= 2) ||
+				(node.kind === "map" && (node.concurrency?.value ?? 1) > 1);
 			const copies = (node.kind === "parallel" || node.kind === "map") && node.copies?.value === true;
 			if (concurrent && !copies && canWrite(w, childrenOf(node))) {
-				report(w, "copies-needed", node.id.range, node.path, `branches of \`${node.id.value}\` run at the same time and can write to the tree; add \`copies: true\` (or run one at a time)`);
+				report(
+					w,
+					"copies-needed",
+					node.id.range,
+					node.path,
+					`branches of \`${node.id.value}\` run at the same time and can write to the tree; add \`copies: true\` (or run one at a time)`,
+				);
 			}
 			if (copies) {
 				const c = commits(w, childrenOf(node));
-				if (c) report(w, "commit-in-copies", c.id.range, c.path, `\`${c.id.value}\` commits inside the \`copies: true\` block \`${node.id.value}\`; commit after the block`);
+				if (c)
+					report(
+						w,
+						"commit-in-copies",
+						c.id.range,
+						c.path,
+						`\`${c.id.value}\` commits inside the \`copies: true\` block \`${node.id.value}\`; commit after the block`,
+					);
 			}
 			const nowInside = copies ? new Set<string>() : insideCopies;
 			const nowOpen = nowInside ? new Set([...(copies ? [] : open), node.id.value]) : open;
@@ -76,9 +104,23 @@ export function checkMemory(w: Walk): void {
 		const first = seen.get(key);
 		if (!first) seen.set(key, { node: use.node, ...(output ? { output } : {}) });
 		else if (output && first.output && output !== first.output) {
-			report(w, "memory-output-mismatch", use.node.output?.range ?? use.node.id.range, `${use.node.path}.output`, `\`${use.node.id.value}\` shares \`${use.agent}\` in \`${use.scope}\` with \`${first.node.id.value}\` but declares a different \`output:\``, {
-				related: [{ message: "the other node", file: w.flow.file, line: first.node.id.range.start.line, column: first.node.id.range.start.column }],
-			});
+			report(
+				w,
+				"memory-output-mismatch",
+				use.node.output?.range ?? use.node.id.range,
+				`${use.node.path}.output`,
+				`\`${use.node.id.value}\` shares \`${use.agent}\` in \`${use.scope}\` with \`${first.node.id.value}\` but declares a different \`output:\``,
+				{
+					related: [
+						{
+							message: "the other node",
+							file: w.flow.file,
+							line: first.node.id.range.start.line,
+							column: first.node.id.range.start.column,
+						},
+					],
+				},
+			);
 		} else if (output && !first.output) seen.set(key, { node: use.node, output });
 	}
 }

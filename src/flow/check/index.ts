@@ -1,4 +1,12 @@
-export { type Bound, computeBounds, DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_CONTINUATIONS, DEFAULT_TURN_TIMEOUT_MS, type TimeoutSource, turnTimeout } from "./bounds.ts";
+export {
+	type Bound,
+	computeBounds,
+	DEFAULT_CHECK_TIMEOUT_MS,
+	DEFAULT_CONTINUATIONS,
+	DEFAULT_TURN_TIMEOUT_MS,
+	type TimeoutSource,
+	turnTimeout,
+} from "./bounds.ts";
 export { type CheckContext, checkFlow } from "./check.ts";
 export { type CheckedFacts, type CheckedFlow, scriptableAddresses } from "./checked.ts";
 export { type ConditionCheck, checkCondition } from "./condition.ts";

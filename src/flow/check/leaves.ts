@@ -22,11 +22,23 @@ export function checkCommit(w: Walk, node: CommitNode, scope: Scope): Type {
 	if (node.message) {
 		const root = node.message.root;
 		if (root === "input" || root === "item" || root === "diff") {
-			report(w, "key-type", node.message.range, `${node.path}.commit`, `a commit message comes from a node that wrote it, not from \`${root}\``);
+			report(
+				w,
+				"key-type",
+				node.message.range,
+				`${node.path}.commit`,
+				`a commit message comes from a node that wrote it, not from \`${root}\``,
+			);
 		} else {
 			const t = readAddress(w, node.message, scope, `${node.path}.commit`);
 			if (t && t.kind !== "text" && t.kind !== "string") {
-				report(w, "key-type", node.message.range, `${node.path}.commit`, `a commit message is text; \`${node.message.text}\` is ${typeToString(t)}`);
+				report(
+					w,
+					"key-type",
+					node.message.range,
+					`${node.path}.commit`,
+					`a commit message is text; \`${node.message.text}\` is ${typeToString(t)}`,
+				);
 			}
 		}
 	}
@@ -38,9 +50,16 @@ export function checkAsk(w: Walk, node: AskNode, scope: Scope): Type {
 	if (node.questionFrom) {
 		const t = readAddress(w, node.questionFrom, scope, `${node.path}.ask-from`);
 		if (t && !sameType(t, QUESTION)) {
-			report(w, "key-type", node.questionFrom.range, `${node.path}.ask-from`, `\`ask-from\` reads a \`Question\`; \`${node.questionFrom.text}\` is ${typeToString(t)}`, {
-				hint: "Type the field `Question` in the earlier node's `output:`.",
-			});
+			report(
+				w,
+				"key-type",
+				node.questionFrom.range,
+				`${node.path}.ask-from`,
+				`\`ask-from\` reads a \`Question\`; \`${node.questionFrom.text}\` is ${typeToString(t)}`,
+				{
+					hint: "Type the field `Question` in the earlier node's `output:`.",
+				},
+			);
 		}
 	}
 	for (const read of node.reads) readAddress(w, read, scope, `${node.path}.reads`);
@@ -56,7 +75,9 @@ export function checkCall(w: Walk, node: CallNode, scope: Scope): Type {
 	const at = node.callee.range;
 	if ("missing" in found) {
 		const near = nearest(name, found.missing);
-		report(w, "unknown-flow", at, `${node.path}.flow`, `no flow named \`${name}\`.${didYouMean(near)}`, { expected: near ? [near] : [] });
+		report(w, "unknown-flow", at, `${node.path}.flow`, `no flow named \`${name}\`.${didYouMean(near)}`, {
+			expected: near ? [near] : [],
+		});
 		return unresolved(w, node);
 	}
 	if ("cycle" in found) {
@@ -65,14 +86,26 @@ export function checkCall(w: Walk, node: CallNode, scope: Scope): Type {
 	}
 	if ("faults" in found) {
 		const first = found.faults[0];
-		report(w, "broken-flow", at, `${node.path}.flow`, `the flow \`${name}\` (${found.file}) does not check: ${first ? `${first.line}:${first.column}: ${first.code}: ${first.message}` : "it was refused"}`);
+		report(
+			w,
+			"broken-flow",
+			at,
+			`${node.path}.flow`,
+			`the flow \`${name}\` (${found.file}) does not check: ${first ? `${first.line}:${first.column}: ${first.code}: ${first.message}` : "it was refused"}`,
+		);
 		return unresolved(w, node);
 	}
 	const callee = found.value;
 	w.callees.set(node.id.value, callee);
 	const wanted = callee.input.value;
 	if (inputType && wanted.kind !== "string" && !sameType(inputType, wanted)) {
-		report(w, "flow-input-mismatch", (node.input ?? node).range, `${node.path}.input`, `\`${name}\` takes ${typeToString(wanted)}; this passes ${typeToString(inputType)}`);
+		report(
+			w,
+			"flow-input-mismatch",
+			(node.input ?? node).range,
+			`${node.path}.input`,
+			`\`${name}\` takes ${typeToString(wanted)}; this passes ${typeToString(inputType)}`,
+		);
 	}
 	const last = callee.nodes[callee.nodes.length - 1];
 	return (last && callee.types.get(last.id.value)) ?? TEXT;
@@ -95,12 +128,23 @@ export function checkSwarm(w: Walk, node: SwarmNode, scope: Scope): Type {
 	if (node.claimsFrom) {
 		const t = readAddress(w, node.claimsFrom, scope, `${node.path}.claims-from`);
 		if (t && !(t.kind === "list" && (t.of.kind === "string" || t.of.kind === "enum"))) {
-			report(w, "key-type", node.claimsFrom.range, `${node.path}.claims-from`, `\`claims-from\` reads a list of strings (the keys to claim); \`${node.claimsFrom.text}\` is ${typeToString(t)}`);
+			report(
+				w,
+				"key-type",
+				node.claimsFrom.range,
+				`${node.path}.claims-from`,
+				`\`claims-from\` reads a list of strings (the keys to claim); \`${node.claimsFrom.text}\` is ${typeToString(t)}`,
+			);
 		}
 	}
 	for (const read of node.reads) readAddress(w, read, scope, `${node.path}.reads`);
 	if (node.until) {
-		readCondition(w, node.until, scope.with({ id: node.id.value, type: SWARM_TYPE, handoff: false, ledger: false }), `${node.path}.until`);
+		readCondition(
+			w,
+			node.until,
+			scope.with({ id: node.id.value, type: SWARM_TYPE, handoff: false, ledger: false }),
+			`${node.path}.until`,
+		);
 	}
 	return SWARM_TYPE;
 }

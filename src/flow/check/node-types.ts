@@ -4,7 +4,18 @@
  */
 import { ERROR_KINDS } from "../../runtime/result.ts";
 import type { AskNode, FlowNode } from "../ast.ts";
-import { BOOLEAN, enumOf, FREE_STRING, field, listOf, NUMBER, objectOf, STRING, TEXT, type Type } from "../types/index.ts";
+import {
+	BOOLEAN,
+	enumOf,
+	FREE_STRING,
+	field,
+	listOf,
+	NUMBER,
+	objectOf,
+	STRING,
+	TEXT,
+	type Type,
+} from "../types/index.ts";
 
 /** `x.error`: why a node failed. */
 export const ERROR_TYPE = objectOf([field("kind", enumOf(ERROR_KINDS)), field("message", STRING)]);
@@ -45,7 +56,12 @@ export const STOP_TYPE = enumOf(["until", "give-up", "cap"]);
 
 /** An entry of a block's output: how one branch, item or body node ended. */
 export function entryType(output: Type | undefined, extra: ReturnType<typeof field>[] = []): Type {
-	return objectOf([field("ok", BOOLEAN), ...(output ? [field("output", output, true)] : []), field("error", ERROR_TYPE, true), ...extra]);
+	return objectOf([
+		field("ok", BOOLEAN),
+		...(output ? [field("output", output, true)] : []),
+		field("error", ERROR_TYPE, true),
+		...extra,
+	]);
 }
 
 /** `landed` and `refused` of a branch that worked in a copy. */
@@ -56,9 +72,14 @@ export function askType(node: AskNode): Type {
 	if (node.confirm) return objectOf([field("yes", BOOLEAN)]);
 	if (node.options) {
 		const labels = node.options.map((o) => o.label.value);
-		return objectOf([field("answered", BOOLEAN), field("answer", labels.length >= 2 ? enumOf(labels) : STRING, true), field("custom", BOOLEAN, true)]);
+		return objectOf([
+			field("answered", BOOLEAN),
+			field("answer", labels.length >= 2 ? enumOf(labels) : STRING, true),
+			field("custom", BOOLEAN, true),
+		]);
 	}
-	if (node.questionFrom) return objectOf([field("answered", BOOLEAN), field("answer", FREE_STRING, true), field("custom", BOOLEAN, true)]);
+	if (node.questionFrom)
+		return objectOf([field("answered", BOOLEAN), field("answer", FREE_STRING, true), field("custom", BOOLEAN, true)]);
 	return STRING;
 }
 

@@ -22,7 +22,13 @@ export function readAddress(w: Walk, address: Address, scope: Scope, path: strin
 }
 
 /** Type-checks a condition here; its result must be true or false. */
-export function readCondition(w: Walk, condition: Condition, scope: Scope, path: string, extra?: ReadonlyMap<string, Type>): void {
+export function readCondition(
+	w: Walk,
+	condition: Condition,
+	scope: Scope,
+	path: string,
+	extra?: ReadonlyMap<string, Type>,
+): void {
 	// A read of a refused node was already reported where the node is: the condition checker gets a
 	// fault object we drop afterwards, so the parts around it are skipped like any refused part.
 	const refused: Fault = fault("unknown-address", w.flow.file, condition.range, path, "refused elsewhere");
@@ -35,5 +41,8 @@ export function readCondition(w: Walk, condition: Condition, scope: Scope, path:
 			return scope.resolve(segments, path, CONDITION_CODES) ?? { fault: refused };
 		},
 	};
-	keep(w, checkCondition(condition.expr, env).faults.filter((f) => f !== refused));
+	keep(
+		w,
+		checkCondition(condition.expr, env).faults.filter((f) => f !== refused),
+	);
 }

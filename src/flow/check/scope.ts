@@ -153,11 +153,19 @@ export class Scope {
 	 */
 	readonly refused: ReadonlySet<string>;
 
-	constructor(init: { file: string; input: Type; visible?: ReadonlyMap<string, Visible>; enclosing?: readonly Enclosing[]; allIds: ReadonlySet<string>; refused: ReadonlySet<string> }) {
+	constructor(init: {
+		file: string;
+		input: Type;
+		visible?: ReadonlyMap<string, Visible>;
+		enclosing?: readonly Enclosing[];
+		allIds: ReadonlySet<string>;
+		refused: ReadonlySet<string>;
+	}) {
 		this.file = init.file;
 		this.input = init.input;
 		let nodes = init.visible instanceof VisibleNodes ? init.visible : new VisibleNodes(undefined, new Map());
-		if (init.visible && !(init.visible instanceof VisibleNodes)) for (const v of init.visible.values()) nodes = nodes.plus(v);
+		if (init.visible && !(init.visible instanceof VisibleNodes))
+			for (const v of init.visible.values()) nodes = nodes.plus(v);
 		this.nodes = nodes;
 		this.visible = nodes;
 		this.enclosing = init.enclosing ?? [];
@@ -167,12 +175,26 @@ export class Scope {
 
 	/** This scope plus a node that just ended. */
 	with(v: Visible): Scope {
-		return new Scope({ file: this.file, input: this.input, visible: this.nodes.plus(v), enclosing: this.enclosing, allIds: this.allIds, refused: this.refused });
+		return new Scope({
+			file: this.file,
+			input: this.input,
+			visible: this.nodes.plus(v),
+			enclosing: this.enclosing,
+			allIds: this.allIds,
+			refused: this.refused,
+		});
 	}
 
 	/** The scope of a block's body. */
 	inside(e: Enclosing): Scope {
-		return new Scope({ file: this.file, input: this.input, visible: this.nodes, enclosing: [...this.enclosing, e], allIds: this.allIds, refused: this.refused });
+		return new Scope({
+			file: this.file,
+			input: this.input,
+			visible: this.nodes,
+			enclosing: [...this.enclosing, e],
+			allIds: this.allIds,
+			refused: this.refused,
+		});
 	}
 
 	/** The nearest enclosing block with this id. */
@@ -189,7 +211,8 @@ export class Scope {
 		const name = head.name;
 		const f = (code: FaultCode, range: Range, message: string, expected?: string) =>
 			({ fault: fault(code, this.file, range, path, message, expected ? { expected: [expected] } : {}) }) as const;
-		if (name === "input") return this.refused.has("input") ? undefined : this.fields(this.input, segments, 1, path, codes);
+		if (name === "input")
+			return this.refused.has("input") ? undefined : this.fields(this.input, segments, 1, path, codes);
 		if (name === "diff") {
 			if (rest.length) return f(codes.intoText, rest[0].range, "`diff` is text and has no fields");
 			return { type: TEXT };
@@ -204,7 +227,12 @@ export class Scope {
 		const node = this.visible.get(name);
 		const block = this.block(name);
 		if (!node && !block) {
-			if (this.allIds.has(name)) return f(codes.unknown, head.range, `\`${name}\` has not ended before this point; a node reads only what ran before it`);
+			if (this.allIds.has(name))
+				return f(
+					codes.unknown,
+					head.range,
+					`\`${name}\` has not ended before this point; a node reads only what ran before it`,
+				);
 			const candidates = ["input", ...this.visible.keys(), ...this.enclosing.map((e) => e.id)];
 			const near = nearest(name, candidates);
 			const listed = near ? didYouMean(near) : ` Readable here: ${byCloseness(name, candidates, 5).join(", ")}.`;
@@ -214,10 +242,21 @@ export class Scope {
 		if (second && this.refused.has(`${name}.${second.name}`)) return undefined;
 		if (!second) {
 			if (node) return { type: node.type };
-			return f(codes.unknown, head.range, `\`${name}\` is still running here; read \`${name}.previous\`, \`${name}.carry\` or \`${name}.ledger\``);
+			return f(
+				codes.unknown,
+				head.range,
+				`\`${name}\` is still running here; read \`${name}.previous\`, \`${name}.carry\` or \`${name}.ledger\``,
+			);
 		}
 		const fieldNames: string[] = [];
-		if (node) fieldNames.push("output", "ok", "error", ...(node.handoff ? ["handoff"] : []), ...(node.ledger ? ["ledger"] : []));
+		if (node)
+			fieldNames.push(
+				"output",
+				"ok",
+				"error",
+				...(node.handoff ? ["handoff"] : []),
+				...(node.ledger ? ["ledger"] : []),
+			);
 		if (block) {
 			if (block.previous) fieldNames.push("previous");
 			if (block.carry) fieldNames.push("carry");
@@ -227,7 +266,9 @@ export class Scope {
 			case "output":
 				return this.fields((node as Visible).type, segments, 2, path, codes);
 			case "ok":
-				return rest.length > 1 ? f(codes.intoText, rest[1].range, "`ok` is true or false and has no fields") : { type: { kind: "boolean" } };
+				return rest.length > 1
+					? f(codes.intoText, rest[1].range, "`ok` is true or false and has no fields")
+					: { type: { kind: "boolean" } };
 			case "error":
 				return this.fields(ERROR_TYPE, segments, 2, path, codes);
 			case "handoff":
@@ -239,35 +280,64 @@ export class Scope {
 			case "previous": {
 				const third = rest[1];
 				const types = (block as Enclosing).previous as ReadonlyMap<string, Type>;
-				if (!third) return f(codes.unknown, second.range, `\`${name}.previous\` needs a body node: \`${name}.previous.<node>\``);
+				if (!third)
+					return f(codes.unknown, second.range, `\`${name}.previous\` needs a body node: \`${name}.previous.<node>\``);
 				const t = types.get(third.name);
 				if (!t) {
 					const near = nearest(third.name, types.keys());
-					return f(codes.unknown, third.range, `\`${third.name}\` is not a node of the loop \`${name}\`.${didYouMean(near)}`, near);
+					return f(
+						codes.unknown,
+						third.range,
+						`\`${third.name}\` is not a node of the loop \`${name}\`.${didYouMean(near)}`,
+						near,
+					);
 				}
 				return this.fields(entryType(t), segments, 3, path, codes);
 			}
 			default: {
 				const near = nearest(second.name, fieldNames);
-				return f(codes.unknown, second.range, `\`${name}\` has no \`${second.name}\`; it has ${fieldNames.map((x) => `\`${x}\``).join(", ")}.${didYouMean(near)}`, near);
+				return f(
+					codes.unknown,
+					second.range,
+					`\`${name}\` has no \`${second.name}\`; it has ${fieldNames.map((x) => `\`${x}\``).join(", ")}.${didYouMean(near)}`,
+					near,
+				);
 			}
 		}
 	}
 
 	/** Walks fields from `from` into `type`. */
-	fields(type: Type, segments: readonly Segment[], from: number, path: string, codes: Codes): { type: Type } | { fault: Fault } {
+	fields(
+		type: Type,
+		segments: readonly Segment[],
+		from: number,
+		path: string,
+		codes: Codes,
+	): { type: Type } | { fault: Fault } {
 		let t = type;
 		for (let i = from; i < segments.length; i++) {
 			const seg = segments[i];
 			if (t.kind !== "object") {
-				const why = t.kind === "text" ? "an agent's untyped text has no fields; give the node an `output:` type" : `it is ${typeToString(t)}, which has no fields`;
+				const why =
+					t.kind === "text"
+						? "an agent's untyped text has no fields; give the node an `output:` type"
+						: `it is ${typeToString(t)}, which has no fields`;
 				return { fault: fault(codes.intoText, this.file, seg.range, path, `\`.${seg.name}\` cannot be read: ${why}`) };
 			}
 			const next = t.fields.find((x) => x.name === seg.name);
 			if (!next) {
 				const names = t.fields.map((x) => x.name);
 				const near = nearest(seg.name, names);
-				return { fault: fault(codes.unknown, this.file, seg.range, path, `there is no field \`${seg.name}\`; the fields are ${names.join(", ")}.${didYouMean(near)}`, near ? { expected: [near] } : {}) };
+				return {
+					fault: fault(
+						codes.unknown,
+						this.file,
+						seg.range,
+						path,
+						`there is no field \`${seg.name}\`; the fields are ${names.join(", ")}.${didYouMean(near)}`,
+						near ? { expected: [near] } : {},
+					),
+				};
 			}
 			t = next.type;
 		}

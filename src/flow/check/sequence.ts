@@ -28,7 +28,12 @@ export function checkSequence(w: Walk, nodes: readonly FlowNode[], scope: Scope)
 		w.types.set(node.id.value, type);
 		types.set(node.id.value, type);
 		last = type;
-		here = here.with({ id: node.id.value, type, handoff: node.kind === "agent", ledger: (node.kind === "loop" || node.kind === "map") && !!node.ledger });
+		here = here.with({
+			id: node.id.value,
+			type,
+			handoff: node.kind === "agent",
+			ledger: (node.kind === "loop" || node.kind === "map") && !!node.ledger,
+		});
 	}
 	return { scope: here, types, ...(last ? { last } : {}) };
 }

@@ -13,7 +13,10 @@ import type { CheckedFlow } from "./checked.ts";
 /** Finds and checks a called flow; supplied by whoever knows where flows live. */
 export interface CalleeResolver {
 	/** The checked callee, or why it cannot be called (unknown name, faults, a cycle). */
-	check(name: string, stack: readonly string[]): { value: CheckedFlow } | { missing: string[] } | { faults: Fault[]; file: string } | { cycle: string[] };
+	check(
+		name: string,
+		stack: readonly string[],
+	): { value: CheckedFlow } | { missing: string[] } | { faults: Fault[]; file: string } | { cycle: string[] };
 }
 
 /** Finds a skill, and lists them all for did-you-mean. */
@@ -60,7 +63,14 @@ export interface Walk {
 }
 
 /** Records a fault unless the walk is silent. */
-export function report(w: Walk, code: FaultCode, range: Range, path: string, message: string, details?: Parameters<typeof fault>[5]): void {
+export function report(
+	w: Walk,
+	code: FaultCode,
+	range: Range,
+	path: string,
+	message: string,
+	details?: Parameters<typeof fault>[5],
+): void {
 	if (!w.silent) w.faults.push(fault(code, w.flow.file, range, path, message, details));
 }
 

@@ -69,7 +69,18 @@ export const MAX_FLOW_BYTES = 1024 * 1024;
 export function readFlow(text: string, file: string): { value?: FlowFile; faults: Fault[] } {
 	if (text.length > MAX_FLOW_BYTES) {
 		const size = `${Math.round(text.length / 1024).toLocaleString("en")} KiB`;
-		return { faults: [fault("flow-too-large", file, FILE_START, "", `the file is ${size}; a flow file is at most ${MAX_FLOW_BYTES / 1024 / 1024} MiB`, { hint: "Move long reference text into a file the agents read." })] };
+		return {
+			faults: [
+				fault(
+					"flow-too-large",
+					file,
+					FILE_START,
+					"",
+					`the file is ${size}; a flow file is at most ${MAX_FLOW_BYTES / 1024 / 1024} MiB`,
+					{ hint: "Move long reference text into a file the agents read." },
+				),
+			],
+		};
 	}
 	const table = lineTable(text);
 	// Markdown parsing is far from linear on some bodies (deep `> > >` quotes took minutes for 200 KiB), and
@@ -83,7 +94,9 @@ export function readFlow(text: string, file: string): { value?: FlowFile; faults
 		root = processor.parse(head) as Root;
 	} catch (error) {
 		// micromark does not throw on any text we know of; if it ever does, the file still gets an answer.
-		return { faults: [fault("not-a-flow", file, FILE_START, "", `the file cannot be read as Markdown: ${String(error)}`)] };
+		return {
+			faults: [fault("not-a-flow", file, FILE_START, "", `the file cannot be read as Markdown: ${String(error)}`)],
+		};
 	}
 	const first = root.children[0];
 	if (fmLines === undefined || !first || first.type !== "yaml" || !first.position) {
@@ -110,12 +123,34 @@ export function readFlow(text: string, file: string): { value?: FlowFile; faults
 		const firstLine = error.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
 		// The line a person must change, in plain words, when the layout tells it; else the parser's words.
 		const mistake = yamlMistake(first.value, error.pos[0], error.code, table.point(yamlBase).line - 1);
-		if (mistake) faults.push(fault("yaml-syntax", file, table.range(yamlBase + mistake.start, Math.min(yamlBase + mistake.end, fmEnd)), "", mistake.message));
+		if (mistake)
+			faults.push(
+				fault(
+					"yaml-syntax",
+					file,
+					table.range(yamlBase + mistake.start, Math.min(yamlBase + mistake.end, fmEnd)),
+					"",
+					mistake.message,
+				),
+			);
 		else faults.push(fault("yaml-syntax", file, table.range(start, Math.min(end, fmEnd)), "", `${firstLine}`));
 		return { faults };
 	}
 	const { sections, preamble, otherHeadings } = sectionsOf(lines, fmLines + 1, fmEnd, text, table);
-	return { value: { file, text, table, yaml, yamlBase, frontmatterRange, sections, otherHeadings, ...(preamble ? { preamble } : {}) }, faults };
+	return {
+		value: {
+			file,
+			text,
+			table,
+			yaml,
+			yamlBase,
+			frontmatterRange,
+			sections,
+			otherHeadings,
+			...(preamble ? { preamble } : {}),
+		},
+		faults,
+	};
 }
 
 interface Line {
@@ -185,7 +220,11 @@ function headingLines(lines: Line[], from: number, others: OtherHeading[], table
 			continue;
 		}
 		const other = otherHeading(lines, i);
-		if (other) others.push({ ...other, range: table.range(lines[i].start + other.at, lines[i].start + other.at + other.id.length) });
+		if (other)
+			others.push({
+				...other,
+				range: table.range(lines[i].start + other.at, lines[i].start + other.at + other.id.length),
+			});
 	}
 	return found;
 }
@@ -195,7 +234,10 @@ const SETEXT_TEXT = /^( {0,3})([A-Za-z0-9_.-]+)[ \t]*$/;
 const UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
 
 /** Line `i` as a heading of another level whose whole text is a plain id, with the id's column. */
-function otherHeading(lines: Line[], i: number): { id: string; level: number; setext: boolean; at: number } | undefined {
+function otherHeading(
+	lines: Line[],
+	i: number,
+): { id: string; level: number; setext: boolean; at: number } | undefined {
 	const t = lines[i].text;
 	const atx = ATX_OTHER.exec(t);
 	if (atx) return { id: atx[3], level: atx[2].length, setext: false, at: atx[1].length };
@@ -204,7 +246,8 @@ function otherHeading(lines: Line[], i: number): { id: string; level: number; se
 	const above = lines[i - 1]?.text;
 	const word = SETEXT_TEXT.exec(t);
 	const under = next === undefined ? null : UNDERLINE.exec(next);
-	if (word && under && (above === undefined || above.trim() === "")) return { id: word[2], level: under[1][0] === "=" ? 1 : 2, setext: true, at: word[1].length };
+	if (word && under && (above === undefined || above.trim() === ""))
+		return { id: word[2], level: under[1][0] === "=" ? 1 : 2, setext: true, at: word[1].length };
 	return undefined;
 }
 
@@ -226,7 +269,13 @@ function headingOf(line: Line): { id: string; idStart: number; idEnd: number } {
 	};
 }
 
-function sectionsOf(lines: Line[], from: number, bodyStart: number, text: string, table: LineTable): { sections: Section[]; preamble?: Range; otherHeadings: OtherHeading[] } {
+function sectionsOf(
+	lines: Line[],
+	from: number,
+	bodyStart: number,
+	text: string,
+	table: LineTable,
+): { sections: Section[]; preamble?: Range; otherHeadings: OtherHeading[] } {
 	const sections: Section[] = [];
 	const otherHeadings: OtherHeading[] = [];
 	const headings = headingLines(lines, from, otherHeadings, table);

@@ -3,7 +3,16 @@
  * the Mermaid graph; the CLI, the extension and the docs print what these return.
  */
 export { escapeLabel, mermaidOf } from "./mermaid.ts";
-export { type PlanFlowRow, type PlanGroupRow, type PlanModelSource, type PlanNodeRow, type PlanOptions, type PlanRow, type PlanTimeoutSource, planOf } from "./plan.ts";
+export {
+	type PlanFlowRow,
+	type PlanGroupRow,
+	type PlanModelSource,
+	type PlanNodeRow,
+	type PlanOptions,
+	type PlanRow,
+	type PlanTimeoutSource,
+	planOf,
+} from "./plan.ts";
 export { boundText } from "./phrases.ts";
 export { inFlightOf, overshootText } from "./overshoot.ts";
 export { boundsUnder } from "./run-bounds.ts";

@@ -14,7 +14,14 @@ import type { CheckedFlow } from "../check/index.ts";
 import { blockFacts } from "./phrases.ts";
 
 /** Characters that would end a label or read as markup, as Mermaid's entity codes (`#38;` for `&`). */
-const ENTITIES: Record<string, string> = { "#": "#35;", "&": "#38;", '"': "#34;", "<": "#60;", ">": "#62;", "|": "#124;" };
+const ENTITIES: Record<string, string> = {
+	"#": "#35;",
+	"&": "#38;",
+	'"': "#34;",
+	"<": "#60;",
+	">": "#62;",
+	"|": "#124;",
+};
 
 /** Label text with Mermaid's entity codes; `<br/>` is added by the caller between escaped parts. */
 export function escapeLabel(text: string): string {
@@ -66,15 +73,19 @@ export function mermaidOf(flow: CheckedFlow): string {
 					for (const b of node.branches) subgraph([b.name.value], inner, (deeper) => seq(b.body, deeper));
 				});
 			case "map":
-				return subgraph([id, "map", ...blockFacts(node), onFail(node)].filter(Boolean), indent, (inner) => seq(node.body, inner));
+				return subgraph([id, "map", ...blockFacts(node), onFail(node)].filter(Boolean), indent, (inner) =>
+					seq(node.body, inner),
+				);
 			case "loop":
 				return subgraph([id, "loop", ...blockFacts(node), onFail(node)].filter(Boolean), indent, (inner) => {
 					const { first, last } = seq(node.body, inner);
-					if (first && last && node.until) out.push(`${inner}${last} -.->|${label(`until ${node.until.text}`)}| ${first}`);
+					if (first && last && node.until)
+						out.push(`${inner}${last} -.->|${label(`until ${node.until.text}`)}| ${first}`);
 				});
 			case "swarm":
 				return subgraph([id, "swarm", ...blockFacts(node), onFail(node)].filter(Boolean), indent, (inner) => {
-					for (const m of node.members) out.push(`${inner}${next()}[${label(m.count > 1 ? `${m.agent.value} ×${m.count}` : m.agent.value)}]`);
+					for (const m of node.members)
+						out.push(`${inner}${next()}[${label(m.count > 1 ? `${m.agent.value} ×${m.count}` : m.agent.value)}]`);
 				});
 			default: {
 				const box = next();
@@ -91,7 +102,9 @@ export function mermaidOf(flow: CheckedFlow): string {
 function leaf(node: FlowNode, flow: CheckedFlow): string[] {
 	switch (node.kind) {
 		case "agent":
-			return node.agent ? [node.agent.value] : [`${(node.among ?? []).map((a) => a.value).join(", ")} (from ${node.agentFrom?.text ?? "?"})`];
+			return node.agent
+				? [node.agent.value]
+				: [`${(node.among ?? []).map((a) => a.value).join(", ")} (from ${node.agentFrom?.text ?? "?"})`];
 		case "flow": {
 			const callee = flow.callees.get(node.id.value);
 			return [`flow ${node.callee?.value ?? callee?.name.value ?? ""}`, `input: ${node.input?.text ?? ""}`];

@@ -23,7 +23,13 @@ export function boundText(b: Bound): string {
 }
 
 /** A loop's or map's `max`, `concurrency` and the like, shared by plan rows and subgraph titles. */
-export function blockFacts(node: { kind: string; max?: { value: number }; concurrency?: { value: number }; copies?: { value: boolean }; rounds?: { value: number } }): string[] {
+export function blockFacts(node: {
+	kind: string;
+	max?: { value: number };
+	concurrency?: { value: number };
+	copies?: { value: boolean };
+	rounds?: { value: number };
+}): string[] {
 	const out: string[] = [];
 	if (node.max) out.push(`max ${node.max.value}`);
 	if (node.concurrency) out.push(`concurrency ${node.concurrency.value}`);

@@ -29,7 +29,12 @@ export function describeNode(node: FlowNode, row: PlanNodeRow, c: NodeContext): 
 			row.reads = node.reads.map((r) => r.text);
 			const type = flow.types.get(node.id.value);
 			if (node.output && type) row.output = typeToString(type);
-			row.model = modelOf(node.model?.value, flow.model?.value, options.runModel, agents.map(([, def]) => def));
+			row.model = modelOf(
+				node.model?.value,
+				flow.model?.value,
+				options.runModel,
+				agents.map(([, def]) => def),
+			);
 			// One model for the node (not an agent-from list): show what pi resolves it to.
 			if (options.resolveModel && agents.length <= 1) {
 				const resolved = options.resolveModel(row.model?.ref);
@@ -48,17 +53,25 @@ export function describeNode(node: FlowNode, row: PlanNodeRow, c: NodeContext): 
 			row.what = `swarm ${node.members.map((m) => (m.count > 1 ? `${m.agent.value} ×${m.count}` : m.agent.value)).join(", ")}`;
 			row.reads = node.reads.map((r) => r.text);
 			row.timeout = timeoutOf(node, c);
-			row.settings = [...blockFacts(node), ...(node.claimsFrom ? [`claims from ${node.claimsFrom.text}`] : []), ...(node.until ? [`until ${node.until.text}`] : [])];
+			row.settings = [
+				...blockFacts(node),
+				...(node.claimsFrom ? [`claims from ${node.claimsFrom.text}`] : []),
+				...(node.until ? [`until ${node.until.text}`] : []),
+			];
 			return;
 		case "check":
 			row.what = `check ${node.script?.value ?? ""}`.trim();
-			row.timeout = node.timeout ? { ms: node.timeout.value, source: "node" } : { ms: DEFAULT_CHECK_TIMEOUT_MS, source: "default" };
+			row.timeout = node.timeout
+				? { ms: node.timeout.value, source: "node" }
+				: { ms: DEFAULT_CHECK_TIMEOUT_MS, source: "default" };
 			return;
 		case "commit":
 			row.what = `commit ${node.message?.text ?? ""}`.trim();
 			return;
 		case "ask":
-			row.what = node.questionFrom ? `ask from ${node.questionFrom.text}` : `ask ${JSON.stringify(node.question?.value ?? "")}`;
+			row.what = node.questionFrom
+				? `ask from ${node.questionFrom.text}`
+				: `ask ${JSON.stringify(node.question?.value ?? "")}`;
 			row.reads = node.reads.map((r) => r.text);
 			row.output = typeToString(flow.types.get(node.id.value) ?? { kind: "string" });
 			if (node.timeout) row.timeout = { ms: node.timeout.value, source: "node" };
@@ -82,7 +95,11 @@ export function describeNode(node: FlowNode, row: PlanNodeRow, c: NodeContext): 
 			return;
 		case "parallel":
 			row.what = "parallel";
-			row.settings = [...blockFacts(node), ...(node.failFast?.value ? ["fail-fast"] : []), ...(node.join ? [`join ${joinText(node.join.value)}`] : [])];
+			row.settings = [
+				...blockFacts(node),
+				...(node.failFast?.value ? ["fail-fast"] : []),
+				...(node.join ? [`join ${joinText(node.join.value)}`] : []),
+			];
 			return;
 		case "map":
 			row.what = node.from ? `map over ${node.from.text}` : `map over ${plural(node.items?.length ?? 0, "item")}`;
@@ -111,17 +128,27 @@ function joinText(j: { kind: "all" } | { kind: "any" } | { kind: "quorum"; count
 
 /** A flow's budget as plain numbers. */
 export function budgetOf(b: NonNullable<CheckedFlow["budget"]>): PlanFlowRow["budget"] {
-	return { ...(b.tokens ? { tokens: b.tokens.value } : {}), ...(b.cost ? { cost: b.cost.value } : {}), ...(b.turns ? { turns: b.turns.value } : {}) };
+	return {
+		...(b.tokens ? { tokens: b.tokens.value } : {}),
+		...(b.cost ? { cost: b.cost.value } : {}),
+		...(b.turns ? { turns: b.turns.value } : {}),
+	};
 }
 
 /** The model that would be asked, nearest first: run, node, flow, agent, pi's settings. */
-function modelOf(node: string | undefined, flow: string | undefined, run: string | undefined, agents: readonly (AgentDef | undefined)[]): PlanNodeRow["model"] {
+function modelOf(
+	node: string | undefined,
+	flow: string | undefined,
+	run: string | undefined,
+	agents: readonly (AgentDef | undefined)[],
+): PlanNodeRow["model"] {
 	if (run) return { ref: run, source: "run" };
 	if (node) return { ref: node, source: "node" };
 	if (flow) return { ref: flow, source: "flow" };
 	const models = [...new Set(agents.map((a) => a?.model))];
 	// An `agent-from` node whose agents disagree says so; one model (or none) reads like a literal agent.
-	if (models.length > 1) return { ref: agents.map((a) => `${a?.name}: ${a?.model ?? "pi settings"}`).join(", "), source: "agent" };
+	if (models.length > 1)
+		return { ref: agents.map((a) => `${a?.name}: ${a?.model ?? "pi settings"}`).join(", "), source: "agent" };
 	return models[0] ? { ref: models[0], source: "agent" } : { source: "settings" };
 }
 

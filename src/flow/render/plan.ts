@@ -126,7 +126,8 @@ export function planOf(flow: CheckedFlow, options: PlanOptions): PlanRow[] {
 	};
 	const children = (node: FlowNode, depth: number) => {
 		if (node.kind === "choice") {
-			for (const [i, c] of node.cases.entries()) group(`case ${c.name?.value ?? i + 1} · when ${c.when.text}`, c.body, depth + 1);
+			for (const [i, c] of node.cases.entries())
+				group(`case ${c.name?.value ?? i + 1} · when ${c.when.text}`, c.body, depth + 1);
 			group("default", node.otherwise, depth + 1);
 		} else if (node.kind === "parallel") {
 			for (const b of node.branches) group(`branch ${b.name.value}`, b.body, depth + 1);

@@ -7,7 +7,10 @@ import type { FlowNode } from "../ast.ts";
 import { type Bound, type CheckedFlow, computeBounds } from "../check/index.ts";
 
 /** Every node's bound, and the flow's, under an optional run timeout (without one: the checker's own). */
-export function boundsUnder(flow: CheckedFlow, timeoutMs?: number): { total: Bound; nodes: ReadonlyMap<string, Bound> } {
+export function boundsUnder(
+	flow: CheckedFlow,
+	timeoutMs?: number,
+): { total: Bound; nodes: ReadonlyMap<string, Bound> } {
 	if (timeoutMs === undefined) return { total: flow.bound, nodes: flow.bounds };
 	const copy = { ...flow, nodes: flow.nodes.map((n) => withTimeout(n, timeoutMs)) };
 	const callee = (node: FlowNode) => {

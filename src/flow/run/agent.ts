@@ -14,7 +14,14 @@ import { type AgentNode, allNodes } from "../ast.ts";
 import type { Value } from "../types/index.ts";
 import { DEFAULT_CONTINUATIONS, turnTimeout } from "../check/index.ts";
 import { DEFAULT_POLICY, type HandoffDocument, landThePlaneDirective } from "../../handoff/index.ts";
-import { checkpointTool, continuationPrompt, documentOf, finishTool, handedOff, handoffValue } from "./handoff-tools.ts";
+import {
+	checkpointTool,
+	continuationPrompt,
+	documentOf,
+	finishTool,
+	handedOff,
+	handoffValue,
+} from "./handoff-tools.ts";
 import { createLedger, type Ledger } from "./ledger.ts";
 import { modelKey } from "./models.ts";
 import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "./tools.ts";
@@ -24,7 +31,10 @@ import { type Frame, frameCwd, type MemoryScope, type VisitRecord } from "./valu
 import { DEFAULT_IDLE_MS, MAX_BACKOFF_MS, type World } from "./world.ts";
 
 /** The land-the-plane directives of flow turns, written once: with resets left a checkpoint is worth naming. */
-const DIRECTIVE = { reset: landThePlaneDirective({ canReset: true }), land: landThePlaneDirective({ canReset: false }) };
+const DIRECTIVE = {
+	reset: landThePlaneDirective({ canReset: true }),
+	land: landThePlaneDirective({ canReset: false }),
+};
 
 /** A subagent and the mutable state its tools write to. */
 interface Seat {
@@ -36,14 +46,36 @@ interface Seat {
 }
 
 /** Runs one visit of an agent node. */
-export async function runAgent(world: World, node: AgentNode, frame: Frame, visit: string, signal: AbortSignal, diff?: string): Promise<VisitRecord> {
+export async function runAgent(
+	world: World,
+	node: AgentNode,
+	frame: Frame,
+	visit: string,
+	signal: AbortSignal,
+	diff?: string,
+): Promise<VisitRecord> {
 	const agent = pickAgent(world, node, frame);
 	if ("error" in agent) return { ok: false, error: { kind: "condition", message: agent.error } };
-	const model = world.options.models.get(modelKey(world.prefix, node.id.value)) ?? world.options.models.get(modelKey(world.prefix, node.id.value, agent.name));
+	const model =
+		world.options.models.get(modelKey(world.prefix, node.id.value)) ??
+		world.options.models.get(modelKey(world.prefix, node.id.value, agent.name));
 	const ledger = node.verdict ? findLedger(frame, node.verdict.value) : undefined;
-	const closing = node.output ? submitClosing(world.flow.answerTypes.get(node.id.value) ?? node.output.value) : ledger ? verdictClosing(ledger, node.path) : undefined;
-	const addenda = (world.options.plugins ?? []).map((p) => p.taskAddendum?.(node.id.value, visit)).filter((t): t is string => !!t);
-	const task = composeTask(world.flow.prompts.get(node.id.value) ?? "", node.reads, frame, world.input, [...addenda, closing].filter(Boolean).join("\n\n") || undefined, diff);
+	const closing = node.output
+		? submitClosing(world.flow.answerTypes.get(node.id.value) ?? node.output.value)
+		: ledger
+			? verdictClosing(ledger, node.path)
+			: undefined;
+	const addenda = (world.options.plugins ?? [])
+		.map((p) => p.taskAddendum?.(node.id.value, visit))
+		.filter((t): t is string => !!t);
+	const task = composeTask(
+		world.flow.prompts.get(node.id.value) ?? "",
+		node.reads,
+		frame,
+		world.input,
+		[...addenda, closing].filter(Boolean).join("\n\n") || undefined,
+		diff,
+	);
 	// combo's `lifetime: workflow` (or `session`): the node keeps its subagent across its visits, as `memory:`
 	// would, but its own seat, so no other node's `submit` type is forced on it.
 	const lives = !node.memory && (agent.lifetime === "workflow" || agent.lifetime === "session");
@@ -59,7 +91,10 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 		const captured: Captured = { refusals: 0 };
 		const at = { at: visit };
 		const tools: ToolSpec[] = [];
-		const typed = world.flow.answerTypes.get(node.id.value) ?? node.output?.value ?? (scope && !lives ? sharedOutput(world, node, agent.name) : undefined);
+		const typed =
+			world.flow.answerTypes.get(node.id.value) ??
+			node.output?.value ??
+			(scope && !lives ? sharedOutput(world, node, agent.name) : undefined);
 		if (typed) tools.push(submitTool(typed, captured));
 		if (ledger) tools.push(verdictTool(ledger, node.path, at, captured));
 		if (policy.enabled) {
@@ -67,7 +102,10 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			// The document reaches the journal before the tool returns: a crash mid-turn leaves it on disk.
 			const save = async (doc: HandoffDocument) => void world.recorder.handoff?.(at.at, doc as unknown as Value);
 			const resetsLeft = () => resets < policy.maxResets;
-			tools.push(finishTool(captured.handoff, { save }), checkpointTool(captured.handoff, policy.checkpointReset, { save, resetsLeft }));
+			tools.push(
+				finishTool(captured.handoff, { save }),
+				checkpointTool(captured.handoff, policy.checkpointReset, { save, resetsLeft }),
+			);
 		}
 		const sub = await world.options.spawn({
 			agent,
@@ -78,8 +116,15 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			...(tools.length ? { customTools: tools } : {}),
 			...(skills.length ? { appendPrompt: skills.map((k) => `## Skill: ${k.name}\n\n${k.text}`).join("\n\n") } : {}),
 			...(transportOf(world) ? { transport: transportOf(world) } : {}),
-			...(scope && world.options.sessionsDir ? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${seatName}`)) } : {}),
-			...(pane ? { onMessage: (text: string) => world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text }) } : {}),
+			...(scope && world.options.sessionsDir
+				? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${seatName}`)) }
+				: {}),
+			...(pane
+				? {
+						onMessage: (text: string) =>
+							world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text }),
+					}
+				: {}),
 			onToolCall: (tool, args) => {
 				captured.calls?.push(tool);
 				world.recorder.toolCall(at.at, tool);
@@ -90,7 +135,8 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 	};
 	const attempts = 1 + (node.retry?.value ?? 0);
 	const timeoutMs = world.options.timeoutMs ?? turnTimeout(node, world.flow).ms;
-	const maxContinuations = node.handoff?.continuations?.value ?? world.flow.handoff?.continuations?.value ?? DEFAULT_CONTINUATIONS;
+	const maxContinuations =
+		node.handoff?.continuations?.value ?? world.flow.handoff?.continuations?.value ?? DEFAULT_CONTINUATIONS;
 	const threshold = node.handoff?.watermark?.value ?? world.flow.handoff?.watermark?.value ?? policy.watermark;
 	let seat: Seat | undefined;
 	let last: VisitRecord = { ok: false, error: { kind: "provider", message: "not run" } };
@@ -118,7 +164,13 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			try {
 				seat ??= scope ? await seated(scope, seatName, open) : await open();
 			} catch (error) {
-				last = { ok: false, error: { kind: "provider", message: `could not start the subagent: ${(error as Error).message ?? String(error)}` } };
+				last = {
+					ok: false,
+					error: {
+						kind: "provider",
+						message: `could not start the subagent: ${(error as Error).message ?? String(error)}`,
+					},
+				};
 				if (attempt < attempts && (await backoff(world, attempt++, signal))) continue;
 				return last;
 			}
@@ -139,12 +191,23 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 				const start = () => {
 					if (started) return undefined;
 					started = true;
-					world.emit({ type: "turn_start", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id, ...(pane ? { pane: agent.color ? { color: agent.color } : {} } : {}) });
+					world.emit({
+						type: "turn_start",
+						path: visit,
+						agent: agent.name,
+						model: s.sub.model,
+						subagent: s.sub.id,
+						...(pane ? { pane: agent.color ? { color: agent.color } : {} } : {}),
+					});
 					return undefined;
 				};
 				const capture = s.captured.handoff;
 				const watermark = capture
-					? { threshold, directive: resets < policy.maxResets ? DIRECTIVE.reset : DIRECTIVE.land, muted: () => handedOff(capture) }
+					? {
+							threshold,
+							directive: resets < policy.maxResets ? DIRECTIVE.reset : DIRECTIVE.land,
+							muted: () => handedOff(capture),
+						}
 					: undefined;
 				const r = await s.sub.ask(prompt, {
 					label: visit,
@@ -154,13 +217,37 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 					idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
 					...(watermark ? { watermark } : {}),
 					onStart: start,
-					onRetry: (r) => world.emit({ type: "provider_retry", path: visit, agent: agent.name, subagent: s.sub.id, model: s.sub.model, ...r }),
+					onRetry: (r) =>
+						world.emit({
+							type: "provider_retry",
+							path: visit,
+							agent: agent.name,
+							subagent: s.sub.id,
+							model: s.sub.model,
+							...r,
+						}),
 				});
 				if (!started && r.errorKind !== "budget") start();
 				world.spend(r.usage);
 				world.recorder.transcript(visit, s.sub.id, r.messages);
-				if (started) world.emit({ type: "turn_end", path: visit, agent: agent.name, model: s.sub.model, subagent: s.sub.id, ok: r.ok, usage: r.usage });
-				else world.emit({ type: "turn_refused", path: visit, agent: agent.name, subagent: s.sub.id, reason: r.error ?? "the run's budget is spent" });
+				if (started)
+					world.emit({
+						type: "turn_end",
+						path: visit,
+						agent: agent.name,
+						model: s.sub.model,
+						subagent: s.sub.id,
+						ok: r.ok,
+						usage: r.usage,
+					});
+				else
+					world.emit({
+						type: "turn_refused",
+						path: visit,
+						agent: agent.name,
+						subagent: s.sub.id,
+						reason: r.error ?? "the run's budget is spent",
+					});
 				return r;
 			});
 			const doc = result.ok ? s.captured.handoff?.doc : undefined;
@@ -175,10 +262,18 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 					prompt = continuationPrompt(task, doc);
 					continue;
 				}
-				if (doc.by === "finish" && doc.status === "blocked") return { ok: false, handoff, error: { kind: "blocked", message: doc.blocked ?? doc.summary } };
+				if (doc.by === "finish" && doc.status === "blocked")
+					return { ok: false, handoff, error: { kind: "blocked", message: doc.blocked ?? doc.summary } };
 				if (doc.by === "finish" && doc.status === "partial") {
 					if (continuations >= maxContinuations) {
-						return { ok: false, handoff, error: { kind: "unfinished", message: `still partial after ${continuations} continuation(s): ${doc.next_task ?? doc.summary}` } };
+						return {
+							ok: false,
+							handoff,
+							error: {
+								kind: "unfinished",
+								message: `still partial after ${continuations} continuation(s): ${doc.next_task ?? doc.summary}`,
+							},
+						};
 					}
 					continuations++;
 					await freshSeat(s);
@@ -186,7 +281,11 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 					continue;
 				}
 			}
-			last = mustHaveCalled(agent, recordOf(world, node, result, s.captured, ledger, signal, timeoutMs), s.captured.calls ?? []);
+			last = mustHaveCalled(
+				agent,
+				recordOf(world, node, result, s.captured, ledger, signal, timeoutMs),
+				s.captured.calls ?? [],
+			);
 			if (lastDoc) last.handoff = handoffValue(lastDoc);
 			if (last.ok && lastDoc && !node.output && !ledger && !result.output.trim()) last.output = lastDoc.summary;
 			if (last.ok) return last;
@@ -194,7 +293,9 @@ export async function runAgent(world: World, node: AgentNode, frame: Frame, visi
 			if (kind !== "provider" && kind !== "timeout" && kind !== "schema" && kind !== "idle") return last;
 			if (attempt >= attempts) return last;
 			if ((kind === "timeout" || kind === "idle") && !scope) await freshSeat(s);
-			prompt = seat ? `Your last answer failed (${last.error?.kind}: ${last.error?.message}). Do the same task again.\n\n${closing ?? ""}`.trimEnd() : task;
+			prompt = seat
+				? `Your last answer failed (${last.error?.kind}: ${last.error?.message}). Do the same task again.\n\n${closing ?? ""}`.trimEnd()
+				: task;
 			if (!(await backoff(world, attempt++, signal))) return { ok: false, error: stopKind(world, signal) };
 		}
 	} finally {
@@ -215,7 +316,13 @@ function mustHaveCalled(agent: AgentDef, record: VisitRecord, calls: readonly st
 	const want = agent.mustCallTool;
 	if (want === true ? used.length > 0 : used.includes(want)) return record;
 	const what = want === true ? "a tool" : `\`${want}\``;
-	return { ok: false, error: { kind: "schema", message: `the agent \`${agent.name}\` must call ${what} (mustCallTool) and this turn called ${used.length ? used.join(", ") : "none"}` } };
+	return {
+		ok: false,
+		error: {
+			kind: "schema",
+			message: `the agent \`${agent.name}\` must call ${what} (mustCallTool) and this turn called ${used.length ? used.join(", ") : "none"}`,
+		},
+	};
 }
 
 /**
@@ -223,14 +330,24 @@ function mustHaveCalled(agent: AgentDef, record: VisitRecord, calls: readonly st
  * subagent, as combo has it, so a seat never crosses branches or copies of the tree), else the flow.
  */
 function lifetimeScope(frame: Frame): MemoryScope | undefined {
-	for (let f: Frame | undefined = frame; f; f = f.parent) if (f.block && (f.block.kind === "map" || f.block.kind === "parallel")) return f.block.memory;
+	for (let f: Frame | undefined = frame; f; f = f.parent)
+		if (f.block && (f.block.kind === "map" || f.block.kind === "parallel")) return f.block.memory;
 	return memoryScope(frame, "flow");
 }
 
-function recordOf(world: World, node: AgentNode, r: Result, captured: Captured, ledger: Ledger | undefined, signal: AbortSignal, timeoutMs: number): VisitRecord {
+function recordOf(
+	world: World,
+	node: AgentNode,
+	r: Result,
+	captured: Captured,
+	ledger: Ledger | undefined,
+	signal: AbortSignal,
+	timeoutMs: number,
+): VisitRecord {
 	if (!r.ok) {
 		if (r.errorKind === "aborted" && signal.aborted) return { ok: false, error: stopKind(world, signal) };
-		const kind: ErrorKind = r.errorKind === "aborted" ? (stopKind(world, signal).kind as ErrorKind) : (r.errorKind ?? "provider");
+		const kind: ErrorKind =
+			r.errorKind === "aborted" ? (stopKind(world, signal).kind as ErrorKind) : (r.errorKind ?? "provider");
 		const message = kind === "timeout" ? `timed out after ${formatDuration(timeoutMs)}` : (r.error ?? "failed");
 		// The refusal is the cause; what ended the turn afterwards (no steps left, a timeout) comes second.
 		const refused = lastRefusal(r.messages);
@@ -238,12 +355,23 @@ function recordOf(world: World, node: AgentNode, r: Result, captured: Captured, 
 	}
 	if (node.output) {
 		const refused = lastRefusal(r.messages);
-		if (captured.value === undefined) return { ok: false, error: { kind: "schema", message: `the turn ended with no accepted \`submit\` call${refused ? `: ${refused}` : ""}` } };
+		if (captured.value === undefined)
+			return {
+				ok: false,
+				error: {
+					kind: "schema",
+					message: `the turn ended with no accepted \`submit\` call${refused ? `: ${refused}` : ""}`,
+				},
+			};
 		return { ok: true, output: captured.value };
 	}
 	if (ledger) {
 		const refused = lastRefusal(r.messages);
-		if (!captured.verdict) return { ok: false, error: { kind: "schema", message: `the turn ended with no \`verdict\` call${refused ? `: ${refused}` : ""}` } };
+		if (!captured.verdict)
+			return {
+				ok: false,
+				error: { kind: "schema", message: `the turn ended with no \`verdict\` call${refused ? `: ${refused}` : ""}` },
+			};
 		const open = ledger.openObligations().length;
 		const approved = captured.verdict.approved && open === 0;
 		return {
@@ -282,7 +410,13 @@ export function stopKind(world: World, signal: AbortSignal): { kind: string; mes
 /** A shared subagent's `submit` is fixed at spawn: it takes the type any node sharing it declares. */
 function sharedOutput(world: World, node: AgentNode, agent: string) {
 	for (const n of allNodes(world.flow.nodes)) {
-		if (n.kind === "agent" && n.memory?.value === node.memory?.value && n.output && (n.agent?.value === agent || n.among?.some((a) => a.value === agent))) return n.output.value;
+		if (
+			n.kind === "agent" &&
+			n.memory?.value === node.memory?.value &&
+			n.output &&
+			(n.agent?.value === agent || n.among?.some((a) => a.value === agent))
+		)
+			return n.output.value;
 	}
 	return undefined;
 }
@@ -299,7 +433,8 @@ function pickAgent(world: World, node: AgentNode, frame: Frame): AgentDef | { er
 
 /** The ledger a verdict node names: its enclosing block's. */
 export function findLedger(frame: Frame, id: string): Ledger {
-	for (let f: Frame | undefined = frame; f; f = f.parent) if (f.block?.id === id && f.block.ledger) return f.block.ledger;
+	for (let f: Frame | undefined = frame; f; f = f.parent)
+		if (f.block?.id === id && f.block.ledger) return f.block.ledger;
 	// The checker guarantees an enclosing ledger; a fresh one keeps a programming error from crashing a run.
 	return createLedger();
 }
@@ -339,7 +474,10 @@ async function seated(scope: MemoryScope, agent: string, open: () => Promise<Sea
 /** Turns of one shared subagent run one after another: a pi session answers one prompt at a time. */
 function serial<T>(seat: Seat, fn: () => Promise<T>): Promise<T> {
 	const run = seat.queue.then(fn, fn);
-	seat.queue = run.then(() => {}, () => {});
+	seat.queue = run.then(
+		() => {},
+		() => {},
+	);
 	return run;
 }
 

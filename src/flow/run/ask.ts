@@ -44,7 +44,11 @@ export function scriptedAsk(answers: Record<string, AskAnswer | string | boolean
 		somebodyThere: true,
 		async ask(card) {
 			log?.push(card);
-			const id = card.visit.split("/").pop()?.replace(/#\d+$|\[\d+\]$/g, "") ?? card.visit;
+			const id =
+				card.visit
+					.split("/")
+					.pop()
+					?.replace(/#\d+$|\[\d+\]$/g, "") ?? card.visit;
 			const a = answers[card.visit] ?? answers[card.visit.replace(/#\d+/g, "").replace(/\[\d+\]/g, "")] ?? answers[id];
 			if (a === undefined) return { kind: "nobody" };
 			return typeof a === "object" ? a : { kind: "answer", value: a };

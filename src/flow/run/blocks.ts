@@ -13,7 +13,15 @@ import { createLedger, type Ledger } from "./ledger.ts";
 import { valueAt } from "./turn.ts";
 import { type BlockCopies, blockCopies } from "./copies.ts";
 import type { LandResult } from "./ports/index.ts";
-import { childFrame, entryValue, type Frame, frameCwd, lookupIn, type MemoryScope, type VisitRecord } from "./values.ts";
+import {
+	childFrame,
+	entryValue,
+	type Frame,
+	frameCwd,
+	lookupIn,
+	type MemoryScope,
+	type VisitRecord,
+} from "./values.ts";
 import { childFailure, isStop, runSequence, type SequenceEnd } from "./walk.ts";
 import type { World } from "./world.ts";
 
@@ -34,7 +42,12 @@ async function closeScope(m: MemoryScope): Promise<void> {
 }
 
 /** Runs a body in a fresh frame with its own memory scope, closing the scope whatever happens. */
-async function body(world: World, nodes: Parameters<typeof runSequence>[1], frame: Frame, signal: AbortSignal): Promise<SequenceEnd> {
+async function body(
+	world: World,
+	nodes: Parameters<typeof runSequence>[1],
+	frame: Frame,
+	signal: AbortSignal,
+): Promise<SequenceEnd> {
 	try {
 		return await runSequence(world, nodes, frame, signal);
 	} finally {
@@ -43,12 +56,21 @@ async function body(world: World, nodes: Parameters<typeof runSequence>[1], fram
 }
 
 /** A choice: the first case that holds runs; a condition that cannot be evaluated fails the node `condition`. */
-export async function runChoice(world: World, node: ChoiceNode, frame: Frame, visit: string, signal: AbortSignal): Promise<Out> {
+export async function runChoice(
+	world: World,
+	node: ChoiceNode,
+	frame: Frame,
+	visit: string,
+	signal: AbortSignal,
+): Promise<Out> {
 	const lookup = lookupIn(frame, world.input);
 	let chosen: { name: string; nodes: ChoiceNode["otherwise"] } | undefined;
 	for (const [i, c] of node.cases.entries()) {
 		const v = evaluate(c.when.expr, lookup);
-		if (!v.ok) return { record: { ok: false, error: { kind: "condition", message: `case ${c.name?.value ?? i + 1}: ${v.reason}` } } };
+		if (!v.ok)
+			return {
+				record: { ok: false, error: { kind: "condition", message: `case ${c.name?.value ?? i + 1}: ${v.reason}` } },
+			};
 		if (v.value === true) {
 			chosen = { name: c.name?.value ?? String(i + 1), nodes: c.body };
 			break;
@@ -77,7 +99,10 @@ function joined(node: ParallelNode | MapNode, ends: SequenceEnd[]): boolean {
 function blockFailure(ends: SequenceEnd[], visit: string): Out {
 	const failed = ends.filter((e) => !e.ok);
 	const first = failed.find((e) => e.failure && e.failure.error?.kind !== "cancelled") ?? failed[0];
-	return { record: childFailure(first ?? { ok: false }, visit), ...(first?.failedAt ? { failedAt: first.failedAt } : {}) };
+	return {
+		record: childFailure(first ?? { ok: false }, visit),
+		...(first?.failedAt ? { failedAt: first.failedAt } : {}),
+	};
 }
 
 /**
@@ -105,14 +130,24 @@ function cutter(node: ParallelNode | MapNode, signal: AbortSignal) {
 }
 
 /** A parallel: every branch at once; the output keys each branch's end by name. */
-export async function runParallel(world: World, node: ParallelNode, frame: Frame, visit: string, signal: AbortSignal): Promise<Out> {
+export async function runParallel(
+	world: World,
+	node: ParallelNode,
+	frame: Frame,
+	visit: string,
+	signal: AbortSignal,
+): Promise<Out> {
 	const cut = cutter(node, signal);
 	const copies = node.copies?.value ? blockCopies(world, frameCwd(frame, world)) : undefined;
 	let released = false;
 	try {
 		const ends = await Promise.all(
 			node.branches.map(async (b, i) => {
-				const inner = childFrame(frame, `${visit}/${b.name.value}`, { id: node.id.value, kind: "parallel", memory: scope(node.id.value, `${visit}/${b.name.value}`) });
+				const inner = childFrame(frame, `${visit}/${b.name.value}`, {
+					id: node.id.value,
+					kind: "parallel",
+					memory: scope(node.id.value, `${visit}/${b.name.value}`),
+				});
 				const failedCopy = await inCopy(copies, i, `${node.id.value}-${b.name.value}`, inner);
 				if (failedCopy) return failedCopy;
 				const end = await body(world, b.body, inner, cut.signal);
@@ -123,10 +158,18 @@ export async function runParallel(world: World, node: ParallelNode, frame: Frame
 		const landed = copies && !world.options.signal?.aborted ? await copies.land(ends.length) : undefined;
 		const output: Record<string, Value> = {};
 		node.branches.forEach((b, i) => {
-			output[b.name.value] = withLanding(ends[i].last ? entryValue(ends[i].last as VisitRecord) : { ok: ends[i].ok }, copies, landed?.[i]);
+			output[b.name.value] = withLanding(
+				ends[i].last ? entryValue(ends[i].last as VisitRecord) : { ok: ends[i].ok },
+				copies,
+				landed?.[i],
+			);
 		});
 		released = true;
-		return await withKept(settle(node, ends, visit, output), await copies?.release(), node.branches.map((b) => b.name.value));
+		return await withKept(
+			settle(node, ends, visit, output),
+			await copies?.release(),
+			node.branches.map((b) => b.name.value),
+		);
 	} finally {
 		cut.done();
 		if (!released) await copies?.release();
@@ -140,18 +183,34 @@ export async function runParallel(world: World, node: ParallelNode, frame: Frame
 function withKept(out: Out, kept: (string | undefined)[] | undefined, names?: string[]): Out {
 	const branches = (kept ?? []).filter((k): k is string => k !== undefined);
 	if (!kept || branches.length === 0) return out;
-	const mark = (entry: Value, k: string | undefined): Value => (k && entry && typeof entry === "object" && !Array.isArray(entry) ? { ...(entry as Record<string, Value>), kept: k } : entry);
+	const mark = (entry: Value, k: string | undefined): Value =>
+		k && entry && typeof entry === "object" && !Array.isArray(entry)
+			? { ...(entry as Record<string, Value>), kept: k }
+			: entry;
 	const o = out.record.output;
 	let output = o;
 	if (Array.isArray(o)) output = o.map((e, i) => mark(e, kept[i]));
-	else if (names && o && typeof o === "object") output = Object.fromEntries(Object.entries(o as Record<string, Value>).map(([n, e]) => [n, mark(e, kept[names.indexOf(n)])]));
+	else if (names && o && typeof o === "object")
+		output = Object.fromEntries(
+			Object.entries(o as Record<string, Value>).map(([n, e]) => [n, mark(e, kept[names.indexOf(n)])]),
+		);
 	const where = `work that did not land is kept on ${branches.length === 1 ? "branch" : "branches"} ${branches.join(", ")} (\`git log -p <branch>\` shows it)`;
-	const error = out.record.error ? { ...out.record.error, message: `${out.record.error.message}; ${where}` } : undefined;
-	return { ...out, record: { ...out.record, ...(output !== undefined ? { output } : {}), ...(error ? { error } : {}) } };
+	const error = out.record.error
+		? { ...out.record.error, message: `${out.record.error.message}; ${where}` }
+		: undefined;
+	return {
+		...out,
+		record: { ...out.record, ...(output !== undefined ? { output } : {}), ...(error ? { error } : {}) },
+	};
 }
 
 /** Opens branch `i`'s copy and points its frame there; a copy that cannot be made fails the branch. */
-async function inCopy(copies: BlockCopies | undefined, i: number, label: string, inner: Frame): Promise<SequenceEnd | undefined> {
+async function inCopy(
+	copies: BlockCopies | undefined,
+	i: number,
+	label: string,
+	inner: Frame,
+): Promise<SequenceEnd | undefined> {
 	if (!copies) return undefined;
 	const opened = await copies.open(i, label);
 	if (opened.ok) {
@@ -165,23 +224,45 @@ async function inCopy(copies: BlockCopies | undefined, i: number, label: string,
 /** An entry with `landed`/`refused` when the block works in copies. */
 function withLanding(entry: Value, copies: BlockCopies | undefined, result: LandResult | undefined): Value {
 	if (!copies) return entry;
-	return { ...(entry as Record<string, Value>), landed: result?.landed ?? false, ...(result?.refused ? { refused: result.refused } : {}) };
+	return {
+		...(entry as Record<string, Value>),
+		landed: result?.landed ?? false,
+		...(result?.refused ? { refused: result.refused } : {}),
+	};
 }
 
 /** A map: the list is read once and frozen; `max` is enforced before any item runs. */
-export async function runMap(world: World, node: MapNode, frame: Frame, visit: string, signal: AbortSignal): Promise<Out> {
+export async function runMap(
+	world: World,
+	node: MapNode,
+	frame: Frame,
+	visit: string,
+	signal: AbortSignal,
+): Promise<Out> {
 	let items: Value[];
 	const frozen = world.options.replay?.frozen(visit);
 	if (frozen) items = frozen;
 	else if (node.items) items = node.items.map((i) => i.value);
 	else {
 		const v = node.from ? valueAt(node.from, frame, world.input) : { ok: false as const, reason: "no list" };
-		if (!v.ok) return { record: { ok: false, error: { kind: "condition", message: `\`map-from\` cannot be read: ${v.reason}` } } };
-		if (!Array.isArray(v.value)) return { record: { ok: false, error: { kind: "condition", message: "`map-from` did not read a list" } } };
+		if (!v.ok)
+			return {
+				record: { ok: false, error: { kind: "condition", message: `\`map-from\` cannot be read: ${v.reason}` } },
+			};
+		if (!Array.isArray(v.value))
+			return { record: { ok: false, error: { kind: "condition", message: "`map-from` did not read a list" } } };
 		items = [...v.value];
 	}
 	if (node.max && items.length > node.max.value) {
-		return { record: { ok: false, error: { kind: "too-many", message: `the list has ${items.length} items, more than \`max: ${node.max.value}\`` } } };
+		return {
+			record: {
+				ok: false,
+				error: {
+					kind: "too-many",
+					message: `the list has ${items.length} items, more than \`max: ${node.max.value}\``,
+				},
+			},
+		};
 	}
 	if (!frozen) world.recorder.frozen(visit, items);
 	const cut = cutter(node, signal);
@@ -189,30 +270,34 @@ export async function runMap(world: World, node: MapNode, frame: Frame, visit: s
 	let released = false;
 	try {
 		const ledgers: (Ledger | undefined)[] = [];
-		const ends = await mapConcurrent(
-			items,
-			node.concurrency?.value ?? 1,
-			async (item, i) => {
-				const ledger = node.ledger ? createLedger() : undefined;
-				ledgers[i] = ledger;
-				const inner = childFrame(frame, `${visit}[${i + 1}]`, { id: node.id.value, kind: "map", item, memory: scope(node.id.value, `${visit}[${i + 1}]`), ...(ledger ? { ledger } : {}) });
-				if (cut.signal.aborted) {
-					// Never started: its entry still says why (a fail-fast cut, or the run's stop), like a cut item's.
-					const why = stopKind(world, cut.signal);
-					const failure: VisitRecord = { ok: false, error: { kind: why.kind, message: `not started: ${why.message}` } };
-					return { ok: false, failure, last: failure, failedAt: `${visit}[${i + 1}]` } as SequenceEnd;
-				}
-				const failedCopy = await inCopy(copies, i, `${node.id.value}-${i + 1}`, inner);
-				if (failedCopy) return failedCopy;
-				const end = await body(world, node.body, inner, cut.signal);
-				if (!end.ok) cut.failed();
-				return end;
-			},
-		);
+		const ends = await mapConcurrent(items, node.concurrency?.value ?? 1, async (item, i) => {
+			const ledger = node.ledger ? createLedger() : undefined;
+			ledgers[i] = ledger;
+			const inner = childFrame(frame, `${visit}[${i + 1}]`, {
+				id: node.id.value,
+				kind: "map",
+				item,
+				memory: scope(node.id.value, `${visit}[${i + 1}]`),
+				...(ledger ? { ledger } : {}),
+			});
+			if (cut.signal.aborted) {
+				// Never started: its entry still says why (a fail-fast cut, or the run's stop), like a cut item's.
+				const why = stopKind(world, cut.signal);
+				const failure: VisitRecord = { ok: false, error: { kind: why.kind, message: `not started: ${why.message}` } };
+				return { ok: false, failure, last: failure, failedAt: `${visit}[${i + 1}]` } as SequenceEnd;
+			}
+			const failedCopy = await inCopy(copies, i, `${node.id.value}-${i + 1}`, inner);
+			if (failedCopy) return failedCopy;
+			const end = await body(world, node.body, inner, cut.signal);
+			if (!end.ok) cut.failed();
+			return end;
+		});
 		const landed = copies && !world.options.signal?.aborted ? await copies.land(ends.length) : undefined;
 		// Each entry is the body's last node as it ended (as a parallel's are): a failure kept by `on-fail:
 		// continue` still reads `ok: false` with its error, though it counts as a success for the join.
-		const output: Value[] = ends.map((e, i) => withLanding({ item: items[i], ...(e.last ? (entryValue(e.last) as object) : { ok: e.ok }) }, copies, landed?.[i]));
+		const output: Value[] = ends.map((e, i) =>
+			withLanding({ item: items[i], ...(e.last ? (entryValue(e.last) as object) : { ok: e.ok }) }, copies, landed?.[i]),
+		);
 		released = true;
 		return await withKept(settle(node, ends, visit, output), await copies?.release());
 	} finally {
@@ -222,21 +307,42 @@ export async function runMap(world: World, node: MapNode, frame: Frame, visit: s
 }
 
 /** A loop: after each iteration read `until`, then `give-up`, then the cap; `carry.next` only when going on. */
-export async function runLoop(world: World, node: LoopNode, frame: Frame, visit: string, signal: AbortSignal): Promise<Out> {
+export async function runLoop(
+	world: World,
+	node: LoopNode,
+	frame: Frame,
+	visit: string,
+	signal: AbortSignal,
+): Promise<Out> {
 	const ledger = node.ledger ? createLedger() : undefined;
 	const max = node.max?.value ?? 1;
 	let previous: Map<string, VisitRecord> | undefined;
 	let carry: Value | undefined;
 	if (node.carry) {
 		const first = valueAt(node.carry.first, frame, world.input);
-		if (!first.ok) return { record: { ok: false, error: { kind: "condition", message: `\`carry.first\` cannot be read: ${first.reason}` } } };
+		if (!first.ok)
+			return {
+				record: { ok: false, error: { kind: "condition", message: `\`carry.first\` cannot be read: ${first.reason}` } },
+			};
 		carry = first.value;
 	}
 	const memory = scope(node.id.value, visit);
 	try {
 		for (let i = 1; i <= max; i++) {
 			const iteration = `${visit}#${i}`;
-			const inner: Frame = { parent: frame, records: new Map(), prefix: iteration, block: { id: node.id.value, kind: "loop", memory, ...(previous ? { previous } : {}), ...(carry !== undefined ? { carry } : {}), ...(ledger ? { ledger } : {}) } };
+			const inner: Frame = {
+				parent: frame,
+				records: new Map(),
+				prefix: iteration,
+				block: {
+					id: node.id.value,
+					kind: "loop",
+					memory,
+					...(previous ? { previous } : {}),
+					...(carry !== undefined ? { carry } : {}),
+					...(ledger ? { ledger } : {}),
+				},
+			};
 			const end = await runSequence(world, node.body, inner, signal);
 			const last: Record<string, Value> = {};
 			for (const n of node.body) {
@@ -244,24 +350,46 @@ export async function runLoop(world: World, node: LoopNode, frame: Frame, visit:
 				if (r) last[n.id.value] = entryValue(r);
 			}
 			const result = (converged: boolean, stop: string): Value => ({ converged, stop, iterations: i, last });
-			if (!end.ok) return { record: { ...childFailure(end, iteration), ...(ledger ? { ledger } : {}) }, ...(end.failedAt ? { failedAt: end.failedAt } : {}) };
+			if (!end.ok)
+				return {
+					record: { ...childFailure(end, iteration), ...(ledger ? { ledger } : {}) },
+					...(end.failedAt ? { failedAt: end.failedAt } : {}),
+				};
 			const lookup = lookupIn(inner, world.input);
 			const until = node.until ? evaluate(node.until.expr, lookup) : { ok: true as const, value: false };
-			if (!until.ok) return { record: { ok: false, error: { kind: "condition", message: `\`loop\` cannot be evaluated: ${until.reason}` } } };
-			if (until.value === true) return { record: { ok: true, output: result(true, "until"), ...(ledger ? { ledger } : {}) } };
+			if (!until.ok)
+				return {
+					record: { ok: false, error: { kind: "condition", message: `\`loop\` cannot be evaluated: ${until.reason}` } },
+				};
+			if (until.value === true)
+				return { record: { ok: true, output: result(true, "until"), ...(ledger ? { ledger } : {}) } };
 			const giveUp = node.giveUp ? evaluate(node.giveUp.expr, lookup) : { ok: true as const, value: false };
-			if (!giveUp.ok) return { record: { ok: false, error: { kind: "condition", message: `\`give-up\` cannot be evaluated: ${giveUp.reason}` } } };
+			if (!giveUp.ok)
+				return {
+					record: {
+						ok: false,
+						error: { kind: "condition", message: `\`give-up\` cannot be evaluated: ${giveUp.reason}` },
+					},
+				};
 			const stop = giveUp.value === true ? "give-up" : i === max ? "cap" : undefined;
 			if (stop) {
 				const output = result(false, stop);
 				const why = stop === "cap" ? `reached \`max: ${max}\` without its condition` : "gave up";
 				// Reaching a cap is not success; `on-fail: continue` keeps the value and goes on.
 				if (node.onFail) return { record: { ok: true, output, ...(ledger ? { ledger } : {}) } };
-				return { record: { ok: false, output, error: { kind: "unconverged", message: why }, ...(ledger ? { ledger } : {}) } };
+				return {
+					record: { ok: false, output, error: { kind: "unconverged", message: why }, ...(ledger ? { ledger } : {}) },
+				};
 			}
 			if (node.carry) {
 				const next = valueAt(node.carry.next, inner, world.input);
-				if (!next.ok) return { record: { ok: false, error: { kind: "condition", message: `\`carry.next\` cannot be read: ${next.reason}` } } };
+				if (!next.ok)
+					return {
+						record: {
+							ok: false,
+							error: { kind: "condition", message: `\`carry.next\` cannot be read: ${next.reason}` },
+						},
+					};
 				carry = next.value;
 				world.recorder.carried(iteration, carry);
 			}

@@ -13,7 +13,12 @@ export function childWorld(parent: World, flow: CheckedFlow, input: Value, prefi
 		flow: { value: flow },
 		input: { value: input },
 		prefix: { value: prefix },
-		branch: { get: () => parent.branch, set: (b: string | undefined) => { parent.branch = b; } },
+		branch: {
+			get: () => parent.branch,
+			set: (b: string | undefined) => {
+				parent.branch = b;
+			},
+		},
 	});
 	return child;
 }

@@ -33,7 +33,10 @@ export function blockCopies(world: World, cwd: string): BlockCopies {
 		async land(count) {
 			if (!git) return [];
 			const opened = copies.map((c, i) => ({ c, i })).filter((x): x is { c: Copy; i: number } => x.c !== undefined);
-			const results = await git.land(cwd, opened.map((x) => x.c));
+			const results = await git.land(
+				cwd,
+				opened.map((x) => x.c),
+			);
 			const byIndex: (LandResult | undefined)[] = Array.from({ length: count }, () => undefined);
 			opened.forEach((x, k) => {
 				byIndex[x.i] = results[k];

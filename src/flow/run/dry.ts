@@ -50,8 +50,10 @@ export function drySpawn(script?: Script): Spawn {
 					for (let k = i; k < found.steps.length; k++) {
 						const step = found.steps[k];
 						cursors.set(label, k + 1);
-						if (step.fail !== undefined) return { ...base, output: "", ok: false, error: step.fail, errorKind: "provider" };
-						if (step.hang) return { ...base, output: "", ok: false, error: "timed out (dry run)", errorKind: "timeout" };
+						if (step.fail !== undefined)
+							return { ...base, output: "", ok: false, error: step.fail, errorKind: "provider" };
+						if (step.hang)
+							return { ...base, output: "", ok: false, error: "timed out (dry run)", errorKind: "timeout" };
 						let ended = false;
 						for (const call of step.calls) {
 							const tool = tools.get(call.name);
@@ -64,13 +66,31 @@ export function drySpawn(script?: Script): Spawn {
 							ended = out.terminate === true || ended;
 						}
 						// The answer a run would give: templates filled from this turn, not printed raw.
-						const say = step.say === undefined ? "" : fillTemplate(step.say, { messages: 1, thinking: "off", system: () => "", result: () => result, task: () => task });
+						const say =
+							step.say === undefined
+								? ""
+								: fillTemplate(step.say, {
+										messages: 1,
+										thinking: "off",
+										system: () => "",
+										result: () => result,
+										task: () => task,
+									});
 						if (ended || (step.calls.length === 0 && step.say !== undefined)) return { ...base, output: say, ok: true };
 					}
-					return { ...base, output: "", ok: false, error: `the script's steps for \`${found.key}\` are used up at \`${label}\``, errorKind: "provider" };
+					return {
+						...base,
+						output: "",
+						ok: false,
+						error: `the script's steps for \`${found.key}\` are used up at \`${label}\``,
+						errorKind: "provider",
+					};
 				}
 				// An untyped node on a subagent shared with a typed one answers in text, not through `submit`.
-				const made = options.answer === "text" ? `(dry run: ${request.agent.name} at ${label})` : await madeUp(tools, label, request.agent.name);
+				const made =
+					options.answer === "text"
+						? `(dry run: ${request.agent.name} at ${label})`
+						: await madeUp(tools, label, request.agent.name);
 				return { ...base, output: made, ok: true };
 			},
 			close: async () => {},

@@ -141,7 +141,12 @@ function run(expr: Expr, scope: Scope, lookup: Lookup): Outcome {
 			return ok(items);
 		}
 		case "address":
-			return read(expr.segments.map((s) => s.name), scope, lookup, expr.range);
+			return read(
+				expr.segments.map((s) => s.name),
+				scope,
+				lookup,
+				expr.range,
+			);
 		case "unary": {
 			const v = run(expr.operand, scope, lookup);
 			if (!v.ok) return v;

@@ -4,7 +4,13 @@
  * fresh session seeded with the document). The document is the handoff of `../../handoff/`, the same one
  * interactive sessions write, and later nodes read it as `<node>.handoff`.
  */
-import { HANDOFF_DEFAULTS, type HandoffDocument, type HandoffStatus, handoffAsContext, renderHandoff } from "../../handoff/index.ts";
+import {
+	HANDOFF_DEFAULTS,
+	type HandoffDocument,
+	type HandoffStatus,
+	handoffAsContext,
+	renderHandoff,
+} from "../../handoff/index.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
 import type { Value } from "../types/index.ts";
 
@@ -22,20 +28,36 @@ export interface HandoffCapture {
 const TEXT = { type: "string" };
 const LIST = { type: "array", items: TEXT };
 const DOC_PROPERTIES = { summary: TEXT, decisions: LIST, artifacts: LIST, next_task: TEXT, blocked: TEXT };
-const DOC_FIELDS = "Fields: summary (what was done), decisions (each with why), artifacts (files changed), next_task (what is left, for an agent with no memory of this), blocked (what needs a person).";
+const DOC_FIELDS =
+	"Fields: summary (what was done), decisions (each with why), artifacts (files changed), next_task (what is left, for an agent with no memory of this), blocked (what needs a person).";
 
 // One object each for every turn: pi compiles a validator per schema, and keeps it for an object it has seen.
-const FINISH_PARAMETERS = { type: "object", properties: { status: { type: "string", enum: ["done", "partial", "blocked"] }, ...DOC_PROPERTIES }, required: ["status", "summary"] };
+const FINISH_PARAMETERS = {
+	type: "object",
+	properties: { status: { type: "string", enum: ["done", "partial", "blocked"] }, ...DOC_PROPERTIES },
+	required: ["status", "summary"],
+};
 const CHECKPOINT_PARAMETERS = {
 	type: "object",
-	properties: { status: { type: "string", enum: ["in-progress", "done", "partial", "blocked"] }, reset: { type: "string", enum: ["compact", "session", "none"] }, ...DOC_PROPERTIES },
+	properties: {
+		status: { type: "string", enum: ["in-progress", "done", "partial", "blocked"] },
+		reset: { type: "string", enum: ["compact", "session", "none"] },
+		...DOC_PROPERTIES,
+	},
 	required: ["status", "summary"],
 };
 
 function docFrom(args: Record<string, unknown>, status: HandoffStatus, by: HandoffDocument["by"]): HandoffDocument {
 	const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 	const text = (v: unknown) => (typeof v === "string" && v.trim() ? v : undefined);
-	const doc: HandoffDocument = { status, summary: typeof args.summary === "string" ? args.summary : "", decisions: list(args.decisions), artifacts: list(args.artifacts), writtenAt: new Date().toISOString(), by };
+	const doc: HandoffDocument = {
+		status,
+		summary: typeof args.summary === "string" ? args.summary : "",
+		decisions: list(args.decisions),
+		artifacts: list(args.artifacts),
+		writtenAt: new Date().toISOString(),
+		by,
+	};
 	const next = text(args.next_task);
 	const blocked = text(args.blocked);
 	if (next) doc.next_task = next;
@@ -86,7 +108,11 @@ export function finishTool(capture: HandoffCapture, options: HandoffToolOptions 
 }
 
 /** `checkpoint`: saves the document; with a reset, the node goes on in a fresh session seeded with it. */
-export function checkpointTool(capture: HandoffCapture, defaultReset: "compact" | "session" | "none" = HANDOFF_DEFAULTS.checkpointReset, options: HandoffToolOptions = {}): ToolSpec {
+export function checkpointTool(
+	capture: HandoffCapture,
+	defaultReset: "compact" | "session" | "none" = HANDOFF_DEFAULTS.checkpointReset,
+	options: HandoffToolOptions = {},
+): ToolSpec {
 	return {
 		name: "checkpoint",
 		label: "Checkpoint",
@@ -95,13 +121,17 @@ export function checkpointTool(capture: HandoffCapture, defaultReset: "compact" 
 		async execute(args) {
 			const doc = docFrom(args, args.status as HandoffStatus, "checkpoint");
 			const failed = await keep(doc, options);
-			if (failed) return { text: `The checkpoint was not saved (${failed}); keep working and try again.`, isError: true };
+			if (failed)
+				return { text: `The checkpoint was not saved (${failed}); keep working and try again.`, isError: true };
 			capture.doc = doc;
 			const asked = (args.reset as HandoffCapture["reset"]) ?? defaultReset;
 			const spent = asked !== "none" && options.resetsLeft?.() === false;
 			const reset = spent ? "none" : asked;
 			capture.reset = reset;
-			if (spent) return { text: "Checkpoint saved. Automatic resets are used up for this task (HANDOFF_MAX_RESETS), so the context stays as it is; keep working." };
+			if (spent)
+				return {
+					text: "Checkpoint saved. Automatic resets are used up for this task (HANDOFF_MAX_RESETS), so the context stays as it is; keep working.",
+				};
 			if (reset === "none") return { text: "Checkpoint saved." };
 			return { text: "Checkpoint saved; you will continue from it in a fresh context.", terminate: true };
 		},
@@ -113,7 +143,10 @@ export function checkpointTool(capture: HandoffCapture, defaultReset: "compact" 
  * the watermark stays quiet, since its steer would keep a turn going whose work is already recorded.
  */
 export function handedOff(capture: HandoffCapture): boolean {
-	return capture.doc !== undefined && (capture.doc.by === "finish" || (capture.reset !== undefined && capture.reset !== "none"));
+	return (
+		capture.doc !== undefined &&
+		(capture.doc.by === "finish" || (capture.reset !== undefined && capture.reset !== "none"))
+	);
 }
 
 /** A journaled document read back (see `RunRecorder.handoff`); undefined when it is not one. */
@@ -121,7 +154,8 @@ export function documentOf(value: Value | undefined): HandoffDocument | undefine
 	if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
 	const v = value as Record<string, unknown>;
 	const strings = (x: unknown) => Array.isArray(x) && x.every((s) => typeof s === "string");
-	if (typeof v.status !== "string" || typeof v.summary !== "string" || (v.by !== "finish" && v.by !== "checkpoint")) return undefined;
+	if (typeof v.status !== "string" || typeof v.summary !== "string" || (v.by !== "finish" && v.by !== "checkpoint"))
+		return undefined;
 	if (!strings(v.decisions) || !strings(v.artifacts) || typeof v.writtenAt !== "string") return undefined;
 	return v as unknown as HandoffDocument;
 }

@@ -1,7 +1,15 @@
 export { type AskAnswer, type AskCard, type AskPort, NOBODY, scriptedAsk } from "./ask.ts";
 export { evaluate, type Lookup, type Outcome } from "./evaluate.ts";
 export { createLedger, type Ledger, type Obligation } from "./ledger.ts";
-export { type ModelDoor, type ModelSource, modelKey, type NodeModel, readyModels, type ResolveModel, resolveModels } from "./models.ts";
+export {
+	type ModelDoor,
+	type ModelSource,
+	modelKey,
+	type NodeModel,
+	readyModels,
+	type ResolveModel,
+	resolveModels,
+} from "./models.ts";
 export { type FlowResult, runFlow, slugOf, type VisitOutcome } from "./run.ts";
 export { type Absorbed, absorbedOf, formatAbsorbed } from "./absorbed.ts";
 export { composeTask, renderRead } from "./turn.ts";

@@ -29,7 +29,11 @@ export interface Ledger {
 	open(): Value;
 	openObligations(): Obligation[];
 	all(): Obligation[];
-	apply(by: string, at: string, verdict: { resolved?: { id: string; how: "addressed" | "withdrawn"; reason?: string }[]; raised?: string[] }): VerdictEffect;
+	apply(
+		by: string,
+		at: string,
+		verdict: { resolved?: { id: string; how: "addressed" | "withdrawn"; reason?: string }[]; raised?: string[] },
+	): VerdictEffect;
 	/** Restores an obligation from a journal (resume). */
 	restore(o: Obligation): void;
 }
@@ -47,7 +51,8 @@ export function createLedger(): Ledger {
 				const o = items.find((x) => x.id === r.id);
 				if (!o) effect.ignored.push({ id: r.id, why: "no such obligation" });
 				else if (o.closed) effect.ignored.push({ id: r.id, why: "already closed" });
-				else if (o.raisedBy !== by) effect.ignored.push({ id: r.id, why: `raised by ${o.raisedBy}; only it may close it` });
+				else if (o.raisedBy !== by)
+					effect.ignored.push({ id: r.id, why: `raised by ${o.raisedBy}; only it may close it` });
 				else {
 					o.closed = { how: r.how, ...(r.reason ? { reason: r.reason } : {}), at };
 					effect.closed.push(o.id);

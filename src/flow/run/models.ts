@@ -60,7 +60,9 @@ export function resolveModels(
 				for (const [name, agent] of f.amongAgents.get(node.id.value) ?? []) agents.push([agent, name]);
 			}
 			// A swarm's members are resolved like agent nodes, one key per member agent.
-			if (node.kind === "swarm") for (const m of f.members.get(node.id.value) ?? []) if (!agents.some(([, n]) => n === m.agent.name)) agents.push([m.agent, m.agent.name]);
+			if (node.kind === "swarm")
+				for (const m of f.members.get(node.id.value) ?? [])
+					if (!agents.some(([, n]) => n === m.agent.name)) agents.push([m.agent, m.agent.name]);
 			for (const [agent, among] of agents) {
 				const nodeModel = node.kind === "agent" ? node.model?.value : undefined;
 				const [spec, source]: [string | undefined, ModelSource] = runModel

@@ -40,20 +40,51 @@ export async function prepareRun(flow: CheckedFlow, options: RunStageOptions): P
 					// Already reported at its first use.
 				} else if (!where.ok) {
 					reported.add(node.script.value);
-					faults.push(fault(where.reason === "outside" ? "check-script-outside" : "check-script-missing", f.file, node.script.range, `${node.path}.check`, where.message));
+					faults.push(
+						fault(
+							where.reason === "outside" ? "check-script-outside" : "check-script-missing",
+							f.file,
+							node.script.range,
+							`${node.path}.check`,
+							where.message,
+						),
+					);
 				} else if (!scripts.has(node.script.value) && !reported.has(node.script.value)) {
 					try {
 						scripts.set(node.script.value, readFileSync(where.path, "utf8"));
 					} catch (error) {
 						reported.add(node.script.value);
-						faults.push(fault("check-script-missing", f.file, node.script.range, `${node.path}.check`, `${node.script.value} cannot be read: ${(error as Error).message}`));
+						faults.push(
+							fault(
+								"check-script-missing",
+								f.file,
+								node.script.range,
+								`${node.path}.check`,
+								`${node.script.value} cannot be read: ${(error as Error).message}`,
+							),
+						);
 					}
 				}
 			}
-			const git = node.kind === "commit" ? "commits" : (node.kind === "parallel" || node.kind === "map") && node.copies?.value ? "works in copies" : readsDiff(node) ? "reads `diff`" : undefined;
+			const git =
+				node.kind === "commit"
+					? "commits"
+					: (node.kind === "parallel" || node.kind === "map") && node.copies?.value
+						? "works in copies"
+						: readsDiff(node)
+							? "reads `diff`"
+							: undefined;
 			if (git && !needsGit) needsGit = { flow: f, node, why: git };
 			if (node.kind === "ask" && !options.somebodyThere && node.fallback === undefined && !node.enough) {
-				faults.push(fault("unattended-ask", f.file, node.id.range, node.path, `nobody is there to answer \`${node.id.value}\`, and it has neither \`default:\` nor \`enough:\``));
+				faults.push(
+					fault(
+						"unattended-ask",
+						f.file,
+						node.id.range,
+						node.path,
+						`nobody is there to answer \`${node.id.value}\`, and it has neither \`default:\` nor \`enough:\``,
+					),
+				);
 			}
 			if (node.kind === "flow") {
 				const callee = f.callees.get(node.id.value);
@@ -66,12 +97,22 @@ export async function prepareRun(flow: CheckedFlow, options: RunStageOptions): P
 		const inRepo = options.git ? (await options.git.root(options.cwd)) !== undefined : false;
 		if (!inRepo) {
 			const { flow: f, node, why } = needsGit;
-			faults.push(fault("not-a-repository", f.file, node.id.range, node.path, `\`${node.id.value}\` ${why}, and ${options.cwd} is not in a git repository`));
+			faults.push(
+				fault(
+					"not-a-repository",
+					f.file,
+					node.id.range,
+					node.path,
+					`\`${node.id.value}\` ${why}, and ${options.cwd} is not in a git repository`,
+				),
+			);
 		}
 	}
 	return faults.length ? { ok: false, faults: sortFaults(faults) } : { ok: true, scripts, root };
 }
 
 function readsDiff(node: FlowNode): boolean {
-	return (node.kind === "agent" || node.kind === "ask" || node.kind === "swarm") && node.reads.some((r) => r.root === "diff");
+	return (
+		(node.kind === "agent" || node.kind === "ask" || node.kind === "swarm") && node.reads.some((r) => r.root === "diff")
+	);
 }

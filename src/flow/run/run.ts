@@ -58,7 +58,16 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 	const plugins = options.plugins ?? [];
 	const emit = (event: FlowEvent): void => {
 		if (event.type === "node_end") {
-			visits.push({ path: event.path, node: event.node, kind: event.kind, ok: event.ok, usage: event.usage, ...(event.agent ? { agent: event.agent } : {}), ...(event.output !== undefined ? { output: event.output } : {}), ...(event.error ? { error: event.error } : {}) });
+			visits.push({
+				path: event.path,
+				node: event.node,
+				kind: event.kind,
+				ok: event.ok,
+				usage: event.usage,
+				...(event.agent ? { agent: event.agent } : {}),
+				...(event.output !== undefined ? { output: event.output } : {}),
+				...(event.error ? { error: event.error } : {}),
+			});
 		}
 		sink(event);
 		for (const p of plugins) p.onEvent?.(event, emit);
@@ -96,7 +105,13 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 		},
 		recorder: options.recorder ?? NO_RECORD,
 	};
-	emit({ type: "run_start", flow: flow.name.value, input: typeof input === "string" ? input : JSON.stringify(input), at: Date.now(), ...(options.budget ? { budget: options.budget } : {}) });
+	emit({
+		type: "run_start",
+		flow: flow.name.value,
+		input: typeof input === "string" ? input : JSON.stringify(input),
+		at: Date.now(),
+		...(options.budget ? { budget: options.budget } : {}),
+	});
 	const root: Frame = { records: new Map(), prefix: "", cwd: options.cwd };
 	const controller = new AbortController();
 	const onStop = () => controller.abort(options.signal?.reason);
@@ -118,17 +133,38 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 		visits,
 		usage,
 		// A child failure already says where it started and why; the block it surfaced at adds nothing.
-		...(failure ? { error: failure.kind === "child" ? failure.message : `${end.surfacedAt ?? end.failedAt}: ${failure.kind}: ${failure.message}`, errorKind: failure.kind as ErrorKind, failedAt: end.failedAt } : {}),
+		...(failure
+			? {
+					error:
+						failure.kind === "child"
+							? failure.message
+							: `${end.surfacedAt ?? end.failedAt}: ${failure.kind}: ${failure.message}`,
+					errorKind: failure.kind as ErrorKind,
+					failedAt: end.failedAt,
+				}
+			: {}),
 	};
 	const absorbed = absorbedOf(visits, result.failedAt);
 	if (absorbed) result.absorbed = absorbed;
 	for (const p of plugins) if (p.settle) result = p.settle(result);
-	emit({ type: "run_end", flow: flow.name.value, ok: result.ok, usage, ...(result.error ? { error: result.error } : {}) });
+	emit({
+		type: "run_end",
+		flow: flow.name.value,
+		ok: result.ok,
+		usage,
+		...(result.error ? { error: result.error } : {}),
+	});
 	return result;
 }
 
 /** A branch-safe slug of the input, for the run's branch name. */
 export function slugOf(input: Value): string {
 	const text = typeof input === "string" ? input : JSON.stringify(input);
-	return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "run";
+	return (
+		text
+			.toLowerCase()
+			.replace(/[^a-z0-9]+/g, "-")
+			.replace(/^-+|-+$/g, "")
+			.slice(0, 40) || "run"
+	);
 }

@@ -24,7 +24,9 @@ export interface Captured {
 export function submitTool(type: Type, captured: Captured): ToolSpec {
 	const wrapped = type.kind !== "object";
 	const schema = typeToJsonSchema(type) as Record<string, unknown>;
-	const parameters = wrapped ? { type: "object", properties: { value: schema }, required: ["value"], additionalProperties: false } : schema;
+	const parameters = wrapped
+		? { type: "object", properties: { value: schema }, required: ["value"], additionalProperties: false }
+		: schema;
 	return {
 		name: "submit",
 		label: "Submit",
@@ -35,7 +37,10 @@ export function submitTool(type: Type, captured: Captured): ToolSpec {
 			const m = matches(value, type);
 			if (!m.ok) {
 				captured.refusals++;
-				return { text: `Refused: at ${m.path || "the top"} expected ${m.expected}. Call submit again with a value of type ${typeToString(type)}.`, isError: true };
+				return {
+					text: `Refused: at ${m.path || "the top"} expected ${m.expected}. Call submit again with a value of type ${typeToString(type)}.`,
+					isError: true,
+				};
 			}
 			captured.value = value;
 			return { text: "Accepted.", terminate: true };
@@ -72,13 +77,18 @@ export function verdictTool(ledger: Ledger, by: string, at: { at: string }, capt
 	return {
 		name: "verdict",
 		label: "Verdict",
-		description: "Give your verdict on the work: approved or not, remarks, obligations you close (by id) and new ones you raise. The call ends your turn.",
+		description:
+			"Give your verdict on the work: approved or not, remarks, obligations you close (by id) and new ones you raise. The call ends your turn.",
 		parameters: VERDICT_PARAMETERS,
 		async execute(args) {
 			const approved = args.approved === true;
 			const remarks = typeof args.remarks === "string" ? args.remarks : undefined;
-			const resolved = Array.isArray(args.resolved) ? (args.resolved as { id: string; how: "addressed" | "withdrawn"; reason?: string }[]) : [];
-			const raised = Array.isArray(args.raised) ? (args.raised as unknown[]).filter((r): r is string => typeof r === "string") : [];
+			const resolved = Array.isArray(args.resolved)
+				? (args.resolved as { id: string; how: "addressed" | "withdrawn"; reason?: string }[])
+				: [];
+			const raised = Array.isArray(args.raised)
+				? (args.raised as unknown[]).filter((r): r is string => typeof r === "string")
+				: [];
 			const effect = ledger.apply(by, at.at, { resolved, raised });
 			captured.verdict = { approved, ...(remarks ? { remarks } : {}), effect };
 			const ignored = effect.ignored.map((i) => `${i.id} (${i.why})`).join(", ");
@@ -96,7 +106,9 @@ export function submitClosing(type: Type): string {
 export function verdictClosing(ledger: Ledger, by: string): string {
 	const open = ledger.openObligations();
 	const mine = open.filter((o) => o.raisedBy === by);
-	const list = open.length ? open.map((o) => `- ${o.id}: ${o.text}${o.raisedBy === by ? "" : ` (raised by ${o.raisedBy})`}`).join("\n") : "(none)";
+	const list = open.length
+		? open.map((o) => `- ${o.id}: ${o.text}${o.raisedBy === by ? "" : ` (raised by ${o.raisedBy})`}`).join("\n")
+		: "(none)";
 	return [
 		"## Open obligations",
 		"",

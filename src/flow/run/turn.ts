@@ -28,7 +28,14 @@ function show(v: Value): string {
 }
 
 /** The task of one agent turn. */
-export function composeTask(section: string, reads: readonly Address[], frame: Frame, input: Value, closing?: string, diff?: string): string {
+export function composeTask(
+	section: string,
+	reads: readonly Address[],
+	frame: Frame,
+	input: Value,
+	closing?: string,
+	diff?: string,
+): string {
 	const parts = [section.trim()];
 	for (const read of reads) parts.push(`## ${read.text}\n\n${renderRead(read, frame, input, diff)}`.trimEnd());
 	if (closing) parts.push(closing);

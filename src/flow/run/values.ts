@@ -79,14 +79,18 @@ export function lookupIn(frame: Frame, input: Value): (segments: readonly string
 			for (const name of from) {
 				if (!cur.ok) return cur;
 				const x = cur.value;
-				if (!x || typeof x !== "object" || Array.isArray(x)) return fail(`\`${segments.join(".")}\` reads into a value with no fields`);
-				cur = Object.hasOwn(x, name) ? ok((x as Record<string, Value>)[name]) : fail(`\`${segments.join(".")}\` is absent`);
+				if (!x || typeof x !== "object" || Array.isArray(x))
+					return fail(`\`${segments.join(".")}\` reads into a value with no fields`);
+				cur = Object.hasOwn(x, name)
+					? ok((x as Record<string, Value>)[name])
+					: fail(`\`${segments.join(".")}\` is absent`);
 			}
 			return cur;
 		};
 		if (root === "input") return into(ok(input), segments.slice(1));
 		if (root === "item") {
-			for (let f: Frame | undefined = frame; f; f = f.parent) if (f.block?.item !== undefined) return into(ok(f.block.item), segments.slice(1));
+			for (let f: Frame | undefined = frame; f; f = f.parent)
+				if (f.block?.item !== undefined) return into(ok(f.block.item), segments.slice(1));
 			return fail("`item` is read outside a map");
 		}
 		for (let f: Frame | undefined = frame; f; f = f.parent) {
@@ -99,7 +103,8 @@ export function lookupIn(frame: Frame, input: Value): (segments: readonly string
 					if (!prev) return fail(`\`${root}.previous.${node}\` has no value on the first iteration`);
 					return recordField(prev, node ?? "", more[0], more.slice(1), into, true);
 				}
-				if (second === "carry") return f.block.carry === undefined ? fail(`\`${root}.carry\` has no value`) : into(ok(f.block.carry), rest);
+				if (second === "carry")
+					return f.block.carry === undefined ? fail(`\`${root}.carry\` has no value`) : into(ok(f.block.carry), rest);
 				if (second === "ledger" && f.block.ledger) return ok(f.block.ledger.open());
 			}
 		}
@@ -122,8 +127,10 @@ function recordField(
 	}
 	if (second === "ok") return ok(record.ok);
 	if (second === "output") return record.output !== undefined ? into(ok(record.output), rest) : failed();
-	if (second === "error") return record.error ? into(ok({ ...record.error }), rest) : fail(`\`${root}.error\` is absent: it did not fail`);
-	if (second === "handoff") return record.handoff !== undefined ? into(ok(record.handoff), rest) : fail(`\`${root}\` wrote no handoff`);
+	if (second === "error")
+		return record.error ? into(ok({ ...record.error }), rest) : fail(`\`${root}.error\` is absent: it did not fail`);
+	if (second === "handoff")
+		return record.handoff !== undefined ? into(ok(record.handoff), rest) : fail(`\`${root}\` wrote no handoff`);
 	if (second === "ledger") {
 		return record.ledger ? ok(record.ledger.open()) : fail(`\`${root}\` has no ledger`);
 	}

@@ -26,7 +26,12 @@ export interface SequenceEnd {
 }
 
 /** Runs a sequence of nodes in `frame`. */
-export async function runSequence(world: World, nodes: readonly FlowNode[], frame: Frame, signal: AbortSignal): Promise<SequenceEnd> {
+export async function runSequence(
+	world: World,
+	nodes: readonly FlowNode[],
+	frame: Frame,
+	signal: AbortSignal,
+): Promise<SequenceEnd> {
 	let last: VisitRecord | undefined;
 	for (const node of nodes) {
 		const visit = frame.prefix ? `${frame.prefix}/${node.id.value}` : node.id.value;
@@ -35,7 +40,8 @@ export async function runSequence(world: World, nodes: readonly FlowNode[], fram
 		last = record;
 		if (!record.ok) {
 			const absorbed = node.onFail && !isStop(record);
-			if (!absorbed) return { ok: false, last: record, failure: record, failedAt: failedAt ?? visit, surfacedAt: visit };
+			if (!absorbed)
+				return { ok: false, last: record, failure: record, failedAt: failedAt ?? visit, surfacedAt: visit };
 		}
 	}
 	return { ok: true, ...(last ? { last } : {}) };
@@ -51,13 +57,30 @@ export function isStop(record: VisitRecord): boolean {
 }
 
 /** Runs one visit and announces it. */
-export async function runVisit(world: World, node: FlowNode, frame: Frame, visit: string, signal: AbortSignal): Promise<{ record: VisitRecord; failedAt?: string }> {
+export async function runVisit(
+	world: World,
+	node: FlowNode,
+	frame: Frame,
+	visit: string,
+	signal: AbortSignal,
+): Promise<{ record: VisitRecord; failedAt?: string }> {
 	const agent = node.kind === "agent" ? (node.agent?.value ?? "") : undefined;
 	const replayed = world.options.replay?.ended(visit);
 	if (replayed) {
 		// Ended in an earlier life: its value is taken from the journal and nothing runs again.
 		const record = replayRecord(replayed, node, frame);
-		world.emit({ type: "node_end", path: visit, node: node.id.value, kind: node.kind, ok: record.ok, usage: emptyUsage(), replayed: true, ...(agent ? { agent } : {}), ...(record.error ? { error: `${record.error.kind}: ${record.error.message}` } : {}), ...(record.output !== undefined ? { output: record.output } : {}) });
+		world.emit({
+			type: "node_end",
+			path: visit,
+			node: node.id.value,
+			kind: node.kind,
+			ok: record.ok,
+			usage: emptyUsage(),
+			replayed: true,
+			...(agent ? { agent } : {}),
+			...(record.error ? { error: `${record.error.kind}: ${record.error.message}` } : {}),
+			...(record.output !== undefined ? { output: record.output } : {}),
+		});
 		return { record };
 	}
 	world.emit({ type: "node_start", path: visit, node: node.id.value, kind: node.kind, ...(agent ? { agent } : {}) });
@@ -76,12 +99,24 @@ export async function runVisit(world: World, node: FlowNode, frame: Frame, visit
 		out = await dispatch(scoped, node, frame, visit, signal);
 	} catch (error) {
 		// A bug in a visitor must not leave sessions open or the run hanging: it becomes this visit's failure.
-		out = { record: { ok: false, error: { kind: "unavailable", message: `internal error: ${(error as Error)?.message ?? String(error)}` } } };
+		out = {
+			record: {
+				ok: false,
+				error: { kind: "unavailable", message: `internal error: ${(error as Error)?.message ?? String(error)}` },
+			},
+		};
 	}
 	const usage = { ...own, ms: performance.now() - started };
 	const { record } = out;
 	// Stopped and cut visits did not end: a resume runs them again from their start.
-	if (!isStop(record)) world.recorder.visitEnd(visit, node.id.value, node.kind, { ...endedOf(record), ...(!record.ok && node.onFail ? { absorbed: true } : {}) }, usage);
+	if (!isStop(record))
+		world.recorder.visitEnd(
+			visit,
+			node.id.value,
+			node.kind,
+			{ ...endedOf(record), ...(!record.ok && node.onFail ? { absorbed: true } : {}) },
+			usage,
+		);
 	world.emit({
 		type: "node_end",
 		path: visit,
@@ -97,10 +132,25 @@ export async function runVisit(world: World, node: FlowNode, frame: Frame, visit
 	return out;
 }
 
-async function dispatch(world: World, node: FlowNode, frame: Frame, visit: string, signal: AbortSignal): Promise<{ record: VisitRecord; failedAt?: string }> {
+async function dispatch(
+	world: World,
+	node: FlowNode,
+	frame: Frame,
+	visit: string,
+	signal: AbortSignal,
+): Promise<{ record: VisitRecord; failedAt?: string }> {
 	switch (node.kind) {
 		case "agent":
-			return { record: await runAgent(world, node, frame, visit, signal, node.reads.some((r) => r.root === "diff") ? await world.diff(frameCwd(frame, world)) : undefined) };
+			return {
+				record: await runAgent(
+					world,
+					node,
+					frame,
+					visit,
+					signal,
+					node.reads.some((r) => r.root === "diff") ? await world.diff(frameCwd(frame, world)) : undefined,
+				),
+			};
 		case "choice":
 			return runChoice(world, node, frame, visit, signal);
 		case "parallel":
@@ -124,7 +174,12 @@ async function dispatch(world: World, node: FlowNode, frame: Frame, visit: strin
 
 /** A journaled end as a live record: a block's ledger is rebuilt, a verdict's effect re-applied to its ledger. */
 function replayRecord(ended: EndedVisit, node: FlowNode, frame: Frame): VisitRecord {
-	const record: VisitRecord = { ok: ended.ok, ...(ended.output !== undefined ? { output: ended.output } : {}), ...(ended.error ? { error: ended.error } : {}), ...(ended.handoff !== undefined ? { handoff: ended.handoff } : {}) };
+	const record: VisitRecord = {
+		ok: ended.ok,
+		...(ended.output !== undefined ? { output: ended.output } : {}),
+		...(ended.error ? { error: ended.error } : {}),
+		...(ended.handoff !== undefined ? { handoff: ended.handoff } : {}),
+	};
 	if (ended.obligations) {
 		const ledger = createLedger();
 		for (const o of ended.obligations) ledger.restore(o);

@@ -162,7 +162,6 @@ export function diagnose(text: string, p: number, expectedText: string, mode: "c
 	}
 	const end = tokenEnd(text, p);
 	const token = text.slice(p, end);
-	const hint =
-		mode === "address" ? "An address is a name followed by `.field`s, like `plan.output.tasks`." : undefined;
+	const hint = mode === "address" ? "An address is a name followed by `.field`s, like `plan.output.tasks`." : undefined;
 	return { start: p, end, message: `\`${token}\` is not expected here: expected ${expectedText}.`, hint };
 }

@@ -27,7 +27,13 @@ function parse(text: string, at: SourceAt, rule: "Condition" | "Address", code: 
 	const tooDeep = nestingPast(text, MAX_NESTING);
 	if (tooDeep !== undefined) {
 		const range = rangeIn(at, tooDeep, tooDeep + 1);
-		return { faults: [fault(code, at.file, range, at.path, `parentheses and brackets nest more than ${MAX_NESTING} deep here`, { hint: "name the parts in earlier nodes, or drop the extra parentheses" })] };
+		return {
+			faults: [
+				fault(code, at.file, range, at.path, `parentheses and brackets nest more than ${MAX_NESTING} deep here`, {
+					hint: "name the parts in earlier nodes, or drop the extra parentheses",
+				}),
+			],
+		};
 	}
 	try {
 		const match = expressionGrammar().match(text, rule);
@@ -40,7 +46,13 @@ function parse(text: string, at: SourceAt, rule: "Condition" | "Address", code: 
 	} catch (error) {
 		// A backstop for nesting the count above does not see (a long run of `!`): the stack, not the text.
 		if (!(error instanceof RangeError)) throw error;
-		return { faults: [fault(code, at.file, rangeIn(at, 0, text.length), at.path, "this condition nests too deeply to read", { hint: "split it across nodes" })] };
+		return {
+			faults: [
+				fault(code, at.file, rangeIn(at, 0, text.length), at.path, "this condition nests too deeply to read", {
+					hint: "split it across nodes",
+				}),
+			],
+		};
 	}
 }
 

@@ -19,7 +19,10 @@ function load(file: string): ohm.Grammar {
 	try {
 		grammar = compileGrammar(file);
 	} catch (cause) {
-		throw new Error(`pi-flows: grammar/${file} cannot be read or does not compile; the package is incomplete or this is a bug in pi-flows`, { cause });
+		throw new Error(
+			`pi-flows: grammar/${file} cannot be read or does not compile; the package is incomplete or this is a bug in pi-flows`,
+			{ cause },
+		);
 	}
 	cache.set(file, grammar);
 	return grammar;

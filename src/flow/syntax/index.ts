@@ -2,7 +2,14 @@
  * The syntax layer's only door: the condition and address parsers, durations, and the helper that says
  * whether a YAML scalar's text maps back to exact columns.
  */
-export { durationFlagError, durationLength, formatDuration, MAX_DURATION_MS, parseDuration, readDuration } from "./duration.ts";
+export {
+	durationFlagError,
+	durationLength,
+	formatDuration,
+	MAX_DURATION_MS,
+	parseDuration,
+	readDuration,
+} from "./duration.ts";
 export {
 	type AddressExpr,
 	type BinaryExpr,

@@ -29,7 +29,8 @@ function check(value: unknown, type: Type, path: string): Match {
 			return no(`one of ${type.values.join(", ")}`);
 		case "list": {
 			if (!Array.isArray(value)) return no(typeToString(type));
-			if (type.maxItems !== undefined && value.length > type.maxItems) return no(`at most ${type.maxItems} items, not ${value.length}`);
+			if (type.maxItems !== undefined && value.length > type.maxItems)
+				return no(`at most ${type.maxItems} items, not ${value.length}`);
 			for (let i = 0; i < value.length; i++) {
 				const m = check(value[i], type.of, at(path, i));
 				if (!m.ok) return m;

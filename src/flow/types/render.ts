@@ -65,7 +65,11 @@ export function typeToJsonSchema(t: Type): JsonSchema {
 		case "enum":
 			return described({ type: "string", enum: [...t.values] });
 		case "list":
-			return described({ type: "array", items: typeToJsonSchema(t.of), ...(t.maxItems === undefined ? {} : { maxItems: t.maxItems }) });
+			return described({
+				type: "array",
+				items: typeToJsonSchema(t.of),
+				...(t.maxItems === undefined ? {} : { maxItems: t.maxItems }),
+			});
 		case "object": {
 			const properties: Record<string, JsonSchema> = {};
 			for (const f of t.fields) properties[f.name] = typeToJsonSchema(f.type);

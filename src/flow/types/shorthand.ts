@@ -59,7 +59,11 @@ function scalarType(node: Scalar, where: string, p: Problems): Type | undefined 
 	// enum of two odd strings. Say what happened instead.
 	if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
 		const quoted = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE";
-		p.add(range, where, `\`${trimmed}\` is ${quoted ? "quoted, so YAML reads it as text" : "text to YAML"}: write the type without quotes, as YAML, like \`output: { ok: boolean }\`.`);
+		p.add(
+			range,
+			where,
+			`\`${trimmed}\` is ${quoted ? "quoted, so YAML reads it as text" : "text to YAML"}: write the type without quotes, as YAML, like \`output: { ok: boolean }\`.`,
+		);
 		return undefined;
 	}
 	if (text.includes("|")) return enumType(node, text, where, p);
@@ -76,8 +80,7 @@ function scalarType(node: Scalar, where: string, p: Problems): Type | undefined 
 function enumType(node: Scalar, text: string, where: string, p: Problems): Type | undefined {
 	const base = scalarBase(node, p.at.table.text, p.at.yamlBase);
 	const whole = p.rangeOf(node);
-	const at = (start: number, end: number) =>
-		base === undefined ? whole : p.at.table.range(base + start, base + end);
+	const at = (start: number, end: number) => (base === undefined ? whole : p.at.table.range(base + start, base + end));
 	const before = p.faults.length;
 	const values: string[] = [];
 	let start = 0;
@@ -89,7 +92,11 @@ function enumType(node: Scalar, text: string, where: string, p: Problems): Type 
 			const bar = end < text.length ? end : Math.max(0, start - 1);
 			p.add(at(bar, bar + 1), where, "An enum value is empty: write a value on each side of every `|`.");
 		} else if (/[{}[\]:,]/.test(value)) {
-			p.add(at(valueStart, valueStart + value.length), where, `\`${value}\` is not an enum value: values are plain words, and a field or a list is written as YAML, \`{ status: done | failed }\`, not inside a string.`);
+			p.add(
+				at(valueStart, valueStart + value.length),
+				where,
+				`\`${value}\` is not an enum value: values are plain words, and a field or a list is written as YAML, \`{ status: done | failed }\`, not inside a string.`,
+			);
 		} else if (values.includes(value)) {
 			p.add(at(valueStart, valueStart + value.length), where, `\`${value}\` is repeated in the enum.`);
 		} else if (NAMED.has(value)) {

@@ -76,15 +76,7 @@ export interface FreeStringType extends TypeBase {
 }
 
 /** Every type a flow value can have. */
-export type Type =
-	| StringType
-	| NumberType
-	| BooleanType
-	| EnumType
-	| ListType
-	| ObjectType
-	| TextType
-	| FreeStringType;
+export type Type = StringType | NumberType | BooleanType | EnumType | ListType | ObjectType | TextType | FreeStringType;
 
 /** A JSON value as flows pass them around: no null, no undefined inside (an absent optional field is absent). */
 export type Value = string | number | boolean | Value[] | { [field: string]: Value };

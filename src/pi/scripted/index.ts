@@ -1,2 +1,18 @@
-export { bindScriptedTurn, createScriptedModel, unbindScriptedTurn, fill, SCRIPTED_MODEL, SCRIPTED_PROVIDER, type ScriptedModel } from "./provider.ts";
-export { addressOfVisit, checkScriptKeys, readScript, type Script, type ScriptCall, type ScriptStep, stepsFor } from "./script.ts";
+export {
+	bindScriptedTurn,
+	createScriptedModel,
+	unbindScriptedTurn,
+	fill,
+	SCRIPTED_MODEL,
+	SCRIPTED_PROVIDER,
+	type ScriptedModel,
+} from "./provider.ts";
+export {
+	addressOfVisit,
+	checkScriptKeys,
+	readScript,
+	type Script,
+	type ScriptCall,
+	type ScriptStep,
+	stepsFor,
+} from "./script.ts";

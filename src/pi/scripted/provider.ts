@@ -42,7 +42,10 @@ interface Binding {
  * see the bindings made by pi-flows' subagents in another.
  */
 const BINDINGS_KEY = Symbol.for("pi-flows.scripted.bindings");
-const bindings: Map<string, Binding> = ((globalThis as Record<symbol, unknown>)[BINDINGS_KEY] ??= new Map<string, Binding>()) as Map<string, Binding>;
+const bindings: Map<string, Binding> = ((globalThis as Record<symbol, unknown>)[BINDINGS_KEY] ??= new Map<
+	string,
+	Binding
+>()) as Map<string, Binding>;
 
 /** Says which visit a scripted session's next requests belong to (any scripted model in the process). */
 export function bindScriptedTurn(sessionId: string, visit: string): void {
@@ -60,13 +63,25 @@ export function createScriptedModel(script: Script): ScriptedModel {
 		provider: SCRIPTED_PROVIDER,
 		api: "scripted",
 		// A reasoning model, so a thinking level set by a flow or a chain reaches the request (and `{{thinking}}`).
-		models: [{ id: SCRIPTED_MODEL, name: "Scripted model", reasoning: true, contextWindow: script.contextWindow, maxTokens: 16_384, ...(script.price ? { cost: script.price } : {}) }],
+		models: [
+			{
+				id: SCRIPTED_MODEL,
+				name: "Scripted model",
+				reasoning: true,
+				contextWindow: script.contextWindow,
+				maxTokens: 16_384,
+				...(script.price ? { cost: script.price } : {}),
+			},
+		],
 	});
 	// A visit's cursor: retries of the same visit continue where the last attempt stopped, so a script can
 	// say "fail, then answer".
 	const cursors = new Map<string, number>();
 	let calls = 0;
-	const answer = async (context: Context, options: { sessionId?: string; signal?: AbortSignal; reasoning?: string } | undefined): Promise<AssistantMessage> => {
+	const answer = async (
+		context: Context,
+		options: { sessionId?: string; signal?: AbortSignal; reasoning?: string } | undefined,
+	): Promise<AssistantMessage> => {
 		calls++;
 		const visit = (options?.sessionId && bindings.get(options.sessionId)?.visit) || "main";
 		const found = stepsFor(script, visit);
@@ -90,9 +105,16 @@ export function createScriptedModel(script: Script): ScriptedModel {
 		if (step.hang) await sleep(Number.POSITIVE_INFINITY, options?.signal);
 		return messageFor(step, context, options?.reasoning);
 	};
-	const dispatch = (model: Parameters<typeof core.stream>[0], context: Parameters<typeof core.stream>[1], options?: Parameters<typeof core.stream>[2]) => {
+	const dispatch = (
+		model: Parameters<typeof core.stream>[0],
+		context: Parameters<typeof core.stream>[1],
+		options?: Parameters<typeof core.stream>[2],
+	) => {
 		// The faux core takes one queued step per request, synchronously: queue exactly ours.
-		core.setResponses([(ctx) => answer(ctx as unknown as Context, options as { sessionId?: string; signal?: AbortSignal; reasoning?: string })]);
+		core.setResponses([
+			(ctx) =>
+				answer(ctx as unknown as Context, options as { sessionId?: string; signal?: AbortSignal; reasoning?: string }),
+		]);
 		// The faux core keeps every session's last prompt forever to simulate prompt caching; a long run
 		// would grow by a prompt per session. Without the session id it keeps nothing, and usage counts
 		// the whole prompt as input, as a provider without caching would.
@@ -106,7 +128,12 @@ export function createScriptedModel(script: Script): ScriptedModel {
 		name: "Scripted model (pi-flows)",
 		auth: { apiKey: { name: "Scripted", resolve: async () => ({ auth: {} }) } },
 		models: core.models,
-		api: { stream: dispatch, streamSimple: dispatch, fetchDeferred: core.fetchDeferred, cancelDeferred: core.cancelDeferred },
+		api: {
+			stream: dispatch,
+			streamSimple: dispatch,
+			fetchDeferred: core.fetchDeferred,
+			cancelDeferred: core.cancelDeferred,
+		},
 	} as Parameters<typeof createProvider>[0]);
 	return {
 		provider,
@@ -168,7 +195,8 @@ function textOf(content: unknown): string {
 }
 
 function lastToolResult(messages: Message[]): string {
-	for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "toolResult") return textOf(messages[i].content);
+	for (let i = messages.length - 1; i >= 0; i--)
+		if (messages[i].role === "toolResult") return textOf(messages[i].content);
 	return "";
 }
 

@@ -80,7 +80,9 @@ export function readScript(text: string, file: string): { value?: Script; faults
 	const doc = parseDocument(text, { lineCounter: new LineCounter(), prettyErrors: false });
 	if (doc.errors.length > 0) {
 		const e = doc.errors[0];
-		faults.push(fault("yaml-syntax", file, table.range(e.pos[0], Math.max(e.pos[0] + 1, e.pos[1])), "", e.message.split("\n")[0]));
+		faults.push(
+			fault("yaml-syntax", file, table.range(e.pos[0], Math.max(e.pos[0] + 1, e.pos[1])), "", e.message.split("\n")[0]),
+		);
 		return { faults };
 	}
 	if (!isMap(doc.contents)) {
@@ -98,7 +100,11 @@ export function readScript(text: string, file: string): { value?: Script; faults
 		if (key === "contextWindow" || key === "latencyMs") {
 			const v = isScalar(pair.value) ? pair.value.value : undefined;
 			if (typeof v !== "number" || !Number.isInteger(v) || v < (key === "latencyMs" ? 0 : 1)) {
-				bad(pair.value, key, `\`${key}\` must be a whole number${key === "latencyMs" ? " of milliseconds" : " of tokens"}`);
+				bad(
+					pair.value,
+					key,
+					`\`${key}\` must be a whole number${key === "latencyMs" ? " of milliseconds" : " of tokens"}`,
+				);
 			} else script[key] = v;
 			continue;
 		}
@@ -135,14 +141,21 @@ function readPrice(node: Node | null | undefined, bad: Bad): ScriptPrice | undef
 	for (const pair of node.items as Pair<Node, Node>[]) {
 		const key = isScalar(pair.key) ? String(pair.key.value) : "";
 		const v = isScalar(pair.value) ? pair.value.value : undefined;
-		if (!(PRICE_KEYS as readonly string[]).includes(key)) bad(pair.key, `price.${key}`, `a price has no key \`${key}\`.${didYouMean(nearest(key, PRICE_KEYS))}`);
-		else if (typeof v !== "number" || v < 0) bad(pair.value, `price.${key}`, `\`price.${key}\` is dollars per million tokens, a number of at least 0`);
+		if (!(PRICE_KEYS as readonly string[]).includes(key))
+			bad(pair.key, `price.${key}`, `a price has no key \`${key}\`.${didYouMean(nearest(key, PRICE_KEYS))}`);
+		else if (typeof v !== "number" || v < 0)
+			bad(pair.value, `price.${key}`, `\`price.${key}\` is dollars per million tokens, a number of at least 0`);
 		else price[key as keyof ScriptPrice] = v;
 	}
 	return price;
 }
 
-function readSteps(node: Node | null | undefined, key: string, at: (n: Node | null | undefined) => Range, bad: Bad): ScriptStep[] | undefined {
+function readSteps(
+	node: Node | null | undefined,
+	key: string,
+	at: (n: Node | null | undefined) => Range,
+	bad: Bad,
+): ScriptStep[] | undefined {
 	if (!isSeq(node)) {
 		bad(node, key, `the steps of \`${key}\` are a list, one item per model request`);
 		return undefined;
@@ -201,7 +214,11 @@ function readStep(item: Node, key: string, range: Range, bad: Bad): ScriptStep |
 		} else {
 			for (const c of many.items as Node[]) {
 				const json = isMap(c) ? (c.toJSON() as Record<string, unknown>) : undefined;
-				if (!json || typeof json.name !== "string" || (json.args !== undefined && (typeof json.args !== "object" || json.args === null || Array.isArray(json.args)))) {
+				if (
+					!json ||
+					typeof json.name !== "string" ||
+					(json.args !== undefined && (typeof json.args !== "object" || json.args === null || Array.isArray(json.args)))
+				) {
 					bad(c, key, "each of `calls` is `{ name: tool, args: {...} }`");
 					ok = false;
 				} else calls.push({ name: json.name, args: (json.args as Record<string, unknown>) ?? {} });
@@ -227,7 +244,9 @@ function readStep(item: Node, key: string, range: Range, bad: Bad): ScriptStep |
 	if (flag("length")) step.length = true;
 	if (flag("hang")) step.hang = true;
 	if (delayMs !== undefined) step.delayMs = delayMs;
-	const outcomes = [say !== undefined || calls.length > 0, fail !== undefined, step.hang === true].filter(Boolean).length;
+	const outcomes = [say !== undefined || calls.length > 0, fail !== undefined, step.hang === true].filter(
+		Boolean,
+	).length;
 	if (ok && outcomes !== 1) {
 		bad(item, key, "a step does exactly one of: answer (`say` and/or `call`), `fail`, or `hang`");
 		ok = false;
@@ -277,9 +296,18 @@ export function checkScriptKeys(script: Script, nodeAddresses: readonly string[]
 		// A swarm's members play turns under the swarm's address (`survey/member[1]#2`).
 		if ([...known].some((a) => address.startsWith(`${a}/`))) continue;
 		const near = nearest(address, [...known, ...ids]);
-		faults.push(fault("script-unknown-node", script.file, range, key, `the script's key \`${key}\` names no agent node of the flow.${didYouMean(near)}`, {
-			expected: near ? [near] : [],
-		}));
+		faults.push(
+			fault(
+				"script-unknown-node",
+				script.file,
+				range,
+				key,
+				`the script's key \`${key}\` names no agent node of the flow.${didYouMean(near)}`,
+				{
+					expected: near ? [near] : [],
+				},
+			),
+		);
 	}
 	return faults;
 }
@@ -306,14 +334,22 @@ export function fillTemplate(template: string, turn: TemplateTurn): string {
 		.replace(/\{\{\s*messages\s*\}\}/g, String(turn.messages))
 		.replace(/\{\{\s*thinking\s*\}\}/g, turn.thinking)
 		.replace(/\{\{\s*system\s*\}\}/g, () => turn.system())
-		.replace(/\{\{\s*(result|task|section:([^}|]+?))\s*(?:\|\s*lines:(\d+)\s*)?\}\}/g, (_m, what: string, name?: string, lines?: string) => {
-			let text: string;
-			if (what === "result") text = turn.result();
-			else if (what === "task") text = turn.task();
-			else text = section(turn.task(), (name ?? "").trim());
-			if (lines) text = text.split("\n").filter((l) => l.trim() !== "").slice(0, Number(lines)).join("\n");
-			return text;
-		});
+		.replace(
+			/\{\{\s*(result|task|section:([^}|]+?))\s*(?:\|\s*lines:(\d+)\s*)?\}\}/g,
+			(_m, what: string, name?: string, lines?: string) => {
+				let text: string;
+				if (what === "result") text = turn.result();
+				else if (what === "task") text = turn.task();
+				else text = section(turn.task(), (name ?? "").trim());
+				if (lines)
+					text = text
+						.split("\n")
+						.filter((l) => l.trim() !== "")
+						.slice(0, Number(lines))
+						.join("\n");
+				return text;
+			},
+		);
 }
 
 function section(task: string, name: string): string {

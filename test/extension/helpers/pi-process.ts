@@ -14,7 +14,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const repo = resolve(here, "../../..");
 const piPackage = join(repo, "node_modules/@earendil-works/pi-coding-agent");
 /** pi's CLI entry. */
-export const piCli = join(piPackage, (JSON.parse(readFileSync(join(piPackage, "package.json"), "utf8")) as { bin: { pi: string } }).bin.pi);
+export const piCli = join(
+	piPackage,
+	(JSON.parse(readFileSync(join(piPackage, "package.json"), "utf8")) as { bin: { pi: string } }).bin.pi,
+);
 /** The Node 22 the package brings. */
 export const node = join(repo, "node_modules/.bin/node");
 const ours = join(repo, "src/extension/index.ts");
@@ -42,7 +45,9 @@ export function sandbox(agents: readonly string[] = []): Sandbox {
 	mkdirSync(agentDir, { recursive: true });
 	if (agents.length) mkdirSync(join(agentDir, "agents"));
 	for (const name of agents) writeFileSync(join(agentDir, "agents", `${name}.md`), agent(name));
-	const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PI_FLOWS_") && !k.startsWith("HANDOFF_")));
+	const clean = Object.fromEntries(
+		Object.entries(process.env).filter(([k]) => !k.startsWith("PI_FLOWS_") && !k.startsWith("HANDOFF_")),
+	);
 	return {
 		root,
 		cwd,
@@ -53,7 +58,13 @@ export function sandbox(agents: readonly string[] = []): Sandbox {
 			writeFileSync(file, text);
 			return file;
 		},
-		env: (extra = {}) => ({ ...clean, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", ...extra }),
+		env: (extra = {}) => ({
+			...clean,
+			PI_CODING_AGENT_DIR: agentDir,
+			PI_OFFLINE: "1",
+			PI_SKIP_VERSION_CHECK: "1",
+			...extra,
+		}),
 		args: (extra = []) => [piCli, "--offline", "--no-session", "-ne", "-e", ours, "-e", provider, ...extra],
 		cleanup: () => rmSync(root, { recursive: true, force: true }),
 	};
@@ -61,7 +72,12 @@ export function sandbox(agents: readonly string[] = []): Sandbox {
 
 /** One headless prompt (`pi -p`). */
 export function print(box: Sandbox, prompt: string, extraArgs: string[] = [], env: Record<string, string> = {}) {
-	return spawnSync(node, box.args([...extraArgs, "-p", prompt]), { cwd: box.cwd, env: box.env(env), encoding: "utf8", timeout: 60_000 });
+	return spawnSync(node, box.args([...extraArgs, "-p", prompt]), {
+		cwd: box.cwd,
+		env: box.env(env),
+		encoding: "utf8",
+		timeout: 60_000,
+	});
 }
 
 /** A JSON line from pi. */
@@ -80,8 +96,18 @@ export interface Rpc {
 }
 
 /** Starts pi with `--mode rpc`; `onUi` answers dialogs (return undefined to leave one unanswered). */
-export function rpc(box: Sandbox, options: { args?: string[]; env?: Record<string, string>; onUi?: (request: Line) => Record<string, unknown> | undefined } = {}): Rpc {
-	const child: ChildProcessWithoutNullStreams = spawn(node, box.args(["--mode", "rpc", ...(options.args ?? [])]), { cwd: box.cwd, env: box.env(options.env) });
+export function rpc(
+	box: Sandbox,
+	options: {
+		args?: string[];
+		env?: Record<string, string>;
+		onUi?: (request: Line) => Record<string, unknown> | undefined;
+	} = {},
+): Rpc {
+	const child: ChildProcessWithoutNullStreams = spawn(node, box.args(["--mode", "rpc", ...(options.args ?? [])]), {
+		cwd: box.cwd,
+		env: box.env(options.env),
+	});
 	const lines: Line[] = [];
 	const waiters = new Set<() => void>();
 	let err = "";
@@ -117,7 +143,11 @@ export function rpc(box: Sandbox, options: { args?: string[]; env?: Record<strin
 			};
 			const timer = setTimeout(() => {
 				waiters.delete(check);
-				reject(new Error(`timed out waiting for ${what}; stderr:\n${err}\nlines:\n${lines.map((l) => JSON.stringify(l).slice(0, 400)).join("\n")}`));
+				reject(
+					new Error(
+						`timed out waiting for ${what}; stderr:\n${err}\nlines:\n${lines.map((l) => JSON.stringify(l).slice(0, 400)).join("\n")}`,
+					),
+				);
 			}, timeoutMs);
 			if (!check()) waiters.add(check);
 		});
@@ -149,11 +179,17 @@ export function contentOf(line: Line): string {
 
 /** The messages pi-flows posted (a run's answer, a refusal's report), in the order they came. */
 export function flowResults(lines: Line[]): Line[] {
-	return lines.filter((l) => l.type === "message_end" && (l.message as { customType?: string }).customType === "pi-flows");
+	return lines.filter(
+		(l) => l.type === "message_end" && (l.message as { customType?: string }).customType === "pi-flows",
+	);
 }
 
 /** The run folders `/run` left under a working folder, oldest first. */
 export function runFoldersIn(cwd: string): string[] {
 	const home = join(cwd, ".pi/runs");
-	return existsSync(home) ? readdirSync(home).sort().map((d) => join(home, d)) : [];
+	return existsSync(home)
+		? readdirSync(home)
+				.sort()
+				.map((d) => join(home, d))
+		: [];
 }

@@ -62,7 +62,8 @@ export type ScriptPath = { ok: true; path: string } | { ok: false; reason: "outs
  * symlink test compares real paths, so a root that is itself a symlink (macOS `/tmp`) still works.
  */
 export function scriptPath(root: string, script: string): ScriptPath {
-	if (isAbsolute(script)) return { ok: false, reason: "outside", message: `${script} is absolute; write it from the repository root` };
+	if (isAbsolute(script))
+		return { ok: false, reason: "outside", message: `${script} is absolute; write it from the repository root` };
 	const path = resolve(root, script);
 	if (leaves(root, path)) return { ok: false, reason: "outside", message: `${script} leaves the repository` };
 	let real: string;
@@ -77,7 +78,8 @@ export function scriptPath(root: string, script: string): ScriptPath {
 	} catch (error) {
 		return { ok: false, reason: "missing", message: `the repository ${root} cannot be read: ${words(error)}` };
 	}
-	if (leaves(realRoot, real)) return { ok: false, reason: "outside", message: `${script} points outside the repository (to ${real})` };
+	if (leaves(realRoot, real))
+		return { ok: false, reason: "outside", message: `${script} points outside the repository (to ${real})` };
 	return { ok: true, path };
 }
 
@@ -107,7 +109,12 @@ export function createBashCheck(options: BashCheckOptions = {}): CheckPort {
 				try {
 					content = await readFile(where.path, "utf8");
 				} catch (error) {
-					return { ok: false, kind: "unavailable", message: `${request.script} cannot be read: ${words(error)}`, report: "" };
+					return {
+						ok: false,
+						kind: "unavailable",
+						message: `${request.script} cannot be read: ${words(error)}`,
+						report: "",
+					};
 				}
 			}
 			// A stop that came while the script was being read must not let it start.
@@ -131,13 +138,16 @@ function halted(signal: AbortSignal, report: string): CheckOutcome {
 
 type Ending = { by: "exit"; code: number | null } | { by: "error"; error: Error } | { by: "halt"; halt: Halt };
 
-
 async function runScript(content: string, request: CheckRequest, graceMs: number): Promise<CheckOutcome> {
 	const started = performance.now();
 	const tail = new ByteTail(REPORT_BYTES);
 	let child: ChildProcess;
 	try {
-		child = spawn("bash", ["-c", content, request.script], { cwd: request.cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
+		child = spawn("bash", ["-c", content, request.script], {
+			cwd: request.cwd,
+			stdio: ["ignore", "pipe", "pipe"],
+			detached: true,
+		});
 	} catch (error) {
 		return { ok: false, kind: "unavailable", message: `bash could not start: ${words(error)}`, report: "" };
 	}
@@ -166,7 +176,12 @@ async function runScript(content: string, request: CheckRequest, graceMs: number
 	timer?.clear();
 	if (onAbort) request.signal?.removeEventListener("abort", onAbort);
 	if (ending.by === "error") {
-		return { ok: false, kind: "unavailable", message: `bash could not start in ${request.cwd}: ${ending.error.message}`, report: tail.text() };
+		return {
+			ok: false,
+			kind: "unavailable",
+			message: `bash could not start in ${request.cwd}: ${ending.error.message}`,
+			report: tail.text(),
+		};
 	}
 	if (child.pid !== undefined) await killGroup(child.pid, graceMs);
 	const last = ending.by === "exit" ? ending : await exited;
@@ -209,7 +224,10 @@ async function killGroup(pid: number, graceMs: number): Promise<void> {
  */
 async function settle(child: ChildProcess, closed: Promise<void>): Promise<void> {
 	let timer: ReturnType<typeof setTimeout> | undefined;
-	const gaveUp = await Promise.race([closed.then(() => false), new Promise<boolean>((done) => (timer = setTimeout(() => done(true), SETTLE_MS)))]);
+	const gaveUp = await Promise.race([
+		closed.then(() => false),
+		new Promise<boolean>((done) => (timer = setTimeout(() => done(true), SETTLE_MS))),
+	]);
 	clearTimeout(timer);
 	if (gaveUp) {
 		child.stdout?.destroy();

@@ -67,12 +67,18 @@ async function freeBranch(cwd: string, name: string): Promise<string | undefined
 }
 
 /** Opens the run's branch, or checks that HEAD is still on it. */
-async function runBranch(cwd: string, request: CommitRequest): Promise<{ ok: true; branch: string } | { ok: false; message: string }> {
+async function runBranch(
+	cwd: string,
+	request: CommitRequest,
+): Promise<{ ok: true; branch: string } | { ok: false; message: string }> {
 	const current = await currentBranch(cwd);
 	if (request.branch !== undefined) {
 		const branch = request.branch;
 		if (!branch.startsWith(RUN_BRANCH_PREFIX)) {
-			return { ok: false, message: `${branch} is not a run branch (${RUN_BRANCH_PREFIX}…); pi-flows commits only on its own branches` };
+			return {
+				ok: false,
+				message: `${branch} is not a run branch (${RUN_BRANCH_PREFIX}…); pi-flows commits only on its own branches`,
+			};
 		}
 		if (current !== branch) {
 			const where = current ? `on ${current}` : "detached";
@@ -82,7 +88,8 @@ async function runBranch(cwd: string, request: CommitRequest): Promise<{ ok: tru
 		return { ok: true, branch };
 	}
 	const branch = await freeBranch(cwd, `${RUN_BRANCH_PREFIX}${slugify(request.slug)}`);
-	if (!branch) return { ok: false, message: `every name ${RUN_BRANCH_PREFIX}${slugify(request.slug)}-N up to 1000 is taken` };
+	if (!branch)
+		return { ok: false, message: `every name ${RUN_BRANCH_PREFIX}${slugify(request.slug)}-N up to 1000 is taken` };
 	// `switch -c` starts at HEAD and carries the working tree and the index along, conflict-free.
 	const opened = await git(cwd, ["switch", "-q", "-c", branch]);
 	return opened.ok ? { ok: true, branch } : { ok: false, message: gitWords(opened) };

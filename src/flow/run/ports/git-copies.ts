@@ -48,7 +48,9 @@ type Failed = { ok: false; message: string };
 /** The folder git commands about the whole repository run in: its top, so no path is read relative. */
 async function topOf(cwd: string): Promise<{ ok: true; top: string } | Failed> {
 	const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
-	return top.ok ? { ok: true, top: out(top) } : { ok: false, message: `${cwd} is not in a git repository: ${gitWords(top)}` };
+	return top.ok
+		? { ok: true, top: out(top) }
+		: { ok: false, message: `${cwd} is not in a git repository: ${gitWords(top)}` };
 }
 
 /**
@@ -75,7 +77,11 @@ async function snapshot(top: string, message: string): Promise<{ ok: true; sha: 
  * worktree on a new branch in a temp folder. The folder must be outside the repository, or the run
  * tree's `git add -A` would swallow the copy.
  */
-export async function openCopy(cwd: string, label: string, known: KnownCopies): Promise<{ ok: true; copy: Copy } | Failed> {
+export async function openCopy(
+	cwd: string,
+	label: string,
+	known: KnownCopies,
+): Promise<{ ok: true; copy: Copy } | Failed> {
 	const where = await topOf(cwd);
 	if (!where.ok) return where;
 	const snap = await snapshot(where.top, `pi-flows: snapshot of the tree for ${label}`);
@@ -120,7 +126,9 @@ async function saveWork(copy: Copy): Promise<{ ok: true } | Failed> {
 		if (headTree.ok && out(headTree) === out(tree)) return { ok: true };
 	}
 	const parent = head ? ["-p", head] : [];
-	const commit = await git(copy.dir, ["commit-tree", out(tree), ...parent, "-F", "-"], { input: `pi-flows: work of ${copy.branch}` });
+	const commit = await git(copy.dir, ["commit-tree", out(tree), ...parent, "-F", "-"], {
+		input: `pi-flows: work of ${copy.branch}`,
+	});
 	if (!commit.ok) return { ok: false, message: gitWords(commit) };
 	const moved = await git(copy.dir, ["update-ref", `refs/heads/${copy.branch}`, out(commit)]);
 	return moved.ok ? { ok: true } : { ok: false, message: gitWords(moved) };
@@ -131,7 +139,18 @@ async function saveWork(copy: Copy): Promise<{ ok: true } | Failed> {
  * ids for the 3-way fallback, binary content, fixed prefixes, no renames, no external or text-converted
  * diff, paths from the top.
  */
-const PATCH = ["diff", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-relative", "--src-prefix=a/", "--dst-prefix=b/"];
+const PATCH = [
+	"diff",
+	"--binary",
+	"--full-index",
+	"--no-color",
+	"--no-ext-diff",
+	"--no-textconv",
+	"--no-renames",
+	"--no-relative",
+	"--src-prefix=a/",
+	"--dst-prefix=b/",
+];
 
 /** A patch past this is not landed: it would not be work a flow's branch meant to do. */
 const MAX_PATCH_BYTES = 1024 * 1024 * 1024;
@@ -176,10 +195,13 @@ async function keepsWork(copy: Copy): Promise<boolean> {
 
 async function landOne(top: string, copy: Copy): Promise<LandResult> {
 	const saved = await saveWork(copy);
-	if (!saved.ok) return { landed: false, refused: [], message: `the copy's work could not be committed: ${saved.message}` };
+	if (!saved.ok)
+		return { landed: false, refused: [], message: `the copy's work could not be committed: ${saved.message}` };
 	const patch = await git(top, [...PATCH, copy.base, `refs/heads/${copy.branch}`], { maxBuffer: MAX_PATCH_BYTES });
-	if (patch.overflow) return { landed: false, refused: [], message: `the copy's patch is larger than ${MAX_PATCH_BYTES} bytes` };
-	if (!patch.ok) return { landed: false, refused: [], message: `the copy's patch could not be taken: ${gitWords(patch)}` };
+	if (patch.overflow)
+		return { landed: false, refused: [], message: `the copy's patch is larger than ${MAX_PATCH_BYTES} bytes` };
+	if (!patch.ok)
+		return { landed: false, refused: [], message: `the copy's patch could not be taken: ${gitWords(patch)}` };
 	if (patch.stdout.length === 0) return { landed: true };
 	const tree = await indexOfTree(top);
 	if (!tree.ok) return { landed: false, refused: [], message: `the run's tree cannot be read: ${tree.message}` };
@@ -209,19 +231,40 @@ async function mergeInScratch(top: string, fork: () => Promise<ScratchIndex>, pa
 	try {
 		trial = await fork();
 	} catch (error) {
-		return { ok: false, files: [], message: `cannot make a scratch index: ${error instanceof Error ? error.message : String(error)}` };
+		return {
+			ok: false,
+			files: [],
+			message: `cannot make a scratch index: ${error instanceof Error ? error.message : String(error)}`,
+		};
 	}
 	try {
-		const applied = await git(top, ["apply", "--3way", "--cached", "--whitespace=nowarn", "-"], { env: trial.env, input: patch });
+		const applied = await git(top, ["apply", "--3way", "--cached", "--whitespace=nowarn", "-"], {
+			env: trial.env,
+			input: patch,
+		});
 		if (!applied.ok) {
 			const unmerged = await git(top, ["ls-files", "-u", "-z"], { env: trial.env });
-			const files = new Set(unmerged.ok ? unmerged.stdout.toString("utf8").split("\0").filter(Boolean).map((e) => e.slice(e.indexOf("\t") + 1)) : []);
+			const files = new Set(
+				unmerged.ok
+					? unmerged.stdout
+							.toString("utf8")
+							.split("\0")
+							.filter(Boolean)
+							.map((e) => e.slice(e.indexOf("\t") + 1))
+					: [],
+			);
 			for (const file of namedInErrors(applied.stderr)) files.add(file);
 			const list = files.size > 0 ? [...files] : await patchFiles(top, patch);
-			return { ok: false, files: list.sort(), message: `the patch does not apply to the run's tree: ${gitWords(applied)}` };
+			return {
+				ok: false,
+				files: list.sort(),
+				message: `the patch does not apply to the run's tree: ${gitWords(applied)}`,
+			};
 		}
 		const tree = await git(top, ["write-tree"], { env: trial.env });
-		return tree.ok ? { ok: true, tree: out(tree) } : { ok: false, files: await patchFiles(top, patch), message: gitWords(tree) };
+		return tree.ok
+			? { ok: true, tree: out(tree) }
+			: { ok: false, files: await patchFiles(top, patch), message: gitWords(tree) };
 	} finally {
 		await trial.drop();
 	}
@@ -232,7 +275,10 @@ function namedInErrors(stderr: string): string[] {
 	const files: string[] = [];
 	for (const line of stderr.split("\n")) {
 		const failed = /^error: patch failed: (.+):\d+$/.exec(line);
-		const other = /^error: (.+?): (?:already exists in|does not exist in|does not match index|patch does not apply|wrong type|has type)/.exec(line);
+		const other =
+			/^error: (.+?): (?:already exists in|does not exist in|does not match index|patch does not apply|wrong type|has type)/.exec(
+				line,
+			);
 		const file = failed?.[1] ?? other?.[1];
 		if (file) files.push(file);
 	}
@@ -255,9 +301,14 @@ async function patchFiles(top: string, patch: Buffer): Promise<string[]> {
  * did not land (a refused patch, a stopped run) keeps its branch, with its work committed on it: that
  * branch is returned. Idempotent, and it never throws: it runs when a block ends, whatever ended it.
  */
-export async function releaseCopy(copy: Copy, known: KnownCopies, landed: ReadonlySet<string> = new Set()): Promise<string | undefined> {
+export async function releaseCopy(
+	copy: Copy,
+	known: KnownCopies,
+	landed: ReadonlySet<string> = new Set(),
+): Promise<string | undefined> {
 	// Only what openCopy made is ever removed, whatever a journal or a caller hands in.
-	if (!copy.branch.startsWith(COPY_BRANCH_PREFIX) || !basename(copy.dir).startsWith(COPY_FOLDER_PREFIX)) return undefined;
+	if (!copy.branch.startsWith(COPY_BRANCH_PREFIX) || !basename(copy.dir).startsWith(COPY_FOLDER_PREFIX))
+		return undefined;
 	let keep = !landed.has(copy.dir) && (await exists(copy.dir)) && (await keepsWork(copy));
 	let common = known.get(copy.dir);
 	if (!common && (await exists(copy.dir))) {

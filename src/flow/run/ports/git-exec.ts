@@ -40,7 +40,14 @@ const DEFAULT_MAX_BUFFER = 64 * 1024 * 1024;
  * Variables that would point git at another repository or index than the `cwd` we pass: inherited from a
  * hook or a parent git, they would make the ports act on the wrong tree.
  */
-const INHERITED_GIT_PLACES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX", "GIT_COMMON_DIR"];
+const INHERITED_GIT_PLACES = [
+	"GIT_DIR",
+	"GIT_WORK_TREE",
+	"GIT_INDEX_FILE",
+	"GIT_OBJECT_DIRECTORY",
+	"GIT_PREFIX",
+	"GIT_COMMON_DIR",
+];
 
 function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = { ...process.env };
@@ -62,12 +69,25 @@ export function git(cwd: string, args: readonly string[], call: GitCall = {}): P
 		const child = execFile(
 			"git",
 			args,
-			{ cwd, env: environment(call.env), encoding: "buffer", maxBuffer: call.maxBuffer ?? DEFAULT_MAX_BUFFER, windowsHide: true },
+			{
+				cwd,
+				env: environment(call.env),
+				encoding: "buffer",
+				maxBuffer: call.maxBuffer ?? DEFAULT_MAX_BUFFER,
+				windowsHide: true,
+			},
 			(err: ExecFileException | null, stdout: Buffer, stderr: Buffer) => {
 				const overflow = err?.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER";
 				const code = typeof err?.code === "number" ? err.code : err ? null : 0;
 				const startError = err && typeof err.code === "string" && !overflow ? err.message : undefined;
-				done({ ok: !err, code, stdout, stderr: stderr.toString("utf8"), overflow, ...(startError ? { startError } : {}) });
+				done({
+					ok: !err,
+					code,
+					stdout,
+					stderr: stderr.toString("utf8"),
+					overflow,
+					...(startError ? { startError } : {}),
+				});
 			},
 		);
 		// EPIPE when git exits before reading all of stdin (it refused early): its exit code says why.
@@ -145,14 +165,19 @@ async function scratchFrom(source: string | undefined): Promise<ScratchIndex> {
  * ignored ones left out, so a snapshot or a diff never touches the user's staging. It starts as a copy of
  * the real index so `git add -A` only rehashes files whose stat data changed.
  */
-export async function indexOfTree(cwd: string): Promise<{ ok: true; index: ScratchIndex } | { ok: false; message: string }> {
+export async function indexOfTree(
+	cwd: string,
+): Promise<{ ok: true; index: ScratchIndex } | { ok: false; message: string }> {
 	const where = await git(cwd, ["rev-parse", "--git-path", "index"]);
 	if (!where.ok) return { ok: false, message: gitWords(where) };
 	let index: ScratchIndex;
 	try {
 		index = await scratchFrom(resolve(cwd, out(where)));
 	} catch (error) {
-		return { ok: false, message: `cannot make a scratch index: ${error instanceof Error ? error.message : String(error)}` };
+		return {
+			ok: false,
+			message: `cannot make a scratch index: ${error instanceof Error ? error.message : String(error)}`,
+		};
 	}
 	const add = await git(cwd, ["add", "-A"], { env: index.env });
 	if (!add.ok) {

@@ -60,7 +60,10 @@ async function diff(cwd: string, maxBytes = DIFF_BYTES): Promise<DiffOutcome> {
 		const against = (await headCommit(cwd)) ?? (await emptyTree(cwd));
 		if (!against) return { ok: false, message: "cannot tell what HEAD is" };
 		// One byte past the budget tells "exactly the budget" from "more"; git is stopped there.
-		const shown = await git(cwd, ["diff", "--cached", "--no-color", "--no-ext-diff", against], { env: tree.index.env, maxBuffer: maxBytes + 1 });
+		const shown = await git(cwd, ["diff", "--cached", "--no-color", "--no-ext-diff", against], {
+			env: tree.index.env,
+			maxBuffer: maxBytes + 1,
+		});
 		if (!shown.ok && !shown.overflow) return { ok: false, message: gitWords(shown) };
 		return { ok: true, text: headText(shown.stdout, maxBytes, "diff", shown.overflow) };
 	} finally {
@@ -93,7 +96,10 @@ export function createGitPort(): GitPort {
 					return await openCopy(cwd, label, known);
 				} catch (error) {
 					// Only the temp folder can throw here (a full or read-only disk): a copy not made is a value.
-					return { ok: false, message: `cannot open a copy: ${error instanceof Error ? error.message : String(error)}` };
+					return {
+						ok: false,
+						message: `cannot open a copy: ${error instanceof Error ? error.message : String(error)}`,
+					};
 				}
 			}),
 		land: (cwd, copies) =>
