@@ -147,7 +147,9 @@ describe("after a SIGKILL", () => {
 		// Every visit the journal ended has its bar, in the life it ended in.
 		const ended = journal(dir).flatMap((e) => (e.type === "visit_end" ? [`${e.life} ${e.path}`] : []));
 		expect(new Set(crashed.bars)).toEqual(new Set(ended));
-		expect(crashed.bars.filter((b) => b.startsWith("1 ") && b.includes("/scout")).length).toBeGreaterThanOrEqual(8);
+		// The kill may fall between the 8th visit's journal line and its seal: the resume drops that unsealed
+		// line (and says so), and the visit runs again in life 2. Nothing else of life 1 is lost.
+		expect(crashed.bars.filter((b) => b.startsWith("1 ") && b.includes("/scout")).length).toBeGreaterThanOrEqual(7);
 		// The same visits, lives apart, as the clean run's.
 		expect(crashed.bars.map((b) => b.slice(2)).sort()).toEqual(whole.bars.map((b) => b.slice(2)).sort());
 	}, 120_000);
