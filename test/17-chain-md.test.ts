@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster, PACKAGE_ROOT } from "../src/agents/index.ts";
+import { projectFiles } from "../src/extension/trust.ts";
 import { catalogueOptions, checkFlowFile, listFlows } from "../src/flow/index.ts";
 import { type TempProject, tempProject } from "./helpers/project.ts";
 
@@ -48,6 +49,13 @@ const cli = (...args: string[]) => {
 };
 
 describe("a pi-subagents chain file", () => {
+	it("is found in a project's `.pi/chains` with no `.pi/flows` beside it, and is listed for the trust question", () => {
+		p.write(".pi/chains/only-chain.chain.md", CHAIN.replace("scout-plan", "only-chain"));
+		expect(listFlows(p.cwd, { project: true }, p.env).flows.map((f) => f.name)).toContain("only-chain");
+		expect(listFlows(p.cwd, {}, p.env).flows.map((f) => f.name)).not.toContain("only-chain");
+		expect(projectFiles(p.cwd).map((f) => f.slice(f.indexOf(".pi/")))).toEqual([".pi/chains/only-chain.chain.md"]);
+	});
+
 	it("is found where flows are and where pi-subagents keeps chains, by the name before `.chain.md`", () => {
 		p.write(".pi/flows/scout-plan.chain.md", CHAIN);
 		p.write("~agent/chains/user-chain.chain.md", CHAIN.replace("scout-plan", "user-chain"));

@@ -23,7 +23,7 @@ export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
 export { PACKAGE_ROOT };
 
 /** The nearest `<dir>/.pi/<kind>` (or `<dir>/<base>/<kind>`) walking up from `cwd`, or undefined. */
-export function nearestProjectDir(cwd: string, kind: "agents" | "flows", base = ".pi"): string | undefined {
+export function nearestProjectDir(cwd: string, kind: "agents" | "flows" | "chains", base = ".pi"): string | undefined {
 	let dir = resolve(cwd);
 	for (;;) {
 		const candidate = join(dir, base, kind);

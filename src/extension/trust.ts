@@ -31,15 +31,18 @@ const PI_GATED = [
 /** Decisions taken in this pi process, by project folder, so a person is asked once. */
 export type TrustMemory = Map<string, boolean>;
 
-/** The project's agent and flow files, which trust is about. */
+/** The project's agent, flow and chain files, which trust is about. */
 export function projectFiles(cwd: string): string[] {
 	return projectDirs(cwd, "flows")
-		.concat(projectDirs(cwd, "agents"))
+		.concat(projectDirs(cwd, "chains"), projectDirs(cwd, "agents"))
 		.flatMap((dir) => markdownFiles(dir));
 }
 
-/** The project's folders of `kind`: `.pi/<kind>`, and for agents Claude Code's `.claude/agents` (same trust). */
-function projectDirs(cwd: string, kind: "flows" | "agents"): string[] {
+/**
+ * The project's folders of `kind`: `.pi/<kind>` (pi-subagents' `.chain.md` files in `.pi/chains` too), and
+ * for agents Claude Code's `.claude/agents` (same trust).
+ */
+function projectDirs(cwd: string, kind: "flows" | "agents" | "chains"): string[] {
 	const dirs = [nearestProjectDir(cwd, kind)];
 	if (kind === "agents") {
 		const claude = nearestProjectDir(cwd, "agents", ".claude");

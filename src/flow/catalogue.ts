@@ -37,7 +37,13 @@ function flowDirs(
 	env: NodeJS.ProcessEnv,
 ): { dir: string; source: Source; chainsOnly: boolean }[] {
 	const agents = definitionDirs("agents", cwd, scope, env);
-	return definitionDirs("flows", cwd, scope, env).flatMap(({ dir, source }) => {
+	const flows = definitionDirs("flows", cwd, scope, env);
+	// A project may keep chains without any `.pi/flows`: its `.pi/chains` (or its agents folder) is a source too.
+	if ((scope.project ?? false) && !flows.some((f) => f.source === "project")) {
+		const root = [nearestProjectDir(cwd, "chains"), nearestProjectDir(cwd, "agents")].find((d) => d !== undefined);
+		if (root) flows.push({ dir: join(dirname(root), "flows"), source: "project" });
+	}
+	return flows.flatMap(({ dir, source }) => {
 		const root = dirname(dir);
 		const beside = agents
 			.filter((a) => a.source === source && dirname(a.dir) === root)
