@@ -29,13 +29,14 @@ beforeEach(() => {
 afterEach(() => box.cleanup());
 
 const notes = (lines: Line[]) =>
-	lines
-		.filter((l) => l.type === "extension_ui_request" && l.method === "notify")
-		.map((l) => String(l.message ?? ""));
+	lines.filter((l) => l.type === "extension_ui_request" && l.method === "notify").map((l) => String(l.message ?? ""));
 
 describe("a pi-subagents chain file in a real pi process", () => {
 	it("is listed by /flows and run by /run, each step on its own agent", async () => {
-		const script = box.write("script.yaml", 'turns:\n  echo:\n    - say: "DRAFT"\n  judge:\n    - say: "REVIEWED: fine"\n');
+		const script = box.write(
+			"script.yaml",
+			'turns:\n  echo:\n    - say: "DRAFT"\n  judge:\n    - say: "REVIEWED: fine"\n',
+		);
 		const pi = rpc(box, { env: { PI_FLOWS_TEST_SCRIPT: script } });
 		try {
 			await pi.prompt("/flows");
