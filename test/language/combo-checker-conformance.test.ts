@@ -4,10 +4,12 @@
  * (accepted or refused) and the same fault codes, unless docs/flows.md's "Differences from combo" table has
  * a row for the case, which then states pi-flows' codes and the reason.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { loadRoster, PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { checkFlowText } from "../../src/flow/load.ts";
 import { flowFolder } from "./helpers.ts";
 
 /** A case: the flow file's whole text, or its frontmatter and body as combo's catalogue() joins them. */
@@ -19,7 +21,21 @@ interface Case {
 	body?: string;
 	/** Other flow files of the case's catalogue (callees), by name. */
 	flows?: Record<string, string>;
+	/** Agent files of the case's project (`.pi/agents/<name>.md`), by name, over the shipped agents. */
+	agents?: Record<string, string>;
 	codes: string[];
+}
+
+/**
+ * The shipped agents with `agents` written in a fresh project's `.pi/agents/` above them, read the way a
+ * project's agents are: combo's catalogue cases whose agent file is broken need the file on disk.
+ */
+function projectRoster(agents: Record<string, string>) {
+	const dir = mkdtempSync(join(tmpdir(), "pi-flows-combo-agents-"));
+	mkdirSync(join(dir, ".git"));
+	mkdirSync(join(dir, ".pi", "agents"), { recursive: true });
+	for (const [name, text] of Object.entries(agents)) writeFileSync(join(dir, ".pi", "agents", `${name}.md`), text);
+	return loadRoster(dir, { user: false, project: true });
 }
 
 const dir = join(PACKAGE_ROOT, "test", "fixtures", "combo-checker");
@@ -59,9 +75,11 @@ describe("combo's checker cases", () => {
 		for (const c of suite.cases) {
 			it(`${c.name}${c.codes.length ? ` → ${c.codes.join(", ")}` : " → accepted"}`, () => {
 				const text = c.text ?? `---\n${c.frontmatter}\n---\n${c.body}`;
-				const got = flowFolder({ ...c.flows, [c.file]: text })
-					.judgeOne(c.file)
-					.faults.map((f) => f.code);
+				const folder = flowFolder({ ...c.flows, [c.file]: text });
+				const judged = c.agents
+					? checkFlowText(text, folder.file(c.file), projectRoster(c.agents), folder.options)
+					: folder.judgeOne(c.file);
+				const got = judged.faults.map((f) => f.code);
 				const documented = differ.get(`${suite.file}: ${c.name}`) ?? differ.get(c.name);
 				const want = documented ?? c.codes;
 				// Without a documented difference, the verdict (accepted or refused) is combo's.
