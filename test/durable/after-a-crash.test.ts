@@ -1,16 +1,9 @@
-/**
- * Issue 19: after a crash, as a person expects. A 12-item map is SIGKILLed after 8 items ended; the
- * resume takes the dead lock by itself (one line saying so), two resumes racing leave exactly one
- * running, and the report of the crashed run counts and draws every visit a clean run of the same flow
- * does, each in the life it ran in, whether or not its events reached the disk.
- */
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { readRun, runModel } from "../../src/report/index.ts";
 import { type JournalEntry, journalState, readJournal } from "../../src/runs/index.ts";
+import { cliChild, killWhen } from "../helpers/kill.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 
 const FLOW = `---
@@ -42,19 +35,7 @@ const SCRIPT = 'latencyMs: 120\nturns:\n  scout:\n    - say: "saw {{section:item
 let project: TempProject;
 let clean: string;
 
-function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], {
-			cwd: project.cwd,
-			env: project.env,
-		});
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d) => (stdout += d));
-		child.stderr.on("data", (d) => (stderr += d));
-		child.once("exit", (status) => resolve({ status, stdout, stderr }));
-	});
-}
+const cli = (args: string[]) => cliChild(project, args);
 
 function folderOf(home: string): string {
 	const dir = join(project.cwd, home);
@@ -69,42 +50,9 @@ function journal(dir: string): JournalEntry[] {
 
 /** Runs the flow in its own runs folder and SIGKILLs it once `ended` map items have ended. */
 function crashAfter(home: string, ended: number): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const child: ChildProcess = spawn(
-			process.execPath,
-			[
-				join(PACKAGE_ROOT, "bin/pi-flows.js"),
-				"run",
-				"area",
-				"go",
-				"--script",
-				"s.yaml",
-				"--project",
-				"--runs-dir",
-				home,
-			],
-			{ cwd: project.cwd, env: project.env, stdio: "ignore" },
-		);
-		const timer = setInterval(() => {
-			// The runs folder may exist a moment before the run's own folder is made in it.
-			const made = existsSync(join(project.cwd, home)) ? readdirSync(join(project.cwd, home)) : [];
-			const dir = made[0] ? join(project.cwd, home, made[0]) : undefined;
-			const file = dir && join(dir, "journal.jsonl");
-			if (!file || !existsSync(file)) return;
-			const items = readFileSync(file, "utf8")
-				.split("\n")
-				.filter((l) => l.includes('"visit_end"') && l.includes("/scout")).length;
-			if (items >= ended) {
-				clearInterval(timer);
-				child.kill("SIGKILL");
-				child.once("exit", () => resolve(dir as string));
-			}
-		}, 5);
-		child.once("exit", (code) => {
-			clearInterval(timer);
-			if (code !== null) reject(new Error(`the run ended (${code}) before it was killed`));
-		});
-	});
+	const scouts = (journal: string) =>
+		journal.split("\n").filter((l) => l.includes('"visit_end"') && l.includes("/scout")).length;
+	return killWhen(project, ["area", "go", "--script", "s.yaml", "--project"], home, (j) => scouts(j) >= ended);
 }
 
 /** What the report says, in numbers: visits per node address, and the bars of each life. */

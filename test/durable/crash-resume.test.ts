@@ -3,12 +3,13 @@
  * each resume finishes with the same final output as an uninterrupted run, and across lives the journal
  * shows every visit ended exactly once.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { journalState, readJournal } from "../../src/runs/index.ts";
+import { cliChild, killWhen } from "../helpers/kill.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 
 const FLOW = `---
@@ -97,61 +98,21 @@ function runs(home = ".pi/runs"): string[] {
 }
 
 /** The CLI, asynchronously (kills run several at a time). */
-function cliAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], {
-			cwd: project.cwd,
-			env: project.env,
-		});
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d) => (stdout += d));
-		child.stderr.on("data", (d) => (stderr += d));
-		child.once("exit", (status) => resolve({ status, stdout, stderr }));
-	});
-}
+const cliAsync = (args: string[]) => cliChild(project, args);
 
 /** Starts a run in its own runs folder and SIGKILLs it once its journal holds `lines` lines. */
 function killAt(lines: number): Promise<string> {
-	const home = `.pi/runs-${lines}`;
-	return new Promise((resolve, reject) => {
-		const child: ChildProcess = spawn(
-			process.execPath,
-			[
-				join(PACKAGE_ROOT, "bin/pi-flows.js"),
-				"run",
-				"durable",
-				"go",
-				"--script",
-				"s.yaml",
-				"--project",
-				"--runs-dir",
-				home,
-			],
-			{
-				cwd: project.cwd,
-				env: project.env,
-				stdio: "ignore",
-			},
-		);
-		const timer = setInterval(() => {
-			const dir = runs(home)[0];
-			if (!dir) return;
-			const journal = join(dir, "journal.jsonl");
-			const count = existsSync(journal) ? readFileSync(journal, "utf8").split("\n").length - 1 : 0;
-			if (count >= lines) {
-				clearInterval(timer);
-				child.kill("SIGKILL");
-				child.once("exit", () => resolve(dir));
-			}
-		}, 2);
-		child.once("exit", (code) => {
-			clearInterval(timer);
-			const dir = runs(home)[0];
-			if (dir) resolve(dir);
-			else reject(new Error(`the run exited (${code}) before it was killed`));
-		});
-	});
+	const held = (journal: string) => journal.split("\n").length - 1;
+	return killWhen(
+		project,
+		["durable", "go", "--script", "s.yaml", "--project"],
+		`.pi/runs-${lines}`,
+		(j) => held(j) >= lines,
+		{
+			pollMs: 2,
+			endedIsOk: true,
+		},
+	);
 }
 
 beforeAll(() => {

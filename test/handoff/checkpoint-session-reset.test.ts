@@ -1,8 +1,8 @@
-import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai/providers/faux";
+import { fauxAssistantMessage } from "@earendil-works/pi-ai/providers/faux";
 import type { Context } from "@earendil-works/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { HANDOFF_TYPES } from "../../src/extension/handoff/index.ts";
-import { type Harness, padExtension, startHarness, textOf } from "./helpers.ts";
+import { type Harness, padThenCheckpoint, startHarness, textOf } from "./helpers.ts";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -13,27 +13,16 @@ afterEach(async () => {
 describe("checkpoint with reset session", () => {
 	it("continues the task in a new session seeded with the document, without asking", async () => {
 		let freshContext: Context | undefined;
-		h = await startHarness({
-			tools: ["read", "finish", "checkpoint", "pad"],
-			extensions: [padExtension()],
-			responses: [
-				fauxAssistantMessage([fauxToolCall("pad", { size: 2000 }, { id: "p1" })], { stopReason: "toolUse" }),
-				fauxAssistantMessage(
-					[
-						fauxToolCall(
-							"checkpoint",
-							{ summary: "Schema drafted.", next_task: "Implement the loader.", reset: "session" },
-							{ id: "c1" },
-						),
-					],
-					{ stopReason: "toolUse" },
-				),
+		h = await startHarness(
+			padThenCheckpoint(
+				2000,
+				{ summary: "Schema drafted.", next_task: "Implement the loader.", reset: "session" },
 				(context) => {
 					freshContext = context;
 					return fauxAssistantMessage("Picking up in the fresh session.");
 				},
-			],
-		});
+			),
+		);
 		const first = h.session;
 		const firstFile = first.sessionFile;
 		await h.session.prompt("Start the task.");

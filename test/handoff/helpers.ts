@@ -6,7 +6,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FauxProviderHandle, type FauxResponseStep, fauxProvider } from "@earendil-works/pi-ai/providers/faux";
+import {
+	fauxAssistantMessage,
+	type FauxProviderHandle,
+	type FauxResponseStep,
+	fauxProvider,
+	fauxToolCall,
+} from "@earendil-works/pi-ai/providers/faux";
 import {
 	type AgentSession,
 	type AgentSessionEvent,
@@ -43,6 +49,22 @@ export interface HarnessOptions {
 	extensions?: ExtensionFactory[];
 	/** Written to `<agentDir>/settings.json` before the session starts. */
 	globalSettings?: Record<string, unknown>;
+}
+
+/**
+ * A session that fills its context with `size` characters through the test's `pad` tool, then calls
+ * `checkpoint` with `args`; `after` answers the request that follows (it sees the context the reset left).
+ */
+export function padThenCheckpoint(size: number, args: Record<string, string>, after: FauxResponseStep): HarnessOptions {
+	return {
+		tools: ["read", "finish", "checkpoint", "pad"],
+		extensions: [padExtension()],
+		responses: [
+			fauxAssistantMessage([fauxToolCall("pad", { size }, { id: "p1" })], { stopReason: "toolUse" }),
+			fauxAssistantMessage([fauxToolCall("checkpoint", args, { id: "c1" })], { stopReason: "toolUse" }),
+			after,
+		],
+	};
 }
 
 /** A running harness. */

@@ -10,7 +10,7 @@ import type { Context } from "@earendil-works/pi-ai";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai/providers/faux";
 import { afterEach, describe, expect, it } from "vitest";
 import { handoffAsContext, kickoffText, parseHandoff, resumeText } from "../../src/handoff/index.ts";
-import { type Harness, padExtension, startHarness, textOf } from "./helpers.ts";
+import { type Harness, padThenCheckpoint, padExtension, startHarness, textOf } from "./helpers.ts";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -78,27 +78,16 @@ describe("after a reset the next request holds the seed and the document only", 
 
 	it("session: the new session's first request is the seed and the kickoff", async () => {
 		let after: Context | undefined;
-		h = await startHarness({
-			tools: ["read", "finish", "checkpoint", "pad"],
-			extensions: [padExtension()],
-			responses: [
-				fauxAssistantMessage([fauxToolCall("pad", { size: 40_000 }, { id: "p1" })], { stopReason: "toolUse" }),
-				fauxAssistantMessage(
-					[
-						fauxToolCall(
-							"checkpoint",
-							{ summary: "Schema drafted.", next_task: "Implement the loader.", reset: "session" },
-							{ id: "c1" },
-						),
-					],
-					{ stopReason: "toolUse" },
-				),
+		h = await startHarness(
+			padThenCheckpoint(
+				40_000,
+				{ summary: "Schema drafted.", next_task: "Implement the loader.", reset: "session" },
 				(context) => {
 					after = context;
 					return fauxAssistantMessage("Picking up.");
 				},
-			],
-		});
+			),
+		);
 		await h.session.prompt("Start the task.");
 		await h.waitFor(() => after !== undefined && h?.session.isIdle === true, "the run in the new session");
 		const doc = documentOnDisk(h.cwd);
