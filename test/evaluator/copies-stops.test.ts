@@ -230,11 +230,9 @@ describe("stopping a run", () => {
 		for (const i of [1, 2, 3]) expect(byPath.get(`both/fan/many[${i}]/c`)?.error).toMatch(/^stopped: /);
 	});
 
-	// BUG (src/flow/run/ports/bash-check.ts, not fixed here): `run` checks `signal.aborted` once, then
-	// awaits `readFile` when it was given no `content` (a run without the run stage's scripts); `runScript`
-	// then registers its abort listener on a signal that has already fired, so a stop that lands while the
-	// script is being read is never seen and the script runs to its end (or its timeout). Fix: in
-	// `runScript`, return `halted(signal, "")` when `request.signal?.aborted` before spawning.
+	// Regression: a stop that landed while a check's script was still being read (a run without the run
+	// stage's scripts) used to be missed: the abort listener was registered on a signal that had already
+	// fired, so the script ran to its end or its timeout.
 	it("stops a check whose script was still being read when the stop came", async () => {
 		project.write("slow.sh", "sleep 2\n");
 		const controller = new AbortController();
@@ -309,11 +307,9 @@ describe("fail-fast in a map", () => {
 		expect(ran.open).toBe(0);
 	});
 
-	// BUG (src/flow/run/agent.ts `recordOf`, not fixed here): a turn cut while in flight takes its kind from
-	// `stopKind` (`cancelled`, `stopped`) but keeps the subagent's message, so it reads `cancelled: aborted`
-	// (and a stopped run `stopped: aborted`), while a turn cut before it starts reads `cancelled: cut by a
-	// failing sibling (fail-fast)` / `stopped: the run was stopped`. Fix: when `r.errorKind === "aborted"`,
-	// return `stopKind(world, signal)` whole, message included.
+	// Regression: a turn cut while in flight used to keep the subagent's own message (`cancelled: aborted`),
+	// where a turn cut before it started said why (`cancelled: cut by a failing sibling (fail-fast)`); both
+	// now say why.
 	it("words an in-flight cut as a fail-fast cut, like a cut before the turn starts", async () => {
 		const ran = await runInline(
 			project,
@@ -383,12 +379,9 @@ ${until}  - id: answer
     - say: "{{section:survey}}"
 `;
 
-	// BUG (src/flow/run/models.ts `resolveModels` and src/flow/run/leaves.ts `runSwarm`, not fixed here:
-	// models.ts is outside what this change may edit): swarm members are never resolved (only `agent`
-	// nodes are), and `runSwarm` passes no model to the swarm, so members ignore the run's model
-	// (`--model`, `--script`), the flow's `model:` and are not checked before the first turn: each member
-	// spawns with its agent's own model, else pi's settings, else fails `provider: no model`. The other
-	// swarm tests give the project a pi default model (the scripted one) to get past it.
+	// Regression: swarm members were never given a model (only `agent` nodes were resolved), so they ignored
+	// the run's `--model`/`--script` and the flow's `model:`. The other swarm tests also give the project a
+	// pi default model, which the first one here deliberately does not.
 	it("runs its members on the run's model", async () => {
 		project.write("a.md", "Alpha file.\n");
 		const ran = await runInline(project, "survey", flow(""), script);

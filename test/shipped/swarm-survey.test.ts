@@ -27,8 +27,8 @@ type Survey = {
 };
 
 describe("swarm-survey", () => {
-	// See the BUG note in test/evaluator/copies-stops.test.ts: swarm members ignore the run's model, so
-	// `pi-flows run swarm-survey --script …` fails unless pi's settings name a default model.
+	// Regression (see test/evaluator/copies-stops.test.ts): swarm members once ignored the run's model, so
+	// `pi-flows run swarm-survey --script …` failed unless pi's settings named a default model.
 	it("runs on the run's model alone (`--script`), as every other shipped flow does", async () => {
 		const ran = await runShipped(
 			project,
@@ -40,12 +40,8 @@ describe("swarm-survey", () => {
 		expect(ran.result.ok).toBe(true);
 	});
 
-	// BUG (src/pi/scripted/script.ts `checkScriptKeys` / src/flow/check/checked.ts `scriptableAddresses`, not
-	// fixed here): a swarm member's turn is labelled `<swarm>/<agent>[j]#n` (`survey/scout[1]#2`), and the
-	// scripted model finds steps under that label, but the key check (what `pi-flows run --script` applies)
-	// knows only the swarm's own address, so it refuses every per-member key as `script-unknown-node`: a
-	// script can give all members the same steps (`survey:`) and nothing else. The test below runs with
-	// the key check off.
+	// Regression: a swarm member's turn is labelled `<swarm>/<agent>[j]#n` (`survey/scout[1]#2`); the script
+	// key check once knew only the swarm's own address and refused every per-member key.
 	it("accepts per-member script keys for a swarm's members", () => {
 		const read = readScript(fixture("swarm-survey.script.yaml"), "swarm-survey.script.yaml");
 		if (!read.value) throw new Error("bad script");
