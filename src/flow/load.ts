@@ -9,7 +9,7 @@ import { chainExpander } from "../chain/expander.ts";
 import { chainMdToFlow, isChainMd, placeInChainFile } from "../chain/chain-md.ts";
 import { FILE_START } from "../text/index.ts";
 import { buildFlow, type ChainExpander } from "./build/index.ts";
-import { flowNameOf, listFlows } from "./catalogue.ts";
+import { flowNameOf, listFlows } from "./find.ts";
 import { agentNotes, type CalleeResolver, type CheckedFlow, checkFlow, type SkillResolver } from "./check/index.ts";
 import { readFlow } from "./read/index.ts";
 
