@@ -127,8 +127,8 @@ const RECOVERY = [
 	"task, a summary of what was done, the artifacts, and a self-contained next_task for what is left.",
 ].join(" ");
 
-/** Where the chain stands between turns; everything the next kickoff is built from. */
-interface ChainState {
+/** Where the relay of sessions stands between turns; everything the next kickoff is built from. */
+interface RelayState {
 	/** The number of the next turn. */
 	n: number;
 	/** The task being worked on: the chain's own, then each handoff's next_task. */
@@ -140,7 +140,7 @@ interface ChainState {
 }
 
 /** The next turn's first prompt: the task and the latest document, never an earlier kickoff. */
-function kickoffOf(state: ChainState): string {
+function kickoffOf(state: RelayState): string {
 	const { doc, task } = state;
 	if (!doc) return `${task.trim()}\n\n${FINISH_RULE}`;
 	if (doc.by === "checkpoint") return `${continuationPrompt(task, doc, HANDOFF_FILE)}\n${FINISH_RULE}`;
@@ -153,9 +153,9 @@ function kickoffOf(state: ChainState): string {
 }
 
 /** What a finished turn does to the chain: the next state, and the end when the chain stops here. */
-function advance(state: ChainState, turn: Pick<DriveTurn, "outcome" | "doc">): { state: ChainState; end?: DriveEnd } {
+function advance(state: RelayState, turn: Pick<DriveTurn, "outcome" | "doc">): { state: RelayState; end?: DriveEnd } {
 	const { doc } = turn;
-	const next = (patch: Partial<ChainState>): ChainState => ({ ...state, ...patch, n: state.n + 1 });
+	const next = (patch: Partial<RelayState>): RelayState => ({ ...state, ...patch, n: state.n + 1 });
 	switch (turn.outcome) {
 		case "stopped":
 			return { state: next(doc ? { doc } : {}), end: "stopped" };
@@ -184,7 +184,7 @@ const sameDoc = (a: HandoffDocument, b: HandoffDocument) => renderHandoff(a) ===
  * journal line) it counts as handed off; with none it runs again under its own number.
  */
 function replay(entries: readonly DriveEntry[], task: string, onDisk: HandoffDocument | undefined) {
-	let state: ChainState = { n: 1, task, resets: 0 };
+	let state: RelayState = { n: 1, task, resets: 0 };
 	let open: Extract<DriveEntry, { type: "turn_start" }> | undefined;
 	let docs: HandoffDocument[] = [];
 	let recorded = 0;
@@ -276,7 +276,7 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 		writePointer(options.cwd, { logDir, taskSha: sha });
 		const life = earlier.filter((e) => e.type === "drive_start").length + 1;
 		journal.append({ type: "drive_start", life, task, taskSha: sha, at: now(), pid: process.pid });
-		let state: ChainState = { n: 1, task, resets: 0 };
+		let state: RelayState = { n: 1, task, resets: 0 };
 		let resumed: DriveResume | undefined;
 		if (earlier.length) {
 			const disk = await readHandoff(options.cwd);
@@ -302,7 +302,7 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 			};
 			options.onResume?.(resumed);
 		}
-		const result = await chain(state, options, policy, journal, logDir, life);
+		const result = await driveTurns({ start: state, options, policy, journal, logDir, life });
 		journal.append({ type: "drive_end", end: result.end, at: now() });
 		return { ...result, logDir, ...(resumed ? { resumed } : {}) };
 	} finally {
@@ -311,14 +311,25 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 	}
 }
 
-async function chain(
-	start: ChainState,
-	options: DriveOptions,
-	policy: HandoffPolicy,
-	journal: DriveJournal,
-	logDir: string,
-	life: number,
-): Promise<Omit<DriveResult, "logDir">> {
+/**
+ * Runs turns from `start` until the relay ends; `life` numbers this process among the run's lives (each
+ * restart after a crash is one) so the journal can tell them apart.
+ */
+async function driveTurns({
+	start,
+	options,
+	policy,
+	journal,
+	logDir,
+	life,
+}: {
+	start: RelayState;
+	options: DriveOptions;
+	policy: HandoffPolicy;
+	journal: DriveJournal;
+	logDir: string;
+	life: number;
+}): Promise<Omit<DriveResult, "logDir">> {
 	const maxTurns = options.maxTurns ?? 10;
 	const turns: DriveTurn[] = [];
 	let usage = emptyUsage();
@@ -346,7 +357,7 @@ async function chain(
 }
 
 async function oneTurn(
-	state: ChainState,
+	state: RelayState,
 	kickoff: string,
 	options: DriveOptions,
 	policy: HandoffPolicy,
