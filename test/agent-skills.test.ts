@@ -8,6 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AgentDef, loadRoster, parseAgentFile } from "../src/agents/index.ts";
 import { catalogueOptions, checkFlowText } from "../src/flow/index.ts";
 import { agentIn } from "../src/extension/tool/plan.ts";
+import { fromSnapshot } from "../src/runs/runner.ts";
+import { snapshotOf } from "../src/runs/snapshot.ts";
 import { flowOf, runInline } from "./helpers/run.ts";
 import { agentFile, type TempProject, tempProject } from "./helpers/project.ts";
 
@@ -150,6 +152,35 @@ describe("at run time, on the scripted model", () => {
 		expect(system).toContain(`<location>${file}</location>`);
 		expect(system).toContain("Use the read tool to load a skill's file");
 		expect(String(ran.result.output)).toContain("When you diffing, say so.");
+	});
+
+	it("a node's own skill is given whole, with where it lives, as pi's /skill: gives one", async () => {
+		project.write(".pi/agents/scribe.md", agentFile("scribe", "read"));
+		const file = project.write(".pi/skills/diffing/SKILL.md", skill("diffing"));
+		const flow = flowOf("t", "  - id: look\n    agent: scribe\n    skills: [diffing]\n", { look: "Look." });
+		const ran = await runInline(project, "t", flow, `turns:\n  look:\n    - say: "{{system}}"\n`);
+		const system = String(ran.result.output);
+		expect(system).toContain(`<skill name="diffing" location="${file}">`);
+		expect(system).toContain("When you diffing, say so.");
+		expect(system).not.toContain("<available_skills>");
+	});
+
+	it("a run's snapshot keeps the agent's skills as found, so a resumed run offers the same", () => {
+		project.write(".pi/agents/scribe.md", agentFile("scribe", "read", "skills: diffing\n"));
+		const file = project.write(".pi/skills/diffing/SKILL.md", skill("diffing"));
+		const sources = { project: true };
+		const checked = checkFlowText(
+			LOOK,
+			project.write(".pi/flows/t.md", LOOK),
+			loadRoster(project.cwd, sources, project.env),
+			catalogueOptions(project.cwd, sources, project.env),
+		);
+		const snapshot = JSON.parse(
+			JSON.stringify(snapshotOf(checked.value!, "x", new Map(), { cwd: project.cwd, somebodyThere: false })),
+		);
+		project.cleanup();
+		const again = fromSnapshot(snapshot);
+		expect("value" in again && again.value.agents.get("look")?.skills?.[0].skill?.file).toBe(file);
 	});
 
 	it("an agent without skills is offered none", async () => {
