@@ -71,6 +71,11 @@ describe("an agent file's `skills:`", () => {
 			"agent/skills/personal/SKILL.md",
 		]);
 		expect(check(LOOK).at).toEqual([]);
+		// Claude Code's agents find Claude Code's skills: `.claude/skills/` beside `.claude/agents/`.
+		project.write(".claude/agents/helper.md", agentFile("helper", "Read", "skills: [review-kit]\n"));
+		const kit = project.write(".claude/skills/review-kit/SKILL.md", skill("review-kit"));
+		const helper = loadRoster(project.cwd, { project: true }, project.env).get("helper") as AgentDef;
+		expect(helper.skills?.[0].skill?.file).toBe(kit);
 		// Without the project's scope, only the agent's own folder and the user's are looked in.
 		const user = loadRoster(project.cwd, { project: false }, project.env);
 		expect(user.get("scribe")).toBeUndefined();

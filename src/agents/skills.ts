@@ -4,6 +4,7 @@
  * `skills:` (or a chain step's `--skill`) and an agent file's `skills:` look names up here, nearest first:
  *
  *   <agent file without .md>/skills/   (an agent's own skills: `agents/scout.md` → `agents/scout/skills/`)
+ *   <agent file's folder>/../skills/   (its folder's sibling: Claude Code's `.claude/skills/` for its agents)
  *   the project's nearest .pi/skills/  (with the project's scope)
  *   <agentDir>/skills/                 (the user's)
  *
@@ -11,7 +12,7 @@
  * agent travels with it, as in combo. A name found nowhere is a fault before the run, with the nearest name.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { parse } from "yaml";
 import type { AgentDef, AgentSkill } from "./agent.ts";
 import { agentDir, nearestProjectDir, type Scope } from "./locations.ts";
@@ -48,14 +49,18 @@ export function skillDirs(
 	agentFile?: string,
 ): SkillDir[] {
 	const dirs: SkillDir[] = [];
-	if (agentFile?.endsWith(".md"))
-		dirs.push({ dir: join(agentFile.slice(0, -".md".length), "skills"), source: "agent" });
 	if (scope.project) {
 		const agents = nearestProjectDir(cwd, "agents");
 		dirs.push({ dir: agents ? join(agents, "..", "skills") : join(cwd, ".pi", "skills"), source: "project" });
 	}
 	if (scope.user !== false) dirs.push({ dir: join(agentDir(env), "skills"), source: "user" });
-	return dirs;
+	if (!agentFile?.endsWith(".md")) return dirs;
+	const own: SkillDir[] = [{ dir: join(agentFile.slice(0, -".md".length), "skills"), source: "agent" }];
+	// The `skills/` beside the agent's folder, when it is not the project's or the user's: Claude Code's
+	// `.claude/skills/` for an agent of `.claude/agents/`.
+	const sibling = resolve(dirname(agentFile), "..", "skills");
+	if (!dirs.some((d) => resolve(d.dir) === sibling)) own.push({ dir: sibling, source: "agent" });
+	return [...own, ...dirs];
 }
 
 /** Finds a skill by name, nearest folder first; undefined when there is none. */
@@ -199,7 +204,7 @@ export function agentSkillProblems(agent: AgentDef): AgentSkillProblem[] {
 		if (!s.skill)
 			problems.push({
 				code: "unknown-skill",
-				message: `the agent \`${agent.name}\` names the skill \`${s.name}\` (${where(s)}), found in none of its folders (beside the agent file, the project's \`.pi/skills/\`, \`<agentDir>/skills/\`).${s.near ? ` Did you mean \`${s.near}\`?` : ""}`,
+				message: `the agent \`${agent.name}\` names the skill \`${s.name}\` (${where(s)}), found in none of its folders (beside the agent file and its folder, the project's \`.pi/skills/\`, \`<agentDir>/skills/\`).${s.near ? ` Did you mean \`${s.near}\`?` : ""}`,
 				...(s.near ? { near: s.near } : {}),
 			});
 		else if (s.skill.hidden)
