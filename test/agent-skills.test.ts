@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AgentDef, loadRoster, parseAgentFile } from "../src/agents/index.ts";
 import { catalogueOptions, checkFlowText } from "../src/flow/index.ts";
+import { planOf, showPlan } from "../src/flow/render/index.ts";
 import { agentIn } from "../src/extension/tool/plan.ts";
 import { fromSnapshot } from "../src/runs/runner.ts";
 import { snapshotOf } from "../src/runs/snapshot.ts";
@@ -129,6 +130,23 @@ describe("the checker, where a node names the agent", () => {
 		project.write(".pi/agents/scribe.md", agentFile("scribe", "grep"));
 		const own = `${head("  - id: look\n    agent: scribe\n    skills: [diffing]\n")}\n## look\nx\n`;
 		expect(check(own).at).toEqual(["skills-without-read 8:14"]);
+	});
+
+	it("plan shows the agent's skills beside the node's", () => {
+		project.write(".pi/skills/diffing/SKILL.md", skill("diffing"));
+		project.write(".pi/skills/notes/SKILL.md", skill("notes"));
+		project.write(".pi/agents/scribe.md", agentFile("scribe", "read", "skills: diffing\n"));
+		const text = `${head("  - id: look\n    agent: scribe\n    skills: [notes]\n")}\n## look\nx\n`;
+		const sources = { project: true };
+		const checked = checkFlowText(
+			text,
+			project.write(".pi/flows/t.md", text),
+			loadRoster(project.cwd, sources, project.env),
+			catalogueOptions(project.cwd, sources, project.env),
+		);
+		const plan = showPlan(planOf(checked.value!, { file: "t.md" }));
+		expect(plan).toContain("skills notes");
+		expect(plan).toContain("agent skills diffing");
 	});
 
 	it("the subagent tool and /step refuse the agent the same way", () => {
