@@ -4,7 +4,7 @@
  * `scout.md` is reported as broken instead of silently falling back to the user's `scout`. Keys written for
  * a peer (combo, Claude Code) never break an agent: peer-keys.ts says which are honoured and which noted.
  */
-import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import {
 	AGENT_KEYS,
 	type AgentNote,
@@ -15,6 +15,7 @@ import {
 	peerTool,
 	unknownKeyNote,
 } from "./peer-keys.ts";
+import type { Skill } from "./skills.ts";
 
 /** Where an agent or flow file was found; later sources win a name. */
 export type Source = "shipped" | "user" | "project";
@@ -40,12 +41,29 @@ export interface AgentDef {
 	pane?: boolean;
 	/** Claude Code's `color`: the pane's border colour. */
 	color?: string;
+	/**
+	 * combo's `skills:`: skills the agent's subagent is offered, as pi offers skills (name, description and
+	 * where its `SKILL.md` is; the model opens one with `read`). The roster looks each one up (skills.ts).
+	 */
+	skills?: AgentSkill[];
 	/** Keys kept but not acted on, and peer values adapted, as notes for `check` and the language server. */
 	notes?: AgentNote[];
 	/** The body: the agent's system prompt. */
 	prompt: string;
 	file: string;
 	source: Source;
+}
+
+/** One name of an agent's `skills:`, where the agent file writes it, and the skill it names once looked up. */
+export interface AgentSkill {
+	name: string;
+	/** 1-based line and column of the name in the agent file. */
+	line: number;
+	column: number;
+	/** The skill, when a folder has it (skills.ts); absent, the name is `unknown-skill` wherever the agent runs. */
+	skill?: Skill;
+	/** The nearest skill name there is, for an unknown one. */
+	near?: string;
 }
 
 /** An agent file that exists but cannot be used, with the reason. */
@@ -102,6 +120,8 @@ export function parseAgentFile(
 	const prompt = text.slice(match[0].length).trim();
 	if (!prompt) return broken("its body (the system prompt) is empty");
 	const model = typeof fm.model === "string" && !inheritsModel(fm.model.trim()) ? fm.model.trim() : undefined;
+	const skills = parseSkills(fm.skills, doc.contents, lines);
+	if (typeof skills === "string") return broken(skills);
 	const peer = peerFields(fm, note);
 	return {
 		kind: "agent",
@@ -111,6 +131,7 @@ export function parseAgentFile(
 		...(model ? { model } : {}),
 		...(typeof fm.thinking === "string" ? { thinking: fm.thinking } : {}),
 		...peer,
+		...(skills?.length ? { skills } : {}),
 		...(notes.length ? { notes } : {}),
 		prompt,
 		file,
@@ -188,4 +209,43 @@ function parseTools(value: unknown, note: Note): string[] | string | undefined {
 		names.push(name);
 	}
 	return names;
+}
+
+/**
+ * `skills: a, b` or a YAML list, each name with its place in the file (the fence is line 1), so a fault about
+ * one can say where the agent file names it. A name written twice is one skill.
+ */
+function parseSkills(value: unknown, contents: unknown, lines: LineCounter): AgentSkill[] | string | undefined {
+	if (value === undefined || value === null || value === "") return undefined;
+	const list = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : undefined;
+	if (!list || list.some((s) => typeof s !== "string"))
+		return "`skills:` must be a comma-separated string or a list of names";
+	const node = isMap(contents)
+		? contents.items.find((i) => isScalar(i.key) && i.key.value === "skills")?.value
+		: undefined;
+	const at = (offset: number | undefined) => {
+		if (offset === undefined) return { line: 1, column: 1 };
+		const pos = lines.linePos(offset);
+		return { line: pos.line + 1, column: pos.col };
+	};
+	const out: AgentSkill[] = [];
+	let from = 0;
+	for (const [i, raw] of (list as string[]).entries()) {
+		const name = raw.trim();
+		if (!name) continue;
+		let offset: number | undefined;
+		if (isSeq(node)) {
+			const item = node.items[i];
+			offset = isScalar(item) && item.range ? item.range[0] : undefined;
+		} else if (isScalar(node) && node.range && typeof node.source === "string") {
+			// A plain one-line scalar: the name sits at its offset within the text as written.
+			const k = node.source.indexOf(name, from);
+			if (k >= 0 && node.type === "PLAIN") {
+				offset = node.range[0] + k;
+				from = k + name.length;
+			} else offset = node.range[0];
+		}
+		if (!out.some((s) => s.name === name)) out.push({ name, ...at(offset) });
+	}
+	return out;
 }

@@ -1,4 +1,4 @@
-export { type AgentDef, type BrokenAgent, parseAgentFile, type Source } from "./agent.ts";
+export { type AgentDef, type AgentSkill, type BrokenAgent, parseAgentFile, type Source } from "./agent.ts";
 export {
 	agentDir,
 	definitionDirs,
@@ -10,5 +10,14 @@ export {
 } from "./locations.ts";
 export { type AgentNote, DEFAULT_TOOLS, type Lifetime, LIFETIMES } from "./peer-keys.ts";
 export { loadRoster, markdownFiles, type Roster, rosterOf } from "./roster.ts";
-export { findSkill, type Skill, skillNames } from "./skills.ts";
+export {
+	type AgentSkillProblem,
+	agentSkillProblems,
+	findSkill,
+	type Skill,
+	type SkillDir,
+	skillDirs,
+	skillNames,
+	skillsIn,
+} from "./skills.ts";
 export { SUBAGENT_TOOLS, unknownTools } from "./tools.ts";

@@ -4,8 +4,10 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { nearest } from "../faults/nearest.ts";
 import { type AgentDef, type BrokenAgent, parseAgentFile } from "./agent.ts";
 import { definitionDirs, type Scope } from "./locations.ts";
+import { findSkill, skillNames } from "./skills.ts";
 
 /** The agents a flow may name. */
 export interface Roster {
@@ -61,10 +63,27 @@ export function loadRoster(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEn
 				});
 				continue;
 			}
-			found.push(parsed);
+			found.push(parsed.kind === "agent" ? withSkills(parsed, cwd, scope, env) : parsed);
 		}
 	}
 	return rosterOf(found);
+}
+
+/**
+ * The agent with each of its `skills:` looked up, beside its file first (skills.ts). Done when the roster is
+ * read, so the checker, a run's snapshot and the spawn all see the one answer, and a resumed run the same.
+ */
+function withSkills(agent: AgentDef, cwd: string, scope: Scope, env: NodeJS.ProcessEnv): AgentDef {
+	if (!agent.skills?.length) return agent;
+	let names: string[] | undefined;
+	const skills = agent.skills.map((s) => {
+		const skill = findSkill(s.name, cwd, scope, env, agent.file);
+		if (skill) return { ...s, skill };
+		names ??= skillNames(cwd, scope, env, agent.file);
+		const near = nearest(s.name, names);
+		return { ...s, ...(near ? { near } : {}) };
+	});
+	return { ...agent, skills };
 }
 
 /** `*.md` files directly in `dir`, sorted; a missing folder has none. */

@@ -337,8 +337,20 @@ export const FAULT_CATALOGUE = {
 	"unknown-skill": {
 		stage: "check",
 		trigger:
-			"A node's `skills:` (or a chain step's `--skill`) names a skill that is not in `<agentDir>/skills/<name>/SKILL.md` nor the project's `.pi/skills/`.",
+			"A node's `skills:` (or a chain step's `--skill`), or the `skills:` of an agent a node runs, names a skill found in none of its folders: beside the agent file (`agents/scout/skills/` for `agents/scout.md`, for the agent's own), the project's `.pi/skills/`, `<agentDir>/skills/`. A skill goes by the `name:` in its `SKILL.md`.",
 		fix: "Correct the name (the message names the nearest skill) or add the skill folder.",
+	},
+	"skills-without-read": {
+		stage: "check",
+		trigger:
+			"A node gives its subagent skills (its own `skills:` or its agent's) and the tools it runs with leave out `read`, the tool a model opens a skill's `SKILL.md` and the files beside it with.",
+		fix: "Add `read` to the agent's `tools:` (or keep it in the node's), or drop the skills.",
+	},
+	"skill-hidden": {
+		stage: "check",
+		trigger:
+			"An agent's `skills:` names a skill whose `SKILL.md` sets `disable-model-invocation: true`: pi keeps such a skill out of the list a model sees, so the agent would never know it has it.",
+		fix: "Drop the skill from the agent, name it in the node's `skills:` (a node's skill is given whole, as `/skill:<name>` gives it), or remove the setting from the skill.",
 	},
 	"unknown-tool": {
 		stage: "check",

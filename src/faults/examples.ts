@@ -146,6 +146,14 @@ export const FAULT_EXAMPLES: Partial<Record<FaultCode, FaultExample>> = {
 		note: "with a project `.pi/agents/fetcher.md` whose `tools:` is `read, fetch_url`.",
 	},
 	"unknown-skill": n("- id: look\n  agent: scout\n  skills: [pdf-tolls]\n"),
+	"skills-without-read": {
+		...n("- id: look\n  agent: scout\n  tools: [grep]\n  skills: [pdf-tools]\n"),
+		note: "the node keeps `grep` of the agent's tools, so its subagent could not open the skill.",
+	},
+	"skill-hidden": {
+		...n("- id: look\n  agent: archivist\n"),
+		note: "with a project `.pi/agents/archivist.md` whose `skills:` names a skill that sets `disable-model-invocation: true`.",
+	},
 };
 
 /** The example as a whole text for its kind (a flow file for `nodes` and `flow`), for tests and tools. */

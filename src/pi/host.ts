@@ -8,6 +8,7 @@ import { join } from "node:path";
 import {
 	createAgentSession,
 	createExtensionRuntime,
+	createSyntheticSourceInfo,
 	ModelRuntime,
 	type ResourceLoader,
 	resolveCliModel,
@@ -15,7 +16,7 @@ import {
 	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
 import type { Api, Model } from "@earendil-works/pi-ai";
-import { agentDir as defaultAgentDir } from "../agents/index.ts";
+import { type AgentSkill, agentDir as defaultAgentDir } from "../agents/index.ts";
 import { nearestModels } from "../faults/index.ts";
 import type { Spawn, SpawnRequest, Subagent } from "../runtime/subagent.ts";
 import {
@@ -204,11 +205,29 @@ export async function openHost(options: HostOptions): Promise<PiHost> {
 	};
 }
 
-/** A resource loader that discovers nothing: a subagent sees its agent's prompt and tools and no more. */
-export function staticResources(systemPrompt: string): ResourceLoader {
+/**
+ * A resource loader that discovers nothing: a subagent sees its agent's prompt and tools and no more, save
+ * the skills its agent file names. Those are pi's own skills: pi lists each in the system prompt (name,
+ * description, where its SKILL.md is) when the subagent has `read`, and the model opens the one it needs.
+ */
+export function staticResources(systemPrompt: string, skills: readonly AgentSkill[] = []): ResourceLoader {
+	const offered = skills.flatMap((s) =>
+		s.skill && !s.skill.hidden
+			? [
+					{
+						name: s.skill.name,
+						description: s.skill.description,
+						filePath: s.skill.file,
+						baseDir: s.skill.dir,
+						sourceInfo: createSyntheticSourceInfo(s.skill.file, { source: "pi-flows", baseDir: s.skill.dir }),
+						disableModelInvocation: false,
+					},
+				]
+			: [],
+	);
 	return {
 		getExtensions: () => ({ extensions: [], errors: [], runtime: createExtensionRuntime() }),
-		getSkills: () => ({ skills: [], diagnostics: [] }),
+		getSkills: () => ({ skills: offered, diagnostics: [] }),
 		getPrompts: () => ({ prompts: [], diagnostics: [] }),
 		getThemes: () => ({ themes: [], diagnostics: [] }),
 		getAgentsFiles: () => ({ agentsFiles: [] }),

@@ -49,6 +49,7 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 		thinkingLevel: thinking,
 		resourceLoader: staticResources(
 			request.appendPrompt ? `${request.agent.prompt}\n\n${request.appendPrompt}` : request.agent.prompt,
+			request.agent.skills,
 		),
 		tools: [...names, ...(request.customTools ?? []).map((t) => t.name)],
 		...(custom.length ? { customTools: custom } : {}),

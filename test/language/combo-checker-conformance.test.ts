@@ -6,7 +6,7 @@
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRoster, PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { checkFlowText } from "../../src/flow/load.ts";
@@ -23,6 +23,8 @@ interface Case {
 	flows?: Record<string, string>;
 	/** Agent files of the case's project (`.pi/agents/<name>.md`), by name, over the shipped agents. */
 	agents?: Record<string, string>;
+	/** Other files of the case's project (skills), by path from its root; `home/` is the user's agent dir. */
+	files?: Record<string, string>;
 	codes: string[];
 }
 
@@ -30,12 +32,17 @@ interface Case {
  * The shipped agents with `agents` written in a fresh project's `.pi/agents/` above them, read the way a
  * project's agents are: combo's catalogue cases whose agent file is broken need the file on disk.
  */
-function projectRoster(agents: Record<string, string>) {
+function projectRoster(agents: Record<string, string>, files: Record<string, string> = {}) {
 	const dir = mkdtempSync(join(tmpdir(), "pi-flows-combo-agents-"));
 	mkdirSync(join(dir, ".git"));
 	mkdirSync(join(dir, ".pi", "agents"), { recursive: true });
 	for (const [name, text] of Object.entries(agents)) writeFileSync(join(dir, ".pi", "agents", `${name}.md`), text);
-	return loadRoster(dir, { user: false, project: true });
+	for (const [path, text] of Object.entries(files)) {
+		mkdirSync(dirname(join(dir, path)), { recursive: true });
+		writeFileSync(join(dir, path), text);
+	}
+	// The user's agent dir is the case's own `home/` (combo's tests point `PI_CODING_AGENT_DIR` there too).
+	return loadRoster(dir, { project: true }, { ...process.env, PI_CODING_AGENT_DIR: join(dir, "home") });
 }
 
 const dir = join(PACKAGE_ROOT, "test", "fixtures", "combo-checker");
@@ -77,7 +84,7 @@ describe("combo's checker cases", () => {
 				const text = c.text ?? `---\n${c.frontmatter}\n---\n${c.body}`;
 				const folder = flowFolder({ ...c.flows, [c.file]: text });
 				const judged = c.agents
-					? checkFlowText(text, folder.file(c.file), projectRoster(c.agents), folder.options)
+					? checkFlowText(text, folder.file(c.file), projectRoster(c.agents, c.files), folder.options)
 					: folder.judgeOne(c.file);
 				const got = judged.faults.map((f) => f.code);
 				const documented = differ.get(`${suite.file}: ${c.name}`) ?? differ.get(c.name);

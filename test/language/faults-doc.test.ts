@@ -69,6 +69,24 @@ function raised(code: FaultCode): string[] {
 			]);
 			return checkFlowText(text, "t.md", roster).faults.map((f) => f.code);
 		}
+		case "skill-hidden": {
+			const skill = { name: "archive", file: "/p/.pi/skills/archive/SKILL.md", dir: "/p/.pi/skills/archive" };
+			const roster = rosterOf([
+				{
+					kind: "agent",
+					name: "archivist",
+					description: "d",
+					tools: ["read"],
+					skills: [
+						{ name: "archive", line: 4, column: 9, skill: { ...skill, description: "d", hidden: true, text: "x" } },
+					],
+					prompt: "p",
+					file: "/p/.pi/agents/archivist.md",
+					source: "project",
+				},
+			]);
+			return checkFlowText(text, "t.md", roster).faults.map((f) => f.code);
+		}
 		case "broken-flow":
 			return flowFolder({
 				t: text,

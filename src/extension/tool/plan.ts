@@ -4,7 +4,7 @@
  * A refusal is text for the model with what to do instead; it is returned as an error result, never
  * thrown, so the model can correct the call.
  */
-import { type AgentDef, type Roster, SUBAGENT_TOOLS, unknownTools } from "../../agents/index.ts";
+import { type AgentDef, agentSkillProblems, type Roster, SUBAGENT_TOOLS, unknownTools } from "../../agents/index.ts";
 import { parseChain } from "../../chain/index.ts";
 import { formatFault, nearest } from "../../faults/index.ts";
 import { readTimeout } from "../args.ts";
@@ -158,6 +158,9 @@ export function agentIn(roster: Roster, name: string): { ok: true; agent: AgentD
 				ok: false,
 				error: `the agent \`${name}\` (${found.file}) lists ${unknown.map((t) => `\`${t}\``).join(", ")}, which a subagent cannot have (it can have ${SUBAGENT_TOOLS.join(", ")}).`,
 			};
+		// And the refusals a flow gets for its `skills:` (unknown-skill, skill-hidden, skills-without-read).
+		const skills = agentSkillProblems(found);
+		if (skills.length) return { ok: false, error: `${skills.map((p) => `${p.code}: ${p.message}`).join("; ")}.` };
 		return { ok: true, agent: found };
 	}
 	if (found) return { ok: false, error: `the agent \`${name}\` (${found.file}) cannot be used: ${found.cause}.` };

@@ -3,7 +3,7 @@
  * `among`), the node's tools only narrow the agent's, `memory:` and `verdict:` name an enclosing scope,
  * and every read reads something.
  */
-import { type AgentDef, SUBAGENT_TOOLS, unknownTools } from "../../agents/index.ts";
+import { type AgentDef, agentSkillProblems, SUBAGENT_TOOLS, unknownTools } from "../../agents/index.ts";
 import { didYouMean, missHint, nearest } from "../../faults/index.ts";
 import { cover } from "../../text/index.ts";
 import type { AgentNode } from "../ast.ts";
@@ -65,6 +65,7 @@ export function checkAgent(w: Walk, node: AgentNode, scope: Scope): Type {
 		}
 	}
 	for (const read of node.reads) readAddress(w, read, scope, `${path}.reads`);
+	readsSkills(w, node);
 	if (node.skills) {
 		const found = [];
 		for (const name of node.skills) {
@@ -149,7 +150,64 @@ export function lookup(w: Walk, name: string, range: AgentNode["range"], path: s
 			},
 		);
 	}
+	agentSkills(w, entry, range, path);
 	return entry;
+}
+
+/**
+ * An agent's own `skills:`, as the roster looked them up: each must be found, and none may be one pi keeps
+ * out of a model's list (`disable-model-invocation`); an agent that names skills needs `read`. Reported
+ * where the node names the agent (as `unknown-tool`), the message saying where the agent file names it.
+ */
+function agentSkills(w: Walk, agent: AgentDef, range: AgentNode["range"], path: string): void {
+	for (const p of agentSkillProblems(agent)) {
+		const hint =
+			p.code === "skills-without-read"
+				? "Add `read` to the agent's `tools:`, or drop its `skills:`."
+				: p.code === "unknown-skill"
+					? "A skill goes by the `name:` in its SKILL.md, not its folder's name."
+					: "Name it in the node's `skills:` instead (given whole, as `/skill:` gives it), or drop it.";
+		const expected = p.code === "skills-without-read" ? ["read"] : p.near ? [p.near] : undefined;
+		report(w, p.code, range, path, p.message, { hint, ...(expected ? { expected } : {}) });
+	}
+}
+
+/**
+ * A subagent given skills must be able to read them: a skill is a folder, and its SKILL.md sends the model
+ * to the files beside it. The node's own `skills:` with tools (the node's, else its agent's) lacking `read`,
+ * or a node whose `tools:` narrows `read` away from an agent that has skills, is `skills-without-read`. An
+ * agent that has skills but no `read` at all is reported where the agent is named (agentSkills).
+ */
+function readsSkills(w: Walk, node: AgentNode): void {
+	const agents = node.agent ? [w.agents.get(node.id.value)] : [...(w.amongAgents.get(node.id.value)?.values() ?? [])];
+	for (const agent of agents) {
+		if (!agent) continue;
+		const tools = node.tools ? node.tools.map((t) => t.value) : agent.tools;
+		// An agent with skills and no `read` is reported where it is named; the node's skills are the same slip.
+		if (tools.includes("read") || (!node.tools && agent.skills?.length)) continue;
+		if (node.skills?.length) {
+			report(
+				w,
+				"skills-without-read",
+				node.skills[0].range,
+				`${node.path}.skills`,
+				`the node gives its subagent skills, and the tools it runs with (${tools.join(", ") || "none"}) leave out \`read\`: its model could not open one`,
+				{ hint: "Keep `read` among the node's tools (and the agent's), or drop the skills.", expected: ["read"] },
+			);
+			return;
+		}
+		if (node.tools && agent.skills?.length && agent.tools.includes("read")) {
+			report(
+				w,
+				"skills-without-read",
+				node.tools.length ? cover(node.tools[0].range, node.tools[node.tools.length - 1].range) : node.range,
+				`${node.path}.tools`,
+				`the node's \`tools:\` leaves out \`read\`, and its agent \`${agent.name}\` has skills its model opens with \`read\``,
+				{ hint: "Keep `read` among the node's tools.", expected: ["read"] },
+			);
+			return;
+		}
+	}
 }
 
 /** A node's `tools:` may only narrow its agent's: a prompt is not a permission boundary, a tool list is. */

@@ -43,6 +43,9 @@ export function describeNode(node: FlowNode, row: PlanNodeRow, c: NodeContext): 
 			if (node.thinking) row.thinking = node.thinking.value;
 			if (node.tools) row.tools = node.tools.map((t) => t.value);
 			if (node.skills) row.settings.push(`skills ${node.skills.map((k) => k.value).join(", ")}`);
+			// The agent file's own skills, offered to the subagent (docs/flows.md, Skills).
+			const offered = [...new Set(agents.flatMap(([, def]) => (def?.skills ?? []).map((k) => k.name)))];
+			if (offered.length) row.settings.push(`agent skills ${offered.join(", ")}`);
 			row.timeout = timeoutOf(node, c);
 			if (node.retry) row.retry = node.retry.value;
 			if (node.memory) row.memory = node.memory.value;

@@ -3,8 +3,8 @@
  * retries with backoff, and shared subagents for `memory:` scopes. A failed attempt's usage counts; a
  * retry after a timeout gets a fresh subagent unless a memory scope keeps it.
  */
-import type { AgentDef } from "../../agents/index.ts";
-import { join } from "node:path";
+import type { AgentDef, Skill } from "../../agents/index.ts";
+import { dirname, join } from "node:path";
 import { formatDuration } from "../../runtime/duration.ts";
 import type { ErrorKind, Result } from "../../runtime/result.ts";
 import type { Subagent } from "../../runtime/subagent.ts";
@@ -114,7 +114,7 @@ export async function runAgent(
 			cwd: frameCwd(frame, world),
 			...(node.tools ? { tools: node.tools.map((t) => t.value) } : {}),
 			...(tools.length ? { customTools: tools } : {}),
-			...(skills.length ? { appendPrompt: skills.map((k) => `## Skill: ${k.name}\n\n${k.text}`).join("\n\n") } : {}),
+			...(skills.length ? { appendPrompt: skills.map(skillBlock).join("\n\n") } : {}),
 			...(transportOf(world) ? { transport: transportOf(world) } : {}),
 			...(scope && world.options.sessionsDir
 				? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${seatName}`)) }
@@ -496,4 +496,12 @@ async function backoff(world: World, attempt: number, signal: AbortSignal): Prom
 		};
 		signal.addEventListener("abort", onAbort, { once: true });
 	});
+}
+
+/**
+ * A node's skill, given whole, the way pi's `/skill:<name>` gives one: the SKILL.md text, with where it
+ * lives, so the files it refers to resolve (the model opens them with `read`).
+ */
+function skillBlock(k: Skill): string {
+	return `<skill name="${k.name}" location="${k.file}">\nReferences are relative to ${dirname(k.file)}.\n\n${k.text}\n</skill>`;
 }
