@@ -12,7 +12,7 @@ import { FAULT_CATALOGUE, FAULT_CODES, type FaultCode } from "../../src/faults/i
 import { faultsMarkdown } from "../../src/faults/docs.ts";
 import { exampleText, FAULT_EXAMPLES } from "../../src/faults/examples.ts";
 import { checkFlowText } from "../../src/flow/load.ts";
-import { checkScriptKeys, readScript } from "../../src/pi/scripted/script.ts";
+import { checkScriptKeys, readScript } from "../../src/script/index.ts";
 import { flowFolder, judge } from "./helpers.ts";
 
 describe("docs/faults.md", () => {

@@ -7,7 +7,7 @@
 import { emptyUsage } from "../../runtime/usage.ts";
 import type { Spawn, Subagent } from "../../runtime/subagent.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
-import { fillTemplate, type Script, stepsFor } from "../../pi/scripted/script.ts";
+import { fillTemplate, type Script, stepsFor } from "../../script/index.ts";
 import type { AskPort } from "./ask.ts";
 import type { CheckPort, GitPort } from "./ports/index.ts";
 
