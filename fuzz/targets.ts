@@ -22,7 +22,7 @@ import {
 	type SourceAt,
 } from "../src/flow/syntax/index.ts";
 import type { CheckedFlow } from "../src/flow/check/index.ts";
-import { catalogueOptions, checkFlowText, type LoadOptions } from "../src/flow/load.ts";
+import { catalogueOptions, checkFlowText, type LoadOptions } from "../src/load/index.ts";
 import { type HandoffDocument, parseHandoff, renderHandoff } from "../src/handoff/document.ts";
 import { checkScriptKeys, readScript, stepsFor } from "../src/script/index.ts";
 import { lineTable, type Range } from "../src/text/index.ts";

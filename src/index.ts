@@ -23,16 +23,13 @@ export { type AgentDef, agentDir, loadRoster, type Roster, type Scope } from "./
 // Flow files: find, check (every fault at once, with positions), resolve models, run.
 export {
 	type CheckedFlow,
-	catalogueOptions,
-	checkFlowFile,
-	checkFlowText,
 	findFlow,
 	type FlowResult,
 	listFlows,
-	type LoadOptions,
 	type NodeModel,
 	resolveModels,
 	runFlow,
 	type RunOptions,
 } from "./flow/index.ts";
+export { catalogueOptions, checkFlowFile, checkFlowText, type LoadOptions } from "./load/index.ts";
 export type { Fault } from "./faults/index.ts";

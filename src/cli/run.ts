@@ -8,13 +8,11 @@ import { loadRoster } from "../agents/index.ts";
 import {
 	budgetInForce,
 	type CheckedFlow,
-	catalogueOptions,
 	DRY_ASK,
 	DRY_CHECK,
 	dryGit,
 	drySpawn,
 	runFlow,
-	checkFlowFile,
 	findFlow,
 	prepareRun,
 	readyModels,
@@ -22,6 +20,7 @@ import {
 	scriptableAddresses,
 	type Value,
 } from "../flow/index.ts";
+import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
 import { terminalAsk } from "./ask.ts";
 import { openHost } from "../pi/index.ts";

@@ -9,7 +9,8 @@ import type { Scope } from "../agents/index.ts";
 import { loadRoster } from "../agents/index.ts";
 import { parseChain, withGlobals } from "../chain/index.ts";
 import type { Fault } from "../faults/index.ts";
-import { type CheckedFlow, catalogueOptions, checkFlowText } from "../flow/index.ts";
+import type { CheckedFlow } from "../flow/index.ts";
+import { catalogueOptions, checkFlowText } from "../load/index.ts";
 import { lineTable } from "../text/index.ts";
 
 /** The file name faults inside a typed chain carry: `chain:1:17: unknown-agent: …`. */

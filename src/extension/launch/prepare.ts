@@ -14,8 +14,6 @@ import {
 	type AskPort,
 	budgetInForce,
 	type CheckedFlow,
-	catalogueOptions,
-	checkFlowFile,
 	createGitPort,
 	type FlowEntry,
 	findFlow,
@@ -27,6 +25,7 @@ import {
 	scriptableAddresses,
 	type Value,
 } from "../../flow/index.ts";
+import { catalogueOptions, checkFlowFile } from "../../load/index.ts";
 import type { PiHost } from "../../pi/index.ts";
 import type { Script } from "../../script/index.ts";
 import { hostFor } from "../host.ts";
