@@ -75,12 +75,18 @@ export async function chainCommand(args: Args, io: Io): Promise<number> {
 	return runChecked(judged.flow, goal || "(no goal given)", args, io, (faults) => show(judged.place(faults)));
 }
 
-/** The chain as typed, then a caret line under each fault's range with its code and message. */
+/**
+ * The chain as typed, then a caret line under each fault's range with its code and message. A chain typed
+ * over several lines shows, above each caret, the line the fault is on.
+ */
 function underline(text: string, faults: readonly Fault[], io: Io): void {
 	if (faults.length === 0) return;
-	io.stderr(`  ${text}`);
+	const lines = text.split("\n");
+	if (lines.length === 1) io.stderr(`  ${text}`);
 	for (const f of faults) {
-		const end = f.endLine === f.line ? f.endColumn : text.length + 1;
+		const line = lines[f.line - 1] ?? "";
+		if (lines.length > 1) io.stderr(`  ${line}`);
+		const end = f.endLine === f.line ? f.endColumn : line.length + 1;
 		io.stderr(
 			`  ${" ".repeat(Math.max(0, f.column - 1))}${"^".repeat(Math.max(1, end - f.column))} ${f.code}: ${faultText(f)}`,
 		);
