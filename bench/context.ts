@@ -17,7 +17,8 @@ import { writeFileSync } from "node:fs";
 import { loadRoster } from "../src/agents/index.ts";
 import { drive } from "../src/drive/index.ts";
 import { chainRunOptions } from "../src/chain/index.ts";
-import { catalogueOptions, checkFlowText, resolveModels, runFlow } from "../src/flow/index.ts";
+import { resolveModels, runFlow } from "../src/flow/index.ts";
+import { catalogueOptions, checkFlowText } from "../src/load/index.ts";
 import { openHost, readScript } from "../src/pi/index.ts";
 
 const STEPS = 20;

@@ -22,9 +22,9 @@ import {
 	type SourceAt,
 } from "../src/flow/syntax/index.ts";
 import type { CheckedFlow } from "../src/flow/check/index.ts";
-import { catalogueOptions, checkFlowText, type LoadOptions } from "../src/flow/load.ts";
+import { catalogueOptions, checkFlowText, type LoadOptions } from "../src/load/index.ts";
 import { type HandoffDocument, parseHandoff, renderHandoff } from "../src/handoff/document.ts";
-import { checkScriptKeys, readScript, stepsFor } from "../src/pi/scripted/script.ts";
+import { checkScriptKeys, readScript, stepsFor } from "../src/script/index.ts";
 import { lineTable, type Range } from "../src/text/index.ts";
 import { generateFlow } from "./flows.ts";
 import { chainText, condition, duration, handoffDoc, mutate, scriptText } from "./pieces.ts";

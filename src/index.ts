@@ -17,22 +17,19 @@ export type { Spawn, SpawnRequest, Subagent } from "./runtime/subagent.ts";
 
 // A real spawn: pi as the host, the agents that can play turns, the scripted model for offline runs.
 export { type HostOptions, openHost, type PiHost, type ResolvedModel } from "./pi/host.ts";
-export { readScript, type Script } from "./pi/scripted/index.ts";
+export { readScript, type Script } from "./script/index.ts";
 export { type AgentDef, agentDir, loadRoster, type Roster, type Scope } from "./agents/index.ts";
 
 // Flow files: find, check (every fault at once, with positions), resolve models, run.
 export {
 	type CheckedFlow,
-	catalogueOptions,
-	checkFlowFile,
-	checkFlowText,
 	findFlow,
 	type FlowResult,
 	listFlows,
-	type LoadOptions,
 	type NodeModel,
 	resolveModels,
 	runFlow,
 	type RunOptions,
 } from "./flow/index.ts";
+export { catalogueOptions, checkFlowFile, checkFlowText, type LoadOptions } from "./load/index.ts";
 export type { Fault } from "./faults/index.ts";

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster, parseAgentFile } from "../src/agents/index.ts";
-import { catalogueOptions, checkFlowFile } from "../src/flow/index.ts";
+import { catalogueOptions, checkFlowFile } from "../src/load/index.ts";
 import { main } from "../src/cli/main.ts";
 import { type TempProject, tempProject } from "./helpers/project.ts";
 import { readdirSync, readFileSync } from "node:fs";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { rosterOf } from "../src/agents/index.ts";
-import { checkFlowText } from "../src/flow/index.ts";
+import { checkFlowText } from "../src/load/index.ts";
 import { faultsAt, judge } from "./helpers/flows.ts";
 
 const head = (nodes: string, extra = "") =>

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster } from "../src/agents/index.ts";
-import { checkFlowFile, checkFlowText, resolveModels, runFlow } from "../src/flow/index.ts";
+import { resolveModels, runFlow } from "../src/flow/index.ts";
+import { checkFlowFile, checkFlowText } from "../src/load/index.ts";
 import { PACKAGE_ROOT } from "../src/agents/index.ts";
 import type { FlowEvent } from "../src/runtime/events.ts";
 import { scriptedHost } from "./helpers/host.ts";

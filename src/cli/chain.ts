@@ -4,16 +4,12 @@
  * A bad token is refused with its column in the chain and a did-you-mean; nothing runs.
  */
 import { CHAIN_CLI_FLAGS } from "../chain/cli-flags.ts";
-import { parseChain, withGlobals } from "../chain/index.ts";
 import { type Fault, faultText } from "../faults/index.ts";
+import { CHAIN_FILE, judgeChain } from "../launch/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
 import { runChecked } from "./run.ts";
 import { flag } from "./args.ts";
-import { catalogueOptions, checkFlowText } from "../flow/index.ts";
-import { loadRoster } from "../agents/index.ts";
-
-const PREFIX = "chain: '";
 
 /** The chain-wide flags given beside the chain, as the text that would follow its `--`. */
 function globalsOf(args: Args): string {
@@ -38,79 +34,61 @@ export async function chainCommand(args: Args, io: Io): Promise<number> {
 		return 2;
 	}
 	const globals = globalsOf(args);
-	const beside = globals ? { globals: { text: globals, file: "command line" } } : {};
-	const parsed = parseChain(text, { file: "chain", ...beside });
-	if (!parsed.value) {
+	const judged = judgeChain(text, {
+		cwd: io.cwd,
+		scope: { project: args.flags.has("project") },
+		env: io.env,
+		description: "a chain run from the command line",
+		file: "chain.md",
+		...(globals ? { globals: { text: globals, file: "command line" } } : {}),
+	});
+	if (!judged.ok && judged.stage === "read") {
 		underline(
 			text,
-			parsed.faults.filter((f) => f.file === "chain"),
+			judged.faults.filter((f) => f.file === CHAIN_FILE),
 			io,
 		);
 		underline(
 			globals,
-			parsed.faults.filter((f) => f.file === "command line"),
+			judged.faults.filter((f) => f.file === "command line"),
 			io,
 		);
 		io.stderr("pi-flows: the chain does not read; nothing was run");
 		return 2;
 	}
-	const whole = withGlobals(text, globals);
-	const goal = flag(args, "goal") ?? rest.join(" ");
-	const flowText = `---\nname: chain\ndescription: a chain run from the command line\ninput: string\n${PREFIX}${whole.replace(/'/g, "''")}'\n---\n`;
-	const sources = { project: args.flags.has("project") };
-	const checked = checkFlowText(
-		flowText,
-		"chain.md",
-		loadRoster(io.cwd, sources, io.env),
-		catalogueOptions(io.cwd, sources, io.env),
-	);
-	// Faults inside the chain point into the synthetic file: shift them back onto the chain as typed (a quote
-	// doubled for YAML is one character of the chain), and show them under the chain with a caret.
+	// Faults come placed on the chain as typed (its globals written in): shown under it with a caret.
 	const show = (faults: readonly Fault[]) => {
-		const inChain = faults.filter((f) => f.file === "chain.md" && f.line === 5);
 		underline(
-			whole,
-			inChain.map((f) => ({
-				...f,
-				column: chainColumn(whole, f.column),
-				endColumn: f.endLine === 5 ? chainColumn(whole, f.endColumn) : whole.length + 1,
-			})),
+			judged.chain,
+			faults.filter((f) => f.file === CHAIN_FILE),
 			io,
 		);
 		for (const f of faults)
-			if (!inChain.includes(f))
-				io.stderr(`${f.file === "chain.md" ? "chain" : f.file}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`);
+			if (f.file !== CHAIN_FILE) io.stderr(`${f.file}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`);
 	};
-	if (!checked.value) {
-		show(checked.faults);
+	if (!judged.ok) {
+		show(judged.faults);
 		io.stderr("pi-flows: the chain does not check; nothing was run");
 		return 2;
 	}
-	return runChecked(checked.value, goal || "(no goal given)", args, io, show);
+	const goal = flag(args, "goal") ?? rest.join(" ");
+	return runChecked(judged.flow, goal || "(no goal given)", args, io, (faults) => show(judged.place(faults)));
 }
 
-/** The chain as typed, then a caret line under each fault's range with its code and message. */
+/**
+ * The chain as typed, then a caret line under each fault's range with its code and message. A chain typed
+ * over several lines shows, above each caret, the line the fault is on.
+ */
 function underline(text: string, faults: readonly Fault[], io: Io): void {
 	if (faults.length === 0) return;
-	io.stderr(`  ${text}`);
+	const lines = text.split("\n");
+	if (lines.length === 1) io.stderr(`  ${text}`);
 	for (const f of faults) {
-		const end = f.endLine === f.line ? f.endColumn : text.length + 1;
+		const line = lines[f.line - 1] ?? "";
+		if (lines.length > 1) io.stderr(`  ${line}`);
+		const end = f.endLine === f.line ? f.endColumn : line.length + 1;
 		io.stderr(
 			`  ${" ".repeat(Math.max(0, f.column - 1))}${"^".repeat(Math.max(1, end - f.column))} ${f.code}: ${faultText(f)}`,
 		);
 	}
-}
-
-/**
- * The 1-based column in `chain` of a 1-based column on the synthetic flow's `chain:` line, where the chain
- * stands after {@link PREFIX} with each `'` doubled: `"don't look" -> @scuot` puts `@scuot` at 17, not 16.
- */
-export function chainColumn(chain: string, flowColumn: number): number {
-	let escaped = flowColumn - 1 - PREFIX.length;
-	let i = 0;
-	while (i < chain.length && escaped > 0) {
-		escaped -= chain[i] === "'" ? 2 : 1;
-		i++;
-	}
-	return i + 1;
 }

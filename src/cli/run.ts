@@ -3,32 +3,29 @@
  * spawns for a flow that would fail to start. Exit 0 (ok), 1 (the run failed: which node, why), 2 (bad
  * usage, or a flow/script/model that does not check; nothing spawned).
  */
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadRoster } from "../agents/index.ts";
 import {
 	budgetInForce,
 	type CheckedFlow,
-	catalogueOptions,
 	DRY_ASK,
 	DRY_CHECK,
 	dryGit,
 	drySpawn,
 	runFlow,
-	checkFlowFile,
 	findFlow,
-	matches,
 	prepareRun,
 	readyModels,
 	resolveModels,
 	scriptableAddresses,
-	type Type,
-	typeToString,
 	type Value,
 } from "../flow/index.ts";
+import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
 import { terminalAsk } from "./ask.ts";
-import { checkScriptKeys, openHost, readScript, type Script } from "../pi/index.ts";
+import { openHost } from "../pi/index.ts";
+import type { Script } from "../script/index.ts";
+import { readInput, readScriptFile } from "../launch/index.ts";
 import { chainRunOptions } from "../chain/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
@@ -76,25 +73,21 @@ export async function runChecked(
 	let scriptText: string | undefined;
 	const scriptPath = flag(args, "script");
 	if (scriptPath) {
-		const file = resolve(io.cwd, scriptPath);
-		let text: string;
-		try {
-			text = readFileSync(file, "utf8");
-		} catch {
+		const read = readScriptFile(resolve(io.cwd, scriptPath), scriptableAddresses(flow));
+		if (!read.ok && read.unreadable) {
 			io.stderr(`pi-flows: cannot read the script ${scriptPath}`);
 			return 2;
 		}
-		const read = readScript(text, file);
-		const faults = read.value ? checkScriptKeys(read.value, scriptableAddresses(flow)) : read.faults;
-		if (!read.value || faults.length) {
-			io.stderr(formatFaults(faults, io.cwd));
+		if (!read.ok) {
+			io.stderr(formatFaults(read.faults, io.cwd));
 			io.stderr("pi-flows: the script does not check; nothing was run");
 			return 2;
 		}
 		script = read.value;
-		scriptText = text;
+		scriptText = read.text;
 	}
-	const input = readInput(rawInput, flow.input.value);
+	const name = flow.name.value;
+	const input = readInput(rawInput, flow.input.value, { flow: name, usage: `pi-flows run ${name} <input>` });
 	if (!input.ok) {
 		io.stderr(`pi-flows: ${input.error}`);
 		return 2;
@@ -182,27 +175,6 @@ export async function runChecked(
 	} finally {
 		await world.done();
 	}
-}
-
-/** The input as the flow's type wants it: text for `string`, JSON checked against the type otherwise. */
-function readInput(text: string, type: Type): { ok: true; value: Value } | { ok: false; error: string } {
-	if (type.kind === "string") {
-		if (!text.trim()) return { ok: false, error: "say what the flow should work on: pi-flows run <flow> <input>" };
-		return { ok: true, value: text };
-	}
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch {
-		return { ok: false, error: `this flow takes ${typeToString(type)}; give the input as JSON` };
-	}
-	const m = matches(value, type);
-	if (!m.ok)
-		return {
-			ok: false,
-			error: `the input does not fit ${typeToString(type)}: at ${m.path || "the top"} expected ${m.expected}`,
-		};
-	return { ok: true, value: value as Value };
 }
 
 /** `--dry-run`: the same walk with zero model calls, printing each visit and its value. */

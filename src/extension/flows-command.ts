@@ -6,15 +6,8 @@
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { loadRoster, markdownFiles, nearestProjectDir, type Scope } from "../agents/index.ts";
-import {
-	budgetInForce,
-	budgetLimits,
-	catalogueOptions,
-	checkFlowFile,
-	findFlow,
-	listFlows,
-	showBudget,
-} from "../flow/index.ts";
+import { budgetInForce, budgetLimits, findFlow, listFlows, showBudget } from "../flow/index.ts";
+import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { boundText, mermaidOf, planOf, showPlan } from "../flow/render/index.ts";
 import { completeLine } from "./completions.ts";
 import { faultLines } from "./launch/prepare.ts";

@@ -10,10 +10,8 @@ import { loadRoster, type Scope } from "../agents/index.ts";
 import { faultText } from "../faults/index.ts";
 import {
 	type AskAnswer,
-	catalogueOptions,
 	type CheckedFlow,
 	type CheckPort,
-	checkFlowFile,
 	dryGit,
 	findFlow,
 	type FlowResult,
@@ -21,6 +19,7 @@ import {
 	runFlow,
 	scriptedAsk,
 } from "../flow/index.ts";
+import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { checkScriptKeys, openHost, readScript, type Script, stepsFor } from "../pi/index.ts";
 import { scriptableAddresses } from "../flow/check/index.ts";
 import type { Expectations, FlowTest } from "./spec.ts";

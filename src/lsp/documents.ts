@@ -11,14 +11,13 @@ import type { Fault } from "../faults/index.ts";
 import {
 	buildFlow,
 	type CheckedFlow,
-	catalogueOptions,
-	checkFlowText,
 	type Flow,
 	type FlowEntry,
 	listFlows,
 	readFlow,
 	type Type,
 } from "../flow/index.ts";
+import { catalogueOptions, checkFlowText } from "../load/index.ts";
 
 /** Project sources are read: the person opened the project's own files in their editor. */
 const SOURCES = { project: true } as const;

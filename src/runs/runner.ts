@@ -12,7 +12,6 @@ import { projectRoot, rosterOf } from "../agents/index.ts";
 import {
 	type Budget,
 	type CheckedFlow,
-	checkFlowText,
 	type FlowResult,
 	type ModelDoor,
 	readyModels,
@@ -20,6 +19,7 @@ import {
 	runFlow,
 	type Value,
 } from "../flow/index.ts";
+import { checkFlowText } from "../load/index.ts";
 import { fanOutEvents } from "../runtime/events.ts";
 import { emptyUsage } from "../runtime/usage.ts";
 import { writeAtomic } from "./files.ts";

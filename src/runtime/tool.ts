@@ -26,4 +26,9 @@ export interface ToolSpec {
 	/** JSON Schema of the arguments (an object schema). */
 	parameters: Record<string, unknown>;
 	execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome>;
+	/**
+	 * Arguments a dry run answers with when no script does: a call this tool accepts, made up without a
+	 * model. Only the tool knows what it accepts (`submit` knows its node's type), so it says it here.
+	 */
+	sampleArgs?: () => Record<string, unknown>;
 }

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { parseChain } from "../../src/chain/index.ts";
 import { rosterOf } from "../../src/agents/index.ts";
 import type { Fault } from "../../src/faults/index.ts";
-import { catalogueOptions, checkFlowText } from "../../src/flow/index.ts";
+import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 
 const roster = rosterOf([
 	{

@@ -126,7 +126,7 @@ describe("the watermark after finish in flow turns", () => {
 });
 
 it("refuses `watermark: 1.5` in a flow naming the value", async () => {
-	const { checkFlowText, catalogueOptions } = await import("../../src/flow/index.ts");
+	const { checkFlowText, catalogueOptions } = await import("../../src/load/index.ts");
 	const { loadRoster } = await import("../../src/agents/index.ts");
 	const text = flowOf("w", "  - id: work\n    agent: worker\n    handoff: { watermark: 1.5 }\n", { work: "Work." });
 	const checked = checkFlowText(

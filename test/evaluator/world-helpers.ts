@@ -4,7 +4,8 @@
  */
 import { execFileSync } from "node:child_process";
 import { loadRoster } from "../../src/agents/index.ts";
-import { catalogueOptions, type CheckedFlow, checkFlowText, type FlowResult } from "../../src/flow/index.ts";
+import type { CheckedFlow, FlowResult } from "../../src/flow/index.ts";
+import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import type { TempProject } from "../helpers/project.ts";
 
 /** Runs git in `cwd` with a fixed identity; throws on failure, returns trimmed stdout. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { rosterOf } from "../../src/agents/index.ts";
 import { foldLive, startLive } from "../../src/extension/live/fold.ts";
 import { clock, showLive, treeOf } from "../../src/extension/live/render.ts";
-import { checkFlowText } from "../../src/flow/index.ts";
+import { checkFlowText } from "../../src/load/index.ts";
 import type { FlowEvent } from "../../src/runtime/events.ts";
 import { emptyUsage } from "../../src/runtime/usage.ts";
 

@@ -11,7 +11,7 @@ import type { Spawn } from "../../src/runtime/subagent.ts";
 import { scriptedHost } from "../helpers/host.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { flowOf, runInline } from "../helpers/run.ts";
-import { checkFlowText } from "../../src/flow/index.ts";
+import { checkFlowText } from "../../src/load/index.ts";
 import { loadRoster } from "../../src/agents/index.ts";
 
 let project: TempProject;

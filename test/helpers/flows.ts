@@ -1,6 +1,6 @@
 /** Inline flows for checker tests, judged against a small roster. */
 import { rosterOf } from "../../src/agents/index.ts";
-import { checkFlowText } from "../../src/flow/index.ts";
+import { checkFlowText } from "../../src/load/index.ts";
 
 export const testRoster = rosterOf(
 	["scout", "planner", "synthesiser", "reviewer"].map((name) => ({

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRoster, PACKAGE_ROOT } from "../../src/agents/index.ts";
-import { checkFlowText } from "../../src/flow/load.ts";
+import { checkFlowText } from "../../src/load/index.ts";
 import { flowFolder } from "./helpers.ts";
 
 /** A case: the flow file's whole text, or its frontmatter and body as combo's catalogue() joins them. */

@@ -11,8 +11,8 @@ import { parseChain } from "../../src/chain/index.ts";
 import { FAULT_CATALOGUE, FAULT_CODES, type FaultCode } from "../../src/faults/index.ts";
 import { faultsMarkdown } from "../../src/faults/docs.ts";
 import { exampleText, FAULT_EXAMPLES } from "../../src/faults/examples.ts";
-import { checkFlowText } from "../../src/flow/load.ts";
-import { checkScriptKeys, readScript } from "../../src/pi/scripted/script.ts";
+import { checkFlowText } from "../../src/load/index.ts";
+import { checkScriptKeys, readScript } from "../../src/script/index.ts";
 import { flowFolder, judge } from "./helpers.ts";
 
 describe("docs/faults.md", () => {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadRoster } from "../../src/agents/index.ts";
 import type { Fault } from "../../src/faults/index.ts";
-import { checkFlowText, type LoadOptions } from "../../src/flow/load.ts";
+import { checkFlowText, type LoadOptions } from "../../src/load/index.ts";
 
 /** An empty folder: nothing of a project or of `~/.pi` is read, only the package's own agents. */
 const nowhere = mkdtempSync(join(tmpdir(), "pi-flows-language-"));

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
-import { checkFlowFile } from "../../src/flow/load.ts";
+import { checkFlowFile } from "../../src/load/index.ts";
 import { escapeLabel, mermaidOf } from "../../src/flow/render/index.ts";
 import { flowFolder, head, judge, shipped } from "./helpers.ts";
 

@@ -5,7 +5,7 @@
 import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
-import { checkFlowFile } from "../../src/flow/load.ts";
+import { checkFlowFile } from "../../src/load/index.ts";
 import { type PlanNodeRow, planOf, showPlan } from "../../src/flow/render/index.ts";
 import { head, judge, shipped } from "./helpers.ts";
 

@@ -10,7 +10,7 @@ import { loadRoster } from "../../src/agents/index.ts";
 import { answerOf } from "../../src/extension/launch/answer.ts";
 import { foldLive, startLive } from "../../src/extension/live/fold.ts";
 import { showLive, treeOf } from "../../src/extension/live/render.ts";
-import { checkFlowText } from "../../src/flow/index.ts";
+import { checkFlowText } from "../../src/load/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { runInline } from "../helpers/run.ts";
 import { cli, REVIEW, TRIAGE } from "./helpers.ts";

@@ -3,7 +3,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster } from "../../src/agents/index.ts";
-import { catalogueOptions, checkFlowText } from "../../src/flow/index.ts";
+import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { cli, REVIEW, TRIAGE } from "./helpers.ts";
 

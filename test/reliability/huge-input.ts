@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { loadRoster } from "../../src/agents/index.ts";
-import { catalogueOptions, checkFlowText } from "../../src/flow/load.ts";
+import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 
 /** The huge inputs, by name: each builds a flow text. */
 export const HUGE = {

@@ -9,9 +9,7 @@ import { fileURLToPath } from "node:url";
 import { loadRoster } from "../../src/agents/index.ts";
 import {
 	type AskPort,
-	catalogueOptions,
 	type CheckedFlow,
-	checkFlowFile,
 	createBashCheck,
 	createGitPort,
 	NOBODY,
@@ -21,6 +19,7 @@ import {
 	runFlow,
 	scriptableAddresses,
 } from "../../src/flow/index.ts";
+import { catalogueOptions, checkFlowFile } from "../../src/load/index.ts";
 import { checkScriptKeys, openHost, readScript } from "../../src/pi/index.ts";
 import type { FlowEvent } from "../../src/runtime/events.ts";
 import { countingSpawn } from "../helpers/host.ts";

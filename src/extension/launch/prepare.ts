@@ -4,34 +4,30 @@
  * the flow, the run stage (check scripts, the repository, unattended questions), and every node's model
  * resolved. A refusal is lines for the person; nothing has been started when one comes back.
  */
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { loadRoster, type Scope } from "../../agents/index.ts";
-import { chainRunOptions, parseChain } from "../../chain/index.ts";
+import { chainRunOptions } from "../../chain/index.ts";
 import { type Fault, faultText, formatFault } from "../../faults/index.ts";
+import { judgeChain, readInput, readScriptFile as readScriptAt } from "../../launch/index.ts";
 import {
 	type AskPort,
 	budgetInForce,
 	type CheckedFlow,
-	checkFlowText,
-	catalogueOptions,
-	checkFlowFile,
 	createGitPort,
 	type FlowEntry,
 	findFlow,
 	type GitPort,
-	matches,
 	type NodeModel,
 	prepareRun,
 	readyModels,
 	type RunOptions,
 	scriptableAddresses,
-	type Type,
-	typeToString,
 	type Value,
 } from "../../flow/index.ts";
-import { checkScriptKeys, type PiHost, readScript, type Script } from "../../pi/index.ts";
+import { catalogueOptions, checkFlowFile } from "../../load/index.ts";
+import type { PiHost } from "../../pi/index.ts";
+import type { Script } from "../../script/index.ts";
 import { hostFor } from "../host.ts";
 import { relativeTo, untrustedRefusal } from "../trust.ts";
 
@@ -107,22 +103,18 @@ export async function prepareChain(
 	scope: Scope,
 	ask: AskPort,
 ): Promise<Preparation> {
-	const parsed = parseChain(chain, { file: "chain" });
-	if (!parsed.value)
-		return refuse(...parsed.faults.map((f) => formatFault(f)), "the chain does not read; nothing was run.");
-	const prefix = "chain: '";
-	const text = `---\nname: chain\ndescription: a chain the model asked for\ninput: string\n${prefix}${chain.replace(/'/g, "''")}'\n---\n`;
 	const file = resolve(ctx.cwd, "chain.md");
-	const checked = checkFlowText(text, file, loadRoster(ctx.cwd, scope), catalogueOptions(ctx.cwd, scope));
-	if (!checked.value) {
-		// The chain sits on line 5 of the flow text made for it; faults there go back to its own columns.
-		const lines = checked.faults.map(
-			(f) => `chain:1:${f.line === 5 ? f.column - prefix.length : f.column}: ${f.code}: ${faultText(f)}`,
+	const judged = judgeChain(chain, { cwd: ctx.cwd, scope, description: "a chain the model asked for", file });
+	if (!judged.ok && judged.stage === "read")
+		return refuse(...judged.faults.map((f) => formatFault(f)), "the chain does not read; nothing was run.");
+	// The nodes a chain became have no paths the person wrote: a check fault says only where and what.
+	if (!judged.ok)
+		return refuse(
+			...judged.faults.map((f) => `${f.file}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`),
+			"the chain does not check; nothing was run.",
 		);
-		return refuse(...lines, "the chain does not check; nothing was run.");
-	}
 	return prepareChecked(
-		checked.value,
+		judged.flow,
 		{ name: "chain", file, source: "user" },
 		{ ...request, name: "chain" },
 		ctx,
@@ -141,7 +133,8 @@ async function prepareChecked(
 	ask: AskPort,
 ): Promise<Preparation> {
 	const cwd = ctx.cwd;
-	const input = readInput(request.input, flow.input.value, flow.name.value);
+	const name = flow.name.value;
+	const input = readInput(request.input, flow.input.value, { flow: name, usage: `/run ${name} <input>` });
 	if (!input.ok) return refuse(input.error);
 	let script: Script | undefined;
 	if (request.script) {
@@ -186,49 +179,18 @@ export function faultLines(faults: readonly Fault[], cwd: string): string[] {
 	return faults.map((f) => formatFault(f, relativeTo(cwd, f.file)));
 }
 
-/** The input as the flow's type wants it: text for `string`, JSON checked against the type otherwise. */
-export function readInput(
-	text: string,
-	type: Type,
-	flow: string,
-): { ok: true; value: Value } | { ok: false; error: string } {
-	if (type.kind === "string") {
-		if (!text.trim()) return { ok: false, error: `say what ${flow} should work on: /run ${flow} <input>` };
-		return { ok: true, value: text };
-	}
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch {
-		return { ok: false, error: `${flow} takes ${typeToString(type)}; give the input as JSON` };
-	}
-	const m = matches(value, type);
-	if (!m.ok)
-		return {
-			ok: false,
-			error: `the input does not fit ${typeToString(type)}: at ${m.path || "the top"} expected ${m.expected}`,
-		};
-	return { ok: true, value: value as Value };
-}
-
 /**
  * Reads a dry run's script and checks its keys against the addresses it may play (a flow's agent nodes, or
- * the one agent `/step <agent>` runs): a key naming nothing would otherwise fail only at the turn.
+ * the one agent `/step <agent>` runs), as lines for the person when it cannot be played.
  */
 export function readScriptFile(
 	file: string,
 	addresses: readonly string[],
 	cwd: string,
 ): { ok: true; value: Script } | { ok: false; lines: string[] } {
-	let text: string;
-	try {
-		text = readFileSync(file, "utf8");
-	} catch {
+	const read = readScriptAt(file, addresses);
+	if (read.ok) return { ok: true, value: read.value };
+	if (read.unreadable)
 		return { ok: false, lines: [`cannot read the script ${relativeTo(cwd, file)}; nothing was run.`] };
-	}
-	const read = readScript(text, file);
-	const faults = read.value ? checkScriptKeys(read.value, addresses) : read.faults;
-	if (!read.value || faults.length)
-		return { ok: false, lines: [...faultLines(faults, cwd), "the script does not check; nothing was run."] };
-	return { ok: true, value: read.value };
+	return { ok: false, lines: [...faultLines(read.faults, cwd), "the script does not check; nothing was run."] };
 }

@@ -7,27 +7,9 @@
 import { emptyUsage } from "../../runtime/usage.ts";
 import type { Spawn, Subagent } from "../../runtime/subagent.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
-import { fillTemplate, type Script, stepsFor } from "../../pi/scripted/script.ts";
+import { fillTemplate, type Script, stepsFor } from "../../script/index.ts";
 import type { AskPort } from "./ask.ts";
 import type { CheckPort, GitPort } from "./ports/index.ts";
-
-/** A made-up value for a JSON Schema (what `submit` and `verdict` take). */
-export function sampleFromSchema(schema: Record<string, unknown>): unknown {
-	const type = schema.type;
-	if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
-	if (type === "string") return "sample";
-	if (type === "number" || type === "integer") return 1;
-	if (type === "boolean") return true;
-	if (type === "array") return [sampleFromSchema((schema.items as Record<string, unknown>) ?? { type: "string" })];
-	if (type === "object") {
-		const out: Record<string, unknown> = {};
-		const props = (schema.properties as Record<string, Record<string, unknown>>) ?? {};
-		const required = new Set((schema.required as string[]) ?? Object.keys(props));
-		for (const [k, v] of Object.entries(props)) if (required.has(k)) out[k] = sampleFromSchema(v);
-		return out;
-	}
-	return "sample";
-}
 
 /** A spawn whose subagents answer from the script or from the output type, with no model. */
 export function drySpawn(script?: Script): Spawn {
@@ -99,16 +81,17 @@ export function drySpawn(script?: Script): Spawn {
 	};
 }
 
+/**
+ * A typed or review turn answers through its own tool with the arguments that tool made up for it
+ * (`submit`: a sample of the node's output type, optional fields filled); any other turn answers in text.
+ */
 async function madeUp(tools: Map<string, ToolSpec>, label: string, agent: string): Promise<string> {
-	const verdict = tools.get("verdict");
-	if (verdict) {
-		await verdict.execute({ approved: true });
-		return "";
-	}
-	const submit = tools.get("submit");
-	if (submit) {
-		await submit.execute(sampleFromSchema(submit.parameters) as Record<string, unknown>);
-		return "";
+	for (const name of ["verdict", "submit"]) {
+		const tool = tools.get(name);
+		if (tool?.sampleArgs) {
+			await tool.execute(tool.sampleArgs());
+			return "";
+		}
 	}
 	return `(dry run: ${agent} at ${label})`;
 }

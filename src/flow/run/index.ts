@@ -26,4 +26,4 @@ export {
 	showBudget,
 } from "./budget-in-force.ts";
 export { type EndedVisit, endedOf, NO_RECORD, type Replay, type RunRecorder } from "./record.ts";
-export { DRY_ASK, DRY_CHECK, dryGit, drySpawn, sampleFromSchema } from "./dry.ts";
+export { DRY_ASK, DRY_CHECK, dryGit, drySpawn } from "./dry.ts";

@@ -4,7 +4,7 @@
  * `verdict`, which applies the ledger's rules. Prose is never parsed for an answer.
  */
 import type { ToolSpec } from "../../runtime/tool.ts";
-import { matches, type Type, typeToJsonSchema, typeToString, type Value } from "../types/index.ts";
+import { matches, sampleValue, type Type, typeToJsonSchema, typeToString, type Value } from "../types/index.ts";
 import type { HandoffCapture } from "./handoff-tools.ts";
 import type { Ledger, VerdictEffect } from "./ledger.ts";
 
@@ -32,6 +32,11 @@ export function submitTool(type: Type, captured: Captured): ToolSpec {
 		label: "Submit",
 		description: `Submit your answer as a value of this type: ${typeToString(type)}. The call is your answer; text beside it is not read.`,
 		parameters,
+		// A dry run's answer: a sample of the type with every optional field filled, so every reader is walked.
+		sampleArgs: () => {
+			const value = sampleValue(type);
+			return wrapped ? { value } : (value as Record<string, unknown>);
+		},
 		async execute(args) {
 			const value = (wrapped ? args.value : args) as Value;
 			const m = matches(value, type);
@@ -80,6 +85,7 @@ export function verdictTool(ledger: Ledger, by: string, at: { at: string }, capt
 		description:
 			"Give your verdict on the work: approved or not, remarks, obligations you close (by id) and new ones you raise. The call ends your turn.",
 		parameters: VERDICT_PARAMETERS,
+		sampleArgs: () => ({ approved: true }),
 		async execute(args) {
 			const approved = args.approved === true;
 			const remarks = typeof args.remarks === "string" ? args.remarks : undefined;

@@ -1,6 +1,7 @@
 /**
- * Made-up values for dry runs and `plan` previews: deterministic (no clock, no randomness), so two dry runs
- * of the same flow print the same thing, and always accepted by `matches`.
+ * Made-up values, the one generator there is: a dry run's typed turn submits one (`submitTool`'s
+ * `sampleArgs`), and a starter script (`pi-flows script`) writes them. Deterministic (no clock, no
+ * randomness), so two dry runs of the same flow print the same thing, and always accepted by `matches`.
  */
 import type { Type, Value } from "./type.ts";
 

@@ -15,4 +15,4 @@ export {
 	type ScriptCall,
 	type ScriptStep,
 	stepsFor,
-} from "./script.ts";
+} from "../../script/index.ts";

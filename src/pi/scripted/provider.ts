@@ -16,7 +16,7 @@ import {
 	fauxToolCall,
 	getSystemMessageText,
 } from "@earendil-works/pi-ai";
-import { fillTemplate, type Script, type ScriptStep, stepsFor } from "./script.ts";
+import { fillTemplate, type Script, type ScriptStep, stepsFor } from "../../script/index.ts";
 
 /** Provider and model id of the scripted model: `--model scripted` or `scripted/scripted`. */
 export const SCRIPTED_PROVIDER = "scripted";

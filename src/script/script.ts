@@ -11,8 +11,8 @@
  *       - fail: rate limited       # a provider error
  */
 import { isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseDocument } from "yaml";
-import { didYouMean, type Fault, fault, nearest } from "../../faults/index.ts";
-import { lineTable, type Range } from "../../text/index.ts";
+import { didYouMean, type Fault, fault, nearest } from "../faults/index.ts";
+import { lineTable, type Range } from "../text/index.ts";
 
 /** One tool call a step makes. */
 export interface ScriptCall {

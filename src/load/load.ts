@@ -1,6 +1,8 @@
 /**
  * read → build → check for one file, with the flows it calls found in the same catalogue and checked
- * whole: the complete static judgement of a flow, every fault at once.
+ * whole: the complete static judgement of a flow, every fault at once. It sits above both src/flow (the
+ * language's stages) and src/chain (the chain syntax, which builds flow nodes): a flow file may hold a
+ * `chain:` and a pi-subagents `.chain.md` file is a flow, so the loader needs both, and neither needs it.
  */
 import { readFileSync } from "node:fs";
 import { findSkill, type Roster, type Scope as Sources, skillNames } from "../agents/index.ts";
@@ -8,10 +10,16 @@ import { type Fault, fault, sortFaults } from "../faults/index.ts";
 import { chainExpander } from "../chain/expander.ts";
 import { chainMdToFlow, isChainMd, placeInChainFile } from "../chain/chain-md.ts";
 import { FILE_START } from "../text/index.ts";
-import { buildFlow, type ChainExpander } from "./build/index.ts";
-import { flowNameOf, listFlows } from "./find.ts";
-import { agentNotes, type CalleeResolver, type CheckedFlow, checkFlow, type SkillResolver } from "./check/index.ts";
-import { readFlow } from "./read/index.ts";
+import { buildFlow, type ChainExpander } from "../flow/build/index.ts";
+import { flowNameOf, listFlows } from "../flow/find.ts";
+import {
+	agentNotes,
+	type CalleeResolver,
+	type CheckedFlow,
+	checkFlow,
+	type SkillResolver,
+} from "../flow/check/index.ts";
+import { readFlow } from "../flow/read/index.ts";
 
 /** Where called flows come from, and the options every check shares. */
 export interface LoadOptions {

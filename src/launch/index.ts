@@ -1,0 +1,17 @@
+/**
+ * The launch door: what the `pi-flows` command line and pi's `/run`, `/step` and `subagent` tool share
+ * before a run starts (the input read against the flow's type, a dry run's script checked against the
+ * flow, a typed chain judged as a flow with its faults on the chain as typed), so the surfaces cannot
+ * judge one request differently. No pi here: each surface words refusals its own way.
+ */
+export {
+	CHAIN_FILE,
+	type ChainFlow,
+	type ChainRequest,
+	chainAsFlow,
+	type JudgedChain,
+	judgeChain,
+	placeOnChain,
+} from "./chain.ts";
+export { type InputWords, readInput } from "./input.ts";
+export { readScriptFile, type ScriptFile } from "./script.ts";
