@@ -13,7 +13,7 @@ import {
 	objectOf,
 	TEXT,
 	type Type,
-} from "../flow/index.ts";
+} from "../flow/check-only.ts";
 import type { Here } from "./scope.ts";
 
 /** An address and, when known, its type. */

@@ -8,9 +8,10 @@
  */
 import { type CompletionItem, CompletionItemKind, type Range } from "vscode-languageserver/node";
 import type { Roster } from "../agents/index.ts";
-import { CHAIN_FLAGS, type FlagPlace, flagNames } from "../chain/index.ts";
+// The chain door also carries its run options (the evaluator); completion needs only the flag table.
+import { CHAIN_FLAGS, type FlagPlace, flagNames } from "../chain/flags.ts";
 import { FLOW_KEYS, KIND_KEYS, NODE_KEYS, THINKING_LEVELS } from "../flow/build/index.ts";
-import { allNodes, type Flow, type FlowEntry, hasSection, type Type, typeToString } from "../flow/index.ts";
+import { allNodes, type Flow, type FlowEntry, hasSection, type Type, typeToString } from "../flow/check-only.ts";
 import { conditionReadable, type Readable, readableAt, resolveAddress } from "./addresses.ts";
 import { type Cursor, cursorIn, valueNames } from "./cursor.ts";
 import { headingSpans, tokenAt } from "./locate.ts";

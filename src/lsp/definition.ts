@@ -5,7 +5,7 @@
  */
 import type { Location } from "vscode-languageserver/node";
 import type { Roster } from "../agents/index.ts";
-import type { FlowEntry } from "../flow/index.ts";
+import type { FlowEntry } from "../flow/check-only.ts";
 import { cursorIn, valueNames } from "./cursor.ts";
 import { uriOf } from "./diagnostics.ts";
 import { headingAt, headingSpans, idSpans, type Span, tokenAt } from "./locate.ts";

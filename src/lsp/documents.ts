@@ -18,7 +18,7 @@ import {
 	listFlows,
 	readFlow,
 	type Type,
-} from "../flow/index.ts";
+} from "../flow/check-only.ts";
 
 /** Project sources are read: the person opened the project's own files in their editor. */
 const SOURCES = { project: true } as const;

@@ -5,7 +5,7 @@
  */
 import { type Hover, MarkupKind } from "vscode-languageserver/node";
 import type { AgentDef } from "../agents/index.ts";
-import { allNodes, type CheckedFlow, typeToString } from "../flow/index.ts";
+import { allNodes, type CheckedFlow, typeToString } from "../flow/check-only.ts";
 import { boundText } from "../flow/render/index.ts";
 import { resolveAddress } from "./addresses.ts";
 import type { CompletionWorld } from "./completion.ts";

@@ -7,7 +7,16 @@
  *   input:  nodes plan (output { tasks: [string] }), work
  *   output: before work: input, plan (plan.output.tasks: [string]); inside a map: item; in a loop: previous
  */
-import { allNodes, type Flow, type FlowNode, intersect, STRING, TEXT, type Type, VERDICT_TYPE } from "../flow/index.ts";
+import {
+	allNodes,
+	type Flow,
+	type FlowNode,
+	intersect,
+	STRING,
+	TEXT,
+	type Type,
+	VERDICT_TYPE,
+} from "../flow/check-only.ts";
 import { resolveAddress } from "./addresses.ts";
 import type { Cursor } from "./cursor.ts";
 
