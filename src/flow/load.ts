@@ -10,7 +10,14 @@ import { chainMdToFlow, isChainMd, placeInChainFile } from "../chain/chain-md.ts
 import { FILE_START } from "../text/index.ts";
 import { buildFlow, type ChainExpander } from "./build/index.ts";
 import { flowNameOf, listFlows } from "./catalogue.ts";
-import { agentNotes, type CalleeResolver, type CheckedFlow, checkFlow, type SkillResolver } from "./check/index.ts";
+import {
+	agentNotes,
+	type CalleeResolver,
+	type CheckedFlow,
+	checkFlow,
+	type ScopePoints,
+	type SkillResolver,
+} from "./check/index.ts";
 import { readFlow } from "./read/index.ts";
 
 /** Where called flows come from, and the options every check shares. */
@@ -36,6 +43,8 @@ export interface Judged {
 	faults: Fault[];
 	/** What the checker tells without refusing (an agent's kept keys), in file order. */
 	notes?: Fault[];
+	/** The scopes the checker walked, when the flow built far enough to be checked (what an editor completes). */
+	scopes?: ScopePoints;
 }
 
 /** Judges a flow's text; `file` names it in faults and gives the expected `name:`. */
