@@ -7,7 +7,7 @@
  * fetches values from there, and the language server asks the scopes the checker kept ({@link ScopePoints}).
  */
 import { byCloseness, didYouMean, type Fault, type FaultCode, fault, nearest } from "../../faults/index.ts";
-import type { Range } from "../../text/index.ts";
+import { FILE_START, type Range } from "../../text/index.ts";
 import type { Segment } from "../syntax/index.ts";
 import { BOOLEAN, TEXT, type Type, typeToString } from "../types/index.ts";
 import { ERROR_TYPE, entryType, HANDOFF_TYPE, OBLIGATIONS_TYPE } from "./node-types.ts";
@@ -254,6 +254,17 @@ export class Scope {
 		const r = this.typeOf(segments, path, codes);
 		if (!r || "fault" in r) return r;
 		return { type: r.type, binding: this.bindingOf(segments) };
+	}
+
+	/**
+	 * An address given as its names (`plan.output.tasks`, as an editor has it under the cursor) resolved here,
+	 * or undefined when it reads nothing here. Faults are the checker's business, not the caller's.
+	 */
+	resolveNames(names: readonly string[]): Resolved | undefined {
+		if (names.length === 0 || !names.every((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n))) return undefined;
+		const segments = names.map((name) => ({ name, range: FILE_START }));
+		const r = this.resolve(segments, "", READ_CODES);
+		return r && "binding" in r ? r : undefined;
 	}
 
 	/**
