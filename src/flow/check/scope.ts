@@ -247,16 +247,6 @@ export class Scope {
 	}
 
 	/**
-	 * The type `segments` read here, or the fault. `undefined` means "refused elsewhere, say nothing".
-	 * `path` is the node path plus key, for the fault.
-	 */
-	resolve(segments: readonly Segment[], path: string, codes: Codes): Resolved | { fault: Fault } | undefined {
-		const r = this.typeOf(segments, path, codes);
-		if (!r || "fault" in r) return r;
-		return { type: r.type, binding: this.bindingOf(segments) };
-	}
-
-	/**
 	 * An address given as its names (`plan.output.tasks`, as an editor has it under the cursor) resolved here,
 	 * or undefined when it reads nothing here. Faults are the checker's business, not the caller's.
 	 */
@@ -265,26 +255,6 @@ export class Scope {
 		const segments = names.map((name) => ({ name, range: FILE_START }));
 		const r = this.resolve(segments, "", READ_CODES);
 		return r && "binding" in r ? r : undefined;
-	}
-
-	/**
-	 * What the first name of an address that resolved binds here. A node that ended wins over a block of the
-	 * same id for the parts a record has; the block keeps what only it offers (`previous`, `carry`, a ledger
-	 * the node lacks), as {@link Scope.typeOf} reads them.
-	 */
-	private bindingOf(segments: readonly Segment[]): Binding {
-		const [head, second] = segments;
-		const name = head.name;
-		if (name === "input" || name === "diff") return { kind: name };
-		if (name === "item") {
-			const map = [...this.enclosing].reverse().find((e) => e.item || e.itemRefused) as Enclosing;
-			return { kind: "item", map: map.id };
-		}
-		const node = this.visible.get(name);
-		const part = second?.name;
-		const blockOnly = part === "previous" || part === "carry" || (part === "ledger" && !node?.ledger);
-		if (node && !(blockOnly && this.block(name))) return { kind: "node", id: name };
-		return { kind: "block", id: name };
 	}
 
 	/**
@@ -330,27 +300,30 @@ export class Scope {
 		return out;
 	}
 
-	/** The type `segments` read here, or the fault; `undefined` when refused elsewhere. */
-	private typeOf(
-		segments: readonly Segment[],
-		path: string,
-		codes: Codes,
-	): { type: Type } | { fault: Fault } | undefined {
+	/**
+	 * The type `segments` read here and what their first name binds, or the fault. `undefined` means "refused
+	 * elsewhere, say nothing". `path` is the node path plus key, for the fault.
+	 */
+	resolve(segments: readonly Segment[], path: string, codes: Codes): Resolved | { fault: Fault } | undefined {
 		const [head, ...rest] = segments;
 		const name = head.name;
 		const f = (code: FaultCode, range: Range, message: string, expected?: string) =>
-			({ fault: fault(code, this.file, range, path, message, expected ? { expected: [expected] } : {}) }) as const;
+			this.refuse(code, range, path, message, expected);
+		const bind = (binding: Binding, r: { type: Type } | { fault: Fault }) =>
+			"fault" in r ? r : { type: r.type, binding };
 		if (name === "input")
-			return this.refused.has("input") ? undefined : this.fields(this.input, segments, 1, path, codes);
+			return this.refused.has("input")
+				? undefined
+				: bind({ kind: "input" }, this.fields(this.input, segments, 1, path, codes));
 		if (name === "diff") {
 			if (rest.length) return f(codes.intoText, rest[0].range, "`diff` is text and has no fields");
-			return { type: TEXT };
+			return { type: TEXT, binding: { kind: "diff" } };
 		}
 		if (name === "item") {
 			const map = [...this.enclosing].reverse().find((e) => e.item || e.itemRefused);
 			if (map?.itemRefused) return undefined;
 			if (!map?.item) return f(codes.unknown, head.range, "`item` is readable only inside a map's body");
-			return this.fields(map.item, segments, 1, path, codes);
+			return bind({ kind: "item", map: map.id }, this.fields(map.item, segments, 1, path, codes));
 		}
 		if (this.refused.has(name)) return undefined;
 		const node = this.visible.get(name);
@@ -370,7 +343,7 @@ export class Scope {
 		const [second] = rest;
 		if (second && this.refused.has(`${name}.${second.name}`)) return undefined;
 		if (!second) {
-			if (node) return { type: node.type };
+			if (node) return { type: node.type, binding: { kind: "node", id: name } };
 			return f(
 				codes.unknown,
 				head.range,
@@ -391,6 +364,27 @@ export class Scope {
 			if (block.carry) fieldNames.push("carry");
 			if (block.ledger && !fieldNames.includes("ledger")) fieldNames.push("ledger");
 		}
+		// A node that ended owns the parts a record has; a block still running, what only it offers its body.
+		const blockOnly =
+			second.name === "previous" || second.name === "carry" || (second.name === "ledger" && !node?.ledger);
+		const owner: Binding = node && !(block && blockOnly) ? { kind: "node", id: name } : { kind: "block", id: name };
+		return bind(owner, this.part(node, block, segments, fieldNames, path, codes));
+	}
+
+	/** The type of `<id>.<part>…` where `<id>` is a node that ended, a block still running, or both. */
+	private part(
+		node: Visible | undefined,
+		block: Enclosing | undefined,
+		segments: readonly Segment[],
+		fieldNames: readonly string[],
+		path: string,
+		codes: Codes,
+	): { type: Type } | { fault: Fault } {
+		const [head, second, ...more] = segments;
+		const name = head.name;
+		const rest = [second, ...more];
+		const f = (code: FaultCode, range: Range, message: string, expected?: string) =>
+			this.refuse(code, range, path, message, expected);
 		switch (fieldNames.includes(second.name) ? second.name : "") {
 			case "output":
 				return this.fields((node as Visible).type, segments, 2, path, codes);
@@ -433,6 +427,11 @@ export class Scope {
 				);
 			}
 		}
+	}
+
+	/** A fault of this file, with its did-you-mean when there is one. */
+	private refuse(code: FaultCode, range: Range, path: string, message: string, expected?: string): { fault: Fault } {
+		return { fault: fault(code, this.file, range, path, message, expected ? { expected: [expected] } : {}) };
 	}
 
 	/** Walks fields from `from` into `type`. */
