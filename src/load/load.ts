@@ -17,6 +17,7 @@ import {
 	type CalleeResolver,
 	type CheckedFlow,
 	checkFlow,
+	type ScopePoints,
 	type SkillResolver,
 } from "../flow/check/index.ts";
 import { readFlow } from "../flow/read/index.ts";
@@ -44,6 +45,8 @@ export interface Judged {
 	faults: Fault[];
 	/** What the checker tells without refusing (an agent's kept keys), in file order. */
 	notes?: Fault[];
+	/** The scopes the checker walked, when the flow built far enough to be checked (what an editor completes). */
+	scopes?: ScopePoints;
 }
 
 /** Judges a flow's text; `file` names it in faults and gives the expected `name:`. */

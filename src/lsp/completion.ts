@@ -2,27 +2,36 @@
  * Completion in a flow file: keys where a key goes (the flow's, a node's by its kind, a case's, a swarm
  * member's), agent and flow names where they are named, the addresses a node can read where it reads, the
  * values of an enum after `==`, and missing `## <id>` sections in the body. Works on the text as typed
- * plus the last versions that built and checked.
+ * plus the last version that built and the scopes the checker walked over it.
  *
  *   `    reads: [input, pl|`  →  input, diff, plan, plan.output, plan.output.tasks, plan.ok, …
  */
 import { type CompletionItem, CompletionItemKind, type Range } from "vscode-languageserver/node";
 import type { Roster } from "../agents/index.ts";
-import { CHAIN_FLAGS, type FlagPlace, flagNames } from "../chain/index.ts";
+// The chain door also carries its run options (the evaluator); completion needs only the flag table.
+import { CHAIN_FLAGS, type FlagPlace, flagNames } from "../chain/flags.ts";
 import { FLOW_KEYS, KIND_KEYS, NODE_KEYS, THINKING_LEVELS } from "../flow/build/index.ts";
-import { allNodes, type Flow, type FlowEntry, hasSection, type Type, typeToString } from "../flow/index.ts";
-import { conditionReadable, type Readable, readableAt, resolveAddress } from "./addresses.ts";
+import {
+	allNodes,
+	type Flow,
+	type FlowEntry,
+	hasSection,
+	type Readable,
+	type Scope,
+	type ScopePoints,
+	typeToString,
+} from "../flow/check-only.ts";
 import { type Cursor, cursorIn, valueNames } from "./cursor.ts";
 import { headingSpans, tokenAt } from "./locate.ts";
-import { type Here, hereAt, scopesOf } from "./scope.ts";
+import { hereAt } from "./scope.ts";
 import { frontmatterOf } from "./yaml-lines.ts";
 
 /** What completion reads besides the text. */
 export interface CompletionWorld {
 	/** The flow as it last built. */
 	flow?: Flow;
-	/** Output types by node id, from the last version that checked. */
-	types: ReadonlyMap<string, Type>;
+	/** The scopes the checker walked, from the last version that built. */
+	scopes?: ScopePoints;
 	roster: Roster;
 	flows: () => FlowEntry[];
 }
@@ -143,8 +152,8 @@ export function complete(text: string, line: number, character: number, world: C
 	const isCondition = names === "condition";
 	// `reads:` takes a list: before its `[` there is no address to complete yet.
 	const isAddress = names === "address" && (cursor.key !== "reads" || cursor.list);
-	if ((!isCondition && !isAddress) || !world.flow) return [];
-	const here = hereAt(scopesOf(world.flow, world.types), cursor);
+	if ((!isCondition && !isAddress) || !world.scopes) return [];
+	const here = hereAt(world.scopes, cursor);
 	if (isCondition) {
 		const before = lineText.slice(cursor.valueAt, character);
 		const compared =
@@ -154,14 +163,19 @@ export function complete(text: string, line: number, character: number, world: C
 			if (enumItems || compared[2]) return enumItems ?? [];
 		}
 	}
-	const readable = readableAt(here).filter((r) => !isCondition || conditionReadable(r));
+	const readable = here.readable().filter((r) => !isCondition || conditionReadable(r));
 	return values(
 		readable.map((r: Readable) => ({
 			label: r.address,
 			kind: CompletionItemKind.Variable,
-			...(r.type ? { detail: typeToString(r.type) } : {}),
+			detail: typeToString(r.type),
 		})),
 	);
+}
+
+/** Whether a condition may read a value of this type: an agent's text and a person's free answer it may not. */
+function conditionReadable(r: Readable): boolean {
+	return r.type.kind !== "text" && r.type.kind !== "freeString";
 }
 
 type Offer = { label: string; kind: CompletionItemKind; detail?: string; documentation?: string };
@@ -219,7 +233,7 @@ function chainCompletion(value: string, world: CompletionWorld): { typed: string
 
 /** The quoted values of the enum `address` reads, replacing what was typed of one (quote included). */
 function enumValues(
-	here: Here,
+	here: Scope,
 	address: string,
 	quote: string,
 	typed: string,
@@ -227,7 +241,7 @@ function enumValues(
 	character: number,
 	line: number,
 ): CompletionItem[] | undefined {
-	const type = resolveAddress(here, address)?.type;
+	const type = here.resolveNames(address.split("."))?.type;
 	if (type?.kind !== "enum") return undefined;
 	const q = quote || '"';
 	const start = character - typed.length - quote.length;

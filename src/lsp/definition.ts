@@ -1,14 +1,16 @@
 /**
  * Go to definition in a flow file: an agent's name to its file, a `flow:` callee to its file, a node's id
- * to its `## <id>` section and the section's heading back to the id, and an address to the node it reads.
+ * to its `## <id>` section and the section's heading back to the id, and an address to the node the checker
+ * bound it to (an enclosing loop for `loop.previous.x`, the map for `item`).
  * Targets in this file are found in the text as it is now, so they land right while it is being edited.
  */
 import type { Location } from "vscode-languageserver/node";
 import type { Roster } from "../agents/index.ts";
-import type { FlowEntry } from "../flow/index.ts";
+import type { FlowEntry, ScopePoints } from "../flow/check-only.ts";
 import { cursorIn, valueNames } from "./cursor.ts";
 import { uriOf } from "./diagnostics.ts";
 import { headingAt, headingSpans, idSpans, type Span, tokenAt } from "./locate.ts";
+import { boundId, hereAt } from "./scope.ts";
 import { frontmatterOf } from "./yaml-lines.ts";
 
 /** What definition reads besides the text. */
@@ -16,6 +18,8 @@ export interface DefinitionWorld {
 	uri: string;
 	roster: Roster;
 	flows: () => FlowEntry[];
+	/** The scopes the checker walked, from the last version that built: what an address binds. */
+	scopes?: ScopePoints;
 }
 
 function at(uri: string, span: Span): Location {
@@ -47,7 +51,8 @@ export function definitionAt(
 	}
 	const token = tokenAt(fm.lines[line].text, line, character);
 	if (!token.text) return undefined;
-	switch (valueNames(cursorIn(fm, line, token.end))) {
+	const cursor = cursorIn(fm, line, token.end);
+	switch (valueNames(cursor)) {
 		case "agent": {
 			const agent = world.roster.get(token.text);
 			return agent ? fileStart(agent.file) : undefined;
@@ -62,7 +67,9 @@ export function definitionAt(
 		}
 		case "address":
 		case "condition": {
-			const id = idSpans(text).get(token.text.split(".")[0]);
+			// The node the checker bound the address to (a map for `item`), found in the text as it is now.
+			const bound = world.scopes && boundId(hereAt(world.scopes, cursor), token.text);
+			const id = bound === undefined ? undefined : idSpans(text).get(bound);
 			return id ? at(world.uri, id) : undefined;
 		}
 		default:

@@ -1,8 +1,9 @@
 /**
  * What the server knows about each open flow: where its project is, the agents and flows it can name, the
- * last version of it that built and the last that checked. Judging is the checker's own `checkFlowText`, so
- * an editor shows exactly what `pi-flows check` prints; the last good versions are what completion reads
- * while the text in the editor is half-written.
+ * last version of it that built, the checker's scopes over it and the last version that checked. Judging is
+ * the checker's own `checkFlowText`, so an editor shows exactly what `pi-flows check` prints, and reads
+ * what addresses bind from the checker too; the last good versions are what completion reads while the
+ * text in the editor is half-written.
  */
 import { basename, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,8 +16,8 @@ import {
 	type FlowEntry,
 	listFlows,
 	readFlow,
-	type Type,
-} from "../flow/index.ts";
+	type ScopePoints,
+} from "../flow/check-only.ts";
 import { catalogueOptions, checkFlowText } from "../load/index.ts";
 
 /** Project sources are read: the person opened the project's own files in their editor. */
@@ -29,6 +30,8 @@ interface DocState {
 	cwd: string;
 	checked?: CheckedFlow;
 	built?: Flow;
+	/** The checker's scopes from the last text that built (faults or not). */
+	scopes?: ScopePoints;
 	roster?: Roster;
 	notes?: Fault[];
 }
@@ -99,6 +102,7 @@ export class FlowDocuments {
 			const built = this.#build(state, text);
 			if (built) state.built = built;
 		}
+		if (judged.scopes) state.scopes = judged.scopes;
 		state.notes = (judged.notes ?? []).filter((f) => f.file === state.file);
 		return judged.faults.filter((f) => f.file === state.file);
 	}
@@ -121,9 +125,9 @@ export class FlowDocuments {
 		return state.built;
 	}
 
-	/** Output types by node id, from the last version that checked. */
-	types(uri: string): ReadonlyMap<string, Type> {
-		return this.#state(uri).checked?.types ?? new Map();
+	/** The checker's scopes from the last version that built: what each point reads and binds. */
+	scopes(uri: string): ScopePoints | undefined {
+		return this.#state(uri).scopes;
 	}
 
 	/** The last version that checked, for bounds. */

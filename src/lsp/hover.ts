@@ -5,13 +5,12 @@
  */
 import { type Hover, MarkupKind } from "vscode-languageserver/node";
 import type { AgentDef } from "../agents/index.ts";
-import { allNodes, type CheckedFlow, typeToString } from "../flow/index.ts";
+import { allNodes, type CheckedFlow, typeToString } from "../flow/check-only.ts";
 import { boundText } from "../flow/render/index.ts";
-import { resolveAddress } from "./addresses.ts";
 import type { CompletionWorld } from "./completion.ts";
 import { cursorIn, valueNames } from "./cursor.ts";
 import { headingAt, type Span, tokenAt } from "./locate.ts";
-import { hereAt, scopesOf } from "./scope.ts";
+import { hereAt } from "./scope.ts";
 import { frontmatterOf } from "./yaml-lines.ts";
 
 /** What hover reads: completion's world plus the last checked flow, whose bounds it prints. */
@@ -77,14 +76,13 @@ export function hoverAt(text: string, line: number, character: number, world: Ho
 		}
 		case "address":
 		case "condition": {
-			if (!world.flow) return undefined;
+			if (!world.scopes) return undefined;
 			const dot = lineText.indexOf(".", character);
 			const end = dot >= 0 && dot < token.end ? dot : token.end;
 			const address = lineText.slice(token.start, end);
-			const read = resolveAddress(hereAt(scopesOf(world.flow, world.types), cursor), address);
+			const read = hereAt(world.scopes, cursor).resolveNames(address.split("."));
 			if (!read) return undefined;
-			const type = read.type ? `\`${typeToString(read.type)}\`` : "type known once the flow checks";
-			return markdown(`\`${address}\`: ${type}`, { ...token, end, text: address });
+			return markdown(`\`${address}\`: \`${typeToString(read.type)}\``, { ...token, end, text: address });
 		}
 		default:
 			return undefined;

@@ -112,9 +112,10 @@ export function startServer(options: ServerOptions): Connection {
 	};
 	const world = (uri: string, text: string) => {
 		const flow = flows.flow(uri, text);
+		const scopes = flows.scopes(uri);
 		return {
 			...(flow ? { flow } : {}),
-			types: flows.types(uri),
+			...(scopes ? { scopes } : {}),
 			roster: flows.roster(uri),
 			flows: () => flows.flows(uri),
 		};
@@ -142,11 +143,13 @@ export function startServer(options: ServerOptions): Connection {
 		const document = flowDocument(textDocument.uri);
 		if (!document) return null;
 		const uri = textDocument.uri;
+		const scopes = flows.scopes(uri);
 		return (
 			definitionAt(document.getText(), position.line, position.character, {
 				uri,
 				roster: flows.roster(uri),
 				flows: () => flows.flows(uri),
+				...(scopes ? { scopes } : {}),
 			}) ?? null
 		);
 	});

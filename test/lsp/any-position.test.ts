@@ -25,7 +25,7 @@ function askEverywhere(text: string, file: string): number {
 	const flow = judged.value ?? (read && buildFlow(read).value);
 	const world = {
 		...(flow ? { flow } : {}),
-		types: judged.value?.types ?? new Map(),
+		...(judged.scopes ? { scopes: judged.scopes } : {}),
 		roster,
 		flows: () => listFlows(PACKAGE_ROOT, {}, env).flows,
 		uri: "file:///x.md",

@@ -20,13 +20,14 @@ import {
 } from "../types/index.ts";
 import { COPY_FIELDS, entryType, STOP_TYPE } from "./node-types.ts";
 import { readAddress, readCondition } from "./reads.ts";
-import type { Scope } from "./scope.ts";
+import type { Enclosing, Scope } from "./scope.ts";
 import { checkSequence, type SequenceOut } from "./sequence.ts";
 import { report, type Walk } from "./walk.ts";
 
 /** A choice's output: which case ran, and the output of its last node when every case agrees on a type. */
 export function checkChoice(w: Walk, node: ChoiceNode, scope: Scope): Type {
 	const inner = scope.inside({ id: node.id.value, kind: "choice", ledger: false });
+	bodyStart(w, node.id.value, inner);
 	const lasts: (Type | undefined)[] = [];
 	for (const [i, c] of node.cases.entries()) {
 		readCondition(w, c.when, scope, `${node.path}.choice[${i + 1}].when`);
@@ -41,11 +42,18 @@ export function checkChoice(w: Walk, node: ChoiceNode, scope: Scope): Type {
 
 /** A parallel's output: one entry per branch, keyed by branch name. */
 export function checkParallel(w: Walk, node: ParallelNode, scope: Scope): Type {
+	const inner = scope.inside({ id: node.id.value, kind: "parallel", ledger: false });
+	bodyStart(w, node.id.value, inner);
 	const fields = node.branches.map((b) => {
-		const last = checkSequence(w, b.body, scope.inside({ id: node.id.value, kind: "parallel", ledger: false })).last;
+		const last = checkSequence(w, b.body, inner).last;
 		return field(b.name.value, entryType(last, node.copies?.value ? COPY_FIELDS : []));
 	});
 	return fields.length ? objectOf(fields) : objectOf([field("empty", BOOLEAN, true)]);
+}
+
+/** Records where a block's body starts, for the language server (the real pass only). */
+function bodyStart(w: Walk, id: string, scope: Scope): void {
+	if (!w.silent) w.points.bodyStart.set(id, scope);
 }
 
 /** A map's output: a list of entries in item order, each with its item. */
@@ -81,7 +89,10 @@ export function checkMap(w: Walk, node: MapNode, scope: Scope): Type {
 		...(itemRefused ? { itemRefused } : { item: item ?? STRING }),
 		ledger: !!node.ledger,
 	});
-	const last = checkSequence(w, node.body, inner).last;
+	bodyStart(w, node.id.value, inner);
+	const out = checkSequence(w, node.body, inner);
+	if (!w.silent) w.points.bodyEnd.set(node.id.value, out.scope);
+	const last = out.last;
 	return listOf(entryType(last, [field("item", item ?? STRING), ...(node.copies?.value ? COPY_FIELDS : [])]));
 }
 
@@ -141,7 +152,9 @@ function after(scope: Scope, nodes: readonly FlowNode[], types: ReadonlyMap<stri
 export function checkLoop(w: Walk, node: LoopNode, scope: Scope): Type {
 	const first = node.carry ? readAddress(w, node.carry.first, scope, `${node.path}.carry.first`) : undefined;
 	const enclosing = { id: node.id.value, kind: "loop", ledger: !!node.ledger };
-	const dryScope = scope.inside({ ...enclosing, previous: new Map(), ...(first ? { carry: first } : {}) });
+	const previous = new Map<string, Type>();
+	const dryEnclosing: Enclosing = { ...enclosing, previous, ...(first ? { carry: first } : {}) };
+	const dryScope = scope.inside(dryEnclosing);
 	const { reads, typed } = shapeOf(node);
 	let dry: SequenceOut;
 	let body: SequenceOut | undefined;
@@ -174,8 +187,17 @@ export function checkLoop(w: Walk, node: LoopNode, scope: Scope): Type {
 	// A carry refused here (or its `first` refused) was reported once; the body's reads of it say nothing more.
 	if (node.carry && !carry) w.refused.add(`${node.id.value}.carry`);
 	const realScope = scope.inside({ ...enclosing, previous: dry.types, ...(carry ? { carry } : {}) });
+	if (body) {
+		// The one pass stands for the real one (nothing in it reads the loop), so the scopes it left for the
+		// language server get what the real pass offers its body: the body's types and the carry that met.
+		for (const [id, t] of dry.types) previous.set(id, t);
+		if (carry) dryEnclosing.carry = carry;
+		else delete dryEnclosing.carry;
+		bodyStart(w, node.id.value, dryScope);
+	} else if (!(w.silent && !typed)) bodyStart(w, node.id.value, realScope);
 	if (body || (w.silent && !typed)) body = { ...(body ?? dry), scope: after(realScope, node.body, dry.types) };
 	else body = checkSequence(w, node.body, realScope);
+	if (!w.silent) w.points.bodyEnd.set(node.id.value, body.scope);
 	// A loop whose body was refused (empty) is one mistake: its conditions read a body that is not there.
 	if (node.until && node.body.length) readCondition(w, node.until, body.scope, `${node.path}.loop`);
 	if (node.giveUp && node.body.length) readCondition(w, node.giveUp, body.scope, `${node.path}.give-up`);

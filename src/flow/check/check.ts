@@ -14,7 +14,7 @@ import { allNodes, type Flow } from "../ast.ts";
 import { computeBounds } from "./bounds.ts";
 import { brand, type CheckedFlow } from "./checked.ts";
 import { canWrite, checkCopies, checkMemory } from "./copies.ts";
-import { Scope } from "./scope.ts";
+import { Scope, type ScopePoints } from "./scope.ts";
 import { checkSections } from "./sections.ts";
 import { checkSequence } from "./sequence.ts";
 import type { CalleeResolver, SkillResolver, Walk } from "./walk.ts";
@@ -34,8 +34,14 @@ export interface CheckContext {
 	skills?: SkillResolver;
 }
 
-/** Checks a built flow; a CheckedFlow comes back only when there is no fault at all. */
-export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedFlow; faults: Fault[] } {
+/**
+ * Checks a built flow; a CheckedFlow comes back only when there is no fault at all. The scopes the walk
+ * passed through come back either way: an editor completes a flow that does not check yet.
+ */
+export function checkFlow(
+	flow: Flow,
+	context: CheckContext,
+): { value?: CheckedFlow; faults: Fault[]; scopes: ScopePoints } {
 	// A copy the checker adds to: what it refuses itself must be as silent as what the builder refused.
 	const refused = new Set<string>(context.refused ?? []);
 	const w: Walk = {
@@ -54,6 +60,8 @@ export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedF
 		stack: [...(context.stack ?? []), flow.name.value],
 		refused,
 		silent: false,
+		resolutions: new Map(),
+		points: { before: new Map(), after: new Map(), bodyStart: new Map(), bodyEnd: new Map() },
 	};
 	const nodes = allNodes(flow.nodes);
 	const seen = new Map<string, (typeof nodes)[number]>();
@@ -76,11 +84,13 @@ export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedF
 		} else seen.set(node.id.value, node);
 	}
 	const allIds = new Set([...nodes.map((n) => n.id.value), ...refused]);
-	checkSequence(w, flow.nodes, new Scope({ file: flow.file, input: flow.input.value, allIds, refused }));
+	const root = new Scope({ file: flow.file, input: flow.input.value, allIds, refused });
+	checkSequence(w, flow.nodes, root);
+	const scopes: ScopePoints = { root, ...w.points };
 	const prompts = checkSections(w, refused);
 	checkCopies(w);
 	checkMemory(w);
-	if (w.faults.length > 0) return { faults: sortFaults(dedupe(w.faults)) };
+	if (w.faults.length > 0) return { faults: sortFaults(dedupe(w.faults)), scopes };
 	const { total, nodes: bounds } = computeBounds(flow, (node) => w.callees.get(node.id.value)?.bound);
 	const commits = nodes.some(
 		(n) => n.kind === "commit" || (n.kind === "flow" && w.callees.get(n.id.value)?.commits === true),
@@ -99,8 +109,10 @@ export function checkFlow(flow: Flow, context: CheckContext): { value?: CheckedF
 			bound: total,
 			writes: canWrite(w, flow.nodes),
 			commits,
+			resolutions: w.resolutions,
 		}),
 		faults: [],
+		scopes,
 	};
 }
 

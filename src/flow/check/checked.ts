@@ -4,8 +4,10 @@
  */
 import type { AgentDef, Skill } from "../../agents/index.ts";
 import type { Flow } from "../ast.ts";
+import type { AddressExpr } from "../syntax/index.ts";
 import type { Type } from "../types/index.ts";
 import type { Bound } from "./bounds.ts";
+import type { Resolved } from "./scope.ts";
 
 declare const checked: unique symbol;
 
@@ -33,6 +35,12 @@ export interface CheckedFacts {
 	/** Whether any node (or callee) can write to the tree, and whether any commits. */
 	readonly writes: boolean;
 	readonly commits: boolean;
+	/**
+	 * What every address of the flow binds, by its parsed form (in `reads:`, the `-from` keys, `carry`,
+	 * `input` and conditions; names bound by `all`/`exists` are the condition's own): the evaluator reads
+	 * values through it and never resolves a name itself.
+	 */
+	readonly resolutions: ReadonlyMap<AddressExpr, Resolved>;
 }
 
 /** A flow the checker found no fault in, with what it resolved. */

@@ -5,7 +5,7 @@
  */
 import { byCloseness, type Fault, fault, nearest } from "../../faults/index.ts";
 import type { Range } from "../../text/index.ts";
-import type { Segment } from "../syntax/index.ts";
+import type { AddressExpr, Segment } from "../syntax/index.ts";
 import { typeToString, type Type } from "../types/index.ts";
 
 /** An address resolved to its type, or refused with the fault the resolver chose. */
@@ -19,9 +19,10 @@ export interface ConditionEnv {
 	readonly path: string;
 	/**
 	 * The type of `segments` (never empty; each has its own range). Bound variables of `all`/`exists`
-	 * never reach here: the checker resolves them itself.
+	 * never reach here: the checker resolves them itself. `expr` is the address they are the segments of, so
+	 * the flow checker can record what it binds.
 	 */
-	resolve(segments: readonly Segment[]): Resolution;
+	resolve(segments: readonly Segment[], expr?: AddressExpr): Resolution;
 }
 
 /**

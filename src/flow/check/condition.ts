@@ -45,7 +45,7 @@ function want(w: Walk, part: Operand | undefined, ok: (t: Type) => boolean, mess
 
 function address(w: Walk, expr: AddressExpr, scope: Scope, allowText: boolean): Operand | undefined {
 	const bound = scope.get(expr.segments[0].name);
-	const resolved = bound ? readFields(w.env, bound, expr.segments, 1) : w.env.resolve(expr.segments);
+	const resolved = bound ? readFields(w.env, bound, expr.segments, 1) : w.env.resolve(expr.segments, expr);
 	if ("fault" in resolved) {
 		w.faults.push(bound ? resolved.fault : bareWord(resolved.fault, expr));
 		return undefined;

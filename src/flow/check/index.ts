@@ -13,4 +13,5 @@ export { type ConditionCheck, checkCondition } from "./condition.ts";
 export { type ConditionEnv, type Resolution, readFields, unknownName } from "./condition-env.ts";
 export { ERROR_TYPE, HANDOFF_TYPE, OBLIGATIONS_TYPE, VERDICT_TYPE } from "./node-types.ts";
 export type { CalleeResolver, SkillResolver } from "./walk.ts";
+export type { Binding, Readable, Resolved, Scope, ScopePoints } from "./scope.ts";
 export { agentNotes } from "./notes.ts";

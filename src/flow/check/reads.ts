@@ -18,27 +18,22 @@ export function readAddress(w: Walk, address: Address, scope: Scope, path: strin
 		keep(w, [r.fault]);
 		return undefined;
 	}
+	w.resolutions.set(address.expr, r);
 	return r.type;
 }
 
-/** Type-checks a condition here; its result must be true or false. */
-export function readCondition(
-	w: Walk,
-	condition: Condition,
-	scope: Scope,
-	path: string,
-	extra?: ReadonlyMap<string, Type>,
-): void {
+/** Type-checks a condition here; its result must be true or false. Each address it reads is recorded. */
+export function readCondition(w: Walk, condition: Condition, scope: Scope, path: string): void {
 	// A read of a refused node was already reported where the node is: the condition checker gets a
 	// fault object we drop afterwards, so the parts around it are skipped like any refused part.
 	const refused: Fault = fault("unknown-address", w.flow.file, condition.range, path, "refused elsewhere");
 	const env: ConditionEnv = {
 		file: w.flow.file,
 		path,
-		resolve(segments) {
-			const own = extra?.get(segments[0].name);
-			if (own) return scope.fields(own, segments, 1, path, CONDITION_CODES);
-			return scope.resolve(segments, path, CONDITION_CODES) ?? { fault: refused };
+		resolve(segments, expr) {
+			const r = scope.resolve(segments, path, CONDITION_CODES);
+			if (r && "binding" in r && expr) w.resolutions.set(expr, r);
+			return r ?? { fault: refused };
 		},
 	};
 	keep(

@@ -2,12 +2,14 @@
  * Lexical visibility: a node reads the nodes that ended before it in its own sequence and in every
  * enclosing one, plus `input`, `diff`, a map's `item`, an enclosing loop's `previous`/`carry` and an
  * enclosing ledger. Nothing inside a sibling block is visible; what leaves a block is its own output.
- * One resolver serves `reads:`, the `-from` keys and conditions, with the fault codes of each.
+ * One resolver serves `reads:`, the `-from` keys and conditions, with the fault codes of each. These rules
+ * are written here only: the checker records what each address binds ({@link Binding}), the evaluator
+ * fetches values from there, and the language server asks the scopes the checker kept ({@link ScopePoints}).
  */
 import { byCloseness, didYouMean, type Fault, type FaultCode, fault, nearest } from "../../faults/index.ts";
-import type { Range } from "../../text/index.ts";
+import { FILE_START, type Range } from "../../text/index.ts";
 import type { Segment } from "../syntax/index.ts";
-import { TEXT, type Type, typeToString } from "../types/index.ts";
+import { BOOLEAN, TEXT, type Type, typeToString } from "../types/index.ts";
 import { ERROR_TYPE, entryType, HANDOFF_TYPE, OBLIGATIONS_TYPE } from "./node-types.ts";
 
 /** A node that ended and can be read. */
@@ -35,6 +37,48 @@ export interface Enclosing {
 	itemRefused?: boolean;
 	ledger: boolean;
 }
+
+/**
+ * What an address's first name stands for where it is read, as the checker decided: the evaluator fetches
+ * the value there and the language server jumps there, so neither decides again. The names after it are
+ * the same at run time as in the type (`x.output.tasks`, `loop.previous.code.ok`, `input.goal`).
+ */
+export type Binding =
+	| { kind: "input" }
+	| { kind: "diff" }
+	/** The item of the nearest enclosing map, by the map's id. */
+	| { kind: "item"; map: string }
+	/** A node that ended before this point: its record (`output`, `ok`, `error`, `handoff`, `ledger`). */
+	| { kind: "node"; id: string }
+	/** An enclosing block still running: its `previous`, `carry` or `ledger`. */
+	| { kind: "block"; id: string };
+
+/** An address the checker resolved: what its first name binds, and the type the whole address reads. */
+export interface Resolved {
+	binding: Binding;
+	type: Type;
+}
+
+/**
+ * The scopes an editor asks about, by node id, as the checker walked them (its last, real pass over a
+ * loop body): before and after each node, and where each block's body starts and ends.
+ */
+export interface ScopePoints {
+	root: Scope;
+	before: Map<string, Scope>;
+	after: Map<string, Scope>;
+	bodyStart: Map<string, Scope>;
+	bodyEnd: Map<string, Scope>;
+}
+
+/** An address readable at a point, and its type (what completion offers). */
+export interface Readable {
+	address: string;
+	type: Type;
+}
+
+/** Nested fields offered by {@link Scope.readable}; deeper ones still resolve. */
+const FIELD_DEPTH = 4;
 
 /** Fault codes of a resolver: reads and conditions report the same mistakes under their own codes. */
 export interface Codes {
@@ -203,25 +247,83 @@ export class Scope {
 	}
 
 	/**
-	 * The type `segments` read here, or the fault. `undefined` means "refused elsewhere, say nothing".
-	 * `path` is the node path plus key, for the fault.
+	 * An address given as its names (`plan.output.tasks`, as an editor has it under the cursor) resolved here,
+	 * or undefined when it reads nothing here. Faults are the checker's business, not the caller's.
 	 */
-	resolve(segments: readonly Segment[], path: string, codes: Codes): { type: Type } | { fault: Fault } | undefined {
+	resolveNames(names: readonly string[]): Resolved | undefined {
+		if (names.length === 0 || !names.every((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n))) return undefined;
+		const segments = names.map((name) => ({ name, range: FILE_START }));
+		const r = this.resolve(segments, "", READ_CODES);
+		return r && "binding" in r ? r : undefined;
+	}
+
+	/**
+	 * Every address readable here with its type, in the order a person looks for them: the run's input, the
+	 * diff, the map's item, what enclosing blocks offer, then each node that ended, in the order it ended.
+	 */
+	readable(): Readable[] {
+		const out: Readable[] = [];
+		const add = (address: string, type: Type) => out.push({ address, type });
+		const fields = (prefix: string, type: Type, depth = 0) => {
+			if (type.kind !== "object" || depth >= FIELD_DEPTH) return;
+			for (const f of type.fields) {
+				add(`${prefix}.${f.name}`, f.type);
+				fields(`${prefix}.${f.name}`, f.type, depth + 1);
+			}
+		};
+		add("input", this.input);
+		fields("input", this.input);
+		add("diff", TEXT);
+		const map = [...this.enclosing].reverse().find((e) => e.item);
+		if (map?.item) {
+			add("item", map.item);
+			fields("item", map.item);
+		}
+		for (const e of this.enclosing) {
+			for (const [node, type] of e.previous ?? []) add(`${e.id}.previous.${node}`, entryType(type));
+			if (e.carry) {
+				add(`${e.id}.carry`, e.carry);
+				fields(`${e.id}.carry`, e.carry);
+			}
+			if (e.ledger) add(`${e.id}.ledger`, OBLIGATIONS_TYPE);
+		}
+		for (const v of this.visible.values()) {
+			add(v.id, v.type);
+			add(`${v.id}.output`, v.type);
+			fields(`${v.id}.output`, v.type);
+			add(`${v.id}.ok`, BOOLEAN);
+			add(`${v.id}.error`, ERROR_TYPE);
+			fields(`${v.id}.error`, ERROR_TYPE);
+			if (v.handoff) add(`${v.id}.handoff`, HANDOFF_TYPE);
+			if (v.ledger) add(`${v.id}.ledger`, OBLIGATIONS_TYPE);
+		}
+		return out;
+	}
+
+	/**
+	 * The type `segments` read here and what their first name binds, or the fault. `undefined` means "refused
+	 * elsewhere, say nothing". `path` is the node path plus key, for the fault.
+	 */
+	resolve(segments: readonly Segment[], path: string, codes: Codes): Resolved | { fault: Fault } | undefined {
 		const [head, ...rest] = segments;
 		const name = head.name;
 		const f = (code: FaultCode, range: Range, message: string, expected?: string) =>
-			({ fault: fault(code, this.file, range, path, message, expected ? { expected: [expected] } : {}) }) as const;
+			this.refuse(code, range, path, message, expected);
+		const bind = (binding: Binding, r: { type: Type } | { fault: Fault }) =>
+			"fault" in r ? r : { type: r.type, binding };
 		if (name === "input")
-			return this.refused.has("input") ? undefined : this.fields(this.input, segments, 1, path, codes);
+			return this.refused.has("input")
+				? undefined
+				: bind({ kind: "input" }, this.fields(this.input, segments, 1, path, codes));
 		if (name === "diff") {
 			if (rest.length) return f(codes.intoText, rest[0].range, "`diff` is text and has no fields");
-			return { type: TEXT };
+			return { type: TEXT, binding: { kind: "diff" } };
 		}
 		if (name === "item") {
 			const map = [...this.enclosing].reverse().find((e) => e.item || e.itemRefused);
 			if (map?.itemRefused) return undefined;
 			if (!map?.item) return f(codes.unknown, head.range, "`item` is readable only inside a map's body");
-			return this.fields(map.item, segments, 1, path, codes);
+			return bind({ kind: "item", map: map.id }, this.fields(map.item, segments, 1, path, codes));
 		}
 		if (this.refused.has(name)) return undefined;
 		const node = this.visible.get(name);
@@ -241,7 +343,7 @@ export class Scope {
 		const [second] = rest;
 		if (second && this.refused.has(`${name}.${second.name}`)) return undefined;
 		if (!second) {
-			if (node) return { type: node.type };
+			if (node) return { type: node.type, binding: { kind: "node", id: name } };
 			return f(
 				codes.unknown,
 				head.range,
@@ -262,6 +364,27 @@ export class Scope {
 			if (block.carry) fieldNames.push("carry");
 			if (block.ledger && !fieldNames.includes("ledger")) fieldNames.push("ledger");
 		}
+		// A node that ended owns the parts a record has; a block still running, what only it offers its body.
+		const blockOnly =
+			second.name === "previous" || second.name === "carry" || (second.name === "ledger" && !node?.ledger);
+		const owner: Binding = node && !(block && blockOnly) ? { kind: "node", id: name } : { kind: "block", id: name };
+		return bind(owner, this.part(node, block, segments, fieldNames, path, codes));
+	}
+
+	/** The type of `<id>.<part>…` where `<id>` is a node that ended, a block still running, or both. */
+	private part(
+		node: Visible | undefined,
+		block: Enclosing | undefined,
+		segments: readonly Segment[],
+		fieldNames: readonly string[],
+		path: string,
+		codes: Codes,
+	): { type: Type } | { fault: Fault } {
+		const [head, second, ...more] = segments;
+		const name = head.name;
+		const rest = [second, ...more];
+		const f = (code: FaultCode, range: Range, message: string, expected?: string) =>
+			this.refuse(code, range, path, message, expected);
 		switch (fieldNames.includes(second.name) ? second.name : "") {
 			case "output":
 				return this.fields((node as Visible).type, segments, 2, path, codes);
@@ -304,6 +427,11 @@ export class Scope {
 				);
 			}
 		}
+	}
+
+	/** A fault of this file, with its did-you-mean when there is one. */
+	private refuse(code: FaultCode, range: Range, path: string, message: string, expected?: string): { fault: Fault } {
+		return { fault: fault(code, this.file, range, path, message, expected ? { expected: [expected] } : {}) };
 	}
 
 	/** Walks fields from `from` into `type`. */

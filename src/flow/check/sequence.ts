@@ -24,6 +24,7 @@ export function checkSequence(w: Walk, nodes: readonly FlowNode[], scope: Scope)
 	let last: Type | undefined;
 	const types = new Map<string, Type>();
 	for (const node of nodes) {
+		if (!w.silent) w.points.before.set(node.id.value, here);
 		const type = checkNode(w, node, here);
 		w.types.set(node.id.value, type);
 		types.set(node.id.value, type);
@@ -34,6 +35,7 @@ export function checkSequence(w: Walk, nodes: readonly FlowNode[], scope: Scope)
 			handoff: node.kind === "agent",
 			ledger: (node.kind === "loop" || node.kind === "map") && !!node.ledger,
 		});
+		if (!w.silent) w.points.after.set(node.id.value, here);
 	}
 	return { scope: here, types, ...(last ? { last } : {}) };
 }

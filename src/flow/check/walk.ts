@@ -7,8 +7,10 @@ import type { Fault, FaultCode } from "../../faults/index.ts";
 import { fault } from "../../faults/index.ts";
 import type { Range } from "../../text/index.ts";
 import type { AgentNode, Flow, FlowNode } from "../ast.ts";
+import type { AddressExpr } from "../syntax/index.ts";
 import type { Type } from "../types/index.ts";
 import type { CheckedFlow } from "./checked.ts";
+import type { Resolved, ScopePoints } from "./scope.ts";
 
 /** Finds and checks a called flow; supplied by whoever knows where flows live. */
 export interface CalleeResolver {
@@ -60,6 +62,10 @@ export interface Walk {
 	refused: Set<string>;
 	/** When true, faults are not kept (the silent first pass over a loop body). */
 	silent: boolean;
+	/** What each address that resolved binds, by its parsed form (the real pass's answer wins). */
+	resolutions: Map<AddressExpr, Resolved>;
+	/** The scopes at each node, recorded by the passes that are not silent (the root is the walk's start). */
+	points: Omit<ScopePoints, "root">;
 }
 
 /** Records a fault unless the walk is silent. */

@@ -72,7 +72,7 @@ export async function runAgent(
 		world.flow.prompts.get(node.id.value) ?? "",
 		node.reads,
 		frame,
-		world.input,
+		world,
 		[...addenda, closing].filter(Boolean).join("\n\n") || undefined,
 		diff,
 	);
@@ -425,7 +425,7 @@ function pickAgent(world: World, node: AgentNode, frame: Frame): AgentDef | { er
 	const literal = world.flow.agents.get(node.id.value);
 	if (literal) return literal;
 	if (!node.agentFrom) return { error: "no agent" };
-	const v = valueAt(node.agentFrom, frame, world.input);
+	const v = valueAt(node.agentFrom, frame, world);
 	if (!v.ok) return { error: `\`agent-from: ${node.agentFrom.text}\` cannot be read: ${v.reason}` };
 	const agent = world.flow.amongAgents.get(node.id.value)?.get(String(v.value));
 	return agent ?? { error: `\`${String(v.value)}\` is not among the agents this node may run` };

@@ -63,7 +63,7 @@ export async function runChoice(
 	visit: string,
 	signal: AbortSignal,
 ): Promise<Out> {
-	const lookup = lookupIn(frame, world.input);
+	const lookup = lookupIn(frame, world);
 	let chosen: { name: string; nodes: ChoiceNode["otherwise"] } | undefined;
 	for (const [i, c] of node.cases.entries()) {
 		const v = evaluate(c.when.expr, lookup);
@@ -244,7 +244,7 @@ export async function runMap(
 	if (frozen) items = frozen;
 	else if (node.items) items = node.items.map((i) => i.value);
 	else {
-		const v = node.from ? valueAt(node.from, frame, world.input) : { ok: false as const, reason: "no list" };
+		const v = node.from ? valueAt(node.from, frame, world) : { ok: false as const, reason: "no list" };
 		if (!v.ok)
 			return {
 				record: { ok: false, error: { kind: "condition", message: `\`map-from\` cannot be read: ${v.reason}` } },
@@ -319,7 +319,7 @@ export async function runLoop(
 	let previous: Map<string, VisitRecord> | undefined;
 	let carry: Value | undefined;
 	if (node.carry) {
-		const first = valueAt(node.carry.first, frame, world.input);
+		const first = valueAt(node.carry.first, frame, world);
 		if (!first.ok)
 			return {
 				record: { ok: false, error: { kind: "condition", message: `\`carry.first\` cannot be read: ${first.reason}` } },
@@ -355,7 +355,7 @@ export async function runLoop(
 					record: { ...childFailure(end, iteration), ...(ledger ? { ledger } : {}) },
 					...(end.failedAt ? { failedAt: end.failedAt } : {}),
 				};
-			const lookup = lookupIn(inner, world.input);
+			const lookup = lookupIn(inner, world);
 			const until = node.until ? evaluate(node.until.expr, lookup) : { ok: true as const, value: false };
 			if (!until.ok)
 				return {
@@ -382,7 +382,7 @@ export async function runLoop(
 				};
 			}
 			if (node.carry) {
-				const next = valueAt(node.carry.next, inner, world.input);
+				const next = valueAt(node.carry.next, inner, world);
 				if (!next.ok)
 					return {
 						record: {

@@ -6,7 +6,7 @@
  *   `audit.ok && audit.output.approved` with audit failed → false (the deciding side wins, as in CEL)
  */
 import type { Range } from "../../text/index.ts";
-import type { Expr } from "../syntax/index.ts";
+import type { AddressExpr, Expr } from "../syntax/index.ts";
 import type { Value } from "../types/index.ts";
 
 /** An evaluation's result: total, so every caller handles the error case. */
@@ -14,9 +14,10 @@ export type Outcome = { ok: true; value: Value } | { ok: false; reason: string; 
 
 /**
  * The value at an address (`["plan", "output", "tasks"]`), or why there is none: the run knows which nodes
- * failed and which optional fields were left out.
+ * failed and which optional fields were left out. `address` is the parsed address the names come from (all
+ * of them, or its parent for `has`), so the lookup can take what the checker resolved it to.
  */
-export type Lookup = (segments: readonly string[]) => Outcome;
+export type Lookup = (segments: readonly string[], address: AddressExpr) => Outcome;
 
 type Scope = ReadonlyMap<string, Value>;
 type Err = { ok: false; reason: string; range?: Range };
@@ -61,10 +62,11 @@ function fields(base: Outcome, segments: readonly string[], from: number, range:
 	return current;
 }
 
-function read(segments: readonly string[], scope: Scope, lookup: Lookup, range: Range): Outcome {
+function read(segments: readonly string[], address: AddressExpr, scope: Scope, lookup: Lookup): Outcome {
+	const range = address.range;
 	const bound = scope.get(segments[0]);
 	if (bound !== undefined) return fields(ok(bound), segments, 1, range);
-	const found = lookup(segments);
+	const found = lookup(segments, address);
 	if (!found.ok) return { ...found, range: found.range ?? range };
 	// A lookup is typed, but run values come from models and files: an absent value is an error here too.
 	if (found.value === null || found.value === undefined) return fail(`\`${segments.join(".")}\` has no value`, range);
@@ -143,9 +145,9 @@ function run(expr: Expr, scope: Scope, lookup: Lookup): Outcome {
 		case "address":
 			return read(
 				expr.segments.map((s) => s.name),
+				expr,
 				scope,
 				lookup,
-				expr.range,
 			);
 		case "unary": {
 			const v = run(expr.operand, scope, lookup);
@@ -190,7 +192,7 @@ function call(expr: Expr & { kind: "call" }, scope: Scope, lookup: Lookup): Outc
 			return fail("`has` needs a field selection", expr.range);
 		}
 		const names = expr.arg.segments.map((s) => s.name);
-		const parent = read(names.slice(0, -1), scope, lookup, expr.arg.range);
+		const parent = read(names.slice(0, -1), expr.arg, scope, lookup);
 		if (!parent.ok) return parent;
 		const v = parent.value;
 		if (!isRecord(v)) return fail("`has` reads a field of an object", expr.range);

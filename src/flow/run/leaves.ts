@@ -51,7 +51,7 @@ export async function runCheck(
 export async function runCommit(world: World, node: CommitNode, frame: Frame): Promise<VisitRecord> {
 	const git = world.options.git;
 	if (!git) return { ok: false, error: { kind: "unavailable", message: "no git port: this run cannot commit" } };
-	const v = node.message ? valueAt(node.message, frame, world.input) : { ok: false as const, reason: "no message" };
+	const v = node.message ? valueAt(node.message, frame, world) : { ok: false as const, reason: "no message" };
 	const message = v.ok && typeof v.value === "string" ? v.value : "";
 	if (!message.trim())
 		return {
@@ -94,7 +94,7 @@ export async function runAsk(
 ): Promise<VisitRecord> {
 	let card: AskCard;
 	if (node.questionFrom) {
-		const q = valueAt(node.questionFrom, frame, world.input);
+		const q = valueAt(node.questionFrom, frame, world);
 		if (!q.ok || typeof q.value !== "object" || q.value === null || Array.isArray(q.value)) {
 			return {
 				ok: false,
@@ -134,7 +134,7 @@ export async function runAsk(
 	const diff = await diffFor(world, node.reads, frame);
 	if (node.fallback !== undefined) card.hasDefault = true;
 	if (node.timeout) card.timeoutMs = node.timeout.value;
-	card.reads = node.reads.map((r) => ({ address: r.text, text: renderRead(r, frame, world.input, diff) }));
+	card.reads = node.reads.map((r) => ({ address: r.text, text: renderRead(r, frame, world, diff) }));
 	const port = world.options.ask;
 	const answer: AskAnswer = port?.somebodyThere ? await port.ask(card, signal) : { kind: "nobody" };
 	world.recorder.asked(visit, card, answer);
@@ -181,7 +181,7 @@ export async function runCall(
 	const callee = world.flow.callees.get(node.id.value);
 	if (!callee || !node.input)
 		return { record: { ok: false, error: { kind: "unavailable", message: "the callee was not checked" } } };
-	const input = valueAt(node.input, frame, world.input);
+	const input = valueAt(node.input, frame, world);
 	if (!input.ok)
 		return {
 			record: { ok: false, error: { kind: "condition", message: `\`input\` cannot be read: ${input.reason}` } },
@@ -227,13 +227,13 @@ export async function runSwarm(
 	const members = [...(world.flow.members.get(node.id.value) ?? [])];
 	let claims: ReturnType<typeof createClaims> | undefined;
 	if (node.claimsFrom) {
-		const keys = valueAt(node.claimsFrom, frame, world.input);
+		const keys = valueAt(node.claimsFrom, frame, world);
 		if (!keys.ok || !Array.isArray(keys.value))
 			return { ok: false, error: { kind: "condition", message: "`claims-from` cannot be read as a list" } };
 		claims = createClaims({ keys: keys.value.map(String) });
 	}
 	const diff = await diffFor(world, node.reads, frame);
-	const reads = node.reads.map((r) => `## ${r.text}\n\n${renderRead(r, frame, world.input, diff)}`).join("\n\n");
+	const reads = node.reads.map((r) => `## ${r.text}\n\n${renderRead(r, frame, world, diff)}`).join("\n\n");
 	const goal = [world.flow.prompts.get(node.id.value) ?? "", reads].filter(Boolean).join("\n\n");
 	const lookupFor = (state: { round: number; posts: readonly { member: string; text: string }[] }) => {
 		const inner: Frame = {
@@ -241,7 +241,7 @@ export async function runSwarm(
 			records: new Map([[node.id.value, { ok: true, output: swarmValue(false, state.round, state.posts, claims) }]]),
 			prefix: frame.prefix,
 		};
-		return lookupIn(inner, world.input);
+		return lookupIn(inner, world);
 	};
 	const until = node.until;
 	const result = await swarm({

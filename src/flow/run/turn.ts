@@ -6,18 +6,21 @@
 import type { Address } from "../ast.ts";
 import type { Value } from "../types/index.ts";
 import { evaluate } from "./evaluate.ts";
-import { type Frame, lookupIn } from "./values.ts";
+import { type Frame, lookupIn, type Reading } from "./values.ts";
 
 /** The text under one read's heading. */
-export function renderRead(address: Address, frame: Frame, input: Value, diff?: string): string {
+export function renderRead(address: Address, frame: Frame, reading: Reading, diff?: string): string {
 	if (address.root === "diff") return diff ?? "";
-	const lookup = lookupIn(frame, input);
-	const whole = lookup(address.expr.segments.map((s) => s.name));
+	const lookup = lookupIn(frame, reading);
+	const whole = lookup(
+		address.expr.segments.map((s) => s.name),
+		address.expr,
+	);
 	if (whole.ok) return show(whole.value);
-	// A read of a failed node shows why it failed instead of nothing.
-	const record = lookup([address.root, "ok"]);
+	// A read of a failed node shows why it failed instead of nothing (the same binding, its record's parts).
+	const record = lookup([address.root, "ok"], address.expr);
 	if (record.ok && record.value === false && address.fields.length === 0) {
-		const error = lookup([address.root, "error"]);
+		const error = lookup([address.root, "error"], address.expr);
 		return show({ ok: false, ...(error.ok ? { error: error.value } : {}) });
 	}
 	return "";
@@ -32,17 +35,17 @@ export function composeTask(
 	section: string,
 	reads: readonly Address[],
 	frame: Frame,
-	input: Value,
+	reading: Reading,
 	closing?: string,
 	diff?: string,
 ): string {
 	const parts = [section.trim()];
-	for (const read of reads) parts.push(`## ${read.text}\n\n${renderRead(read, frame, input, diff)}`.trimEnd());
+	for (const read of reads) parts.push(`## ${read.text}\n\n${renderRead(read, frame, reading, diff)}`.trimEnd());
 	if (closing) parts.push(closing);
 	return `${parts.join("\n\n")}\n`;
 }
 
 /** Evaluates an address to a value, or says why it cannot be read. */
-export function valueAt(address: Address, frame: Frame, input: Value) {
-	return evaluate(address.expr, lookupIn(frame, input));
+export function valueAt(address: Address, frame: Frame, reading: Reading) {
+	return evaluate(address.expr, lookupIn(frame, reading));
 }

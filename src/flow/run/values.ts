@@ -1,8 +1,11 @@
 /**
- * What a run holds while it walks: each ended visit as a record, in lexical frames that mirror the
- * checker's scopes, and the lookup conditions and reads use. A read of a failed node or an absent field
- * is an error value, never a silent `false` or empty string.
+ * What a run holds while it walks: each ended visit as a record, in one frame per body visit, and the
+ * lookup conditions and reads use. The lookup decides nothing about visibility: it takes what the checker
+ * resolved each address to (`CheckedFlow.resolutions`) and fetches that value from the frames. A read of a
+ * failed node or an absent field is an error value, never a silent `false` or empty string.
  */
+import type { CheckedFlow } from "../check/index.ts";
+import type { AddressExpr } from "../syntax/index.ts";
 import type { Value } from "../types/index.ts";
 import type { Outcome } from "./evaluate.ts";
 import type { Ledger, VerdictEffect } from "./ledger.ts";
@@ -70,9 +73,22 @@ export function childFrame(parent: Frame, prefix: string, block: NonNullable<Fra
 const ok = (value: Value): Outcome => ({ ok: true, value });
 const fail = (reason: string): Outcome => ({ ok: false, reason });
 
-/** Looks addresses up in `frame`: `input`, `item`, node records, and enclosing blocks' previous/carry/ledger. */
-export function lookupIn(frame: Frame, input: Value): (segments: readonly string[]) => Outcome {
-	return (segments) => {
+/** What a lookup reads besides the frames: the run's input and what the checker resolved. */
+export interface Reading {
+	readonly input: Value;
+	readonly flow: Pick<CheckedFlow, "resolutions">;
+}
+
+/**
+ * Looks addresses up in `frame` by what the checker bound each one to: `input`, a map's `item`, a node's
+ * record, or an enclosing block's `previous`/`carry`/`ledger`. The frames are found by id (node ids are
+ * unique in a checked flow), so the lookup never weighs one name against another.
+ */
+export function lookupIn(
+	frame: Frame,
+	reading: Reading,
+): (segments: readonly string[], address: AddressExpr) => Outcome {
+	return (segments, address) => {
 		const [root, second, ...rest] = segments;
 		const into = (v: Outcome, from: readonly string[]): Outcome => {
 			let cur = v;
@@ -87,29 +103,48 @@ export function lookupIn(frame: Frame, input: Value): (segments: readonly string
 			}
 			return cur;
 		};
-		if (root === "input") return into(ok(input), segments.slice(1));
-		if (root === "item") {
-			for (let f: Frame | undefined = frame; f; f = f.parent)
-				if (f.block?.item !== undefined) return into(ok(f.block.item), segments.slice(1));
-			return fail("`item` is read outside a map");
-		}
-		for (let f: Frame | undefined = frame; f; f = f.parent) {
-			const record = f.records.get(root);
-			if (record) return recordField(record, root, second, rest, into);
-			if (f.block?.id === root) {
-				if (second === "previous") {
+		const binding = reading.flow.resolutions.get(address)?.binding;
+		if (!binding) return fail(`\`${segments.join(".")}\` was not resolved by the checker`);
+		switch (binding.kind) {
+			case "input":
+				return into(ok(reading.input), segments.slice(1));
+			case "diff":
+				// A turn reads the diff itself (`renderRead`); anywhere else it has no value.
+				return fail("`diff` has no value here");
+			case "item": {
+				const map = blockFrame(frame, binding.map);
+				return map?.block?.item !== undefined
+					? into(ok(map.block.item), segments.slice(1))
+					: fail("`item` is read outside a map");
+			}
+			case "node": {
+				for (let f: Frame | undefined = frame; f; f = f.parent) {
+					const record = f.records.get(binding.id);
+					if (record) return recordField(record, root, second, rest, into);
+				}
+				return fail(`\`${root}\` has no value here`);
+			}
+			case "block": {
+				const block = blockFrame(frame, binding.id)?.block;
+				if (block && second === "previous") {
 					const [node, ...more] = rest;
-					const prev = f.block.previous?.get(node ?? "");
+					const prev = block.previous?.get(node ?? "");
 					if (!prev) return fail(`\`${root}.previous.${node}\` has no value on the first iteration`);
 					return recordField(prev, node ?? "", more[0], more.slice(1), into, true);
 				}
-				if (second === "carry")
-					return f.block.carry === undefined ? fail(`\`${root}.carry\` has no value`) : into(ok(f.block.carry), rest);
-				if (second === "ledger" && f.block.ledger) return ok(f.block.ledger.open());
+				if (block && second === "carry")
+					return block.carry === undefined ? fail(`\`${root}.carry\` has no value`) : into(ok(block.carry), rest);
+				if (block && second === "ledger" && block.ledger) return ok(block.ledger.open());
+				return fail(`\`${root}\` has no value here`);
 			}
 		}
-		return fail(`\`${root}\` has no value here`);
 	};
+}
+
+/** The frame that is the body of the block `id`, from `frame` outwards. */
+function blockFrame(frame: Frame, id: string): Frame | undefined {
+	for (let f: Frame | undefined = frame; f; f = f.parent) if (f.block?.id === id) return f;
+	return undefined;
 }
 
 function recordField(
