@@ -91,12 +91,14 @@ function readNode(
 		} else id = s;
 	}
 	const path = `${parent ? `${parent}/` : ""}${id?.value ?? idEntry?.key ?? "?"}`;
-	const written = entries.filter((e) => KIND_KEYS.includes(e.key));
+	const written = entries.filter((e) => (KIND_KEYS as readonly string[]).includes(e.key));
 	const kinds = [...new Set(written.map((e) => KIND_OF[e.key]))];
 	if (kinds.length !== 1) {
 		// `choise:` is a kind key misspelt: the fault stands on that key and names the one it meant.
 		const known = (key: string) =>
-			key === "id" || KIND_KEYS.includes(key) || Object.values(NODE_KEYS).some((keys) => keys.includes(key));
+			key === "id" ||
+			(KIND_KEYS as readonly string[]).includes(key) ||
+			Object.values(NODE_KEYS).some((keys) => keys.includes(key));
 		const misspelt =
 			kinds.length === 0
 				? entries.map((e) => ({ e, near: known(e.key) ? undefined : nearest(e.key, KIND_KEYS) })).find((x) => x.near)

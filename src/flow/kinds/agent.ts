@@ -25,7 +25,7 @@ const names = (description: string) => ({
 });
 
 /** The agent kind. */
-export const agentKind: KindModule<AgentNode> = {
+export const agentKind: KindModule<AgentNode, "agent" | "agent-from"> = {
 	kind: "agent",
 	kindKeys: [
 		{

@@ -16,7 +16,7 @@ import type { KindModule } from "./kind.ts";
 import { address, KEY, text } from "./keys.ts";
 
 /** The ask kind. */
-export const askKind: KindModule<AskNode> = {
+export const askKind: KindModule<AskNode, "ask" | "ask-from"> = {
 	kind: "ask",
 	kindKeys: [
 		{

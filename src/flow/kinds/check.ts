@@ -13,7 +13,7 @@ import type { KindModule } from "./kind.ts";
 import { KEY, text } from "./keys.ts";
 
 /** The check kind. */
-export const checkKind: KindModule<CheckNode> = {
+export const checkKind: KindModule<CheckNode, "check"> = {
 	kind: "check",
 	kindKeys: [
 		{

@@ -13,7 +13,7 @@ import type { KindModule } from "./kind.ts";
 import { ref } from "./keys.ts";
 
 /** The choice kind. */
-export const choiceKind: KindModule<ChoiceNode> = {
+export const choiceKind: KindModule<ChoiceNode, "choice"> = {
 	kind: "choice",
 	kindKeys: [
 		{

@@ -12,7 +12,7 @@ import type { KindModule } from "./kind.ts";
 import { address } from "./keys.ts";
 
 /** The commit kind. */
-export const commitKind: KindModule<CommitNode> = {
+export const commitKind: KindModule<CommitNode, "commit"> = {
 	kind: "commit",
 	kindKeys: [
 		{ key: "commit", schema: address("An earlier node's text, or a string field of its output: the commit message.") },

@@ -12,7 +12,7 @@ import type { KindModule } from "./kind.ts";
 import { address, text } from "./keys.ts";
 
 /** The flow kind (a call). */
-export const flowKind: KindModule<CallNode> = {
+export const flowKind: KindModule<CallNode, "flow"> = {
 	kind: "flow",
 	kindKeys: [{ key: "flow", schema: text("Another flow, by name, run whole as one node."), requires: ["input"] }],
 	keys: { input: address("What the called flow receives: an address, never a literal.") },

@@ -56,8 +56,13 @@ export function kindNamed(kind: FlowNode["kind"]): KindModule<FlowNode> {
 
 const modules = NODE_KINDS.map(kindNamed);
 
+/** A kind key of any kind (`agent`, `agent-from`, `choice`, ...), as a type. */
+export type KindKeyName = {
+	[K in keyof typeof KINDS]: (typeof KINDS)[K]["kindKeys"][number]["key"];
+}[keyof typeof KINDS];
+
 /** Kind keys: a node is `id` plus exactly one of these (twins count as one kind). */
-export const KIND_KEYS: readonly string[] = modules.flatMap((m) => m.kindKeys.map((k) => k.key));
+export const KIND_KEYS = modules.flatMap((m) => m.kindKeys.map((k) => k.key)) as readonly KindKeyName[];
 
 /** The kind a kind key makes. */
 export const KIND_OF: Readonly<Record<string, FlowNode["kind"]>> = Object.fromEntries(

@@ -20,8 +20,8 @@ import type { PlanNodeRow } from "../render/plan.ts";
 import type { Type } from "../types/index.ts";
 
 /** A kind key as written (`agent`, or its twin `agent-from`) and the schema of its value. */
-export interface KindKey {
-	key: string;
+export interface KindKey<K extends string = string> {
+	key: K;
 	schema: JsonSchemaDoc;
 	/** Keys this kind key needs besides `id` and itself (`map-from` needs `max`). */
 	requires?: readonly string[];
@@ -98,12 +98,13 @@ export interface GraphKit<L> {
 
 /**
  * Everything the language knows about one node kind. `N` is the kind's AST node; the registry types each
- * entry with its own node, so a kind module can only read its own fields.
+ * entry with its own node, so a kind module can only read its own fields. `K` names its kind keys, so the
+ * registry can give their union a type (the fuzzer's generators are a table over it).
  */
-export interface KindModule<N extends FlowNode> {
+export interface KindModule<N extends FlowNode, K extends string = string> {
 	kind: N["kind"];
 	/** The kind keys that make this kind: the literal first, its `-from` twin (an address) second. */
-	kindKeys: readonly KindKey[];
+	kindKeys: readonly KindKey<K>[];
 	/** The keys the kind takes besides `id`, its kind key and `on-fail`, each with its schema, in order. */
 	keys: Readonly<Record<string, JsonSchemaDoc>>;
 	/** Why `retry:` is refused on this kind; absent when the kind retries. */

@@ -12,7 +12,7 @@ import type { KindModule } from "./kind.ts";
 import { address, KEY, ref } from "./keys.ts";
 
 /** The loop kind. */
-export const loopKind: KindModule<LoopNode> = {
+export const loopKind: KindModule<LoopNode, "loop"> = {
 	kind: "loop",
 	kindKeys: [
 		{

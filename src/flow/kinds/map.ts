@@ -15,7 +15,7 @@ import { address, KEY, whole } from "./keys.ts";
 import { joinText } from "./labels.ts";
 
 /** The map kind. */
-export const mapKind: KindModule<MapNode> = {
+export const mapKind: KindModule<MapNode, "map" | "map-from"> = {
 	kind: "map",
 	kindKeys: [
 		{

@@ -14,7 +14,7 @@ import { KEY, ref } from "./keys.ts";
 import { joinText } from "./labels.ts";
 
 /** The parallel kind. */
-export const parallelKind: KindModule<ParallelNode> = {
+export const parallelKind: KindModule<ParallelNode, "parallel"> = {
 	kind: "parallel",
 	kindKeys: [
 		{

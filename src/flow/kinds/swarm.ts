@@ -23,7 +23,7 @@ function members(node: SwarmNode): string {
 }
 
 /** The swarm kind. */
-export const swarmKind: KindModule<SwarmNode> = {
+export const swarmKind: KindModule<SwarmNode, "swarm"> = {
 	kind: "swarm",
 	kindKeys: [
 		{
