@@ -179,6 +179,11 @@ describe("the registry of node kinds", () => {
 		});
 	}
 
+	it("docs/flows.md teaches every kind, under Nodes", () => {
+		const doc = readFileSync(join(PACKAGE_ROOT, "docs", "flows.md"), "utf8");
+		for (const kind of NODE_KINDS) expect(doc).toContain(`### \`${KINDS[kind].kindKeys[0].key}\``);
+	});
+
 	it("docs/runs.md lists what each kind does in a dry run, in the run table's words", () => {
 		const doc = readFileSync(join(PACKAGE_ROOT, "docs", "runs.md"), "utf8");
 		for (const kind of NODE_KINDS) expect(doc).toContain(`| \`${kind}\` | ${RUNNERS[kind].dry} |`);

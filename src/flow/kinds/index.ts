@@ -22,7 +22,7 @@ import { parallelKind } from "./parallel.ts";
 import { swarmKind } from "./swarm.ts";
 
 export type { Body, BoundKit, GraphKit, KindKey, KindModule, KindTable, MermaidKit } from "./kind.ts";
-export { type JsonSchemaDoc, KEY, ref } from "./keys.ts";
+export { address, type JsonSchemaDoc, KEY, ref, text, whole } from "./keys.ts";
 
 /**
  * Every kind, in the order the language lists them (the order of kind keys in faults and completion, and
