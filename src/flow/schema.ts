@@ -6,10 +6,13 @@
  * the sub-languages (type notation, conditions) are described loosely here and strictly there.
  */
 import { ADDRESS_WORDS, FLOW_KEYS, ID_PATTERN, RESERVED_WORDS } from "./build/words.ts";
-import { type JsonSchemaDoc, kindNamed, NODE_KINDS, ref, text, whole } from "./kinds/index.ts";
+import { kindNamed, NODE_KINDS } from "./kinds/index.ts";
+// The schema builders come from their own leaf module, not through the registry's door: this file's
+// top level calls them, and a leaf loads first whatever order the kind modules are loaded in.
+import { type JsonSchemaDoc, ref, text, whole } from "./kinds/keys.ts";
 
 /** A JSON Schema object; kept open because the schema is data handed to other tools, not read here. */
-export type { JsonSchemaDoc } from "./kinds/index.ts";
+export type { JsonSchemaDoc } from "./kinds/keys.ts";
 
 const ADDRESS_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$";
 /** The duration grammar as a pattern: parts largest first, each once, no zero part (grammar/duration.ohm). */

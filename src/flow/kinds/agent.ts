@@ -65,7 +65,7 @@ export const agentKind: KindModule<AgentNode, "agent" | "agent-from"> = {
 	},
 	section: true,
 	read: readAgent,
-	check: checkAgent,
+	check: (w, node, scope) => checkAgent(w, node, scope),
 	output: (node) => agentType(node.output?.value, !!node.verdict),
 	bodies: () => [],
 	bound(node, { flow }) {

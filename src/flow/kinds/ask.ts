@@ -57,8 +57,8 @@ export const askKind: KindModule<AskNode, "ask" | "ask-from"> = {
 	noRetry: "a person's answer is not retried",
 	section: false,
 	read: readAsk,
-	check: checkAsk,
-	output: askType,
+	check: (w, node, scope) => checkAsk(w, node, scope),
+	output: (node) => askType(node),
 	bodies: () => [],
 	bound: (node) =>
 		node.timeout ? { turns: 0, ms: node.timeout.value, waits: false } : { turns: 0, ms: 0, waits: true },

@@ -27,7 +27,7 @@ export const checkKind: KindModule<CheckNode, "check"> = {
 	noRetry: "a check is a script: raise its `timeout:` or make it stable instead",
 	section: false,
 	read: readCheck,
-	check: checkCheck,
+	check: (w, node, scope) => checkCheck(w, node, scope),
 	output: () => CHECK_TYPE,
 	bodies: () => [],
 	bound: (node) => ({ turns: 0, ms: node.timeout?.value ?? DEFAULT_CHECK_TIMEOUT_MS, waits: false }),

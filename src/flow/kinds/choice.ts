@@ -33,7 +33,7 @@ export const choiceKind: KindModule<ChoiceNode, "choice"> = {
 	noRetry: "retry the nodes inside the case",
 	section: false,
 	read: readChoice,
-	check: checkChoice,
+	check: (w, node, scope) => checkChoice(w, node, scope),
 	output: () => undefined,
 	bodies: (node) => [
 		...node.cases.map((c, i) => ({ label: `case ${c.name?.value ?? i + 1} · when ${c.when.text}`, body: c.body })),

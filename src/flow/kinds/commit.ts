@@ -21,7 +21,7 @@ export const commitKind: KindModule<CommitNode, "commit"> = {
 	noRetry: "put the retry on the node that writes the message",
 	section: false,
 	read: readCommit,
-	check: checkCommit,
+	check: (w, node, scope) => checkCommit(w, node, scope),
 	output: () => COMMIT_TYPE,
 	bodies: () => [],
 	bound: () => ZERO,

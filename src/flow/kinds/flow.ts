@@ -19,7 +19,7 @@ export const flowKind: KindModule<CallNode, "flow"> = {
 	noRetry: "rerunning a flow would ask answered questions and commit again; retry inside the callee",
 	section: false,
 	read: readCall,
-	check: checkCall,
+	check: (w, node, scope) => checkCall(w, node, scope),
 	output: () => undefined,
 	bodies: () => [],
 	bound: (node, { callee }) => callee(node) ?? ZERO,

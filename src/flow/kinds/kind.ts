@@ -113,7 +113,11 @@ export interface KindModule<N extends FlowNode, K extends string = string> {
 	section: boolean;
 	/** Builds the node from its keys (the id, kind key and `on-fail` are read already). */
 	read(input: NodeInput): N;
-	/** Checks the node against what ended before it; its output's type. */
+	/**
+	 * Checks the node against what ended before it; its output's type. Write it as an arrow calling the
+	 * checker (`(w, node, scope) => checkMap(w, node, scope)`): the checker and the kind modules import each
+	 * other, so the checker's binding must be read when a flow is checked, not while the modules load.
+	 */
 	check(w: Walk, node: N, scope: Scope): Type;
 	/** The output type the kind gives by itself; undefined when its body or its callee decides it. */
 	output(node: N): Type | undefined;

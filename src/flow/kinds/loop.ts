@@ -40,7 +40,7 @@ export const loopKind: KindModule<LoopNode, "loop"> = {
 	noRetry: "a loop already repeats; raise its `max:`",
 	section: false,
 	read: readLoop,
-	check: checkLoop,
+	check: (w, node, scope) => checkLoop(w, node, scope),
 	output: () => undefined,
 	bodies: (node) => [{ body: node.body }],
 	bound(node, { seq }) {

@@ -48,7 +48,7 @@ export const mapKind: KindModule<MapNode, "map" | "map-from"> = {
 	noRetry: "retry the nodes inside the body",
 	section: false,
 	read: readMap,
-	check: checkMap,
+	check: (w, node, scope) => checkMap(w, node, scope),
 	output: () => undefined,
 	bodies: (node) => [{ body: node.body }],
 	bound(node, { seq }) {

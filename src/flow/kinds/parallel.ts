@@ -32,7 +32,7 @@ export const parallelKind: KindModule<ParallelNode, "parallel"> = {
 	noRetry: "retry the nodes inside the branches",
 	section: false,
 	read: readParallel,
-	check: checkParallel,
+	check: (w, node, scope) => checkParallel(w, node, scope),
 	output: () => undefined,
 	bodies: (node) => node.branches.map((b) => ({ label: `branch ${b.name.value}`, body: b.body })),
 	bound(node, { seq }) {

@@ -57,7 +57,7 @@ export const swarmKind: KindModule<SwarmNode, "swarm"> = {
 	noRetry: "a swarm asks a failing member again next round",
 	section: true,
 	read: readSwarm,
-	check: checkSwarm,
+	check: (w, node, scope) => checkSwarm(w, node, scope),
 	output: () => SWARM_TYPE,
 	bodies: () => [],
 	bound(node, { flow }) {

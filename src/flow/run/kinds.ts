@@ -28,7 +28,11 @@ export interface KindRunner<N extends FlowNode> {
 	dry: string;
 }
 
-/** Every kind's runner; the type names every kind of the union. */
+/**
+ * Every kind's runner; the type names every kind of the union. Each is called through an arrow: the
+ * runners and this table import each other (a block runs its body through the walk), so bindings are read
+ * when a visit runs, never while the modules load.
+ */
 export const RUNNERS = {
 	agent: {
 		run: async (world, node, frame, visit, signal) => ({
@@ -43,10 +47,22 @@ export const RUNNERS = {
 		}),
 		dry: "answers from the script, else with a value made up from its output type (through its own `submit` tool) or a placeholder text",
 	},
-	choice: { run: runChoice, dry: "runs the first case whose condition holds on the made-up values" },
-	parallel: { run: runParallel, dry: "runs every branch; copies land without git" },
-	map: { run: runMap, dry: "runs its body per item of its list, or of the made-up list it reads" },
-	loop: { run: runLoop, dry: "repeats its body until its condition holds on the made-up values, at most `max` times" },
+	choice: {
+		run: (world, node, frame, visit, signal) => runChoice(world, node, frame, visit, signal),
+		dry: "runs the first case whose condition holds on the made-up values",
+	},
+	parallel: {
+		run: (world, node, frame, visit, signal) => runParallel(world, node, frame, visit, signal),
+		dry: "runs every branch; copies land without git",
+	},
+	map: {
+		run: (world, node, frame, visit, signal) => runMap(world, node, frame, visit, signal),
+		dry: "runs its body per item of its list, or of the made-up list it reads",
+	},
+	loop: {
+		run: (world, node, frame, visit, signal) => runLoop(world, node, frame, visit, signal),
+		dry: "repeats its body until its condition holds on the made-up values, at most `max` times",
+	},
 	check: {
 		run: async (world, node, frame, visit, signal) => ({ record: await runCheck(world, node, visit, signal, frame) }),
 		dry: "passes without running the script",
@@ -59,7 +75,10 @@ export const RUNNERS = {
 		run: async (world, node, frame, visit, signal) => ({ record: await runAsk(world, node, frame, visit, signal) }),
 		dry: "takes its default (or its `enough`), else its first option, yes, or an empty answer",
 	},
-	flow: { run: runCall, dry: "runs the callee dry" },
+	flow: {
+		run: (world, node, frame, visit, signal) => runCall(world, node, frame, visit, signal),
+		dry: "runs the callee dry",
+	},
 	swarm: {
 		run: async (world, node, frame, visit, signal) => ({ record: await runSwarm(world, node, frame, visit, signal) }),
 		dry: "its members' turns answer as agent turns do in a dry run",
