@@ -21,24 +21,28 @@ import {
 	yamlOptions,
 } from "./pieces.ts";
 import type { Rng } from "./rng.ts";
+import { KIND_KEYS, type KindKeyName } from "../src/flow/kinds/index.ts";
 
-/** Every kind of node, by its kind key. */
-export const NODE_KINDS = [
-	"agent",
-	"agent-from",
-	"choice",
-	"parallel",
-	"map",
-	"map-from",
-	"loop",
-	"check",
-	"commit",
-	"ask",
-	"ask-from",
-	"flow",
-	"swarm",
-] as const;
-export type NodeKind = (typeof NODE_KINDS)[number];
+/** Every kind of node, by its kind key: the language's registry, so a kind the language gains is generated. */
+export const NODE_KINDS = KIND_KEYS;
+export type NodeKind = KindKeyName;
+
+/** How often each kind key is picked below the depth limit; a kind key missing here does not compile. */
+const WEIGHTS: Record<NodeKind, number> = {
+	agent: 6,
+	"agent-from": 1,
+	choice: 2,
+	parallel: 2,
+	map: 1,
+	"map-from": 2,
+	loop: 2,
+	check: 1,
+	commit: 1,
+	ask: 1,
+	"ask-from": 1,
+	flow: 1,
+	swarm: 1,
+};
 
 interface Gen {
 	r: Rng;
@@ -207,6 +211,11 @@ function body(g: Gen, s: Scope, depth: number): { nodes: Yaml[]; typed: string[]
 	return sequence(g, s, depth + 1, g.r.between(1, 3));
 }
 
+/** The end of the generators' switch: a kind key with no generator is a compile error there. */
+function unknownKindKey(kind: never): never {
+	throw new Error(`no generator for the kind key ${String(kind)}`);
+}
+
 function pickKind(g: Gen, depth: number): NodeKind {
 	const r = g.r;
 	if (depth >= 3 || g.count >= g.budget)
@@ -222,21 +231,7 @@ function pickKind(g: Gen, depth: number): NodeKind {
 			"flow",
 			"swarm",
 		] as const);
-	return r.weighted<NodeKind>([
-		[6, "agent"],
-		[1, "agent-from"],
-		[2, "choice"],
-		[2, "parallel"],
-		[1, "map"],
-		[2, "map-from"],
-		[2, "loop"],
-		[1, "check"],
-		[1, "commit"],
-		[1, "ask"],
-		[1, "ask-from"],
-		[1, "flow"],
-		[1, "swarm"],
-	]);
+	return r.weighted<NodeKind>(NODE_KINDS.map((k) => [WEIGHTS[k], k] as const));
 }
 
 function node(g: Gen, s: Scope, depth: number): Made {
@@ -524,6 +519,8 @@ function node(g: Gen, s: Scope, depth: number): Made {
 			if (r.chance(g.slips)) out["claims-from"] = address(r, names);
 			g.sections.push(id);
 			break;
+		default:
+			return unknownKindKey(kind);
 	}
 	if (r.chance(0.1))
 		out["on-fail"] = slip<unknown>(

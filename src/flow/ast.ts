@@ -240,7 +240,11 @@ export interface Flow {
 	source: FlowFile;
 }
 
-/** Nodes directly inside a node (its bodies, in order). */
+/**
+ * Nodes directly inside a node (its bodies, in order). Kept here, beside the union, so any layer can walk a
+ * tree without loading the kind modules; a kind module's `bodies` gives the same nodes with the plan's
+ * labels (test/language/kinds.test.ts holds the two together).
+ */
 export function childrenOf(node: FlowNode): FlowNode[] {
 	switch (node.kind) {
 		case "choice":
@@ -250,9 +254,21 @@ export function childrenOf(node: FlowNode): FlowNode[] {
 		case "map":
 		case "loop":
 			return node.body;
-		default:
+		case "agent":
+		case "check":
+		case "commit":
+		case "ask":
+		case "flow":
+		case "swarm":
 			return [];
+		default:
+			return unknownKind(node);
 	}
+}
+
+/** The end of an exhaustive switch on `kind`: a kind the switch forgot is a compile error at its call. */
+export function unknownKind(node: never): never {
+	throw new Error(`unknown node kind: ${(node as { kind?: unknown }).kind}`);
 }
 
 /** Every node of a sequence, depth first, in file order. */
@@ -266,9 +282,4 @@ export function allNodes(nodes: readonly FlowNode[]): FlowNode[] {
 	};
 	walk(nodes);
 	return out;
-}
-
-/** Whether a node has a `## <id>` section: agent turns and swarms (whose section is the goal). */
-export function hasSection(node: FlowNode): boolean {
-	return node.kind === "agent" || node.kind === "swarm";
 }

@@ -8,6 +8,7 @@
  */
 import type { FlowNode } from "../flow/ast.ts";
 import type { CheckedFlow } from "../flow/index.ts";
+import { type GraphKit, kindOf } from "../flow/kinds/index.ts";
 import { blockFacts } from "../flow/render/phrases.ts";
 import { esc, fit, px, textWidth } from "./format.ts";
 import type { NodeState, NodeSummary } from "./model.ts";
@@ -98,87 +99,24 @@ function nothing(): Laid {
 	};
 }
 
+/** Each kind lays itself out (its module's `graph`) with the pieces below. */
 function one(flow: CheckedFlow, node: FlowNode, address: string, summary: Summary): Laid {
 	const s = summary(address);
 	const onFail = node.onFail ? "on-fail: continue" : "";
-	switch (node.kind) {
-		case "map":
-			return block(
-				node,
-				address,
-				s,
-				[
-					`map${facts(node)}`,
-					[node.from ? `over ${node.from.text}` : `over ${(node.items ?? []).map((i) => i.value).join(", ")}`, onFail],
-				],
-				sequence(flow, node.body, address, summary),
-			);
-		case "loop":
-			return block(
-				node,
-				address,
-				s,
-				[`loop${facts(node)}`, [node.until ? `until ${node.until.text}` : "", onFail]],
-				sequence(flow, node.body, address, summary),
-			);
-		case "parallel":
-			return block(
-				node,
-				address,
-				s,
-				[`parallel${facts(node)}`, [onFail]],
-				side(
-					node.branches.map((b) => branch(b.name.value, sequence(flow, b.body, `${address}/${b.name.value}`, summary))),
-				),
-			);
-		case "choice": {
-			const cases = node.cases.map((c, i) =>
-				branch(`${c.name?.value ?? String(i + 1)}: when ${c.when.text}`, sequence(flow, c.body, address, summary)),
-			);
-			return block(
-				node,
-				address,
-				s,
-				["choice", [onFail]],
-				side([...cases, branch("default", sequence(flow, node.otherwise, address, summary))]),
-			);
-		}
-		case "flow": {
-			const callee = flow.callees.get(node.id.value);
-			const body = callee ? sequence(callee, callee.nodes, address, summary) : nothing();
-			return block(
-				node,
-				address,
-				s,
-				[`flow ${node.callee?.value ?? ""}`, [node.input ? `input: ${node.input.text}` : "", onFail]],
-				body,
-			);
-		}
-		default:
-			return leaf(node, address, s, [detail(node), onFail].filter(Boolean).join(" · "));
-	}
-}
-
-function facts(node: FlowNode): string {
 	const f = blockFacts(node as Parameters<typeof blockFacts>[0]);
-	return f.length ? ` · ${f.join(" · ")}` : "";
-}
-
-function detail(node: FlowNode): string {
-	switch (node.kind) {
-		case "agent":
-			return node.agent ? `agent ${node.agent.value}` : `agent from ${node.agentFrom?.text ?? "?"}`;
-		case "swarm":
-			return `swarm of ${node.members.map((m) => (m.count > 1 ? `${m.agent.value} ×${m.count}` : m.agent.value)).join(", ")}`;
-		case "check":
-			return `check ${node.script?.value ?? ""}`;
-		case "ask":
-			return `ask ${node.question?.value ?? node.questionFrom?.text ?? ""}`;
-		case "commit":
-			return `commit ${node.message?.text ?? ""}`;
-		default:
-			return node.kind;
-	}
+	const kit: GraphKit<Laid> = {
+		flow,
+		address,
+		onFail,
+		facts: f.length ? ` · ${f.join(" · ")}` : "",
+		leaf: (detailText) => leaf(node, address, s, [detailText, onFail].filter(Boolean).join(" · ")),
+		block: (kindLine, notes, body) => block(node, address, s, [kindLine, notes], body),
+		sequence: (nodes, prefix = address, of = flow) => sequence(of, nodes, prefix, summary),
+		side,
+		branch,
+		nothing,
+	};
+	return kindOf(node).graph(node, kit);
 }
 
 /** `3 visits · 1 failed`: the count a reader needs to tell a loop's last failure from its only visit. */

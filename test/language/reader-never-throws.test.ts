@@ -161,7 +161,8 @@ describe("the reader never throws", () => {
 				{ numRuns: RUNS },
 			);
 		},
-		30_000 + RUNS * 6,
+		// Generous: the test asserts answers, not speed, and must pass beside another heavy process (about 17 s idle).
+		30_000 + RUNS * 30,
 	);
 
 	it("answers arbitrary text too", () => {

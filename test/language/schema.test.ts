@@ -1,5 +1,5 @@
 /**
- * The frontmatter's JSON Schema: generated from the builder's key tables, so every key of the language is
+ * The frontmatter's JSON Schema: generated from the kind modules' keys, so every key of the language is
  * in it; every shipped flow (and every flow of the test corpus) validates; an unknown key is rejected at
  * flow and at node level, as the checker rejects it.
  */

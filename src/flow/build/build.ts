@@ -15,7 +15,7 @@ import { scalarBase } from "../syntax/index.ts";
 import type { BudgetDecl, ChainBudgetDecl, Flow, FlowNode, Located, TransportDecl } from "../ast.ts";
 import type { FlowFile } from "../read/index.ts";
 import { STRING, type Type } from "../types/index.ts";
-import { readHandoff } from "./agent.ts";
+import { readHandoff } from "./reads.ts";
 import { buildContext, type Entry } from "./context.ts";
 import { readSequence } from "./node.ts";
 import { FLOW_KEYS } from "./words.ts";

@@ -7,20 +7,9 @@ import { isMap, isScalar, isSeq, type Node } from "yaml";
 import { nearest } from "../../faults/index.ts";
 import { type Range, withArticle } from "../../text/index.ts";
 import type { FlowNode, Located } from "../ast.ts";
-import { readAgent } from "./agent.ts";
-import { readChoice, readLoop, readMap, readParallel } from "./blocks.ts";
+import { KEY_OWNER, KIND_KEYS, KIND_OF, kindNamed, NODE_KEYS } from "../kinds/index.ts";
 import { type BuildContext, type Entry, seqItems } from "./context.ts";
-import { readAsk, readCall, readCheck, readCommit, readSwarm } from "./leaves.ts";
-import {
-	ADDRESS_WORDS,
-	ID_PATTERN,
-	KEY_OWNER,
-	KIND_KEYS,
-	KIND_OF,
-	NODE_KEYS,
-	RESERVED_WORDS,
-	RETRY_REFUSED,
-} from "./words.ts";
+import { ADDRESS_WORDS, ID_PATTERN, RESERVED_WORDS } from "./words.ts";
 import { describe } from "./yaml-nodes.ts";
 
 /** What every kind reader gets. */
@@ -103,7 +92,7 @@ function readNode(
 	}
 	const path = `${parent ? `${parent}/` : ""}${id?.value ?? idEntry?.key ?? "?"}`;
 	const written = entries.filter((e) => (KIND_KEYS as readonly string[]).includes(e.key));
-	const kinds = [...new Set(written.map((e) => KIND_OF[e.key as (typeof KIND_KEYS)[number]]))];
+	const kinds = [...new Set(written.map((e) => KIND_OF[e.key]))];
 	if (kinds.length !== 1) {
 		// `choise:` is a kind key misspelt: the fault stands on that key and names the one it meant.
 		const known = (key: string) =>
@@ -146,28 +135,24 @@ function readNode(
 		return undefined;
 	}
 	const kind = kinds[0];
+	const own = kindNamed(kind);
 	const kindKey = written[0].key;
+	const refuses = own.kindKeys.find((k) => k.key === kindKey)?.refuses ?? {};
 	const retry = keys.get("retry");
-	if (retry && kind !== "agent") {
+	if (retry && own.noRetry !== undefined) {
 		ctx.report(
 			"retry-refused",
 			retry.keyRange,
 			`${path}.retry`,
-			`\`retry\` is refused on ${withArticle(kind)} node: ${RETRY_REFUSED[kind]}`,
+			`\`retry\` is refused on ${withArticle(kind)} node: ${own.noRetry}`,
 		);
 		keys.delete("retry");
 	}
-	// A literal `map:` runs exactly its listed items, so a bound beside it says nothing: combo refuses it too.
-	const allowed = [
-		"id",
-		kindKey,
-		"on-fail",
-		...(NODE_KEYS[kind] ?? []).filter((k) => !(kindKey === "map" && k === "max")),
-	];
+	const allowed = ["id", kindKey, "on-fail", ...(NODE_KEYS[kind] ?? []).filter((k) => !(k in refuses))];
 	const others = new Map([...KEY_OWNER].filter(([k]) => !allowed.includes(k)));
-	if (kindKey === "map") others.set("max", "`map-from` nodes (a literal `map:` runs exactly its items)");
+	for (const [k, owner] of Object.entries(refuses)) others.set(k, owner);
 	ctx.unknownKeys(
-		[...keys.values()].filter((e) => e.key !== "retry" || kind === "agent"),
+		[...keys.values()].filter((e) => e.key !== "retry" || own.noRetry === undefined),
 		allowed,
 		path,
 		`${withArticle(kind)} node`,
@@ -186,28 +171,7 @@ function readNode(
 		else if (s) onFail = { value: "continue", range: s.range };
 	}
 	const input: NodeInput = { ctx, id, path, keys, kindKey, range, refused, ...(onFail ? { onFail } : {}) };
-	switch (kind) {
-		case "agent":
-			return readAgent(input);
-		case "choice":
-			return readChoice(input);
-		case "parallel":
-			return readParallel(input);
-		case "map":
-			return readMap(input);
-		case "loop":
-			return readLoop(input);
-		case "check":
-			return readCheck(input);
-		case "commit":
-			return readCommit(input);
-		case "ask":
-			return readAsk(input);
-		case "flow":
-			return readCall(input);
-		default:
-			return readSwarm(input);
-	}
+	return own.read(input);
 }
 
 /**

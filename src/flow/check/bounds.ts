@@ -8,8 +8,11 @@
  *          time; a map multiplies by its items (time by waves of `concurrency`); a loop by `max`
  *   in flight  a sequence, a choice and a loop take their widest part; a parallel sums its branches; a
  *          map multiplies its body by `concurrency` (at most its items); a swarm has all members at once
+ *
+ * Each kind's own rule is its module's `bound` and `width` (`kinds/<kind>.ts`); this file sums them.
  */
 import type { Flow, FlowNode } from "../ast.ts";
+import { type BoundKit, kindOf } from "../kinds/index.ts";
 
 /** One node's (or a flow's) worst case. */
 export interface Bound {
@@ -32,7 +35,8 @@ export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
 /** How many times a `partial` finish continues a node, when neither the node nor the flow says. */
 export const DEFAULT_CONTINUATIONS = 2;
 
-const ZERO: Bound = { turns: 0, ms: 0, waits: false };
+/** No turn, no time. */
+export const ZERO: Bound = { turns: 0, ms: 0, waits: false };
 
 /** Where a timeout came from, for the plan. */
 export type TimeoutSource = "node" | "flow" | "default";
@@ -58,74 +62,9 @@ export function computeBounds(
 		return b;
 	};
 	const widest = (list: readonly FlowNode[]): number => Math.max(0, ...list.map(width));
-	const width = (node: FlowNode): number => {
-		switch (node.kind) {
-			case "agent":
-				return 1;
-			case "check":
-			case "commit":
-			case "ask":
-				return 0;
-			case "flow":
-				return calleeBound(node)?.inFlight ?? 1;
-			case "choice":
-				return Math.max(widest(node.otherwise), ...node.cases.map((c) => widest(c.body)));
-			case "parallel":
-				return node.branches.reduce((a, b) => a + widest(b.body), 0);
-			case "map": {
-				const items = node.items?.length ?? node.max?.value ?? 1;
-				return Math.min(items, node.concurrency?.value ?? 1) * widest(node.body);
-			}
-			case "loop":
-				return widest(node.body);
-			case "swarm":
-				return node.members.reduce((a, m) => a + m.count, 0);
-		}
-	};
-	const bound = (node: FlowNode): Bound => {
-		switch (node.kind) {
-			case "agent": {
-				const continuations =
-					node.handoff?.continuations?.value ?? flow.handoff?.continuations?.value ?? DEFAULT_CONTINUATIONS;
-				const turns = (1 + (node.retry?.value ?? 0)) * (1 + continuations);
-				return { turns, ms: turns * turnTimeout(node, flow).ms, waits: false };
-			}
-			case "check":
-				return { turns: 0, ms: node.timeout?.value ?? DEFAULT_CHECK_TIMEOUT_MS, waits: false };
-			case "commit":
-				return ZERO;
-			case "ask":
-				return node.timeout ? { turns: 0, ms: node.timeout.value, waits: false } : { turns: 0, ms: 0, waits: true };
-			case "flow":
-				return calleeBound(node) ?? ZERO;
-			case "choice":
-				return [...node.cases.map((c) => seq(c.body)), seq(node.otherwise)].reduce(worst, ZERO);
-			case "parallel": {
-				const branches = node.branches.map((b) => seq(b.body));
-				return {
-					turns: branches.reduce((a, b) => a + b.turns, 0),
-					ms: Math.max(0, ...branches.map((b) => b.ms)),
-					waits: branches.some((b) => b.waits),
-				};
-			}
-			case "map": {
-				const body = seq(node.body);
-				const items = node.items?.length ?? node.max?.value ?? 1;
-				const waves = Math.ceil(items / (node.concurrency?.value ?? 1));
-				return { turns: items * body.turns, ms: waves * body.ms, waits: body.waits };
-			}
-			case "loop": {
-				const body = seq(node.body);
-				const max = node.max?.value ?? 1;
-				return { turns: max * body.turns, ms: max * body.ms, waits: body.waits };
-			}
-			case "swarm": {
-				const members = node.members.reduce((a, m) => a + m.count, 0);
-				const rounds = node.rounds?.value ?? 1;
-				return { turns: rounds * members, ms: rounds * turnTimeout(node, flow).ms, waits: false };
-			}
-		}
-	};
+	const kit: BoundKit = { flow, seq, widest, callee: calleeBound };
+	const width = (node: FlowNode): number => kindOf(node).width(node, kit);
+	const bound = (node: FlowNode): Bound => kindOf(node).bound(node, kit);
 	return { total: { ...seq(flow.nodes), inFlight: widest(flow.nodes) }, nodes };
 }
 
@@ -133,6 +72,7 @@ function sum(a: Bound, b: Bound): Bound {
 	return { turns: a.turns + b.turns, ms: a.ms + b.ms, waits: a.waits || b.waits };
 }
 
-function worst(a: Bound, b: Bound): Bound {
+/** The worse of two cases (a choice takes its worst case). */
+export function worst(a: Bound, b: Bound): Bound {
 	return { turns: Math.max(a.turns, b.turns), ms: Math.max(a.ms, b.ms), waits: a.waits || b.waits };
 }

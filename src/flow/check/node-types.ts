@@ -3,7 +3,7 @@
  * and the evaluator produces values of exactly these shapes.
  */
 import { ERROR_KINDS } from "../../runtime/result.ts";
-import type { AskNode, FlowNode } from "../ast.ts";
+import type { AskNode } from "../ast.ts";
 import {
 	BOOLEAN,
 	enumOf,
@@ -87,20 +87,4 @@ export function askType(node: AskNode): Type {
 export function agentType(output: Type | undefined, verdict: boolean): Type {
 	if (verdict) return VERDICT_TYPE;
 	return output ?? TEXT;
-}
-
-/** Kinds whose output is typed by the kind itself (everything but agents, blocks and calls). */
-export function fixedType(node: FlowNode): Type | undefined {
-	switch (node.kind) {
-		case "check":
-			return CHECK_TYPE;
-		case "commit":
-			return COMMIT_TYPE;
-		case "ask":
-			return askType(node);
-		case "swarm":
-			return SWARM_TYPE;
-		default:
-			return undefined;
-	}
 }

@@ -4,7 +4,8 @@
  */
 import { didYouMean, nearest } from "../../faults/index.ts";
 import { type Range, withArticle } from "../../text/index.ts";
-import { allNodes, hasSection } from "../ast.ts";
+import { allNodes } from "../ast.ts";
+import { hasSection } from "../kinds/index.ts";
 import { report, type Walk } from "./walk.ts";
 
 /** Checks the sections and gives each prose node's text by id. */

@@ -4,9 +4,7 @@
  */
 import type { FlowNode } from "../ast.ts";
 import type { Type } from "../types/index.ts";
-import { checkAgent } from "./agent.ts";
-import { checkChoice, checkLoop, checkMap, checkParallel } from "./blocks.ts";
-import { checkAsk, checkCall, checkCheck, checkCommit, checkSwarm } from "./leaves.ts";
+import { kindOf } from "../kinds/index.ts";
 import type { Scope } from "./scope.ts";
 import type { Walk } from "./walk.ts";
 
@@ -40,27 +38,7 @@ export function checkSequence(w: Walk, nodes: readonly FlowNode[], scope: Scope)
 	return { scope: here, types, ...(last ? { last } : {}) };
 }
 
+/** Each kind checks itself (its module's `check`: `check/agent.ts`, `check/blocks.ts`, `check/leaves.ts`). */
 function checkNode(w: Walk, node: FlowNode, scope: Scope): Type {
-	switch (node.kind) {
-		case "agent":
-			return checkAgent(w, node, scope);
-		case "choice":
-			return checkChoice(w, node, scope);
-		case "parallel":
-			return checkParallel(w, node, scope);
-		case "map":
-			return checkMap(w, node, scope);
-		case "loop":
-			return checkLoop(w, node, scope);
-		case "check":
-			return checkCheck(w, node, scope);
-		case "commit":
-			return checkCommit(w, node, scope);
-		case "ask":
-			return checkAsk(w, node, scope);
-		case "flow":
-			return checkCall(w, node, scope);
-		default:
-			return checkSwarm(w, node, scope);
-	}
+	return kindOf(node).check(w, node, scope);
 }

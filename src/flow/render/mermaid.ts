@@ -11,7 +11,7 @@
  */
 import type { FlowNode } from "../ast.ts";
 import type { CheckedFlow } from "../check/index.ts";
-import { blockFacts } from "./phrases.ts";
+import { kindOf, type MermaidKit } from "../kinds/index.ts";
 
 /** Characters that would end a label or read as markup, as Mermaid's entity codes (`#38;` for `&`). */
 const ENTITIES: Record<string, string> = {
@@ -50,66 +50,26 @@ export function mermaidOf(flow: CheckedFlow): string {
 		return id;
 	};
 
-	const onFail = (node: FlowNode) => (node.onFail ? "on-fail: continue" : "");
-
+	/** Each kind draws itself (its module's `mermaid`); a leaf's box is the id over the kind's lines. */
 	const one = (node: FlowNode, indent: string): string => {
-		const id = node.id.value;
-		switch (node.kind) {
-			case "choice":
-				return subgraph([id, "choice", onFail(node)].filter(Boolean), indent, (inner) => {
-					const decision = next();
-					out.push(`${inner}${decision}{${label(id)}}`);
-					node.cases.forEach((c, i) => {
-						const { first } = seq(c.body, inner);
-						const when = c.name ? `${c.name.value}: ${c.when.text}` : c.when.text;
-						if (first) out.push(`${inner}${decision} -->|${label(when)}| ${first}`);
-						else out.push(`${inner}${decision} -->|${label(when)}| ${next()}([${label(`case ${i + 1}: nothing`)}])`);
-					});
-					const { first } = seq(node.otherwise, inner);
-					out.push(`${inner}${decision} -->|${label("default")}| ${first ?? `${next()}([${label("nothing")}])`}`);
-				});
-			case "parallel":
-				return subgraph([id, "parallel", ...blockFacts(node), onFail(node)].filter(Boolean), indent, (inner) => {
-					for (const b of node.branches) subgraph([b.name.value], inner, (deeper) => seq(b.body, deeper));
-				});
-			case "map":
-				return subgraph([id, "map", ...blockFacts(node), onFail(node)].filter(Boolean), indent, (inner) =>
-					seq(node.body, inner),
-				);
-			case "loop":
-				return subgraph([id, "loop", ...blockFacts(node), onFail(node)].filter(Boolean), indent, (inner) => {
-					const { first, last } = seq(node.body, inner);
-					if (first && last && node.until)
-						out.push(`${inner}${last} -.->|${label(`until ${node.until.text}`)}| ${first}`);
-				});
-			case "swarm":
-				return subgraph([id, "swarm", ...blockFacts(node), onFail(node)].filter(Boolean), indent, (inner) => {
-					for (const m of node.members)
-						out.push(`${inner}${next()}[${label(m.count > 1 ? `${m.agent.value} ×${m.count}` : m.agent.value)}]`);
-				});
-			default: {
+		const onFail = node.onFail ? "on-fail: continue" : "";
+		const kit: MermaidKit = {
+			flow,
+			indent,
+			onFail,
+			out,
+			next,
+			label,
+			seq,
+			subgraph,
+			box: (lines) => {
 				const box = next();
-				out.push(`${indent}${box}[${label(id, ...leaf(node, flow), onFail(node))}]`);
+				out.push(`${indent}${box}[${label(node.id.value, ...lines, onFail)}]`);
 				return box;
-			}
-		}
+			},
+		};
+		return kindOf(node).mermaid(node, kit);
 	};
 	seq(flow.nodes, "  ");
 	return `${out.join("\n")}\n`;
-}
-
-/** What a leaf box says under its id: the agent for agents, the callee and its input for calls. */
-function leaf(node: FlowNode, flow: CheckedFlow): string[] {
-	switch (node.kind) {
-		case "agent":
-			return node.agent
-				? [node.agent.value]
-				: [`${(node.among ?? []).map((a) => a.value).join(", ")} (from ${node.agentFrom?.text ?? "?"})`];
-		case "flow": {
-			const callee = flow.callees.get(node.id.value);
-			return [`flow ${node.callee?.value ?? callee?.name.value ?? ""}`, `input: ${node.input?.text ?? ""}`];
-		}
-		default:
-			return [node.kind];
-	}
 }

@@ -10,6 +10,7 @@
 import type { FlowNode, NodeKind } from "../ast.ts";
 import type { Bound, CheckedFlow, TimeoutSource } from "../check/index.ts";
 import { typeToString } from "../types/index.ts";
+import { kindOf } from "../kinds/index.ts";
 import { budgetOf, describeNode } from "./plan-node.ts";
 import { boundsUnder } from "./run-bounds.ts";
 
@@ -125,13 +126,10 @@ export function planOf(flow: CheckedFlow, options: PlanOptions): PlanRow[] {
 		seq(body, depth + 1);
 	};
 	const children = (node: FlowNode, depth: number) => {
-		if (node.kind === "choice") {
-			for (const [i, c] of node.cases.entries())
-				group(`case ${c.name?.value ?? i + 1} · when ${c.when.text}`, c.body, depth + 1);
-			group("default", node.otherwise, depth + 1);
-		} else if (node.kind === "parallel") {
-			for (const b of node.branches) group(`branch ${b.name.value}`, b.body, depth + 1);
-		} else if (node.kind === "map" || node.kind === "loop") seq(node.body, depth + 1);
+		for (const { label, body } of kindOf(node).bodies(node)) {
+			if (label === undefined) seq(body, depth + 1);
+			else group(label, body, depth + 1);
+		}
 	};
 	seq(flow.nodes, 1);
 	return rows;

@@ -5,6 +5,7 @@
  */
 import type { FlowNode } from "../ast.ts";
 import { type Bound, type CheckedFlow, computeBounds } from "../check/index.ts";
+import { kindOf } from "../kinds/index.ts";
 
 /** Every node's bound, and the flow's, under an optional run timeout (without one: the checker's own). */
 export function boundsUnder(
@@ -21,20 +22,5 @@ export function boundsUnder(
 }
 
 function withTimeout(node: FlowNode, ms: number): FlowNode {
-	const at = { value: ms, range: node.range };
-	const seq = (list: readonly FlowNode[]) => list.map((n) => withTimeout(n, ms));
-	switch (node.kind) {
-		case "agent":
-		case "swarm":
-			return { ...node, timeout: at };
-		case "choice":
-			return { ...node, cases: node.cases.map((c) => ({ ...c, body: seq(c.body) })), otherwise: seq(node.otherwise) };
-		case "parallel":
-			return { ...node, branches: node.branches.map((b) => ({ ...b, body: seq(b.body) })) };
-		case "map":
-		case "loop":
-			return { ...node, body: seq(node.body) };
-		default:
-			return node;
-	}
+	return kindOf(node).timed(node, ms, (list) => list.map((n) => withTimeout(n, ms)));
 }

@@ -6,12 +6,11 @@
 import { addUsage, emptyUsage } from "../../runtime/usage.ts";
 import type { FlowNode } from "../ast.ts";
 import type { Value } from "../types/index.ts";
-import { findLedger, runAgent } from "./agent.ts";
+import { findLedger } from "./agent.ts";
+import { runnerOf } from "./kinds.ts";
 import { createLedger } from "./ledger.ts";
 import { type EndedVisit, endedOf } from "./record.ts";
-import { runChoice, runLoop, runMap, runParallel } from "./blocks.ts";
-import { runAsk, runCall, runCheck, runCommit, runSwarm } from "./leaves.ts";
-import { type Frame, frameCwd, type VisitRecord } from "./values.ts";
+import type { Frame, VisitRecord } from "./values.ts";
 import type { World } from "./world.ts";
 
 /** How a sequence ended: the last record, or the failure that stopped it and where it started. */
@@ -132,44 +131,15 @@ export async function runVisit(
 	return out;
 }
 
-async function dispatch(
+/** Each kind runs itself (its runner in `kinds.ts`). */
+function dispatch(
 	world: World,
 	node: FlowNode,
 	frame: Frame,
 	visit: string,
 	signal: AbortSignal,
 ): Promise<{ record: VisitRecord; failedAt?: string }> {
-	switch (node.kind) {
-		case "agent":
-			return {
-				record: await runAgent(
-					world,
-					node,
-					frame,
-					visit,
-					signal,
-					node.reads.some((r) => r.root === "diff") ? await world.diff(frameCwd(frame, world)) : undefined,
-				),
-			};
-		case "choice":
-			return runChoice(world, node, frame, visit, signal);
-		case "parallel":
-			return runParallel(world, node, frame, visit, signal);
-		case "map":
-			return runMap(world, node, frame, visit, signal);
-		case "loop":
-			return runLoop(world, node, frame, visit, signal);
-		case "check":
-			return { record: await runCheck(world, node, visit, signal, frame) };
-		case "commit":
-			return { record: await runCommit(world, node, frame) };
-		case "ask":
-			return { record: await runAsk(world, node, frame, visit, signal) };
-		case "flow":
-			return runCall(world, node, frame, visit, signal);
-		case "swarm":
-			return { record: await runSwarm(world, node, frame, visit, signal) };
-	}
+	return runnerOf(node).run(world, node, frame, visit, signal);
 }
 
 /** A journaled end as a live record: a block's ledger is rebuilt, a verdict's effect re-applied to its ledger. */

@@ -1,0 +1,65 @@
+/**
+ * A call: another flow run whole as one node (`flow: <name>` with `input: <address>`). Its output, bounds
+ * and turns in flight are its callee's, which the checker checks whole.
+ */
+import type { CallNode } from "../ast.ts";
+import type { Entry } from "../build/context.ts";
+import { base, type NodeInput } from "../build/node.ts";
+import { ZERO } from "../check/bounds.ts";
+import { checkCall } from "../check/leaves.ts";
+import { typeToString } from "../types/index.ts";
+import type { KindModule } from "./kind.ts";
+import { address, text } from "./keys.ts";
+
+/** The flow kind (a call). */
+export const flowKind: KindModule<CallNode, "flow"> = {
+	kind: "flow",
+	kindKeys: [{ key: "flow", schema: text("Another flow, by name, run whole as one node."), requires: ["input"] }],
+	keys: { input: address("What the called flow receives: an address, never a literal.") },
+	noRetry: "rerunning a flow would ask answered questions and commit again; retry inside the callee",
+	section: false,
+	read: readCall,
+	check: (w, node, scope) => checkCall(w, node, scope),
+	output: () => undefined,
+	bodies: () => [],
+	bound: (node, { callee }) => callee(node) ?? ZERO,
+	width: (node, { callee }) => callee(node)?.inFlight ?? 1,
+	timed: (node) => node,
+	plan(node, row, c) {
+		const callee = c.flow.callees.get(node.id.value);
+		row.what = `flow ${node.callee?.value ?? ""}${callee ? ` (${c.display(callee.file)})` : ""}`;
+		if (node.input) row.settings = [`input ${node.input.text}`];
+		const type = c.flow.types.get(node.id.value);
+		if (type && type.kind !== "text") row.output = typeToString(type);
+	},
+	mermaid(node, m) {
+		const callee = m.flow.callees.get(node.id.value);
+		return m.box([`flow ${node.callee?.value ?? callee?.name.value ?? ""}`, `input: ${node.input?.text ?? ""}`]);
+	},
+	graph(node, g) {
+		const callee = g.flow.callees.get(node.id.value);
+		const body = callee ? g.sequence(callee.nodes, g.address, callee) : g.nothing();
+		return g.block(`flow ${node.callee?.value ?? ""}`, [node.input ? `input: ${node.input.text}` : "", g.onFail], body);
+	},
+};
+
+/** `flow: <name>` with `input: <address>`. */
+export function readCall(n: NodeInput): CallNode {
+	const { ctx, keys, path } = n;
+	const callee = ctx.str(keys.get("flow") as Entry, `${path}.flow`, "a flow's name");
+	const node = { kind: "flow", ...base(n) } as CallNode;
+	if (callee) node.callee = callee;
+	const input = keys.get("input");
+	if (!input)
+		ctx.report(
+			"missing-key",
+			(keys.get("flow") as Entry).keyRange,
+			`${path}.input`,
+			"a `flow` node needs `input:`, an address (use `input` to pass this flow's input on)",
+		);
+	else {
+		const a = ctx.address(input, `${path}.input`);
+		if (a) node.input = a;
+	}
+	return node;
+}

@@ -1,0 +1,95 @@
+/**
+ * A parallel: named branches started at once (`copies`, `fail-fast`, `join`). Its turns are its branches'
+ * sum, its time the longest branch; in flight, every branch at once.
+ */
+import type { ParallelNode } from "../ast.ts";
+import { blockOptions } from "../build/blocks.ts";
+import type { Entry } from "../build/context.ts";
+import { base, type NodeInput, readSequence } from "../build/node.ts";
+import { ID_PATTERN } from "../build/words.ts";
+import { checkParallel } from "../check/blocks.ts";
+import { blockFacts } from "../render/phrases.ts";
+import type { KindModule } from "./kind.ts";
+import { KEY, ref } from "./keys.ts";
+import { joinText } from "./labels.ts";
+
+/** The parallel kind. */
+export const parallelKind: KindModule<ParallelNode, "parallel"> = {
+	kind: "parallel",
+	kindKeys: [
+		{
+			key: "parallel",
+			schema: {
+				type: "object",
+				minProperties: 2,
+				propertyNames: { pattern: ID_PATTERN.source },
+				additionalProperties: ref("sequence"),
+				description: "Named branches started at once.",
+			},
+		},
+	],
+	keys: { copies: KEY.copies, "fail-fast": KEY["fail-fast"], join: KEY.join },
+	noRetry: "retry the nodes inside the branches",
+	section: false,
+	read: readParallel,
+	check: (w, node, scope) => checkParallel(w, node, scope),
+	output: () => undefined,
+	bodies: (node) => node.branches.map((b) => ({ label: `branch ${b.name.value}`, body: b.body })),
+	bound(node, { seq }) {
+		const branches = node.branches.map((b) => seq(b.body));
+		return {
+			turns: branches.reduce((a, b) => a + b.turns, 0),
+			ms: Math.max(0, ...branches.map((b) => b.ms)),
+			waits: branches.some((b) => b.waits),
+		};
+	},
+	width: (node, { widest }) => node.branches.reduce((a, b) => a + widest(b.body), 0),
+	timed: (node, _ms, seq) => ({ ...node, branches: node.branches.map((b) => ({ ...b, body: seq(b.body) })) }),
+	plan(node, row) {
+		row.what = "parallel";
+		row.settings = [
+			...blockFacts(node),
+			...(node.failFast?.value ? ["fail-fast"] : []),
+			...(node.join ? [`join ${joinText(node.join.value)}`] : []),
+		];
+	},
+	mermaid: (node, m) =>
+		m.subgraph([node.id.value, "parallel", ...blockFacts(node), m.onFail].filter(Boolean), m.indent, (inner) => {
+			for (const b of node.branches) m.subgraph([b.name.value], inner, (deeper) => m.seq(b.body, deeper));
+		}),
+	graph: (node, g) =>
+		g.block(
+			`parallel${g.facts}`,
+			[g.onFail],
+			g.side(node.branches.map((b) => g.branch(b.name.value, g.sequence(b.body, `${g.address}/${b.name.value}`)))),
+		),
+};
+
+/** Reads a parallel: `parallel: { branch: [nodes], ... }`, at least two branches. */
+export function readParallel(n: NodeInput): ParallelNode {
+	const { ctx, keys, path } = n;
+	const main = keys.get("parallel") as Entry;
+	const entries = ctx.entries(main.value);
+	const branches: ParallelNode["branches"] = [];
+	if (!entries || entries.length < 2)
+		ctx.report(
+			"key-type",
+			main.range,
+			`${path}.parallel`,
+			"`parallel` maps at least two branch names to lists of nodes",
+		);
+	for (const e of entries ?? []) {
+		if (!ID_PATTERN.test(e.key))
+			ctx.report(
+				"key-type",
+				e.keyRange,
+				`${path}.parallel`,
+				`a branch name is a name like \`tests\`, not \`${e.key}\``,
+			);
+		branches.push({
+			name: { value: e.key, range: e.keyRange },
+			body: readSequence(ctx, e.value, e.range, path, n.refused, `the branch \`${e.key}\``),
+		});
+	}
+	return { kind: "parallel", ...base(n), branches, ...blockOptions(ctx, keys, path) };
+}
