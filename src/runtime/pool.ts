@@ -8,9 +8,10 @@
  *   finally { await pool.closeAll(); }
  */
 import type { AgentDef } from "../agents/agent.ts";
-import { type AbortOutcome, abortOutcome } from "./abort.ts";
+import { abortFailure } from "./abort.ts";
 import { budgetedSpawn } from "./budget.ts";
-import type { Result } from "./result.ts";
+import type { Failure } from "./failure.ts";
+import { flatFailure, type Result } from "./result.ts";
 import type { Subagent } from "./subagent.ts";
 import { createTrail, type Trail } from "./trail.ts";
 import { emptyUsage } from "./usage.ts";
@@ -60,7 +61,7 @@ interface Slot {
 	key: string;
 	sub?: Subagent;
 	/** Why every turn of this slot fails without asking (a refused hold, a failed spawn, a close). */
-	failure?: AbortOutcome;
+	failure?: Failure;
 	/** Turns of one session run one after another: a pi session answers one prompt at a time. */
 	queue: Promise<unknown>;
 	closing?: Promise<void>;
@@ -93,18 +94,18 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 		}
 		return options.path ? `${options.path}/${text}` : text;
 	};
-	const stopped = (): AbortOutcome | undefined => {
-		if (options.signal?.aborted) return abortOutcome(options.signal);
-		if (closed) return { errorKind: "aborted", error: "aborted: the pool is closed" };
+	const stopped = (): Failure | undefined => {
+		if (options.signal?.aborted) return abortFailure(options.signal);
+		if (closed) return { kind: "aborted", message: "aborted: the pool is closed" };
 		const spent = options.budget?.exceeded();
-		if (spent) return { errorKind: "budget", error: spent };
+		if (spent) return { kind: "budget", message: spent };
 		return undefined;
 	};
-	const failed = (agent: AgentDef, why: AbortOutcome, model = modelOf(agent)): Result => {
-		return { agent: agent.name, output: "", messages: [], usage: emptyUsage(), model, ok: false, ...why };
+	const failed = (agent: AgentDef, why: Failure, model = modelOf(agent)): Result => {
+		return { agent: agent.name, output: "", messages: [], usage: emptyUsage(), model, ok: false, ...flatFailure(why) };
 	};
-	const refuse = (agent: AgentDef, label: string, why: AbortOutcome): Result => {
-		emit({ type: "refused", agent: agent.name, label, error: why.error, errorKind: why.errorKind });
+	const refuse = (agent: AgentDef, label: string, why: Failure): Result => {
+		emit({ type: "refused", agent: agent.name, label, error: why.message, errorKind: why.kind });
 		return trail.record(failed(agent, why));
 	};
 	const track = <T>(work: Promise<T>): Promise<T> => {
@@ -130,7 +131,7 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 			// Spawning throws only when pi refuses to create the session (an unknown model, say): that is
 			// this turn's failure, not the workflow's crash.
 			const message = error instanceof Error ? error.message : String(error);
-			slot.failure = { errorKind: "provider", error: message };
+			slot.failure = { kind: "provider", message };
 			emit({ type: "spawn", ...base, model: modelOf(agent), error: message });
 		}
 		return slot;
@@ -141,7 +142,7 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 		if (stop) return refuse(slot.agent, label, stop);
 		const sub = slot.sub;
 		if (!sub || slot.failure)
-			return trail.record(failed(slot.agent, slot.failure ?? { errorKind: "aborted", error: "aborted" }));
+			return trail.record(failed(slot.agent, slot.failure ?? { kind: "aborted", message: "aborted" }));
 		const who = { agent: slot.agent.name, subagent: sub.id, model: sub.model, label };
 		emit({ type: "turn_start", ...who });
 		let result: Result;
@@ -155,16 +156,12 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 			});
 		} catch (error) {
 			// The port promises never to throw for a failed turn; one that does still yields a value.
-			result = failed(
-				slot.agent,
-				{ errorKind: "provider", error: String((error as Error)?.message ?? error) },
-				sub.model,
-			);
+			result = failed(slot.agent, { kind: "provider", message: String((error as Error)?.message ?? error) }, sub.model);
 		}
 		// The subagent only knows its signal fired; the reason says whether that was a deadline, a stop or
 		// a sibling's failure.
 		if (!result.ok && result.errorKind === "aborted" && options.signal?.aborted) {
-			result = { ...result, ...abortOutcome(options.signal) };
+			result = { ...result, ...flatFailure(abortFailure(options.signal)) };
 		}
 		emit({
 			type: "turn_end",
@@ -180,7 +177,7 @@ export function createPool(options: WorkflowOptions, trail: Trail = createTrail(
 	function closeSlot(slot: Slot): Promise<void> {
 		slot.closing ??= (async () => {
 			await slot.queue;
-			slot.failure ??= { errorKind: "aborted", error: "aborted: the subagent was closed" };
+			slot.failure ??= { kind: "aborted", message: "aborted: the subagent was closed" };
 			const sub = slot.sub;
 			if (!sub) return;
 			try {

@@ -6,7 +6,8 @@
 import type { AgentDef } from "../../agents/index.ts";
 import { join } from "node:path";
 import { formatDuration } from "../../runtime/duration.ts";
-import type { ErrorKind, Result } from "../../runtime/result.ts";
+import type { Failure, FailureKind } from "../../runtime/failure.ts";
+import type { Result } from "../../runtime/result.ts";
 import type { Subagent } from "../../runtime/subagent.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
 import type { TransportPolicy } from "../../runtime/transport.ts";
@@ -346,8 +347,7 @@ function recordOf(
 ): VisitRecord {
 	if (!r.ok) {
 		if (r.errorKind === "aborted" && signal.aborted) return { ok: false, error: stopKind(world, signal) };
-		const kind: ErrorKind =
-			r.errorKind === "aborted" ? (stopKind(world, signal).kind as ErrorKind) : (r.errorKind ?? "provider");
+		const kind: FailureKind = r.errorKind === "aborted" ? stopKind(world, signal).kind : (r.errorKind ?? "provider");
 		const message = kind === "timeout" ? `timed out after ${formatDuration(timeoutMs)}` : (r.error ?? "failed");
 		// The refusal is the cause; what ended the turn afterwards (no steps left, a timeout) comes second.
 		const refused = lastRefusal(r.messages);
@@ -401,7 +401,7 @@ function safeName(text: string): string {
 }
 
 /** A stop of the run is `stopped`; a cut by a fail-fast sibling is `cancelled`. */
-export function stopKind(world: World, signal: AbortSignal): { kind: string; message: string } {
+export function stopKind(world: World, signal: AbortSignal): Failure<"stopped" | "cancelled"> {
 	if (world.options.signal?.aborted) return { kind: "stopped", message: "the run was stopped" };
 	if (signal.aborted) return { kind: "cancelled", message: "cut by a failing sibling (fail-fast)" };
 	return { kind: "stopped", message: "stopped" };
