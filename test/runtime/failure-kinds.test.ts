@@ -4,6 +4,8 @@
  * the same set, and a kind outside it does not compile. The report's `kindWords` is the exhaustive
  * `switch` that makes a new kind a compile error until it is worded (`tsc` is that test; here its proof).
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERROR_TYPE } from "../../src/flow/check/node-types.ts";
 import { kindWords } from "../../src/report/kind-words.ts";
@@ -68,5 +70,25 @@ describe("reading a failure a journal wrote", () => {
 		expect(readFailure({ kind: "later-kind", message: "x" })).toEqual({ kind: "unknown", message: "x" });
 		expect(readFailure("boom")).toEqual({ kind: "unknown", message: "boom" });
 		expect(readFailure(undefined)).toBeUndefined();
+	});
+});
+
+describe("the flow guide's table of kinds", () => {
+	it("lists every kind, with the table's retry, stop and decision columns", () => {
+		const guide = readFileSync(join(import.meta.dirname, "../../docs/flows.md"), "utf8");
+		const section = guide.slice(guide.indexOf("`x.error.kind` is one of a closed set"));
+		const table = section.slice(section.indexOf("\n| kind |"), section.indexOf("\n\n", section.indexOf("\n| kind |")));
+		const rows = table.split("\n").filter((l) => /^\| `[a-z-]+`/.test(l));
+		const listed = rows.flatMap((r) => [...(r.split("|")[1] ?? "").matchAll(/`([a-z-]+)`/g)].map((m) => m[1]));
+		expect([...listed].sort()).toEqual([...FAILURE_KINDS].sort());
+		for (const r of rows) {
+			const [, names = "", , retry = "", stop = "", final = ""] = r.split("|");
+			for (const [, k] of names.matchAll(/`([a-z-]+)`/g)) {
+				const spec = FAILURE_KIND_TABLE[k as FailureKind];
+				expect(retry.includes("yes"), `${k} retry`).toBe(spec.retry);
+				expect(stop.includes("yes"), `${k} stop`).toBe(spec.stop);
+				expect(final.includes("yes"), `${k} final`).toBe(spec.final);
+			}
+		}
 	});
 });
