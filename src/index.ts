@@ -12,6 +12,7 @@
 // Workflows: the combinators, the pool and the trail they run on, their results and events.
 export * from "./combinators/index.ts";
 export type { ErrorKind, Result } from "./runtime/result.ts";
+export { FAILURE_KIND_TABLE, FAILURE_KINDS, type Failure, type FailureKind } from "./runtime/failure.ts";
 export type { Usage } from "./runtime/usage.ts";
 export type { Spawn, SpawnRequest, Subagent } from "./runtime/subagent.ts";
 

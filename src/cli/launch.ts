@@ -84,8 +84,8 @@ export function report(outcome: RunOutcome, args: Args, io: Io): number {
 				? result.error.slice(result.failedAt.length + 2)
 				: result.error;
 		io.stderr(`pi-flows: the run failed at ${result.failedAt}: ${why}`);
-		const cause = result.visits.findLast((v) => v.path === result.failedAt)?.error;
-		if (decidedByFlow(result.errorKind, cause?.split(":")[0])) {
+		const cause = result.visits.findLast((v) => v.path === result.failedAt)?.errorKind;
+		if (decidedByFlow(result.errorKind, cause)) {
 			io.stderr(
 				"pi-flows: the flow itself decided this, so a resume would decide the same: change the flow, the script or the input and run again",
 			);

@@ -58,8 +58,8 @@ export { labelBranches, readBranches } from "./branches.ts";
 export { failedBy, failure, readWorkflow, type WorkflowResult } from "./workflow-result.ts";
 // The runtime a combinator is written over, re-exported so a workflow author needs one import.
 export {
-	type AbortOutcome,
-	abortOutcome,
+	type AbortFailure,
+	abortFailure,
 	cancelReason,
 	deadline,
 	stopReason,

@@ -7,6 +7,7 @@ import type { AskAnswer } from "../flow/index.ts";
 import { HANDOFF_STATUSES, type HandoffDocument, renderHandoff } from "../handoff/index.ts";
 import { journalState } from "../runs/index.ts";
 import { clip, clock, esc, shown } from "./format.ts";
+import { kindWords } from "./kind-words.ts";
 import type { RunModel } from "./model.ts";
 import type { RunData } from "./read.ts";
 
@@ -92,7 +93,7 @@ export function faultsHtml(data: RunData, model: RunModel): string {
 	else if (lastEnd.ok) out.push(`<p class="outcome outcome-ok">The run ended well.</p>`);
 	else
 		out.push(
-			`<p class="outcome outcome-failed">The run failed${lastEnd.failedAt ? ` at <code>${esc(lastEnd.failedAt)}</code>` : ""}${lastEnd.errorKind ? ` (${esc(lastEnd.errorKind)})` : ""}: ${esc(why({ ...lastEnd, error: lastEnd.error ?? result?.error }))}</p>`,
+			`<p class="outcome outcome-failed">The run failed${lastEnd.failedAt ? ` at <code>${esc(lastEnd.failedAt)}</code>` : ""}${lastEnd.errorKind ? ` (${esc(lastEnd.errorKind)})` : ""}: ${esc(why({ ...lastEnd, error: lastEnd.error ?? result?.error }))}</p>${lastEnd.errorKind ? `<p class="kind-words">${esc(kindWords(lastEnd.errorKind))}</p>` : ""}`,
 		);
 	const earlier = ends.filter((e) => e !== lastEnd && !e.ok);
 	if (earlier.length)

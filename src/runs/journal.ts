@@ -6,8 +6,10 @@
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { AskAnswer, EndedVisit } from "../flow/run/index.ts";
 import type { Value } from "../flow/types/index.ts";
+import type { FailureKind } from "../runtime/failure.ts";
 import type { Usage } from "../runtime/usage.ts";
 import { APPEND_NO_LINK } from "./files.ts";
+import { readEntry } from "./read-entry.ts";
 
 /** Every fact a journal holds. */
 export type JournalEntry =
@@ -33,7 +35,7 @@ export type JournalEntry =
 			life: number;
 			ok: boolean;
 			error?: string;
-			errorKind?: string;
+			errorKind?: FailureKind;
 			failedAt?: string;
 			output?: unknown;
 			at: string;
@@ -80,7 +82,7 @@ export function readJournal(
 	for (const [i, line] of lines.entries()) {
 		if (!line.trim()) continue;
 		try {
-			entries.push(JSON.parse(line) as JournalEntry);
+			entries.push(readEntry(JSON.parse(line) as JournalEntry));
 		} catch {
 			return {
 				ok: false,

@@ -155,7 +155,10 @@ function parse(raw: string): LockInfo | undefined {
 		const v = JSON.parse(raw) as Partial<LockInfo>;
 		if (v && typeof v === "object" && typeof v.pid === "number" && typeof v.host === "string")
 			return { pid: v.pid, host: v.host, startedAt: String(v.startedAt ?? "?") };
-	} catch {}
+	} catch {
+		// Not JSON (torn mid-write, or not ours) reads as no holder: a lock is replaced (and the note says so),
+		// a release leaves a file it cannot tell is its own, and a takeover mutex is treated as busy.
+	}
 	return undefined;
 }
 

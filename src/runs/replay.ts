@@ -6,19 +6,23 @@
  */
 import type { EndedVisit, Replay } from "../flow/index.ts";
 import type { Value } from "../flow/types/index.ts";
+import { FAILURE_KIND_TABLE, FAILURE_KINDS, type FailureKind } from "../runtime/failure.ts";
 import type { JournalEntry } from "./journal.ts";
 
 const WRITING = new Set(["write", "edit", "bash", "subagent"]);
-/** Failures the flow itself decided: a resume would decide the same, so it refuses. */
-export const FINAL_KINDS = new Set(["unconverged", "too-many", "condition", "empty-message", "schema-final"]);
+/** Failures the flow itself decided (the kinds `final` in the failure table): a resume would decide the same. */
+export const FINAL_KINDS: ReadonlySet<FailureKind> = new Set(FAILURE_KINDS.filter((k) => FAILURE_KIND_TABLE[k].final));
 
 /**
  * Whether a failed run ended by the flow's own decision, so a resume would decide the same: its kind is
  * final, or it is a `child` failure whose innermost visit (where it started) failed with a final kind. The
  * CLI offers a resume only when this is false, and the resume refuses only when it is true: one rule.
  */
-export function decidedByFlow(errorKind: string | undefined, causeKind: string | undefined): boolean {
-	return FINAL_KINDS.has(errorKind ?? "") || (errorKind === "child" && FINAL_KINDS.has(causeKind ?? ""));
+export function decidedByFlow(errorKind: FailureKind | undefined, causeKind: FailureKind | undefined): boolean {
+	if (!errorKind) return false;
+	return (
+		FAILURE_KIND_TABLE[errorKind].final || (errorKind === "child" && !!causeKind && FAILURE_KIND_TABLE[causeKind].final)
+	);
 }
 
 /** What a journal says about a run. */
@@ -28,7 +32,7 @@ export interface JournalState {
 	/** How the last life ended, when it did. */
 	end?: Extract<JournalEntry, { type: "run_end" }>;
 	/** The error kind of the visit the last life's failure started at. */
-	causeKind?: string;
+	causeKind?: FailureKind;
 	/** Visits cut mid-turn after calling a tool that writes. */
 	inDoubt: string[];
 	/** Visits cut mid-turn. */

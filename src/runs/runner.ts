@@ -21,6 +21,7 @@ import {
 } from "../flow/index.ts";
 import { checkFlowText } from "../load/index.ts";
 import { fanOutEvents } from "../runtime/events.ts";
+import { flatFailure } from "../runtime/result.ts";
 import { emptyUsage } from "../runtime/usage.ts";
 import { writeAtomic } from "./files.ts";
 import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
@@ -89,7 +90,7 @@ export async function startRun(flow: CheckedFlow, input: Value, options: StartOp
 	const first = sealSnapshot(key.key, runDir, writeSnapshot(runDir, snapshot));
 	const lock = acquireLock(runDir);
 	if (!lock.ok) return { ok: false, refused: lock.message };
-	return life(runDir, flow, input, options, 1, { key: key.key, last: first }, lock);
+	return runLife({ runDir, flow, input, options, life: 1, sealFrom: { key: key.key, last: first }, lock });
 }
 
 /** How a resume treats a turn that was cut after it may have written to the tree. */
@@ -183,11 +184,11 @@ async function resumeLocked(
 	if (Array.isArray(models)) return { ok: false, refused: models.join("; ") };
 	const changed = changedOnDisk(snapshot);
 	const budget: Budget | undefined = options.budget ?? snapshot.settings.budget;
-	const outcome = await life(
-		options.runDir,
-		flow.value,
-		snapshot.input,
-		{
+	const outcome = await runLife({
+		runDir: options.runDir,
+		flow: flow.value,
+		input: snapshot.input,
+		options: {
 			...options,
 			models,
 			runsHome: "",
@@ -198,12 +199,12 @@ async function resumeLocked(
 				: {}),
 			spentBefore: state.spent,
 		},
-		state.lives + 1,
+		life: state.lives + 1,
 		sealFrom,
 		lock,
-		state.replay,
-		read.entries,
-	);
+		replay: state.replay,
+		earlier: read.entries,
+	});
 	if ("refused" in outcome) return outcome;
 	const replayed = outcome.result.visits.length;
 	return {
@@ -252,41 +253,128 @@ function changedOnDisk(snapshot: Snapshot): string | undefined {
 		: undefined;
 }
 
-async function life(
-	runDir: string,
-	flow: CheckedFlow,
-	input: Value,
-	options: StartOptions & { spentBefore?: { tokens: number; cost: number; turns: number } },
-	n: number,
-	sealFrom: SealFrom,
-	lock: HeldLock,
-	replay?: RunOptions["replay"],
-	earlier: readonly JournalEntry[] = [],
-): Promise<RunOutcome | Refusal> {
-	// The first failed write of the run's record stops the run: no turn starts after it, turns in flight are
-	// cut through the run's signal, and the run ends failed (resumable from what the journal holds).
+/** One life of a run: what it runs, where it writes, and what earlier lives left it. */
+interface LifeOptions {
+	runDir: string;
+	flow: CheckedFlow;
+	input: Value;
+	options: StartOptions & { spentBefore?: { tokens: number; cost: number; turns: number } };
+	/** This life's number, from 1. */
+	life: number;
+	/** The seal chain the journal's appends continue. */
+	sealFrom: SealFrom;
+	/** Held for the whole life and released at its end, whatever happens. */
+	lock: HeldLock;
+	/** What earlier lives ended, for a resume. */
+	replay?: RunOptions["replay"];
+	/** Earlier lives' journal entries: `usage.json` counts the whole run. */
+	earlier?: readonly JournalEntry[];
+}
+
+/**
+ * Runs one life of a run in its folder: opens the sealed journal, runs the flow with the run's recorder,
+ * journals how it ended, and writes `usage.json` and `result.json`. The first failed write of the run's
+ * record stops the run (see {@link haltOnFailure}); the lock is released at the end whatever happens.
+ */
+async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
+	const { runDir, options, life: n } = l;
+	const halt = haltOnFailure(options.signal);
+	const journal = sealedJournal(join(runDir, "journal.jsonl"), runDir, l.sealFrom, options.journal);
+	/** One of the runner's own writes to the journal; a failure is a value, as in the recorder. */
+	const record = (what: string, fn: () => void) => {
+		try {
+			fn();
+		} catch (error) {
+			halt.fail(journalFailure(what, error));
+		}
+	};
+	try {
+		record("open", () => journal.open());
+		if (journal.opened())
+			record("life start", () =>
+				journal.append(
+					{ type: "life_start", life: n, at: new Date().toISOString(), pid: process.pid, host: hostname() },
+					true,
+				),
+			);
+		const result = await runFlowOnce(l, journal, halt);
+		// Every failed write reaches `fail` (the recorder's too). A run stopped by it failed because of the
+		// journal, whatever the walk made of the cut ("the run was stopped"): the journal's error is the one to tell.
+		const ending = (): FlowResult => {
+			const failure = halt.failure();
+			return failure ? { ...result, ok: false, ...flatFailure({ kind: "unavailable", message: failure }) } : result;
+		};
+		if (!halt.failure() && !journal.broken()) record("run end", () => journal.append(runEndEntry(n, ending()), true));
+		record("close", () => journal.close());
+		const final = ending();
+		const entries = [...(l.earlier ?? []), ...journal.written];
+		const unwritten = writeEndFiles(runDir, n, final, entries, options.budget);
+		return {
+			runDir,
+			result: final,
+			usage: usageOf(entries, options.budget),
+			...(unwritten.length ? { unwritten } : {}),
+		};
+	} finally {
+		halt.dispose();
+		// Closed already unless the life threw on its way; closing is idempotent, and a failure to close is
+		// recorded like any failed write rather than masking the throw, so the lock is always released.
+		record("close", () => journal.close());
+		l.lock.release();
+	}
+}
+
+/**
+ * The life's stop: the caller's signal, or the first failed write of the run's record. After such a
+ * failure no turn starts, turns in flight are cut through the signal, and the run ends failed (resumable
+ * from what the journal holds); later failures add nothing.
+ */
+function haltOnFailure(signal: AbortSignal | undefined): {
+	signal: AbortSignal;
+	fail(message: string): void;
+	failure(): string | undefined;
+	dispose(): void;
+} {
 	let failure: string | undefined;
 	const stop = new AbortController();
-	const fail = (message: string) => {
-		if (failure) return;
-		failure = message;
-		stop.abort(new Error(message));
+	const onStop = () => stop.abort(signal?.reason);
+	if (signal?.aborted) onStop();
+	signal?.addEventListener("abort", onStop, { once: true });
+	return {
+		signal: stop.signal,
+		fail(message) {
+			if (failure) return;
+			failure = message;
+			stop.abort(new Error(message));
+		},
+		failure: () => failure,
+		dispose: () => signal?.removeEventListener("abort", onStop),
 	};
-	const onStop = () => stop.abort(options.signal?.reason);
-	if (options.signal?.aborted) onStop();
-	options.signal?.addEventListener("abort", onStop, { once: true });
-	const journalPath = join(runDir, "journal.jsonl");
-	// No turn's write or edit reaches the run's own record, nor the project's flows and agents.
-	const root = projectRoot(options.cwd);
-	const home = dirname(runDir);
-	const guarded = [resolvesInside(root, home) ? home : runDir, join(root, ".pi", "flows"), join(root, ".pi", "agents")];
-	// This life's entries are kept as they are written, so usage.json needs no second read of the journal.
+}
+
+/**
+ * The life's journal: each append goes to the file and is sealed, and is kept in `written` (so
+ * `usage.json` needs no second read). After one failed append nothing more is appended, so the journal
+ * stays a prefix of what happened.
+ */
+function sealedJournal(
+	path: string,
+	runDir: string,
+	sealFrom: SealFrom,
+	openFile: StartOptions["journal"] = fileJournal,
+): JournalWriter & { open(): void; opened(): boolean; broken(): boolean; readonly written: JournalEntry[] } {
 	const written: JournalEntry[] = [];
-	// After one failed append nothing more is appended, so the journal stays a prefix of what happened.
 	let broken = false;
 	let file: JournalWriter | undefined;
 	let sealer: JournalSealer | undefined;
-	const journal: JournalWriter = {
+	return {
+		written,
+		open() {
+			file = openFile(path);
+			sealer = journalSealer(sealFrom.key, runDir, sealFrom.last);
+		},
+		opened: () => file !== undefined,
+		broken: () => broken,
 		append(entry, durable) {
 			if (broken || !file || !sealer) return;
 			try {
@@ -311,90 +399,79 @@ async function life(
 			}
 		},
 	};
-	/** One of the runner's own writes to the journal; a failure is a value, as in the recorder. */
-	const record = (what: string, fn: () => void) => {
+}
+
+/**
+ * The flow run on the life's recorder and stop, its turns kept out of the run's own record and the
+ * project's flows and agents. A life whose journal did not open runs nothing and ends failed.
+ */
+async function runFlowOnce(
+	l: LifeOptions,
+	journal: JournalWriter,
+	halt: ReturnType<typeof haltOnFailure>,
+): Promise<FlowResult> {
+	const { runDir, flow, options } = l;
+	const recorder = folderRecorder(runDir, journal, l.life, halt.fail);
+	if (halt.failure()) return { flow: flow.name.value, ok: false, output: "", visits: [], usage: emptyUsage() };
+	const guarded = guardedPaths(options.cwd, runDir);
+	const result = await runFlow(flow, l.input, {
+		...options,
+		spawn: (request) => options.spawn({ ...request, protectedPaths: [...(request.protectedPaths ?? []), ...guarded] }),
+		signal: halt.signal,
+		sessionsDir: join(runDir, "sessions"),
+		recorder,
+		...(l.replay ? { replay: l.replay } : {}),
+		onEvent: fanOutEvents(recorder.onEvent, options.onEvent),
+	});
+	if (!halt.failure()) recorder.flush();
+	return result;
+}
+
+/** What no turn may write or edit: the run's own record, and the project's flows and agents. */
+function guardedPaths(cwd: string, runDir: string): string[] {
+	const root = projectRoot(cwd);
+	const home = dirname(runDir);
+	return [resolvesInside(root, home) ? home : runDir, join(root, ".pi", "flows"), join(root, ".pi", "agents")];
+}
+
+/** The journal's last word on a life. */
+function runEndEntry(life: number, final: FlowResult): JournalEntry {
+	return {
+		type: "run_end",
+		life,
+		ok: final.ok,
+		at: new Date().toISOString(),
+		...(final.error ? { error: final.error } : {}),
+		...(final.errorKind ? { errorKind: final.errorKind } : {}),
+		...(final.failedAt ? { failedAt: final.failedAt } : {}),
+		...(final.ok ? { output: final.output } : {}),
+	};
+}
+
+/** Writes `usage.json` and `result.json`; returns what could not be written (reported, never thrown). */
+function writeEndFiles(
+	runDir: string,
+	life: number,
+	final: FlowResult,
+	entries: readonly JournalEntry[],
+	budget: Budget | undefined,
+): string[] {
+	const unwritten: string[] = [];
+	const attempt = (name: string, write: () => void) => {
 		try {
-			fn();
+			write();
 		} catch (error) {
-			fail(journalFailure(what, error));
+			unwritten.push(`${name}: ${(error as Error).message ?? String(error)}`);
 		}
 	};
-	try {
-		record("open", () => {
-			file = (options.journal ?? fileJournal)(journalPath);
-			sealer = journalSealer(sealFrom.key, runDir, sealFrom.last);
-		});
-		if (file)
-			record("life start", () =>
-				journal.append(
-					{ type: "life_start", life: n, at: new Date().toISOString(), pid: process.pid, host: hostname() },
-					true,
-				),
-			);
-		const recorder = folderRecorder(runDir, journal, n, fail);
-		const result: FlowResult = failure
-			? { flow: flow.name.value, ok: false, output: "", visits: [], usage: emptyUsage() }
-			: await runFlow(flow, input, {
-					...options,
-					spawn: (request) =>
-						options.spawn({ ...request, protectedPaths: [...(request.protectedPaths ?? []), ...guarded] }),
-					signal: stop.signal,
-					sessionsDir: join(runDir, "sessions"),
-					recorder,
-					...(replay ? { replay } : {}),
-					onEvent: fanOutEvents(recorder.onEvent, options.onEvent),
-				});
-		if (!failure) recorder.flush();
-		// Every failed write reaches `fail` (the recorder's too). A run stopped by it failed because of the
-		// journal, whatever the walk made of the cut ("the run was stopped"): the journal's error is the one to tell.
-		const ending = (): FlowResult =>
-			failure ? { ...result, ok: false, error: failure, errorKind: "unavailable" } : result;
-		let final = ending();
-		if (!failure && !broken) {
-			record("run end", () =>
-				journal.append(
-					{
-						type: "run_end",
-						life: n,
-						ok: final.ok,
-						at: new Date().toISOString(),
-						...(final.error ? { error: final.error } : {}),
-						...(final.errorKind ? { errorKind: final.errorKind } : {}),
-						...(final.failedAt ? { failedAt: final.failedAt } : {}),
-						...(final.ok ? { output: final.output } : {}),
-					},
-					true,
-				),
-			);
-		}
-		record("close", () => journal.close());
-		final = ending();
-		const entries = [...earlier, ...written];
-		const usage = usageOf(entries, options.budget);
-		// The result is returned whatever the disk does: a file that cannot be written is reported, not thrown.
-		const unwritten: string[] = [];
-		const attempt = (name: string, write: () => void) => {
-			try {
-				write();
-			} catch (error) {
-				unwritten.push(`${name}: ${(error as Error).message ?? String(error)}`);
-			}
-		};
-		attempt("usage.json", () => writeUsage(runDir, entries, options.budget));
-		attempt("result.json", () =>
-			writeAtomic(
-				join(runDir, "result.json"),
-				`${JSON.stringify({ flow: final.flow, life: n, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage, ...(final.absorbed ? { absorbed: final.absorbed } : {}) }, null, 2)}\n`,
-			),
-		);
-		return { runDir, result: final, usage, ...(unwritten.length ? { unwritten } : {}) };
-	} finally {
-		options.signal?.removeEventListener("abort", onStop);
-		try {
-			journal.close();
-		} catch {}
-		lock.release();
-	}
+	attempt("usage.json", () => writeUsage(runDir, entries, budget));
+	attempt("result.json", () =>
+		writeAtomic(
+			join(runDir, "result.json"),
+			`${JSON.stringify({ flow: final.flow, life, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage, ...(final.absorbed ? { absorbed: final.absorbed } : {}) }, null, 2)}\n`,
+		),
+	);
+	return unwritten;
 }
 
 /**

@@ -5,13 +5,10 @@
  */
 import { formatDuration } from "./duration.ts";
 import { longTimeout } from "./timer.ts";
-import type { ErrorKind } from "./result.ts";
+import type { Failure } from "./failure.ts";
 
-/** How a called-off turn fails. */
-export interface AbortOutcome {
-	errorKind: ErrorKind;
-	error: string;
-}
+/** How a called-off turn fails: a deadline, a person's stop, or a plain abort (a fail-fast cut included). */
+export type AbortFailure = Failure<"timeout" | "stopped" | "aborted">;
 
 const STOPPED = "StoppedError";
 const CANCELLED = "CancelledError";
@@ -30,8 +27,8 @@ export function stopReason(): DOMException {
 }
 
 /**
- * A reason for work called off because something else already failed (`failFast`). `ErrorKind` has no
- * `cancelled`, so it fails as `aborted` and the words say which.
+ * A reason for work called off because something else already failed (`failFast`). A turn cut so fails
+ * as `aborted` and the words say why; the flow evaluator names its own fail-fast cut `cancelled`.
  */
 export function cancelReason(why: string): DOMException {
 	return new DOMException(`cancelled: ${why}`, CANCELLED);
@@ -47,14 +44,14 @@ export function deadline(ms: number, parent?: AbortSignal): { signal: AbortSigna
 }
 
 /** The failure of a turn refused or cut by this (aborted) signal. */
-export function abortOutcome(signal: AbortSignal): AbortOutcome {
+export function abortFailure(signal: AbortSignal): AbortFailure {
 	const reason: unknown = signal.reason;
 	const named = typeof reason === "object" && reason !== null && "name" in reason ? reason : undefined;
 	const name = named ? String(named.name) : "";
 	const message = named && "message" in named ? String(named.message) : "";
 	if (name === "TimeoutError")
-		return { errorKind: "timeout", error: message.startsWith("timed out") ? message : "timed out" };
-	if (name === STOPPED) return { errorKind: "stopped", error: "stopped" };
-	if (name === CANCELLED) return { errorKind: "aborted", error: message || "cancelled" };
-	return { errorKind: "aborted", error: "aborted" };
+		return { kind: "timeout", message: message.startsWith("timed out") ? message : "timed out" };
+	if (name === STOPPED) return { kind: "stopped", message: "stopped" };
+	if (name === CANCELLED) return { kind: "aborted", message: message || "cancelled" };
+	return { kind: "aborted", message: "aborted" };
 }

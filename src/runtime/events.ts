@@ -3,6 +3,7 @@
  * every listener and a run's result is identical.
  */
 import type { Budget } from "./budget.ts";
+import type { FailureKind } from "./failure.ts";
 import type { Usage } from "./usage.ts";
 
 /** Everything a run says while it runs. */
@@ -18,7 +19,10 @@ export type FlowEvent =
 			agent?: string;
 			model?: string;
 			ok: boolean;
+			/** `kind: message` of a failed visit. */
 			error?: string;
+			/** The failed visit's kind, so nobody reads it back out of `error`'s words. */
+			errorKind?: FailureKind;
 			/** The visit's output value, for journals and reports. */
 			output?: unknown;
 			/** True when the visit ended in an earlier life and was taken from the journal. */

@@ -8,14 +8,15 @@
  *   finally { await pool.closeAll(); }
  */
 import type { AgentDef } from "../agents/agent.ts";
-import { type AbortOutcome, abortOutcome } from "./abort.ts";
+import { abortFailure } from "./abort.ts";
 import { budgetedSpawn } from "./budget.ts";
-import type { Result } from "./result.ts";
-import type { Subagent } from "./subagent.ts";
+import type { Failure } from "./failure.ts";
+import { flatFailure, type Result } from "./result.ts";
+import type { Spawn, Subagent } from "./subagent.ts";
 import { createTrail, type Trail } from "./trail.ts";
 import { emptyUsage } from "./usage.ts";
-import { safeListener } from "./workflow-events.ts";
-import type { WorkflowOptions } from "./workflow-options.ts";
+import { safeListener, type WorkflowEvent } from "./workflow-events.ts";
+import type { Lifetime, WorkflowOptions } from "./workflow-options.ts";
 
 /** Options of one turn or hold. */
 export interface TurnOptions {
@@ -60,10 +61,28 @@ interface Slot {
 	key: string;
 	sub?: Subagent;
 	/** Why every turn of this slot fails without asking (a refused hold, a failed spawn, a close). */
-	failure?: AbortOutcome;
+	failure?: Failure;
 	/** Turns of one session run one after another: a pi session answers one prompt at a time. */
 	queue: Promise<unknown>;
 	closing?: Promise<void>;
+}
+
+/** What an open pool keeps, shared by the steps below. */
+interface Pool {
+	readonly options: WorkflowOptions;
+	readonly trail: Trail;
+	readonly lifetime: Lifetime;
+	/** The workflow's spawn, gated by its budget when it has one. */
+	readonly spawn: Spawn;
+	readonly emit: (event: WorkflowEvent) => void;
+	/** Subagents kept by agent and key (`"workflow"` lifetime, and holds). */
+	readonly kept: Map<string, Promise<Slot>>;
+	/** Turns and holds not yet settled: closing waits for them. */
+	readonly inFlight: Set<Promise<unknown>>;
+	/** Turns played per key, for the default labels. */
+	readonly counts: Map<string, number>;
+	closed?: Promise<void>;
+	readonly onAbort: () => void;
 }
 
 /**
@@ -71,200 +90,235 @@ interface Slot {
  * trail already holds steps (a reduce records its branches first).
  */
 export function createPool(options: WorkflowOptions, trail: Trail = createTrail()): SubagentPool {
-	const lifetime = options.lifetime ?? "task";
-	// A budget gates every session the pool opens, so each turn is checked as it starts and counted as it ends.
-	const spawn = options.budget ? budgetedSpawn(options.spawn, options.budget) : options.spawn;
-	const emit = safeListener(options.onEvent);
-	const kept = new Map<string, Promise<Slot>>();
-	const inFlight = new Set<Promise<unknown>>();
-	const counts = new Map<string, number>();
-	let closed: Promise<void> | undefined;
-	// Cancellation closes every session: the turns in flight are cut by the same signal, then all is closed.
-	const onAbort = () => void closeAll();
-	options.signal?.addEventListener("abort", onAbort, { once: true });
+	const pool: Pool = {
+		options,
+		trail,
+		lifetime: options.lifetime ?? "task",
+		// A budget gates every session the pool opens, so each turn is checked as it starts and counted as it ends.
+		spawn: options.budget ? budgetedSpawn(options.spawn, options.budget) : options.spawn,
+		emit: safeListener(options.onEvent),
+		kept: new Map(),
+		inFlight: new Set(),
+		counts: new Map(),
+		// Cancellation closes every session: the turns in flight are cut by the same signal, then all is closed.
+		onAbort: () => void closeAll(pool),
+	};
+	options.signal?.addEventListener("abort", pool.onAbort, { once: true });
+	return {
+		options,
+		trail,
+		turn: (agent, task, turnOptions) => turn(pool, agent, task, turnOptions),
+		hold: (agent, holdOptions) => hold(pool, agent, holdOptions),
+		closeAll: () => closeAll(pool),
+	};
+}
 
-	const modelOf = (agent: AgentDef) => options.model ?? agent.model ?? "";
-	const labelFor = (key: string, label: string | undefined) => {
-		let text = label;
-		if (text === undefined) {
-			const n = (counts.get(key) ?? 0) + 1;
-			counts.set(key, n);
-			text = `${key}#${n}`;
-		}
-		return options.path ? `${options.path}/${text}` : text;
-	};
-	const stopped = (): AbortOutcome | undefined => {
-		if (options.signal?.aborted) return abortOutcome(options.signal);
-		if (closed) return { errorKind: "aborted", error: "aborted: the pool is closed" };
-		const spent = options.budget?.exceeded();
-		if (spent) return { errorKind: "budget", error: spent };
-		return undefined;
-	};
-	const failed = (agent: AgentDef, why: AbortOutcome, model = modelOf(agent)): Result => {
-		return { agent: agent.name, output: "", messages: [], usage: emptyUsage(), model, ok: false, ...why };
-	};
-	const refuse = (agent: AgentDef, label: string, why: AbortOutcome): Result => {
-		emit({ type: "refused", agent: agent.name, label, error: why.error, errorKind: why.errorKind });
-		return trail.record(failed(agent, why));
-	};
-	const track = <T>(work: Promise<T>): Promise<T> => {
-		inFlight.add(work);
-		const done = () => inFlight.delete(work);
-		work.then(done, done);
-		return work;
-	};
+/** One question, one answer, on a fresh subagent (`"task"`) or the kept one (`"workflow"`). */
+function turn(pool: Pool, agent: AgentDef, task: string, turnOptions: TurnOptions = {}): Promise<Result> {
+	const key = turnOptions.key ?? agent.name;
+	const label = labelFor(pool, key, turnOptions.label);
+	const stop = stopped(pool);
+	if (stop) return Promise.resolve(refuse(pool, agent, label, stop));
+	return track(
+		pool,
+		pool.lifetime === "workflow" ? turnKept(pool, agent, task, key, label) : turnOnce(pool, agent, task, key, label),
+	);
+}
 
-	async function open(agent: AgentDef, key: string): Promise<Slot> {
-		const slot: Slot = { agent, key, queue: Promise.resolve() };
-		const base = { agent: agent.name, key, ...(options.parentId ? { parent: options.parentId } : {}) };
-		try {
-			slot.sub = await spawn({
-				agent,
-				...(options.model ? { model: options.model } : {}),
-				cwd: options.cwd,
-				onToolCall: (tool, args) =>
-					emit({ type: "tool_call", agent: agent.name, subagent: slot.sub?.id ?? "", tool, args }),
-			});
-			emit({ type: "spawn", ...base, subagent: slot.sub.id, model: slot.sub.model });
-		} catch (error) {
-			// Spawning throws only when pi refuses to create the session (an unknown model, say): that is
-			// this turn's failure, not the workflow's crash.
-			const message = error instanceof Error ? error.message : String(error);
-			slot.failure = { errorKind: "provider", error: message };
-			emit({ type: "spawn", ...base, model: modelOf(agent), error: message });
-		}
-		return slot;
+async function turnOnce(pool: Pool, agent: AgentDef, task: string, key: string, label: string): Promise<Result> {
+	const slot = await openSlot(pool, agent, key);
+	try {
+		return await play(pool, slot, task, label);
+	} finally {
+		await closeSlot(pool, slot);
 	}
+}
 
-	async function play(slot: Slot, task: string, label: string): Promise<Result> {
-		const stop = stopped();
-		if (stop) return refuse(slot.agent, label, stop);
-		const sub = slot.sub;
-		if (!sub || slot.failure)
-			return trail.record(failed(slot.agent, slot.failure ?? { errorKind: "aborted", error: "aborted" }));
-		const who = { agent: slot.agent.name, subagent: sub.id, model: sub.model, label };
-		emit({ type: "turn_start", ...who });
-		let result: Result;
-		try {
-			result = await sub.ask(task, {
-				label,
-				...(options.watermark ? { watermark: options.watermark } : {}),
-				onRetry: (r) => emit({ type: "provider_retry", agent: slot.agent.name, subagent: sub.id, label, ...r }),
-				...(options.signal ? { signal: options.signal } : {}),
-				...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-			});
-		} catch (error) {
-			// The port promises never to throw for a failed turn; one that does still yields a value.
-			result = failed(
-				slot.agent,
-				{ errorKind: "provider", error: String((error as Error)?.message ?? error) },
-				sub.model,
+async function turnKept(pool: Pool, agent: AgentDef, task: string, key: string, label: string): Promise<Result> {
+	const slot = await keptSlot(pool, agent, key);
+	return serial(slot, () => play(pool, slot, task, label));
+}
+
+/** A subagent held for several turns; a refused hold spawns nothing and refuses each ask on the trail. */
+async function hold(pool: Pool, agent: AgentDef, holdOptions: TurnOptions = {}): Promise<Held> {
+	const key = holdOptions.key ?? agent.name;
+	const stop = stopped(pool);
+	const slot: Slot = stop
+		? { agent, key, failure: stop, queue: Promise.resolve() }
+		: await track(pool, keptSlot(pool, agent, key));
+	return {
+		id: slot.sub?.id ?? key,
+		agent: agent.name,
+		ask(task, askOptions = {}) {
+			const label = labelFor(pool, key, askOptions.label);
+			const now = stopped(pool) ?? (stop ? slot.failure : undefined);
+			if (now) return Promise.resolve(refuse(pool, agent, label, now));
+			return track(
+				pool,
+				serial(slot, () => play(pool, slot, task, label)),
 			);
-		}
-		// The subagent only knows its signal fired; the reason says whether that was a deadline, a stop or
-		// a sibling's failure.
-		if (!result.ok && result.errorKind === "aborted" && options.signal?.aborted) {
-			result = { ...result, ...abortOutcome(options.signal) };
-		}
-		emit({
-			type: "turn_end",
-			...who,
-			ok: result.ok,
-			usage: result.usage,
-			...(result.error !== undefined ? { error: result.error } : {}),
-			...(result.errorKind ? { errorKind: result.errorKind } : {}),
+		},
+		close: () => closeSlot(pool, slot),
+	};
+}
+
+/** Waits for the turns in flight, then closes every kept subagent. Idempotent. */
+function closeAll(pool: Pool): Promise<void> {
+	pool.closed ??= (async () => {
+		pool.options.signal?.removeEventListener("abort", pool.onAbort);
+		while (pool.inFlight.size > 0) await Promise.allSettled([...pool.inFlight]);
+		const slots = await Promise.all(pool.kept.values());
+		await Promise.all(slots.map((slot) => closeSlot(pool, slot)));
+	})();
+	return pool.closed;
+}
+
+const modelOf = (pool: Pool, agent: AgentDef) => pool.options.model ?? agent.model ?? "";
+
+/** The turn's label: the one asked for, else `<key>#<n>`; under the workflow's path when it has one. */
+function labelFor(pool: Pool, key: string, label: string | undefined): string {
+	let text = label;
+	if (text === undefined) {
+		const n = (pool.counts.get(key) ?? 0) + 1;
+		pool.counts.set(key, n);
+		text = `${key}#${n}`;
+	}
+	return pool.options.path ? `${pool.options.path}/${text}` : text;
+}
+
+/** Why no turn may start now: the signal fired, the pool closed, or the budget is spent. */
+function stopped(pool: Pool): Failure | undefined {
+	const { signal, budget } = pool.options;
+	if (signal?.aborted) return abortFailure(signal);
+	if (pool.closed) return { kind: "aborted", message: "aborted: the pool is closed" };
+	const spent = budget?.exceeded();
+	if (spent) return { kind: "budget", message: spent };
+	return undefined;
+}
+
+function failedResult(pool: Pool, agent: AgentDef, why: Failure, model = modelOf(pool, agent)): Result {
+	return { agent: agent.name, output: "", messages: [], usage: emptyUsage(), model, ok: false, ...flatFailure(why) };
+}
+
+/** A turn that never started: said as an event and kept on the trail. */
+function refuse(pool: Pool, agent: AgentDef, label: string, why: Failure): Result {
+	pool.emit({ type: "refused", agent: agent.name, label, error: why.message, errorKind: why.kind });
+	return pool.trail.record(failedResult(pool, agent, why));
+}
+
+function track<T>(pool: Pool, work: Promise<T>): Promise<T> {
+	pool.inFlight.add(work);
+	const done = () => pool.inFlight.delete(work);
+	work.then(done, done);
+	return work;
+}
+
+/** A subagent opened for `agent`; a spawn pi refuses is the slot's failure, not the workflow's crash. */
+async function openSlot(pool: Pool, agent: AgentDef, key: string): Promise<Slot> {
+	const { options, emit } = pool;
+	const slot: Slot = { agent, key, queue: Promise.resolve() };
+	const base = { agent: agent.name, key, ...(options.parentId ? { parent: options.parentId } : {}) };
+	try {
+		slot.sub = await pool.spawn({
+			agent,
+			...(options.model ? { model: options.model } : {}),
+			cwd: options.cwd,
+			onToolCall: (tool, args) =>
+				emit({ type: "tool_call", agent: agent.name, subagent: slot.sub?.id ?? "", tool, args }),
 		});
-		return trail.record(result);
+		emit({ type: "spawn", ...base, subagent: slot.sub.id, model: slot.sub.model });
+	} catch (error) {
+		// Spawning throws only when pi refuses to create the session (an unknown model, say): that is
+		// this turn's failure, not the workflow's crash.
+		const message = error instanceof Error ? error.message : String(error);
+		slot.failure = { kind: "provider", message };
+		emit({ type: "spawn", ...base, model: modelOf(pool, agent), error: message });
 	}
+	return slot;
+}
 
-	function closeSlot(slot: Slot): Promise<void> {
-		slot.closing ??= (async () => {
-			await slot.queue;
-			slot.failure ??= { errorKind: "aborted", error: "aborted: the subagent was closed" };
-			const sub = slot.sub;
-			if (!sub) return;
-			try {
-				await sub.close();
-				emit({ type: "close", agent: slot.agent.name, subagent: sub.id });
-			} catch (error) {
-				emit({
-					type: "close",
-					agent: slot.agent.name,
-					subagent: sub.id,
-					error: String((error as Error)?.message ?? error),
-				});
-			}
-		})();
-		return slot.closing;
+/** One turn on a slot, announced, its failure said in the signal's words, and kept on the trail. */
+async function play(pool: Pool, slot: Slot, task: string, label: string): Promise<Result> {
+	const stop = stopped(pool);
+	if (stop) return refuse(pool, slot.agent, label, stop);
+	const sub = slot.sub;
+	if (!sub || slot.failure)
+		return pool.trail.record(failedResult(pool, slot.agent, slot.failure ?? { kind: "aborted", message: "aborted" }));
+	const who = { agent: slot.agent.name, subagent: sub.id, model: sub.model, label };
+	pool.emit({ type: "turn_start", ...who });
+	const result = await ask(pool, slot, sub, task, label);
+	pool.emit({
+		type: "turn_end",
+		...who,
+		ok: result.ok,
+		usage: result.usage,
+		...(result.error !== undefined ? { error: result.error } : {}),
+		...(result.errorKind ? { errorKind: result.errorKind } : {}),
+	});
+	return pool.trail.record(result);
+}
+
+/** The subagent's answer with the workflow's signal, deadline and watermark; a throw becomes a value. */
+async function ask(pool: Pool, slot: Slot, sub: Subagent, task: string, label: string): Promise<Result> {
+	const { options, emit } = pool;
+	let result: Result;
+	try {
+		result = await sub.ask(task, {
+			label,
+			...(options.watermark ? { watermark: options.watermark } : {}),
+			onRetry: (r) => emit({ type: "provider_retry", agent: slot.agent.name, subagent: sub.id, label, ...r }),
+			...(options.signal ? { signal: options.signal } : {}),
+			...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+		});
+	} catch (error) {
+		// The port promises never to throw for a failed turn; one that does still yields a value.
+		const message = String((error as Error)?.message ?? error);
+		result = failedResult(pool, slot.agent, { kind: "provider", message }, sub.model);
 	}
+	// The subagent only knows its signal fired; the reason says whether that was a deadline, a stop or
+	// a sibling's failure.
+	if (!result.ok && result.errorKind === "aborted" && options.signal?.aborted) {
+		result = { ...result, ...flatFailure(abortFailure(options.signal)) };
+	}
+	return result;
+}
 
-	const serial = <T>(slot: Slot, fn: () => Promise<T>): Promise<T> => {
-		const run = slot.queue.then(fn, fn);
-		const settle = () => {};
-		slot.queue = run.then(settle, settle);
-		return run;
-	};
-	const keptSlot = (agent: AgentDef, key: string): Promise<Slot> => {
-		const id = `${agent.name}\u0000${key}`;
-		let slot = kept.get(id);
-		if (!slot) {
-			slot = open(agent, key);
-			kept.set(id, slot);
-		}
-		return slot;
-	};
-
-	async function turnOnce(agent: AgentDef, task: string, key: string, label: string): Promise<Result> {
-		const slot = await open(agent, key);
+/** Closes a slot after its queued turns; later turns on it fail `aborted`. Idempotent; a failed close is an event. */
+function closeSlot(pool: Pool, slot: Slot): Promise<void> {
+	slot.closing ??= (async () => {
+		await slot.queue;
+		slot.failure ??= { kind: "aborted", message: "aborted: the subagent was closed" };
+		const sub = slot.sub;
+		if (!sub) return;
 		try {
-			return await play(slot, task, label);
-		} finally {
-			await closeSlot(slot);
+			await sub.close();
+			pool.emit({ type: "close", agent: slot.agent.name, subagent: sub.id });
+		} catch (error) {
+			pool.emit({
+				type: "close",
+				agent: slot.agent.name,
+				subagent: sub.id,
+				error: String((error as Error)?.message ?? error),
+			});
 		}
-	}
+	})();
+	return slot.closing;
+}
 
-	async function turnKept(agent: AgentDef, task: string, key: string, label: string): Promise<Result> {
-		const slot = await keptSlot(agent, key);
-		return serial(slot, () => play(slot, task, label));
-	}
+function serial<T>(slot: Slot, fn: () => Promise<T>): Promise<T> {
+	const run = slot.queue.then(fn, fn);
+	const settle = () => {};
+	slot.queue = run.then(settle, settle);
+	return run;
+}
 
-	function turn(agent: AgentDef, task: string, turnOptions: TurnOptions = {}): Promise<Result> {
-		const key = turnOptions.key ?? agent.name;
-		const label = labelFor(key, turnOptions.label);
-		const stop = stopped();
-		if (stop) return Promise.resolve(refuse(agent, label, stop));
-		return track(lifetime === "workflow" ? turnKept(agent, task, key, label) : turnOnce(agent, task, key, label));
+/** The kept subagent of `agent` under `key`, opened on first use. */
+function keptSlot(pool: Pool, agent: AgentDef, key: string): Promise<Slot> {
+	const id = `${agent.name}\u0000${key}`;
+	let slot = pool.kept.get(id);
+	if (!slot) {
+		slot = openSlot(pool, agent, key);
+		pool.kept.set(id, slot);
 	}
-
-	async function hold(agent: AgentDef, holdOptions: TurnOptions = {}): Promise<Held> {
-		const key = holdOptions.key ?? agent.name;
-		const stop = stopped();
-		// A refused hold spawns nothing; its asks are refused one by one, so each is still on the trail.
-		const slot: Slot = stop
-			? { agent, key, failure: stop, queue: Promise.resolve() }
-			: await track(keptSlot(agent, key));
-		return {
-			id: slot.sub?.id ?? key,
-			agent: agent.name,
-			ask(task, askOptions = {}) {
-				const label = labelFor(key, askOptions.label);
-				const now = stopped() ?? (stop ? slot.failure : undefined);
-				if (now) return Promise.resolve(refuse(agent, label, now));
-				return track(serial(slot, () => play(slot, task, label)));
-			},
-			close: () => closeSlot(slot),
-		};
-	}
-
-	function closeAll(): Promise<void> {
-		closed ??= (async () => {
-			options.signal?.removeEventListener("abort", onAbort);
-			while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-			const slots = await Promise.all(kept.values());
-			await Promise.all(slots.map(closeSlot));
-		})();
-		return closed;
-	}
-
-	return { options, trail, turn, hold, closeAll };
+	return slot;
 }

@@ -3,37 +3,11 @@
  * `ok: false`, never an exception, and its usage is filled in because a turn that failed after 12k tokens
  * still cost 12k tokens.
  */
+import type { Failure, FailureKind } from "./failure.ts";
 import type { Usage } from "./usage.ts";
 
-/**
- * Why a turn or node failed, decided from signals and stop reasons, never from message text. The closed
- * set a flow's conditions read as `x.error.kind` (an enum, so a misspelt kind is refused before the run).
- */
-export const ERROR_KINDS = [
-	"provider",
-	"timeout",
-	"aborted",
-	"stopped",
-	"cancelled",
-	"schema",
-	"condition",
-	"child",
-	"nobody",
-	"unavailable",
-	"empty-message",
-	"unconverged",
-	"too-many",
-	"budget",
-	"idle",
-	"blocked",
-	"unfinished",
-	"refused",
-	"model",
-	"unscripted",
-] as const;
-
-/** One of {@link ERROR_KINDS}. */
-export type ErrorKind = (typeof ERROR_KINDS)[number];
+/** A failure's kind, as results name it: {@link FailureKind} under its first name, kept for the library's users. */
+export type ErrorKind = FailureKind;
 
 /** What one agent turn gave back. */
 export interface Result {
@@ -48,6 +22,27 @@ export interface Result {
 	/** The model the turn ran on, `provider/id`. */
 	model: string;
 	ok: boolean;
+	/** A failed turn's {@link Failure}, spelled flat (`message` as `error`, `kind` as `errorKind`): see {@link failureOf}. */
 	error?: string;
-	errorKind?: ErrorKind;
+	errorKind?: FailureKind;
+}
+
+/** The flat failure fields a result or a run's end carries. */
+export interface FlatFailure {
+	error?: string;
+	errorKind?: FailureKind;
+}
+
+/**
+ * A failed result's {@link Failure}: the result keeps its two flat fields (the shape library users and
+ * `result.json` files already hold), and this is the one way to read them as the run's failure type.
+ */
+export function failureOf(r: FlatFailure & { ok: boolean }): Failure | undefined {
+	if (r.ok) return undefined;
+	return { kind: r.errorKind ?? "provider", message: r.error ?? "failed" };
+}
+
+/** A {@link Failure} as a result's flat fields. */
+export function flatFailure(f: Failure): { error: string; errorKind: FailureKind } {
+	return { error: f.message, errorKind: f.kind };
 }

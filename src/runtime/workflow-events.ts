@@ -3,7 +3,7 @@
  * evaluator's `FlowEvent` because a workflow has no node paths of its own: it names subagents and turns.
  * Display is an observer: a listener that throws is reported and ignored, never allowed to change a run.
  */
-import type { ErrorKind } from "./result.ts";
+import type { FailureKind } from "./failure.ts";
 import type { Usage } from "./usage.ts";
 
 /** Everything a {@link SubagentPool} reports, in the order it happens. */
@@ -31,10 +31,10 @@ export type WorkflowEvent =
 			/** Filled in for failed turns too: a turn that failed after 12k tokens cost 12k tokens. */
 			usage: Usage;
 			error?: string;
-			errorKind?: ErrorKind;
+			errorKind?: FailureKind;
 	  }
 	/** A turn refused without spawning, e.g. because the signal had already aborted. */
-	| { type: "refused"; agent: string; label: string; error: string; errorKind: ErrorKind }
+	| { type: "refused"; agent: string; label: string; error: string; errorKind: FailureKind }
 	| { type: "tool_call"; agent: string; subagent: string; tool: string; args: unknown }
 	/** A model request lost in transit was sent again; the turn goes on. */
 	| {

@@ -7,6 +7,7 @@ import { foldLive, startLive } from "../../src/extension/live/fold.ts";
 import { showLive } from "../../src/extension/live/render.ts";
 import { absorbedOf, formatAbsorbed } from "../../src/flow/index.ts";
 import { readProviderScript, scriptResponder } from "../../src/provider/index.ts";
+import { readFailureKind } from "../../src/runtime/failure.ts";
 import { createGate } from "../../src/runtime/gate.ts";
 import { DEFAULT_TRANSPORT, mergePolicy, parseRetryAfter, retryDelay } from "../../src/runtime/transport.ts";
 import { addUsage, emptyUsage } from "../../src/runtime/usage.ts";
@@ -164,7 +165,7 @@ describe("what the run says about retries and absorbed failures", () => {
 			kind,
 			ok,
 			usage: emptyUsage(),
-			...(error ? { error } : {}),
+			...(error ? { error, errorKind: readFailureKind(error.slice(0, error.indexOf(":"))) } : {}),
 		});
 		const a = absorbedOf(
 			[

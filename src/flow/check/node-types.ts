@@ -2,7 +2,7 @@
  * What each node kind leaves behind, as types: the checker reads addresses and conditions against these,
  * and the evaluator produces values of exactly these shapes.
  */
-import { ERROR_KINDS } from "../../runtime/result.ts";
+import { FAILURE_KINDS } from "../../runtime/failure.ts";
 import type { AskNode } from "../ast.ts";
 import {
 	BOOLEAN,
@@ -18,7 +18,7 @@ import {
 } from "../types/index.ts";
 
 /** `x.error`: why a node failed. */
-export const ERROR_TYPE = objectOf([field("kind", enumOf(ERROR_KINDS)), field("message", STRING)]);
+export const ERROR_TYPE = objectOf([field("kind", enumOf(FAILURE_KINDS)), field("message", STRING)]);
 
 /** A verdict node's output. */
 export const VERDICT_TYPE = objectOf([field("approved", BOOLEAN), field("remarks", STRING, true)]);

@@ -6,14 +6,20 @@
 import type { AgentDef, Skill } from "../../agents/index.ts";
 import { dirname, join } from "node:path";
 import { formatDuration } from "../../runtime/duration.ts";
-import type { ErrorKind, Result } from "../../runtime/result.ts";
+import { FAILURE_KIND_TABLE, type Failure, type FailureKind } from "../../runtime/failure.ts";
+import type { Result } from "../../runtime/result.ts";
 import type { Subagent } from "../../runtime/subagent.ts";
 import type { ToolSpec } from "../../runtime/tool.ts";
 import type { TransportPolicy } from "../../runtime/transport.ts";
 import { type AgentNode, allNodes } from "../ast.ts";
 import type { Value } from "../types/index.ts";
 import { DEFAULT_CONTINUATIONS, turnTimeout } from "../check/index.ts";
-import { DEFAULT_POLICY, type HandoffDocument, landThePlaneDirective } from "../../handoff/index.ts";
+import {
+	DEFAULT_POLICY,
+	type HandoffDocument,
+	type HandoffPolicy,
+	landThePlaneDirective,
+} from "../../handoff/index.ts";
 import {
 	checkpointTool,
 	continuationPrompt,
@@ -23,7 +29,7 @@ import {
 	handoffValue,
 } from "./handoff-tools.ts";
 import { createLedger, type Ledger } from "./ledger.ts";
-import { modelKey } from "./models.ts";
+import { modelKey, type NodeModel } from "./models.ts";
 import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "./tools.ts";
 import { lastRefusal } from "./refusal.ts";
 import { composeTask, valueAt } from "./turn.ts";
@@ -45,7 +51,56 @@ interface Seat {
 	queue: Promise<unknown>;
 }
 
-/** Runs one visit of an agent node. */
+/** One visit of an agent node as decided before its first turn: nothing here changes while it runs. */
+interface AgentVisit {
+	world: World;
+	node: AgentNode;
+	frame: Frame;
+	visit: string;
+	signal: AbortSignal;
+	agent: AgentDef;
+	model?: NodeModel;
+	/** The ledger a verdict node judges. */
+	ledger?: Ledger;
+	/** The task's closing words: how to answer (`submit`, `verdict`), repeated when a retry asks again. */
+	closing?: string;
+	/** The task as composed from the node's prompt and reads. */
+	task: string;
+	/** Where a kept subagent lives (a `memory:` scope, or the agent's `lifetime:`); none: one per visit. */
+	scope?: MemoryScope;
+	/** combo's `lifetime: workflow` (or `session`): kept like `memory:`, but on a seat of its own. */
+	lives: boolean;
+	seatName: string;
+	policy: HandoffPolicy;
+	pane: boolean;
+	attempts: number;
+	timeoutMs: number;
+	maxContinuations: number;
+	/** The context share at which the watermark asks the turn to land the plane. */
+	threshold: number;
+}
+
+/** How far a visit has come: the one mutable state its loop carries from turn to turn. */
+interface Progress {
+	seat?: Seat;
+	/** What the visit ends with when nothing more is tried. */
+	last: VisitRecord;
+	/** The attempt being played, from 1 (a continuation or a reset is not a new attempt). */
+	attempt: number;
+	continuations: number;
+	/** Checkpoints that reset the context, capped by the policy's `maxResets`. */
+	resets: number;
+	/** What the next turn is asked. */
+	prompt: string;
+	/** The last handoff document the visit's turns wrote. */
+	lastDoc?: HandoffDocument;
+}
+
+/**
+ * Runs one visit of an agent node: plans it, then plays turns until one ends the visit. A turn may hand
+ * off to a fresh context (a checkpoint reset, a partial finish) or fail in a way its kind retries; each
+ * step below says which.
+ */
 export async function runAgent(
 	world: World,
 	node: AgentNode,
@@ -54,6 +109,40 @@ export async function runAgent(
 	signal: AbortSignal,
 	diff?: string,
 ): Promise<VisitRecord> {
+	const v = planVisit(world, node, frame, visit, signal, diff);
+	if ("ok" in v) return v;
+	const p = startProgress(v);
+	try {
+		for (;;) {
+			if (signal.aborted) return { ok: false, error: stopKind(world, signal) };
+			const over = world.budget.exceeded();
+			if (over) return { ok: false, error: { kind: "budget", message: over } };
+			const s = await takeSeat(v, p);
+			if (s === "again") continue;
+			if (!s) return p.last;
+			const result = await playTurn(v, p, s);
+			const handed = await followHandoff(v, p, s, result);
+			if (handed === "again") continue;
+			if (handed) return handed;
+			p.last = endedRecord(v, p, s, result);
+			if (p.last.ok) return p.last;
+			const retried = await retryAfter(v, p, s);
+			if (retried) return retried;
+		}
+	} finally {
+		if (p.seat && !v.scope) await p.seat.sub.close();
+	}
+}
+
+/** The visit's fixed facts: its agent, model, task and bounds; a record when its agent cannot be picked. */
+function planVisit(
+	world: World,
+	node: AgentNode,
+	frame: Frame,
+	visit: string,
+	signal: AbortSignal,
+	diff: string | undefined,
+): AgentVisit | VisitRecord {
 	const agent = pickAgent(world, node, frame);
 	if ("error" in agent) return { ok: false, error: { kind: "condition", message: agent.error } };
 	const model =
@@ -80,227 +169,285 @@ export async function runAgent(
 	// would, but its own seat, so no other node's `submit` type is forced on it.
 	const lives = !node.memory && (agent.lifetime === "workflow" || agent.lifetime === "session");
 	const scope = node.memory ? memoryScope(frame, node.memory.value) : lives ? lifetimeScope(frame) : undefined;
-	const seatName = lives ? `${agent.name}@${node.id.value}` : agent.name;
 	// One switch and one cap for every surface: off means no handoff tools and no steer in this turn.
 	const policy = world.options.handoff ?? DEFAULT_POLICY;
-	let resets = 0;
-	const skills = world.flow.skills.get(node.id.value) ?? [];
-	// A pane follows the visit when the node asks (its `pane:` wins) or its agent does (combo's `openInHerdr`).
-	const pane = node.pane ? node.pane.value : agent.pane === true;
-	const open = async (): Promise<Seat> => {
-		const captured: Captured = { refusals: 0 };
-		const at = { at: visit };
-		const tools: ToolSpec[] = [];
-		const typed =
-			world.flow.answerTypes.get(node.id.value) ??
-			node.output?.value ??
-			(scope && !lives ? sharedOutput(world, node, agent.name) : undefined);
-		if (typed) tools.push(submitTool(typed, captured));
-		if (ledger) tools.push(verdictTool(ledger, node.path, at, captured));
-		if (policy.enabled) {
-			captured.handoff = {};
-			// The document reaches the journal before the tool returns: a crash mid-turn leaves it on disk.
-			const save = async (doc: HandoffDocument) => void world.recorder.handoff?.(at.at, doc as unknown as Value);
-			const resetsLeft = () => resets < policy.maxResets;
-			tools.push(
-				finishTool(captured.handoff, { save }),
-				checkpointTool(captured.handoff, policy.checkpointReset, { save, resetsLeft }),
-			);
-		}
-		const sub = await world.options.spawn({
-			agent,
-			...(model ? { model: model.spec ?? model.ref } : {}),
-			...(node.thinking ? { thinking: node.thinking.value } : {}),
-			cwd: frameCwd(frame, world),
-			...(node.tools ? { tools: node.tools.map((t) => t.value) } : {}),
-			...(tools.length ? { customTools: tools } : {}),
-			...(skills.length ? { appendPrompt: skills.map(skillBlock).join("\n\n") } : {}),
-			...(transportOf(world) ? { transport: transportOf(world) } : {}),
-			...(scope && world.options.sessionsDir
-				? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${seatName}`)) }
-				: {}),
-			...(pane
-				? {
-						onMessage: (text: string) =>
-							world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text }),
-					}
-				: {}),
-			onToolCall: (tool, args) => {
-				captured.calls?.push(tool);
-				world.recorder.toolCall(at.at, tool);
-				world.emit({ type: "tool_call", path: at.at, agent: agent.name, subagent: sub?.id ?? "", tool, args });
-			},
-		});
-		return { sub, captured, visit: at, queue: Promise.resolve() };
+	return {
+		world,
+		node,
+		frame,
+		visit,
+		signal,
+		agent,
+		...(model ? { model } : {}),
+		...(ledger ? { ledger } : {}),
+		...(closing ? { closing } : {}),
+		task,
+		...(scope ? { scope } : {}),
+		lives,
+		seatName: lives ? `${agent.name}@${node.id.value}` : agent.name,
+		policy,
+		// A pane follows the visit when the node asks (its `pane:` wins) or its agent does (combo's `openInHerdr`).
+		pane: node.pane ? node.pane.value : agent.pane === true,
+		attempts: 1 + (node.retry?.value ?? 0),
+		timeoutMs: world.options.timeoutMs ?? turnTimeout(node, world.flow).ms,
+		maxContinuations:
+			node.handoff?.continuations?.value ?? world.flow.handoff?.continuations?.value ?? DEFAULT_CONTINUATIONS,
+		threshold: node.handoff?.watermark?.value ?? world.flow.handoff?.watermark?.value ?? policy.watermark,
 	};
-	const attempts = 1 + (node.retry?.value ?? 0);
-	const timeoutMs = world.options.timeoutMs ?? turnTimeout(node, world.flow).ms;
-	const maxContinuations =
-		node.handoff?.continuations?.value ?? world.flow.handoff?.continuations?.value ?? DEFAULT_CONTINUATIONS;
-	const threshold = node.handoff?.watermark?.value ?? world.flow.handoff?.watermark?.value ?? policy.watermark;
-	let seat: Seat | undefined;
-	let last: VisitRecord = { ok: false, error: { kind: "provider", message: "not run" } };
-	let attempt = 1;
-	let continuations = 0;
-	let prompt = task;
-	let lastDoc: HandoffDocument | undefined;
-	// A visit cut mid-turn in an earlier life goes on from the document it had saved, not from its start.
-	const saved = policy.enabled ? documentOf(world.options.replay?.handoff?.(visit)) : undefined;
+}
+
+/** The first attempt; a visit cut mid-turn in an earlier life goes on from the document it had saved. */
+function startProgress(v: AgentVisit): Progress {
+	const p: Progress = {
+		last: { ok: false, error: { kind: "provider", message: "not run" } },
+		attempt: 1,
+		continuations: 0,
+		resets: 0,
+		prompt: v.task,
+	};
+	const saved = v.policy.enabled ? documentOf(v.world.options.replay?.handoff?.(v.visit)) : undefined;
 	if (saved && (saved.by === "checkpoint" || saved.status === "partial")) {
-		lastDoc = saved;
-		prompt = continuationPrompt(task, saved);
+		p.lastDoc = saved;
+		p.prompt = continuationPrompt(v.task, saved);
 	}
-	// A fresh session for the node's task: the old one's context is dropped, the document carries on.
-	const freshSeat = async (s: Seat) => {
-		if (scope) scope.values.delete(`seat:${seatName}`);
-		await s.sub.close();
-		seat = undefined;
-	};
+	return p;
+}
+
+/**
+ * The seat the next turn plays on: kept, shared through the scope, or opened. A subagent that cannot be
+ * started is a `provider` failure, retried after a backoff while attempts are left (`"again"`); undefined
+ * when none are, and `p.last` says why.
+ */
+async function takeSeat(v: AgentVisit, p: Progress): Promise<Seat | "again" | undefined> {
 	try {
-		for (;;) {
-			if (signal.aborted) return { ok: false, error: stopKind(world, signal) };
-			const over = world.budget.exceeded();
-			if (over) return { ok: false, error: { kind: "budget", message: over } };
-			try {
-				seat ??= scope ? await seated(scope, seatName, open) : await open();
-			} catch (error) {
-				last = {
-					ok: false,
-					error: {
-						kind: "provider",
-						message: `could not start the subagent: ${(error as Error).message ?? String(error)}`,
-					},
-				};
-				if (attempt < attempts && (await backoff(world, attempt++, signal))) continue;
-				return last;
-			}
-			const s = seat;
-			world.emit({ type: "turn_wait", path: visit, agent: agent.name, subagent: s.sub.id });
-			const result = await serial(s, async () => {
-				s.captured.value = undefined;
-				s.captured.verdict = undefined;
-				s.captured.calls = [];
-				// The tools hold this object: clear it rather than replace it.
-				if (s.captured.handoff) {
-					s.captured.handoff.doc = undefined;
-					s.captured.handoff.reset = undefined;
-				}
-				s.visit.at = visit;
-				// The clock starts when the turn does: a /step pause or a queue before it is drawn as waiting.
-				let started = false;
-				const start = () => {
-					if (started) return undefined;
-					started = true;
-					world.emit({
-						type: "turn_start",
-						path: visit,
-						agent: agent.name,
-						model: s.sub.model,
-						subagent: s.sub.id,
-						...(pane ? { pane: agent.color ? { color: agent.color } : {} } : {}),
-					});
-					return undefined;
-				};
-				const capture = s.captured.handoff;
-				const watermark = capture
-					? {
-							threshold,
-							directive: resets < policy.maxResets ? DIRECTIVE.reset : DIRECTIVE.land,
-							muted: () => handedOff(capture),
-						}
-					: undefined;
-				const r = await s.sub.ask(prompt, {
-					label: visit,
-					...(node.output || ledger ? {} : { answer: "text" as const }),
-					signal,
-					timeoutMs,
-					idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
-					...(watermark ? { watermark } : {}),
-					onStart: start,
-					onRetry: (r) =>
-						world.emit({
-							type: "provider_retry",
-							path: visit,
-							agent: agent.name,
-							subagent: s.sub.id,
-							model: s.sub.model,
-							...r,
-						}),
-				});
-				if (!started && r.errorKind !== "budget") start();
-				world.spend(r.usage);
-				world.recorder.transcript(visit, s.sub.id, r.messages);
-				if (started)
-					world.emit({
-						type: "turn_end",
-						path: visit,
-						agent: agent.name,
-						model: s.sub.model,
-						subagent: s.sub.id,
-						ok: r.ok,
-						usage: r.usage,
-					});
-				else
-					world.emit({
-						type: "turn_refused",
-						path: visit,
-						agent: agent.name,
-						subagent: s.sub.id,
-						reason: r.error ?? "the run's budget is spent",
-					});
-				return r;
-			});
-			const doc = result.ok ? s.captured.handoff?.doc : undefined;
-			if (doc) {
-				lastDoc = doc;
-				const handoff = handoffValue(doc);
-				if (doc.by === "checkpoint" && s.captured.handoff?.reset !== "none") {
-					// A checkpoint with a reset: the node goes on from the document in a fresh context, at no model cost.
-					// The checkpoint tool stops resetting once the cap is reached, so this stays within HANDOFF_MAX_RESETS.
-					resets++;
-					await freshSeat(s);
-					prompt = continuationPrompt(task, doc);
-					continue;
-				}
-				if (doc.by === "finish" && doc.status === "blocked")
-					return { ok: false, handoff, error: { kind: "blocked", message: doc.blocked ?? doc.summary } };
-				if (doc.by === "finish" && doc.status === "partial") {
-					if (continuations >= maxContinuations) {
-						return {
-							ok: false,
-							handoff,
-							error: {
-								kind: "unfinished",
-								message: `still partial after ${continuations} continuation(s): ${doc.next_task ?? doc.summary}`,
-							},
-						};
-					}
-					continuations++;
-					await freshSeat(s);
-					prompt = continuationPrompt(task, doc);
-					continue;
-				}
-			}
-			last = mustHaveCalled(
-				agent,
-				recordOf(world, node, result, s.captured, ledger, signal, timeoutMs),
-				s.captured.calls ?? [],
-			);
-			if (lastDoc) last.handoff = handoffValue(lastDoc);
-			if (last.ok && lastDoc && !node.output && !ledger && !result.output.trim()) last.output = lastDoc.summary;
-			if (last.ok) return last;
-			const kind = last.error?.kind;
-			if (kind !== "provider" && kind !== "timeout" && kind !== "schema" && kind !== "idle") return last;
-			if (attempt >= attempts) return last;
-			if ((kind === "timeout" || kind === "idle") && !scope) await freshSeat(s);
-			prompt = seat
-				? `Your last answer failed (${last.error?.kind}: ${last.error?.message}). Do the same task again.\n\n${closing ?? ""}`.trimEnd()
-				: task;
-			if (!(await backoff(world, attempt++, signal))) return { ok: false, error: stopKind(world, signal) };
-		}
-	} finally {
-		if (seat && !scope) await seat.sub.close();
+		const scope = v.scope;
+		p.seat ??= scope ? await seated(scope, v.seatName, () => openSeat(v, p)) : await openSeat(v, p);
+		return p.seat;
+	} catch (error) {
+		p.last = {
+			ok: false,
+			error: {
+				kind: "provider",
+				message: `could not start the subagent: ${(error as Error).message ?? String(error)}`,
+			},
+		};
+		if (p.attempt < v.attempts && (await backoff(v.world, p.attempt++, v.signal))) return "again";
+		return undefined;
 	}
+}
+
+/** Spawns the visit's subagent with its answer tools, handoff tools, skills, pane and journaling hooks. */
+async function openSeat(v: AgentVisit, p: Progress): Promise<Seat> {
+	const { world, node, agent, scope } = v;
+	const captured: Captured = { refusals: 0 };
+	const at = { at: v.visit };
+	const tools: ToolSpec[] = [];
+	const typed =
+		world.flow.answerTypes.get(node.id.value) ??
+		node.output?.value ??
+		(scope && !v.lives ? sharedOutput(world, node, agent.name) : undefined);
+	if (typed) tools.push(submitTool(typed, captured));
+	if (v.ledger) tools.push(verdictTool(v.ledger, node.path, at, captured));
+	if (v.policy.enabled) {
+		captured.handoff = {};
+		// The document reaches the journal before the tool returns: a crash mid-turn leaves it on disk.
+		const save = async (doc: HandoffDocument) => void world.recorder.handoff?.(at.at, doc as unknown as Value);
+		const resetsLeft = () => p.resets < v.policy.maxResets;
+		tools.push(
+			finishTool(captured.handoff, { save }),
+			checkpointTool(captured.handoff, v.policy.checkpointReset, { save, resetsLeft }),
+		);
+	}
+	const skills = world.flow.skills.get(node.id.value) ?? [];
+	const transport = transportOf(world);
+	const sub = await world.options.spawn({
+		agent,
+		...(v.model ? { model: v.model.spec ?? v.model.ref } : {}),
+		...(node.thinking ? { thinking: node.thinking.value } : {}),
+		cwd: frameCwd(v.frame, world),
+		...(node.tools ? { tools: node.tools.map((t) => t.value) } : {}),
+		...(tools.length ? { customTools: tools } : {}),
+		...(skills.length ? { appendPrompt: skills.map(skillBlock).join("\n\n") } : {}),
+		...(transport ? { transport } : {}),
+		...(scope && world.options.sessionsDir
+			? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${v.seatName}`)) }
+			: {}),
+		...(v.pane
+			? {
+					onMessage: (text: string) =>
+						world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text }),
+				}
+			: {}),
+		onToolCall: (tool, args) => {
+			captured.calls?.push(tool);
+			world.recorder.toolCall(at.at, tool);
+			world.emit({ type: "tool_call", path: at.at, agent: agent.name, subagent: sub?.id ?? "", tool, args });
+		},
+	});
+	return { sub, captured, visit: at, queue: Promise.resolve() };
+}
+
+/**
+ * One turn on the seat, after the turns queued before it: its captures cleared, its clock started when the
+ * turn does (a `/step` pause or a queue before it is drawn as waiting), its usage and transcript kept.
+ */
+async function playTurn(v: AgentVisit, p: Progress, s: Seat): Promise<Result> {
+	const { world, agent, visit } = v;
+	world.emit({ type: "turn_wait", path: visit, agent: agent.name, subagent: s.sub.id });
+	return serial(s, async () => {
+		s.captured.value = undefined;
+		s.captured.verdict = undefined;
+		s.captured.calls = [];
+		// The tools hold this object: clear it rather than replace it.
+		if (s.captured.handoff) {
+			s.captured.handoff.doc = undefined;
+			s.captured.handoff.reset = undefined;
+		}
+		s.visit.at = visit;
+		let started = false;
+		const start = () => {
+			if (started) return undefined;
+			started = true;
+			world.emit({
+				type: "turn_start",
+				path: visit,
+				agent: agent.name,
+				model: s.sub.model,
+				subagent: s.sub.id,
+				...(v.pane ? { pane: agent.color ? { color: agent.color } : {} } : {}),
+			});
+			return undefined;
+		};
+		const capture = s.captured.handoff;
+		const watermark = capture
+			? {
+					threshold: v.threshold,
+					directive: p.resets < v.policy.maxResets ? DIRECTIVE.reset : DIRECTIVE.land,
+					muted: () => handedOff(capture),
+				}
+			: undefined;
+		const r = await s.sub.ask(p.prompt, {
+			label: visit,
+			...(v.node.output || v.ledger ? {} : { answer: "text" as const }),
+			signal: v.signal,
+			timeoutMs: v.timeoutMs,
+			idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
+			...(watermark ? { watermark } : {}),
+			onStart: start,
+			onRetry: (r) =>
+				world.emit({
+					type: "provider_retry",
+					path: visit,
+					agent: agent.name,
+					subagent: s.sub.id,
+					model: s.sub.model,
+					...r,
+				}),
+		});
+		if (!started && r.errorKind !== "budget") start();
+		world.spend(r.usage);
+		world.recorder.transcript(visit, s.sub.id, r.messages);
+		if (started)
+			world.emit({
+				type: "turn_end",
+				path: visit,
+				agent: agent.name,
+				model: s.sub.model,
+				subagent: s.sub.id,
+				ok: r.ok,
+				usage: r.usage,
+			});
+		else
+			world.emit({
+				type: "turn_refused",
+				path: visit,
+				agent: agent.name,
+				subagent: s.sub.id,
+				reason: r.error ?? "the run's budget is spent",
+			});
+		return r;
+	});
+}
+
+/**
+ * What the turn's handoff document decides: go on in a fresh context (`"again"`: a checkpoint with a
+ * reset, or a partial finish with continuations left), end the visit (blocked, or still partial at the
+ * cap), or nothing (no document: the turn's answer decides).
+ */
+async function followHandoff(
+	v: AgentVisit,
+	p: Progress,
+	s: Seat,
+	result: Result,
+): Promise<"again" | VisitRecord | undefined> {
+	const doc = result.ok ? s.captured.handoff?.doc : undefined;
+	if (!doc) return undefined;
+	p.lastDoc = doc;
+	const handoff = handoffValue(doc);
+	if (doc.by === "checkpoint" && s.captured.handoff?.reset !== "none") {
+		// A checkpoint with a reset: the node goes on from the document in a fresh context, at no model cost.
+		// The checkpoint tool stops resetting once the cap is reached, so this stays within HANDOFF_MAX_RESETS.
+		p.resets++;
+		await freshSeat(v, p, s);
+		p.prompt = continuationPrompt(v.task, doc);
+		return "again";
+	}
+	if (doc.by === "finish" && doc.status === "blocked")
+		return { ok: false, handoff, error: { kind: "blocked", message: doc.blocked ?? doc.summary } };
+	if (doc.by === "finish" && doc.status === "partial") {
+		if (p.continuations >= v.maxContinuations) {
+			return {
+				ok: false,
+				handoff,
+				error: {
+					kind: "unfinished",
+					message: `still partial after ${p.continuations} continuation(s): ${doc.next_task ?? doc.summary}`,
+				},
+			};
+		}
+		p.continuations++;
+		await freshSeat(v, p, s);
+		p.prompt = continuationPrompt(v.task, doc);
+		return "again";
+	}
+	return undefined;
+}
+
+/** The turn's answer as the visit's record, with the last handoff document it wrote. */
+function endedRecord(v: AgentVisit, p: Progress, s: Seat, result: Result): VisitRecord {
+	const { world, node, ledger, signal, timeoutMs } = v;
+	const last = mustHaveCalled(
+		v.agent,
+		recordOf(world, node, result, s.captured, ledger, signal, timeoutMs),
+		s.captured.calls ?? [],
+	);
+	if (p.lastDoc) last.handoff = handoffValue(p.lastDoc);
+	if (last.ok && p.lastDoc && !node.output && !ledger && !result.output.trim()) last.output = p.lastDoc.summary;
+	return last;
+}
+
+/**
+ * After a failed attempt: undefined to try again (its kind is retried, attempts are left, the backoff
+ * was not cut), else the record the visit ends with. A kind that wants a fresh seat gets one unless a
+ * scope keeps it; a retry on the same seat is told what failed.
+ */
+async function retryAfter(v: AgentVisit, p: Progress, s: Seat): Promise<VisitRecord | undefined> {
+	const error = p.last.error;
+	if (!error || !FAILURE_KIND_TABLE[error.kind].retry) return p.last;
+	if (p.attempt >= v.attempts) return p.last;
+	if (FAILURE_KIND_TABLE[error.kind].freshSeat && !v.scope) await freshSeat(v, p, s);
+	p.prompt = p.seat
+		? `Your last answer failed (${error.kind}: ${error.message}). Do the same task again.\n\n${v.closing ?? ""}`.trimEnd()
+		: v.task;
+	if (!(await backoff(v.world, p.attempt++, v.signal))) return { ok: false, error: stopKind(v.world, v.signal) };
+	return undefined;
+}
+
+/** A fresh session for the node's task: the old one's context is dropped, the document carries on. */
+async function freshSeat(v: AgentVisit, p: Progress, s: Seat): Promise<void> {
+	if (v.scope) v.scope.values.delete(`seat:${v.seatName}`);
+	await s.sub.close();
+	p.seat = undefined;
 }
 
 /** pi-flows' own answer tools, which do not count as the tool use `mustCallTool` asks for. */
@@ -346,8 +493,7 @@ function recordOf(
 ): VisitRecord {
 	if (!r.ok) {
 		if (r.errorKind === "aborted" && signal.aborted) return { ok: false, error: stopKind(world, signal) };
-		const kind: ErrorKind =
-			r.errorKind === "aborted" ? (stopKind(world, signal).kind as ErrorKind) : (r.errorKind ?? "provider");
+		const kind: FailureKind = r.errorKind === "aborted" ? stopKind(world, signal).kind : (r.errorKind ?? "provider");
 		const message = kind === "timeout" ? `timed out after ${formatDuration(timeoutMs)}` : (r.error ?? "failed");
 		// The refusal is the cause; what ended the turn afterwards (no steps left, a timeout) comes second.
 		const refused = lastRefusal(r.messages);
@@ -401,7 +547,7 @@ function safeName(text: string): string {
 }
 
 /** A stop of the run is `stopped`; a cut by a fail-fast sibling is `cancelled`. */
-export function stopKind(world: World, signal: AbortSignal): { kind: string; message: string } {
+export function stopKind(world: World, signal: AbortSignal): Failure<"stopped" | "cancelled"> {
 	if (world.options.signal?.aborted) return { kind: "stopped", message: "the run was stopped" };
 	if (signal.aborted) return { kind: "cancelled", message: "cut by a failing sibling (fail-fast)" };
 	return { kind: "stopped", message: "stopped" };

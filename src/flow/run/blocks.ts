@@ -217,7 +217,7 @@ async function inCopy(
 		inner.cwd = opened.dir;
 		return undefined;
 	}
-	const failure: VisitRecord = { ok: false, error: { kind: "unavailable", message: opened.message } };
+	const failure: VisitRecord = { ok: false, error: { kind: opened.kind, message: opened.message } };
 	return { ok: false, failure, last: failure, failedAt: inner.prefix };
 }
 

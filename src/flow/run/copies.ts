@@ -5,13 +5,13 @@
  * it read `landed: false`. Copies are always released. A stopped run lands nothing. Work that did not
  * land is never deleted: its copy's branch is kept, and the block's entries and failure say which.
  */
-import type { Copy, LandResult } from "./ports/index.ts";
+import type { Copy, GitFailure, LandResult } from "./ports/index.ts";
 import type { World } from "./world.ts";
 
 /** The copies of one block visit. */
 export interface BlockCopies {
 	/** Opens branch `i`'s copy; the error is the branch's failure. */
-	open(i: number, label: string): Promise<{ ok: true; dir: string } | { ok: false; message: string }>;
+	open(i: number, label: string): Promise<{ ok: true; dir: string } | GitFailure>;
 	/** Lands every opened copy in branch order; `undefined` entries for branches with no copy. */
 	land(count: number): Promise<(LandResult | undefined)[]>;
 	/** Releases every copy, whatever happened; the branches kept with work that did not land, by branch index. */
@@ -24,9 +24,9 @@ export function blockCopies(world: World, cwd: string): BlockCopies {
 	const git = world.options.git;
 	return {
 		async open(i, label) {
-			if (!git) return { ok: false, message: "no git port: copies need a repository" };
+			if (!git) return { ok: false, kind: "unavailable", message: "no git port: copies need a repository" };
 			const out = await git.openCopy(cwd, label);
-			if (!out.ok) return { ok: false, message: `a copy could not be made: ${out.message}` };
+			if (!out.ok) return { ok: false, kind: "unavailable", message: `a copy could not be made: ${out.message}` };
 			copies[i] = out.copy;
 			return { ok: true, dir: out.copy.dir };
 		},

@@ -3,6 +3,7 @@
  * (a visit starts, ends, freezes a list, carries a value, asks a question, calls a tool) and never
  * depends on where they go: no journal at all, a file, or an array in a test.
  */
+import type { Failure } from "../../runtime/failure.ts";
 import type { Usage } from "../../runtime/usage.ts";
 import type { Value } from "../types/index.ts";
 import type { AskAnswer, AskCard } from "./ask.ts";
@@ -13,7 +14,8 @@ import type { VisitRecord } from "./values.ts";
 export interface EndedVisit {
 	ok: boolean;
 	output?: Value;
-	error?: { kind: string; message: string };
+	/** Written as `{ kind, message }`; read back through `readFailure`, so an older kind still reads. */
+	error?: Failure;
 	handoff?: Value;
 	/** A block's ledger at its end. */
 	obligations?: Obligation[];

@@ -6,7 +6,7 @@
  *   input:  CheckedFlow explore, input "what is this?", { spawn, models, cwd }
  *   output: { ok: true, output: "<answer>", visits: [...], usage }
  */
-import type { ErrorKind } from "../../runtime/result.ts";
+import type { FailureKind } from "../../runtime/failure.ts";
 import type { EventSink, FlowEvent } from "../../runtime/events.ts";
 import { addUsage, emptyUsage, type Usage } from "../../runtime/usage.ts";
 import type { CheckedFlow } from "../check/index.ts";
@@ -27,7 +27,9 @@ export interface VisitOutcome {
 	agent?: string;
 	ok: boolean;
 	output?: unknown;
+	/** `kind: message` of a failed visit. */
 	error?: string;
+	errorKind?: FailureKind;
 	usage: Usage;
 }
 
@@ -37,9 +39,12 @@ export interface FlowResult {
 	ok: boolean;
 	/** The last root node's output: text, or a typed value. */
 	output: Value | string;
-	/** `visit: kind: message` for a failed run, the visit being where the failure started. */
+	/**
+	 * A failed run's `Failure` spelled flat, as `result.json` and the journal's `run_end` keep it:
+	 * `visit: kind: message` (the visit being where the failure started) and the kind it surfaced with.
+	 */
 	error?: string;
-	errorKind?: ErrorKind;
+	errorKind?: FailureKind;
 	/** The visit the failure started at. */
 	failedAt?: string;
 	/** Every visit that ended, in the order they ended. */
@@ -67,6 +72,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 				...(event.agent ? { agent: event.agent } : {}),
 				...(event.output !== undefined ? { output: event.output } : {}),
 				...(event.error ? { error: event.error } : {}),
+				...(event.errorKind ? { errorKind: event.errorKind } : {}),
 			});
 		}
 		sink(event);
@@ -139,7 +145,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 						failure.kind === "child"
 							? failure.message
 							: `${end.surfacedAt ?? end.failedAt}: ${failure.kind}: ${failure.message}`,
-					errorKind: failure.kind as ErrorKind,
+					errorKind: failure.kind,
 					failedAt: end.failedAt,
 				}
 			: {}),

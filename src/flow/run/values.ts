@@ -4,23 +4,19 @@
  * resolved each address to (`CheckedFlow.resolutions`) and fetches that value from the frames. A read of a
  * failed node or an absent field is an error value, never a silent `false` or empty string.
  */
+import type { Failure } from "../../runtime/failure.ts";
 import type { CheckedFlow } from "../check/index.ts";
 import type { AddressExpr } from "../syntax/index.ts";
 import type { Value } from "../types/index.ts";
 import type { Outcome } from "./evaluate.ts";
 import type { Ledger, VerdictEffect } from "./ledger.ts";
 
-/** Why a visit failed, as `x.error` reads it. */
-export interface RunError {
-	kind: string;
-	message: string;
-}
-
 /** How a visit ended. */
 export interface VisitRecord {
 	ok: boolean;
 	output?: Value;
-	error?: RunError;
+	/** Why the visit failed, as `x.error` reads it. */
+	error?: Failure;
 	/** An agent node's handoff document, when it wrote one. */
 	handoff?: Value;
 	/** A block's ledger, readable as `<id>.ledger` after the block too. */

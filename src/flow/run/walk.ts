@@ -3,6 +3,7 @@
  * travels up as `child` (naming the inner visit), unless `on-fail: continue` stops it at the node. A stop
  * of the run and a fail-fast cut are never absorbed. Every visit is announced at its start and end.
  */
+import { FAILURE_KIND_TABLE, type Failure, failureText } from "../../runtime/failure.ts";
 import { addUsage, emptyUsage } from "../../runtime/usage.ts";
 import type { FlowNode } from "../ast.ts";
 import type { Value } from "../types/index.ts";
@@ -51,8 +52,7 @@ export async function runSequence(
  * `on-fail: continue`, and run again on resume.
  */
 export function isStop(record: VisitRecord): boolean {
-	const kind = record.error?.kind;
-	return kind === "stopped" || kind === "cancelled" || kind === "budget" || kind === "blocked";
+	return record.error !== undefined && FAILURE_KIND_TABLE[record.error.kind].stop;
 }
 
 /** Runs one visit and announces it. */
@@ -77,7 +77,7 @@ export async function runVisit(
 			usage: emptyUsage(),
 			replayed: true,
 			...(agent ? { agent } : {}),
-			...(record.error ? { error: `${record.error.kind}: ${record.error.message}` } : {}),
+			...(record.error ? { error: failureText(record.error), errorKind: record.error.kind } : {}),
 			...(record.output !== undefined ? { output: record.output } : {}),
 		});
 		return { record };
@@ -124,7 +124,7 @@ export async function runVisit(
 		ok: record.ok,
 		usage,
 		...(agent ? { agent } : {}),
-		...(record.error ? { error: `${record.error.kind}: ${record.error.message}` } : {}),
+		...(record.error ? { error: failureText(record.error), errorKind: record.error.kind } : {}),
 		...(record.output !== undefined ? { output: record.output as Value } : {}),
 		...(record.handoff !== undefined ? { handoff: record.handoff } : {}),
 	});
@@ -174,12 +174,12 @@ function replayRecord(ended: EndedVisit, node: FlowNode, frame: Frame): VisitRec
  */
 export function childFailure(inner: SequenceEnd, fallbackVisit: string): VisitRecord {
 	const f = inner.failure;
-	if (f && isStop(f)) return { ok: false, error: { ...(f.error as { kind: string; message: string }) } };
+	if (f?.error && isStop(f)) return { ok: false, error: { ...f.error } };
 	return { ok: false, error: { kind: "child", message: innermost(inner.failedAt ?? fallbackVisit, f?.error) } };
 }
 
 /** `visit: kind: message` of the failure that started it all. */
-export function innermost(visit: string, error: { kind: string; message: string } | undefined): string {
+export function innermost(visit: string, error: Failure | undefined): string {
 	if (error?.kind === "child") return error.message;
 	return `${visit}: ${error?.kind ?? "failed"}: ${error?.message ?? ""}`;
 }

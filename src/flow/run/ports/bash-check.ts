@@ -11,7 +11,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { abortOutcome } from "../../../runtime/abort.ts";
+import { abortFailure } from "../../../runtime/abort.ts";
+import type { Failure } from "../../../runtime/failure.ts";
 import { formatDuration } from "../../../runtime/duration.ts";
 import { type LongTimer, longTimeout } from "../../../runtime/timer.ts";
 import { ByteTail } from "./cut.ts";
@@ -25,7 +26,7 @@ export const DEFAULT_GRACE_MS = 2000;
 /** What one check run gave. */
 export type CheckOutcome =
 	| { ok: true; passed: boolean; report: string; exitCode: number | null; ms: number }
-	| { ok: false; kind: "unavailable" | "timeout" | "stopped"; message: string; report: string };
+	| ({ ok: false; report: string } & Failure<"unavailable" | "timeout" | "stopped">);
 
 /** One check run. */
 export interface CheckRequest {
@@ -124,12 +125,12 @@ export function createBashCheck(options: BashCheckOptions = {}): CheckPort {
 	};
 }
 
-type Halt = { kind: "timeout" | "stopped"; message: string };
+type Halt = Failure<"timeout" | "stopped">;
 
 /** A stop reads the signal's reason, so a deadline set by the caller words itself like ours. */
 function haltOf(signal: AbortSignal): Halt {
-	const why = abortOutcome(signal);
-	return { kind: why.errorKind === "timeout" ? "timeout" : "stopped", message: why.error };
+	const why = abortFailure(signal);
+	return { kind: why.kind === "timeout" ? "timeout" : "stopped", message: why.message };
 }
 
 function halted(signal: AbortSignal, report: string): CheckOutcome {

@@ -7,7 +7,7 @@
  *   first `commit(cwd, { message: "Add login", slug: "add login" })` → branch `pi-flows/add-login`;
  *   then `commit(cwd, { message: "Fix", slug, branch: "pi-flows/add-login" })` commits there again.
  */
-import { emptyTree, git, gitWords, headCommit, out } from "./git-exec.ts";
+import { emptyTree, type GitFailure, git, gitWords, headCommit, out } from "./git-exec.ts";
 
 /** Every run branch starts with this, so the user's branches are never candidates for a commit. */
 export const RUN_BRANCH_PREFIX = "pi-flows/";
@@ -67,32 +67,38 @@ async function freeBranch(cwd: string, name: string): Promise<string | undefined
 }
 
 /** Opens the run's branch, or checks that HEAD is still on it. */
-async function runBranch(
-	cwd: string,
-	request: CommitRequest,
-): Promise<{ ok: true; branch: string } | { ok: false; message: string }> {
+async function runBranch(cwd: string, request: CommitRequest): Promise<{ ok: true; branch: string } | GitFailure> {
 	const current = await currentBranch(cwd);
 	if (request.branch !== undefined) {
 		const branch = request.branch;
 		if (!branch.startsWith(RUN_BRANCH_PREFIX)) {
 			return {
 				ok: false,
+				kind: "unavailable",
 				message: `${branch} is not a run branch (${RUN_BRANCH_PREFIX}…); pi-flows commits only on its own branches`,
 			};
 		}
 		if (current !== branch) {
 			const where = current ? `on ${current}` : "detached";
 			const back = (await branchExists(cwd, branch)) ? `type \`git switch ${branch}\` to go back` : `${branch} is gone`;
-			return { ok: false, message: `HEAD is ${where}, not on the run's branch ${branch}: ${back}` };
+			return {
+				ok: false,
+				kind: "unavailable",
+				message: `HEAD is ${where}, not on the run's branch ${branch}: ${back}`,
+			};
 		}
 		return { ok: true, branch };
 	}
 	const branch = await freeBranch(cwd, `${RUN_BRANCH_PREFIX}${slugify(request.slug)}`);
 	if (!branch)
-		return { ok: false, message: `every name ${RUN_BRANCH_PREFIX}${slugify(request.slug)}-N up to 1000 is taken` };
+		return {
+			ok: false,
+			kind: "unavailable",
+			message: `every name ${RUN_BRANCH_PREFIX}${slugify(request.slug)}-N up to 1000 is taken`,
+		};
 	// `switch -c` starts at HEAD and carries the working tree and the index along, conflict-free.
 	const opened = await git(cwd, ["switch", "-q", "-c", branch]);
-	return opened.ok ? { ok: true, branch } : { ok: false, message: gitWords(opened) };
+	return opened.ok ? { ok: true, branch } : { ok: false, kind: "unavailable", message: gitWords(opened) };
 }
 
 /**

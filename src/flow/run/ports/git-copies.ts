@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { basename, resolve } from "node:path";
 import { leaves } from "./bash-check.ts";
 import { slugify } from "./git-commit.ts";
-import { git, gitWords, headCommit, indexOfTree, out, type ScratchIndex } from "./git-exec.ts";
+import { type GitFailure, git, gitWords, headCommit, indexOfTree, out, type ScratchIndex } from "./git-exec.ts";
 
 /** Every copy's branch starts with this; release deletes no branch without it. */
 export const COPY_BRANCH_PREFIX = "pi-flows-copy/";
@@ -43,30 +43,28 @@ export interface LandResult {
 /** Where a copy's repository keeps its worktrees, by copy folder, for a release after the folder is gone. */
 export type KnownCopies = Map<string, string>;
 
-type Failed = { ok: false; message: string };
-
 /** The folder git commands about the whole repository run in: its top, so no path is read relative. */
-async function topOf(cwd: string): Promise<{ ok: true; top: string } | Failed> {
+async function topOf(cwd: string): Promise<{ ok: true; top: string } | GitFailure> {
 	const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
 	return top.ok
 		? { ok: true, top: out(top) }
-		: { ok: false, message: `${cwd} is not in a git repository: ${gitWords(top)}` };
+		: { ok: false, kind: "unavailable", message: `${cwd} is not in a git repository: ${gitWords(top)}` };
 }
 
 /**
  * A commit of the working tree as it stands, referenced by no branch: taken with a scratch index and
  * `commit-tree`, so neither the user's staging nor their branches (nor their hooks) are involved.
  */
-async function snapshot(top: string, message: string): Promise<{ ok: true; sha: string } | Failed> {
+async function snapshot(top: string, message: string): Promise<{ ok: true; sha: string } | GitFailure> {
 	const tree = await indexOfTree(top);
 	if (!tree.ok) return tree;
 	try {
 		const written = await git(top, ["write-tree"], { env: tree.index.env });
-		if (!written.ok) return { ok: false, message: gitWords(written) };
+		if (!written.ok) return { ok: false, kind: "unavailable", message: gitWords(written) };
 		const head = await headCommit(top);
 		const parent = head ? ["-p", head] : [];
 		const commit = await git(top, ["commit-tree", out(written), ...parent, "-F", "-"], { input: message });
-		return commit.ok ? { ok: true, sha: out(commit) } : { ok: false, message: gitWords(commit) };
+		return commit.ok ? { ok: true, sha: out(commit) } : { ok: false, kind: "unavailable", message: gitWords(commit) };
 	} finally {
 		await tree.index.drop();
 	}
@@ -81,21 +79,25 @@ export async function openCopy(
 	cwd: string,
 	label: string,
 	known: KnownCopies,
-): Promise<{ ok: true; copy: Copy } | Failed> {
+): Promise<{ ok: true; copy: Copy } | GitFailure> {
 	const where = await topOf(cwd);
 	if (!where.ok) return where;
 	const snap = await snapshot(where.top, `pi-flows: snapshot of the tree for ${label}`);
-	if (!snap.ok) return { ok: false, message: `cannot snapshot the tree: ${snap.message}` };
+	if (!snap.ok) return { ok: false, kind: "unavailable", message: `cannot snapshot the tree: ${snap.message}` };
 	const dir = await mkdtemp(resolve(tmpdir(), COPY_FOLDER_PREFIX));
 	if (!leaves(where.top, await realpath(dir))) {
 		await rm(dir, { recursive: true, force: true });
-		return { ok: false, message: `the temp folder ${dir} is inside the repository; set TMPDIR elsewhere` };
+		return {
+			ok: false,
+			kind: "unavailable",
+			message: `the temp folder ${dir} is inside the repository; set TMPDIR elsewhere`,
+		};
 	}
 	const branch = `${COPY_BRANCH_PREFIX}${slugify(label)}-${randomBytes(3).toString("hex")}`;
 	const added = await git(where.top, ["worktree", "add", "-q", "-b", branch, dir, snap.sha]);
 	if (!added.ok) {
 		await rm(dir, { recursive: true, force: true });
-		return { ok: false, message: `cannot open a copy: ${gitWords(added)}` };
+		return { ok: false, kind: "unavailable", message: `cannot open a copy: ${gitWords(added)}` };
 	}
 	const common = await git(dir, ["rev-parse", "--git-common-dir"]);
 	if (common.ok) known.set(dir, resolve(dir, out(common)));
@@ -114,12 +116,12 @@ async function exists(path: string): Promise<boolean> {
  * bookkeeping, not a commit of the user's, so their hooks are not asked (they judge the run's commit).
  * A copy folder that is gone keeps what its branch already has.
  */
-async function saveWork(copy: Copy): Promise<{ ok: true } | Failed> {
+async function saveWork(copy: Copy): Promise<{ ok: true } | GitFailure> {
 	if (!(await exists(copy.dir))) return { ok: true };
 	const add = await git(copy.dir, ["add", "-A"]);
-	if (!add.ok) return { ok: false, message: gitWords(add) };
+	if (!add.ok) return { ok: false, kind: "unavailable", message: gitWords(add) };
 	const tree = await git(copy.dir, ["write-tree"]);
-	if (!tree.ok) return { ok: false, message: gitWords(tree) };
+	if (!tree.ok) return { ok: false, kind: "unavailable", message: gitWords(tree) };
 	const head = await headCommit(copy.dir);
 	if (head) {
 		const headTree = await git(copy.dir, ["rev-parse", `${head}^{tree}`]);
@@ -129,9 +131,9 @@ async function saveWork(copy: Copy): Promise<{ ok: true } | Failed> {
 	const commit = await git(copy.dir, ["commit-tree", out(tree), ...parent, "-F", "-"], {
 		input: `pi-flows: work of ${copy.branch}`,
 	});
-	if (!commit.ok) return { ok: false, message: gitWords(commit) };
+	if (!commit.ok) return { ok: false, kind: "unavailable", message: gitWords(commit) };
 	const moved = await git(copy.dir, ["update-ref", `refs/heads/${copy.branch}`, out(commit)]);
-	return moved.ok ? { ok: true } : { ok: false, message: gitWords(moved) };
+	return moved.ok ? { ok: true } : { ok: false, kind: "unavailable", message: gitWords(moved) };
 }
 
 /**

@@ -7,6 +7,13 @@ import { type ExecFileException, execFile } from "node:child_process";
 import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { Failure } from "../../../runtime/failure.ts";
+
+/**
+ * Why git could not do what was asked, as every port call that can fail answers it: a run's failure
+ * (`unavailable`, the kind a node reading the port fails with) with git's own words.
+ */
+export type GitFailure = { ok: false } & Failure<"unavailable">;
 
 /** The author and committer of every commit the ports make, whatever the machine's config says. */
 export const IDENTITY = { name: "pi-flows", email: "pi-flows@localhost" };
@@ -165,24 +172,23 @@ async function scratchFrom(source: string | undefined): Promise<ScratchIndex> {
  * ignored ones left out, so a snapshot or a diff never touches the user's staging. It starts as a copy of
  * the real index so `git add -A` only rehashes files whose stat data changed.
  */
-export async function indexOfTree(
-	cwd: string,
-): Promise<{ ok: true; index: ScratchIndex } | { ok: false; message: string }> {
+export async function indexOfTree(cwd: string): Promise<{ ok: true; index: ScratchIndex } | GitFailure> {
 	const where = await git(cwd, ["rev-parse", "--git-path", "index"]);
-	if (!where.ok) return { ok: false, message: gitWords(where) };
+	if (!where.ok) return { ok: false, kind: "unavailable", message: gitWords(where) };
 	let index: ScratchIndex;
 	try {
 		index = await scratchFrom(resolve(cwd, out(where)));
 	} catch (error) {
 		return {
 			ok: false,
+			kind: "unavailable",
 			message: `cannot make a scratch index: ${error instanceof Error ? error.message : String(error)}`,
 		};
 	}
 	const add = await git(cwd, ["add", "-A"], { env: index.env });
 	if (!add.ok) {
 		await index.drop();
-		return { ok: false, message: gitWords(add) };
+		return { ok: false, kind: "unavailable", message: gitWords(add) };
 	}
 	return { ok: true, index };
 }

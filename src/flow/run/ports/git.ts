@@ -9,16 +9,16 @@
 import { headText } from "./cut.ts";
 import { type CommitOutcome, type CommitRequest, commitTree } from "./git-commit.ts";
 import { type Copy, type KnownCopies, type LandResult, landCopies, openCopy, releaseCopy } from "./git-copies.ts";
-import { emptyTree, git, gitWords, headCommit, indexOfTree, out } from "./git-exec.ts";
+import { emptyTree, type GitFailure, git, gitWords, headCommit, indexOfTree, out } from "./git-exec.ts";
 
 /** How much of a diff a node reads by default: enough for a review, small enough for any context. */
 export const DIFF_BYTES = 60_000;
 
 /** The `diff` read, or why git could not give it (the reading node then fails `unavailable`). */
-export type DiffOutcome = { ok: true; text: string } | { ok: false; message: string };
+export type DiffOutcome = { ok: true; text: string } | GitFailure;
 
 /** A copy opened, or why not. */
-export type OpenCopyOutcome = { ok: true; copy: Copy } | { ok: false; message: string };
+export type OpenCopyOutcome = { ok: true; copy: Copy } | GitFailure;
 
 /** The evaluator's only way to touch git. */
 export interface GitPort {
@@ -55,16 +55,16 @@ async function root(cwd: string): Promise<string | undefined> {
 
 async function diff(cwd: string, maxBytes = DIFF_BYTES): Promise<DiffOutcome> {
 	const tree = await indexOfTree(cwd);
-	if (!tree.ok) return { ok: false, message: tree.message };
+	if (!tree.ok) return { ok: false, kind: "unavailable", message: tree.message };
 	try {
 		const against = (await headCommit(cwd)) ?? (await emptyTree(cwd));
-		if (!against) return { ok: false, message: "cannot tell what HEAD is" };
+		if (!against) return { ok: false, kind: "unavailable", message: "cannot tell what HEAD is" };
 		// One byte past the budget tells "exactly the budget" from "more"; git is stopped there.
 		const shown = await git(cwd, ["diff", "--cached", "--no-color", "--no-ext-diff", against], {
 			env: tree.index.env,
 			maxBuffer: maxBytes + 1,
 		});
-		if (!shown.ok && !shown.overflow) return { ok: false, message: gitWords(shown) };
+		if (!shown.ok && !shown.overflow) return { ok: false, kind: "unavailable", message: gitWords(shown) };
 		return { ok: true, text: headText(shown.stdout, maxBytes, "diff", shown.overflow) };
 	} finally {
 		await tree.index.drop();
@@ -98,6 +98,7 @@ export function createGitPort(): GitPort {
 					// Only the temp folder can throw here (a full or read-only disk): a copy not made is a value.
 					return {
 						ok: false,
+						kind: "unavailable",
 						message: `cannot open a copy: ${error instanceof Error ? error.message : String(error)}`,
 					};
 				}
