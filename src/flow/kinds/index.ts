@@ -6,7 +6,8 @@
  *
  * Kind modules are imported here and nowhere else: they and the stages they call import each other (a
  * block reads and checks its body through the registry), which holds only because the table is built
- * after every module it names.
+ * after every module it names: a program that imports `kinds/map.ts` before this file stops with
+ * "Cannot access 'mapKind' before initialization".
  */
 import type { FlowNode } from "../ast.ts";
 import { agentKind } from "./agent.ts";
