@@ -36,6 +36,9 @@ const DIRECTIVE = {
 	land: landThePlaneDirective({ canReset: false }),
 };
 
+/** The tools the watermark declares with each directive: `checkpoint` only while a reset can follow it. */
+const OFFER = { reset: ["finish", "checkpoint"], land: ["finish"] } as const;
+
 /** A subagent and the mutable state its tools write to. */
 interface Seat {
 	sub: Subagent;
@@ -60,11 +63,7 @@ export async function runAgent(
 		world.options.models.get(modelKey(world.prefix, node.id.value)) ??
 		world.options.models.get(modelKey(world.prefix, node.id.value, agent.name));
 	const ledger = node.verdict ? findLedger(frame, node.verdict.value) : undefined;
-	const closing = node.output
-		? submitClosing(world.flow.answerTypes.get(node.id.value) ?? node.output.value)
-		: ledger
-			? verdictClosing(ledger, node.path)
-			: undefined;
+	const closing = node.output ? submitClosing() : ledger ? verdictClosing(ledger, node.path) : undefined;
 	const addenda = (world.options.plugins ?? [])
 		.map((p) => p.taskAddendum?.(node.id.value, visit))
 		.filter((t): t is string => !!t);
@@ -102,9 +101,12 @@ export async function runAgent(
 			// The document reaches the journal before the tool returns: a crash mid-turn leaves it on disk.
 			const save = async (doc: HandoffDocument) => void world.recorder.handoff?.(at.at, doc as unknown as Value);
 			const resetsLeft = () => resets < policy.maxResets;
+			// Every declared tool is paid on every request: a first session gets the handoff tools when its
+			// watermark fires (the directive names them); a continuation, seeded to end with `finish`, from the start.
+			const later = lastDoc === undefined;
 			tools.push(
-				finishTool(captured.handoff, { save }),
-				checkpointTool(captured.handoff, policy.checkpointReset, { save, resetsLeft }),
+				{ ...finishTool(captured.handoff, { save }), later },
+				{ ...checkpointTool(captured.handoff, policy.checkpointReset, { save, resetsLeft }), later },
 			);
 		}
 		const sub = await world.options.spawn({
@@ -206,6 +208,7 @@ export async function runAgent(
 					? {
 							threshold,
 							directive: resets < policy.maxResets ? DIRECTIVE.reset : DIRECTIVE.land,
+							offer: resets < policy.maxResets ? OFFER.reset : OFFER.land,
 							muted: () => handedOff(capture),
 						}
 					: undefined;
