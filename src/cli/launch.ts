@@ -8,7 +8,7 @@ import { decidedByFlow, type RunOutcome } from "../runs/index.ts";
 import { fanOutEvents, type FlowEvent } from "../runtime/events.ts";
 import { formatUsage } from "../runtime/usage.ts";
 import type { TransportPolicy } from "../runtime/transport.ts";
-import { parseDuration } from "../flow/syntax/index.ts";
+import { readTransportFlags } from "../flow/syntax/index.ts";
 import { paneWatcher } from "../panes/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
@@ -102,21 +102,7 @@ export function report(outcome: RunOutcome, args: Args, io: Io): number {
 export function transportFlags(
 	args: Args,
 ): { ok: true; value?: Partial<TransportPolicy> } | { ok: false; error: string } {
-	const out: Partial<TransportPolicy> = {};
-	const attempts = flag(args, "retries");
-	if (attempts !== undefined) {
-		const n = Number(attempts);
-		if (!Number.isInteger(n) || n < 1)
-			return { ok: false, error: `--retries takes a whole number of tries above 0, not \`${attempts}\`` };
-		out.attempts = n;
-	}
-	const wait = flag(args, "retry-wait");
-	if (wait !== undefined) {
-		const ms = parseDuration(wait);
-		if (ms === undefined) return { ok: false, error: `--retry-wait takes a duration like 5m, not \`${wait}\`` };
-		out.totalWaitMs = ms;
-	}
-	return { ok: true, ...(Object.keys(out).length ? { value: out } : {}) };
+	return readTransportFlags(flag(args, "retries"), flag(args, "retry-wait"));
 }
 
 /** The launch budget: `--budget-tokens`, `--budget-cost`, `--budget-turns`, each replacing the flow's. */

@@ -52,6 +52,8 @@ const COMMANDS: Record<string, FlagSpec> = {
 		"budget-tokens": true,
 		"budget-cost": true,
 		"budget-turns": true,
+		retries: true,
+		"retry-wait": true,
 		...CHAIN_CLI_FLAGS,
 	},
 	drive: { agent: true, model: true, script: true, "max-turns": true, "log-dir": true, project: false, fresh: false },

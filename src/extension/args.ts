@@ -7,7 +7,15 @@ import { nearest } from "../faults/index.ts";
 import { durationFlagError, MAX_DURATION_MS, parseDuration } from "../flow/syntax/index.ts";
 
 /** What each command accepts; every flag takes one value. */
-export const RUN_FLAGS = ["--model", "--timeout", "--budget-tokens", "--script", "--chain"] as const;
+export const RUN_FLAGS = [
+	"--model",
+	"--timeout",
+	"--budget-tokens",
+	"--script",
+	"--chain",
+	"--retries",
+	"--retry-wait",
+] as const;
 
 /** A flag of {@link RUN_FLAGS}. */
 export type RunFlag = (typeof RUN_FLAGS)[number];

@@ -8,6 +8,6 @@
 /** Description of each lazily loaded command, by name. */
 export const COMMAND_CARDS = {
 	flows: "List the flows with their bounds or faults; /flows <name> shows one flow's plan and graph",
-	run: "Run a flow: /run <flow> [input] [--model M] [--timeout T] [--budget-tokens N] [--script FILE]",
+	run: "Run a flow: /run <flow> [input] [--model M] [--timeout T] [--budget-tokens N] [--script FILE] [--retries N]",
 	step: "Walk a flow one agent turn at a time, or run one turn of an agent: /step <flow or agent> [input] [--model M] [--timeout T] [--script S]",
 } as const satisfies Record<string, string>;

@@ -3,21 +3,24 @@
  * extension registered (a company gateway, a test's scripted model) is there for them too; and where the
  * flow, its agents and `--model` name no model, the session's current model stands in for pi's settings,
  * because inside pi that is the model the person chose. A dry run (`--script`) gets a runtime of its own,
- * so the scripted model never appears in the person's session.
+ * so the scripted model never appears in the person's session. `/run --retries` sets the transport retries.
  */
 import type { ExtensionContext, ModelRuntime } from "@earendil-works/pi-coding-agent";
 import { agentDir } from "../agents/index.ts";
 import { openHost, type PiHost, type Script } from "../pi/index.ts";
+import type { TransportPolicy } from "../runtime/transport.ts";
 
 /** Opens a host for one run from `ctx`; each run opens its own so a dry run's script never leaks into another. */
 export async function hostFor(
 	ctx: Pick<ExtensionContext, "cwd" | "model" | "modelRegistry">,
 	script?: Script,
+	transport?: Partial<TransportPolicy>,
 ): Promise<PiHost> {
 	const host = await openHost({
 		cwd: ctx.cwd,
 		agentDir: agentDir(),
 		...(script ? { script } : sessionRuntime(ctx)),
+		...(transport ? { transport } : {}),
 	});
 	const current = sessionModel(ctx);
 	if (script || !current) return host;

@@ -1,5 +1,6 @@
 /**
- * `/run <flow> [input] [--model M] [--timeout T] [--budget-tokens N] [--script FILE]`: checks everything
+ * `/run <flow> [input] [--model M] [--timeout T] [--budget-tokens N] [--script FILE] [--retries N]
+ * [--retry-wait D]`: checks everything
  * before anything spawns (a refusal lists every fault at its `file:line:col` and nothing runs), then runs
  * the flow in its own run folder with the live view above the editor, and posts the answer as a message
  * the model reads on its next turn but that starts none. Esc stops the run and closes every subagent.
@@ -7,6 +8,7 @@
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { NOBODY } from "../flow/index.ts";
+import { readTransportFlags } from "../flow/syntax/index.ts";
 import { readCommandLine, readTimeout, readTokenBudget, RUN_FLAGS } from "./args.ts";
 import { dialogAsk } from "./ask-dialogs.ts";
 import { completeLine } from "./completions.ts";
@@ -49,6 +51,9 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 			if (!timeout.ok) return say(ctx, `/run: ${timeout.error}`, "error");
 			const budget = readTokenBudget(flags["--budget-tokens"]);
 			if (!budget.ok) return say(ctx, `/run: ${budget.error}`, "error");
+			// The same reading as `pi-flows run --retries N --retry-wait D`.
+			const transport = readTransportFlags(flags["--retries"], flags["--retry-wait"]);
+			if (!transport.ok) return say(ctx, `/run: ${transport.error}`, "error");
 			let asking = false;
 			const ask = ctx.hasUI
 				? dialogAsk(ctx.ui, { opened: () => (asking = true), closed: () => (asking = false) })
@@ -60,6 +65,7 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 				...(timeout.value !== undefined ? { timeoutMs: timeout.value } : {}),
 				...(budget.value !== undefined ? { budgetTokens: budget.value } : {}),
 				...(flags["--script"] ? { script: flags["--script"] } : {}),
+				...(transport.value ? { transport: transport.value } : {}),
 			};
 			// `/run --chain "@a -> @b" goal`: the chain runs as a flow, every flag applied; the rest is its goal.
 			const chain = flags["--chain"];

@@ -59,3 +59,16 @@ export {
 	type WatermarkDecision,
 	type WatermarkInput,
 } from "./watermark.ts";
+export {
+	CHECKPOINT_PARAMETERS,
+	checkpointContract,
+	checkpointStatus,
+	documentFromArguments,
+	FINISH_CONTRACT,
+	FINISH_PARAMETERS,
+	HANDOFF_RESULTS,
+	HANDOFF_TOOL_NAMES,
+	type HandoffToolArguments,
+	type HandoffToolContract,
+	type HandoffToolName,
+} from "./tools.ts";

@@ -55,6 +55,9 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 		...(custom.length ? { customTools: custom } : {}),
 		...sessionDefaults(o.cwd, request.sessionDir),
 	});
+	// Tools offered later are registered (the allowlist names them) but not declared until a watermark offers them.
+	const later = new Set((request.customTools ?? []).filter((t) => t.later).map((t) => t.name));
+	if (later.size) session.setActiveToolsByName(session.getActiveToolNames().filter((n) => !later.has(n)));
 	let hooks: TransportHooks | undefined;
 	if (o.transport && o.model.model.provider !== SCRIPTED_PROVIDER)
 		wrapTransport(session.agent, o.transport.policy, o.transport.gate, () => hooks);
@@ -154,6 +157,10 @@ async function ask(
 				if (!usage || usage.tokens == null || !(usage.contextWindow > 0)) return;
 				if (usage.tokens / usage.contextWindow >= watermark.threshold) {
 					watermarkFired = true;
+					// Declared before the steer is read: the directive names tools the next request must have.
+					const active = session.getActiveToolNames();
+					const offer = (watermark.offer ?? []).filter((n) => !active.includes(n));
+					if (offer.length) session.setActiveToolsByName([...active, ...offer]);
 					void session.steer(watermark.directive).catch(() => {});
 				}
 			})

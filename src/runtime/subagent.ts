@@ -17,11 +17,12 @@ export interface AskOptions {
 	/** Aborts the turn (kind `idle`) when pi reports no event for this long: a hung provider or tool. */
 	idleMs?: number;
 	/**
-	 * At a turn end past `threshold` (context tokens / window), `directive` is steered in, once per ask;
-	 * never once `muted()` says the turn has handed off: a steer after `finish` would buy a paid request
-	 * after the work is recorded.
+	 * At a turn end past `threshold` (context tokens / window), the tools named in `offer` (spawned with
+	 * `later`) are declared to the model and `directive` is steered in, once per ask; never once `muted()`
+	 * says the turn has handed off: a steer after `finish` would buy a paid request after the work is
+	 * recorded. Offered tools stay declared for the rest of the session.
 	 */
-	watermark?: { threshold: number; directive: string; muted?: () => boolean };
+	watermark?: { threshold: number; directive: string; muted?: () => boolean; offer?: readonly string[] };
 	/** Names the turn for the scripted model and the events: the visit path, e.g. `deliver#2/code`. */
 	label?: string;
 	/**

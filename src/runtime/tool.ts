@@ -25,6 +25,12 @@ export interface ToolSpec {
 	description: string;
 	/** JSON Schema of the arguments (an object schema). */
 	parameters: Record<string, unknown>;
+	/**
+	 * Registered but not declared to the model until a turn's watermark offers it
+	 * (`AskOptions.watermark.offer`): a tool every request would pay for, wanted only when a turn lands.
+	 * Default: declared from the start.
+	 */
+	later?: boolean;
 	execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome>;
 	/**
 	 * Arguments a dry run answers with when no script does: a call this tool accepts, made up without a

@@ -322,11 +322,13 @@ export interface TemplateTurn {
 	result: () => string;
 	/** The task the turn was given. */
 	task: () => string;
+	/** The names of the tools declared to the model in this request, comma-separated. */
+	tools: () => string;
 }
 
 /**
  * Fills `{{result}}`, `{{task}}` and `{{section:NAME}}`, each optionally `|lines:N`, `{{messages}}`,
- * `{{thinking}}` and `{{system}}`. One filler for the scripted model and dry runs, so a dry run with
+ * `{{thinking}}`, `{{system}}` and `{{tools}}`. One filler for the scripted model and dry runs, so a dry run with
  * `--script` shows what the run would say, not the raw template.
  */
 export function fillTemplate(template: string, turn: TemplateTurn): string {
@@ -334,6 +336,7 @@ export function fillTemplate(template: string, turn: TemplateTurn): string {
 		.replace(/\{\{\s*messages\s*\}\}/g, String(turn.messages))
 		.replace(/\{\{\s*thinking\s*\}\}/g, turn.thinking)
 		.replace(/\{\{\s*system\s*\}\}/g, () => turn.system())
+		.replace(/\{\{\s*tools\s*\}\}/g, () => turn.tools())
 		.replace(
 			/\{\{\s*(result|task|section:([^}|]+?))\s*(?:\|\s*lines:(\d+)\s*)?\}\}/g,
 			(_m, what: string, name?: string, lines?: string) => {

@@ -95,10 +95,11 @@ describe("every turn of a flow counts as it ends", () => {
 			"  - id: one\n    flow: inner\n    input: input\n  - id: two\n    flow: inner\n    input: input\n",
 			{},
 		);
-		const { ran, t } = await budgeted("outer", flow, ANY);
+		// A budget the first call's three turns cross, whatever a turn costs between 400 and 1,200 tokens.
+		const { ran, t } = await budgeted("outer", flow, ANY, 1200);
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "budget" });
 		expect(ran.result.failedAt).toMatch(/^one\//);
-		expect(expectBound(t.log, BUDGET).started).toBeLessThan(6);
+		expect(expectBound(t.log, 1200).started).toBeLessThan(6);
 	});
 
 	it("swarm members, as each member's turn ends (not when the swarm does)", async () => {
@@ -111,10 +112,16 @@ describe("every turn of a flow counts as it ends", () => {
 	});
 
 	it("handoff continuations and context resets", async () => {
-		const flow = flowOf("h", "  - id: work\n    agent: worker\n    handoff: { continuations: 6 }\n", { work: "Work." });
+		const flow = flowOf("h", "  - id: work\n    agent: worker\n    handoff: { continuations: 6, watermark: 0.3 }\n", {
+			work: "Work.",
+		});
+		// The first session reads past its watermark, where the handoff tools are offered; continuations have them.
+		project.write("big.txt", `${"heron ".repeat(1500)}\n`);
+		const fill = "    - call: read\n      args: { path: big.txt }\n";
 		const partial = "    - call: finish\n      args: { status: partial, summary: some done, next_task: more }\n";
 		const reset = "    - call: checkpoint\n      args: { status: in-progress, summary: half, next_task: go on }\n";
-		const { ran, t } = await budgeted("h", flow, `turns:\n  work:\n${(partial + reset).repeat(4)}    - say: done\n`);
+		const script = `contextWindow: 8000\nturns:\n  work:\n${fill}${(partial + reset).repeat(4)}    - say: done\n`;
+		const { ran, t } = await budgeted("h", flow, script);
 		expect(ran.result.errorKind).toBe("budget");
 		expectBound(t.log, BUDGET);
 	});

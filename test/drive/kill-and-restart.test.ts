@@ -151,7 +151,7 @@ describe("a driver killed with SIGKILL and started again", () => {
 			else if (point === "during") {
 				expect(r.life2.stderr, at).toMatch(
 					new RegExp(
-						`resuming: ${k} turn\\(s\\) recorded in .*; turn ${k + 1} starts from (HANDOFF\\.md|the recorded handoff), finish partial`,
+						`resuming: ${k} turn\\(s\\) recorded in .*; turn ${k + 1} starts from (HANDOFF\\.md \\(saved just before the stop\\)|the recorded handoff), finish partial`,
 					),
 				);
 			} else {

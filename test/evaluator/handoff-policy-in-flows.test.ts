@@ -1,6 +1,6 @@
 /**
  * One switch and one cap for flow turns as for the interactive session: with the protocol off a flow turn
- * has no `finish`/`checkpoint` and no steer; `HANDOFF_MAX_RESETS` bounds checkpoint resets; a `finish` that
+ * has no `finish`/`checkpoint` (not even past the watermark) and no steer; `HANDOFF_MAX_RESETS` bounds checkpoint resets; a `finish` that
  * crosses the watermark ends the turn with no further request; every document is journaled as written.
  */
 import { spawnSync } from "node:child_process";
@@ -21,6 +21,10 @@ beforeEach(() => {
 afterEach(() => project.cleanup());
 
 const one = flowOf("p", "  - id: work\n    agent: worker\n", { work: "Work." });
+/** The same node with a low watermark, and a first step that crosses it: the handoff tools are offered then. */
+const watched = flowOf("p", "  - id: work\n    agent: worker\n    handoff: { watermark: 0.3 }\n", { work: "Work." });
+const FILL = "    - call: read\n      args: { path: big.txt }\n";
+const fill = () => project.write("big.txt", `${"heron ".repeat(1500)}\n`);
 
 describe("the switch in flow turns", () => {
 	it("offers no finish and steers nothing when the protocol is off", async () => {
@@ -72,8 +76,11 @@ describe("the switch in flow turns", () => {
 describe("the reset cap in flow turns", () => {
 	it("allows HANDOFF_MAX_RESETS resets; later checkpoints only save and the turn goes on", async () => {
 		const save = (n: number) => `    - call: checkpoint\n      args: { status: in-progress, summary: save ${n} }\n`;
-		const script = `turns:\n  work:\n${save(1)}${save(2)}${save(3)}    - say: "{{result}}"\n`;
-		const ran = await runInline(project, "p", one, script, "in", { handoff: { ...DEFAULT_POLICY, maxResets: 1 } });
+		fill();
+		const script = `contextWindow: 8000\nturns:\n  work:\n${FILL}${save(1)}${save(2)}${save(3)}    - say: "{{result}}"\n`;
+		const ran = await runInline(project, "p", watched, script, "in", {
+			handoff: { ...DEFAULT_POLICY, maxResets: 1 },
+		});
 		expect(ran.result.ok).toBe(true);
 		// One reset: the first session, then one fresh one for the rest.
 		expect(ran.spawns).toBe(2);
@@ -83,25 +90,29 @@ describe("the reset cap in flow turns", () => {
 
 describe("the watermark after finish in flow turns", () => {
 	it("makes no request after a finish that itself crosses the watermark", async () => {
+		// The first session lands at the watermark; its continuation has `finish` from the start, and the
+		// finish that ends it is what crosses the continuation's watermark.
+		fill();
 		const summary = "done ".repeat(5000);
 		const ran = await runInline(
 			project,
 			"p",
-			one,
-			`contextWindow: 8000\nturns:\n  work:\n    - call: finish\n      args: { status: done, summary: "${summary}" }\n    - say: steered after finish\n`,
+			watched,
+			`contextWindow: 8000\nturns:\n  work:\n${FILL}    - call: finish\n      args: { status: partial, summary: half, next_task: the rest }\n    - call: finish\n      args: { status: done, summary: "${summary}" }\n    - say: steered after finish\n`,
 		);
 		expect(ran.result.ok).toBe(true);
-		expect(ran.calls).toBe(1);
+		expect(ran.calls).toBe(3);
 	});
 
 	it("journals each document as the tool writes it, before the turn goes on", async () => {
 		const kept: { path: string; doc: unknown }[] = [];
 		const recorder: RunRecorder = { ...NO_RECORD, handoff: (path, doc) => kept.push({ path, doc }) };
+		fill();
 		const ran = await runInline(
 			project,
 			"p",
-			one,
-			"turns:\n  work:\n    - call: checkpoint\n      args: { status: in-progress, summary: half, reset: none }\n    - call: finish\n      args: { status: done, summary: whole }\n",
+			watched,
+			`contextWindow: 8000\nturns:\n  work:\n${FILL}    - call: checkpoint\n      args: { status: in-progress, summary: half, reset: none }\n    - call: finish\n      args: { status: done, summary: whole }\n`,
 			"in",
 			{ recorder },
 		);
@@ -113,11 +124,12 @@ describe("the watermark after finish in flow turns", () => {
 	});
 
 	it("a continuation seed names no HANDOFF.md, which flows do not write", async () => {
+		fill();
 		const ran = await runInline(
 			project,
 			"p",
-			one,
-			'turns:\n  work:\n    - call: finish\n      args: { status: partial, summary: half, next_task: the rest }\n    - say: "{{task|lines:8}}"\n',
+			watched,
+			`contextWindow: 8000\nturns:\n  work:\n${FILL}    - call: finish\n      args: { status: partial, summary: half, next_task: the rest }\n    - say: "{{task|lines:8}}"\n`,
 		);
 		expect(ran.result.output).toContain('<handoff-document purpose="next">');
 		expect(ran.result.output).not.toContain("HANDOFF.md");

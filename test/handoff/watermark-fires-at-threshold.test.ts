@@ -40,7 +40,7 @@ describe("the watermark", () => {
 			responses: [
 				pad("p1", 40),
 				pad("p2", 40),
-				pad("p3", 2400),
+				pad("p3", 3000),
 				(context) => {
 					nextCallSaw = textOf(context.messages.at(-1)?.content);
 					return pad("p4", 40);
@@ -75,7 +75,7 @@ describe("the watermark", () => {
 			env: { HANDOFF_WATERMARK: "0.95" },
 			tools: ["finish", "checkpoint", "pad"],
 			extensions: [padExtension(), usageProbe(usages)],
-			responses: [pad("p1", 2400), fauxAssistantMessage("done")],
+			responses: [pad("p1", 3000), fauxAssistantMessage("done")],
 		});
 		await h.session.prompt("Fill the context.");
 		const top = Math.max(...usages.map((u) => (u?.tokens ?? 0) / WINDOW));
@@ -95,7 +95,7 @@ describe("the watermark", () => {
 				fauxAssistantMessage("victory lap"),
 			],
 		});
-		await h.session.prompt(`Here is a long brief. ${"detail ".repeat(400)}`);
+		await h.session.prompt(`Here is a long brief. ${"detail ".repeat(500)}`);
 		expect((h.session.getContextUsage()?.tokens ?? 0) / WINDOW).toBeGreaterThan(0.6);
 		expect(watermarkMessages(h)).toHaveLength(0);
 		expect(h.faux.getPendingResponseCount()).toBe(1);

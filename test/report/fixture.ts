@@ -31,6 +31,7 @@ nodes:
         agent: scout
         reads: [item]
         on-fail: continue
+        handoff: { watermark: 0.3 }
   - id: pick
     ask: "Ship <left> or right?"
     options: [left, right]
@@ -63,8 +64,12 @@ Review the work.
 Answer from the reports under \`work\`.
 `;
 
-/** Life 1: the scouts run two at a time, one fails (absorbed), one hands off, and \`wrap\` fails. */
+/**
+ * Life 1: the scouts run two at a time, one fails (absorbed), one reads a long file past its watermark and
+ * hands off, and \`wrap\` fails.
+ */
 const SCRIPT_1 = `latencyMs: 40
+contextWindow: 8000
 turns:
   plan:
     - call: submit
@@ -74,6 +79,8 @@ turns:
   "work[2]/act":
     - fail: the south scout lost its way
   "work[3]/act":
+    - call: read
+      args: { path: roads.txt }
     - call: finish
       args: { status: done, summary: "East surveyed; <b>two</b> roads found.", decisions: ["Walked, not drove: the roads are closed"], artifacts: [east.md], next_task: Map the roads. }
   review:
@@ -102,6 +109,8 @@ export interface Fixture {
 /** Runs the fixture flow in `project`: a failed first life and a resumed second one. */
 export async function surveyRun(project: TempProject): Promise<Fixture> {
 	const file = project.write(".pi/flows/survey.md", FLOW);
+	// Long enough to cross the act node's watermark, where `finish` is offered.
+	project.write("roads.txt", `${"road ".repeat(1800)}\n`);
 	const sources = { project: true };
 	const checked = checkFlowText(
 		FLOW,

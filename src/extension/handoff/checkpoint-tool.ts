@@ -8,32 +8,19 @@
  *   → HANDOFF.md written; at turn_end the context becomes the document; a resume message restarts the agent
  */
 import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
-import { Type } from "typebox";
 import {
-	HANDOFF_STATUSES,
+	checkpointContract,
+	HANDOFF_RESULTS,
 	type HandoffDocument,
-	RESET_MODES,
+	type HandoffToolArguments,
 	type ResetMode,
 	type WriteHandoffResult,
 } from "../../handoff/index.ts";
-import { documentFrom, documentParameters, stringChoice } from "./document-params.ts";
+import { documentFrom, toolParameters } from "./document-params.ts";
 import type { ArmRefusal, ResetEngine } from "./reset-engine.ts";
 
-const CheckpointParameters = Type.Object({
-	status: Type.Optional(
-		stringChoice(HANDOFF_STATUSES, "Where the task stands; in-progress (the default) for a save along the way."),
-	),
-	...documentParameters({
-		summary: "Progress so far: what is done and verified.",
-		next_task: "If this session ended now, what should the next agent do? Written for someone with no memory of it.",
-	}),
-	reset: Type.Optional(
-		stringChoice(
-			RESET_MODES,
-			"compact (the usual default): replace this conversation with the document and keep going. session: continue in a brand-new session seeded with it. none: only save the file.",
-		),
-	),
-});
+// The schema is the same whatever the default reset; only the description names it.
+const CheckpointParameters = toolParameters<HandoffToolArguments>(checkpointContract("compact"));
 
 /** What the tool reports back besides its text. */
 export interface CheckpointDetails {
@@ -60,12 +47,6 @@ export interface CheckpointToolDeps {
 	notify: (ctx: ExtensionContext, text: string, level?: "info" | "warning") => void;
 }
 
-const SKIPPED_TEXT = {
-	headless: "No reset in a headless run (each run is already a fresh context); keep working.",
-	breaker: "Automatic resets are used up for this task, so the context stays as it is; keep working.",
-	busy: "A reset is already under way, so this checkpoint only saved the file; keep working.",
-} as const satisfies Record<ArmRefusal, string>;
-
 /** Builds the tool. */
 export function createCheckpointTool(
 	deps: CheckpointToolDeps,
@@ -73,8 +54,7 @@ export function createCheckpointTool(
 	return {
 		name: "checkpoint",
 		label: "Checkpoint",
-		description:
-			"Save progress to HANDOFF.md at a milestone and, by default, reset the context to that document so you continue from it. Does not end the task.",
+		description: checkpointContract(deps.defaultReset()).description,
 		promptSnippet: "checkpoint: save progress to HANDOFF.md and restart from it (a save point, not the end)",
 		promptGuidelines: [
 			"On tasks longer than about ten tool calls, call `checkpoint` after each milestone and before risky operations.",
@@ -85,7 +65,7 @@ export function createCheckpointTool(
 		async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
 			if (!deps.isEnabled()) {
 				return {
-					content: [{ type: "text", text: "The handoff protocol is switched off; nothing was written." }],
+					content: [{ type: "text", text: HANDOFF_RESULTS.switchedOff }],
 					details: { refused: "switched-off" },
 					isError: true,
 				};
@@ -95,7 +75,7 @@ export function createCheckpointTool(
 			const written = await deps.write(ctx.cwd, doc);
 			if (!written.ok) {
 				return {
-					content: [{ type: "text", text: `HANDOFF.md was not written: ${written.message}` }],
+					content: [{ type: "text", text: HANDOFF_RESULTS.checkpointNotSaved(written.message) }],
 					details: { refused: "write-failed" },
 					isError: true,
 				};
@@ -109,7 +89,7 @@ export function createCheckpointTool(
 			};
 			if (reset === "none") {
 				return {
-					content: [{ type: "text", text: "Checkpoint saved to HANDOFF.md. Keep working." }],
+					content: [{ type: "text", text: HANDOFF_RESULTS.saved }],
 					details: { ...base, armed: false },
 				};
 			}
@@ -122,17 +102,11 @@ export function createCheckpointTool(
 						"warning",
 					);
 				}
-				const text = `Checkpoint saved to HANDOFF.md. ${SKIPPED_TEXT[armed.reason]}`;
+				const text = HANDOFF_RESULTS.notReset[armed.reason];
 				return { content: [{ type: "text", text }], details: { ...base, armed: false, skipped: armed.reason } };
 			}
-			const what =
-				reset === "compact"
-					? "this conversation will be replaced by it"
-					: "work continues in a new session seeded with it";
 			return {
-				content: [
-					{ type: "text", text: `Checkpoint saved to HANDOFF.md; ${what}. Stop here and wait for the resume message.` },
-				],
+				content: [{ type: "text", text: HANDOFF_RESULTS.resetting }],
 				details: { ...base, armed: true },
 				terminate: true,
 			};

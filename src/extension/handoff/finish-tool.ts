@@ -6,21 +6,19 @@
  *   → HANDOFF.md written, run over; details { path, status, hasNext }
  */
 import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
-import { Type } from "typebox";
-import { type HandoffDocument, isChainEnd, type WriteHandoffResult } from "../../handoff/index.ts";
-import { documentFrom, documentParameters, stringChoice } from "./document-params.ts";
+import {
+	FINISH_CONTRACT,
+	HANDOFF_RESULTS,
+	type HandoffDocument,
+	type HandoffToolArguments,
+	isChainEnd,
+	type WriteHandoffResult,
+} from "../../handoff/index.ts";
+import { documentFrom, toolParameters } from "./document-params.ts";
 
-const FinishParameters = Type.Object({
-	status: stringChoice(
-		["done", "partial", "blocked"],
-		"done: the task is complete. partial: stopped before the end; next_task says what remains. blocked: a human must act; say what in `blocked`.",
-	),
-	...documentParameters({
-		summary: "What was accomplished, in two to five sentences.",
-		next_task:
-			"The next task, written for a fresh agent with no memory of this session: goal, where things stand, where to look, how to check. Leave out when the chain is complete.",
-	}),
-});
+const FinishParameters = toolParameters<HandoffToolArguments & { status: "done" | "partial" | "blocked" }>(
+	FINISH_CONTRACT,
+);
 
 /** What the tool reports back besides its text. */
 export interface FinishDetails {
@@ -44,10 +42,9 @@ export interface FinishToolDeps {
 /** Builds the tool. */
 export function createFinishTool(deps: FinishToolDeps): ToolDefinition<typeof FinishParameters, FinishDetails> {
 	return {
-		name: "finish",
-		label: "Finish & hand off",
-		description:
-			"End the task: write the handoff document HANDOFF.md and stop the session. Call it alone, as your very last action, after your work is saved.",
+		name: FINISH_CONTRACT.name,
+		label: FINISH_CONTRACT.label,
+		description: FINISH_CONTRACT.description,
 		promptSnippet: "finish: end the task by writing HANDOFF.md; the session stops right after",
 		promptGuidelines: [
 			"Call `finish` as the final action of a task instead of writing a closing summary in chat; call it alone, not next to other tool calls.",
@@ -62,18 +59,14 @@ export function createFinishTool(deps: FinishToolDeps): ToolDefinition<typeof Fi
 				details: { refused },
 				isError: true,
 			});
-			if (!deps.isEnabled())
-				return refuse("The handoff protocol is switched off; nothing was written.", "switched-off");
+			if (!deps.isEnabled()) return refuse(HANDOFF_RESULTS.switchedOff, "switched-off");
 			// pi stops only when every result of a batch terminates; beside another call, finish could not end the run.
 			if (callsInSameMessage(ctx, toolCallId) > 1) {
-				return refuse(
-					"Nothing was written: call `finish` alone, after the other tool calls have returned.",
-					"not-alone",
-				);
+				return refuse(HANDOFF_RESULTS.finishNotAlone, "not-alone");
 			}
 			const doc = documentFrom(params, params.status, "finish", ctx, deps.now());
 			const written = await deps.write(ctx.cwd, doc);
-			if (!written.ok) return refuse(`HANDOFF.md was not written: ${written.message}`, "write-failed");
+			if (!written.ok) return refuse(HANDOFF_RESULTS.finishNotSaved(written.message), "write-failed");
 			deps.onFinished(ctx);
 			const hasNext = !isChainEnd(doc);
 			// /next exists only in an interactive session; headless, the next step is another process.
@@ -82,7 +75,7 @@ export function createFinishTool(deps: FinishToolDeps): ToolDefinition<typeof Fi
 				: "Start the next task in a fresh process (for example `pi-flows drive`), or /next in an interactive pi.";
 			deps.notify(ctx, `Handoff written (${doc.status}). ${hasNext ? onward : "The chain ends here."}`);
 			return {
-				content: [{ type: "text", text: `HANDOFF.md written with status ${doc.status}. The session ends here.` }],
+				content: [{ type: "text", text: HANDOFF_RESULTS.finished(doc.status) }],
 				details: {
 					path: written.path,
 					status: doc.status,

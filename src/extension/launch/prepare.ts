@@ -28,6 +28,7 @@ import {
 import { catalogueOptions, checkFlowFile } from "../../load/index.ts";
 import type { PiHost } from "../../pi/index.ts";
 import type { Script } from "../../script/index.ts";
+import type { TransportPolicy } from "../../runtime/transport.ts";
 import { hostFor } from "../host.ts";
 import { relativeTo, untrustedRefusal } from "../trust.ts";
 
@@ -45,6 +46,8 @@ export interface LaunchRequest {
 	budgetTokens?: number;
 	/** `--script`: a dry run on the scripted model with this script (a path from the working folder). */
 	script?: string;
+	/** `--retries` and `--retry-wait`: the run's transport retries (a flow's `transport:` goes over them). */
+	transport?: Partial<TransportPolicy>;
 }
 
 /** A run that may start: everything it needs was found and judged, so starting it cannot be refused. */
@@ -146,7 +149,7 @@ async function prepareChecked(
 	const stage = await prepareRun(flow, { cwd, somebodyThere: ask.somebodyThere, git });
 	if (!stage.ok)
 		return refuse(...faultLines(stage.faults, cwd), `${flow.name.value} cannot start here; nothing was run.`);
-	const host = await hostFor(ctx, script);
+	const host = await hostFor(ctx, script, request.transport);
 	const models = await readyModels(flow, host, request.model ?? (script ? "scripted" : undefined));
 	if (!models.ok) return refuse(...models.errors, "nothing was run.");
 	const chain = chainRunOptions(flow, cwd);

@@ -42,6 +42,9 @@ const DIRECTIVE = {
 	land: landThePlaneDirective({ canReset: false }),
 };
 
+/** The tools the watermark declares with each directive: `checkpoint` only while a reset can follow it. */
+const OFFER = { reset: ["finish", "checkpoint"], land: ["finish"] } as const;
+
 /** A subagent and the mutable state its tools write to. */
 interface Seat {
 	sub: Subagent;
@@ -149,11 +152,7 @@ function planVisit(
 		world.options.models.get(modelKey(world.prefix, node.id.value)) ??
 		world.options.models.get(modelKey(world.prefix, node.id.value, agent.name));
 	const ledger = node.verdict ? findLedger(frame, node.verdict.value) : undefined;
-	const closing = node.output
-		? submitClosing(world.flow.answerTypes.get(node.id.value) ?? node.output.value)
-		: ledger
-			? verdictClosing(ledger, node.path)
-			: undefined;
+	const closing = node.output ? submitClosing() : ledger ? verdictClosing(ledger, node.path) : undefined;
 	const addenda = (world.options.plugins ?? [])
 		.map((p) => p.taskAddendum?.(node.id.value, visit))
 		.filter((t): t is string => !!t);
@@ -253,9 +252,12 @@ async function openSeat(v: AgentVisit, p: Progress): Promise<Seat> {
 		// The document reaches the journal before the tool returns: a crash mid-turn leaves it on disk.
 		const save = async (doc: HandoffDocument) => void world.recorder.handoff?.(at.at, doc as unknown as Value);
 		const resetsLeft = () => p.resets < v.policy.maxResets;
+		// Every declared tool is paid on every request: a first session gets the handoff tools when its
+		// watermark fires (the directive names them); a continuation, seeded to end with `finish`, from the start.
+		const later = p.lastDoc === undefined;
 		tools.push(
-			finishTool(captured.handoff, { save }),
-			checkpointTool(captured.handoff, v.policy.checkpointReset, { save, resetsLeft }),
+			{ ...finishTool(captured.handoff, { save }), later },
+			{ ...checkpointTool(captured.handoff, v.policy.checkpointReset, { save, resetsLeft }), later },
 		);
 	}
 	const skills = world.flow.skills.get(node.id.value) ?? [];
@@ -323,6 +325,7 @@ async function playTurn(v: AgentVisit, p: Progress, s: Seat): Promise<Result> {
 			? {
 					threshold: v.threshold,
 					directive: p.resets < v.policy.maxResets ? DIRECTIVE.reset : DIRECTIVE.land,
+					offer: p.resets < v.policy.maxResets ? OFFER.reset : OFFER.land,
 					muted: () => handedOff(capture),
 				}
 			: undefined;

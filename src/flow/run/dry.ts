@@ -17,7 +17,8 @@ export function drySpawn(script?: Script): Spawn {
 	const cursors = new Map<string, number>();
 	return async (request) => {
 		n++;
-		const tools = new Map((request.customTools ?? []).map((t) => [t.name, t]));
+		// As in a real session, a tool offered only at the watermark is not there (a dry run has no context to fill).
+		const tools = new Map((request.customTools ?? []).filter((t) => !t.later).map((t) => [t.name, t]));
 		const sub: Subagent = {
 			id: `${request.agent.name}#dry${n}`,
 			agent: request.agent.name,
@@ -57,6 +58,7 @@ export function drySpawn(script?: Script): Spawn {
 										system: () => "",
 										result: () => result,
 										task: () => task,
+										tools: () => [...(request.tools ?? request.agent.tools), ...tools.keys()].join(", "),
 									});
 						if (ended || (step.calls.length === 0 && step.say !== undefined)) return { ...base, output: say, ok: true };
 					}

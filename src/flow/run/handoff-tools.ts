@@ -5,7 +5,12 @@
  * interactive sessions write, and later nodes read it as `<node>.handoff`.
  */
 import {
+	checkpointContract,
+	checkpointStatus,
+	documentFromArguments,
+	FINISH_CONTRACT,
 	HANDOFF_DEFAULTS,
+	HANDOFF_RESULTS,
 	type HandoffDocument,
 	type HandoffStatus,
 	handoffAsContext,
@@ -19,50 +24,6 @@ export interface HandoffCapture {
 	doc?: HandoffDocument;
 	/** How the node goes on after a checkpoint: in a fresh session seeded with the document, or not at all. */
 	reset?: "compact" | "session" | "none";
-}
-
-// pi turns every tool's schema into a declaration by a JSON round trip about ten times per request, at a
-// cost that grows with the number of objects in it: the fields' meaning lives in the tool's description
-// (a string pi passes on by reference), and the schema keeps only the shape. Extra fields are ignored by
-// `docFrom`, so the schema does not spend an object forbidding them.
-const TEXT = { type: "string" };
-const LIST = { type: "array", items: TEXT };
-const DOC_PROPERTIES = { summary: TEXT, decisions: LIST, artifacts: LIST, next_task: TEXT, blocked: TEXT };
-const DOC_FIELDS =
-	"Fields: summary (what was done), decisions (each with why), artifacts (files changed), next_task (what is left, for an agent with no memory of this), blocked (what needs a person).";
-
-// One object each for every turn: pi compiles a validator per schema, and keeps it for an object it has seen.
-const FINISH_PARAMETERS = {
-	type: "object",
-	properties: { status: { type: "string", enum: ["done", "partial", "blocked"] }, ...DOC_PROPERTIES },
-	required: ["status", "summary"],
-};
-const CHECKPOINT_PARAMETERS = {
-	type: "object",
-	properties: {
-		status: { type: "string", enum: ["in-progress", "done", "partial", "blocked"] },
-		reset: { type: "string", enum: ["compact", "session", "none"] },
-		...DOC_PROPERTIES,
-	},
-	required: ["status", "summary"],
-};
-
-function docFrom(args: Record<string, unknown>, status: HandoffStatus, by: HandoffDocument["by"]): HandoffDocument {
-	const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-	const text = (v: unknown) => (typeof v === "string" && v.trim() ? v : undefined);
-	const doc: HandoffDocument = {
-		status,
-		summary: typeof args.summary === "string" ? args.summary : "",
-		decisions: list(args.decisions),
-		artifacts: list(args.artifacts),
-		writtenAt: new Date().toISOString(),
-		by,
-	};
-	const next = text(args.next_task);
-	const blocked = text(args.blocked);
-	if (next) doc.next_task = next;
-	if (blocked) doc.blocked = blocked;
-	return doc;
 }
 
 /**
@@ -92,17 +53,14 @@ async function keep(doc: HandoffDocument, options: HandoffToolOptions): Promise<
 /** `finish`: the last call of a turn; `done`, `partial` (the node continues afresh) or `blocked`. */
 export function finishTool(capture: HandoffCapture, options: HandoffToolOptions = {}): ToolSpec {
 	return {
-		name: "finish",
-		label: "Finish",
-		description: `End your task with a handoff document: status done (the task is complete), partial (what is left goes in next_task; a fresh agent continues from it) or blocked (a person must act). The call ends your turn. ${DOC_FIELDS}`,
-		parameters: FINISH_PARAMETERS,
+		...FINISH_CONTRACT,
 		async execute(args) {
-			const doc = docFrom(args, args.status as HandoffStatus, "finish");
+			const doc = documentFromArguments(args, args.status as HandoffStatus, "finish", new Date());
 			const failed = await keep(doc, options);
-			if (failed) return { text: `The handoff was not saved (${failed}); call \`finish\` again.`, isError: true };
+			if (failed) return { text: HANDOFF_RESULTS.finishNotSaved(failed), isError: true };
 			capture.doc = doc;
 			capture.reset = undefined;
-			return { text: "Handoff recorded.", terminate: true };
+			return { text: HANDOFF_RESULTS.finished(doc.status), terminate: true };
 		},
 	};
 }
@@ -114,26 +72,19 @@ export function checkpointTool(
 	options: HandoffToolOptions = {},
 ): ToolSpec {
 	return {
-		name: "checkpoint",
-		label: "Checkpoint",
-		description: `Save your progress as a handoff document at a milestone. With reset compact or session (the default is ${defaultReset}), this conversation is replaced by the document and you continue from it; with none, only the document is saved. ${DOC_FIELDS}`,
-		parameters: CHECKPOINT_PARAMETERS,
+		...checkpointContract(defaultReset),
 		async execute(args) {
-			const doc = docFrom(args, args.status as HandoffStatus, "checkpoint");
+			const doc = documentFromArguments(args, checkpointStatus(args), "checkpoint", new Date());
 			const failed = await keep(doc, options);
-			if (failed)
-				return { text: `The checkpoint was not saved (${failed}); keep working and try again.`, isError: true };
+			if (failed) return { text: HANDOFF_RESULTS.checkpointNotSaved(failed), isError: true };
 			capture.doc = doc;
 			const asked = (args.reset as HandoffCapture["reset"]) ?? defaultReset;
 			const spent = asked !== "none" && options.resetsLeft?.() === false;
 			const reset = spent ? "none" : asked;
 			capture.reset = reset;
-			if (spent)
-				return {
-					text: "Checkpoint saved. Automatic resets are used up for this task (HANDOFF_MAX_RESETS), so the context stays as it is; keep working.",
-				};
-			if (reset === "none") return { text: "Checkpoint saved." };
-			return { text: "Checkpoint saved; you will continue from it in a fresh context.", terminate: true };
+			if (spent) return { text: HANDOFF_RESULTS.notReset.breaker };
+			if (reset === "none") return { text: HANDOFF_RESULTS.saved };
+			return { text: HANDOFF_RESULTS.resetting, terminate: true };
 		},
 	};
 }

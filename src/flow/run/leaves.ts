@@ -244,16 +244,26 @@ export async function runSwarm(
 		return lookupIn(inner, world);
 	};
 	const until = node.until;
+	/** Each member's model by subagent id, for the events that name it. */
+	const models = new Map<string, string>();
 	const result = await swarm({
 		cwd: frameCwd(frame, world),
 		// Each member runs on the model resolved for it before the run (the run's, the flow's, its agent's).
-		spawn: (request) => {
+		spawn: async (request) => {
 			const m = world.options.models.get(modelKey(world.prefix, node.id.value, request.agent.name));
-			return world.options.spawn({ ...request, ...(m ? { model: m.spec ?? m.ref } : {}) });
+			const sub = await world.options.spawn({ ...request, ...(m ? { model: m.spec ?? m.ref } : {}) });
+			models.set(sub.id, sub.model);
+			return sub;
 		},
 		signal,
 		timeoutMs: world.options.timeoutMs ?? turnTimeout(node, world.flow).ms,
 		path: visit,
+		// A member's request sent again after a transport fault is the flow's event, as an agent visit's is.
+		onEvent: (e) => {
+			if (e.type !== "provider_retry") return;
+			const { type: _type, label: _label, ...retry } = e;
+			world.emit({ type: "provider_retry", path: visit, model: models.get(e.subagent) ?? "", ...retry });
+		},
 		members,
 		goal,
 		board: true,

@@ -103,9 +103,12 @@ export function verdictTool(ledger: Ledger, by: string, at: { at: string }, capt
 	};
 }
 
-/** The closing part of a typed turn. */
-export function submitClosing(type: Type): string {
-	return `Answer by calling \`submit\` with a value of type \`${typeToString(type)}\`: the call is your answer, and text you write beside it is not read.`;
+/**
+ * The closing part of a typed turn. The type and the rule that text beside the call is not read are in
+ * `submit`'s declaration, which every request carries: saying them again here would be paid twice.
+ */
+export function submitClosing(): string {
+	return "Answer by calling `submit`: the call is your answer.";
 }
 
 /** The closing part of a review turn: the open obligations by id and how the verdict works. */

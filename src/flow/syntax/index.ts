@@ -31,3 +31,4 @@ export {
 export { type Parsed, parseAddress, parseCondition } from "./expression.ts";
 export { scalarBase } from "./scalar-base.ts";
 export { rangeIn, type SourceAt } from "./source-at.ts";
+export { readTransportFlags } from "./transport-flags.ts";

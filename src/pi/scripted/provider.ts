@@ -14,6 +14,7 @@ import {
 	fauxText,
 	fauxThinking,
 	fauxToolCall,
+	getCurrentTools,
 	getSystemMessageText,
 } from "@earendil-works/pi-ai";
 import { fillTemplate, type Script, type ScriptStep, stepsFor } from "../../script/index.ts";
@@ -177,6 +178,9 @@ export function fill(template: string, context: Context, reasoning?: string): st
 		system: () => systemText(context),
 		result: () => lastToolResult(context.messages),
 		task: () => lastUserText(context.messages),
+		// pi declares tools on system messages (`toolsAdded`/`toolsRemoved`); older callers put them on the context.
+		tools: () =>
+			(context.tools?.length ? context.tools : getCurrentTools(context.messages)).map((t) => t.name).join(", "),
 	});
 }
 
