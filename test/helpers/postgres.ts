@@ -299,6 +299,8 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
 	};
 }
 
+let warned = false;
+
 /**
  * A `describe` block with a cluster of its own, started before its tests and deleted after. Without Postgres
  * the block is skipped and its title says how to run it; with `PI_FLOWS_REQUIRE_POSTGRES=1` (CI) a missing
@@ -318,6 +320,10 @@ export function describePostgres(name: string, fn: (pg: () => Postgres) => void)
 				});
 			});
 			return;
+		}
+		if (!warned) {
+			warned = true;
+			console.warn(`Postgres tests skipped: ${who.skip}`);
 		}
 		describe.skip(`${name} [skipped: ${who.skip}]`, () => {
 			fn(() => {
