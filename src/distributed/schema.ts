@@ -138,6 +138,24 @@ function aheadOf(state: SchemaState, db: Database, dbosKnown: number): DatabaseF
 	return undefined;
 }
 
+/**
+ * Takes the migration lock, waiting up to `timeoutMs`. It polls `pg_try_advisory_lock` rather than blocking in
+ * `pg_advisory_lock`: a session blocked in a statement holds a snapshot, and DBOS's migrations build indexes
+ * `CONCURRENTLY`, which wait for every older snapshot to end, so a blocked waiter and the lock's holder would
+ * wait for each other forever (seen in the test of two workers migrating DBOS at once).
+ */
+async function takeLock(client: PoolClient, timeoutMs: number): Promise<boolean> {
+	const deadline = Date.now() + timeoutMs;
+	for (let pause = 25; ; pause = Math.min(pause * 2, 500)) {
+		const got = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
+			MIGRATION_LOCK_KEY.toString(),
+		]);
+		if (got.rows[0]?.locked) return true;
+		if (Date.now() >= deadline) return false;
+		await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, deadline - Date.now()))));
+	}
+}
+
 /** Options of {@link migrate} and {@link checkSchema}. */
 export interface SchemaOptions {
 	/**
@@ -160,24 +178,17 @@ export async function migrate(db: Database, options: SchemaOptions = {}): Promis
 	const dbosKnown = options.dbosKnown ?? DBOS_SCHEMA_VERSION;
 	const lockTimeout = options.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS;
 	return db.withClient(async (client) => {
-		await client.query(`SET lock_timeout = ${Math.max(1, Math.round(lockTimeout))}`);
-		try {
-			await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY.toString()]);
-		} catch (error) {
-			if ((error as { code?: string }).code === "55P03") {
-				throw new DatabaseFault(
-					databaseFailure(
-						"database-error",
-						`another process has been migrating ${describeTarget(db.target)} for over ${Math.round(lockTimeout / 1000)} s`,
-						"wait for it, or find it in pg_stat_activity (application_name pi-flows) and end it if it hangs",
-						{ target: db.target.url },
-					),
-				);
-			}
-			throw error;
+		if (!(await takeLock(client, lockTimeout))) {
+			throw new DatabaseFault(
+				databaseFailure(
+					"database-error",
+					`another process has been migrating ${describeTarget(db.target)} for over ${Math.round(lockTimeout / 1000)} s`,
+					"wait for it, or find it in pg_stat_activity (application_name pi-flows) and end it if it hangs",
+					{ target: db.target.url },
+				),
+			);
 		}
 		try {
-			await client.query("SET lock_timeout = 0");
 			const before = await readState(client, db);
 			const ahead = aheadOf(before, db, dbosKnown);
 			if (ahead) throw ahead;

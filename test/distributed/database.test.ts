@@ -4,6 +4,7 @@
  * hint, JSON form, error string and stack), and migrations run once however many processes start together.
  */
 import { createServer, type Server } from "node:net";
+import { DBOS } from "@dbos-inc/dbos-sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
 	type Database,
@@ -11,6 +12,7 @@ import {
 	type DatabaseResult,
 	type DatabaseTarget,
 	DBOS_SCHEMA_VERSION,
+	MIGRATION_LOCK_KEY,
 	migrate,
 	checkSchema,
 	openDatabase,
@@ -203,6 +205,38 @@ describePostgres("a real database", (pg) => {
 				new URL(url).pathname.slice(1),
 			);
 			expect(rows.trim()).toBe(String(SCHEMA_VERSION));
+		});
+
+		it("DBOS's own migration run through `also` by two workers at once: both succeed, once", async () => {
+			const url = await pg().database();
+			const dbs = await Promise.all([open(url), open(url)]);
+			const results = await Promise.all(
+				dbs.map((db) => {
+					if (!db.ok) throw new Error(db.message);
+					return migrate(db.value, { also: () => DBOS.migrate(url) });
+				}),
+			);
+			for (const r of results) {
+				expect(r).toMatchObject({ ok: true, value: { piFlows: SCHEMA_VERSION, dbos: DBOS_SCHEMA_VERSION } });
+			}
+			const db = dbs[0];
+			if (db.ok) expect(await checkSchema(db.value)).toMatchObject({ ok: true, value: { dbos: DBOS_SCHEMA_VERSION } });
+		}, 60_000);
+
+		it("a migration held up by another past the lock timeout gives up with a message, changing nothing", async () => {
+			const url = await pg().database();
+			const [holder, waiter] = await Promise.all([open(url), open(url)]);
+			if (!holder.ok || !waiter.ok) throw new Error("open failed");
+			const held = await holder.value.withClient(async (client) => {
+				await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY.toString()]);
+				const result = await migrate(waiter.value, { lockTimeoutMs: 300 });
+				await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY.toString()]);
+				return result;
+			});
+			if (!held.ok) throw new Error(held.message);
+			const f = failed(held.value);
+			expect(f.message).toMatch(/another process has been migrating/);
+			expect(failed(await checkSchema(waiter.value)).message).toMatch(/no pi-flows tables yet/);
 		});
 
 		it("a database set up by a newer pi-flows is refused with the version to upgrade to, and left as it was", async () => {
