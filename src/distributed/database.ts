@@ -175,6 +175,14 @@ function safeDecode(text: string): string {
 	}
 }
 
+/**
+ * A failure as the CLI prints it: `pi-flows: <code>: <message>` and the fix on the next line. Redacted
+ * again on the way out, for a failure built elsewhere by hand.
+ */
+export function formatDatabaseFailure(failure: DatabaseFailure): string {
+	return redact(`pi-flows: ${failure.code}: ${failure.message}\n  ${failure.hint}`);
+}
+
 /** `host:port/database`, what a person recognises their database by. */
 export function describeTarget(target: DatabaseTarget): string {
 	const host = target.host.includes(":") ? `[${target.host}]` : target.host;
@@ -320,7 +328,9 @@ export async function openDatabase(
 		connectionTimeoutMillis: timeout,
 		max: options.max ?? 4,
 		application_name: options.applicationName ?? "pi-flows",
+		// A peer that vanished without a reset (a cut network path) is found by TCP keepalive probes.
 		keepAlive: true,
+		keepAliveInitialDelayMillis: 10_000,
 	});
 	let lost: DatabaseFailure | undefined;
 	// An idle connection's error with no listener would end the process; it is remembered instead.

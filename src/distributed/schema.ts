@@ -10,7 +10,17 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PoolClient } from "pg";
 import { PACKAGE_ROOT } from "../package/root.ts";
-import { type Database, type DatabaseResult, DatabaseFault, databaseFailure, describeTarget } from "./database.ts";
+import {
+	type Database,
+	type DatabaseResult,
+	DatabaseFault,
+	databaseFailure,
+	describeTarget,
+	type OpenOptions,
+	openDatabase,
+	parseDatabaseUrl,
+	resolveDatabaseUrl,
+} from "./database.ts";
 
 /** The schema pi-flows' own tables live in, apart from DBOS's `dbos` schema and the user's tables. */
 export const SCHEMA = "pi_flows";
@@ -240,4 +250,33 @@ export async function checkSchema(db: Database, options: SchemaOptions = {}): Pr
 		}
 		return state;
 	});
+}
+
+/** Options of {@link prepareDatabase}. */
+export interface PrepareOptions extends OpenOptions, SchemaOptions {
+	/** Bring the schemas up to date (a worker); false only checks them (a client that enqueues or lists). */
+	migrate: boolean;
+	/** The environment `PI_FLOWS_DATABASE_URL` is read from. Default `process.env`. */
+	env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Everything a command does before it uses the database, in order, stopping at the first failure: the URL
+ * from `--database` or `PI_FLOWS_DATABASE_URL`, read and checked; a connection proven; the schemas migrated
+ * (a worker) or checked (a client). The caller closes the database it gets back.
+ */
+export async function prepareDatabase(
+	flag: string | undefined,
+	options: PrepareOptions,
+): Promise<DatabaseResult<{ db: Database; schema: SchemaState }>> {
+	const target = parseDatabaseUrl(resolveDatabaseUrl(flag, options.env));
+	if (!target.ok) return target;
+	const opened = await openDatabase(target.value, options);
+	if (!opened.ok) return opened;
+	const schema = options.migrate ? await migrate(opened.value, options) : await checkSchema(opened.value, options);
+	if (!schema.ok) {
+		await opened.value.close();
+		return schema;
+	}
+	return { ok: true, value: { db: opened.value, schema: schema.value } };
 }

@@ -12,11 +12,13 @@ import {
 	type DatabaseResult,
 	type DatabaseTarget,
 	DBOS_SCHEMA_VERSION,
+	formatDatabaseFailure,
 	MIGRATION_LOCK_KEY,
 	migrate,
 	checkSchema,
 	openDatabase,
 	packageVersion,
+	prepareDatabase,
 	parseDatabaseUrl,
 	SCHEMA_VERSION,
 } from "../../src/distributed/index.ts";
@@ -162,6 +164,25 @@ describePostgres("a real database", (pg) => {
 		const result = failed(await migrate(db.value));
 		expect(result.code).toBe("database-denied");
 		expect(result.message).toContain('user "nopriv"');
+	});
+
+	it("prepareDatabase: a client is told to start a worker first, a worker sets the database up, then both work", async () => {
+		const url = await pg().database();
+		const env = { PI_FLOWS_DATABASE_URL: url };
+		const client = failed(await prepareDatabase(undefined, { migrate: false, env }));
+		expect(client.code).toBe("database-schema");
+		expect(formatDatabaseFailure(client)).toMatch(/^pi-flows: database-schema: .*\n {2}start a worker on it first/);
+		const worker = await prepareDatabase(undefined, { migrate: true, env });
+		expect(worker).toMatchObject({ ok: true, value: { schema: { piFlows: SCHEMA_VERSION } } });
+		if (worker.ok) opened.push(worker.value.db);
+		const again = await prepareDatabase(undefined, { migrate: false, env });
+		expect(again.ok).toBe(true);
+		if (again.ok) opened.push(again.value.db);
+		const noUrl = failed(await prepareDatabase(undefined, { migrate: false, env: {} }));
+		expect(noUrl.code).toBe("database-url");
+		const wrong = failed(await prepareDatabase(urlAs("canary", `${CANARY}x`, "postgres"), { migrate: true }));
+		expect(wrong.code).toBe("database-auth");
+		expect(formatDatabaseFailure(wrong)).not.toContain(CANARY);
 	});
 
 	describe("migrations", () => {

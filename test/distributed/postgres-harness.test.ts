@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { describePostgres, findPostgres, startPostgres } from "../helpers/postgres.ts";
 
 function canConnect(port: number, host: string): Promise<boolean> {
@@ -81,4 +81,14 @@ describePostgres("a cluster's lifetime", () => {
 		expect(await canConnect(two.port, "127.0.0.1")).toBe(false);
 		for (const f of made) expect(existsSync(`${tmpdir()}/${f}`)).toBe(false);
 	}, 120_000);
+});
+
+describe("a machine without Postgres", () => {
+	it("is told how to get the tests to run", () => {
+		const none = findPostgres({ env: { PATH: "/nonexistent" }, debianDir: "/nonexistent" });
+		expect(none).toEqual({ skip: expect.stringContaining("apt-get install postgresql") });
+		expect("skip" in none && none.skip).toMatch(/\.ci\/run/);
+		const wrong = findPostgres({ env: { PI_FLOWS_PG_BIN: "/nonexistent" } });
+		expect(wrong).toEqual({ skip: "PI_FLOWS_PG_BIN=/nonexistent has no initdb" });
+	});
 });

@@ -67,26 +67,28 @@ export type PostgresBinaries = { bin: string; version: number } | { skip: string
 
 /**
  * Finds `initdb`, `pg_ctl` and `psql`: `PI_FLOWS_PG_BIN`, then the newest `/usr/lib/postgresql/<v>/bin`
- * (Debian keeps the server binaries off the PATH), then the PATH.
+ * (Debian keeps the server binaries off the PATH), then the PATH. `where` replaces the environment and the
+ * Debian folder, for the harness's own test.
  */
-export function findPostgres(): PostgresBinaries {
+export function findPostgres(where: { env?: NodeJS.ProcessEnv; debianDir?: string } = {}): PostgresBinaries {
+	const env = where.env ?? process.env;
 	const has = (dir: string) => ["initdb", "pg_ctl", "psql"].every((b) => existsSync(join(dir, b)));
 	const version = (dir: string) => {
 		const out = spawnSync(join(dir, "pg_ctl"), ["--version"], { encoding: "utf8" }).stdout ?? "";
 		return Number(/(\d+)(?:\.\d+)?/.exec(out)?.[1] ?? 0);
 	};
-	const given = process.env.PI_FLOWS_PG_BIN;
+	const given = env.PI_FLOWS_PG_BIN;
 	if (given) {
 		return has(given) ? { bin: given, version: version(given) } : { skip: `PI_FLOWS_PG_BIN=${given} has no initdb` };
 	}
-	const debian = "/usr/lib/postgresql";
+	const debian = where.debianDir ?? "/usr/lib/postgresql";
 	if (existsSync(debian)) {
 		const versions = readdirSync(debian)
 			.filter((v) => /^\d+$/.test(v) && has(join(debian, v, "bin")))
 			.sort((a, b) => Number(b) - Number(a));
 		if (versions[0]) return { bin: join(debian, versions[0], "bin"), version: Number(versions[0]) };
 	}
-	for (const dir of (process.env.PATH ?? "").split(":")) {
+	for (const dir of (env.PATH ?? "").split(":")) {
 		if (dir && has(dir)) return { bin: dir, version: version(dir) };
 	}
 	return { skip: `no Postgres found: ${POSTGRES_HINT}` };
