@@ -24,6 +24,8 @@ const COMMANDS: Record<string, FlagSpec> = {
 		"budget-turns": true,
 		retries: true,
 		"retry-wait": true,
+		backend: true,
+		database: true,
 	},
 	resume: {
 		json: false,
@@ -72,6 +74,9 @@ const COMMANDS: Record<string, FlagSpec> = {
 	script: { project: false, test: false, out: true },
 	lsp: { stdio: false, clientProcessId: true },
 	provider: { "agent-dir": true, name: true },
+	worker: { database: true, slots: true, "poll-ms": true, "dead-after-ms": true, project: false },
+	runs: { database: true, json: false, limit: true },
+	stop: { database: true },
 };
 
 /** A command's code, loaded only when that command runs: `--help` and `check` never load pi's runtime. */
@@ -96,6 +101,9 @@ const RUNNERS: Record<string, Runner> = {
 	script: async () => (await import("./script.ts")).scriptCommand,
 	lsp: async () => (await import("./lsp.ts")).lspCommand,
 	provider: async () => (await import("./provider.ts")).providerCommand,
+	worker: async () => (await import("./distributed.ts")).workerCommand,
+	runs: async () => (await import("./distributed.ts")).runsCommand,
+	stop: async () => (await import("./distributed.ts")).stopCommand,
 };
 
 /** The commands and their flags, for the help walk in tests and for `pi-flows help`. */

@@ -4,6 +4,8 @@
  * follows live, and the workers' heartbeats. DBOS keeps its own tables (workflows, queues) in its `dbos`
  * schema of the same database; these live in `pi_flows`.
  *
+ * The tables are made by the schema's migration 2 (`schema.ts`), under the lock every migration takes.
+ *
  * Exactly once: a visit's end that stands (ok, or a failure `on-fail` absorbed) is unique per run and
  * path (a partial unique index), so a turn that ran twice (a worker killed after the turn, before its
  * item was marked done) is recorded once; the second write is dropped by the database, not by us.
@@ -11,53 +13,6 @@
 import pg from "pg";
 import type { JournalEntry } from "../runs/journal.ts";
 import type { Snapshot } from "../runs/snapshot.ts";
-
-/** The schema version this pi-flows writes and reads. */
-export const STORE_VERSION = 1;
-
-const DDL = `
-CREATE SCHEMA IF NOT EXISTS pi_flows;
-CREATE TABLE IF NOT EXISTS pi_flows.meta (key text PRIMARY KEY, value text NOT NULL);
-CREATE TABLE IF NOT EXISTS pi_flows.runs (
-	id text PRIMARY KEY,
-	flow text NOT NULL,
-	created_at timestamptz NOT NULL DEFAULT now(),
-	updated_at timestamptz NOT NULL DEFAULT now(),
-	snapshot jsonb NOT NULL,
-	life integer NOT NULL DEFAULT 1,
-	status text NOT NULL DEFAULT 'enqueued',
-	stop_requested boolean NOT NULL DEFAULT false,
-	result jsonb
-);
-CREATE TABLE IF NOT EXISTS pi_flows.journal (
-	seq bigserial PRIMARY KEY,
-	run_id text NOT NULL REFERENCES pi_flows.runs (id) ON DELETE CASCADE,
-	type text NOT NULL,
-	path text,
-	final boolean NOT NULL DEFAULT false,
-	executor text,
-	entry jsonb NOT NULL
-);
-CREATE INDEX IF NOT EXISTS journal_run ON pi_flows.journal (run_id, seq);
-CREATE UNIQUE INDEX IF NOT EXISTS journal_final_end ON pi_flows.journal (run_id, path)
-	WHERE type = 'visit_end' AND final;
-CREATE UNIQUE INDEX IF NOT EXISTS journal_frozen ON pi_flows.journal (run_id, path) WHERE type = 'map_items';
-CREATE TABLE IF NOT EXISTS pi_flows.events (
-	seq bigserial PRIMARY KEY,
-	run_id text NOT NULL REFERENCES pi_flows.runs (id) ON DELETE CASCADE,
-	event jsonb NOT NULL
-);
-CREATE INDEX IF NOT EXISTS events_run ON pi_flows.events (run_id, seq);
-CREATE TABLE IF NOT EXISTS pi_flows.workers (
-	executor_id text PRIMARY KEY,
-	host text NOT NULL,
-	pid integer NOT NULL,
-	started_at timestamptz NOT NULL DEFAULT now(),
-	last_seen timestamptz NOT NULL DEFAULT now(),
-	taken_by text,
-	taken_at timestamptz
-);
-`;
 
 /** A run as the database lists it. */
 export interface RunRow {
@@ -110,38 +65,6 @@ export class RunStore {
 		this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
 		// An idle connection that dies (the server restarted) is the pool's to replace, not a crash of ours.
 		this.pool.on("error", () => {});
-	}
-
-	/**
-	 * Creates or upgrades the tables, DBOS's first (through `dbosMigrate`), under one advisory lock: two
-	 * workers starting on a fresh database at once take turns instead of racing each other's DDL.
-	 */
-	async migrate(dbosMigrate: () => Promise<void>): Promise<void> {
-		const client = await this.pool.connect();
-		try {
-			await client.query("SELECT pg_advisory_lock(hashtext('pi-flows:migrate'))");
-			try {
-				const found = await client
-					.query("SELECT value FROM pi_flows.meta WHERE key = 'schema_version'")
-					.catch(() => ({ rows: [] as { value: string }[] }));
-				const version = found.rows[0] ? Number(found.rows[0].value) : undefined;
-				if (version !== undefined && version > STORE_VERSION)
-					throw new Error(
-						`the database holds pi-flows tables of schema version ${version}, newer than this pi-flows (${STORE_VERSION}): upgrade pi-flows on this machine`,
-					);
-				await dbosMigrate();
-				if (version === STORE_VERSION) return;
-				await client.query(DDL);
-				await client.query(
-					"INSERT INTO pi_flows.meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = $1",
-					[String(STORE_VERSION)],
-				);
-			} finally {
-				await client.query("SELECT pg_advisory_unlock(hashtext('pi-flows:migrate'))");
-			}
-		} finally {
-			client.release();
-		}
 	}
 
 	async close(): Promise<void> {

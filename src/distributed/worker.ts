@@ -21,12 +21,14 @@ import { journalState } from "../runs/replay.ts";
 import { fromSnapshot, snapshotModels } from "../runs/runner.ts";
 import type { JournalEntry } from "../runs/journal.ts";
 import { liveReplay, storeRecorder } from "./record.ts";
-import { type RunRow, RunStore, STORE_VERSION } from "./store.ts";
+import { type RunRow, RunStore } from "./store.ts";
+import { DatabaseFault } from "./database.ts";
+import { prepareDatabase, SCHEMA_VERSION } from "./schema.ts";
 import { addUsage, emptyUsage, type Usage } from "../runtime/usage.ts";
 
 /** The application's name in DBOS's tables, and the version every worker and client agrees on. */
 export const DBOS_APP = "pi-flows";
-export const DBOS_APP_VERSION = `pi-flows-store-${STORE_VERSION}`;
+export const DBOS_APP_VERSION = `pi-flows-schema-${SCHEMA_VERSION}`;
 export const RUN_QUEUE = "pi-flows-runs";
 export const ITEM_QUEUE = "pi-flows-items";
 export const RUN_WORKFLOW = "pi-flows-run";
@@ -78,9 +80,16 @@ interface Prepared {
 	models: RunOptions["models"];
 }
 
-/** Migrates the database once (under an advisory lock) for DBOS and for pi-flows: before any worker launches. */
-export async function migrateDatabase(store: RunStore, url: string): Promise<void> {
-	await store.migrate(() => DBOS.migrate(url));
+/**
+ * Checks the URL, connects, and migrates the database once for pi-flows and DBOS (under one advisory lock,
+ * so workers starting together take turns): before any worker launches. Resolves to the URL to connect
+ * with; throws a {@link DatabaseFault} (redacted, naming what to fix) otherwise.
+ */
+export async function migrateDatabase(url: string): Promise<string> {
+	const ready = await prepareDatabase(url, { migrate: true, env: {}, also: () => DBOS.migrate(url) });
+	if (!ready.ok) throw new DatabaseFault(ready);
+	await ready.value.db.close();
+	return ready.value.db.target.url;
 }
 
 let started = false;
@@ -94,11 +103,14 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 	const heartbeatMs = options.heartbeatMs ?? 500;
 	const deadAfterMs = options.deadAfterMs ?? 3000;
 	const executor = `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
+	await migrateDatabase(options.url).catch((error) => {
+		started = false;
+		throw error;
+	});
 	const store = new RunStore(options.url, 16);
 	let client: DBOSClient | undefined;
 	const timers: NodeJS.Timeout[] = [];
 	try {
-		await migrateDatabase(store, options.url);
 		client = await DBOSClient.create({ systemDatabaseUrl: options.url, applicationName: DBOS_APP });
 		const dbosClient = client;
 		const prepared = new Map<string, Promise<Prepared>>();
