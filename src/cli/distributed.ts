@@ -176,3 +176,109 @@ function printOutcome(id: string, result: FlowResult, args: Args, io: Io): numbe
 	}
 	return 0;
 }
+
+/**
+ * `pi-flows resume <run> --database URL`: the run's next life, from any machine reaching its database. Its
+ * journal decides as a run folder's does: a run that ended well or failed by the flow's own decision is
+ * refused, and a turn cut after it may have written is in doubt until `--in-doubt rerun`.
+ */
+export async function resumeDistributed(args: Args, io: Io): Promise<number> {
+	const id = args.positionals[0];
+	if (!id) {
+		io.stderr("usage: pi-flows resume <run id> --backend dbos --database URL");
+		return 2;
+	}
+	const opened = await clientStore(args, io);
+	if (!opened) return 2;
+	const { enqueueLife, followRun } = await import("../distributed/client.ts");
+	const { decidedByFlow, journalState } = await import("../runs/index.ts");
+	try {
+		const row = await opened.store.run(id);
+		if (!row) {
+			io.stderr(`pi-flows: no run ${id} in this database (see pi-flows runs)`);
+			return 2;
+		}
+		if (row.status === "running" || row.status === "enqueued") {
+			io.stderr(`pi-flows: cannot resume: ${id} is ${row.status}; \`pi-flows stop ${id}\` first`);
+			return 2;
+		}
+		const state = journalState(await opened.store.entries(id));
+		if (state.end?.ok) {
+			io.stderr("pi-flows: cannot resume: the run ended well; there is nothing to resume");
+			return 2;
+		}
+		if (state.end && decidedByFlow(state.end.errorKind, state.causeKind)) {
+			io.stderr(`pi-flows: cannot resume: the run failed by the flow's own decision at ${state.end.failedAt}`);
+			return 2;
+		}
+		if (state.inDoubt.length && flag(args, "in-doubt") !== "rerun") {
+			io.stderr(
+				`pi-flows: cannot resume: in doubt: ${state.inDoubt.join(", ")} may have written before the cut; resume with --in-doubt rerun`,
+			);
+			return 2;
+		}
+		const life = await opened.store.nextLife(id);
+		const seen = await opened.store.eventsAfter(id, 0, 1_000_000);
+		await enqueueLife(opened.url, id, life);
+		io.stderr(`pi-flows: resuming ${id} (life ${life}); a worker picks it up`);
+		const { terminalWorld } = await import("./launch.ts");
+		const world = terminalWorld(io);
+		try {
+			const followed = await followRun(opened.store, id, {
+				onEvent: world.onEvent,
+				signal: world.signal,
+				after: seen.at(-1)?.seq ?? 0,
+				life,
+			});
+			if ("stoppedFollowing" in followed) return 130;
+			return printOutcome(id, followed.result, args, io);
+		} finally {
+			await world.done();
+		}
+	} finally {
+		await opened.store.close();
+	}
+}
+
+/** `pi-flows report <run> --database URL`: the report page of a run in the database (default `<run>.html`). */
+export async function reportDistributed(args: Args, io: Io): Promise<number> {
+	const id = args.positionals[0];
+	if (!id) {
+		io.stderr("usage: pi-flows report <run id> --database URL [--out FILE]");
+		return 2;
+	}
+	const opened = await clientStore(args, io);
+	if (!opened) return 2;
+	try {
+		const row = await opened.store.run(id);
+		if (!row) {
+			io.stderr(`pi-flows: no run ${id} in this database (see pi-flows runs)`);
+			return 2;
+		}
+		const { reportHtml } = await import("../report/index.ts");
+		const { fromSnapshot, usageOf } = await import("../runs/index.ts");
+		const { writeAtomic } = await import("../runs/files.ts");
+		const { resolve } = await import("node:path");
+		const journal = await opened.store.entries(id);
+		const events = (await opened.store.eventsAfter(id, 0, 10_000_000)).map((e) => e.event);
+		const flow = fromSnapshot(row.snapshot);
+		const problems = "error" in flow ? [`the graph cannot be drawn: ${flow.error}`] : [];
+		const html = reportHtml({
+			dir: `${id} (DBOS backend)`,
+			snapshot: row.snapshot,
+			...("value" in flow ? { flow: flow.value } : {}),
+			journal,
+			events: events as never,
+			usage: usageOf(journal, row.snapshot.settings.budget),
+			usageFromFile: true,
+			...(row.result ? { result: row.result as never } : {}),
+			problems,
+		});
+		const out = resolve(io.cwd, flag(args, "out") ?? `${id}.html`);
+		writeAtomic(out, html);
+		io.stdout(out);
+		return 0;
+	} finally {
+		await opened.store.close();
+	}
+}

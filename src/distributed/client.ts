@@ -62,7 +62,14 @@ export interface FollowedRun {
 export async function followRun(
 	store: RunStore,
 	runId: string,
-	options: { onEvent?: (event: FlowEvent) => void; signal?: AbortSignal; pollMs?: number; after?: number } = {},
+	options: {
+		onEvent?: (event: FlowEvent) => void;
+		signal?: AbortSignal;
+		pollMs?: number;
+		after?: number;
+		/** The life to wait for (a resume's); default the run's current one. */
+		life?: number;
+	} = {},
 ): Promise<FollowedRun | { stoppedFollowing: true }> {
 	let seq = options.after ?? 0;
 	const pollMs = options.pollMs ?? 200;
@@ -75,7 +82,7 @@ export async function followRun(
 		if (events.length) continue;
 		const row = await store.run(runId);
 		if (!row) throw new Error(`no run ${runId} in the database`);
-		if (ENDED.has(row.status) && row.result) {
+		if (ENDED.has(row.status) && row.result && (options.life === undefined || row.life === options.life)) {
 			// Events written just before the end are read before it is reported.
 			const last = await store.eventsAfter(runId, seq);
 			for (const e of last) options.onEvent?.(e.event as unknown as FlowEvent);

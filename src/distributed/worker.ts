@@ -123,12 +123,16 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 			set.add(c);
 			return { signal: c.signal, done: () => set.delete(c) };
 		};
-		const prepare = (runId: string): Promise<Prepared> => {
-			let p = prepared.get(runId);
+		// One pi host per life of a run: a resume starts afresh here as it does in a new process (the
+		// scripted model counts each visit's requests per host, as a provider's session would).
+		const prepare = (runId: string, life: number): Promise<Prepared> => {
+			const key = runWorkflowId(runId, life);
+			let p = prepared.get(key);
 			if (!p) {
+				for (const k of prepared.keys()) if (k.startsWith(`${runId}@`)) prepared.delete(k);
 				p = prepareRun(store, runId, options);
-				prepared.set(runId, p);
-				p.catch(() => prepared.delete(runId));
+				prepared.set(key, p);
+				p.catch(() => prepared.delete(key));
 			}
 			return p;
 		};
@@ -169,7 +173,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 		});
 
 		const runWorkflow = async (runId: string, life: number): Promise<{ ok: boolean; status: string }> => {
-			const p = await prepare(runId);
+			const p = await prepare(runId, life);
 			const row = (await store.run(runId)) ?? p.row;
 			if (row.life !== life) return { ok: false, status: "superseded" };
 			await store.setStatus(runId, "running");
@@ -223,7 +227,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 		};
 
 		const itemWorkflow = async (runId: string, life: number, item: string): Promise<{ ok: boolean }> => {
-			const p = await prepare(runId);
+			const p = await prepare(runId, life);
 			const entries = await store.entries(runId);
 			const t = track(runId);
 			const inside = (e: FlowEvent) =>

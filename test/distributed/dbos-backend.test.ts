@@ -5,6 +5,7 @@
  * SIGKILL in the middle and its work is taken over with nobody acting, every item recorded exactly once.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
@@ -110,6 +111,8 @@ describePostgres("the DBOS backend", (pg) => {
 		project.write(".pi/flows/fan.md", FAN);
 		project.write("fast.yaml", script(10));
 		project.write("slow.yaml", script(700));
+		// Slow enough that a second CLI process (seconds to start on a loaded machine) finds the run going.
+		project.write("slower.yaml", script(6000));
 	});
 	afterAll(() => project?.cleanup());
 
@@ -213,6 +216,56 @@ describePostgres("the DBOS backend", (pg) => {
 			);
 			// Measured, not asserted (timing lives in bench/): from the kill to the first cut visit running again.
 			console.log(`takeover: ${Number(firstRerun.rows[0]?.ms) - killedAt} ms from SIGKILL to a cut visit rerun`);
+		} finally {
+			await store.close();
+		}
+	}, 240_000);
+
+	it("stop, resume and report work from another process reaching the database", async () => {
+		const url = await pg().database();
+		const worker = startWorker(project, url, ["--project", "--slots", "4"]);
+		await worker.executor;
+		const store = new RunStore(url, 2);
+		try {
+			const client = cliChild(project, [
+				"run",
+				"fan",
+				"go",
+				"--script",
+				"slower.yaml",
+				"--project",
+				"--backend",
+				"dbos",
+				"--database",
+				url,
+			]);
+			let id: string | undefined;
+			for (const started = Date.now(); !id; ) {
+				if (Date.now() - started > 90_000) throw new Error(`the run never got going:\n${worker.log()}`);
+				const runs = await store.runs();
+				const counts = runs[0] ? await store.endCounts(runs[0].id) : new Map();
+				if (runs[0] && counts.size >= 2) id = runs[0].id;
+				else await new Promise((r) => setTimeout(r, 50));
+			}
+			const stop = await cliChild(project, ["stop", id, "--database", url]);
+			expect(stop.status, stop.stderr).toBe(0);
+			const stopped = await client;
+			expect(stopped.status, stopped.stderr).toBe(1);
+			expect((await store.run(id))?.status).toBe("stopped");
+			const before = await store.endCounts(id);
+			const resumed = await cliChild(project, ["resume", id, "--database", url]);
+			expect(resumed.status, `${resumed.stderr}\n${worker.log()}`).toBe(0);
+			expect(resumed.stdout).toContain("all done");
+			const after = await store.endCounts(id);
+			for (let i = 1; i <= ITEMS; i++) expect(after.get(`items[${i}]/work`), `items[${i}]/work`).toBe(1);
+			// What ended before the stop was replayed, not run again.
+			for (const [path, n] of before) expect(after.get(path), path).toBe(n);
+			expect((await store.run(id))?.life).toBe(2);
+			const report = await cliChild(project, ["report", id, "--database", url, "--out", "r.html"]);
+			expect(report.status, report.stderr).toBe(0);
+			const html = readFileSync(join(project.cwd, "r.html"), "utf8");
+			expect(html).toContain("items[12]/work");
+			expect(html).not.toContain(pg().password);
 		} finally {
 			await store.close();
 		}
