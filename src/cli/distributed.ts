@@ -217,7 +217,7 @@ export async function resumeDistributed(args: Args, io: Io): Promise<number> {
 			);
 			return 2;
 		}
-		const life = await opened.store.nextLife(id);
+		const life = await opened.store.nextLife(id, flag(args, "in-doubt") === "rerun" ? "rerun" : "stop");
 		const seen = await opened.store.eventsAfter(id, 0, 1_000_000);
 		await enqueueLife(opened.url, id, life);
 		io.stderr(`pi-flows: resuming ${id} (life ${life}); a worker picks it up`);

@@ -159,16 +159,24 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 					life,
 					item,
 				);
+				let result: { ok: boolean; inDoubt?: string[] } | undefined;
 				const stopped = new Promise<void>((resolve) =>
 					signal.addEventListener("abort", () => resolve(), { once: true }),
 				);
 				try {
-					await Promise.race([handle.getResult({ pollingIntervalMs: Math.max(pollMs, 20) }), stopped]);
+					await Promise.race([
+						handle.getResult({ pollingIntervalMs: Math.max(pollMs, 20) }).then((r) => {
+							result = r as typeof result;
+						}),
+						stopped,
+					]);
 				} catch (error) {
 					// The item's workflow failed as a program (not as a flow): what did not end runs here.
 					log(`item ${item} of ${runId} failed on its worker (${(error as Error).message}); it runs here`);
 				}
 				replay?.add(await store.entries(runId, item));
+				// A visit its dead worker cut after a tool that writes is left for a person, as a resume leaves it.
+				if (result?.inDoubt?.length) throw new Error(inDoubtMessage(result.inDoubt));
 			},
 		});
 
@@ -178,6 +186,21 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 			if (row.life !== life) return { ok: false, status: "superseded" };
 			await store.setStatus(runId, "running");
 			const entries = await store.entries(runId);
+			// A visit of the coordinator's own (not an item's) cut after a tool that writes: left for a person.
+			const doubts = journalState(entries).inDoubt.filter((v) => !/\]\//.test(v));
+			if (doubts.length && row.inDoubt !== "rerun") {
+				const error = inDoubtMessage(doubts);
+				await store.setStatus(runId, "failed", {
+					flow: p.flow.name.value,
+					ok: false,
+					output: "",
+					error,
+					errorKind: "unavailable",
+					visits: [],
+					usage: emptyUsage(),
+				});
+				return { ok: false, status: "failed" };
+			}
 			if (!entries.some((e) => e.type === "life_start" && e.life === life))
 				await store.append(
 					runId,
@@ -226,9 +249,19 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 			}
 		};
 
-		const itemWorkflow = async (runId: string, life: number, item: string): Promise<{ ok: boolean }> => {
+		const itemWorkflow = async (
+			runId: string,
+			life: number,
+			item: string,
+		): Promise<{ ok: boolean; inDoubt?: string[] }> => {
 			const p = await prepare(runId, life);
 			const entries = await store.entries(runId);
+			const row = await store.run(runId);
+			const doubts = journalState(entries).inDoubt.filter((v) => focusOf(v, item) === "inside");
+			if (doubts.length && row?.inDoubt !== "rerun") {
+				log(`item ${item} of ${runId}: ${inDoubtMessage(doubts)}`);
+				return { ok: false, inDoubt: doubts };
+			}
 			const t = track(runId);
 			const inside = (e: FlowEvent) =>
 				"path" in e &&
@@ -323,6 +356,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 		started = false;
 		throw error;
 	}
+}
+
+/** Why a worker will not run a visit again by itself, and what the person does about it. */
+function inDoubtMessage(visits: readonly string[]): string {
+	return `in doubt: ${visits.join(", ")} may have written to the tree before its worker died; resume the run with --in-doubt rerun to run it again from its start`;
 }
 
 /** Reads a run from the store and makes it ready to run here: its flow from the snapshot, a pi host, its models. */
