@@ -121,7 +121,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 			let set = running.get(runId);
 			if (!set) running.set(runId, (set = new Set()));
 			set.add(c);
-			return { signal: c.signal, done: () => set.delete(c) };
+			return { signal: c.signal, abort: (why: string) => c.abort(new Error(why)), done: () => set.delete(c) };
 		};
 		// One pi host per life of a run: a resume starts afresh here as it does in a new process (the
 		// scripted model counts each visit's requests per host, as a provider's session would).
@@ -210,7 +210,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 			const replay = liveReplay(entries);
 			const t = track(runId);
 			// Items' visits are replayed here once their workers ended them: their events came from those workers.
-			const recorder = storeRecorder(store, runId, life, executor, { keep: (e) => !("replayed" in e && e.replayed) });
+			// A write that fails stops the run, as on a run folder: no turn starts whose end could not be kept.
+			const recorder = storeRecorder(store, runId, life, executor, {
+				keep: (e) => !("replayed" in e && e.replayed),
+				onFailure: (m) => t.abort(m),
+			});
 			try {
 				const result = await runFlow(p.flow, row.snapshot.input, {
 					...common(p, entries),
@@ -268,7 +272,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 				typeof e.path === "string" &&
 				focusOf(e.path, item) === "inside" &&
 				!("replayed" in e && e.replayed);
-			const recorder = storeRecorder(store, runId, life, executor, { keep: inside });
+			const recorder = storeRecorder(store, runId, life, executor, { keep: inside, onFailure: (m) => t.abort(m) });
 			try {
 				await runFlow(p.flow, p.row.snapshot.input, {
 					...common(p, entries),
