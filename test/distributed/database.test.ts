@@ -156,6 +156,14 @@ describePostgres("a real database", (pg) => {
 		expect(again.ok).toBe(true);
 	});
 
+	it("TLS asked of a server without it: a message naming TLS and the URL's sslmode", async () => {
+		const result = failed(await open(`${urlAs("canary", CANARY, "postgres")}?sslmode=require`));
+		expect(result.code).toBe("database-error");
+		expect(result.message).toMatch(/does not offer TLS/);
+		expect(result.hint).toMatch(/sslmode/);
+		expectNoCanary(result);
+	});
+
 	it("a user who may not create the schema: database-denied, not a crash", async () => {
 		const name = new URL(await pg().database()).pathname.slice(1);
 		await pg().sql(`REVOKE CREATE ON DATABASE ${name} FROM PUBLIC; GRANT CONNECT ON DATABASE ${name} TO nopriv`);
