@@ -272,7 +272,7 @@ describePostgres("a real database", (pg) => {
 			const url = await pg().database();
 			const name = new URL(url).pathname.slice(1);
 			await pg().sql(
-				"CREATE SCHEMA pi_flows; CREATE TABLE pi_flows.meta (key text PRIMARY KEY, value text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());" +
+				"CREATE SCHEMA pi_flows; CREATE TABLE pi_flows.meta (key text PRIMARY KEY, value text NOT NULL);" +
 					"INSERT INTO pi_flows.meta (key, value) VALUES ('schema_version', '99'), ('written_by', '9.9.9')",
 				name,
 			);
