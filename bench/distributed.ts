@@ -137,15 +137,14 @@ function mustSucceed(what: string, ran: Ran): number {
 interface Worker {
 	child: ChildProcess;
 	output(): string;
+	/** The DBOS executor id the worker announced (`worker <id> joined`). */
+	executor(): string | undefined;
 	stop(): Promise<void>;
 }
 
-function startWorker(p: Project, url: string, script: string, name: string): Worker {
-	const child = spawn(process.execPath, [CLI, "worker", "--database", url, "--script", script], {
-		cwd: p.cwd,
-		// DBOS names its executor from DBOS__VMID when the worker does not name it itself.
-		env: { ...p.env, DBOS__VMID: name },
-	});
+function startWorker(p: Project, url: string): Worker {
+	// The script travels in the run's snapshot: a worker needs only the database.
+	const child = spawn(process.execPath, [CLI, "worker", "--database", url], { cwd: p.cwd, env: p.env });
 	let output = "";
 	child.stdout?.on("data", (d) => {
 		output += d;
@@ -157,6 +156,7 @@ function startWorker(p: Project, url: string, script: string, name: string): Wor
 	return {
 		child,
 		output: () => redact(output),
+		executor: () => /worker (\S+) joined/.exec(output)?.[1],
 		async stop() {
 			if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
 			const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
@@ -189,16 +189,17 @@ async function freshDatabase(pg: Postgres | undefined, given: string | undefined
 	return url;
 }
 
-/** Waits until the workers are up: each has said something, and a moment passes for DBOS to launch. */
+/** Waits until every worker has announced that it joined (`worker <id> joined`). */
 async function settle(workers: readonly Worker[]): Promise<void> {
-	const deadline = Date.now() + 60_000;
-	while (workers.some((w) => w.output() === "") && Date.now() < deadline) {
+	const deadline = Date.now() + 120_000;
+	while (workers.some((w) => w.executor() === undefined)) {
 		for (const w of workers) {
 			if (w.child.exitCode !== null) throw new Error(`a worker exited at start:\n${w.output()}`);
 		}
-		await new Promise((r) => setTimeout(r, 100));
+		if (Date.now() > deadline)
+			throw new Error(`a worker did not join in 120 s:\n${workers.map((w) => w.output()).join("\n")}`);
+		await new Promise((r) => setTimeout(r, 50));
 	}
-	await new Promise((r) => setTimeout(r, 1000));
 }
 
 async function dbosRun(
@@ -210,7 +211,7 @@ async function dbosRun(
 	script: string,
 ): Promise<number> {
 	const url = await freshDatabase(pg, given);
-	const started = Array.from({ length: workers }, (_, i) => startWorker(p, url, script, `bench-w${i + 1}`));
+	const started = Array.from({ length: workers }, () => startWorker(p, url));
 	try {
 		await settle(started);
 		const ran = await cli(p, ["run", flow, "go", "--backend", "dbos", "--database", url, "--script", script]);
@@ -228,7 +229,7 @@ function defaultRun(p: Project, flow: string, script: string, runsDir: string): 
 	);
 }
 
-/** Visits the killed worker held, read from DBOS's table: pending under its executor id. */
+/** Workflows pending under an executor: what a worker holds at the moment. */
 async function heldBy(db: Database, executor: string): Promise<string[]> {
 	const rows = await db.query<{ id: string }>(
 		"SELECT workflow_uuid AS id FROM dbos.workflow_status WHERE executor_id = $1 AND status = 'PENDING'",
@@ -240,7 +241,8 @@ async function heldBy(db: Database, executor: string): Promise<string[]> {
 
 /**
  * Two workers; the first alone picks up visits, the second joins, the first is killed with SIGKILL. The
- * figure is the time from the kill until no visit is left pending under the dead worker's executor id.
+ * figure is the time from the kill until every workflow the dead worker held is running under another
+ * executor or has ended (re-enqueued and waiting does not count).
  */
 async function takeover(p: Project, pg: Postgres | undefined, given: string | undefined): Promise<number> {
 	const url = await freshDatabase(pg, given);
@@ -251,33 +253,35 @@ async function takeover(p: Project, pg: Postgres | undefined, given: string | un
 	const db = opened.value;
 	const flow = p.flow("takeover", TAKEOVER_ITEMS, 8);
 	const script = p.script(TAKEOVER_TURN_MS);
-	const a = startWorker(p, url, script, "bench-dead");
+	const a = startWorker(p, url);
 	let b: Worker | undefined;
 	try {
 		await settle([a]);
+		const dead = a.executor() ?? "";
 		const run = cli(p, ["run", flow, "go", "--backend", "dbos", "--database", url, "--script", script]);
 		const deadline = Date.now() + 60_000;
-		while ((await heldBy(db, "bench-dead")).length === 0) {
+		while ((await heldBy(db, dead)).length < 2) {
 			if (Date.now() > deadline) throw new Error(`the first worker picked up no visit:\n${a.output()}`);
 			await new Promise((r) => setTimeout(r, 50));
 		}
-		b = startWorker(p, url, script, "bench-alive");
+		b = startWorker(p, url);
 		await settle([b]);
-		const held = await heldBy(db, "bench-dead");
+		const held = await heldBy(db, dead);
 		a.child.kill("SIGKILL");
 		const killed = performance.now();
 		let movedAt: number | undefined;
 		while (movedAt === undefined) {
-			const rows = await db.query<{ id: string; executor_id: string; status: string }>(
-				"SELECT workflow_uuid AS id, executor_id, status FROM dbos.workflow_status WHERE workflow_uuid = ANY($1)",
+			const rows = await db.query<{ executor_id: string; status: string }>(
+				"SELECT executor_id, status FROM dbos.workflow_status WHERE workflow_uuid = ANY($1)",
 				[held],
 			);
 			if (!rows.ok) throw new Error(rows.message);
-			if (rows.value.every((r) => r.executor_id !== "bench-dead" || r.status !== "PENDING")) {
-				movedAt = performance.now();
-			}
-			if (performance.now() - killed > 300_000) throw new Error("visits still held by the dead worker after 300 s");
-			await new Promise((r) => setTimeout(r, 50));
+			const elsewhere = (r: { executor_id: string; status: string }) =>
+				r.status !== "ENQUEUED" && !(r.status === "PENDING" && r.executor_id === dead);
+			if (rows.value.length === held.length && rows.value.every(elsewhere)) movedAt = performance.now();
+			else if (performance.now() - killed > 300_000)
+				throw new Error("visits still held by the dead worker after 300 s");
+			else await new Promise((r) => setTimeout(r, 25));
 		}
 		mustSucceed("the run whose worker was killed", await run);
 		return movedAt - killed;
