@@ -37,6 +37,51 @@ export const MIGRATIONS: readonly { version: number; sql: readonly string[] }[] 
 			`CREATE TABLE IF NOT EXISTS ${SCHEMA}.meta (key text PRIMARY KEY, value text NOT NULL)`,
 		],
 	},
+	{
+		// The DBOS run backend's record (src/distributed/store.ts): runs, the journal's facts, events, workers.
+		version: 2,
+		sql: [
+			`CREATE TABLE IF NOT EXISTS ${SCHEMA}.runs (
+				id text PRIMARY KEY,
+				flow text NOT NULL,
+				created_at timestamptz NOT NULL DEFAULT now(),
+				updated_at timestamptz NOT NULL DEFAULT now(),
+				snapshot jsonb NOT NULL,
+				life integer NOT NULL DEFAULT 1,
+				status text NOT NULL DEFAULT 'enqueued',
+				stop_requested boolean NOT NULL DEFAULT false,
+				result jsonb
+			)`,
+			`CREATE TABLE IF NOT EXISTS ${SCHEMA}.journal (
+				seq bigserial PRIMARY KEY,
+				run_id text NOT NULL REFERENCES ${SCHEMA}.runs (id) ON DELETE CASCADE,
+				type text NOT NULL,
+				path text,
+				final boolean NOT NULL DEFAULT false,
+				executor text,
+				entry jsonb NOT NULL
+			)`,
+			`CREATE INDEX IF NOT EXISTS journal_run ON ${SCHEMA}.journal (run_id, seq)`,
+			`CREATE UNIQUE INDEX IF NOT EXISTS journal_final_end ON ${SCHEMA}.journal (run_id, path)
+				WHERE type = 'visit_end' AND final`,
+			`CREATE UNIQUE INDEX IF NOT EXISTS journal_frozen ON ${SCHEMA}.journal (run_id, path) WHERE type = 'map_items'`,
+			`CREATE TABLE IF NOT EXISTS ${SCHEMA}.events (
+				seq bigserial PRIMARY KEY,
+				run_id text NOT NULL REFERENCES ${SCHEMA}.runs (id) ON DELETE CASCADE,
+				event jsonb NOT NULL
+			)`,
+			`CREATE INDEX IF NOT EXISTS events_run ON ${SCHEMA}.events (run_id, seq)`,
+			`CREATE TABLE IF NOT EXISTS ${SCHEMA}.workers (
+				executor_id text PRIMARY KEY,
+				host text NOT NULL,
+				pid integer NOT NULL,
+				started_at timestamptz NOT NULL DEFAULT now(),
+				last_seen timestamptz NOT NULL DEFAULT now(),
+				taken_by text,
+				taken_at timestamptz
+			)`,
+		],
+	},
 ];
 
 /** The schema version this pi-flows writes and reads. */

@@ -12,7 +12,7 @@ import { type EndedVisit, endedOf } from "./record.ts";
 import { runChoice, runLoop, runMap, runParallel } from "./blocks.ts";
 import { runAsk, runCall, runCheck, runCommit, runSwarm } from "./leaves.ts";
 import { type Frame, frameCwd, type VisitRecord } from "./values.ts";
-import type { World } from "./world.ts";
+import { ELSEWHERE, focusOf, type World } from "./world.ts";
 
 /** How a sequence ended: the last record, or the failure that stopped it and where it started. */
 export interface SequenceEnd {
@@ -83,6 +83,11 @@ export async function runVisit(
 		});
 		return { record };
 	}
+	// A run focused on one item (a worker's share of a map) leaves every other visit to whoever runs it, and
+	// walks the blocks above the item without recording them: their ends are the coordinator's to record.
+	const place = focusOf(visit, world.options.focus);
+	if (place === "outside") return { record: ELSEWHERE };
+	if (place === "above") return dispatch(world, node, frame, visit, signal);
 	world.emit({ type: "node_start", path: visit, node: node.id.value, kind: node.kind, ...(agent ? { agent } : {}) });
 	world.recorder.visitStart(visit, node.id.value, node.kind);
 	const started = performance.now();
