@@ -2,8 +2,10 @@
  * The distributed backend against the default one, on the scripted model, with real processes and a real
  * Postgres (a throwaway cluster, or `--database`):
  *
- *   1. throughput of a map of `--visits` (1,000) turns of `--turn-ms` (200 ms) at `--concurrency` (100): the
- *      default backend (run folder, JSON journal) against `--backend dbos` with one worker and with two;
+ *   1. throughput of a map of `--visits` (1,000) turns of `--turn-ms` (200 ms): the default backend (run
+ *      folder, JSON journal) against `--backend dbos` with one worker and with two, each worker running
+ *      `--slots` (8) items at once and the flow's concurrency two workers' worth (16), so one worker is
+ *      bound by its slots and two workers and the default backend run equally many turns at once;
  *   2. the DBOS backend's added time per visit against the JSON journal: the slope of wall time over map size
  *      (maps of 50 and 150 instant turns, one at a time), so process start and DBOS launch cancel out;
  *   3. takeover: two workers, a map of long turns; SIGKILL one while it holds visits, and time until every
@@ -14,7 +16,7 @@
  * for the other. Where this checkout has no `worker` command or `--backend` flag it measures the default
  * backend alone and says the DBOS figures are not available: it never prints a number it did not measure.
  *
- *   node bench/distributed.ts [--visits 1000] [--turn-ms 200] [--concurrency 100] [--rounds 3]
+ *   node bench/distributed.ts [--visits 1000] [--turn-ms 200] [--slots 8] [--concurrency 16] [--rounds 3]
  *                             [--database URL] [--write] [--json]
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -46,7 +48,13 @@ const text = (name: string) => {
 };
 const VISITS = arg("visits", 1000);
 const TURN_MS = arg("turn-ms", 200);
-const CONCURRENCY = arg("concurrency", 100);
+/** Map items one worker runs at once (`pi-flows worker --slots`). */
+const SLOTS = arg("slots", 8);
+/**
+ * The flow's concurrency: two workers' slots, so one worker is bound by its slots, two by the flow, and the
+ * default backend runs as many at once as two workers do.
+ */
+const CONCURRENCY = arg("concurrency", 2 * SLOTS);
 const ROUNDS = arg("rounds", 3);
 const SLOPE_SIZES = [50, 150] as const;
 const TAKEOVER_ITEMS = 24;
@@ -144,7 +152,8 @@ interface Worker {
 
 function startWorker(p: Project, url: string): Worker {
 	// The script travels in the run's snapshot: a worker needs only the database.
-	const child = spawn(process.execPath, [CLI, "worker", "--database", url], { cwd: p.cwd, env: p.env });
+	const args = [CLI, "worker", "--database", url, "--slots", String(SLOTS)];
+	const child = spawn(process.execPath, args, { cwd: p.cwd, env: p.env });
 	let output = "";
 	child.stdout?.on("data", (d) => {
 		output += d;
@@ -348,11 +357,14 @@ async function main(): Promise<number> {
 
 		const med = (xs: number[]) => (xs.length ? median(xs) : Number.NaN);
 		const visitsPerS = (ms: number) => (VISITS / ms) * 1000;
+		/** The wall time of the map with `atOnce` turns at a time and nothing else costing anything. */
+		const ideal = (atOnce: number) => Math.ceil(VISITS / atOnce) * TURN_MS;
 		const result = {
 			machine: m,
 			visits: VISITS,
 			turnMs: TURN_MS,
 			concurrency: CONCURRENCY,
+			slots: SLOTS,
 			rounds: ROUNDS,
 			backend: missing ?? "dbos",
 			wallMs: { default: med(sides.default), oneWorker: med(sides.one), twoWorkers: med(sides.two) },
@@ -365,7 +377,7 @@ async function main(): Promise<number> {
 		}
 		const rows: string[][] = [
 			[
-				`default backend, ${VISITS.toLocaleString("en")} visits of ${TURN_MS} ms at concurrency ${CONCURRENCY} (median of ${ROUNDS})`,
+				`default backend, ${VISITS.toLocaleString("en")} visits of ${TURN_MS} ms at concurrency ${CONCURRENCY} (ideal ${fmt(ideal(CONCURRENCY))}; median of ${ROUNDS})`,
 				`${fmt(result.wallMs.default)} (${visitsPerS(result.wallMs.default).toFixed(0)} visits/s; rounds ${range(sides.default).map(fmt).join("–")})`,
 			],
 		];
@@ -375,8 +387,14 @@ async function main(): Promise<number> {
 			const one = result.wallMs.oneWorker;
 			const two = result.wallMs.twoWorkers;
 			rows.push(
-				["DBOS, 1 worker", `${fmt(one)} (${visitsPerS(one).toFixed(0)} visits/s)`],
-				["DBOS, 2 workers", `${fmt(two)} (${visitsPerS(two).toFixed(0)} visits/s)`],
+				[
+					`DBOS, 1 worker of ${SLOTS} slots (ideal ${fmt(ideal(SLOTS))})`,
+					`${fmt(one)} (${visitsPerS(one).toFixed(0)} visits/s; rounds ${range(sides.one).map(fmt).join("–")})`,
+				],
+				[
+					`DBOS, 2 workers of ${SLOTS} slots (ideal ${fmt(ideal(Math.min(2 * SLOTS, CONCURRENCY)))})`,
+					`${fmt(two)} (${visitsPerS(two).toFixed(0)} visits/s; rounds ${range(sides.two).map(fmt).join("–")})`,
+				],
 				["throughput: 1 worker / default", ratio(result.wallMs.default / one)],
 				["throughput: 2 workers / 1 worker", ratio(one / two)],
 				["throughput: 2 workers / default", ratio(result.wallMs.default / two)],
