@@ -301,6 +301,9 @@ async function takeover(p: Project, pg: Postgres | undefined, given: string | un
 	}
 }
 
+/** How each figure is taken, printed under the table. */
+const HOW = `How each side is timed: every side is real processes started with the Node 22 the package brings, against a throwaway Postgres (\`initdb\` in a temp folder, fsync off) or \`--database\`, each DBOS side on a fresh database migrated before its clock starts. (1) A side is the wall time of \`pi-flows run <flow> go --script <s>\` (default backend) or \`pi-flows run <flow> go --backend dbos --database <url> --script <s>\` with the workers already joined (\`pi-flows worker --database <url> --slots 8\`, started before the clock and stopped after), to the run's answer on stdout; the flow is one literal \`map:\` of one \`scout\` turn per item, the scripted model answering each after its \`latencyMs\`; sides rotate order every round; figures are medians. (2) Maps of 50 and 150 instant turns at concurrency 1 on each backend; the slope (wall difference / 100 visits) leaves out process start, DBOS launch and the follow loop's start. (3) One worker joins, the run starts, and once that worker holds visits (DBOS \`workflow_status\` rows PENDING under its executor id) a second joins and the first is SIGKILLed; the figure ends when every workflow the dead worker held is PENDING under another executor or has ended (re-enqueued but waiting does not count); the run must then end ok.`;
+
 const fmt = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
 const ratio = (x: number) => `${x.toFixed(2)}×`;
 
@@ -409,7 +412,18 @@ async function main(): Promise<number> {
 			);
 		}
 		const table = ["| figure | this run |", "| --- | --- |", ...rows.map((r) => `| ${r[0]} | ${r[1]} |`)].join("\n");
-		const body = `Measured on ${describeMachine(m)}.\n\n\`\`\`sh\nnpm run bench:distributed            # print the table\nnode bench/distributed.ts --write    # and replace this section\n\`\`\`\n\n${table}\n`;
+		const body = [
+			`Measured on ${describeMachine(m)}. Every process (workers, the \`run\` that enqueues and follows, Postgres) shares that machine: two workers on one machine share its cores, so figure 1's "2 workers / 1 worker" shows the backend's scaling only where the machine has cores to spare; on separate machines each worker brings its own.`,
+			"",
+			"```sh",
+			"npm run bench:distributed            # print the table",
+			"node bench/distributed.ts --write    # and replace this section",
+			"```",
+			"",
+			table,
+			"",
+			HOW,
+		].join("\n");
 		console.log(body);
 		if (WRITE && !missing) replaceSection(join(PACKAGE_ROOT, "docs", "performance.md"), "Distributed", body);
 		if (WRITE && missing) console.error("docs/performance.md left alone: the DBOS figures were not measured.");
