@@ -250,6 +250,19 @@ export function classifyDatabaseError(
 			extra,
 		);
 	}
+	if (isp(/does not support SSL|self[- ]signed certificate|unable to verify|certificate|\bSSL\b|\bTLS\b/i)) {
+		const noTls = isp(/does not support SSL/i);
+		return databaseFailure(
+			"database-error",
+			noTls
+				? `the database at ${target.host}:${target.port} does not offer TLS, and the URL asks for it`
+				: `TLS with the database at ${target.host}:${target.port} failed: ${text}`,
+			noTls
+				? "turn on ssl in the server's configuration, or take sslmode=require (or verify-*) out of the URL"
+				: "give the server's CA with sslrootcert=<file> in the URL, or check the host name the certificate is for",
+			extra,
+		);
+	}
 	const timedOut = isp(/timeout expired|connection timeout/i);
 	const dropped =
 		(code !== undefined && (DROPPED.has(code) || code.startsWith("08") || code === "57P01" || code === "57P02")) ||

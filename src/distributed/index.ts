@@ -30,8 +30,10 @@ export {
 	packageVersion,
 	type PrepareOptions,
 	prepareDatabase,
+	releaseMigrationLock,
 	SCHEMA,
 	SCHEMA_VERSION,
+	takeMigrationLock,
 	type SchemaOptions,
 	type SchemaState,
 } from "./schema.ts";

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { PoolClient } from "pg";
+import type { ClientBase, PoolClient } from "pg";
 import { PACKAGE_ROOT } from "../package/root.ts";
 import {
 	type Database,
@@ -34,7 +34,7 @@ export const MIGRATIONS: readonly { version: number; sql: readonly string[] }[] 
 		version: 1,
 		sql: [
 			`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`,
-			`CREATE TABLE ${SCHEMA}.meta (key text PRIMARY KEY, value text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())`,
+			`CREATE TABLE IF NOT EXISTS ${SCHEMA}.meta (key text PRIMARY KEY, value text NOT NULL)`,
 		],
 	},
 	{
@@ -198,9 +198,10 @@ function aheadOf(state: SchemaState, db: Database, dbosKnown: number): DatabaseF
  * Takes the migration lock, waiting up to `timeoutMs`. It polls `pg_try_advisory_lock` rather than blocking in
  * `pg_advisory_lock`: a session blocked in a statement holds a snapshot, and DBOS's migrations build indexes
  * `CONCURRENTLY`, which wait for every older snapshot to end, so a blocked waiter and the lock's holder would
- * wait for each other forever (seen in the test of two workers migrating DBOS at once).
+ * wait for each other forever (seen in the test of two workers migrating DBOS at once). Resolves false when
+ * the time ran out. Whoever takes it releases it ({@link releaseMigrationLock}) on the same connection.
  */
-async function takeLock(client: PoolClient, timeoutMs: number): Promise<boolean> {
+export async function takeMigrationLock(client: ClientBase, timeoutMs = MIGRATION_LOCK_TIMEOUT_MS): Promise<boolean> {
 	const deadline = Date.now() + timeoutMs;
 	for (let pause = 25; ; pause = Math.min(pause * 2, 500)) {
 		const got = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
@@ -210,6 +211,11 @@ async function takeLock(client: PoolClient, timeoutMs: number): Promise<boolean>
 		if (Date.now() >= deadline) return false;
 		await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, deadline - Date.now()))));
 	}
+}
+
+/** Releases the lock {@link takeMigrationLock} took on this connection; a broken connection released it already. */
+export async function releaseMigrationLock(client: ClientBase): Promise<void> {
+	await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY.toString()]).catch(() => {});
 }
 
 /** Options of {@link migrate} and {@link checkSchema}. */
@@ -234,7 +240,7 @@ export async function migrate(db: Database, options: SchemaOptions = {}): Promis
 	const dbosKnown = options.dbosKnown ?? DBOS_SCHEMA_VERSION;
 	const lockTimeout = options.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS;
 	return db.withClient(async (client) => {
-		if (!(await takeLock(client, lockTimeout))) {
+		if (!(await takeMigrationLock(client, lockTimeout))) {
 			throw new DatabaseFault(
 				databaseFailure(
 					"database-error",
@@ -255,7 +261,7 @@ export async function migrate(db: Database, options: SchemaOptions = {}): Promis
 						for (const statement of m.sql) await client.query(statement);
 					}
 					const upsert = `INSERT INTO ${SCHEMA}.meta (key, value) VALUES ($1, $2)
-						ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = now()`;
+						ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
 					await client.query(upsert, ["schema_version", String(SCHEMA_VERSION)]);
 					await client.query(upsert, ["written_by", packageVersion()]);
 					await client.query("COMMIT");
@@ -267,7 +273,7 @@ export async function migrate(db: Database, options: SchemaOptions = {}): Promis
 			if (options.also) await options.also();
 			return await readState(client, db);
 		} finally {
-			await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY.toString()]).catch(() => {});
+			await releaseMigrationLock(client);
 		}
 	});
 }

@@ -156,6 +156,14 @@ describePostgres("a real database", (pg) => {
 		expect(again.ok).toBe(true);
 	});
 
+	it("TLS asked of a server without it: a message naming TLS and the URL's sslmode", async () => {
+		const result = failed(await open(`${urlAs("canary", CANARY, "postgres")}?sslmode=require`));
+		expect(result.code).toBe("database-error");
+		expect(result.message).toMatch(/does not offer TLS/);
+		expect(result.hint).toMatch(/sslmode/);
+		expectNoCanary(result);
+	});
+
 	it("a user who may not create the schema: database-denied, not a crash", async () => {
 		const name = new URL(await pg().database()).pathname.slice(1);
 		await pg().sql(`REVOKE CREATE ON DATABASE ${name} FROM PUBLIC; GRANT CONNECT ON DATABASE ${name} TO nopriv`);
@@ -264,7 +272,7 @@ describePostgres("a real database", (pg) => {
 			const url = await pg().database();
 			const name = new URL(url).pathname.slice(1);
 			await pg().sql(
-				"CREATE SCHEMA pi_flows; CREATE TABLE pi_flows.meta (key text PRIMARY KEY, value text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());" +
+				"CREATE SCHEMA pi_flows; CREATE TABLE pi_flows.meta (key text PRIMARY KEY, value text NOT NULL);" +
 					"INSERT INTO pi_flows.meta (key, value) VALUES ('schema_version', '99'), ('written_by', '9.9.9')",
 				name,
 			);

@@ -2,12 +2,13 @@
  * The throwaway Postgres the distributed tests stand on: it listens on 127.0.0.1 only, wants its password,
  * hands out separate databases, survives a restart, and leaves nothing behind when stopped.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../src/package/root.ts";
 import { describePostgres, findPostgres, startPostgres } from "../helpers/postgres.ts";
 
 function canConnect(port: number, host: string): Promise<boolean> {
@@ -91,4 +92,47 @@ describe("a machine without Postgres", () => {
 		const wrong = findPostgres({ env: { PI_FLOWS_PG_BIN: "/nonexistent" } });
 		expect(wrong).toEqual({ skip: "PI_FLOWS_PG_BIN=/nonexistent has no initdb" });
 	});
+});
+
+describePostgres("a test process killed with its cluster running", () => {
+	it("leaves a cluster the next start stops and deletes", async () => {
+		const helper = join(PACKAGE_ROOT, "test/helpers/pg-cluster.ts");
+		const child = spawn(
+			process.execPath,
+			[
+				"--input-type=module",
+				"-e",
+				`const m = await import(${JSON.stringify(helper)}); const pg = await m.startPostgres();` +
+					"console.log(JSON.stringify({ port: pg.port })); setInterval(() => {}, 1000);",
+			],
+			{ stdio: ["ignore", "pipe", "inherit"] },
+		);
+		const port = await new Promise<number>((resolve, reject) => {
+			let out = "";
+			child.stdout.on("data", (d) => {
+				out += d;
+				const m = /"port":(\d+)/.exec(out);
+				if (m) resolve(Number(m[1]));
+			});
+			child.once("exit", (code) => reject(new Error(`the child exited (${code}) before its cluster started`)));
+		});
+		const folders = () => readdirSync(tmpdir()).filter((f) => f.startsWith("pi-flows-pg-"));
+		const ownedBy = (f: string) => {
+			const file = join(tmpdir(), f, "owner.pid");
+			return existsSync(file) ? readFileSync(file, "utf8") : "";
+		};
+		const orphan = folders().find((f) => ownedBy(f) === String(child.pid));
+		expect(orphan).toBeDefined();
+		expect(await canConnect(port, "127.0.0.1")).toBe(true);
+		child.kill("SIGKILL");
+		await new Promise((resolve) => child.once("exit", resolve));
+		// Killed: its exit hook never ran, so its server still answers.
+		expect(await canConnect(port, "127.0.0.1")).toBe(true);
+		const next = await startPostgres();
+		if ("skip" in next) throw new Error(next.skip);
+		await next.stop();
+		expect(folders()).not.toContain(orphan);
+		for (let i = 0; i < 100 && (await canConnect(port, "127.0.0.1")); i++) await new Promise((r) => setTimeout(r, 50));
+		expect(await canConnect(port, "127.0.0.1")).toBe(false);
+	}, 120_000);
 });

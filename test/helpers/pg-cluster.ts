@@ -162,6 +162,46 @@ function onExit(stop: () => void): () => void {
 	return () => live.delete(stop);
 }
 
+/** Whether a process of this machine is alive (a pid of a process we may not signal counts as alive). */
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as { code?: string }).code === "EPERM";
+	}
+}
+
+/**
+ * Stops and deletes the clusters of test processes that died without stopping theirs (a SIGKILLed vitest
+ * worker never runs its exit hook): each cluster folder names its owner's pid.
+ */
+function sweepOrphans(pgCtl: string): void {
+	for (const name of readdirSync(tmpdir()).filter((f) => f.startsWith("pi-flows-pg-"))) {
+		const root = join(tmpdir(), name);
+		let owner: number;
+		try {
+			owner = Number(readFileSync(join(root, "owner.pid"), "utf8"));
+		} catch {
+			continue;
+		}
+		if (!owner || alive(owner)) continue;
+		const pidFile = join(root, "data", "postmaster.pid");
+		if (existsSync(pidFile)) {
+			const server = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+			if (server && alive(server)) {
+				// The server runs as the `postgres` user when we are root; a signal from root reaches it.
+				try {
+					process.kill(server, "SIGQUIT");
+				} catch {
+					runSync(undefined, pgCtl, ["-D", join(root, "data"), "-m", "immediate", "stop"]);
+				}
+			}
+		}
+		rmSync(root, { recursive: true, force: true });
+	}
+}
+
 /** Options of {@link startPostgres}. */
 export interface StartOptions {
 	/** Superuser name. Default `pi_flows`. */
@@ -183,7 +223,9 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
 	const user = options.user ?? "pi_flows";
 	const password = options.password ?? randomBytes(12).toString("hex");
 
+	sweepOrphans(pgBin("pg_ctl"));
 	const root = mkdtempSync(join(tmpdir(), "pi-flows-pg-"));
+	writeFileSync(join(root, "owner.pid"), String(process.pid));
 	const data = join(root, "data");
 	const logFile = join(root, "server.log");
 	const pwFile = join(root, "pw");
