@@ -180,11 +180,14 @@ export class RunStore {
 		return r.rows.map((row) => ({ seq: Number(row.seq), event: row.event }));
 	}
 
-	/** A worker says it is alive. */
+	/**
+	 * A worker says it is alive. A worker taken for dead while it was only slow (a pause past the bound) is
+	 * claimable again once it beats, so its later real death is still taken over.
+	 */
 	async heartbeat(executor: string, host: string, pid: number): Promise<void> {
 		await this.pool.query(
 			`INSERT INTO pi_flows.workers (executor_id, host, pid) VALUES ($1, $2, $3)
-			 ON CONFLICT (executor_id) DO UPDATE SET last_seen = now()`,
+			 ON CONFLICT (executor_id) DO UPDATE SET last_seen = now(), taken_by = NULL, taken_at = NULL`,
 			[executor, host, pid],
 		);
 	}

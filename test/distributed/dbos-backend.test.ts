@@ -75,7 +75,7 @@ const workers: WorkerProcess[] = [];
 function startWorker(project: TempProject, url: string, extra: string[] = []): WorkerProcess {
 	const child = spawn(
 		process.execPath,
-		[join(PACKAGE_ROOT, "bin/pi-flows.js"), "worker", "--database", url, "--dead-after-ms", "2000", ...extra],
+		[join(PACKAGE_ROOT, "bin/pi-flows.js"), "worker", "--database", url, "--dead-after-ms", "4000", ...extra],
 		{ cwd: project.cwd, env: project.env, stdio: ["ignore", "pipe", "pipe"] },
 	);
 	let out = "";
