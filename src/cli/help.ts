@@ -73,6 +73,14 @@ export const COMMAND_DOCS: Record<string, CommandDoc> = {
 	},
 	schema: { args: "", summary: "the JSON Schema of a flow's frontmatter, for editors" },
 	lsp: { args: "", summary: "the flow language server on stdin/stdout, for editors" },
+	worker: {
+		args: "",
+		summary:
+			"join a Postgres database as a worker of the DBOS backend: run its runs and map items until stopped (Ctrl-C)",
+		notes: "the database comes from --database or PI_FLOWS_DATABASE_URL; see docs/distributed.md",
+	},
+	runs: { args: "", summary: "the runs in a DBOS backend's database, newest first, with their status" },
+	stop: { args: "<run id>", summary: "ask a run on the DBOS backend to stop, from any machine reaching its database" },
 	provider: {
 		args: "[script.yaml]",
 		summary:
@@ -95,6 +103,15 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	"budget-turns": { value: "N", text: "stop starting turns after this many turns" },
 	"in-doubt": { value: "rerun|stop", text: "what to do with a visit that was running when the run stopped" },
 	"take-lock": { text: "take over a run whose lock another process left behind" },
+	backend: {
+		value: "folder|dbos",
+		text: "where the run lives: a run folder (default) or the DBOS backend's database (PI_FLOWS_BACKEND)",
+	},
+	database: { value: "URL", text: "the DBOS backend's Postgres URL (default PI_FLOWS_DATABASE_URL; never printed)" },
+	slots: { value: "N", text: "map items this worker runs at once (default 8)" },
+	"poll-ms": { value: "MS", text: "how often the worker polls the queues (default 20)" },
+	"dead-after-ms": { value: "MS", text: "a worker silent this long is dead; its work is taken over (default 3000)" },
+	limit: { value: "N", text: "at most this many (default 50)" },
 	goal: { value: "G", text: "the chain's goal (instead of the last quoted step)" },
 	agent: { value: "A", text: "the agent that plays every turn" },
 	"max-turns": { value: "N", text: "stop after this many turns" },

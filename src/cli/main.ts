@@ -24,6 +24,8 @@ const COMMANDS: Record<string, FlagSpec> = {
 		"budget-turns": true,
 		retries: true,
 		"retry-wait": true,
+		backend: true,
+		database: true,
 	},
 	resume: {
 		json: false,
@@ -36,6 +38,8 @@ const COMMANDS: Record<string, FlagSpec> = {
 		"budget-tokens": true,
 		"budget-cost": true,
 		"budget-turns": true,
+		backend: true,
+		database: true,
 	},
 	check: { json: false, project: false },
 	test: { project: false },
@@ -69,11 +73,14 @@ const COMMANDS: Record<string, FlagSpec> = {
 		"budget-turns": true,
 	},
 	graph: { project: false },
-	report: { out: true, "runs-dir": true },
+	report: { out: true, "runs-dir": true, database: true },
 	schema: {},
 	script: { project: false, test: false, out: true },
 	lsp: { stdio: false, clientProcessId: true },
 	provider: { "agent-dir": true, name: true },
+	worker: { database: true, slots: true, "poll-ms": true, "dead-after-ms": true, project: false },
+	runs: { database: true, json: false, limit: true },
+	stop: { database: true },
 };
 
 /** A command's code, loaded only when that command runs: `--help` and `check` never load pi's runtime. */
@@ -98,6 +105,9 @@ const RUNNERS: Record<string, Runner> = {
 	script: async () => (await import("./script.ts")).scriptCommand,
 	lsp: async () => (await import("./lsp.ts")).lspCommand,
 	provider: async () => (await import("./provider.ts")).providerCommand,
+	worker: async () => (await import("./distributed.ts")).workerCommand,
+	runs: async () => (await import("./distributed.ts")).runsCommand,
+	stop: async () => (await import("./distributed.ts")).stopCommand,
 };
 
 /** The commands and their flags, for the help walk in tests and for `pi-flows help`. */

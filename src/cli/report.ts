@@ -12,7 +12,9 @@ import type { Io } from "./io.ts";
 import { displayPath } from "./output.ts";
 
 /** Runs `report`: 0 with the page's path on stdout, 2 when there is no run folder to read or the page cannot be written. */
-export function reportCommand(args: Args, io: Io): number {
+export function reportCommand(args: Args, io: Io): number | Promise<number> {
+	if (flag(args, "database") !== undefined || io.env.PI_FLOWS_BACKEND === "dbos")
+		return import("./distributed.ts").then((d) => d.reportDistributed(args, io));
 	const home = runsHome(io.cwd, flag(args, "runs-dir"));
 	const named = args.positionals[0];
 	if (args.positionals.length > 1) {

@@ -22,10 +22,18 @@ import type { Io } from "./io.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
 import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
 import { displayPath } from "./output.ts";
+import { backendOf } from "./backend.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 
 /** Runs `resume`. */
 export async function resumeCommand(args: Args, io: Io): Promise<number> {
+	const backend = backendOf(args, io);
+	if (!backend.ok) {
+		io.stderr(`pi-flows: ${backend.error}`);
+		return 2;
+	}
+	if (backend.value === "dbos" || flag(args, "database") !== undefined)
+		return (await import("./distributed.ts")).resumeDistributed(args, io);
 	const home = runsHome(io.cwd, flag(args, "runs-dir"));
 	const named = args.positionals[0];
 	const newest = named ? undefined : newestResumable(home, io.agentDir);

@@ -30,6 +30,7 @@ import { chainRunOptions } from "../chain/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
+import { backendOf } from "./backend.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { formatFaults } from "./output.ts";
@@ -145,6 +146,34 @@ export async function runChecked(
 		}
 		const handoff = await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env });
 		for (const w of handoff.warnings) io.stderr(`pi-flows: ${w}`);
+		const backend = backendOf(args, io);
+		if (!backend.ok) {
+			io.stderr(`pi-flows: ${backend.error}`);
+			return 2;
+		}
+		if (backend.value === "dbos") {
+			// The same checks ran here; the run itself goes to the database and its workers.
+			const { runDistributed } = await import("./distributed.ts");
+			return await runDistributed(
+				{
+					flow,
+					input: input.value,
+					scripts: stage.scripts,
+					onEvent: world.onEvent,
+					signal: world.signal,
+					settings: {
+						cwd: io.cwd,
+						somebodyThere: false,
+						...(runModel ? { model: runModel } : {}),
+						...(timeoutMs !== undefined ? { timeoutMs } : {}),
+						...(budget.value ? { budget: budget.value } : {}),
+						...(script && scriptText ? { script: { file: script.file, text: scriptText } } : {}),
+					},
+				},
+				args,
+				io,
+			);
+		}
 		const outcome = await startRun(flow, input.value, {
 			runsHome: runsHome(io.cwd, flag(args, "runs-dir")),
 			handoff: handoff.policy,

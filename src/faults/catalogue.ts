@@ -7,7 +7,7 @@
 /** Cause and fix of one fault code, as the docs print them. */
 export interface FaultEntry {
 	/** Which stage raises it. */
-	stage: "read" | "check" | "roster" | "script" | "cli" | "run" | "chain";
+	stage: "read" | "check" | "roster" | "script" | "cli" | "run" | "chain" | "database";
 	/** What triggers it. */
 	trigger: string;
 	/** How to fix it. */
@@ -390,6 +390,53 @@ export const FAULT_CATALOGUE = {
 		trigger:
 			"Nobody is there to answer (print mode, CI, `--yes`) and an `ask` with neither `default:` nor `enough:` could be reached.",
 		fix: "Give the ask a `default:` (or an `enough:` label), or run it where a person can answer.",
+	},
+	"database-url": {
+		stage: "database",
+		trigger:
+			"The database given to `--database` (or `PI_FLOWS_DATABASE_URL`) is not a Postgres URL: another scheme, no host, a port that is not a number, a malformed address.",
+		fix: "Write it as `postgres://USER:PASSWORD@HOST:PORT/DATABASE` (percent-encode special characters in the password), or put it in `PI_FLOWS_DATABASE_URL` to keep it off the command line.",
+	},
+	"database-unreachable": {
+		stage: "database",
+		trigger:
+			"Nothing answered at the database's host and port within the connect timeout: the server is down, the host name does not resolve, a firewall drops the packets, or the port is wrong.",
+		fix: "Check the host and port the message names (`pg_isready -h HOST -p PORT`), that the server listens on that address (`listen_addresses`) and that this machine may reach it.",
+	},
+	"database-auth": {
+		stage: "database",
+		trigger:
+			"The server refused the user or password: a wrong password, no password given, or no `pg_hba.conf` line letting this user in from this machine.",
+		fix: "Correct the user and password in the URL (or `PGPASSWORD`); if they are right, the server's `pg_hba.conf` must allow this user from this host.",
+	},
+	"database-missing": {
+		stage: "database",
+		trigger: "The server answered but the database named in the URL does not exist.",
+		fix: "Create it (`createdb NAME`, or `CREATE DATABASE name` as a user who may), or correct the name at the end of the URL.",
+	},
+	"database-denied": {
+		stage: "database",
+		trigger:
+			"The user may connect but not do what pi-flows needs: create its schema and tables on first use, or read and write them later.",
+		fix: "Run the first worker as a user who owns the database (or may `CREATE` in it), or grant this user rights on the `pi_flows` and `dbos` schemas.",
+	},
+	"database-schema": {
+		stage: "database",
+		trigger:
+			"The database holds tables of another version: pi-flows' `pi_flows.meta` or DBOS's `dbos.dbos_migrations` records a schema newer than this pi-flows knows, or `pi_flows.meta` is not the table pi-flows makes.",
+		fix: "Upgrade pi-flows on this machine to the version the message names (every worker and client of one database runs the same version), or point it at a database of its own.",
+	},
+	"database-lost": {
+		stage: "database",
+		trigger:
+			"The connection to the database broke while in use: the server restarted or shut down, an administrator ended the session, or the network dropped it.",
+		fix: "Nothing is lost: a visit whose result was not recorded runs again once a worker reconnects. If it repeats, check the server's log and the network between this machine and the database.",
+	},
+	"database-error": {
+		stage: "database",
+		trigger:
+			"The database failed in a way none of the other codes describe; the message carries the server's own words.",
+		fix: "Read the server's message (and its log); it is printed with any password cut out.",
 	},
 } as const satisfies Record<string, FaultEntry>;
 

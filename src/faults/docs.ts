@@ -15,6 +15,7 @@ const STAGE_HEADINGS: Record<string, string> = {
 	cli: "The command line",
 	script: "Scripted-model scripts",
 	chain: "Chains",
+	database: "The database of the distributed backend",
 };
 
 function stagesInOrder(): string[] {

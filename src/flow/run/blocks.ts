@@ -23,7 +23,7 @@ import {
 	type VisitRecord,
 } from "./values.ts";
 import { childFailure, isStop, runSequence, type SequenceEnd } from "./walk.ts";
-import type { World } from "./world.ts";
+import { ELSEWHERE, focusOf, type World } from "./world.ts";
 
 type Out = { record: VisitRecord; failedAt?: string };
 
@@ -40,6 +40,9 @@ async function closeScope(m: MemoryScope): Promise<void> {
 		}
 	}
 }
+
+/** A branch or item a focused run leaves to whoever runs it: never started here, and no cut for its siblings. */
+const ELSEWHERE_END: SequenceEnd = { ok: false, failure: ELSEWHERE, last: ELSEWHERE };
 
 /** Runs a body in a fresh frame with its own memory scope, closing the scope whatever happens. */
 async function body(
@@ -143,6 +146,7 @@ export async function runParallel(
 	try {
 		const ends = await Promise.all(
 			node.branches.map(async (b, i) => {
+				if (focusOf(`${visit}/${b.name.value}`, world.options.focus) === "outside") return ELSEWHERE_END;
 				const inner = childFrame(frame, `${visit}/${b.name.value}`, {
 					id: node.id.value,
 					kind: "parallel",
@@ -267,10 +271,14 @@ export async function runMap(
 	if (!frozen) world.recorder.frozen(visit, items);
 	const cut = cutter(node, signal);
 	const copies = node.copies?.value ? blockCopies(world, frameCwd(frame, world)) : undefined;
+	// Items go where the backend places them, unless they work in copies (worktrees are this machine's) or
+	// this map only holds the item a focused run is about (that one runs here).
+	const placement = copies || focusOf(visit, world.options.focus) !== "inside" ? undefined : world.options.items;
 	let released = false;
 	try {
 		const ledgers: (Ledger | undefined)[] = [];
 		const ends = await mapConcurrent(items, node.concurrency?.value ?? 1, async (item, i) => {
+			if (focusOf(`${visit}[${i + 1}]`, world.options.focus) === "outside") return ELSEWHERE_END;
 			const ledger = node.ledger ? createLedger() : undefined;
 			ledgers[i] = ledger;
 			const inner = childFrame(frame, `${visit}[${i + 1}]`, {
@@ -288,6 +296,11 @@ export async function runMap(
 			}
 			const failedCopy = await inCopy(copies, i, `${node.id.value}-${i + 1}`, inner);
 			if (failedCopy) return failedCopy;
+			const placed = placement ? await placeItem(placement, visit, `${visit}[${i + 1}]`, cut.signal) : undefined;
+			if (placed) {
+				cut.failed();
+				return placed;
+			}
 			const end = await body(world, node.body, inner, cut.signal);
 			if (!end.ok) cut.failed();
 			return end;
@@ -303,6 +316,29 @@ export async function runMap(
 	} finally {
 		cut.done();
 		if (!released) await copies?.release();
+	}
+}
+
+/**
+ * Runs an item where the backend places it. Resolves to nothing once it ended there (the body that follows
+ * replays it), or to the item's failure when the backend could not run it (an unreachable database).
+ */
+async function placeItem(
+	placement: NonNullable<World["options"]["items"]>,
+	map: string,
+	item: string,
+	signal: AbortSignal,
+): Promise<SequenceEnd | undefined> {
+	try {
+		await placement.place(map, item, signal);
+		return undefined;
+	} catch (error) {
+		if (signal.aborted) return undefined;
+		const failure: VisitRecord = {
+			ok: false,
+			error: { kind: "unavailable", message: `the item could not be run by the backend: ${(error as Error).message}` },
+		};
+		return { ok: false, failure, last: failure, failedAt: item };
 	}
 }
 

@@ -11,8 +11,8 @@ import { findLedger } from "./agent.ts";
 import { runnerOf } from "./kinds.ts";
 import { createLedger } from "./ledger.ts";
 import { type EndedVisit, endedOf } from "./record.ts";
-import type { Frame, VisitRecord } from "./values.ts";
-import type { World } from "./world.ts";
+import { type Frame, frameCwd, type VisitRecord } from "./values.ts";
+import { ELSEWHERE, focusOf, type World } from "./world.ts";
 
 /** How a sequence ended: the last record, or the failure that stopped it and where it started. */
 export interface SequenceEnd {
@@ -82,6 +82,11 @@ export async function runVisit(
 		});
 		return { record };
 	}
+	// A run focused on one item (a worker's share of a map) leaves every other visit to whoever runs it, and
+	// walks the blocks above the item without recording them: their ends are the coordinator's to record.
+	const place = focusOf(visit, world.options.focus);
+	if (place === "outside") return { record: ELSEWHERE };
+	if (place === "above") return dispatch(world, node, frame, visit, signal);
 	world.emit({ type: "node_start", path: visit, node: node.id.value, kind: node.kind, ...(agent ? { agent } : {}) });
 	world.recorder.visitStart(visit, node.id.value, node.kind);
 	const started = performance.now();

@@ -15,6 +15,7 @@ import type { Budget, BudgetGauge } from "./budget.ts";
 import type { Replay, RunRecorder } from "./record.ts";
 import type { NodeModel } from "./models.ts";
 import type { CheckPort, GitPort } from "./ports/index.ts";
+import type { VisitRecord } from "./values.ts";
 
 /** Options of one run. */
 export interface RunOptions {
@@ -55,6 +56,35 @@ export interface RunOptions {
 	 * with the documented defaults. The CLI and the extension resolve it from env and settings files.
 	 */
 	handoff?: HandoffPolicy;
+	/**
+	 * Runs one part of the run only: the visits under this item (`review[3]`, a map's third item). Visits
+	 * outside it are replayed when they ended, and left to whoever runs them when not; the visits above it
+	 * (the map, the blocks around it) are walked to rebuild the item's frame but never recorded. A worker
+	 * of a distributed backend runs an item this way, so the walk stays the one walk.
+	 */
+	focus?: string;
+	/** Where a map's items run; default: here. A distributed backend places them on its workers. */
+	items?: ItemPlacement;
+}
+
+/**
+ * Where a map's items run. The walk asks before it runs an item's body; once `place` resolves, the item's
+ * ended visits are in the run's replay, so the body that follows replays them (and runs here whatever did
+ * not end elsewhere: a stopped turn, a worker that gave up). The walk never learns where the turns ran.
+ */
+export interface ItemPlacement {
+	/** Runs item `item` (`review[3]`) of the map `map` elsewhere and waits for it to end. */
+	place(map: string, item: string, signal: AbortSignal): Promise<void>;
+}
+
+/** A visit a focused run leaves to whoever runs it: a stop, so nothing records it and no block absorbs it. */
+export const ELSEWHERE: VisitRecord = { ok: false, error: { kind: "stopped", message: "runs elsewhere" } };
+
+/** Where `visit` stands to the run's focus: inside it, above it (a block holding it), or outside it. */
+export function focusOf(visit: string, focus: string | undefined): "inside" | "above" | "outside" {
+	if (focus === undefined || visit === focus || visit.startsWith(`${focus}/`)) return "inside";
+	if (focus.startsWith(visit) && "/[#".includes(focus.charAt(visit.length))) return "above";
+	return "outside";
 }
 
 /** Something that watches a run and may speak into it: it sees every event, may emit its own, and may add text to a node's task. */

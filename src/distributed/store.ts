@@ -1,0 +1,240 @@
+/**
+ * The distributed backend's record in Postgres: the run (its snapshot, life, status, result), the journal's
+ * facts (the same `JournalEntry` values the run folder's journal holds, one row each), the events a person
+ * follows live, and the workers' heartbeats. DBOS keeps its own tables (workflows, queues) in its `dbos`
+ * schema of the same database; these live in `pi_flows`.
+ *
+ * The tables are made by the schema's migration 2 (`schema.ts`), under the lock every migration takes.
+ *
+ * Exactly once: a visit's end that stands (ok, or a failure `on-fail` absorbed) is unique per run and
+ * path (a partial unique index), so a turn that ran twice (a worker killed after the turn, before its
+ * item was marked done) is recorded once; the second write is dropped by the database, not by us.
+ */
+import pg from "pg";
+import type { JournalEntry } from "../runs/journal.ts";
+import type { Snapshot } from "../runs/snapshot.ts";
+
+/** A run as the database lists it. */
+export interface RunRow {
+	id: string;
+	flow: string;
+	createdAt: string;
+	updatedAt: string;
+	life: number;
+	status: string;
+	stopRequested: boolean;
+	/** What a worker does with a visit cut after a tool that writes: `stop` (default) or `rerun`. */
+	inDoubt: "stop" | "rerun";
+	snapshot: Snapshot;
+	result?: unknown;
+}
+
+/** An event as recorded, with its place in the run's stream. */
+export interface StoredEvent {
+	seq: number;
+	event: Record<string, unknown> & { type: string };
+}
+
+/** Whether an entry is a visit end that stands across lives (recorded exactly once). */
+function finalEnd(entry: JournalEntry): boolean {
+	return entry.type === "visit_end" && (entry.ended.ok || entry.ended.absorbed === true);
+}
+
+function pathOf(entry: JournalEntry): string | null {
+	return "path" in entry ? entry.path : null;
+}
+
+/** Rows of the journal's insert: one statement for a batch, ignoring a second end of a visit that already ended. */
+function journalInsert(runId: string, entries: readonly JournalEntry[], executor: string) {
+	const values: unknown[] = [];
+	const rows = entries.map((e, i) => {
+		values.push(runId, e.type, pathOf(e), finalEnd(e), executor, JSON.stringify(e));
+		const b = i * 6;
+		return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}::jsonb)`;
+	});
+	return {
+		text: `INSERT INTO pi_flows.journal (run_id, type, path, final, executor, entry) VALUES ${rows.join(", ")}
+			ON CONFLICT DO NOTHING`,
+		values,
+	};
+}
+
+/** The record of runs in one database. Whoever opens it closes it (`close`). */
+export class RunStore {
+	readonly pool: pg.Pool;
+
+	constructor(url: string, max = 8) {
+		this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
+		// An idle connection that dies (the server restarted) is the pool's to replace, not a crash of ours.
+		this.pool.on("error", () => {});
+	}
+
+	async close(): Promise<void> {
+		await this.pool.end();
+	}
+
+	async createRun(id: string, snapshot: Snapshot): Promise<void> {
+		await this.pool.query("INSERT INTO pi_flows.runs (id, flow, snapshot) VALUES ($1, $2, $3::jsonb)", [
+			id,
+			snapshot.flow.name,
+			JSON.stringify(snapshot),
+		]);
+	}
+
+	async run(id: string): Promise<RunRow | undefined> {
+		const r = await this.pool.query("SELECT * FROM pi_flows.runs WHERE id = $1", [id]);
+		return r.rows[0] ? rowOf(r.rows[0]) : undefined;
+	}
+
+	/** Runs, newest first (without their snapshots' texts when `brief`). */
+	async runs(limit = 50): Promise<Omit<RunRow, "snapshot">[]> {
+		const r = await this.pool.query(
+			`SELECT id, flow, created_at, updated_at, life, status, stop_requested, in_doubt, result
+			 FROM pi_flows.runs ORDER BY created_at DESC, id DESC LIMIT $1`,
+			[limit],
+		);
+		return r.rows.map((row) => {
+			const { snapshot: _, ...rest } = rowOf({ ...row, snapshot: null });
+			return rest;
+		});
+	}
+
+	async setStatus(id: string, status: string, result?: unknown): Promise<void> {
+		await this.pool.query(
+			`UPDATE pi_flows.runs SET status = $2, updated_at = now(),
+				result = COALESCE($3::jsonb, result) WHERE id = $1`,
+			[id, status, result === undefined ? null : JSON.stringify(result)],
+		);
+	}
+
+	/** Asks the run to stop: the workers running it read this at their next heartbeat. */
+	async requestStop(id: string): Promise<boolean> {
+		const r = await this.pool.query(
+			"UPDATE pi_flows.runs SET stop_requested = true, updated_at = now() WHERE id = $1 AND status IN ('enqueued', 'running')",
+			[id],
+		);
+		return (r.rowCount ?? 0) > 0;
+	}
+
+	/**
+	 * Starts the run's next life: the stop is cleared, the life counted and its in-doubt policy set; resolves
+	 * to the new life.
+	 */
+	async nextLife(id: string, inDoubt: "stop" | "rerun" = "stop"): Promise<number> {
+		const r = await this.pool.query(
+			`UPDATE pi_flows.runs SET life = life + 1, stop_requested = false, status = 'enqueued', in_doubt = $2,
+				updated_at = now() WHERE id = $1 RETURNING life`,
+			[id, inDoubt],
+		);
+		return Number(r.rows[0]?.life ?? 0);
+	}
+
+	/** Which of these runs were asked to stop. */
+	async stopsRequested(ids: readonly string[]): Promise<Set<string>> {
+		if (!ids.length) return new Set();
+		const r = await this.pool.query("SELECT id FROM pi_flows.runs WHERE id = ANY($1) AND stop_requested", [ids]);
+		return new Set(r.rows.map((row) => row.id as string));
+	}
+
+	async append(runId: string, entries: readonly JournalEntry[], executor: string): Promise<void> {
+		if (!entries.length) return;
+		const q = journalInsert(runId, entries, executor);
+		await this.pool.query(q.text, q.values);
+	}
+
+	/** The run's journal in order; with `under`, only the facts of visits under that path (an item's). */
+	async entries(runId: string, under?: string): Promise<JournalEntry[]> {
+		const r = under
+			? await this.pool.query(
+					"SELECT entry FROM pi_flows.journal WHERE run_id = $1 AND left(path, $3) = $2 ORDER BY seq",
+					[runId, `${under}/`, under.length + 1],
+				)
+			: await this.pool.query("SELECT entry FROM pi_flows.journal WHERE run_id = $1 ORDER BY seq", [runId]);
+		return r.rows.map((row) => row.entry as JournalEntry);
+	}
+
+	/** How many times each visit's end was recorded (for proofs: every count must be 1). */
+	async endCounts(runId: string): Promise<Map<string, number>> {
+		const r = await this.pool.query(
+			"SELECT path, count(*)::int AS n FROM pi_flows.journal WHERE run_id = $1 AND type = 'visit_end' GROUP BY path",
+			[runId],
+		);
+		return new Map(r.rows.map((row) => [row.path as string, row.n as number]));
+	}
+
+	async appendEvents(runId: string, events: readonly unknown[]): Promise<void> {
+		if (!events.length) return;
+		const values: unknown[] = [runId];
+		const rows = events.map((e, i) => {
+			values.push(JSON.stringify(e));
+			return `($1, $${i + 2}::jsonb)`;
+		});
+		await this.pool.query(`INSERT INTO pi_flows.events (run_id, event) VALUES ${rows.join(", ")}`, values);
+	}
+
+	async eventsAfter(runId: string, seq: number, limit = 1000): Promise<StoredEvent[]> {
+		const r = await this.pool.query(
+			"SELECT seq, event FROM pi_flows.events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+			[runId, seq, limit],
+		);
+		return r.rows.map((row) => ({ seq: Number(row.seq), event: row.event }));
+	}
+
+	/**
+	 * A worker says it is alive. A worker taken for dead while it was only slow (a pause past the bound) is
+	 * claimable again once it beats, so its later real death is still taken over.
+	 */
+	async heartbeat(executor: string, host: string, pid: number): Promise<void> {
+		await this.pool.query(
+			`INSERT INTO pi_flows.workers (executor_id, host, pid) VALUES ($1, $2, $3)
+			 ON CONFLICT (executor_id) DO UPDATE SET last_seen = now(), taken_by = NULL, taken_at = NULL`,
+			[executor, host, pid],
+		);
+	}
+
+	/** A worker leaving on purpose: its heartbeat is dated so the others take over its work at once. */
+	async leave(executor: string): Promise<void> {
+		await this.pool.query("UPDATE pi_flows.workers SET last_seen = 'epoch' WHERE executor_id = $1", [executor]);
+	}
+
+	/**
+	 * Claims the workers silent for longer than `deadAfterMs`: each is claimed by exactly one live worker
+	 * (the update is the lock), which then takes over its workflows.
+	 */
+	async claimDead(executor: string, deadAfterMs: number): Promise<{ executor: string; silentMs: number }[]> {
+		const r = await this.pool.query(
+			`UPDATE pi_flows.workers SET taken_by = $1, taken_at = now()
+			 WHERE taken_by IS NULL AND executor_id <> $1 AND last_seen < now() - ($2 || ' milliseconds')::interval
+			 RETURNING executor_id, (extract(epoch FROM now() - last_seen) * 1000)::bigint AS silent`,
+			[executor, String(deadAfterMs)],
+		);
+		return r.rows.map((row) => ({ executor: row.executor_id as string, silentMs: Number(row.silent) }));
+	}
+
+	/** Workers and when each was last heard from. */
+	async workers(): Promise<{ executor: string; host: string; pid: number; lastSeen: string; takenBy?: string }[]> {
+		const r = await this.pool.query("SELECT * FROM pi_flows.workers ORDER BY started_at");
+		return r.rows.map((row) => ({
+			executor: row.executor_id,
+			host: row.host,
+			pid: row.pid,
+			lastSeen: new Date(row.last_seen).toISOString(),
+			...(row.taken_by ? { takenBy: row.taken_by } : {}),
+		}));
+	}
+}
+
+function rowOf(row: Record<string, unknown>): RunRow {
+	return {
+		id: row.id as string,
+		flow: row.flow as string,
+		createdAt: new Date(row.created_at as string).toISOString(),
+		updatedAt: new Date(row.updated_at as string).toISOString(),
+		life: Number(row.life),
+		status: row.status as string,
+		stopRequested: row.stop_requested === true,
+		inDoubt: row.in_doubt === "rerun" ? "rerun" : "stop",
+		snapshot: row.snapshot as Snapshot,
+		...(row.result ? { result: row.result } : {}),
+	};
+}

@@ -1,0 +1,396 @@
+/**
+ * A worker of the DBOS backend: one process that joins the database, dequeues runs and map items, and runs
+ * them with the one walk every backend shares. A run is a DBOS workflow (`pi-flows-run`); each item of a
+ * map is a child workflow on the items queue (`pi-flows-item`) whose id is the run, its life and the item's
+ * visit path, so it is started and recorded once however often its coordinator asks for it. Every visit's
+ * facts go to the store (`store.ts`); a recovered workflow replays them, so a finished visit never runs again.
+ *
+ * A dead worker's workflows stay PENDING under its executor id until someone recovers them. Every worker
+ * heartbeats a row; each one, every beat, claims the workers silent for longer than `deadAfterMs` (one
+ * claimer per dead worker: the claim is a row update) and re-enqueues their pending workflows, which any
+ * worker then dequeues. No person acts; the bound is `deadAfterMs` plus a beat and a queue poll.
+ */
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
+import { type CheckedFlow, createBashCheck, createGitPort, type RunOptions, runFlow } from "../flow/index.ts";
+import { focusOf } from "../flow/run/world.ts";
+import { openHost, type PiHost, readScript } from "../pi/index.ts";
+import type { FlowEvent } from "../runtime/events.ts";
+import { journalState } from "../runs/replay.ts";
+import { fromSnapshot, snapshotModels } from "../runs/runner.ts";
+import type { JournalEntry } from "../runs/journal.ts";
+import { liveReplay, storeRecorder } from "./record.ts";
+import { type RunRow, RunStore } from "./store.ts";
+import { DatabaseFault } from "./database.ts";
+import { prepareDatabase, SCHEMA_VERSION } from "./schema.ts";
+import { addUsage, emptyUsage, type Usage } from "../runtime/usage.ts";
+
+/** The application's name in DBOS's tables, and the version every worker and client agrees on. */
+export const DBOS_APP = "pi-flows";
+export const DBOS_APP_VERSION = `pi-flows-schema-${SCHEMA_VERSION}`;
+export const RUN_QUEUE = "pi-flows-runs";
+export const ITEM_QUEUE = "pi-flows-items";
+export const RUN_WORKFLOW = "pi-flows-run";
+export const ITEM_WORKFLOW = "pi-flows-item";
+
+/** The workflow id of a run's life: a resume is a new life, so a new workflow. */
+export function runWorkflowId(runId: string, life: number): string {
+	return `${runId}@${life}`;
+}
+
+/** The workflow id of a map item in a run's life: the same item is the same workflow, however often asked. */
+export function itemWorkflowId(runId: string, life: number, item: string): string {
+	return `${runId}@${life}:${item}`;
+}
+
+/** Options of a worker. */
+export interface WorkerOptions {
+	url: string;
+	/** The project the turns work in (this machine's checkout). */
+	cwd: string;
+	agentDir: string;
+	projectTrusted?: boolean;
+	/** Items this worker runs at once. Default 8. */
+	slots?: number;
+	/** The queues' poll interval. Default 20 ms (DBOS's default of 1 s costs seconds per map). */
+	pollMs?: number;
+	/** How often the worker beats and looks for dead workers. Default 500 ms. */
+	heartbeatMs?: number;
+	/** A worker silent this long is dead and its workflows are taken over. Default 3000 ms. */
+	deadAfterMs?: number;
+	/** Where the worker's own lines go (takeovers, failures). */
+	log?: (line: string) => void;
+	/** Told each takeover, for measurements. */
+	onTakeover?: (t: { executor: string; silentMs: number; workflows: number }) => void;
+}
+
+/** A running worker. */
+export interface Worker {
+	readonly executor: string;
+	/** Leaves: stops taking work, dates its heartbeat so others take over at once, shuts DBOS down. */
+	stop(): Promise<void>;
+}
+
+/** What a worker needs to run a run's visits, prepared once per run. */
+interface Prepared {
+	row: RunRow;
+	flow: CheckedFlow;
+	host: PiHost;
+	models: RunOptions["models"];
+}
+
+/**
+ * Checks the URL, connects, and migrates the database once for pi-flows and DBOS (under one advisory lock,
+ * so workers starting together take turns): before any worker launches. Resolves to the URL to connect
+ * with; throws a {@link DatabaseFault} (redacted, naming what to fix) otherwise.
+ */
+export async function migrateDatabase(url: string): Promise<string> {
+	const ready = await prepareDatabase(url, { migrate: true, env: {}, also: () => DBOS.migrate(url) });
+	if (!ready.ok) throw new DatabaseFault(ready);
+	await ready.value.db.close();
+	return ready.value.db.target.url;
+}
+
+let started = false;
+
+/** Joins the database as a worker. One per process (DBOS is one per process). */
+export async function startWorker(options: WorkerOptions): Promise<Worker> {
+	if (started) throw new Error("a worker already runs in this process");
+	started = true;
+	const log = options.log ?? (() => {});
+	const pollMs = options.pollMs ?? 20;
+	const heartbeatMs = options.heartbeatMs ?? 500;
+	const deadAfterMs = options.deadAfterMs ?? 3000;
+	const executor = `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
+	await migrateDatabase(options.url).catch((error) => {
+		started = false;
+		throw error;
+	});
+	const store = new RunStore(options.url, 16);
+	let client: DBOSClient | undefined;
+	const timers: NodeJS.Timeout[] = [];
+	try {
+		client = await DBOSClient.create({ systemDatabaseUrl: options.url, applicationName: DBOS_APP });
+		const dbosClient = client;
+		const prepared = new Map<string, Promise<Prepared>>();
+		/** Controllers of what runs here, per run, so a stop asked from any machine reaches them. */
+		const running = new Map<string, Set<AbortController>>();
+		const track = (runId: string) => {
+			const c = new AbortController();
+			let set = running.get(runId);
+			if (!set) running.set(runId, (set = new Set()));
+			set.add(c);
+			return { signal: c.signal, abort: (why: string) => c.abort(new Error(why)), done: () => set.delete(c) };
+		};
+		// One pi host per life of a run: a resume starts afresh here as it does in a new process (the
+		// scripted model counts each visit's requests per host, as a provider's session would).
+		const prepare = (runId: string, life: number): Promise<Prepared> => {
+			const key = runWorkflowId(runId, life);
+			let p = prepared.get(key);
+			if (!p) {
+				for (const k of prepared.keys()) if (k.startsWith(`${runId}@`)) prepared.delete(k);
+				p = prepareRun(store, runId, options);
+				prepared.set(key, p);
+				p.catch(() => prepared.delete(key));
+			}
+			return p;
+		};
+		const common = (p: Prepared, entries: readonly JournalEntry[]): Omit<RunOptions, "signal"> => {
+			const s = p.row.snapshot;
+			return {
+				spawn: p.host.spawn,
+				models: p.models,
+				cwd: options.cwd,
+				git: createGitPort(),
+				check: createBashCheck(),
+				scripts: new Map(Object.entries(s.scripts)),
+				spentBefore: journalState(entries).spent,
+				...(s.settings.budget ? { budget: s.settings.budget } : {}),
+				...(s.settings.timeoutMs !== undefined ? { timeoutMs: s.settings.timeoutMs } : {}),
+			};
+		};
+		const placement = (runId: string, life: number, replay: ReturnType<typeof liveReplay> | undefined) => ({
+			async place(_map: string, item: string, signal: AbortSignal) {
+				const id = itemWorkflowId(runId, life, item);
+				const handle = await dbosClient.enqueue(
+					{ queueName: ITEM_QUEUE, workflowName: ITEM_WORKFLOW, workflowID: id, appVersion: DBOS_APP_VERSION },
+					runId,
+					life,
+					item,
+				);
+				let result: { ok: boolean; inDoubt?: string[] } | undefined;
+				const stopped = new Promise<void>((resolve) =>
+					signal.addEventListener("abort", () => resolve(), { once: true }),
+				);
+				try {
+					await Promise.race([
+						handle.getResult({ pollingIntervalMs: Math.max(pollMs, 20) }).then((r) => {
+							result = r as typeof result;
+						}),
+						stopped,
+					]);
+				} catch (error) {
+					// The item's workflow failed as a program (not as a flow): what did not end runs here.
+					log(`item ${item} of ${runId} failed on its worker (${(error as Error).message}); it runs here`);
+				}
+				replay?.add(await store.entries(runId, item));
+				// A visit its dead worker cut after a tool that writes is left for a person, as a resume leaves it.
+				if (result?.inDoubt?.length) throw new Error(inDoubtMessage(result.inDoubt));
+			},
+		});
+
+		const runWorkflow = async (runId: string, life: number): Promise<{ ok: boolean; status: string }> => {
+			const p = await prepare(runId, life);
+			const row = (await store.run(runId)) ?? p.row;
+			if (row.life !== life) return { ok: false, status: "superseded" };
+			await store.setStatus(runId, "running");
+			const entries = await store.entries(runId);
+			// A visit of the coordinator's own (not an item's) cut after a tool that writes: left for a person.
+			const doubts = journalState(entries).inDoubt.filter((v) => !/\]\//.test(v));
+			if (doubts.length && row.inDoubt !== "rerun") {
+				const error = inDoubtMessage(doubts);
+				await store.setStatus(runId, "failed", {
+					flow: p.flow.name.value,
+					ok: false,
+					output: "",
+					error,
+					errorKind: "unavailable",
+					visits: [],
+					usage: emptyUsage(),
+				});
+				return { ok: false, status: "failed" };
+			}
+			if (!entries.some((e) => e.type === "life_start" && e.life === life))
+				await store.append(
+					runId,
+					[{ type: "life_start", life, at: new Date().toISOString(), pid: process.pid, host: hostname() }],
+					executor,
+				);
+			const replay = liveReplay(entries);
+			const t = track(runId);
+			// Items' visits are replayed here once their workers ended them: their events came from those workers.
+			// A write that fails stops the run, as on a run folder: no turn starts whose end could not be kept.
+			const recorder = storeRecorder(store, runId, life, executor, {
+				keep: (e) => !("replayed" in e && e.replayed),
+				onFailure: (m) => t.abort(m),
+			});
+			try {
+				const result = await runFlow(p.flow, row.snapshot.input, {
+					...common(p, entries),
+					signal: t.signal,
+					recorder,
+					replay,
+					onEvent: recorder.onEvent,
+					items: placement(runId, life, replay),
+				});
+				await recorder.drain();
+				// The run's usage is every turn's, wherever it ran: the journal's, not this worker's count.
+				const all = await store.entries(runId);
+				const usage = { ...journalUsage(all, life), ms: result.usage.ms };
+				const final = { ...result, usage };
+				await store.append(
+					runId,
+					[
+						{
+							type: "run_end",
+							life,
+							ok: final.ok,
+							at: new Date().toISOString(),
+							...(final.error ? { error: final.error } : {}),
+							...(final.errorKind ? { errorKind: final.errorKind } : {}),
+							...(final.failedAt ? { failedAt: final.failedAt } : {}),
+							...(final.ok ? { output: final.output } : {}),
+						},
+					],
+					executor,
+				);
+				const status = final.ok ? "ok" : final.errorKind === "stopped" ? "stopped" : "failed";
+				await store.setStatus(runId, status, final);
+				return { ok: final.ok, status };
+			} finally {
+				t.done();
+			}
+		};
+
+		const itemWorkflow = async (
+			runId: string,
+			life: number,
+			item: string,
+		): Promise<{ ok: boolean; inDoubt?: string[] }> => {
+			const p = await prepare(runId, life);
+			const entries = await store.entries(runId);
+			const row = await store.run(runId);
+			const doubts = journalState(entries).inDoubt.filter((v) => focusOf(v, item) === "inside");
+			if (doubts.length && row?.inDoubt !== "rerun") {
+				log(`item ${item} of ${runId}: ${inDoubtMessage(doubts)}`);
+				return { ok: false, inDoubt: doubts };
+			}
+			const t = track(runId);
+			const inside = (e: FlowEvent) =>
+				"path" in e &&
+				typeof e.path === "string" &&
+				focusOf(e.path, item) === "inside" &&
+				!("replayed" in e && e.replayed);
+			const recorder = storeRecorder(store, runId, life, executor, { keep: inside, onFailure: (m) => t.abort(m) });
+			try {
+				await runFlow(p.flow, p.row.snapshot.input, {
+					...common(p, entries),
+					signal: t.signal,
+					recorder,
+					replay: liveReplay(entries),
+					onEvent: recorder.onEvent,
+					focus: item,
+					items: placement(runId, life, undefined),
+				});
+				await recorder.drain();
+				return { ok: true };
+			} finally {
+				t.done();
+			}
+		};
+
+		DBOS.registerWorkflow(runWorkflow, { name: RUN_WORKFLOW });
+		DBOS.registerWorkflow(itemWorkflow, { name: ITEM_WORKFLOW });
+		DBOS.setConfig({
+			name: DBOS_APP,
+			systemDatabaseUrl: options.url,
+			executorID: executor,
+			applicationVersion: DBOS_APP_VERSION,
+			runMigrations: false,
+			logLevel: "error",
+		});
+		await DBOS.launch();
+		await DBOS.registerQueue(RUN_QUEUE, { minPollingIntervalMs: pollMs, onConflict: "always_update" });
+		await DBOS.registerQueue(ITEM_QUEUE, {
+			workerConcurrency: options.slots ?? 8,
+			minPollingIntervalMs: pollMs,
+			onConflict: "always_update",
+		});
+		await store.heartbeat(executor, hostname(), process.pid);
+
+		let beating = false;
+		const beat = async () => {
+			if (beating) return;
+			beating = true;
+			try {
+				await store.heartbeat(executor, hostname(), process.pid);
+				const stops = await store.stopsRequested([...running.keys()].filter((id) => running.get(id)?.size));
+				for (const id of stops) for (const c of running.get(id) ?? []) c.abort(new Error("stopped"));
+				for (const dead of await store.claimDead(executor, deadAfterMs)) {
+					const pending = await DBOS.listWorkflows({ status: "PENDING", executorId: dead.executor });
+					const byQueue = new Map<string, string[]>();
+					for (const w of pending) {
+						const q = w.queueName ?? RUN_QUEUE;
+						byQueue.set(q, [...(byQueue.get(q) ?? []), w.workflowID]);
+					}
+					for (const [queueName, ids] of byQueue) await DBOS.resumeWorkflows(ids, { queueName });
+					log(`took over ${pending.length} workflow(s) of ${dead.executor}, silent for ${dead.silentMs} ms`);
+					options.onTakeover?.({ executor: dead.executor, silentMs: dead.silentMs, workflows: pending.length });
+				}
+			} catch (error) {
+				log(`heartbeat: ${(error as Error).message}`);
+			} finally {
+				beating = false;
+			}
+		};
+		timers.push(setInterval(() => void beat(), heartbeatMs));
+		log(`worker ${executor} joined (slots ${options.slots ?? 8}, poll ${pollMs} ms)`);
+		let stopping: Promise<void> | undefined;
+		return {
+			executor,
+			stop() {
+				stopping ??= (async () => {
+					for (const t of timers) clearInterval(t);
+					for (const set of running.values()) for (const c of set) c.abort(new Error("the worker is leaving"));
+					await store.leave(executor).catch(() => {});
+					await DBOS.shutdown({ deregister: true }).catch(() => {});
+					await client?.destroy().catch(() => {});
+					await store.close().catch(() => {});
+					started = false;
+				})();
+				return stopping;
+			},
+		};
+	} catch (error) {
+		for (const t of timers) clearInterval(t);
+		await DBOS.shutdown({ deregister: true }).catch(() => {});
+		await client?.destroy().catch(() => {});
+		await store.close().catch(() => {});
+		started = false;
+		throw error;
+	}
+}
+
+/** Why a worker will not run a visit again by itself, and what the person does about it. */
+function inDoubtMessage(visits: readonly string[]): string {
+	return `in doubt: ${visits.join(", ")} may have written to the tree before its worker died; resume the run with --in-doubt rerun to run it again from its start`;
+}
+
+/** Reads a run from the store and makes it ready to run here: its flow from the snapshot, a pi host, its models. */
+async function prepareRun(store: RunStore, runId: string, options: WorkerOptions): Promise<Prepared> {
+	const row = await store.run(runId);
+	if (!row) throw new Error(`no run ${runId} in the database`);
+	const flow = fromSnapshot(row.snapshot);
+	if ("error" in flow) throw new Error(flow.error);
+	const s = row.snapshot.settings.script;
+	const script = s ? readScript(s.text, s.file).value : undefined;
+	const host = await openHost({
+		cwd: options.cwd,
+		agentDir: options.agentDir,
+		projectTrusted: options.projectTrusted ?? false,
+		...(script ? { script } : {}),
+	});
+	const models = await snapshotModels(host, row.snapshot)(flow.value, row.snapshot);
+	if (Array.isArray(models)) throw new Error(models.join("; "));
+	return { row, flow: flow.value, host, models };
+}
+
+/** Every turn's usage in the journal (agent and swarm visits; blocks only sum their children). */
+export function journalUsage(entries: readonly JournalEntry[], _life?: number): Usage {
+	let total = emptyUsage();
+	for (const e of entries)
+		if (e.type === "visit_end" && (e.kind === "agent" || e.kind === "swarm"))
+			total = addUsage(total, { ...e.usage, ms: 0 });
+	return total;
+}
