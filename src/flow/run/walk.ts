@@ -11,7 +11,7 @@ import { findLedger } from "./agent.ts";
 import { runnerOf } from "./kinds.ts";
 import { createLedger } from "./ledger.ts";
 import { type EndedVisit, endedOf } from "./record.ts";
-import { type Frame, frameCwd, type VisitRecord } from "./values.ts";
+import type { Frame, VisitRecord } from "./values.ts";
 import { ELSEWHERE, focusOf, type World } from "./world.ts";
 
 /** How a sequence ended: the last record, or the failure that stopped it and where it started. */
