@@ -348,8 +348,10 @@ async function main(): Promise<number> {
 			const instant = p.script(0);
 			const flows = SLOPE_SIZES.map((n) => p.flow(`seq${n}`, n, 1));
 			for (let round = 0; round < ROUNDS; round++) {
-				const d = await Promise.all([0, 1].map(async (i) => defaultRun(p, flows[i], instant, runsDir)));
+				// One at a time: two runs at once would share the cores and blur the slope.
+				const d: number[] = [];
 				const b: number[] = [];
+				for (const f of flows) d.push(await defaultRun(p, f, instant, runsDir));
 				for (const f of flows) b.push(await dbosRun(p, pg, given, 1, f, instant));
 				const span = SLOPE_SIZES[1] - SLOPE_SIZES[0];
 				slope.default.push((d[1] - d[0]) / span);
