@@ -17,7 +17,7 @@
  * backend alone and says the DBOS figures are not available: it never prints a number it did not measure.
  *
  *   node bench/distributed.ts [--visits 1000] [--turn-ms 200] [--slots 8] [--concurrency 16] [--rounds 3]
- *                             [--database URL] [--write] [--json]
+ *                             [--database URL] [--only throughput|slope|takeover] [--write] [--json]
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -59,7 +59,10 @@ const ROUNDS = arg("rounds", 3);
 const SLOPE_SIZES = [50, 150] as const;
 const TAKEOVER_ITEMS = 24;
 const TAKEOVER_TURN_MS = 4000;
-const WRITE = process.argv.includes("--write");
+/** One figure alone (`throughput`, `slope`, `takeover`), printed and never written. */
+const ONLY = text("only");
+const WRITE = process.argv.includes("--write") && !ONLY;
+const wanted = (figure: string) => !ONLY || ONLY === figure;
 const JSON_OUT = process.argv.includes("--json");
 
 /** Why the DBOS sides cannot run in this checkout, or undefined when they can. */
@@ -329,7 +332,7 @@ async function main(): Promise<number> {
 				pg = started;
 			}
 		}
-		for (let round = 0; round < ROUNDS; round++) {
+		for (let round = 0; round < (wanted("throughput") ? ROUNDS : 0); round++) {
 			const order = ["default", "one", "two"].filter((s) => !missing || s === "default");
 			// Rotate so no side always runs first on a machine whose load drifts.
 			for (const side of [...order.slice(round % order.length), ...order.slice(0, round % order.length)]) {
@@ -347,7 +350,7 @@ async function main(): Promise<number> {
 		if (!missing) {
 			const instant = p.script(0);
 			const flows = SLOPE_SIZES.map((n) => p.flow(`seq${n}`, n, 1));
-			for (let round = 0; round < ROUNDS; round++) {
+			for (let round = 0; round < (wanted("slope") ? ROUNDS : 0); round++) {
 				// One at a time: two runs at once would share the cores and blur the slope.
 				const d: number[] = [];
 				const b: number[] = [];
@@ -357,7 +360,7 @@ async function main(): Promise<number> {
 				slope.default.push((d[1] - d[0]) / span);
 				slope.dbos.push((b[1] - b[0]) / span);
 			}
-			takeoverMs = await takeover(p, pg, given);
+			if (wanted("takeover")) takeoverMs = await takeover(p, pg, given);
 		}
 
 		const med = (xs: number[]) => (xs.length ? median(xs) : Number.NaN);
