@@ -190,7 +190,8 @@ export async function resumeDistributed(args: Args, io: Io): Promise<number> {
 	}
 	const opened = await clientStore(args, io);
 	if (!opened) return 2;
-	const { enqueueLife, followRun } = await import("../distributed/client.ts");
+	const { enqueueLife, followRun, workflowFailure } = await import("../distributed/client.ts");
+	const { runWorkflowId } = await import("../distributed/worker.ts");
 	const { decidedByFlow, journalState } = await import("../runs/index.ts");
 	try {
 		const row = await opened.store.run(id);
@@ -198,7 +199,8 @@ export async function resumeDistributed(args: Args, io: Io): Promise<number> {
 			io.stderr(`pi-flows: no run ${id} in this database (see pi-flows runs)`);
 			return 2;
 		}
-		if (row.status === "running" || row.status === "enqueued") {
+		const live = row.status === "running" || row.status === "enqueued";
+		if (live && !(await workflowFailure(opened.store, runWorkflowId(id, row.life)))) {
 			io.stderr(`pi-flows: cannot resume: ${id} is ${row.status}; \`pi-flows stop ${id}\` first`);
 			return 2;
 		}
@@ -217,7 +219,7 @@ export async function resumeDistributed(args: Args, io: Io): Promise<number> {
 			);
 			return 2;
 		}
-		const life = await opened.store.nextLife(id);
+		const life = await opened.store.nextLife(id, flag(args, "in-doubt") === "rerun" ? "rerun" : "stop");
 		const seen = await opened.store.eventsAfter(id, 0, 1_000_000);
 		await enqueueLife(opened.url, id, life);
 		io.stderr(`pi-flows: resuming ${id} (life ${life}); a worker picks it up`);

@@ -45,6 +45,24 @@ export async function enqueueRun(store: RunStore, url: string, snapshot: Snapsho
 	return id;
 }
 
+/** Why a run's workflow ended without the run's end (DBOS's status ERROR or CANCELLED), or undefined. */
+export async function workflowFailure(store: RunStore, workflowId: string): Promise<string | undefined> {
+	const r = await store.pool
+		.query<{ status: string; error: string | null }>(
+			"SELECT status, error FROM dbos.workflow_status WHERE workflow_uuid = $1",
+			[workflowId],
+		)
+		.catch(() => ({ rows: [] as { status: string; error: string | null }[] }));
+	const row = r.rows[0];
+	if (!row || !["ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"].includes(row.status)) return undefined;
+	let why = row.error ?? "";
+	try {
+		const parsed = JSON.parse(why) as { message?: string; json?: { message?: string } };
+		why = parsed.message ?? parsed.json?.message ?? why;
+	} catch {}
+	return `the run's workflow ended ${row.status} on its worker${why ? `: ${why}` : ""}; \`pi-flows resume\` starts its next life`;
+}
+
 /** Statuses a run stays in once its life ended. */
 export const ENDED = new Set(["ok", "failed", "stopped"]);
 
@@ -91,6 +109,24 @@ export async function followRun(
 				result: row.result as FlowResult,
 				usage: usageOf(entries, row.snapshot.settings.budget),
 				status: row.status,
+			};
+		}
+		// A workflow that failed as a program (a worker's error, not the flow's) never writes the run's end.
+		const broken = await workflowFailure(store, runWorkflowId(runId, row.life));
+		if (broken) {
+			const entries = await store.entries(runId);
+			return {
+				result: {
+					flow: row.flow,
+					ok: false,
+					output: "",
+					error: broken,
+					errorKind: "unavailable",
+					visits: [],
+					usage: { ...usageOf(entries).total, ms: 0 },
+				} as FlowResult,
+				usage: usageOf(entries, row.snapshot.settings.budget),
+				status: "failed",
 			};
 		}
 		if (options.signal?.aborted) return { stoppedFollowing: true };

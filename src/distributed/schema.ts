@@ -50,6 +50,7 @@ export const MIGRATIONS: readonly { version: number; sql: readonly string[] }[] 
 				life integer NOT NULL DEFAULT 1,
 				status text NOT NULL DEFAULT 'enqueued',
 				stop_requested boolean NOT NULL DEFAULT false,
+				in_doubt text NOT NULL DEFAULT 'stop',
 				result jsonb
 			)`,
 			`CREATE TABLE IF NOT EXISTS ${SCHEMA}.journal (

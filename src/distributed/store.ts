@@ -23,6 +23,8 @@ export interface RunRow {
 	life: number;
 	status: string;
 	stopRequested: boolean;
+	/** What a worker does with a visit cut after a tool that writes: `stop` (default) or `rerun`. */
+	inDoubt: "stop" | "rerun";
 	snapshot: Snapshot;
 	result?: unknown;
 }
@@ -87,7 +89,7 @@ export class RunStore {
 	/** Runs, newest first (without their snapshots' texts when `brief`). */
 	async runs(limit = 50): Promise<Omit<RunRow, "snapshot">[]> {
 		const r = await this.pool.query(
-			`SELECT id, flow, created_at, updated_at, life, status, stop_requested, result
+			`SELECT id, flow, created_at, updated_at, life, status, stop_requested, in_doubt, result
 			 FROM pi_flows.runs ORDER BY created_at DESC, id DESC LIMIT $1`,
 			[limit],
 		);
@@ -114,12 +116,15 @@ export class RunStore {
 		return (r.rowCount ?? 0) > 0;
 	}
 
-	/** Starts the run's next life: the stop is cleared and the life counted; resolves to the new life. */
-	async nextLife(id: string): Promise<number> {
+	/**
+	 * Starts the run's next life: the stop is cleared, the life counted and its in-doubt policy set; resolves
+	 * to the new life.
+	 */
+	async nextLife(id: string, inDoubt: "stop" | "rerun" = "stop"): Promise<number> {
 		const r = await this.pool.query(
-			`UPDATE pi_flows.runs SET life = life + 1, stop_requested = false, status = 'enqueued', updated_at = now()
-			 WHERE id = $1 RETURNING life`,
-			[id],
+			`UPDATE pi_flows.runs SET life = life + 1, stop_requested = false, status = 'enqueued', in_doubt = $2,
+				updated_at = now() WHERE id = $1 RETURNING life`,
+			[id, inDoubt],
 		);
 		return Number(r.rows[0]?.life ?? 0);
 	}
@@ -175,11 +180,14 @@ export class RunStore {
 		return r.rows.map((row) => ({ seq: Number(row.seq), event: row.event }));
 	}
 
-	/** A worker says it is alive. */
+	/**
+	 * A worker says it is alive. A worker taken for dead while it was only slow (a pause past the bound) is
+	 * claimable again once it beats, so its later real death is still taken over.
+	 */
 	async heartbeat(executor: string, host: string, pid: number): Promise<void> {
 		await this.pool.query(
 			`INSERT INTO pi_flows.workers (executor_id, host, pid) VALUES ($1, $2, $3)
-			 ON CONFLICT (executor_id) DO UPDATE SET last_seen = now()`,
+			 ON CONFLICT (executor_id) DO UPDATE SET last_seen = now(), taken_by = NULL, taken_at = NULL`,
 			[executor, host, pid],
 		);
 	}
@@ -225,6 +233,7 @@ function rowOf(row: Record<string, unknown>): RunRow {
 		life: Number(row.life),
 		status: row.status as string,
 		stopRequested: row.stop_requested === true,
+		inDoubt: row.in_doubt === "rerun" ? "rerun" : "stop",
 		snapshot: row.snapshot as Snapshot,
 		...(row.result ? { result: row.result } : {}),
 	};

@@ -121,7 +121,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 			let set = running.get(runId);
 			if (!set) running.set(runId, (set = new Set()));
 			set.add(c);
-			return { signal: c.signal, done: () => set.delete(c) };
+			return { signal: c.signal, abort: (why: string) => c.abort(new Error(why)), done: () => set.delete(c) };
 		};
 		// One pi host per life of a run: a resume starts afresh here as it does in a new process (the
 		// scripted model counts each visit's requests per host, as a provider's session would).
@@ -159,16 +159,24 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 					life,
 					item,
 				);
+				let result: { ok: boolean; inDoubt?: string[] } | undefined;
 				const stopped = new Promise<void>((resolve) =>
 					signal.addEventListener("abort", () => resolve(), { once: true }),
 				);
 				try {
-					await Promise.race([handle.getResult({ pollingIntervalMs: Math.max(pollMs, 20) }), stopped]);
+					await Promise.race([
+						handle.getResult({ pollingIntervalMs: Math.max(pollMs, 20) }).then((r) => {
+							result = r as typeof result;
+						}),
+						stopped,
+					]);
 				} catch (error) {
 					// The item's workflow failed as a program (not as a flow): what did not end runs here.
 					log(`item ${item} of ${runId} failed on its worker (${(error as Error).message}); it runs here`);
 				}
 				replay?.add(await store.entries(runId, item));
+				// A visit its dead worker cut after a tool that writes is left for a person, as a resume leaves it.
+				if (result?.inDoubt?.length) throw new Error(inDoubtMessage(result.inDoubt));
 			},
 		});
 
@@ -178,6 +186,21 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 			if (row.life !== life) return { ok: false, status: "superseded" };
 			await store.setStatus(runId, "running");
 			const entries = await store.entries(runId);
+			// A visit of the coordinator's own (not an item's) cut after a tool that writes: left for a person.
+			const doubts = journalState(entries).inDoubt.filter((v) => !/\]\//.test(v));
+			if (doubts.length && row.inDoubt !== "rerun") {
+				const error = inDoubtMessage(doubts);
+				await store.setStatus(runId, "failed", {
+					flow: p.flow.name.value,
+					ok: false,
+					output: "",
+					error,
+					errorKind: "unavailable",
+					visits: [],
+					usage: emptyUsage(),
+				});
+				return { ok: false, status: "failed" };
+			}
 			if (!entries.some((e) => e.type === "life_start" && e.life === life))
 				await store.append(
 					runId,
@@ -187,7 +210,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 			const replay = liveReplay(entries);
 			const t = track(runId);
 			// Items' visits are replayed here once their workers ended them: their events came from those workers.
-			const recorder = storeRecorder(store, runId, life, executor, { keep: (e) => !("replayed" in e && e.replayed) });
+			// A write that fails stops the run, as on a run folder: no turn starts whose end could not be kept.
+			const recorder = storeRecorder(store, runId, life, executor, {
+				keep: (e) => !("replayed" in e && e.replayed),
+				onFailure: (m) => t.abort(m),
+			});
 			try {
 				const result = await runFlow(p.flow, row.snapshot.input, {
 					...common(p, entries),
@@ -226,16 +253,26 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 			}
 		};
 
-		const itemWorkflow = async (runId: string, life: number, item: string): Promise<{ ok: boolean }> => {
+		const itemWorkflow = async (
+			runId: string,
+			life: number,
+			item: string,
+		): Promise<{ ok: boolean; inDoubt?: string[] }> => {
 			const p = await prepare(runId, life);
 			const entries = await store.entries(runId);
+			const row = await store.run(runId);
+			const doubts = journalState(entries).inDoubt.filter((v) => focusOf(v, item) === "inside");
+			if (doubts.length && row?.inDoubt !== "rerun") {
+				log(`item ${item} of ${runId}: ${inDoubtMessage(doubts)}`);
+				return { ok: false, inDoubt: doubts };
+			}
 			const t = track(runId);
 			const inside = (e: FlowEvent) =>
 				"path" in e &&
 				typeof e.path === "string" &&
 				focusOf(e.path, item) === "inside" &&
 				!("replayed" in e && e.replayed);
-			const recorder = storeRecorder(store, runId, life, executor, { keep: inside });
+			const recorder = storeRecorder(store, runId, life, executor, { keep: inside, onFailure: (m) => t.abort(m) });
 			try {
 				await runFlow(p.flow, p.row.snapshot.input, {
 					...common(p, entries),
@@ -323,6 +360,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 		started = false;
 		throw error;
 	}
+}
+
+/** Why a worker will not run a visit again by itself, and what the person does about it. */
+function inDoubtMessage(visits: readonly string[]): string {
+	return `in doubt: ${visits.join(", ")} may have written to the tree before its worker died; resume the run with --in-doubt rerun to run it again from its start`;
 }
 
 /** Reads a run from the store and makes it ready to run here: its flow from the snapshot, a pi host, its models. */

@@ -43,6 +43,26 @@ const script = (delay: number) => `turns:
     - say: "all done: {{section:items|lines:2}}"
 `;
 
+/** One item that writes a file, then thinks for a long while: a worker killed then leaves it in doubt. */
+const WRITES = flowOf(
+	"writes",
+	`  - id: items
+    map: [one]
+    do:
+      - id: edit
+        agent: editor
+        reads: [item]
+`,
+	{ edit: "Write the file for the item under `item`." },
+);
+const WRITES_SCRIPT = `turns:
+  edit:
+    - call: write
+      args: { path: out.txt, content: "written" }
+    - say: "wrote it"
+      delay: 8000
+`;
+
 /** A `pi-flows worker` process; `executor` resolves once it joined. */
 interface WorkerProcess {
 	child: ChildProcess;
@@ -55,7 +75,7 @@ const workers: WorkerProcess[] = [];
 function startWorker(project: TempProject, url: string, extra: string[] = []): WorkerProcess {
 	const child = spawn(
 		process.execPath,
-		[join(PACKAGE_ROOT, "bin/pi-flows.js"), "worker", "--database", url, "--dead-after-ms", "2000", ...extra],
+		[join(PACKAGE_ROOT, "bin/pi-flows.js"), "worker", "--database", url, "--dead-after-ms", "4000", ...extra],
 		{ cwd: project.cwd, env: project.env, stdio: ["ignore", "pipe", "pipe"] },
 	);
 	let out = "";
@@ -113,6 +133,9 @@ describePostgres("the DBOS backend", (pg) => {
 		project.write("slow.yaml", script(700));
 		// Slow enough that a second CLI process (seconds to start on a loaded machine) finds the run going.
 		project.write("slower.yaml", script(6000));
+		project.write(".pi/agents/editor.md", agentFile("editor", "read, write"));
+		project.write(".pi/flows/writes.md", WRITES);
+		project.write("writes.yaml", WRITES_SCRIPT);
 	});
 	afterAll(() => project?.cleanup());
 
@@ -266,6 +289,54 @@ describePostgres("the DBOS backend", (pg) => {
 			const html = readFileSync(join(project.cwd, "r.html"), "utf8");
 			expect(html).toContain("items[12]/work");
 			expect(html).not.toContain(pg().password);
+		} finally {
+			await store.close();
+		}
+	}, 240_000);
+
+	it("a visit cut after a tool that writes is in doubt: no worker runs it again until a resume says rerun", async () => {
+		const url = await pg().database();
+		const a = startWorker(project, url, ["--project"]);
+		const victim = await a.executor;
+		const b = startWorker(project, url, ["--project"]);
+		await b.executor;
+		const store = new RunStore(url, 2);
+		try {
+			const client = cliChild(project, [
+				"run",
+				"writes",
+				"go",
+				"--script",
+				"writes.yaml",
+				"--project",
+				"--backend",
+				"dbos",
+				"--database",
+				url,
+			]);
+			for (const started = Date.now(); ; ) {
+				if (Date.now() - started > 90_000) throw new Error(`no write seen:\n${a.log()}\n${b.log()}`);
+				const r = await store.pool.query(
+					"SELECT executor FROM pi_flows.journal WHERE type = 'tool_call' AND entry->>'tool' = 'write'",
+				);
+				if (r.rows.length) {
+					// Whichever worker made the write dies with its turn in flight.
+					(r.rows[0]?.executor === victim ? a : b).child.kill("SIGKILL");
+					break;
+				}
+				await new Promise((res) => setTimeout(res, 20));
+			}
+			const failed = await client;
+			expect(failed.status, failed.stderr).toBe(1);
+			expect(failed.stderr).toContain("in doubt: items[1]/edit");
+			const id = (await store.runs())[0]?.id as string;
+			const refused = await cliChild(project, ["resume", id, "--database", url]);
+			expect(refused.status).toBe(2);
+			expect(refused.stderr).toContain("--in-doubt rerun");
+			// Whichever worker is still alive runs it again once told to.
+			const resumed = await cliChild(project, ["resume", id, "--database", url, "--in-doubt", "rerun"]);
+			expect(resumed.status, `${resumed.stderr}\n${a.log()}\n${b.log()}`).toBe(0);
+			expect((await store.endCounts(id)).get("items[1]/edit")).toBe(1);
 		} finally {
 			await store.close();
 		}
