@@ -17,7 +17,7 @@
  * backend alone and says the DBOS figures are not available: it never prints a number it did not measure.
  *
  *   node bench/distributed.ts [--visits 1000] [--turn-ms 200] [--slots 8] [--concurrency 16] [--rounds 3]
- *                             [--database URL] [--write] [--json]
+ *                             [--database URL] [--only throughput|slope|takeover] [--write] [--json]
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -57,9 +57,12 @@ const SLOTS = arg("slots", 8);
 const CONCURRENCY = arg("concurrency", 2 * SLOTS);
 const ROUNDS = arg("rounds", 3);
 const SLOPE_SIZES = [50, 150] as const;
-const TAKEOVER_ITEMS = 24;
+const TAKEOVER_ITEMS = 64;
 const TAKEOVER_TURN_MS = 4000;
-const WRITE = process.argv.includes("--write");
+/** One figure alone (`throughput`, `slope`, `takeover`), printed and never written. */
+const ONLY = text("only");
+const WRITE = process.argv.includes("--write") && !ONLY;
+const wanted = (figure: string) => !ONLY || ONLY === figure;
 const JSON_OUT = process.argv.includes("--json");
 
 /** Why the DBOS sides cannot run in this checkout, or undefined when they can. */
@@ -238,6 +241,9 @@ function defaultRun(p: Project, flow: string, script: string, runsDir: string): 
 	);
 }
 
+/** How many workflows the killed worker held, for the table. */
+let takeoverHeld = 0;
+
 /** Workflows pending under an executor: what a worker holds at the moment. */
 async function heldBy(db: Database, executor: string): Promise<string[]> {
 	const rows = await db.query<{ id: string }>(
@@ -276,6 +282,9 @@ async function takeover(p: Project, pg: Postgres | undefined, given: string | un
 		b = startWorker(p, url);
 		await settle([b]);
 		const held = await heldBy(db, dead);
+		// Nothing held means nothing to take over: the figure would be zero by construction.
+		if (held.length === 0) throw new Error("the first worker held no visit when it was to be killed");
+		takeoverHeld = held.length;
 		a.child.kill("SIGKILL");
 		const killed = performance.now();
 		let movedAt: number | undefined;
@@ -329,7 +338,7 @@ async function main(): Promise<number> {
 				pg = started;
 			}
 		}
-		for (let round = 0; round < ROUNDS; round++) {
+		for (let round = 0; round < (wanted("throughput") ? ROUNDS : 0); round++) {
 			const order = ["default", "one", "two"].filter((s) => !missing || s === "default");
 			// Rotate so no side always runs first on a machine whose load drifts.
 			for (const side of [...order.slice(round % order.length), ...order.slice(0, round % order.length)]) {
@@ -347,15 +356,17 @@ async function main(): Promise<number> {
 		if (!missing) {
 			const instant = p.script(0);
 			const flows = SLOPE_SIZES.map((n) => p.flow(`seq${n}`, n, 1));
-			for (let round = 0; round < ROUNDS; round++) {
-				const d = await Promise.all([0, 1].map(async (i) => defaultRun(p, flows[i], instant, runsDir)));
+			for (let round = 0; round < (wanted("slope") ? ROUNDS : 0); round++) {
+				// One at a time: two runs at once would share the cores and blur the slope.
+				const d: number[] = [];
 				const b: number[] = [];
+				for (const f of flows) d.push(await defaultRun(p, f, instant, runsDir));
 				for (const f of flows) b.push(await dbosRun(p, pg, given, 1, f, instant));
 				const span = SLOPE_SIZES[1] - SLOPE_SIZES[0];
 				slope.default.push((d[1] - d[0]) / span);
 				slope.dbos.push((b[1] - b[0]) / span);
 			}
-			takeoverMs = await takeover(p, pg, given);
+			if (wanted("takeover")) takeoverMs = await takeover(p, pg, given);
 		}
 
 		const med = (xs: number[]) => (xs.length ? median(xs) : Number.NaN);
@@ -407,7 +418,7 @@ async function main(): Promise<number> {
 				],
 				[
 					`takeover: SIGKILL of a worker to its visits pending elsewhere (${TAKEOVER_ITEMS} visits of ${TAKEOVER_TURN_MS} ms)`,
-					takeoverMs === undefined ? "not measured" : fmt(takeoverMs),
+					takeoverMs === undefined ? "not measured" : `${fmt(takeoverMs)} (${takeoverHeld} workflows held at the kill)`,
 				],
 			);
 		}
