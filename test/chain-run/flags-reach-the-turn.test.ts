@@ -125,7 +125,7 @@ describe("chain flags reach the turn", () => {
 	it("--budget-total stops the chain, with a warning first", async () => {
 		const ran = ranOf(
 			await chain(
-				"@scout -> @reviewer -> @synthesiser -- --budget-total 2500 --budget-warning 1000",
+				"@scout -> @reviewer -> @synthesiser -- --budget-total 1500 --budget-warning 600",
 				"turns:\n  '*':\n    - say: ok\n",
 			),
 		);
