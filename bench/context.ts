@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { writeFileSync } from "node:fs";
 import { loadRoster } from "../src/agents/index.ts";
 import { drive } from "../src/drive/index.ts";
-import { chainRunOptions } from "../src/chain/index.ts";
+import { chainRunOptions } from "../src/launch/index.ts";
 import { resolveModels, runFlow } from "../src/flow/index.ts";
 import { catalogueOptions, checkFlowText } from "../src/load/index.ts";
 import { openHost, readScript } from "../src/pi/index.ts";

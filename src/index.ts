@@ -11,13 +11,13 @@
 
 // Workflows: the combinators, the pool and the trail they run on, their results and events.
 export * from "./combinators/index.ts";
-export type { ErrorKind, Result } from "./runtime/result.ts";
-export { FAILURE_KIND_TABLE, FAILURE_KINDS, type Failure, type FailureKind } from "./runtime/failure.ts";
-export type { Usage } from "./runtime/usage.ts";
-export type { Spawn, SpawnRequest, Subagent } from "./runtime/subagent.ts";
+export type { ErrorKind, Result } from "./runtime/index.ts";
+export { FAILURE_KIND_TABLE, FAILURE_KINDS, type Failure, type FailureKind } from "./runtime/index.ts";
+export type { Usage } from "./runtime/index.ts";
+export type { Spawn, SpawnRequest, Subagent } from "./runtime/index.ts";
 
 // A real spawn: pi as the host, the agents that can play turns, the scripted model for offline runs.
-export { type HostOptions, openHost, type PiHost, type ResolvedModel } from "./pi/host.ts";
+export { type HostOptions, openHost, type PiHost, type ResolvedModel } from "./pi/index.ts";
 export { readScript, type Script } from "./script/index.ts";
 export { type AgentDef, agentDir, loadRoster, type Roster, type Scope } from "./agents/index.ts";
 

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { nearest } from "../faults/nearest.ts";
+import { nearest } from "../faults/index.ts";
 import { type AgentDef, type BrokenAgent, parseAgentFile } from "./agent.ts";
 import { definitionDirs, type Scope } from "./locations.ts";
 import { findSkill, skillNames } from "./skills.ts";

@@ -6,7 +6,7 @@
  * left out; a large step is cut short, never dropped.
  */
 import type { RunPlugin } from "../flow/run/index.ts";
-import type { EventSink, FlowEvent } from "../runtime/events.ts";
+import type { EventSink, FlowEvent } from "../runtime/index.ts";
 import { type TreeState, treeChanges, treeState } from "./tree.ts";
 
 /** What one step did, as later steps see it. */

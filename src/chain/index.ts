@@ -3,7 +3,6 @@
  * faults, `formatChain` prints one back. Nothing outside src/chain imports past this file.
  */
 export { chainExpander } from "./expander.ts";
-export { chainRunOptions } from "./run-options.ts";
 export { chainHandoffs, DEFAULT_MAX_HISTORY, type HandoffSummary, render as renderSummary } from "./handoffs.ts";
 export { treeChanges, treeState } from "./tree.ts";
 export { expandTemplate, findTemplate, type Template } from "./templates.ts";
@@ -25,3 +24,5 @@ export {
 	THINKING_LEVELS,
 	type ThinkingLevel,
 } from "./types.ts";
+export { chainMdToFlow, isChainMd, placeInChainFile } from "./chain-md.ts";
+export { CHAIN_CLI_FLAGS } from "./cli-flags.ts";

@@ -2,7 +2,7 @@
  * The chain's contract: what a parsed chain holds, kept apart from the code that builds it (as pi keeps
  * `types.ts` apart from its loaders), so the runner written later depends on these shapes only.
  */
-import type { LineTable, Range } from "../text/range.ts";
+import type { LineTable, Range } from "../text/index.ts";
 
 /** pi's thinking levels, the only values a step or a model suffix may carry once parsed. */
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;

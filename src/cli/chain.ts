@@ -3,7 +3,7 @@
  * flow, with every flag applied, handoff summaries between steps and `chain.*` events in the run folder.
  * A bad token is refused with its column in the chain and a did-you-mean; nothing runs.
  */
-import { CHAIN_CLI_FLAGS } from "../chain/cli-flags.ts";
+import { CHAIN_CLI_FLAGS } from "../chain/index.ts";
 import { type Fault, faultText } from "../faults/index.ts";
 import { CHAIN_FILE, judgeChain } from "../launch/index.ts";
 import type { Args } from "./args.ts";

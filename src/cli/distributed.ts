@@ -6,9 +6,9 @@
  */
 import type { CheckedFlow, FlowResult, RunOptions, Value } from "../flow/index.ts";
 import { formatAbsorbed } from "../flow/index.ts";
-import type { EventSink } from "../runtime/events.ts";
-import { formatUsage } from "../runtime/usage.ts";
-import { snapshotOf, type Snapshot } from "../runs/snapshot.ts";
+import type { EventSink } from "../runtime/index.ts";
+import { formatUsage } from "../runtime/index.ts";
+import { snapshotOf, type Snapshot } from "../runs/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 

@@ -15,7 +15,7 @@ import { openHost, readScript } from "../pi/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath } from "./output.ts";
-import { formatUsage } from "../runtime/usage.ts";
+import { formatUsage } from "../runtime/index.ts";
 
 const EXIT: Record<DriveEnd, number> = {
 	complete: 0,

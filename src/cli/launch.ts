@@ -5,9 +5,9 @@
 import { createBashCheck, createGitPort, formatAbsorbed } from "../flow/index.ts";
 import type { Budget } from "../flow/index.ts";
 import { decidedByFlow, type RunOutcome } from "../runs/index.ts";
-import { fanOutEvents, type FlowEvent } from "../runtime/events.ts";
-import { formatUsage } from "../runtime/usage.ts";
-import type { TransportPolicy } from "../runtime/transport.ts";
+import { fanOutEvents, type FlowEvent } from "../runtime/index.ts";
+import { formatUsage } from "../runtime/index.ts";
+import type { TransportPolicy } from "../runtime/index.ts";
 import { readTransportFlags } from "../flow/syntax/index.ts";
 import { paneWatcher } from "../panes/index.ts";
 import { type Args, flag } from "./args.ts";

@@ -3,11 +3,11 @@
  * schema. `main` takes its world as arguments so tests drive it in-process; the last lines run it when this
  * file is the program.
  */
-import { agentDir } from "../agents/locations.ts";
+import { agentDir } from "../agents/index.ts";
 import { type Args, type FlagSpec, parseArgs } from "./args.ts";
 import { commandHelp, usage } from "./help.ts";
 import type { Io } from "./io.ts";
-import { CHAIN_CLI_FLAGS } from "../chain/cli-flags.ts";
+import { CHAIN_CLI_FLAGS } from "../chain/index.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
 	run: {

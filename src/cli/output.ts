@@ -4,8 +4,8 @@
  */
 import { isAbsolute, relative } from "node:path";
 import { type Fault, formatFault } from "../faults/index.ts";
-import type { FlowEvent } from "../runtime/events.ts";
-import { formatUsage } from "../runtime/usage.ts";
+import type { FlowEvent } from "../runtime/index.ts";
+import { formatUsage } from "../runtime/index.ts";
 
 /** A path as a person in `cwd` would type it. */
 export function displayPath(file: string, cwd: string): string {

@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { reportHtml, readRun } from "../report/index.ts";
-import { writeAtomic } from "../runs/files.ts";
+import { writeAtomic } from "../runs/index.ts";
 import { listRunFolders, runsHome } from "../runs/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";

@@ -26,7 +26,7 @@ import { terminalAsk } from "./ask.ts";
 import { openHost } from "../pi/index.ts";
 import type { Script } from "../script/index.ts";
 import { readInput, readScriptFile } from "../launch/index.ts";
-import { chainRunOptions } from "../chain/index.ts";
+import { chainRunOptions } from "../launch/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";

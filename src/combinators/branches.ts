@@ -3,8 +3,8 @@
  * with its error. A fan-out's output and a synthesis's evidence are written this way, so a reader (person
  * or model) can always tell a thin answer from a missing one.
  */
-import type { Result } from "../runtime/result.ts";
-import { addUsage } from "../runtime/usage.ts";
+import type { Result } from "../runtime/index.ts";
+import { addUsage } from "../runtime/index.ts";
 
 /** `## scout (2/3)` sections, one per result, in order; a failed one reads `## scout (2/3) - failed: <error>`. */
 export function labelBranches(results: readonly Result[]): string {

@@ -5,10 +5,10 @@
  *   const result = await chain({ steps: [scout, reviewer], input: "Is the parser sound?", cwd, spawn });
  *   result.output;   // the reviewer's answer; result.steps holds the scout's too
  */
-import type { AgentDef } from "../agents/agent.ts";
-import { createPool } from "../runtime/pool.ts";
-import type { Result } from "../runtime/result.ts";
-import type { WorkflowOptions } from "../runtime/workflow-options.ts";
+import type { AgentDef } from "../agents/index.ts";
+import { createPool } from "../runtime/index.ts";
+import type { Result } from "../runtime/index.ts";
+import type { WorkflowOptions } from "../runtime/index.ts";
 import { readWorkflow, type WorkflowResult } from "./workflow-result.ts";
 
 /** Options of {@link chain}. */

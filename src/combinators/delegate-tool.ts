@@ -5,11 +5,11 @@
  *
  *   customTools: (parentId) => [delegateTool({ agents: [scout], parentId, cwd, spawn, depth: 1 })]
  */
-import type { AgentDef } from "../agents/agent.ts";
-import { createPool } from "../runtime/pool.ts";
-import type { Result } from "../runtime/result.ts";
-import type { Spawn } from "../runtime/subagent.ts";
-import type { WorkflowEvent } from "../runtime/workflow-events.ts";
+import type { AgentDef } from "../agents/index.ts";
+import { createPool } from "../runtime/index.ts";
+import type { Result } from "../runtime/index.ts";
+import type { Spawn } from "../runtime/index.ts";
+import type { WorkflowEvent } from "../runtime/index.ts";
 
 /** Levels below the session a tree of delegations may reach: the session, a child, a grandchild. */
 export const DEFAULT_MAX_DEPTH = 2;

@@ -5,12 +5,12 @@
  *   const { results, usage } = await fanOut({ agent: scout, tasks, concurrency: 2, cwd, spawn });
  *   usage.busyMs / usage.wallMs;   // the parallelism actually achieved
  */
-import type { AgentDef } from "../agents/agent.ts";
-import { cancelReason } from "../runtime/abort.ts";
-import { mapConcurrent } from "../runtime/concurrent.ts";
-import { createPool } from "../runtime/pool.ts";
-import type { Result } from "../runtime/result.ts";
-import type { WorkflowOptions } from "../runtime/workflow-options.ts";
+import type { AgentDef } from "../agents/index.ts";
+import { cancelReason } from "../runtime/index.ts";
+import { mapConcurrent } from "../runtime/index.ts";
+import { createPool } from "../runtime/index.ts";
+import type { Result } from "../runtime/index.ts";
+import type { WorkflowOptions } from "../runtime/index.ts";
 import { readBranches } from "./branches.ts";
 import { readWorkflow, type WorkflowResult } from "./workflow-result.ts";
 

@@ -64,7 +64,7 @@ export {
 	deadline,
 	stopReason,
 	timeoutReason,
-} from "../runtime/abort.ts";
+} from "../runtime/index.ts";
 export {
 	type Budget,
 	type BudgetGauge,
@@ -72,9 +72,9 @@ export {
 	budgetedSpawn,
 	budgetGauge,
 	type TurnBudget,
-} from "../runtime/budget.ts";
-export { mapConcurrent } from "../runtime/concurrent.ts";
-export { createPool, type Held, type SubagentPool, type TurnOptions } from "../runtime/pool.ts";
-export { createTrail, type Trail, type WorkflowUsage } from "../runtime/trail.ts";
-export { safeListener, type WorkflowEvent } from "../runtime/workflow-events.ts";
-export type { Lifetime, WorkflowOptions } from "../runtime/workflow-options.ts";
+} from "../runtime/index.ts";
+export { mapConcurrent } from "../runtime/index.ts";
+export { createPool, type Held, type SubagentPool, type TurnOptions } from "../runtime/index.ts";
+export { createTrail, type Trail, type WorkflowUsage } from "../runtime/index.ts";
+export { safeListener, type WorkflowEvent } from "../runtime/index.ts";
+export type { Lifetime, WorkflowOptions } from "../runtime/index.ts";

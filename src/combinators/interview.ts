@@ -5,10 +5,10 @@
  *
  *   const { brief, answers } = await interview({ agent: interviewer, input: request, ask: promptUser, cwd, spawn });
  */
-import type { AgentDef } from "../agents/agent.ts";
-import { createPool } from "../runtime/pool.ts";
-import type { Result } from "../runtime/result.ts";
-import type { WorkflowOptions } from "../runtime/workflow-options.ts";
+import type { AgentDef } from "../agents/index.ts";
+import { createPool } from "../runtime/index.ts";
+import type { Result } from "../runtime/index.ts";
+import type { WorkflowOptions } from "../runtime/index.ts";
 import { readWorkflow, type WorkflowResult } from "./workflow-result.ts";
 
 /** Questions when no bound is given: a person's patience is a discrete, small budget. */

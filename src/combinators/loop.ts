@@ -6,10 +6,10 @@
  *   const review = await loop({ steps: [coder, reviewer], input, until: (s) => /LGTM/.test(s.output), cwd, spawn });
  *   review.ok && review.converged;
  */
-import type { AgentDef } from "../agents/agent.ts";
-import { createPool } from "../runtime/pool.ts";
-import type { Result } from "../runtime/result.ts";
-import type { WorkflowOptions } from "../runtime/workflow-options.ts";
+import type { AgentDef } from "../agents/index.ts";
+import { createPool } from "../runtime/index.ts";
+import type { Result } from "../runtime/index.ts";
+import type { WorkflowOptions } from "../runtime/index.ts";
 import { readWorkflow, type WorkflowResult } from "./workflow-result.ts";
 
 /** Iterations when none is given: a discrete, expensive unit with a meaningful small bound. */

@@ -7,11 +7,11 @@
  *   done.plan;     // validated against the known agents
  *   done.answer;   // only with reduceWith
  */
-import type { AgentDef } from "../agents/agent.ts";
-import { mapConcurrent } from "../runtime/concurrent.ts";
-import { createPool } from "../runtime/pool.ts";
-import type { Result } from "../runtime/result.ts";
-import type { WorkflowOptions } from "../runtime/workflow-options.ts";
+import type { AgentDef } from "../agents/index.ts";
+import { mapConcurrent } from "../runtime/index.ts";
+import { createPool } from "../runtime/index.ts";
+import type { Result } from "../runtime/index.ts";
+import type { WorkflowOptions } from "../runtime/index.ts";
 import { type DroppedTask, type PlanTask, parsePlan } from "./plan.ts";
 import { synthesisTask } from "./reduce.ts";
 import { failedBy, failure, readWorkflow, type WorkflowResult } from "./workflow-result.ts";

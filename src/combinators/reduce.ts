@@ -5,11 +5,11 @@
  *   const answer = await reduce({ agent: synthesiser, results: fan.results, input: question, cwd, spawn });
  *   answer.steps;   // the branches, then the synthesis
  */
-import type { AgentDef } from "../agents/agent.ts";
-import { createPool } from "../runtime/pool.ts";
-import type { Result } from "../runtime/result.ts";
-import { createTrail } from "../runtime/trail.ts";
-import type { WorkflowOptions } from "../runtime/workflow-options.ts";
+import type { AgentDef } from "../agents/index.ts";
+import { createPool } from "../runtime/index.ts";
+import type { Result } from "../runtime/index.ts";
+import { createTrail } from "../runtime/index.ts";
+import type { WorkflowOptions } from "../runtime/index.ts";
 import { labelBranches } from "./branches.ts";
 import { readWorkflow, type WorkflowResult } from "./workflow-result.ts";
 

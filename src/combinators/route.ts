@@ -6,10 +6,10 @@
  *   const handled = await route({ router, destinations: [coder, scout], input: task, cwd, spawn });
  *   handled.destination?.name;   // who was picked, or undefined
  */
-import type { AgentDef } from "../agents/agent.ts";
-import { createPool } from "../runtime/pool.ts";
-import type { Result } from "../runtime/result.ts";
-import type { WorkflowOptions } from "../runtime/workflow-options.ts";
+import type { AgentDef } from "../agents/index.ts";
+import { createPool } from "../runtime/index.ts";
+import type { Result } from "../runtime/index.ts";
+import type { WorkflowOptions } from "../runtime/index.ts";
 import { readWorkflow, type WorkflowResult } from "./workflow-result.ts";
 
 /** Options of {@link route}. */

@@ -5,13 +5,13 @@
  *   const done = await swarm({ members: [{ agent: member, count: 3 }], goal, claims: createClaims({ keys: files }), board: true, rounds: 2, cwd, spawn });
  *   done.posts; done.claims; done.converged;
  */
-import type { AgentDef } from "../agents/agent.ts";
-import type { Held } from "../runtime/pool.ts";
-import { createPool } from "../runtime/pool.ts";
-import type { Result } from "../runtime/result.ts";
-import { createTrail } from "../runtime/trail.ts";
-import { emptyUsage } from "../runtime/usage.ts";
-import type { WorkflowOptions } from "../runtime/workflow-options.ts";
+import type { AgentDef } from "../agents/index.ts";
+import type { Held } from "../runtime/index.ts";
+import { createPool } from "../runtime/index.ts";
+import type { Result } from "../runtime/index.ts";
+import { createTrail } from "../runtime/index.ts";
+import { emptyUsage } from "../runtime/index.ts";
+import type { WorkflowOptions } from "../runtime/index.ts";
 import { readBranches } from "./branches.ts";
 import { type Claims, type ClaimsReport, parseClaimLines } from "./claims.ts";
 import { memberTask, type Post } from "./swarm-task.ts";

@@ -3,8 +3,8 @@
  * to it. Sharing it is what lets workflows compose, and lets a caller or a tool call read any of them the
  * same way without rebuilding one.
  */
-import type { Result } from "../runtime/result.ts";
-import type { Trail, WorkflowUsage } from "../runtime/trail.ts";
+import type { Result } from "../runtime/index.ts";
+import type { Trail, WorkflowUsage } from "../runtime/index.ts";
 
 /**
  * A workflow's outcome. `ok` only ever means that every turn the reading rests on ran; what the work

@@ -6,9 +6,9 @@
 import { randomBytes } from "node:crypto";
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import type { FlowResult } from "../flow/index.ts";
-import type { FlowEvent } from "../runtime/events.ts";
-import type { Snapshot } from "../runs/snapshot.ts";
-import { usageOf, type UsageFile } from "../runs/usage-file.ts";
+import type { FlowEvent } from "../runtime/index.ts";
+import type { Snapshot } from "../runs/index.ts";
+import { usageOf, type UsageFile } from "../runs/index.ts";
 import type { RunStore } from "./store.ts";
 import { DBOS_APP, DBOS_APP_VERSION, RUN_QUEUE, RUN_WORKFLOW, runWorkflowId } from "./worker.ts";
 

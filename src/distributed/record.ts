@@ -10,10 +10,10 @@
 import { hostname } from "node:os";
 import type { AskAnswer, AskCard, EndedVisit, Replay, RunRecorder } from "../flow/index.ts";
 import type { Value } from "../flow/types/index.ts";
-import type { FlowEvent } from "../runtime/events.ts";
-import type { Usage } from "../runtime/usage.ts";
-import type { JournalEntry } from "../runs/journal.ts";
-import { journalState } from "../runs/replay.ts";
+import type { FlowEvent } from "../runtime/index.ts";
+import type { Usage } from "../runtime/index.ts";
+import type { JournalEntry } from "../runs/index.ts";
+import { journalState } from "../runs/index.ts";
 import type { RunStore } from "./store.ts";
 
 /** A recorder on the store, plus its event sink and the wait for its writes. */

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ClientBase, PoolClient } from "pg";
-import { PACKAGE_ROOT } from "../package/root.ts";
+import { PACKAGE_ROOT } from "../package/index.ts";
 import {
 	type Database,
 	type DatabaseResult,

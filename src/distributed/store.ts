@@ -11,8 +11,8 @@
  * item was marked done) is recorded once; the second write is dropped by the database, not by us.
  */
 import pg from "pg";
-import type { JournalEntry } from "../runs/journal.ts";
-import type { Snapshot } from "../runs/snapshot.ts";
+import type { JournalEntry } from "../runs/index.ts";
+import type { Snapshot } from "../runs/index.ts";
 
 /** A run as the database lists it. */
 export interface RunRow {

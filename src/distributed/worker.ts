@@ -14,17 +14,17 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
 import { type CheckedFlow, createBashCheck, createGitPort, type RunOptions, runFlow } from "../flow/index.ts";
-import { focusOf } from "../flow/run/world.ts";
+import { focusOf } from "../flow/run/index.ts";
 import { openHost, type PiHost, readScript } from "../pi/index.ts";
-import type { FlowEvent } from "../runtime/events.ts";
-import { journalState } from "../runs/replay.ts";
-import { fromSnapshot, snapshotModels } from "../runs/runner.ts";
-import type { JournalEntry } from "../runs/journal.ts";
+import type { FlowEvent } from "../runtime/index.ts";
+import { journalState } from "../runs/index.ts";
+import { fromSnapshot, snapshotModels } from "../runs/index.ts";
+import type { JournalEntry } from "../runs/index.ts";
 import { liveReplay, storeRecorder } from "./record.ts";
 import { type RunRow, RunStore } from "./store.ts";
 import { DatabaseFault } from "./database.ts";
 import { prepareDatabase, SCHEMA_VERSION } from "./schema.ts";
-import { addUsage, emptyUsage, type Usage } from "../runtime/usage.ts";
+import { addUsage, emptyUsage, type Usage } from "../runtime/index.ts";
 
 /** The application's name in DBOS's tables, and the version every worker and client agrees on. */
 export const DBOS_APP = "pi-flows";

@@ -13,13 +13,7 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDef } from "../agents/index.ts";
-import {
-	checkpointTool,
-	continuationPrompt,
-	finishTool,
-	handedOff,
-	type HandoffCapture,
-} from "../flow/run/handoff-tools.ts";
+import { checkpointTool, continuationPrompt, finishTool, handedOff, type HandoffCapture } from "../flow/run/index.ts";
 import {
 	DEFAULT_POLICY,
 	type HandoffDocument,
@@ -31,9 +25,9 @@ import {
 	renderHandoff,
 	writeHandoff,
 } from "../handoff/index.ts";
-import { acquireLock } from "../runs/lock.ts";
-import type { Spawn } from "../runtime/subagent.ts";
-import { addUsage, emptyUsage, type Usage } from "../runtime/usage.ts";
+import { acquireLock } from "../runs/index.ts";
+import type { Spawn } from "../runtime/index.ts";
+import { addUsage, emptyUsage, type Usage } from "../runtime/index.ts";
 import {
 	type DriveEnd,
 	type DriveEntry,

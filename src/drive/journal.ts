@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { HandoffDocument } from "../handoff/index.ts";
-import type { Usage } from "../runtime/usage.ts";
+import type { Usage } from "../runtime/index.ts";
 
 /** How one turn went. */
 export type TurnOutcome = "handoff" | "recovered" | "crashed" | "no-handoff" | "stopped";

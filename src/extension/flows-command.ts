@@ -10,7 +10,7 @@ import { budgetInForce, budgetLimits, findFlow, listFlows, showBudget } from "..
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { boundText, mermaidOf, planOf, showPlan } from "../flow/render/index.ts";
 import { completeLine } from "./completions.ts";
-import { faultLines } from "./launch/prepare.ts";
+import { faultLines } from "./launch/index.ts";
 import { say } from "./messages.ts";
 import { projectScope, relativeTo, type TrustMemory, untrustedRefusal } from "./trust.ts";
 import { COMMAND_CARDS } from "./cards.ts";

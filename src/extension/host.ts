@@ -8,7 +8,7 @@
 import type { ExtensionContext, ModelRuntime } from "@earendil-works/pi-coding-agent";
 import { agentDir } from "../agents/index.ts";
 import { openHost, type PiHost, type Script } from "../pi/index.ts";
-import type { TransportPolicy } from "../runtime/transport.ts";
+import type { TransportPolicy } from "../runtime/index.ts";
 
 /** Opens a host for one run from `ctx`; each run opens its own so a dry run's script never leaks into another. */
 export async function hostFor(

@@ -20,8 +20,8 @@ import { agentDir } from "../agents/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 import { dialogAsk } from "./ask-dialogs.ts";
 import { hostFor } from "./host.ts";
-import { shown } from "./launch/launch.ts";
-import { openLiveView } from "./live/widget.ts";
+import { shown } from "./launch/index.ts";
+import { openLiveView } from "./live/index.ts";
 import { say } from "./messages.ts";
 
 /** Resumes a run; the result is posted by the caller's `post`. */

@@ -13,12 +13,12 @@ import { readCommandLine, readTimeout, readTokenBudget, RUN_FLAGS } from "./args
 import { dialogAsk } from "./ask-dialogs.ts";
 import { completeLine } from "./completions.ts";
 import { flowListing } from "./flows-command.ts";
-import { answerOf } from "./launch/answer.ts";
-import { type Launched, launch } from "./launch/launch.ts";
-import { prepareChain, prepareLaunch } from "./launch/prepare.ts";
-import { openLiveView } from "./live/widget.ts";
+import { answerOf } from "./launch/index.ts";
+import { type Launched, launch } from "./launch/index.ts";
+import { prepareChain, prepareLaunch } from "./launch/index.ts";
+import { openLiveView } from "./live/index.ts";
 import { postResult, say } from "./messages.ts";
-import { runChildTools } from "./tool/run-call.ts";
+import { runChildTools } from "./tool/index.ts";
 import { resumeInPi } from "./resume-command.ts";
 import { projectScope, type TrustMemory } from "./trust.ts";
 import { COMMAND_CARDS } from "./cards.ts";

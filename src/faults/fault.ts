@@ -3,7 +3,7 @@
  * and one sentence. Every stage reports them instead of throwing, and they convert one-to-one into
  * `file:line:col: code: message` lines, JSON, vfile messages and LSP diagnostics.
  */
-import type { Range } from "../text/range.ts";
+import type { Range } from "../text/index.ts";
 import type { FaultCode } from "./catalogue.ts";
 
 /** Something that stops a flow (or a script, or a chain) from being run, with where it is. */

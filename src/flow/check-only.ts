@@ -10,3 +10,5 @@ export * from "./check/index.ts";
 export { hasSection, KINDS, kindOf, NODE_KINDS } from "./kinds/index.ts";
 export { type FlowFile, readFlow, type Section } from "./read/index.ts";
 export * from "./types/index.ts";
+export { flowNameOf } from "./find.ts";
+export { frontmatterSchema } from "./schema.ts";

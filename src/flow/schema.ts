@@ -5,14 +5,14 @@
  * language gains shows up here or the schema test fails. The checker stays the judge: names, scopes, types and conditions are beyond any JSON Schema, so
  * the sub-languages (type notation, conditions) are described loosely here and strictly there.
  */
-import { ADDRESS_WORDS, FLOW_KEYS, ID_PATTERN, RESERVED_WORDS } from "./build/words.ts";
+import { ADDRESS_WORDS, FLOW_KEYS, ID_PATTERN, RESERVED_WORDS } from "./build/index.ts";
 import { kindNamed, NODE_KINDS } from "./kinds/index.ts";
 // The schema builders come from their own leaf module, not through the registry's door: this file's
 // top level calls them, and a leaf loads first whatever order the kind modules are loaded in.
-import { type JsonSchemaDoc, ref, text, whole } from "./kinds/keys.ts";
+import { type JsonSchemaDoc, ref, text, whole } from "./kinds/index.ts";
 
 /** A JSON Schema object; kept open because the schema is data handed to other tools, not read here. */
-export type { JsonSchemaDoc } from "./kinds/keys.ts";
+export type { JsonSchemaDoc } from "./kinds/index.ts";
 
 const ADDRESS_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$";
 /** The duration grammar as a pattern: parts largest first, each once, no zero part (grammar/duration.ohm). */

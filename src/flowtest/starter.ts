@@ -9,7 +9,7 @@
  *                                                          args: { severity: high }
  */
 import { Document } from "yaml";
-import type { FlowNode } from "../flow/ast.ts";
+import type { FlowNode } from "../flow/check-only.ts";
 import type { CheckedFlow } from "../flow/index.ts";
 import { sampleValue, typeToString, type Value } from "../flow/types/index.ts";
 

@@ -15,3 +15,4 @@ export {
 } from "./chain.ts";
 export { type InputWords, readInput } from "./input.ts";
 export { readScriptFile, type ScriptFile } from "./script.ts";
+export { chainRunOptions } from "./run-options.ts";

@@ -7,11 +7,11 @@
 import { readFileSync } from "node:fs";
 import { findSkill, type Roster, type Scope as Sources, skillNames } from "../agents/index.ts";
 import { type Fault, fault, sortFaults } from "../faults/index.ts";
-import { chainExpander } from "../chain/expander.ts";
-import { chainMdToFlow, isChainMd, placeInChainFile } from "../chain/chain-md.ts";
+import { chainExpander } from "../chain/index.ts";
+import { chainMdToFlow, isChainMd, placeInChainFile } from "../chain/index.ts";
 import { FILE_START } from "../text/index.ts";
 import { buildFlow, type ChainExpander } from "../flow/build/index.ts";
-import { flowNameOf, listFlows } from "../flow/find.ts";
+import { flowNameOf, listFlows } from "../flow/check-only.ts";
 import {
 	agentNotes,
 	type CalleeResolver,

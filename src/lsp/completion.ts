@@ -9,7 +9,7 @@
 import { type CompletionItem, CompletionItemKind, type Range } from "vscode-languageserver/node";
 import type { Roster } from "../agents/index.ts";
 // The chain door also carries its run options (the evaluator); completion needs only the flag table.
-import { CHAIN_FLAGS, type FlagPlace, flagNames } from "../chain/flags.ts";
+import { CHAIN_FLAGS, type FlagPlace, flagNames } from "../chain/index.ts";
 import { FLOW_KEYS, KIND_KEYS, NODE_KEYS, THINKING_LEVELS } from "../flow/build/index.ts";
 import {
 	allNodes,

@@ -1,2 +1,3 @@
 export { writeFileAtomic } from "./atomic.ts";
 export { findPackageRoot, grammarSource, PACKAGE_ROOT } from "./root.ts";
+export { compileGrammar } from "./grammar.ts";

@@ -10,7 +10,7 @@
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { EventSink, FlowEvent } from "../runtime/events.ts";
+import type { EventSink, FlowEvent } from "../runtime/index.ts";
 import { detectPaneBackend, type PaneBackend } from "./backend.ts";
 
 /** What a watcher needs; every field has a default taken from the process. */

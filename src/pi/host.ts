@@ -18,7 +18,7 @@ import {
 import type { Api, Model } from "@earendil-works/pi-ai";
 import { type AgentSkill, agentDir as defaultAgentDir } from "../agents/index.ts";
 import { nearestModels } from "../faults/index.ts";
-import type { Spawn, SpawnRequest, Subagent } from "../runtime/subagent.ts";
+import type { Spawn, SpawnRequest, Subagent } from "../runtime/index.ts";
 import {
 	createScriptedModel,
 	type Script,
@@ -27,8 +27,8 @@ import {
 	SCRIPTED_PROVIDER,
 } from "./scripted/index.ts";
 import { openSubagent } from "./subagent.ts";
-import { createGate, type Gate } from "../runtime/gate.ts";
-import { mergePolicy, type TransportPolicy } from "../runtime/transport.ts";
+import { createGate, type Gate } from "../runtime/index.ts";
+import { mergePolicy, type TransportPolicy } from "../runtime/index.ts";
 
 /** A model resolved before any turn: the object pi runs and its thinking level. */
 export interface ResolvedModel {

@@ -4,18 +4,18 @@
  * returns `ok: false` with the error, and the usage is the delta of pi's counters over the turn.
  */
 import type { AgentSession, ModelRuntime } from "@earendil-works/pi-coding-agent";
-import { formatDuration } from "../runtime/duration.ts";
-import { longTimeout } from "../runtime/timer.ts";
-import type { ErrorKind, Result } from "../runtime/result.ts";
-import type { AskOptions, SpawnRequest, Subagent } from "../runtime/subagent.ts";
-import { emptyUsage, type Usage } from "../runtime/usage.ts";
+import { formatDuration } from "../runtime/index.ts";
+import { longTimeout } from "../runtime/index.ts";
+import type { ErrorKind, Result } from "../runtime/index.ts";
+import type { AskOptions, SpawnRequest, Subagent } from "../runtime/index.ts";
+import { emptyUsage, type Usage } from "../runtime/index.ts";
 import type { ResolvedModel } from "./host.ts";
 import { createAgentSession, sessionDefaults, staticResources } from "./host.ts";
 import { bindScriptedTurn, SCRIPTED_PROVIDER, type ScriptedModel, unbindScriptedTurn } from "./scripted/index.ts";
 import { guardedTools } from "./guarded-tools.ts";
 import { toPiTool } from "./tools.ts";
-import type { Gate } from "../runtime/gate.ts";
-import type { TransportPolicy, TransportRetry } from "../runtime/transport.ts";
+import type { Gate } from "../runtime/index.ts";
+import type { TransportPolicy, TransportRetry } from "../runtime/index.ts";
 import { type TransportHooks, wrapTransport } from "./transport.ts";
 
 interface OpenOptions {

@@ -4,8 +4,8 @@
  * to the model as an error result, so a model that submits the wrong shape can correct itself.
  */
 import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
-import type { ToolSpec } from "../runtime/tool.ts";
-import type { Usage } from "../runtime/usage.ts";
+import type { ToolSpec } from "../runtime/index.ts";
+import type { Usage } from "../runtime/index.ts";
 
 /** Our usage in pi-ai's shape, so pi's session totals include it (the cost split is not known, so it is all in the total). */
 export function piUsage(u: Usage) {

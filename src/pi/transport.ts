@@ -14,8 +14,8 @@ import {
 	createAssistantMessageEventStream,
 	isRetryableAssistantError,
 } from "@earendil-works/pi-ai";
-import { formatDuration } from "../runtime/duration.ts";
-import type { Gate } from "../runtime/gate.ts";
+import { formatDuration } from "../runtime/index.ts";
+import type { Gate } from "../runtime/index.ts";
 import {
 	limitStatus,
 	parseRetryAfter,
@@ -23,7 +23,7 @@ import {
 	type TransportPolicy,
 	type TransportRetry,
 	transientStatus,
-} from "../runtime/transport.ts";
+} from "../runtime/index.ts";
 
 /** What the wrapper reports to the turn it serves (set per ask). */
 export interface TransportHooks {

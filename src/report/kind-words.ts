@@ -5,7 +5,7 @@
  *
  *   kindWords("budget") → "The run's budget was spent. Raise it with --budget, or resume with a higher one."
  */
-import { assertNever, type FailureKind } from "../runtime/failure.ts";
+import { assertNever, type FailureKind } from "../runtime/index.ts";
 
 /** One or two sentences on a failure kind: what happened, and what to do. */
 export function kindWords(kind: FailureKind): string {

@@ -8,8 +8,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CheckedFlow } from "../flow/index.ts";
-import type { FlowEvent } from "../runtime/events.ts";
-import type { Usage } from "../runtime/usage.ts";
+import type { FlowEvent } from "../runtime/index.ts";
+import type { Usage } from "../runtime/index.ts";
 import {
 	fromSnapshot,
 	type JournalEntry,

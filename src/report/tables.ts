@@ -3,7 +3,7 @@
  * written, so the page and the file never disagree), and every visit in a folded table for the reader who
  * wants each one's cost.
  */
-import type { Usage } from "../runtime/usage.ts";
+import type { Usage } from "../runtime/index.ts";
 import type { JournalEntry, UsageFile } from "../runs/index.ts";
 import { clip, clock, cost, esc, ms, shown, tokens } from "./format.ts";
 import type { LifeSpan } from "./model.ts";

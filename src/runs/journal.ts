@@ -6,8 +6,8 @@
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { AskAnswer, EndedVisit } from "../flow/run/index.ts";
 import type { Value } from "../flow/types/index.ts";
-import type { FailureKind } from "../runtime/failure.ts";
-import type { Usage } from "../runtime/usage.ts";
+import type { FailureKind } from "../runtime/index.ts";
+import type { Usage } from "../runtime/index.ts";
 import { APPEND_NO_LINK } from "./files.ts";
 import { readEntry } from "./read-entry.ts";
 

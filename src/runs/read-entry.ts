@@ -6,7 +6,7 @@
  *   { type: "visit_end", ended: { ok: false, error: { kind: "gone", message: "…" } } }
  *     → { type: "visit_end", ended: { ok: false, error: { kind: "unknown", message: "…" } } }
  */
-import { readFailure, readFailureKind } from "../runtime/failure.ts";
+import { readFailure, readFailureKind } from "../runtime/index.ts";
 import type { JournalEntry } from "./journal.ts";
 
 /** One parsed journal line, its failures read onto today's kinds; every other field is left as written. */

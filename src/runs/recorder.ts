@@ -7,8 +7,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AskAnswer, AskCard, EndedVisit, RunRecorder } from "../flow/index.ts";
 import type { Value } from "../flow/types/index.ts";
-import type { FlowEvent } from "../runtime/events.ts";
-import type { Usage } from "../runtime/usage.ts";
+import type { FlowEvent } from "../runtime/index.ts";
+import type { Usage } from "../runtime/index.ts";
 import { appendNoLink } from "./files.ts";
 import type { JournalWriter } from "./journal.ts";
 

@@ -6,7 +6,7 @@
  */
 import type { EndedVisit, Replay } from "../flow/index.ts";
 import type { Value } from "../flow/types/index.ts";
-import { FAILURE_KIND_TABLE, FAILURE_KINDS, type FailureKind } from "../runtime/failure.ts";
+import { FAILURE_KIND_TABLE, FAILURE_KINDS, type FailureKind } from "../runtime/index.ts";
 import type { JournalEntry } from "./journal.ts";
 
 const WRITING = new Set(["write", "edit", "bash", "subagent"]);

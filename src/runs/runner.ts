@@ -20,9 +20,9 @@ import {
 	type Value,
 } from "../flow/index.ts";
 import { checkFlowText } from "../load/index.ts";
-import { fanOutEvents } from "../runtime/events.ts";
-import { flatFailure } from "../runtime/result.ts";
-import { emptyUsage } from "../runtime/usage.ts";
+import { fanOutEvents } from "../runtime/index.ts";
+import { flatFailure } from "../runtime/index.ts";
+import { emptyUsage } from "../runtime/index.ts";
 import { writeAtomic } from "./files.ts";
 import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
 import { acquireLock, type LockOutcome } from "./lock.ts";

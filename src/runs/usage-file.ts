@@ -3,8 +3,8 @@
  * visit repeated across lives is listed twice, because it was paid twice.
  */
 import { join } from "node:path";
-import type { Budget } from "../runtime/budget.ts";
-import { addUsage, emptyUsage, type Usage } from "../runtime/usage.ts";
+import type { Budget } from "../runtime/index.ts";
+import { addUsage, emptyUsage, type Usage } from "../runtime/index.ts";
 import { writeAtomic } from "./files.ts";
 import type { JournalEntry } from "./journal.ts";
 

@@ -7,7 +7,7 @@
  *   try { await pool.turn(coder, "write it"); await pool.turn(coder, "again, better"); }
  *   finally { await pool.closeAll(); }
  */
-import type { AgentDef } from "../agents/agent.ts";
+import type { AgentDef } from "../agents/index.ts";
 import { abortFailure } from "./abort.ts";
 import { budgetedSpawn } from "./budget.ts";
 import type { Failure } from "./failure.ts";

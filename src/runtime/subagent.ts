@@ -2,7 +2,7 @@
  * The port between the evaluator and pi. The evaluator and the combinators only ever see these types, so
  * they run offline against any implementation; `src/pi/` provides the real one.
  */
-import type { AgentDef } from "../agents/agent.ts";
+import type { AgentDef } from "../agents/index.ts";
 import type { TurnBudget } from "./budget.ts";
 import type { Result } from "./result.ts";
 import type { ToolSpec } from "./tool.ts";

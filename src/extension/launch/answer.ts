@@ -9,7 +9,7 @@
  *
  *   ok · .pi/runs/2026-09-23_20-06-33-explore · ↑12k ↓2.1k · 41.2s
  */
-import { formatUsage } from "../../runtime/usage.ts";
+import { formatUsage } from "../../runtime/index.ts";
 import type { Launched } from "./launch.ts";
 
 /** The answer's text and its last line. */

@@ -3,8 +3,8 @@
  * tools (subagents load no extensions), built one level deeper than its parent, so the depth travels with
  * the tool and the bound holds however the tree of delegations grows.
  */
-import type { Spawn, SpawnRequest } from "../../runtime/subagent.ts";
-import type { ToolSpec } from "../../runtime/tool.ts";
+import type { Spawn, SpawnRequest } from "../../runtime/index.ts";
+import type { ToolSpec } from "../../runtime/index.ts";
 
 /** The tool's name in agent files and in pi. */
 export const SUBAGENT_TOOL = "subagent";

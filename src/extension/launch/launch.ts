@@ -5,11 +5,11 @@
  * here, so they refuse, run and record alike.
  */
 import { createBashCheck, type FlowResult } from "../../flow/index.ts";
-import { stopReason } from "../../runtime/abort.ts";
-import { type EventSink, fanOutEvents } from "../../runtime/events.ts";
+import { stopReason } from "../../runtime/index.ts";
+import { type EventSink, fanOutEvents } from "../../runtime/index.ts";
 import { paneWatcher } from "../../panes/index.ts";
-import type { Spawn, SpawnRequest } from "../../runtime/subagent.ts";
-import type { ToolSpec } from "../../runtime/tool.ts";
+import type { Spawn, SpawnRequest } from "../../runtime/index.ts";
+import type { ToolSpec } from "../../runtime/index.ts";
 import { withChildTools } from "./child-tools.ts";
 import type { Prepared } from "./prepare.ts";
 import { readFileSync } from "node:fs";

@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { loadRoster, type Scope } from "../../agents/index.ts";
-import { chainRunOptions } from "../../chain/index.ts";
+import { chainRunOptions } from "../../launch/index.ts";
 import { type Fault, faultText, formatFault } from "../../faults/index.ts";
 import { judgeChain, readInput, readScriptFile as readScriptAt } from "../../launch/index.ts";
 import {
@@ -28,7 +28,7 @@ import {
 import { catalogueOptions, checkFlowFile } from "../../load/index.ts";
 import type { PiHost } from "../../pi/index.ts";
 import type { Script } from "../../script/index.ts";
-import type { TransportPolicy } from "../../runtime/transport.ts";
+import type { TransportPolicy } from "../../runtime/index.ts";
 import { hostFor } from "../host.ts";
 import { relativeTo, untrustedRefusal } from "../trust.ts";
 

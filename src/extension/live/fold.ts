@@ -3,9 +3,9 @@
  * passed in), so a test replays a run's events and gets the frame a person saw. Display is an observer:
  * nothing here can change the run.
  */
-import type { Budget } from "../../runtime/budget.ts";
-import type { FlowEvent } from "../../runtime/events.ts";
-import { addUsage, emptyUsage, type Usage } from "../../runtime/usage.ts";
+import type { Budget } from "../../runtime/index.ts";
+import type { FlowEvent } from "../../runtime/index.ts";
+import { addUsage, emptyUsage, type Usage } from "../../runtime/index.ts";
 
 /** One visit of a node (a loop or a map visits a node several times; each has its own row data). */
 export interface VisitState {

@@ -2,7 +2,7 @@
  * The small words of the live view and the tool's rows: a clock, token counts, a tool summary. Apart from
  * render.ts so the `subagent` tool's renderer can use them without loading the flow layer at pi's start.
  */
-import { formatTokens, type Usage } from "../../runtime/usage.ts";
+import { formatTokens, type Usage } from "../../runtime/index.ts";
 
 /** `12s`, `1m05s`, `1h02m`: a clock a person reads at a glance, whole seconds only. */
 export function clock(ms: number): string {

@@ -11,7 +11,7 @@
  *     ▸ answer · synthesiser · anthropic/claude-sonnet-4-5 · 5s · read
  */
 import { allNodes, childrenOf, type CheckedFlow, type FlowNode } from "../../flow/index.ts";
-import { addUsage, emptyUsage, formatTokens } from "../../runtime/usage.ts";
+import { addUsage, emptyUsage, formatTokens } from "../../runtime/index.ts";
 import type { LiveState, TurnState, VisitState } from "./fold.ts";
 import { clock, summariseTools, tokens } from "./format.ts";
 

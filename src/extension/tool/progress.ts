@@ -4,9 +4,9 @@
  * workflow events for agents, tasks and chains; a flow's events for flows), so the call, its partial
  * updates and its result draw alike whatever the mode.
  */
-import type { FlowEvent } from "../../runtime/events.ts";
-import { addUsage, emptyUsage, type Usage } from "../../runtime/usage.ts";
-import type { WorkflowEvent } from "../../runtime/workflow-events.ts";
+import type { FlowEvent } from "../../runtime/index.ts";
+import { addUsage, emptyUsage, type Usage } from "../../runtime/index.ts";
+import type { WorkflowEvent } from "../../runtime/index.ts";
 
 /** One subagent turn, as the person follows it. */
 export interface ProgressRow {

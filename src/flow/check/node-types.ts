@@ -2,7 +2,7 @@
  * What each node kind leaves behind, as types: the checker reads addresses and conditions against these,
  * and the evaluator produces values of exactly these shapes.
  */
-import { FAILURE_KINDS } from "../../runtime/failure.ts";
+import { FAILURE_KINDS } from "../../runtime/index.ts";
 import type { AskNode } from "../ast.ts";
 import {
 	BOOLEAN,

@@ -15,8 +15,8 @@ import type { Bound, CheckedFlow } from "../check/index.ts";
 import type { Scope } from "../check/scope.ts";
 import type { Walk } from "../check/walk.ts";
 import type { JsonSchemaDoc } from "./keys.ts";
-import type { NodeContext } from "../render/plan-node.ts";
-import type { PlanNodeRow } from "../render/plan.ts";
+import type { NodeContext } from "../render/index.ts";
+import type { PlanNodeRow } from "../render/index.ts";
 import type { Type } from "../types/index.ts";
 
 /** A kind key as written (`agent`, or its twin `agent-from`) and the schema of its value. */

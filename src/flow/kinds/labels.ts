@@ -5,8 +5,8 @@
 import type { AgentDef } from "../../agents/index.ts";
 import type { FlowNode, Join } from "../ast.ts";
 import { turnTimeout } from "../check/bounds.ts";
-import type { NodeContext } from "../render/plan-node.ts";
-import type { PlanNodeRow } from "../render/plan.ts";
+import type { NodeContext } from "../render/index.ts";
+import type { PlanNodeRow } from "../render/index.ts";
 
 /** `all`, `any`, `2 of the branches`. */
 export function joinText(j: Join): string {

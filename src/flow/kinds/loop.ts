@@ -7,7 +7,7 @@ import { ownId, readBody } from "../build/blocks.ts";
 import type { Entry } from "../build/context.ts";
 import { base, type NodeInput } from "../build/node.ts";
 import { checkLoop } from "../check/blocks.ts";
-import { blockFacts } from "../render/phrases.ts";
+import { blockFacts } from "../render/index.ts";
 import type { KindModule } from "./kind.ts";
 import { address, KEY, ref } from "./keys.ts";
 

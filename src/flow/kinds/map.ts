@@ -9,7 +9,7 @@ import { blockOptions, ownId, readBody } from "../build/blocks.ts";
 import { type Entry, seqItems } from "../build/context.ts";
 import { base, type NodeInput } from "../build/node.ts";
 import { checkMap } from "../check/blocks.ts";
-import { blockFacts, plural } from "../render/phrases.ts";
+import { blockFacts, plural } from "../render/index.ts";
 import type { KindModule } from "./kind.ts";
 import { address, KEY, whole } from "./keys.ts";
 import { joinText } from "./labels.ts";

@@ -8,7 +8,7 @@ import type { Entry } from "../build/context.ts";
 import { base, type NodeInput, readSequence } from "../build/node.ts";
 import { ID_PATTERN } from "../build/words.ts";
 import { checkParallel } from "../check/blocks.ts";
-import { blockFacts } from "../render/phrases.ts";
+import { blockFacts } from "../render/index.ts";
 import type { KindModule } from "./kind.ts";
 import { KEY, ref } from "./keys.ts";
 import { joinText } from "./labels.ts";

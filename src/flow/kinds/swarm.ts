@@ -12,7 +12,7 @@ import { describe } from "../build/yaml-nodes.ts";
 import { turnTimeout } from "../check/bounds.ts";
 import { checkSwarm } from "../check/leaves.ts";
 import { SWARM_TYPE } from "../check/node-types.ts";
-import { blockFacts } from "../render/phrases.ts";
+import { blockFacts } from "../render/index.ts";
 import type { KindModule } from "./kind.ts";
 import { address, KEY, ref, whole } from "./keys.ts";
 import { timeoutOf } from "./labels.ts";

@@ -17,3 +17,5 @@ export { boundText } from "./phrases.ts";
 export { inFlightOf, overshootText } from "./overshoot.ts";
 export { boundsUnder } from "./run-bounds.ts";
 export { showPlan } from "./show-plan.ts";
+export { blockFacts, plural } from "./phrases.ts";
+export type { NodeContext } from "./plan-node.ts";

@@ -3,7 +3,7 @@
  * (an agent turn, a swarm, a check, a question, a commit) that is not where the run's own failure started
  * and not a stop (a run stop, a fail-fast cut, a spent budget, a blocker) was absorbed by a node above it.
  */
-import { FAILURE_KIND_TABLE, type FailureKind } from "../../runtime/failure.ts";
+import { FAILURE_KIND_TABLE, type FailureKind } from "../../runtime/index.ts";
 import type { VisitOutcome } from "./run.ts";
 
 /** How many visits were absorbed, by kind, and which. */

@@ -5,12 +5,12 @@
  */
 import type { AgentDef, Skill } from "../../agents/index.ts";
 import { dirname, join } from "node:path";
-import { formatDuration } from "../../runtime/duration.ts";
-import { FAILURE_KIND_TABLE, type Failure, type FailureKind } from "../../runtime/failure.ts";
-import type { Result } from "../../runtime/result.ts";
-import type { Subagent } from "../../runtime/subagent.ts";
-import type { ToolSpec } from "../../runtime/tool.ts";
-import type { TransportPolicy } from "../../runtime/transport.ts";
+import { formatDuration } from "../../runtime/index.ts";
+import { FAILURE_KIND_TABLE, type Failure, type FailureKind } from "../../runtime/index.ts";
+import type { Result } from "../../runtime/index.ts";
+import type { Subagent } from "../../runtime/index.ts";
+import type { ToolSpec } from "../../runtime/index.ts";
+import type { TransportPolicy } from "../../runtime/index.ts";
 import { type AgentNode, allNodes } from "../ast.ts";
 import type { Value } from "../types/index.ts";
 import { DEFAULT_CONTINUATIONS, turnTimeout } from "../check/index.ts";

@@ -4,7 +4,7 @@
  * a loop repeats its body until its condition holds, `give-up` holds, or `max` is reached. Each body
  * visit gets its own frame and memory scope, closed when the visit ends.
  */
-import { mapConcurrent } from "../../runtime/concurrent.ts";
+import { mapConcurrent } from "../../runtime/index.ts";
 import type { ChoiceNode, LoopNode, MapNode, ParallelNode } from "../ast.ts";
 import type { Value } from "../types/index.ts";
 import { stopKind } from "./agent.ts";

@@ -7,4 +7,4 @@ export {
 	budgetedSpawn,
 	LAND_THE_PLANE,
 	type TurnBudget,
-} from "../../runtime/budget.ts";
+} from "../../runtime/index.ts";

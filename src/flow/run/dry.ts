@@ -4,9 +4,9 @@
  * `submit` tool, so it is validated like a real answer); checks pass without running, git is not run,
  * `diff` reads as "", copies land, questions take their default (or the first option).
  */
-import { emptyUsage } from "../../runtime/usage.ts";
-import type { Spawn, Subagent } from "../../runtime/subagent.ts";
-import type { ToolSpec } from "../../runtime/tool.ts";
+import { emptyUsage } from "../../runtime/index.ts";
+import type { Spawn, Subagent } from "../../runtime/index.ts";
+import type { ToolSpec } from "../../runtime/index.ts";
 import { fillTemplate, type Script, stepsFor } from "../../script/index.ts";
 import type { AskPort } from "./ask.ts";
 import type { CheckPort, GitPort } from "./ports/index.ts";

@@ -16,7 +16,7 @@ import {
 	handoffAsContext,
 	renderHandoff,
 } from "../../handoff/index.ts";
-import type { ToolSpec } from "../../runtime/tool.ts";
+import type { ToolSpec } from "../../runtime/index.ts";
 import type { Value } from "../types/index.ts";
 
 /** What a turn's handoff tools captured. */

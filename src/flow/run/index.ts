@@ -27,3 +27,5 @@ export {
 } from "./budget-in-force.ts";
 export { type EndedVisit, endedOf, NO_RECORD, type Replay, type RunRecorder } from "./record.ts";
 export { DRY_ASK, DRY_CHECK, dryGit, drySpawn } from "./dry.ts";
+export { checkpointTool, continuationPrompt, finishTool, handedOff, type HandoffCapture } from "./handoff-tools.ts";
+export { focusOf } from "./world.ts";

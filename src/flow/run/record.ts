@@ -3,8 +3,8 @@
  * (a visit starts, ends, freezes a list, carries a value, asks a question, calls a tool) and never
  * depends on where they go: no journal at all, a file, or an array in a test.
  */
-import type { Failure } from "../../runtime/failure.ts";
-import type { Usage } from "../../runtime/usage.ts";
+import type { Failure } from "../../runtime/index.ts";
+import type { Usage } from "../../runtime/index.ts";
 import type { Value } from "../types/index.ts";
 import type { AskAnswer, AskCard } from "./ask.ts";
 import type { Obligation, VerdictEffect } from "./ledger.ts";

@@ -6,9 +6,9 @@
  *   input:  CheckedFlow explore, input "what is this?", { spawn, models, cwd }
  *   output: { ok: true, output: "<answer>", visits: [...], usage }
  */
-import type { FailureKind } from "../../runtime/failure.ts";
-import type { EventSink, FlowEvent } from "../../runtime/events.ts";
-import { addUsage, emptyUsage, type Usage } from "../../runtime/usage.ts";
+import type { FailureKind } from "../../runtime/index.ts";
+import type { EventSink, FlowEvent } from "../../runtime/index.ts";
+import { addUsage, emptyUsage, type Usage } from "../../runtime/index.ts";
 import type { CheckedFlow } from "../check/index.ts";
 import type { Value } from "../types/index.ts";
 import { rootMemory } from "./agent.ts";

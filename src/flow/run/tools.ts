@@ -3,7 +3,7 @@
  * node's type (a wrong value goes back to the model, which may call again); a review arrives only through
  * `verdict`, which applies the ledger's rules. Prose is never parsed for an answer.
  */
-import type { ToolSpec } from "../../runtime/tool.ts";
+import type { ToolSpec } from "../../runtime/index.ts";
 import { matches, sampleValue, type Type, typeToJsonSchema, typeToString, type Value } from "../types/index.ts";
 import type { HandoffCapture } from "./handoff-tools.ts";
 import type { Ledger, VerdictEffect } from "./ledger.ts";

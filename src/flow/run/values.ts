@@ -4,7 +4,7 @@
  * resolved each address to (`CheckedFlow.resolutions`) and fetches that value from the frames. A read of a
  * failed node or an absent field is an error value, never a silent `false` or empty string.
  */
-import type { Failure } from "../../runtime/failure.ts";
+import type { Failure } from "../../runtime/index.ts";
 import type { CheckedFlow } from "../check/index.ts";
 import type { AddressExpr } from "../syntax/index.ts";
 import type { Value } from "../types/index.ts";

@@ -3,8 +3,8 @@
  * travels up as `child` (naming the inner visit), unless `on-fail: continue` stops it at the node. A stop
  * of the run and a fail-fast cut are never absorbed. Every visit is announced at its start and end.
  */
-import { FAILURE_KIND_TABLE, type Failure, failureText } from "../../runtime/failure.ts";
-import { addUsage, emptyUsage } from "../../runtime/usage.ts";
+import { FAILURE_KIND_TABLE, type Failure, failureText } from "../../runtime/index.ts";
+import { addUsage, emptyUsage } from "../../runtime/index.ts";
 import type { FlowNode } from "../ast.ts";
 import type { Value } from "../types/index.ts";
 import { findLedger } from "./agent.ts";

@@ -4,9 +4,9 @@
  * walk reads it and never reaches past it.
  */
 import type { HandoffPolicy } from "../../handoff/index.ts";
-import type { EventSink, FlowEvent } from "../../runtime/events.ts";
-import type { Spawn } from "../../runtime/subagent.ts";
-import type { Usage } from "../../runtime/usage.ts";
+import type { EventSink, FlowEvent } from "../../runtime/index.ts";
+import type { Spawn } from "../../runtime/index.ts";
+import type { Usage } from "../../runtime/index.ts";
 import type { CheckedFlow } from "../check/index.ts";
 import type { Value } from "../types/index.ts";
 import type { AskPort } from "./ask.ts";

@@ -151,4 +151,4 @@ export function readDuration(text: string, at: SourceAt): Parsed<number> {
 	return { faults: [fault("duration-invalid", at.file, range, at.path, problem.message, details)] };
 }
 
-export { formatDuration } from "../../runtime/duration.ts";
+export { formatDuration } from "../../runtime/index.ts";

@@ -7,7 +7,7 @@
  *   readTransportFlags("3", "30s") → { ok: true, value: { attempts: 3, totalWaitMs: 30000 } }
  *   readTransportFlags("0")        → { ok: false, error: "--retries takes a whole number of tries above 0, not `0`" }
  */
-import type { TransportPolicy } from "../../runtime/transport.ts";
+import type { TransportPolicy } from "../../runtime/index.ts";
 import { parseDuration } from "./duration.ts";
 
 /** The flags' values as typed (undefined: not given); no value given is no override. */

@@ -11,10 +11,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { abortFailure } from "../../../runtime/abort.ts";
-import type { Failure } from "../../../runtime/failure.ts";
-import { formatDuration } from "../../../runtime/duration.ts";
-import { type LongTimer, longTimeout } from "../../../runtime/timer.ts";
+import { abortFailure } from "../../../runtime/index.ts";
+import type { Failure } from "../../../runtime/index.ts";
+import { formatDuration } from "../../../runtime/index.ts";
+import { type LongTimer, longTimeout } from "../../../runtime/index.ts";
 import { ByteTail } from "./cut.ts";
 
 /** How much of a check's output a report keeps: the end, where failures are summed up. */

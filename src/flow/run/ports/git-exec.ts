@@ -7,7 +7,7 @@ import { type ExecFileException, execFile } from "node:child_process";
 import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Failure } from "../../../runtime/failure.ts";
+import type { Failure } from "../../../runtime/index.ts";
 
 /**
  * Why git could not do what was asked, as every port call that can fail answers it: a run's failure

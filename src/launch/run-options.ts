@@ -4,8 +4,7 @@
  * `--max-history`). Every flag is applied somewhere; none is parsed and dropped.
  */
 import { type Budget, budgetInForce, type CheckedFlow, type RunPlugin } from "../flow/index.ts";
-import { chainHandoffs } from "./handoffs.ts";
-import { parseChain } from "./parse.ts";
+import { chainHandoffs, parseChain } from "../chain/index.ts";
 
 /** Run options for a flow written as a chain; empty for any other flow. */
 export function chainRunOptions(

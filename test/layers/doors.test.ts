@@ -1,0 +1,66 @@
+/**
+ * A folder is a unit: what the rest of the tree may use of it is what its `index.ts` exports (issue 15's
+ * "a door for every folder that is imported from outside"). A deep import from outside couples the
+ * importer to a file layout the folder is free to change, and hides from a reader what the folder offers.
+ * Imports from inside a folder's own subtree (a child reaching its parent's files) stay direct: routing them
+ * through the door would make the door import itself. `src/flow` has two doors: `check-only.ts` for the
+ * language, and `index.ts`, which adds the evaluator (a static judgement must not load it).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join, normalize, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const src = join(import.meta.dirname, "../../src");
+
+function sources(dir: string): string[] {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+		e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+	);
+}
+
+/**
+ * The kind modules stand across the stages (docs/architecture.md, "Adding a node kind"): the builder and the
+ * checker load the registry, and each kind module calls back into their helpers. Through the doors, that
+ * cycle would read bindings before they exist, so a kind module imports those helpers' files directly.
+ */
+const KIND_HELPERS = /^flow\/kinds\/[^/]+\.ts$/;
+
+/** Relative specifiers a file imports or re-exports, type-only ones included. */
+function relativeSpecifiers(text: string): string[] {
+	return [...text.matchAll(/\bfrom\s*["'](\.[^"']+)["']/g)].map((m) => m[1]);
+}
+
+/** Each import that reaches a file of another folder from outside that folder, past its door. */
+function deepImports(files: Array<[file: string, text: string]>): string[] {
+	const found: string[] = [];
+	for (const [file, text] of files) {
+		for (const spec of relativeSpecifiers(text)) {
+			const target = normalize(join(dirname(file), spec));
+			const folder = dirname(target);
+			if (basename(target) === "index.ts" || folder === src) continue;
+			if (relative(src, target) === join("flow", "check-only.ts")) continue;
+			if (KIND_HELPERS.test(relative(src, file)) && /^flow\/(build|check)$/.test(relative(src, folder))) continue;
+			if (!relative(folder, dirname(file)).startsWith("..")) continue;
+			found.push(`${relative(src, file)} imports ${relative(src, target)}`);
+		}
+	}
+	return found;
+}
+
+describe("folder doors", () => {
+	it("no file imports another folder's files past its index.ts", () => {
+		expect(deepImports(sources(src).map((f) => [f, readFileSync(f, "utf8")]))).toEqual([]);
+	});
+
+	it("tells a deep import from a door, a folder-mate and a child reaching its parent", () => {
+		const files: Array<[string, string]> = [
+			[join(src, "cli/a.ts"), 'import { addUsage } from "../runtime/usage.ts";'],
+			[join(src, "cli/b.ts"), 'import type { Usage } from "../runtime/index.ts";'],
+			[join(src, "cli/c.ts"), 'import { a } from "./a.ts";'],
+			[join(src, "flow/check/d.ts"), 'import { loadFlow } from "../load.ts";'],
+			[join(src, "lsp/e.ts"), 'import { checkFlow } from "../flow/check-only.ts";'],
+			[join(src, "flow/kinds/f.ts"), 'import { readList } from "../build/read.ts";'],
+		];
+		expect(deepImports(files)).toEqual(["cli/a.ts imports runtime/usage.ts"]);
+	});
+});
