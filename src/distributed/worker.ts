@@ -107,7 +107,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 		started = false;
 		throw error;
 	});
-	const store = new RunStore(options.url, 16);
+	// A lost connection is retried (bounded) and said in the worker's log; DBOS retries its own queries itself.
+	const store = new RunStore(options.url, 16, { log });
 	let client: DBOSClient | undefined;
 	const timers: NodeJS.Timeout[] = [];
 	try {

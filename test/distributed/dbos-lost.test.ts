@@ -1,0 +1,178 @@
+/**
+ * A worker that loses its database connections in the middle of a map (the server terminates them, as an
+ * administrator's `pg_terminate_backend`, a failover or a proxy's reset does): it says so, naming the
+ * database and what to check, with no password in anything it prints; it reconnects and goes on; every
+ * item's visit ends ok and is recorded exactly once; the run completes. Real Postgres, real `pi-flows worker`
+ * processes, the run followed by `pi-flows run --backend dbos`, as in dbos-backend.test.ts.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { RunStore } from "../../src/distributed/store.ts";
+import type { JournalEntry } from "../../src/runs/journal.ts";
+import { cliChild } from "../helpers/kill.ts";
+import { describePostgres } from "../helpers/postgres.ts";
+import { agentFile, type TempProject, tempProject } from "../helpers/project.ts";
+import { flowOf } from "../helpers/run.ts";
+
+const ITEMS = 10;
+/** The victim's password: searched for in everything every process printed. */
+const CANARY = "canary-Pw-5f3e1d9c";
+const VICTIM_ROLE = "victim_worker";
+
+const FAN = flowOf(
+	"fan",
+	`  - id: items
+    map: [${Array.from({ length: ITEMS }, (_, i) => `item-${i + 1}`).join(", ")}]
+    concurrency: 4
+    do:
+      - id: work
+        agent: helper
+        reads: [item]
+  - id: sum
+    agent: helper
+    reads: [items]
+`,
+	{ work: "Work on the item under `item`.", sum: "Sum up what the items under `items` say." },
+);
+
+const SCRIPT = `turns:
+  work:
+    - say: "done with {{section:item|lines:1}}"
+      delay: 700
+  sum:
+    - say: "all done: {{section:items|lines:2}}"
+`;
+
+interface WorkerProcess {
+	child: ChildProcess;
+	executor: Promise<string>;
+	log(): string;
+}
+
+const workers: WorkerProcess[] = [];
+
+function startWorker(project: TempProject, url: string): WorkerProcess {
+	const child = spawn(
+		process.execPath,
+		[join(PACKAGE_ROOT, "bin/pi-flows.js"), "worker", "--project", "--slots", "2", "--dead-after-ms", "4000"],
+		{ cwd: project.cwd, env: { ...project.env, PI_FLOWS_DATABASE_URL: url }, stdio: ["ignore", "pipe", "pipe"] },
+	);
+	let out = "";
+	let err = "";
+	child.stderr?.on("data", (d) => {
+		err += d;
+	});
+	const executor = new Promise<string>((resolve, reject) => {
+		child.stdout?.on("data", (d) => {
+			out += d;
+			const m = /^worker (\S+) on /m.exec(out);
+			if (m) resolve(m[1] as string);
+		});
+		child.once("exit", (code) => reject(new Error(`the worker exited (${code}) before joining:\n${err}`)));
+	});
+	const w = { child, executor, log: () => `${out}\n${err}` };
+	workers.push(w);
+	return w;
+}
+
+afterEach(async () => {
+	for (const w of workers.splice(0)) {
+		if (w.child.exitCode === null && w.child.signalCode === null) {
+			const gone = new Promise((r) => w.child.once("exit", r));
+			w.child.kill("SIGTERM");
+			await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
+			if (w.child.exitCode === null) w.child.kill("SIGKILL");
+		}
+	}
+});
+
+describePostgres("a worker that loses its database connection mid-visit", (pg) => {
+	let project: TempProject;
+	beforeAll(() => {
+		project = tempProject();
+		project.write(".pi/agents/helper.md", agentFile("helper", "read"));
+		project.write(".pi/flows/fan.md", FAN);
+		project.write("slow.yaml", SCRIPT);
+	});
+	afterAll(() => project?.cleanup());
+
+	it("says so without its password, reconnects, and every item is recorded exactly once", async () => {
+		const url = await pg().database();
+		await pg().sql(`CREATE ROLE ${VICTIM_ROLE} LOGIN SUPERUSER PASSWORD '${CANARY}'`);
+		const victimUrl = url.replace(/\/\/[^@]*@/, `//${VICTIM_ROLE}:${CANARY}@`);
+		const b = startWorker(project, url);
+		const survivor = await b.executor;
+		const a = startWorker(project, victimUrl);
+		const victim = await a.executor;
+		const store = new RunStore(url, 2);
+		try {
+			const client = cliChild(project, [
+				"run",
+				"fan",
+				"go",
+				"--script",
+				"slow.yaml",
+				"--project",
+				"--backend",
+				"dbos",
+				"--database",
+				url,
+			]);
+			const rows = async () =>
+				(
+					await store.pool.query<{ path: string; type: string; executor: string; entry: JournalEntry }>(
+						"SELECT path, type, executor, entry FROM pi_flows.journal ORDER BY seq",
+					)
+				).rows;
+			const itemWork = (p: string) => /^items\[\d+\]\/work$/.test(p);
+			// Cut every connection of the victim while it has an item's turn in flight and some items have ended.
+			let cuts = 0;
+			for (const started = Date.now(); !cuts; ) {
+				if (Date.now() - started > 90_000) throw new Error(`no moment to cut:\n${a.log()}\n${b.log()}`);
+				const r = await rows();
+				const ended = new Set(r.filter((x) => x.type === "visit_end" && itemWork(x.path)).map((x) => x.path));
+				const inFlight = r.filter(
+					(x) => x.type === "visit_start" && x.executor === victim && itemWork(x.path) && !ended.has(x.path),
+				);
+				if (ended.size >= 2 && inFlight.length) {
+					// Twice, a little apart: the pool's fresh connections are cut too, as in a flapping network.
+					for (let i = 0; i < 2; i++) {
+						const out = await pg().sql(
+							`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = '${VICTIM_ROLE}'`,
+						);
+						cuts += Number(/\d+/.exec(out)?.[0] ?? 0);
+						await new Promise((res) => setTimeout(res, 300));
+					}
+					expect(cuts, "the victim had connections to cut").toBeGreaterThan(0);
+				} else await new Promise((res) => setTimeout(res, 20));
+			}
+			const done = await client;
+			expect(done.status, `${done.stderr}\n--- victim:\n${a.log()}\n--- survivor:\n${b.log()}`).toBe(0);
+			expect(done.stdout).toContain("all done");
+			const id = (await store.runs())[0]?.id as string;
+			expect((await store.run(id))?.status).toBe("ok");
+			// Every item's visit ended ok, and its end was recorded exactly once.
+			const counts = await store.endCounts(id);
+			for (let i = 1; i <= ITEMS; i++) expect(counts.get(`items[${i}]/work`), `items[${i}]/work`).toBe(1);
+			expect(counts.get("items")).toBe(1);
+			expect(counts.get("sum")).toBe(1);
+			for (const e of (await rows()).filter((x) => x.type === "visit_end"))
+				expect(e.entry.type === "visit_end" && e.entry.ended.ok, e.path).toBe(true);
+			// The victim said what happened, naming the database and what to check, and carried on.
+			const said = a.log();
+			expect(said).toMatch(/connection to the database at .*127\.0\.0\.1.* was lost/);
+			expect(said).toMatch(/retrying|reconnect/i);
+			expect(a.child.exitCode, said).toBeNull();
+			// No password in anything any process printed.
+			for (const text of [said, b.log(), done.stdout, done.stderr]) {
+				expect(text).not.toContain(CANARY);
+				expect(text).not.toContain(pg().password);
+			}
+			console.log(`cut ${cuts} connection(s) of ${victim}; survivor ${survivor}`);
+		} finally {
+			await store.close();
+		}
+	}, 240_000);
+});
