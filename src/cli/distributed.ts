@@ -80,7 +80,8 @@ async function clientStore(args: Args, io: Io) {
 	const url = ready.value.db.target.url;
 	await ready.value.db.close();
 	const { RunStore } = await import("../distributed/store.ts");
-	return { store: new RunStore(url, 2), url, d };
+	// A connection lost while following a run is retried (bounded) and said, as a worker's is.
+	return { store: new RunStore(url, 2, { log: (line) => io.stderr(`pi-flows: ${line}`) }), url, d };
 }
 
 /** `pi-flows runs --database URL`: the database's runs, newest first. */

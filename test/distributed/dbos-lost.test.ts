@@ -9,6 +9,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { DatabaseFault } from "../../src/distributed/database.ts";
+import { rememberSecret } from "../../src/distributed/redact.ts";
+import { migrateDatabase } from "../../src/distributed/worker.ts";
 import { RunStore } from "../../src/distributed/store.ts";
 import type { JournalEntry } from "../../src/runs/journal.ts";
 import { cliChild } from "../helpers/kill.ts";
@@ -162,7 +165,7 @@ describePostgres("a worker that loses its database connection mid-visit", (pg) =
 				expect(e.entry.type === "visit_end" && e.entry.ended.ok, e.path).toBe(true);
 			// The victim said what happened, naming the database and what to check, and carried on.
 			const said = a.log();
-			expect(said).toMatch(/connection to the database at .*127\.0\.0\.1.* was lost/);
+			expect(said).toMatch(/database-lost: the connection to the database at 127\.0\.0\.1:\d+\/\w+ was lost/);
 			expect(said).toMatch(/retrying|reconnect/i);
 			expect(a.child.exitCode, said).toBeNull();
 			// No password in anything any process printed.
@@ -175,4 +178,97 @@ describePostgres("a worker that loses its database connection mid-visit", (pg) =
 			await store.close();
 		}
 	}, 240_000);
+	it("a Postgres restart mid-map: workers and the following client reconnect, nothing recorded twice", async () => {
+		const url = await pg().database();
+		const a = startWorker(project, url);
+		await a.executor;
+		const b = startWorker(project, url);
+		await b.executor;
+		const store = new RunStore(url, 2);
+		try {
+			const client = cliChild(project, [
+				"run",
+				"fan",
+				"go",
+				"--script",
+				"slow.yaml",
+				"--project",
+				"--backend",
+				"dbos",
+				"--database",
+				url,
+			]);
+			for (const started = Date.now(); ; ) {
+				if (Date.now() - started > 90_000) throw new Error(`the map never got going:\n${a.log()}\n${b.log()}`);
+				const r = await store.query<{ n: number }>(
+					"SELECT count(*)::int AS n FROM pi_flows.journal WHERE type = 'visit_end' AND path LIKE 'items[%]/work'",
+				);
+				if ((r.rows[0]?.n ?? 0) >= 2) break;
+				await new Promise((res) => setTimeout(res, 20));
+			}
+			// Every connection of every process drops, and for the restart's length none is accepted.
+			await pg().restart();
+			const done = await client;
+			expect(done.status, `${done.stderr}\n--- a:\n${a.log()}\n--- b:\n${b.log()}`).toBe(0);
+			expect(done.stdout).toContain("all done");
+			const id = (await store.runs())[0]?.id as string;
+			const counts = await store.endCounts(id);
+			for (let i = 1; i <= ITEMS; i++) expect(counts.get(`items[${i}]/work`), `items[${i}]/work`).toBe(1);
+			expect(counts.get("sum")).toBe(1);
+			for (const w of [a, b]) expect(w.child.exitCode, w.log()).toBeNull();
+			for (const text of [a.log(), b.log(), done.stdout, done.stderr]) expect(text).not.toContain(pg().password);
+		} finally {
+			await store.close();
+		}
+	}, 240_000);
+
+	it("the store retries a query whose connection was cut, and says so", async () => {
+		const url = await pg().database();
+		await migrateDatabase(url);
+		const lines: string[] = [];
+		const store = new RunStore(url, 2, { log: (line) => lines.push(line) });
+		try {
+			const slow = store.query("SELECT pg_sleep(1.5) AS slept");
+			for (let cut = 0; !cut; ) {
+				const out = await pg().sql(
+					"SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(1.5)%'",
+				);
+				cut = Number(/\d+/.exec(out)?.[0] ?? 0);
+				if (!cut) await new Promise((res) => setTimeout(res, 20));
+			}
+			const r = await slow;
+			expect(r.rows).toHaveLength(1);
+			expect(lines.join("\n")).toMatch(/database-lost: the connection to the database at .+ was lost/);
+			expect(lines.join("\n")).toMatch(/retrying in \d+ ms, attempt 2/);
+			expect(lines.join("\n")).toContain("check the server's log and the network");
+		} finally {
+			await store.close();
+		}
+	}, 60_000);
+
+	it("a connection lost for longer than the bound fails with database-lost, no password in it", async () => {
+		const url = await pg().database();
+		await migrateDatabase(url);
+		rememberSecret(pg().password);
+		const lines: string[] = [];
+		const store = new RunStore(url, 2, { log: (line) => lines.push(line), retryForMs: 1500 });
+		try {
+			await store.runs();
+			await pg().halt();
+			const error = await store.runs().then(
+				() => undefined,
+				(e: unknown) => e,
+			);
+			expect(error).toBeInstanceOf(DatabaseFault);
+			const fault = error as DatabaseFault;
+			expect(fault.code).toBe("database-lost");
+			expect(fault.message).toContain("127.0.0.1");
+			expect(lines.at(-1)).toMatch(/gave up after \d+ attempts/);
+			for (const text of [fault.message, fault.hint, String(fault.stack), ...lines])
+				expect(text).not.toContain(pg().password);
+		} finally {
+			await pg().start();
+			await store.close();
+		}
+	}, 60_000);
 });
