@@ -48,6 +48,20 @@ const SCRIPT = `turns:
     - say: "all done: {{section:items|lines:2}}"
 `;
 
+/**
+ * The same, with a second answer for each item's turn: a turn whose record could not be kept runs again
+ * (at-least-once turns), on the same pi host when its map's coordinator takes the item back, and the
+ * scripted model counts a visit's requests per host as a provider's session would.
+ */
+const TWICE = `turns:
+  work:
+    - say: "done with {{section:item|lines:1}}"
+      delay: 700
+    - say: "done with {{section:item|lines:1}}"
+  sum:
+    - say: "all done: {{section:items|lines:2}}"
+`;
+
 interface WorkerProcess {
 	child: ChildProcess;
 	executor: Promise<string>;
@@ -56,10 +70,10 @@ interface WorkerProcess {
 
 const workers: WorkerProcess[] = [];
 
-function startWorker(project: TempProject, url: string): WorkerProcess {
+function startWorker(project: TempProject, url: string, extra: string[] = []): WorkerProcess {
 	const child = spawn(
 		process.execPath,
-		[join(PACKAGE_ROOT, "bin/pi-flows.js"), "worker", "--project", "--slots", "2", "--dead-after-ms", "4000"],
+		[join(PACKAGE_ROOT, "bin/pi-flows.js"), "worker", "--project", "--slots", "2", "--dead-after-ms", "4000", ...extra],
 		{ cwd: project.cwd, env: { ...project.env, PI_FLOWS_DATABASE_URL: url }, stdio: ["ignore", "pipe", "pipe"] },
 	);
 	let out = "";
@@ -98,6 +112,7 @@ describePostgres("a worker that loses its database connection mid-visit", (pg) =
 		project.write(".pi/agents/helper.md", agentFile("helper", "read"));
 		project.write(".pi/flows/fan.md", FAN);
 		project.write("slow.yaml", SCRIPT);
+		project.write("twice.yaml", TWICE);
 	});
 	afterAll(() => project?.cleanup());
 
@@ -216,6 +231,67 @@ describePostgres("a worker that loses its database connection mid-visit", (pg) =
 			for (let i = 1; i <= ITEMS; i++) expect(counts.get(`items[${i}]/work`), `items[${i}]/work`).toBe(1);
 			expect(counts.get("sum")).toBe(1);
 			for (const w of [a, b]) expect(w.child.exitCode, w.log()).toBeNull();
+			for (const text of [a.log(), b.log(), done.stdout, done.stderr]) expect(text).not.toContain(pg().password);
+		} finally {
+			await store.close();
+		}
+	}, 240_000);
+
+	it("a database gone past the workers' bound: the writes fail clearly, and the run still ends recorded once", async () => {
+		const url = await pg().database();
+		const a = startWorker(project, url, ["--retry-for-ms", "1000"]);
+		await a.executor;
+		const b = startWorker(project, url, ["--retry-for-ms", "1000"]);
+		await b.executor;
+		const store = new RunStore(url, 2);
+		try {
+			const client = cliChild(project, [
+				"run",
+				"fan",
+				"go",
+				"--script",
+				"twice.yaml",
+				"--project",
+				"--backend",
+				"dbos",
+				"--database",
+				url,
+			]);
+			for (const started = Date.now(); ; ) {
+				if (Date.now() - started > 90_000) throw new Error(`the map never got going:\n${a.log()}\n${b.log()}`);
+				const r = await store.query<{ n: number }>(
+					"SELECT count(*)::int AS n FROM pi_flows.journal WHERE type = 'visit_end' AND path LIKE 'items[%]/work'",
+				);
+				if ((r.rows[0]?.n ?? 0) >= 2) break;
+				await new Promise((res) => setTimeout(res, 20));
+			}
+			// Down for three times the workers' bound: every write in flight gives up.
+			await pg().halt();
+			await new Promise((res) => setTimeout(res, 3000));
+			await pg().start();
+			const done = await client;
+			const logs = `${done.stderr}\n--- a:\n${a.log()}\n--- b:\n${b.log()}`;
+			const id = (await store.runs())[0]?.id as string;
+			if (done.status !== 0) {
+				// The run could not go on: it says why, and a resume completes it.
+				expect(done.stderr, logs).toMatch(/database/);
+				const resumed = await cliChild(project, ["resume", id, "--database", url]);
+				expect(resumed.status, `${resumed.stderr}\n${logs}`).toBe(0);
+				expect(resumed.stdout).toContain("all done");
+			} else expect(done.stdout).toContain("all done");
+			console.log(`past the bound: the first life ${done.status === 0 ? "completed" : "failed, a resume completed"}`);
+			expect(`${a.log()}${b.log()}`).toMatch(/database-lost: .*gave up after \d+ attempts/);
+			// Each visit has one standing end, ok; a life that failed may have left failed ends of its own before it.
+			const finals = await store.query<{ path: string; n: number; ok: number }>(
+				`SELECT path, count(*)::int AS n, count(*) FILTER (WHERE (entry->'ended'->>'ok')::boolean)::int AS ok
+				 FROM pi_flows.journal WHERE run_id = $1 AND type = 'visit_end' AND final GROUP BY path`,
+				[id],
+			);
+			const standing = new Map(finals.rows.map((r) => [r.path, r]));
+			for (const path of [...Array.from({ length: ITEMS }, (_, i) => `items[${i + 1}]/work`), "items", "sum"]) {
+				expect(standing.get(path)?.n, path).toBe(1);
+				expect(standing.get(path)?.ok, path).toBe(1);
+			}
 			for (const text of [a.log(), b.log(), done.stdout, done.stderr]) expect(text).not.toContain(pg().password);
 		} finally {
 			await store.close();
