@@ -28,8 +28,9 @@ export async function workerCommand(args: Args, io: Io): Promise<number> {
 	const slots = number("slots", 8);
 	const pollMs = number("poll-ms", 20);
 	const deadAfterMs = number("dead-after-ms", 3000);
-	if (slots === undefined || pollMs === undefined || deadAfterMs === undefined) {
-		io.stderr("pi-flows worker: --slots, --poll-ms and --dead-after-ms take whole numbers above 0");
+	const retryForMs = number("retry-for-ms", 60_000);
+	if (slots === undefined || pollMs === undefined || deadAfterMs === undefined || retryForMs === undefined) {
+		io.stderr("pi-flows worker: --slots, --poll-ms, --dead-after-ms and --retry-for-ms take whole numbers above 0");
 		return 2;
 	}
 	const parsed = d.parseDatabaseUrl(url);
@@ -48,6 +49,7 @@ export async function workerCommand(args: Args, io: Io): Promise<number> {
 			slots,
 			pollMs,
 			deadAfterMs,
+			retryForMs,
 			log: (line) => io.stderr(`pi-flows worker: ${d.redact(line)}`),
 		});
 	} catch (error) {
@@ -80,7 +82,8 @@ async function clientStore(args: Args, io: Io) {
 	const url = ready.value.db.target.url;
 	await ready.value.db.close();
 	const { RunStore } = await import("../distributed/store.ts");
-	return { store: new RunStore(url, 2), url, d };
+	// A connection lost while following a run is retried (bounded) and said, as a worker's is.
+	return { store: new RunStore(url, 2, { log: (line) => io.stderr(`pi-flows: ${line}`) }), url, d };
 }
 
 /** `pi-flows runs --database URL`: the database's runs, newest first. */

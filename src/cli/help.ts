@@ -111,6 +111,7 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	slots: { value: "N", text: "map items this worker runs at once (default 8)" },
 	"poll-ms": { value: "MS", text: "how often the worker polls the queues (default 20)" },
 	"dead-after-ms": { value: "MS", text: "a worker silent this long is dead; its work is taken over (default 3000)" },
+	"retry-for-ms": { value: "MS", text: "how long a query retries a lost database connection (default 60000)" },
 	limit: { value: "N", text: "at most this many (default 50)" },
 	goal: { value: "G", text: "the chain's goal (instead of the last quoted step)" },
 	agent: { value: "A", text: "the agent that plays every turn" },

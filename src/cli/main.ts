@@ -78,7 +78,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 	script: { project: false, test: false, out: true },
 	lsp: { stdio: false, clientProcessId: true },
 	provider: { "agent-dir": true, name: true },
-	worker: { database: true, slots: true, "poll-ms": true, "dead-after-ms": true, project: false },
+	worker: { database: true, slots: true, "poll-ms": true, "dead-after-ms": true, "retry-for-ms": true, project: false },
 	runs: { database: true, json: false, limit: true },
 	stop: { database: true },
 };

@@ -11,6 +11,14 @@
  * item was marked done) is recorded once; the second write is dropped by the database, not by us.
  */
 import pg from "pg";
+import {
+	classifyDatabaseError,
+	type DatabaseFailure,
+	DatabaseFault,
+	type DatabaseTarget,
+	parseDatabaseUrl,
+} from "./database.ts";
+import { redact } from "./redact.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import type { Snapshot } from "../runs/index.ts";
 
@@ -59,14 +67,77 @@ function journalInsert(runId: string, entries: readonly JournalEntry[], executor
 	};
 }
 
+/** How a store meets a lost connection. */
+export interface StoreOptions {
+	/** Where a lost connection and each retry are said (redacted lines, naming the database and what to check). */
+	log?: (line: string) => void;
+	/** How long one query keeps retrying a lost connection before it fails with `database-lost`. Default 60 s. */
+	retryForMs?: number;
+}
+
+/** The waits between retries of a query whose connection was lost: doubling from 100 ms, at most 2 s. */
+export function retryDelay(attempt: number): number {
+	return Math.min(2000, 100 * 2 ** attempt);
+}
+
+/** One line of a lost connection for a worker's log: what, where, what to check, and what happens now. */
+function said(failure: DatabaseFailure, now: string): string {
+	return redact(`${failure.code}: ${failure.message}; ${now}. ${failure.hint}`);
+}
+
 /** The record of runs in one database. Whoever opens it closes it (`close`). */
 export class RunStore {
 	readonly pool: pg.Pool;
+	readonly #target: DatabaseTarget;
+	readonly #log: (line: string) => void;
+	readonly #retryForMs: number;
+	#saidIdleLost = 0;
 
-	constructor(url: string, max = 8) {
+	constructor(url: string, max = 8, options: StoreOptions = {}) {
 		this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
-		// An idle connection that dies (the server restarted) is the pool's to replace, not a crash of ours.
-		this.pool.on("error", () => {});
+		const parsed = parseDatabaseUrl(url);
+		this.#target = parsed.ok
+			? parsed.value
+			: { url, shown: "the database", host: "?", port: 0, database: "?", user: "" };
+		this.#log = options.log ?? (() => {});
+		this.#retryForMs = options.retryForMs ?? 60_000;
+		// An idle connection that dies (the server restarted, an administrator cut it) is the pool's to replace,
+		// not a crash of ours; it is said once a burst, since a pool loses all its connections at once.
+		this.pool.on("error", (error) => {
+			if (Date.now() - this.#saidIdleLost < 5000) return;
+			this.#saidIdleLost = Date.now();
+			const failure = classifyDatabaseError(error, this.#target, "use");
+			this.#log(said(failure, "an idle connection; the next query reconnects"));
+		});
+	}
+
+	/**
+	 * A query that outlives a lost connection: a connection the server cut (57P01, a restart, a reset socket,
+	 * a refused reconnect while it comes back) is retried with a doubling wait for up to `retryForMs`, each
+	 * retry said. Safe to repeat: every write here is idempotent where it matters (a visit's standing end is
+	 * unique per run and path, so a write that reached the database before its answer was lost is dropped the
+	 * second time); any other failure, or a connection lost for longer, is a {@link DatabaseFault} at once.
+	 */
+	async query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+		text: string,
+		values?: unknown[],
+	): Promise<pg.QueryResult<R>> {
+		const started = Date.now();
+		for (let attempt = 0; ; attempt++) {
+			try {
+				return await this.pool.query<R>(text, values);
+			} catch (error) {
+				const failure: DatabaseFailure = classifyDatabaseError(error, this.#target, "use");
+				if (failure.code !== "database-lost") throw new DatabaseFault(failure);
+				const wait = retryDelay(attempt);
+				if (Date.now() - started + wait > this.#retryForMs) {
+					this.#log(said(failure, `gave up after ${attempt + 1} attempts`));
+					throw new DatabaseFault(failure);
+				}
+				this.#log(said(failure, `retrying in ${wait} ms, attempt ${attempt + 2}`));
+				await new Promise((resolve) => setTimeout(resolve, wait));
+			}
+		}
 	}
 
 	async close(): Promise<void> {
@@ -74,7 +145,7 @@ export class RunStore {
 	}
 
 	async createRun(id: string, snapshot: Snapshot): Promise<void> {
-		await this.pool.query("INSERT INTO pi_flows.runs (id, flow, snapshot) VALUES ($1, $2, $3::jsonb)", [
+		await this.query("INSERT INTO pi_flows.runs (id, flow, snapshot) VALUES ($1, $2, $3::jsonb)", [
 			id,
 			snapshot.flow.name,
 			JSON.stringify(snapshot),
@@ -82,13 +153,13 @@ export class RunStore {
 	}
 
 	async run(id: string): Promise<RunRow | undefined> {
-		const r = await this.pool.query("SELECT * FROM pi_flows.runs WHERE id = $1", [id]);
+		const r = await this.query("SELECT * FROM pi_flows.runs WHERE id = $1", [id]);
 		return r.rows[0] ? rowOf(r.rows[0]) : undefined;
 	}
 
 	/** Runs, newest first (without their snapshots' texts when `brief`). */
 	async runs(limit = 50): Promise<Omit<RunRow, "snapshot">[]> {
-		const r = await this.pool.query(
+		const r = await this.query(
 			`SELECT id, flow, created_at, updated_at, life, status, stop_requested, in_doubt, result
 			 FROM pi_flows.runs ORDER BY created_at DESC, id DESC LIMIT $1`,
 			[limit],
@@ -100,7 +171,7 @@ export class RunStore {
 	}
 
 	async setStatus(id: string, status: string, result?: unknown): Promise<void> {
-		await this.pool.query(
+		await this.query(
 			`UPDATE pi_flows.runs SET status = $2, updated_at = now(),
 				result = COALESCE($3::jsonb, result) WHERE id = $1`,
 			[id, status, result === undefined ? null : JSON.stringify(result)],
@@ -109,7 +180,7 @@ export class RunStore {
 
 	/** Asks the run to stop: the workers running it read this at their next heartbeat. */
 	async requestStop(id: string): Promise<boolean> {
-		const r = await this.pool.query(
+		const r = await this.query(
 			"UPDATE pi_flows.runs SET stop_requested = true, updated_at = now() WHERE id = $1 AND status IN ('enqueued', 'running')",
 			[id],
 		);
@@ -121,7 +192,7 @@ export class RunStore {
 	 * to the new life.
 	 */
 	async nextLife(id: string, inDoubt: "stop" | "rerun" = "stop"): Promise<number> {
-		const r = await this.pool.query(
+		const r = await this.query(
 			`UPDATE pi_flows.runs SET life = life + 1, stop_requested = false, status = 'enqueued', in_doubt = $2,
 				updated_at = now() WHERE id = $1 RETURNING life`,
 			[id, inDoubt],
@@ -132,30 +203,31 @@ export class RunStore {
 	/** Which of these runs were asked to stop. */
 	async stopsRequested(ids: readonly string[]): Promise<Set<string>> {
 		if (!ids.length) return new Set();
-		const r = await this.pool.query("SELECT id FROM pi_flows.runs WHERE id = ANY($1) AND stop_requested", [ids]);
+		const r = await this.query("SELECT id FROM pi_flows.runs WHERE id = ANY($1) AND stop_requested", [ids]);
 		return new Set(r.rows.map((row) => row.id as string));
 	}
 
 	async append(runId: string, entries: readonly JournalEntry[], executor: string): Promise<void> {
 		if (!entries.length) return;
 		const q = journalInsert(runId, entries, executor);
-		await this.pool.query(q.text, q.values);
+		await this.query(q.text, q.values);
 	}
 
 	/** The run's journal in order; with `under`, only the facts of visits under that path (an item's). */
 	async entries(runId: string, under?: string): Promise<JournalEntry[]> {
 		const r = under
-			? await this.pool.query(
-					"SELECT entry FROM pi_flows.journal WHERE run_id = $1 AND left(path, $3) = $2 ORDER BY seq",
-					[runId, `${under}/`, under.length + 1],
-				)
-			: await this.pool.query("SELECT entry FROM pi_flows.journal WHERE run_id = $1 ORDER BY seq", [runId]);
+			? await this.query("SELECT entry FROM pi_flows.journal WHERE run_id = $1 AND left(path, $3) = $2 ORDER BY seq", [
+					runId,
+					`${under}/`,
+					under.length + 1,
+				])
+			: await this.query("SELECT entry FROM pi_flows.journal WHERE run_id = $1 ORDER BY seq", [runId]);
 		return r.rows.map((row) => row.entry as JournalEntry);
 	}
 
 	/** How many times each visit's end was recorded (for proofs: every count must be 1). */
 	async endCounts(runId: string): Promise<Map<string, number>> {
-		const r = await this.pool.query(
+		const r = await this.query(
 			"SELECT path, count(*)::int AS n FROM pi_flows.journal WHERE run_id = $1 AND type = 'visit_end' GROUP BY path",
 			[runId],
 		);
@@ -169,11 +241,11 @@ export class RunStore {
 			values.push(JSON.stringify(e));
 			return `($1, $${i + 2}::jsonb)`;
 		});
-		await this.pool.query(`INSERT INTO pi_flows.events (run_id, event) VALUES ${rows.join(", ")}`, values);
+		await this.query(`INSERT INTO pi_flows.events (run_id, event) VALUES ${rows.join(", ")}`, values);
 	}
 
 	async eventsAfter(runId: string, seq: number, limit = 1000): Promise<StoredEvent[]> {
-		const r = await this.pool.query(
+		const r = await this.query(
 			"SELECT seq, event FROM pi_flows.events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
 			[runId, seq, limit],
 		);
@@ -185,7 +257,7 @@ export class RunStore {
 	 * claimable again once it beats, so its later real death is still taken over.
 	 */
 	async heartbeat(executor: string, host: string, pid: number): Promise<void> {
-		await this.pool.query(
+		await this.query(
 			`INSERT INTO pi_flows.workers (executor_id, host, pid) VALUES ($1, $2, $3)
 			 ON CONFLICT (executor_id) DO UPDATE SET last_seen = now(), taken_by = NULL, taken_at = NULL`,
 			[executor, host, pid],
@@ -194,7 +266,7 @@ export class RunStore {
 
 	/** A worker leaving on purpose: its heartbeat is dated so the others take over its work at once. */
 	async leave(executor: string): Promise<void> {
-		await this.pool.query("UPDATE pi_flows.workers SET last_seen = 'epoch' WHERE executor_id = $1", [executor]);
+		await this.query("UPDATE pi_flows.workers SET last_seen = 'epoch' WHERE executor_id = $1", [executor]);
 	}
 
 	/**
@@ -202,7 +274,7 @@ export class RunStore {
 	 * (the update is the lock), which then takes over its workflows.
 	 */
 	async claimDead(executor: string, deadAfterMs: number): Promise<{ executor: string; silentMs: number }[]> {
-		const r = await this.pool.query(
+		const r = await this.query(
 			`UPDATE pi_flows.workers SET taken_by = $1, taken_at = now()
 			 WHERE taken_by IS NULL AND executor_id <> $1 AND last_seen < now() - ($2 || ' milliseconds')::interval
 			 RETURNING executor_id, (extract(epoch FROM now() - last_seen) * 1000)::bigint AS silent`,
@@ -213,7 +285,7 @@ export class RunStore {
 
 	/** Workers and when each was last heard from. */
 	async workers(): Promise<{ executor: string; host: string; pid: number; lastSeen: string; takenBy?: string }[]> {
-		const r = await this.pool.query("SELECT * FROM pi_flows.workers ORDER BY started_at");
+		const r = await this.query("SELECT * FROM pi_flows.workers ORDER BY started_at");
 		return r.rows.map((row) => ({
 			executor: row.executor_id,
 			host: row.host,

@@ -59,6 +59,8 @@ export interface WorkerOptions {
 	heartbeatMs?: number;
 	/** A worker silent this long is dead and its workflows are taken over. Default 3000 ms. */
 	deadAfterMs?: number;
+	/** How long a query of pi-flows' own retries a lost connection before it fails (`database-lost`). Default 60 s. */
+	retryForMs?: number;
 	/** Where the worker's own lines go (takeovers, failures). */
 	log?: (line: string) => void;
 	/** Told each takeover, for measurements. */
@@ -107,7 +109,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 		started = false;
 		throw error;
 	});
-	const store = new RunStore(options.url, 16);
+	// A lost connection is retried (bounded) and said in the worker's log; DBOS retries its own queries itself.
+	const store = new RunStore(options.url, 16, {
+		log,
+		...(options.retryForMs !== undefined ? { retryForMs: options.retryForMs } : {}),
+	});
 	let client: DBOSClient | undefined;
 	const timers: NodeJS.Timeout[] = [];
 	try {

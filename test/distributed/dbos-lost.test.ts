@@ -1,0 +1,350 @@
+/**
+ * A worker that loses its database connections in the middle of a map (the server terminates them, as an
+ * administrator's `pg_terminate_backend`, a failover or a proxy's reset does): it says so, naming the
+ * database and what to check, with no password in anything it prints; it reconnects and goes on; every
+ * item's visit ends ok and is recorded exactly once; the run completes. Real Postgres, real `pi-flows worker`
+ * processes, the run followed by `pi-flows run --backend dbos`, as in dbos-backend.test.ts.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { DatabaseFault } from "../../src/distributed/database.ts";
+import { rememberSecret } from "../../src/distributed/redact.ts";
+import { migrateDatabase } from "../../src/distributed/worker.ts";
+import { RunStore } from "../../src/distributed/store.ts";
+import type { JournalEntry } from "../../src/runs/journal.ts";
+import { cliChild } from "../helpers/kill.ts";
+import { describePostgres } from "../helpers/postgres.ts";
+import { agentFile, type TempProject, tempProject } from "../helpers/project.ts";
+import { flowOf } from "../helpers/run.ts";
+
+const ITEMS = 10;
+/** The victim's password: searched for in everything every process printed. */
+const CANARY = "canary-Pw-5f3e1d9c";
+const VICTIM_ROLE = "victim_worker";
+
+const FAN = flowOf(
+	"fan",
+	`  - id: items
+    map: [${Array.from({ length: ITEMS }, (_, i) => `item-${i + 1}`).join(", ")}]
+    concurrency: 4
+    do:
+      - id: work
+        agent: helper
+        reads: [item]
+  - id: sum
+    agent: helper
+    reads: [items]
+`,
+	{ work: "Work on the item under `item`.", sum: "Sum up what the items under `items` say." },
+);
+
+const SCRIPT = `turns:
+  work:
+    - say: "done with {{section:item|lines:1}}"
+      delay: 700
+  sum:
+    - say: "all done: {{section:items|lines:2}}"
+`;
+
+/**
+ * The same, with a second answer for each item's turn: a turn whose record could not be kept runs again
+ * (at-least-once turns), on the same pi host when its map's coordinator takes the item back, and the
+ * scripted model counts a visit's requests per host as a provider's session would.
+ */
+const TWICE = `turns:
+  work:
+    - say: "done with {{section:item|lines:1}}"
+      delay: 700
+    - say: "done with {{section:item|lines:1}}"
+  sum:
+    - say: "all done: {{section:items|lines:2}}"
+`;
+
+interface WorkerProcess {
+	child: ChildProcess;
+	executor: Promise<string>;
+	log(): string;
+}
+
+const workers: WorkerProcess[] = [];
+
+function startWorker(project: TempProject, url: string, extra: string[] = []): WorkerProcess {
+	const child = spawn(
+		process.execPath,
+		[join(PACKAGE_ROOT, "bin/pi-flows.js"), "worker", "--project", "--slots", "2", "--dead-after-ms", "4000", ...extra],
+		{ cwd: project.cwd, env: { ...project.env, PI_FLOWS_DATABASE_URL: url }, stdio: ["ignore", "pipe", "pipe"] },
+	);
+	let out = "";
+	let err = "";
+	child.stderr?.on("data", (d) => {
+		err += d;
+	});
+	const executor = new Promise<string>((resolve, reject) => {
+		child.stdout?.on("data", (d) => {
+			out += d;
+			const m = /^worker (\S+) on /m.exec(out);
+			if (m) resolve(m[1] as string);
+		});
+		child.once("exit", (code) => reject(new Error(`the worker exited (${code}) before joining:\n${err}`)));
+	});
+	const w = { child, executor, log: () => `${out}\n${err}` };
+	workers.push(w);
+	return w;
+}
+
+afterEach(async () => {
+	for (const w of workers.splice(0)) {
+		if (w.child.exitCode === null && w.child.signalCode === null) {
+			const gone = new Promise((r) => w.child.once("exit", r));
+			w.child.kill("SIGTERM");
+			await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
+			if (w.child.exitCode === null) w.child.kill("SIGKILL");
+		}
+	}
+});
+
+describePostgres("a worker that loses its database connection mid-visit", (pg) => {
+	let project: TempProject;
+	beforeAll(() => {
+		project = tempProject();
+		project.write(".pi/agents/helper.md", agentFile("helper", "read"));
+		project.write(".pi/flows/fan.md", FAN);
+		project.write("slow.yaml", SCRIPT);
+		project.write("twice.yaml", TWICE);
+	});
+	afterAll(() => project?.cleanup());
+
+	it("says so without its password, reconnects, and every item is recorded exactly once", async () => {
+		const url = await pg().database();
+		await pg().sql(`CREATE ROLE ${VICTIM_ROLE} LOGIN SUPERUSER PASSWORD '${CANARY}'`);
+		const victimUrl = url.replace(/\/\/[^@]*@/, `//${VICTIM_ROLE}:${CANARY}@`);
+		const b = startWorker(project, url);
+		const survivor = await b.executor;
+		const a = startWorker(project, victimUrl);
+		const victim = await a.executor;
+		const store = new RunStore(url, 2);
+		try {
+			const client = cliChild(project, [
+				"run",
+				"fan",
+				"go",
+				"--script",
+				"slow.yaml",
+				"--project",
+				"--backend",
+				"dbos",
+				"--database",
+				url,
+			]);
+			const rows = async () =>
+				(
+					await store.pool.query<{ path: string; type: string; executor: string; entry: JournalEntry }>(
+						"SELECT path, type, executor, entry FROM pi_flows.journal ORDER BY seq",
+					)
+				).rows;
+			const itemWork = (p: string) => /^items\[\d+\]\/work$/.test(p);
+			// Cut every connection of the victim while it has an item's turn in flight and some items have ended.
+			let cuts = 0;
+			for (const started = Date.now(); !cuts; ) {
+				if (Date.now() - started > 90_000) throw new Error(`no moment to cut:\n${a.log()}\n${b.log()}`);
+				const r = await rows();
+				const ended = new Set(r.filter((x) => x.type === "visit_end" && itemWork(x.path)).map((x) => x.path));
+				const inFlight = r.filter(
+					(x) => x.type === "visit_start" && x.executor === victim && itemWork(x.path) && !ended.has(x.path),
+				);
+				if (ended.size >= 2 && inFlight.length) {
+					// Twice, a little apart: the pool's fresh connections are cut too, as in a flapping network.
+					for (let i = 0; i < 2; i++) {
+						const out = await pg().sql(
+							`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = '${VICTIM_ROLE}'`,
+						);
+						cuts += Number(/\d+/.exec(out)?.[0] ?? 0);
+						await new Promise((res) => setTimeout(res, 300));
+					}
+					expect(cuts, "the victim had connections to cut").toBeGreaterThan(0);
+				} else await new Promise((res) => setTimeout(res, 20));
+			}
+			const done = await client;
+			expect(done.status, `${done.stderr}\n--- victim:\n${a.log()}\n--- survivor:\n${b.log()}`).toBe(0);
+			expect(done.stdout).toContain("all done");
+			const id = (await store.runs())[0]?.id as string;
+			expect((await store.run(id))?.status).toBe("ok");
+			// Every item's visit ended ok, and its end was recorded exactly once.
+			const counts = await store.endCounts(id);
+			for (let i = 1; i <= ITEMS; i++) expect(counts.get(`items[${i}]/work`), `items[${i}]/work`).toBe(1);
+			expect(counts.get("items")).toBe(1);
+			expect(counts.get("sum")).toBe(1);
+			for (const e of (await rows()).filter((x) => x.type === "visit_end"))
+				expect(e.entry.type === "visit_end" && e.entry.ended.ok, e.path).toBe(true);
+			// The victim said what happened, naming the database and what to check, and carried on.
+			const said = a.log();
+			expect(said).toMatch(/database-lost: the connection to the database at 127\.0\.0\.1:\d+\/\w+ was lost/);
+			expect(said).toMatch(/retrying|reconnect/i);
+			expect(a.child.exitCode, said).toBeNull();
+			// No password in anything any process printed.
+			for (const text of [said, b.log(), done.stdout, done.stderr]) {
+				expect(text).not.toContain(CANARY);
+				expect(text).not.toContain(pg().password);
+			}
+			console.log(`cut ${cuts} connection(s) of ${victim}; survivor ${survivor}`);
+		} finally {
+			await store.close();
+		}
+	}, 240_000);
+	it("a Postgres restart mid-map: workers and the following client reconnect, nothing recorded twice", async () => {
+		const url = await pg().database();
+		const a = startWorker(project, url);
+		await a.executor;
+		const b = startWorker(project, url);
+		await b.executor;
+		const store = new RunStore(url, 2);
+		try {
+			const client = cliChild(project, [
+				"run",
+				"fan",
+				"go",
+				"--script",
+				"slow.yaml",
+				"--project",
+				"--backend",
+				"dbos",
+				"--database",
+				url,
+			]);
+			for (const started = Date.now(); ; ) {
+				if (Date.now() - started > 90_000) throw new Error(`the map never got going:\n${a.log()}\n${b.log()}`);
+				const r = await store.query<{ n: number }>(
+					"SELECT count(*)::int AS n FROM pi_flows.journal WHERE type = 'visit_end' AND path LIKE 'items[%]/work'",
+				);
+				if ((r.rows[0]?.n ?? 0) >= 2) break;
+				await new Promise((res) => setTimeout(res, 20));
+			}
+			// Every connection of every process drops, and for the restart's length none is accepted.
+			await pg().restart();
+			const done = await client;
+			expect(done.status, `${done.stderr}\n--- a:\n${a.log()}\n--- b:\n${b.log()}`).toBe(0);
+			expect(done.stdout).toContain("all done");
+			const id = (await store.runs())[0]?.id as string;
+			const counts = await store.endCounts(id);
+			for (let i = 1; i <= ITEMS; i++) expect(counts.get(`items[${i}]/work`), `items[${i}]/work`).toBe(1);
+			expect(counts.get("sum")).toBe(1);
+			for (const w of [a, b]) expect(w.child.exitCode, w.log()).toBeNull();
+			for (const text of [a.log(), b.log(), done.stdout, done.stderr]) expect(text).not.toContain(pg().password);
+		} finally {
+			await store.close();
+		}
+	}, 240_000);
+
+	it("a database gone past the workers' bound: the writes fail clearly, and the run still ends recorded once", async () => {
+		const url = await pg().database();
+		const a = startWorker(project, url, ["--retry-for-ms", "1000"]);
+		await a.executor;
+		const b = startWorker(project, url, ["--retry-for-ms", "1000"]);
+		await b.executor;
+		const store = new RunStore(url, 2);
+		try {
+			const client = cliChild(project, [
+				"run",
+				"fan",
+				"go",
+				"--script",
+				"twice.yaml",
+				"--project",
+				"--backend",
+				"dbos",
+				"--database",
+				url,
+			]);
+			for (const started = Date.now(); ; ) {
+				if (Date.now() - started > 90_000) throw new Error(`the map never got going:\n${a.log()}\n${b.log()}`);
+				const r = await store.query<{ n: number }>(
+					"SELECT count(*)::int AS n FROM pi_flows.journal WHERE type = 'visit_end' AND path LIKE 'items[%]/work'",
+				);
+				if ((r.rows[0]?.n ?? 0) >= 2) break;
+				await new Promise((res) => setTimeout(res, 20));
+			}
+			// Down for three times the workers' bound: every write in flight gives up.
+			await pg().halt();
+			await new Promise((res) => setTimeout(res, 3000));
+			await pg().start();
+			const done = await client;
+			const logs = `${done.stderr}\n--- a:\n${a.log()}\n--- b:\n${b.log()}`;
+			const id = (await store.runs())[0]?.id as string;
+			if (done.status !== 0) {
+				// The run could not go on: it says why, and a resume completes it.
+				expect(done.stderr, logs).toMatch(/database/);
+				const resumed = await cliChild(project, ["resume", id, "--database", url]);
+				expect(resumed.status, `${resumed.stderr}\n${logs}`).toBe(0);
+				expect(resumed.stdout).toContain("all done");
+			} else expect(done.stdout).toContain("all done");
+			console.log(`past the bound: the first life ${done.status === 0 ? "completed" : "failed, a resume completed"}`);
+			expect(`${a.log()}${b.log()}`).toMatch(/database-lost: .*gave up after \d+ attempts/);
+			// Each visit has one standing end, ok; a life that failed may have left failed ends of its own before it.
+			const finals = await store.query<{ path: string; n: number; ok: number }>(
+				`SELECT path, count(*)::int AS n, count(*) FILTER (WHERE (entry->'ended'->>'ok')::boolean)::int AS ok
+				 FROM pi_flows.journal WHERE run_id = $1 AND type = 'visit_end' AND final GROUP BY path`,
+				[id],
+			);
+			const standing = new Map(finals.rows.map((r) => [r.path, r]));
+			for (const path of [...Array.from({ length: ITEMS }, (_, i) => `items[${i + 1}]/work`), "items", "sum"]) {
+				expect(standing.get(path)?.n, path).toBe(1);
+				expect(standing.get(path)?.ok, path).toBe(1);
+			}
+			for (const text of [a.log(), b.log(), done.stdout, done.stderr]) expect(text).not.toContain(pg().password);
+		} finally {
+			await store.close();
+		}
+	}, 240_000);
+
+	it("the store retries a query whose connection was cut, and says so", async () => {
+		const url = await pg().database();
+		await migrateDatabase(url);
+		const lines: string[] = [];
+		const store = new RunStore(url, 2, { log: (line) => lines.push(line) });
+		try {
+			const slow = store.query("SELECT pg_sleep(1.5) AS slept");
+			for (let cut = 0; !cut; ) {
+				const out = await pg().sql(
+					"SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(1.5)%'",
+				);
+				cut = Number(/\d+/.exec(out)?.[0] ?? 0);
+				if (!cut) await new Promise((res) => setTimeout(res, 20));
+			}
+			const r = await slow;
+			expect(r.rows).toHaveLength(1);
+			expect(lines.join("\n")).toMatch(/database-lost: the connection to the database at .+ was lost/);
+			expect(lines.join("\n")).toMatch(/retrying in \d+ ms, attempt 2/);
+			expect(lines.join("\n")).toContain("check the server's log and the network");
+		} finally {
+			await store.close();
+		}
+	}, 60_000);
+
+	it("a connection lost for longer than the bound fails with database-lost, no password in it", async () => {
+		const url = await pg().database();
+		await migrateDatabase(url);
+		rememberSecret(pg().password);
+		const lines: string[] = [];
+		const store = new RunStore(url, 2, { log: (line) => lines.push(line), retryForMs: 1500 });
+		try {
+			await store.runs();
+			await pg().halt();
+			const error = await store.runs().then(
+				() => undefined,
+				(e: unknown) => e,
+			);
+			expect(error).toBeInstanceOf(DatabaseFault);
+			const fault = error as DatabaseFault;
+			expect(fault.code).toBe("database-lost");
+			expect(fault.message).toContain("127.0.0.1");
+			expect(lines.at(-1)).toMatch(/gave up after \d+ attempts/);
+			for (const text of [fault.message, fault.hint, String(fault.stack), ...lines])
+				expect(text).not.toContain(pg().password);
+		} finally {
+			await pg().start();
+			await store.close();
+		}
+	}, 60_000);
+});
