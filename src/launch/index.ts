@@ -16,3 +16,11 @@ export {
 export { type InputWords, readInput } from "./input.ts";
 export { readScriptFile, type ScriptFile } from "./script.ts";
 export { chainRunOptions } from "./run-options.ts";
+export {
+	type Launch,
+	type LaunchRunOptions,
+	type LaunchSettings,
+	type LaunchStage,
+	prepareLaunch,
+	readLaunchScript,
+} from "./prepare.ts";
