@@ -56,7 +56,10 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 	return runChecked(checked.value, rawInput, args, io);
 }
 
-/** Runs a flow that checks: the script, the input, the run stage, the models, then the run folder. */
+/**
+ * Runs a flow that checks: the input and this command's flags, then the preparation every surface shares
+ * (script, run stage, host, models, budget; see `src/launch`), then the run folder.
+ */
 export async function runChecked(
 	flow: CheckedFlow,
 	rawInput: string,

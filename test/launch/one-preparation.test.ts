@@ -5,7 +5,7 @@
  * runner is wrapped, not replaced: every run here really runs, on the scripted model.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { launch, prepareLaunch } from "../../src/extension/launch/index.ts";
+import { launch, prepareChain, prepareLaunch } from "../../src/extension/launch/index.ts";
 import { NOBODY } from "../../src/flow/index.ts";
 import type { StartOptions } from "../../src/runs/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
@@ -153,3 +153,20 @@ function shared(o: StartOptions) {
 		timeoutMs: o.timeoutMs,
 	};
 }
+
+describe("one preparation: a typed chain's model fault, on the chain as typed", () => {
+	it("`pi-flows chain` puts the caret where `/run --chain` says chain:line:col", async () => {
+		const chain = `"don't" -> @scout --model nosuch/model-x`;
+		const column = chain.indexOf("nosuch") + 1;
+		const r = await cli(project, "chain", chain);
+		expect(r.code).toBe(2);
+		const lines = r.stderr.split("\n");
+		expect(lines[0]).toBe(`  ${chain}`);
+		expect(lines[1]).toMatch(new RegExp(`^ {${column + 1}}\\^+ model-unknown: `));
+		const p = await prepareChain(chain, { input: "go" }, ctx(), TRUSTED, NOBODY);
+		expect(p.ok).toBe(false);
+		if (p.ok) return;
+		expect(p.lines[0]).toMatch(new RegExp(`^chain:1:${column}: model-unknown: `));
+		expect(started).toEqual([]);
+	});
+});
