@@ -3,10 +3,8 @@
  * spawns for a flow that would fail to start. Exit 0 (ok), 1 (the run failed: which node, why), 2 (bad
  * usage, or a flow/script/model that does not check; nothing spawned).
  */
-import { resolve } from "node:path";
 import { loadRoster } from "../agents/index.ts";
 import {
-	budgetInForce,
 	type CheckedFlow,
 	DRY_ASK,
 	DRY_CHECK,
@@ -14,10 +12,7 @@ import {
 	drySpawn,
 	runFlow,
 	findFlow,
-	prepareRun,
-	readyModels,
 	resolveModels,
-	scriptableAddresses,
 	type Value,
 } from "../flow/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
@@ -25,8 +20,7 @@ import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
 import { terminalAsk } from "./ask.ts";
 import { openHost } from "../pi/index.ts";
 import type { Script } from "../script/index.ts";
-import { readInput, readScriptFile } from "../launch/index.ts";
-import { chainRunOptions } from "../launch/index.ts";
+import { type LaunchStage, prepareLaunch, readInput, readLaunchScript } from "../launch/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
@@ -62,7 +56,10 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 	return runChecked(checked.value, rawInput, args, io);
 }
 
-/** Runs a flow that checks: the script, the input, the run stage, the models, then the run folder. */
+/**
+ * Runs a flow that checks: the input and this command's flags, then the preparation every surface shares
+ * (script, run stage, host, models, budget; see `src/launch`), then the run folder.
+ */
 export async function runChecked(
 	flow: CheckedFlow,
 	rawInput: string,
@@ -70,23 +67,6 @@ export async function runChecked(
 	io: Io,
 	showFaults?: (faults: readonly Fault[]) => void,
 ): Promise<number> {
-	let script: Script | undefined;
-	let scriptText: string | undefined;
-	const scriptPath = flag(args, "script");
-	if (scriptPath) {
-		const read = readScriptFile(resolve(io.cwd, scriptPath), scriptableAddresses(flow));
-		if (!read.ok && read.unreadable) {
-			io.stderr(`pi-flows: cannot read the script ${scriptPath}`);
-			return 2;
-		}
-		if (!read.ok) {
-			io.stderr(formatFaults(read.faults, io.cwd));
-			io.stderr("pi-flows: the script does not check; nothing was run");
-			return 2;
-		}
-		script = read.value;
-		scriptText = read.text;
-	}
 	const name = flow.name.value;
 	const input = readInput(rawInput, flow.input.value, { flow: name, usage: `pi-flows run ${name} <input>` });
 	if (!input.ok) {
@@ -105,45 +85,45 @@ export async function runChecked(
 		io.stderr(`pi-flows: ${durationFlagError("--timeout", timeoutText)}`);
 		return 2;
 	}
-	const chain = chainRunOptions(flow, io.cwd);
-	const launch = budgetFlags(args, undefined);
-	if (!launch.ok) {
-		io.stderr(`pi-flows: ${launch.error}`);
+	const budget = budgetFlags(args, undefined);
+	if (!budget.ok) {
+		io.stderr(`pi-flows: ${budget.error}`);
 		return 2;
 	}
-	// The flow's budget and its chain's both bind; a launch flag replaces its kind; a stated warning stays.
-	const budget = { value: budgetInForce(flow, launch.value ?? {}).budget };
 	const transport = transportFlags(args);
 	if (!transport.ok) {
 		io.stderr(`pi-flows: ${transport.error}`);
 		return 2;
 	}
-	if (args.flags.has("dry-run")) return dryRun(flow, input.value, script, args, io);
+	const scriptPath = flag(args, "script");
+	const show = showFaults ?? ((f: readonly Fault[]) => io.stderr(formatFaults(f, io.cwd)));
+	if (args.flags.has("dry-run")) {
+		const read = scriptPath ? readLaunchScript(flow, io.cwd, scriptPath) : undefined;
+		if (read && !read.ok) return refuse(read, scriptPath, show, io);
+		return dryRun(flow, input.value, read?.value, args, io);
+	}
 	const ask = terminalAsk();
 	const world = terminalWorld(io);
 	try {
-		const stage = await prepareRun(flow, { cwd: io.cwd, somebodyThere: ask.somebodyThere, git: world.git });
-		if (!stage.ok) {
-			io.stderr(formatFaults(stage.faults, io.cwd));
-			io.stderr("pi-flows: the flow cannot start here; nothing was run");
-			return 2;
-		}
-		const host = await openHost({
+		const prepared = await prepareLaunch(flow, {
 			cwd: io.cwd,
-			agentDir: io.agentDir,
-			projectTrusted: args.flags.has("project"),
-			...(script ? { script } : {}),
+			openHost: (script, transport) =>
+				openHost({
+					cwd: io.cwd,
+					agentDir: io.agentDir,
+					projectTrusted: args.flags.has("project"),
+					...(script ? { script } : {}),
+					...(transport ? { transport } : {}),
+				}),
+			...(flag(args, "model") ? { model: flag(args, "model") } : {}),
+			...(scriptPath ? { script: scriptPath } : {}),
+			...(budget.value ? { budget: budget.value } : {}),
 			...(transport.value ? { transport: transport.value } : {}),
+			git: world.git,
+			somebodyThere: ask.somebodyThere,
 		});
-		const runModel = flag(args, "model") ?? (script ? "scripted" : undefined);
-		const models = await readyModels(flow, host, runModel);
-		if (!models.ok) {
-			// A model name written in a file is a fault at its column; the run's --model and pi's settings have none.
-			if (models.faults?.length) (showFaults ?? ((f) => io.stderr(formatFaults(f, io.cwd))))(models.faults);
-			for (const e of models.unplaced ?? models.errors) io.stderr(`pi-flows: ${e}`);
-			io.stderr("pi-flows: nothing was run");
-			return 2;
-		}
+		if (!prepared.ok) return refuse(prepared, scriptPath, show, io);
+		const { host, runOptions } = prepared;
 		const handoff = await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env });
 		for (const w of handoff.warnings) io.stderr(`pi-flows: ${w}`);
 		const backend = backendOf(args, io);
@@ -158,16 +138,16 @@ export async function runChecked(
 				{
 					flow,
 					input: input.value,
-					scripts: stage.scripts,
+					scripts: runOptions.scripts,
 					onEvent: world.onEvent,
 					signal: world.signal,
 					settings: {
 						cwd: io.cwd,
 						somebodyThere: false,
-						...(runModel ? { model: runModel } : {}),
+						...(runOptions.model ? { model: runOptions.model } : {}),
 						...(timeoutMs !== undefined ? { timeoutMs } : {}),
-						...(budget.value ? { budget: budget.value } : {}),
-						...(script && scriptText ? { script: { file: script.file, text: scriptText } } : {}),
+						...(runOptions.budget ? { budget: runOptions.budget } : {}),
+						...(runOptions.script ? { script: runOptions.script } : {}),
 					},
 				},
 				args,
@@ -175,25 +155,19 @@ export async function runChecked(
 			);
 		}
 		const outcome = await startRun(flow, input.value, {
+			...runOptions,
 			runsHome: runsHome(io.cwd, flag(args, "runs-dir")),
 			handoff: handoff.policy,
 			keyDir: io.agentDir,
 			spawn: host.spawn,
-			models: models.models,
 			cwd: io.cwd,
 			signal: world.signal,
 			ask,
 			git: world.git,
 			check: world.check,
-			scripts: stage.scripts,
 			somebodyThere: ask.somebodyThere,
-			...(runModel ? { model: runModel } : {}),
-			...(script && scriptText ? { script: { file: script.file, text: scriptText } } : {}),
-			...(budget.value ? { budget: budget.value } : {}),
 			...(timeoutMs !== undefined ? { timeoutMs } : {}),
 			...(idleMs !== undefined ? { idleTimeoutMs: idleMs } : {}),
-			...(chain.retryBackoffMs !== undefined ? { retryBackoffMs: chain.retryBackoffMs } : {}),
-			plugins: chain.plugins,
 			onEvent: world.onEvent,
 		});
 		if ("refused" in outcome) {
@@ -204,6 +178,31 @@ export async function runChecked(
 	} finally {
 		await world.done();
 	}
+}
+
+/** A launch refused: its faults at their columns, then its lines, then what was (not) run. */
+function refuse(
+	refusal: { stage: LaunchStage; faults: readonly Fault[]; lines: readonly string[]; unreadable?: string },
+	scriptPath: string | undefined,
+	show: (faults: readonly Fault[]) => void,
+	io: Io,
+): number {
+	if (refusal.unreadable) {
+		io.stderr(`pi-flows: cannot read the script ${scriptPath}`);
+		return 2;
+	}
+	// A model name written in a file is a fault at its column; the run's --model and pi's settings have none.
+	if (refusal.faults.length && refusal.stage === "models") show(refusal.faults);
+	else if (refusal.faults.length) io.stderr(formatFaults(refusal.faults, io.cwd));
+	for (const line of refusal.lines) io.stderr(`pi-flows: ${line}`);
+	io.stderr(
+		refusal.stage === "script"
+			? "pi-flows: the script does not check; nothing was run"
+			: refusal.stage === "stage"
+				? "pi-flows: the flow cannot start here; nothing was run"
+				: "pi-flows: nothing was run",
+	);
+	return 2;
 }
 
 /** `--dry-run`: the same walk with zero model calls, printing each visit and its value. */

@@ -1,8 +1,9 @@
 /**
  * The launch door: what the `pi-flows` command line and pi's `/run`, `/step` and `subagent` tool share
- * before a run starts (the input read against the flow's type, a dry run's script checked against the
- * flow, a typed chain judged as a flow with its faults on the chain as typed), so the surfaces cannot
- * judge one request differently. No pi here: each surface words refusals its own way.
+ * before a run starts (the input read against the flow's type, a typed chain judged as a flow with its
+ * faults on the chain as typed, and the one preparation of a checked flow: its script, run stage, host,
+ * models, budget and chain options), so the surfaces cannot judge one request differently. No pi here:
+ * a surface passes in how it opens its host, and words refusals (positioned faults) its own way.
  */
 export {
 	CHAIN_FILE,
@@ -16,3 +17,11 @@ export {
 export { type InputWords, readInput } from "./input.ts";
 export { readScriptFile, type ScriptFile } from "./script.ts";
 export { chainRunOptions } from "./run-options.ts";
+export {
+	type Launch,
+	type LaunchRunOptions,
+	type LaunchSettings,
+	type LaunchStage,
+	prepareLaunch,
+	readLaunchScript,
+} from "./prepare.ts";

@@ -12,8 +12,7 @@ import type { Spawn, SpawnRequest } from "../../runtime/index.ts";
 import type { ToolSpec } from "../../runtime/index.ts";
 import { withChildTools } from "./child-tools.ts";
 import type { Prepared } from "./prepare.ts";
-import { readFileSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { relative } from "node:path";
 import { runsHome, startRun } from "../../runs/index.ts";
 import { agentDir } from "../../agents/index.ts";
 import { resolveHandoffPolicy } from "../../handoff/index.ts";
@@ -67,17 +66,13 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 			runsHome: runsHome(p.cwd),
 			handoff,
 			spawn,
-			models: p.models,
 			cwd: p.cwd,
 			signal: controller.signal,
 			ask: p.ask,
 			git: p.git,
 			check: createBashCheck(),
-			scripts: p.scripts,
 			somebodyThere: p.ask.somebodyThere,
-			...p.extras,
-			...(p.request.model ? { model: p.request.model } : {}),
-			...(scriptText(p) ? { script: scriptText(p) as { file: string; text: string } } : {}),
+			...p.runOptions,
 			...(p.request.timeoutMs !== undefined ? { timeoutMs: p.request.timeoutMs } : {}),
 			onEvent,
 		});
@@ -98,15 +93,4 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 export function shown(cwd: string, dir: string): string {
 	const rel = relative(cwd, dir);
 	return rel && !rel.startsWith("..") ? rel : dir;
-}
-
-function scriptText(p: Prepared): { file: string; text: string } | undefined {
-	if (!p.request.script) return undefined;
-	const file = resolve(p.cwd, p.request.script);
-	try {
-		return { file, text: readFileSync(file, "utf8") };
-	} catch {
-		// The script was read when the run was prepared; a vanished file only costs the snapshot its copy.
-		return undefined;
-	}
 }

@@ -7,22 +7,22 @@
 import { resolve } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { loadRoster, type Scope } from "../../agents/index.ts";
-import { chainRunOptions } from "../../launch/index.ts";
 import { type Fault, faultText, formatFault } from "../../faults/index.ts";
-import { judgeChain, readInput, readScriptFile as readScriptAt } from "../../launch/index.ts";
+import {
+	CHAIN_FILE,
+	judgeChain,
+	type LaunchRunOptions,
+	prepareLaunch as prepareFlow,
+	readInput,
+	readScriptFile as readScriptAt,
+} from "../../launch/index.ts";
 import {
 	type AskPort,
-	budgetInForce,
 	type CheckedFlow,
 	createGitPort,
 	type FlowEntry,
 	findFlow,
 	type GitPort,
-	type NodeModel,
-	prepareRun,
-	readyModels,
-	type RunOptions,
-	scriptableAddresses,
 	type Value,
 } from "../../flow/index.ts";
 import { catalogueOptions, checkFlowFile } from "../../load/index.ts";
@@ -57,13 +57,11 @@ export interface Prepared {
 	entry: FlowEntry;
 	input: Value;
 	host: PiHost;
-	models: ReadonlyMap<string, NodeModel>;
-	scripts: ReadonlyMap<string, string>;
 	git: GitPort;
 	ask: AskPort;
 	cwd: string;
-	/** What the flow itself asks of the run: its budget, and a chain's handoffs and backoff. */
-	extras: Pick<RunOptions, "plugins" | "budget" | "retryBackoffMs">;
+	/** What the shared preparation worked out: models, check scripts, budget, a chain's handoffs, the run model. */
+	runOptions: LaunchRunOptions;
 }
 
 /** The outcome of preparing: a run that may start, or the lines saying why not. */
@@ -92,7 +90,7 @@ export async function prepareLaunch(
 			`${found.value.name} does not check (${n} fault${n === 1 ? "" : "s"}); nothing was run.`,
 		);
 	}
-	return prepareChecked(checked.value, found.value, request, ctx, scope, ask);
+	return prepareChecked(checked.value, found.value, request, ctx, ask);
 }
 
 /**
@@ -111,54 +109,53 @@ export async function prepareChain(
 	if (!judged.ok && judged.stage === "read")
 		return refuse(...judged.faults.map((f) => formatFault(f)), "the chain does not read; nothing was run.");
 	// The nodes a chain became have no paths the person wrote: a check fault says only where and what.
-	if (!judged.ok)
-		return refuse(
-			...judged.faults.map((f) => `${f.file}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`),
-			"the chain does not check; nothing was run.",
-		);
+	if (!judged.ok) return refuse(...faultLines(judged.faults, ctx.cwd), "the chain does not check; nothing was run.");
 	return prepareChecked(
 		judged.flow,
 		{ name: "chain", file, source: "user" },
 		{ ...request, name: "chain" },
 		ctx,
-		scope,
 		ask,
+		judged.place,
 	);
 }
 
-/** The run stage, the input and the models of a flow that checked. */
+/** The input of a flow that checked, then the preparation every surface shares (see `src/launch`). */
 async function prepareChecked(
 	flow: CheckedFlow,
 	entry: FlowEntry,
 	request: LaunchRequest,
 	ctx: LaunchContext,
-	_scope: Scope,
 	ask: AskPort,
+	place?: (faults: readonly Fault[]) => Fault[],
 ): Promise<Preparation> {
 	const cwd = ctx.cwd;
 	const name = flow.name.value;
 	const input = readInput(request.input, flow.input.value, { flow: name, usage: `/run ${name} <input>` });
 	if (!input.ok) return refuse(input.error);
-	let script: Script | undefined;
-	if (request.script) {
-		const read = readScriptFile(resolve(cwd, request.script), scriptableAddresses(flow), cwd);
-		if (!read.ok) return refuse(...read.lines);
-		script = read.value;
-	}
 	const git = createGitPort();
-	const stage = await prepareRun(flow, { cwd, somebodyThere: ask.somebodyThere, git });
-	if (!stage.ok)
-		return refuse(...faultLines(stage.faults, cwd), `${flow.name.value} cannot start here; nothing was run.`);
-	const host = await hostFor(ctx, script, request.transport);
-	const models = await readyModels(flow, host, request.model ?? (script ? "scripted" : undefined));
-	if (!models.ok) return refuse(...models.errors, "nothing was run.");
-	const chain = chainRunOptions(flow, cwd);
-	const budget = budgetInForce(flow, request.budgetTokens === undefined ? {} : { tokens: request.budgetTokens }).budget;
-	const extras = {
-		plugins: chain.plugins,
-		...(budget ? { budget } : {}),
-		...(chain.retryBackoffMs !== undefined ? { retryBackoffMs: chain.retryBackoffMs } : {}),
-	};
+	const prepared = await prepareFlow(flow, {
+		cwd,
+		openHost: (script, transport) => hostFor(ctx, script, transport),
+		...(request.model ? { model: request.model } : {}),
+		...(request.script ? { script: request.script } : {}),
+		...(request.budgetTokens !== undefined ? { budget: { tokens: request.budgetTokens } } : {}),
+		...(request.transport ? { transport: request.transport } : {}),
+		git,
+		somebodyThere: ask.somebodyThere,
+		...(place ? { place } : {}),
+	});
+	if (!prepared.ok) {
+		if (prepared.unreadable)
+			return refuse(`cannot read the script ${relativeTo(cwd, prepared.unreadable)}; nothing was run.`);
+		const closing =
+			prepared.stage === "script"
+				? "the script does not check; nothing was run."
+				: prepared.stage === "stage"
+					? `${name} cannot start here; nothing was run.`
+					: "nothing was run.";
+		return refuse(...faultLines(prepared.faults, cwd), ...prepared.lines, closing);
+	}
 	return {
 		ok: true,
 		value: {
@@ -166,20 +163,25 @@ async function prepareChecked(
 			flow,
 			entry,
 			input: input.value,
-			host,
-			models: models.models,
-			scripts: stage.scripts,
+			host: prepared.host,
 			git,
 			ask,
 			cwd,
-			extras,
+			runOptions: prepared.runOptions,
 		},
 	};
 }
 
-/** Faults as `file:line:col: code: message`, paths relative to the working folder. */
+/**
+ * Faults as `file:line:col: code: message`, paths relative to the working folder; a fault on a typed chain
+ * says only where and what (the nodes a chain became have no paths the person wrote).
+ */
 export function faultLines(faults: readonly Fault[], cwd: string): string[] {
-	return faults.map((f) => formatFault(f, relativeTo(cwd, f.file)));
+	return faults.map((f) =>
+		f.file === CHAIN_FILE
+			? `${f.file}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`
+			: formatFault(f, relativeTo(cwd, f.file)),
+	);
 }
 
 /**
