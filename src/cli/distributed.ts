@@ -4,7 +4,7 @@
  * the run in the database and follow it live while workers run it). Every database failure is printed by
  * the database module's words: what went wrong, what to fix, never a password.
  */
-import type { CheckedFlow, FlowResult, RunOptions, Value } from "../flow/index.ts";
+import type { AskPort, CheckedFlow, FlowResult, RunOptions, Value } from "../flow/index.ts";
 import { formatAbsorbed } from "../flow/index.ts";
 import type { EventSink } from "../runtime/index.ts";
 import { formatUsage } from "../runtime/index.ts";
@@ -139,6 +139,8 @@ export interface DistributedLaunch {
 	onEvent: EventSink;
 	signal: AbortSignal;
 	budget?: RunOptions["budget"];
+	/** The person at this terminal: the workers' questions are put to them while the run is followed. */
+	ask?: AskPort;
 }
 
 /** Puts a run in the database, then follows it live until it ends (or the person stops following). */
@@ -150,7 +152,11 @@ export async function runDistributed(launch: DistributedLaunch, args: Args, io: 
 		const snapshot = snapshotOf(launch.flow, launch.input, launch.scripts, launch.settings);
 		const id = await enqueueRun(opened.store, opened.url, snapshot);
 		io.stderr(`pi-flows: run ${id} is in the database; a worker picks it up (pi-flows worker --database ...)`);
-		const followed = await followRun(opened.store, id, { onEvent: launch.onEvent, signal: launch.signal });
+		const followed = await followRun(opened.store, id, {
+			onEvent: launch.onEvent,
+			signal: launch.signal,
+			...(launch.ask ? { ask: launch.ask } : {}),
+		});
 		if ("stoppedFollowing" in followed) {
 			io.stderr(`pi-flows: no longer following ${id}; it runs on (pi-flows stop ${id} stops it)`);
 			return 130;
@@ -228,8 +234,10 @@ export async function resumeDistributed(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows: resuming ${id} (life ${life}); a worker picks it up`);
 		const { terminalWorld } = await import("./launch.ts");
 		const world = terminalWorld(io);
+		const { terminalAsk } = await import("./ask.ts");
 		try {
 			const followed = await followRun(opened.store, id, {
+				ask: terminalAsk(),
 				onEvent: world.onEvent,
 				signal: world.signal,
 				after: seen.at(-1)?.seq ?? 0,

@@ -141,9 +141,11 @@ export async function runChecked(
 					scripts: runOptions.scripts,
 					onEvent: world.onEvent,
 					signal: world.signal,
+					ask,
 					settings: {
 						cwd: io.cwd,
-						somebodyThere: false,
+						// A person following at this terminal answers the workers' questions.
+						somebodyThere: ask.somebodyThere,
 						...(runOptions.model ? { model: runOptions.model } : {}),
 						...(timeoutMs !== undefined ? { timeoutMs } : {}),
 						...(runOptions.budget ? { budget: runOptions.budget } : {}),

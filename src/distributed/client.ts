@@ -5,10 +5,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
-import type { FlowResult } from "../flow/index.ts";
+import type { AskPort, FlowResult } from "../flow/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import type { Snapshot } from "../runs/index.ts";
 import { usageOf, type UsageFile } from "../runs/index.ts";
+import { answerQuestions } from "./questions.ts";
 import type { RunStore } from "./store.ts";
 import { DBOS_APP, DBOS_APP_VERSION, RUN_QUEUE, RUN_WORKFLOW, runWorkflowId } from "./worker.ts";
 
@@ -75,7 +76,8 @@ export interface FollowedRun {
 
 /**
  * Follows a run until its current life ends: every event recorded so far and from now on goes to
- * `onEvent`, in order. `signal` stops following (the run goes on).
+ * `onEvent`, in order. `signal` stops following (the run goes on). With `ask` (a person at this terminal),
+ * the run's workers' questions are put to the person here and their answers written back.
  */
 export async function followRun(
 	store: RunStore,
@@ -87,6 +89,8 @@ export async function followRun(
 		after?: number;
 		/** The life to wait for (a resume's); default the run's current one. */
 		life?: number;
+		/** Who answers the run's questions; without one (or with nobody there) they are not answered here. */
+		ask?: AskPort;
 	} = {},
 ): Promise<FollowedRun | { stoppedFollowing: true }> {
 	let seq = options.after ?? 0;
@@ -130,6 +134,7 @@ export async function followRun(
 			};
 		}
 		if (options.signal?.aborted) return { stoppedFollowing: true };
+		if (options.ask?.somebodyThere && (await answerQuestions(store, runId, options.ask, options.signal))) continue;
 		await new Promise((r) => setTimeout(r, pollMs));
 	}
 }

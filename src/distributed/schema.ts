@@ -83,6 +83,24 @@ export const MIGRATIONS: readonly { version: number; sql: readonly string[] }[] 
 			)`,
 		],
 	},
+	{
+		// Questions of runs started with a person following (src/distributed/questions.ts): one row per ask visit
+		// of a life, so a visit run again after a takeover finds its question, and its answer is given once.
+		version: 3,
+		sql: [
+			`CREATE TABLE IF NOT EXISTS ${SCHEMA}.questions (
+				run_id text NOT NULL REFERENCES ${SCHEMA}.runs (id) ON DELETE CASCADE,
+				life integer NOT NULL,
+				path text NOT NULL,
+				card jsonb NOT NULL,
+				answer jsonb,
+				asked_at timestamptz NOT NULL DEFAULT now(),
+				answered_at timestamptz,
+				PRIMARY KEY (run_id, life, path)
+			)`,
+			`ALTER TABLE ${SCHEMA}.runs ADD COLUMN IF NOT EXISTS followed_at timestamptz`,
+		],
+	},
 ];
 
 /** The schema version this pi-flows writes and reads. */

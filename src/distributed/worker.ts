@@ -13,6 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
+import { databaseAsk } from "./questions.ts";
 import { type CheckedFlow, createBashCheck, createGitPort, type RunOptions, runFlow } from "../flow/index.ts";
 import { focusOf } from "../flow/run/index.ts";
 import { openHost, type PiHost, readScript } from "../pi/index.ts";
@@ -142,7 +143,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 			}
 			return p;
 		};
-		const common = (p: Prepared, entries: readonly JournalEntry[]): Omit<RunOptions, "signal"> => {
+		const common = (p: Prepared, life: number, entries: readonly JournalEntry[]): Omit<RunOptions, "signal"> => {
 			const s = p.row.snapshot;
 			return {
 				spawn: p.host.spawn,
@@ -154,6 +155,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 				spentBefore: journalState(entries).spent,
 				...(s.settings.budget ? { budget: s.settings.budget } : {}),
 				...(s.settings.timeoutMs !== undefined ? { timeoutMs: s.settings.timeoutMs } : {}),
+				// Started by a person following at a terminal: questions travel to them through the database.
+				...(s.settings.somebodyThere ? { ask: databaseAsk(store, p.row.id, life) } : {}),
 			};
 		};
 		const placement = (runId: string, life: number, replay: ReturnType<typeof liveReplay> | undefined) => ({
@@ -223,7 +226,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 			});
 			try {
 				const result = await runFlow(p.flow, row.snapshot.input, {
-					...common(p, entries),
+					...common(p, life, entries),
 					signal: t.signal,
 					recorder,
 					replay,
@@ -281,7 +284,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 			const recorder = storeRecorder(store, runId, life, executor, { keep: inside, onFailure: (m) => t.abort(m) });
 			try {
 				await runFlow(p.flow, p.row.snapshot.input, {
-					...common(p, entries),
+					...common(p, life, entries),
 					signal: t.signal,
 					recorder,
 					replay: liveReplay(entries),
