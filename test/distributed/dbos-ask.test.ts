@@ -2,8 +2,9 @@
  * Questions on the DBOS backend: a real Postgres, a real `pi-flows worker` process, and the client that
  * follows the run in this process with a person there (a scripted asker standing in for the terminal).
  * The worker's `ask` node puts its card in the database, the follower asks the person and writes the
- * answer, the run's output uses it; with nobody following, the node takes its default as in CI; an answer
- * already in the database is returned to a visit that asks again (a takeover) without asking anyone.
+ * answer, the run's output uses it (also through the real CLI on a pseudo-terminal); with nobody following,
+ * the node takes its default as in CI; an answer already in the database is returned to a visit that asks
+ * again (a worker killed while waiting, taken over by another) without asking anyone.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ import { enqueueRun, followRun } from "../../src/distributed/client.ts";
 import { answerQuestions, databaseAsk } from "../../src/distributed/questions.ts";
 import { RunStore } from "../../src/distributed/store.ts";
 import { migrateDatabase } from "../../src/distributed/worker.ts";
-import { type AskCard, scriptedAsk } from "../../src/flow/index.ts";
+import { type AskCard, type AskPort, scriptedAsk } from "../../src/flow/index.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { snapshotOf } from "../../src/runs/index.ts";
 import { describePostgres } from "../helpers/postgres.ts";
@@ -47,7 +48,7 @@ const SCRIPT = `turns:
 const children: ChildProcess[] = [];
 
 /** A `pi-flows worker` process; resolves once it joined the database. */
-async function startWorker(project: TempProject, url: string): Promise<{ log(): string }> {
+async function startWorker(project: TempProject, url: string): Promise<{ child: ChildProcess; log(): string }> {
 	const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "worker", "--database", url], {
 		cwd: project.cwd,
 		env: project.env,
@@ -65,7 +66,7 @@ async function startWorker(project: TempProject, url: string): Promise<{ log(): 
 		});
 		child.once("exit", (code) => reject(new Error(`the worker exited (${code}) before joining:\n${out}`)));
 	});
-	return { log: () => out };
+	return { child, log: () => out };
 }
 
 afterEach(async () => {
@@ -130,6 +131,76 @@ describePostgres("questions on the DBOS backend", (pg) => {
 			);
 			expect(rows.rows).toMatchObject([{ answer: { kind: "answer", value: "blue" } }]);
 			expect(rows.rows[0]?.answered_at).toBeInstanceOf(Date);
+		} finally {
+			await store.close();
+		}
+	}, 180_000);
+
+	it("`pi-flows run --backend dbos` at a terminal asks the person and prints the run's answer", async () => {
+		const url = await pg().database();
+		const worker = await startWorker(project, url);
+		project.write("paint.yaml", SCRIPT);
+		const quote = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
+		const command = [process.execPath, join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "paint", "the fence"]
+			.concat(["--script", "paint.yaml", "--project", "--backend", "dbos", "--database", url])
+			.map(quote)
+			.join(" ");
+		// util-linux's `script` gives the CLI a pseudo-terminal: stdin and stderr are terminals, as a person's are.
+		const child = spawn("script", ["-qefc", command, "/dev/null"], {
+			cwd: project.cwd,
+			env: { ...project.env, TERM: "dumb" },
+			stdio: ["pipe", "pipe", "pipe"],
+		});
+		children.push(child);
+		let out = "";
+		let answered = false;
+		const onData = (d: Buffer) => {
+			out += d;
+			if (!answered && out.includes("number:")) {
+				answered = true;
+				child.stdin?.write("2\r");
+			}
+		};
+		child.stdout?.on("data", onData);
+		child.stderr?.on("data", onData);
+		const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+		expect(code, `${out}\n${worker.log()}`).toBe(0);
+		expect(out).toContain("Which colour?");
+		expect(out).toContain("two coats");
+		// The answer the person typed is what the worker's next turn read and the run printed.
+		expect(out).toMatch(/painting it[\s\S]*"answer": "blue"/);
+	}, 180_000);
+
+	it("a worker killed while its question waits: the answer given meanwhile is read by the worker that takes over", async () => {
+		const url = await pg().database();
+		const first = await startWorker(project, url);
+		const store = new RunStore(url, 2);
+		try {
+			const id = await enqueueRun(store, url, snapshot(true));
+			const cards: AskCard[] = [];
+			let second: { log(): string } | undefined;
+			// The person answers only once the worker that asked is dead; then another worker joins.
+			const person: AskPort = {
+				somebodyThere: true,
+				async ask(card) {
+					cards.push(card);
+					const gone = new Promise((r) => first.child.once("exit", r));
+					first.child.kill("SIGKILL");
+					await gone;
+					second = await startWorker(project, url);
+					return { kind: "answer", value: "blue" };
+				},
+			};
+			const followed = await followRun(store, id, { ask: person, pollMs: 50 });
+			if ("stoppedFollowing" in followed) throw new Error("stopped following");
+			expect(followed.result.ok, `${followed.result.error}\n${first.log()}\n${second?.log()}`).toBe(true);
+			expect(String(followed.result.output)).toContain("blue");
+			// Asked once: the visit that ran again on the second worker found its question answered.
+			expect(cards).toHaveLength(1);
+			const rows = await store.query("SELECT path FROM pi_flows.questions WHERE run_id = $1", [id]);
+			expect(rows.rows).toEqual([{ path: "pick" }]);
+			const asked = (await store.entries(id)).filter((e) => e.type === "asked");
+			expect(asked).toMatchObject([{ path: "pick", answer: { kind: "answer", value: "blue" } }]);
 		} finally {
 			await store.close();
 		}
