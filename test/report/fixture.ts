@@ -66,7 +66,8 @@ Answer from the reports under \`work\`.
 
 /**
  * Life 1: the scouts run two at a time, one fails (absorbed), one reads a long file past its watermark and
- * hands off, and \`wrap\` fails.
+ * hands off, and \`wrap\` fails. The first scout answers late, so the second starts while it still runs
+ * however slowly the machine opens sessions (the timeline's two lanes need the overlap).
  */
 const SCRIPT_1 = `latencyMs: 40
 contextWindow: 8000
@@ -75,7 +76,8 @@ turns:
     - call: submit
       args: { tasks: [north, south, east] }
   "work[1]/act":
-    - say: "north looks fine <script>alert('north')</script>"
+    - delay: 300
+      say: "north looks fine <script>alert('north')</script>"
   "work[2]/act":
     - fail: the south scout lost its way
   "work[3]/act":
@@ -93,8 +95,8 @@ turns:
     - fail: the provider is down
 `;
 
-/** Life 2: only \`wrap\` runs again. */
-const SCRIPT_2 = `latencyMs: 40
+/** Life 2: only \`wrap\` runs again, slowly enough that its heading is wide enough to read on the timeline. */
+const SCRIPT_2 = `latencyMs: 300
 turns:
   wrap:
     - say: "north is fine, south is unknown, east has two roads"
