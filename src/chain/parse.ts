@@ -44,8 +44,8 @@ function readGlobalsText(src: Source, into: Sink): void {
 function checkBudget(into: Sink, path: string): void {
 	const { budgetTotal, budgetWarning } = into.globals;
 	if (budgetTotal === undefined || budgetWarning === undefined || budgetWarning <= budgetTotal) return;
-	const warning = into.globalsSeen.get("budget-warning");
-	const total = into.globalsSeen.get("budget-total");
+	const warning = into.globalsFirstGiven.get("budget-warning");
+	const total = into.globalsFirstGiven.get("budget-total");
 	if (!warning?.value || !total) return;
 	const message = `The budget warning (${budgetWarning} tokens) is above the budget total (${budgetTotal}).`;
 	into.faults.push(
@@ -73,7 +73,7 @@ export function parseChain(text: string, options: ParseChainOptions): ParsedChai
 	checkBudget(into, src.path);
 	const faults = sortFaults(into.faults);
 	if (faults.length > 0) return { faults };
-	const at = new Map([...into.globalsSeen].map(([name, seen]) => [name, seen.value ?? seen.flag]));
+	const at = new Map([...into.globalsFirstGiven].map(([name, seen]) => [name, seen.value ?? seen.flag]));
 	return { value: { steps, globals: into.globals, range: src.range({ start: 0, end: text.length }) }, faults, at };
 }
 

@@ -4,7 +4,7 @@
  */
 import { brokenToken } from "./refs.ts";
 import { CHAIN_FLAGS, type FlagPlace, flagAt, flagNames, setsStep } from "./flags.ts";
-import { firstHere, quote, report, type Seen, type Sink, type Source } from "./report.ts";
+import { firstHere, quote, report, type FlagFirstGiven, type Sink, type Source } from "./report.ts";
 import type { Token } from "./tokens.ts";
 import { suggest, type ValueText } from "./values.ts";
 
@@ -14,7 +14,7 @@ export interface FlagTarget {
 	/** The step's fields; unused among the chain-wide flags. */
 	fields: Record<string, unknown>;
 	/** Step flags already given on this step. */
-	seen: Map<string, Seen>;
+	seen: Map<string, FlagFirstGiven>;
 	/** Path of the step, or of the chain for chain-wide flags. */
 	path: string;
 }
@@ -79,7 +79,7 @@ export function readFlag(tokens: Token[], i: number, at: FlagTarget, src: Source
 	}
 	const onStep = setsStep(spec, at.place);
 	const path = onStep ? `${at.path}.${flag.name}` : `${src.path}.${flag.name}`;
-	const seenIn = onStep ? at.seen : into.globalsSeen;
+	const seenIn = onStep ? at.seen : into.globalsFirstGiven;
 	const first = seenIn.get(flag.name);
 	if (first) {
 		const scope = onStep ? "on this step" : "for the chain";

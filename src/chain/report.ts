@@ -37,8 +37,11 @@ export function source(text: string, options: Partial<ChainSource>, fallbackFile
 	};
 }
 
-/** The first place a chain-wide flag was given, for "first given here" and the budget check. */
-export interface Seen {
+/**
+ * Where a flag was first given (the file, the flag's range and, when it takes one, its value's), in the chain or the
+ * separate globals string: a repeat points back here ("first given here"), and the budget check reads them.
+ */
+export interface FlagFirstGiven {
 	file: string;
 	flag: Range;
 	value?: Range;
@@ -48,13 +51,13 @@ export interface Seen {
 export interface Sink {
 	faults: Fault[];
 	globals: ChainGlobals;
-	/** Chain-wide flags by name, across the chain and the separate globals string. */
-	globalsSeen: Map<string, Seen>;
+	/** Where each chain-wide flag was first given, by name, across the chain and the separate globals string. */
+	globalsFirstGiven: Map<string, FlagFirstGiven>;
 }
 
 /** A new, empty sink. */
 export function sink(): Sink {
-	return { faults: [], globals: {}, globalsSeen: new Map() };
+	return { faults: [], globals: {}, globalsFirstGiven: new Map() };
 }
 
 /** Adds one fault for a span of a source. */
@@ -71,8 +74,8 @@ export function report(
 }
 
 /** The `related` entry that points back at an earlier place. */
-export function firstHere(seen: Seen, message = "First given here."): NonNullable<FaultDetails["related"]> {
-	return [{ message, file: seen.file, line: seen.flag.start.line, column: seen.flag.start.column }];
+export function firstHere(first: FlagFirstGiven, message = "First given here."): NonNullable<FaultDetails["related"]> {
+	return [{ message, file: first.file, line: first.flag.start.line, column: first.flag.start.column }];
 }
 
 /** A token's source shortened for a message, so one long goal does not swamp the sentence. */

@@ -5,7 +5,7 @@
  */
 import { readFlag } from "./read-flag.ts";
 import { refOf, strays } from "./refs.ts";
-import { report, type Seen, type Sink, type Source } from "./report.ts";
+import { report, type FlagFirstGiven, type Sink, type Source } from "./report.ts";
 import type { Segment, Span, Token } from "./tokens.ts";
 import type { ChainStep } from "./types.ts";
 
@@ -17,7 +17,12 @@ function readStep(tokens: Token[], n: number, src: Source, into: Sink): ChainSte
 	const path = `${src.path}/${n}`;
 	const startsWithFlag = tokens[0].kind === "flag";
 	const ref = refOf(tokens[0], src, into, path);
-	const at = { place: "step" as const, fields: {} as Record<string, unknown>, seen: new Map<string, Seen>(), path };
+	const at = {
+		place: "step" as const,
+		fields: {} as Record<string, unknown>,
+		seen: new Map<string, FlagFirstGiven>(),
+		path,
+	};
 	let i = startsWithFlag ? 0 : 1;
 	// pi-crew gives an `@agent` step its own goal right after the reference: `@team "Convert X -> Y"`.
 	const own = tokens[1];
@@ -45,7 +50,7 @@ function readStep(tokens: Token[], n: number, src: Source, into: Sink): ChainSte
 
 /** Reads chain-wide flags: those after `--`, or the whole separate globals string. */
 export function readGlobals(tokens: Token[], src: Source, into: Sink): void {
-	const at = { place: "globals" as const, fields: {}, seen: new Map<string, Seen>(), path: src.path };
+	const at = { place: "globals" as const, fields: {}, seen: new Map<string, FlagFirstGiven>(), path: src.path };
 	let i = 0;
 	while (i < tokens.length) {
 		const token = tokens[i];

@@ -22,10 +22,10 @@ export interface FailureKindSpec {
 	/** Decided by the flow itself: a resume would decide the same, so it refuses to run again. */
 	readonly final: boolean;
 	/** A retry in a fresh session: the old one may still be busy with the turn that ran out of time. */
-	readonly freshSeat: boolean;
+	readonly freshSubagent: boolean;
 }
 
-const plain = { retry: false, stop: false, final: false, freshSeat: false } as const;
+const plain = { retry: false, stop: false, final: false, freshSubagent: false } as const;
 
 /**
  * Every kind of failure and how it is treated, in the order docs list them. A kind is never removed or
@@ -35,7 +35,7 @@ export const FAILURE_KIND_TABLE = {
 	/** The model's provider failed past the transport's own retries, or a session could not start. */
 	provider: { ...plain, retry: true },
 	/** A turn or a check ran past its time. */
-	timeout: { ...plain, retry: true, freshSeat: true },
+	timeout: { ...plain, retry: true, freshSubagent: true },
 	/** The caller's signal cut a turn (the library's plain abort). */
 	aborted: plain,
 	/** A person stopped the run. */
@@ -61,7 +61,7 @@ export const FAILURE_KIND_TABLE = {
 	/** The run's budget is spent. */
 	budget: { ...plain, stop: true },
 	/** A turn showed no sign of life for too long. */
-	idle: { ...plain, retry: true, freshSeat: true },
+	idle: { ...plain, retry: true, freshSubagent: true },
 	/** The agent finished `blocked`. */
 	blocked: { ...plain, stop: true },
 	/** The agent was still `partial` after every continuation allowed. */

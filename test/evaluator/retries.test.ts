@@ -69,7 +69,7 @@ describe("retries", () => {
 
 	// Found by this test: a retry on a fresh subagent was prompted with only "Your last answer failed (…).
 	// Do the same task again.", which a fresh session cannot do (it never saw the task). agent.ts now gives
-	// a fresh seat the whole task.
+	// a fresh subagent the whole task.
 	it("gives a retry on a fresh subagent (after a timeout) the whole task", async () => {
 		const flow = flowOf("t", "  - id: look\n    agent: scout\n    retry: 1\n    timeout: 200ms\n    reads: [input]\n", {
 			look: "Look at the thing.",

@@ -205,7 +205,7 @@ describe("the registry of node kinds", () => {
 		visit(join(PACKAGE_ROOT, "src", "flow", "kinds", "index.ts"));
 		const files = [...seen].map((f) => f.slice(PACKAGE_ROOT.length + 1));
 		expect(files).toContain("src/flow/kinds/agent.ts");
-		expect(files).toContain("src/flow/check/blocks.ts");
+		expect(files).toContain("src/flow/check/sequence.ts");
 		expect(files.filter((f) => f.startsWith("src/flow/run/") || f.startsWith("src/pi/"))).toEqual([]);
 	});
 });

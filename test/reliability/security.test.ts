@@ -321,7 +321,7 @@ describe("huge and hostile inputs are refused or checked in bounded time and mem
 	}, 90_000);
 
 	// Bug 5 (fixed: a body that reads neither the loop nor a map-from over it is checked once). Before, checkLoop checked its body twice, a silent pass for the `previous` types and the real one
-	// (src/flow/check/blocks.ts:64 and :79), so nested loops cost 2^depth: 16 deep 1 s, 20 deep 5 s,
+	// (then in src/flow/check/blocks.ts, now src/flow/kinds/loop.ts), so nested loops cost 2^depth: 16 deep 1 s, 20 deep 5 s,
 	// 24 deep 67 s, for a file of 30 lines.
 	it("a 30-line flow of 24 nested loops (bug 5)", async () => {
 		await bounded("loops24deep");

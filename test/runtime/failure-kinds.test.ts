@@ -19,7 +19,7 @@ import {
 	readFailureKind,
 } from "../../src/runtime/failure.ts";
 
-const kindsWhere = (flag: "retry" | "stop" | "final" | "freshSeat") =>
+const kindsWhere = (flag: "retry" | "stop" | "final" | "freshSubagent") =>
 	FAILURE_KINDS.filter((k) => FAILURE_KIND_TABLE[k][flag]);
 
 describe("the failure kinds", () => {
@@ -31,7 +31,7 @@ describe("the failure kinds", () => {
 
 	it("keep the rules the runner had hard-coded: what is retried, what is a stop, what the flow decided", () => {
 		expect(kindsWhere("retry")).toEqual(["provider", "timeout", "schema", "idle"]);
-		expect(kindsWhere("freshSeat")).toEqual(["timeout", "idle"]);
+		expect(kindsWhere("freshSubagent")).toEqual(["timeout", "idle"]);
 		expect(kindsWhere("stop")).toEqual(["stopped", "cancelled", "budget", "blocked"]);
 		expect(kindsWhere("final")).toEqual(["condition", "empty-message", "unconverged", "too-many"]);
 	});

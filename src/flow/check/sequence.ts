@@ -38,7 +38,7 @@ export function checkSequence(w: Walk, nodes: readonly FlowNode[], scope: Scope)
 	return { scope: here, types, ...(last ? { last } : {}) };
 }
 
-/** Each kind checks itself (its module's `check`: `check/agent.ts`, `check/blocks.ts`, `check/leaves.ts`). */
+/** Each kind checks itself: its module's `check` (`kinds/<kind>.ts`), which checks a block's body through here. */
 function checkNode(w: Walk, node: FlowNode, scope: Scope): Type {
 	return kindOf(node).check(w, node, scope);
 }

@@ -10,7 +10,7 @@ import type { AgentNode, Flow, FlowNode } from "../ast.ts";
 import type { AddressExpr } from "../syntax/index.ts";
 import type { Type } from "../types/index.ts";
 import type { CheckedFlow } from "./checked.ts";
-import type { Resolved, ScopePoints } from "./scope.ts";
+import type { Resolved, Scope, ScopePoints } from "./scope.ts";
 
 /** Finds and checks a called flow; supplied by whoever knows where flows live. */
 export interface CalleeResolver {
@@ -91,4 +91,9 @@ export function agentsOf(w: Walk, node: FlowNode): AgentDef[] {
 	const literal = w.agents.get(node.id.value);
 	if (literal) return [literal];
 	return [...(w.amongAgents.get(node.id.value)?.values() ?? [])];
+}
+
+/** Records where a block's body starts, for the language server (the real pass only). */
+export function bodyStart(w: Walk, id: string, scope: Scope): void {
+	if (!w.silent) w.points.bodyStart.set(id, scope);
 }

@@ -3,15 +3,21 @@
  * (`agent-from:` with `among:`), with its reads, its output type and its per-node settings. Its bound is
  * `(1 + retry) × (1 + continuations)` turns, each lasting its timeout; it has one turn in flight.
  */
+import type { AgentDef } from "../../agents/index.ts";
+import { didYouMean, nearest } from "../../faults/index.ts";
+import { cover } from "../../text/index.ts";
 import type { AgentNode } from "../ast.ts";
 import { readHandoff, readReads } from "../build/reads.ts";
 import type { Entry } from "../build/context.ts";
 import { base, type NodeInput } from "../build/node.ts";
 import { THINKING_LEVELS } from "../build/words.ts";
-import { checkAgent } from "../check/agent.ts";
 import { DEFAULT_CONTINUATIONS, turnTimeout } from "../check/bounds.ts";
 import { agentType } from "../check/node-types.ts";
-import { typeToString } from "../types/index.ts";
+import { readAddress } from "../check/reads.ts";
+import { lookupAgent } from "../check/roster.ts";
+import type { Scope } from "../check/scope.ts";
+import { report, type Walk } from "../check/walk.ts";
+import { type Type, typeToString } from "../types/index.ts";
 import type { KindModule } from "./kind.ts";
 import { address, KEY, ref, text, whole } from "./keys.ts";
 import { modelOf, timeoutOf } from "./labels.ts";
@@ -65,7 +71,7 @@ export const agentKind: KindModule<AgentNode, "agent" | "agent-from"> = {
 	},
 	section: true,
 	read: readAgent,
-	check: (w, node, scope) => checkAgent(w, node, scope),
+	check: checkAgent,
 	output: (node) => agentType(node.output?.value, !!node.verdict),
 	bodies: () => [],
 	bound(node, { flow }) {
@@ -218,4 +224,157 @@ export function readAgent(n: NodeInput): AgentNode {
 		if (h) node.handoff = h;
 	}
 	return node;
+}
+
+/** Checks an agent node and gives its output type. */
+function checkAgent(w: Walk, node: AgentNode, scope: Scope): Type {
+	const path = node.path;
+	if (node.agent) {
+		const agent = lookupAgent(w, node.agent.value, node.agent.range, `${path}.agent`);
+		if (agent) {
+			w.agents.set(node.id.value, agent);
+			narrow(w, node, agent);
+		}
+	} else if (node.agentFrom) {
+		const t = readAddress(w, node.agentFrom, scope, `${path}.agent-from`);
+		const byName = new Map<string, AgentDef>();
+		for (const name of node.among ?? []) {
+			const agent = lookupAgent(w, name.value, name.range, `${path}.among`);
+			if (agent) {
+				byName.set(name.value, agent);
+				narrow(w, node, agent);
+			}
+		}
+		w.amongAgents.set(node.id.value, byName);
+		// Without `among` the node is already refused (missing-key); the enum rule is then not a second mistake.
+		if (t && t.kind !== "enum" && node.among) {
+			report(
+				w,
+				"key-type",
+				node.agentFrom.range,
+				`${path}.agent-from`,
+				`\`agent-from\` reads an enum of agent names; \`${node.agentFrom.text}\` is not one`,
+				{
+					hint: "Type the field in the earlier node's `output:`, e.g. `worker: scout | reviewer`.",
+				},
+			);
+		} else if (t?.kind === "enum" && node.among) {
+			const among = node.among.map((a) => a.value);
+			const missing = t.values.filter((v) => !among.includes(v));
+			const extra = among.filter((v) => !t.values.includes(v));
+			if (missing.length || extra.length) {
+				// The mistake is the name that is not in the enum, or else the list that lacks a value.
+				const first = node.among.find((a) => extra.includes(a.value));
+				const at = first ? first.range : cover(node.among[0].range, node.among[node.among.length - 1].range);
+				report(
+					w,
+					"among-mismatch",
+					at,
+					`${path}.among`,
+					`\`among\` must list exactly the enum's values (${t.values.join(", ")})${missing.length ? `; missing ${missing.join(", ")}` : ""}${extra.length ? `; not in the enum: ${extra.join(", ")}` : ""}`,
+					{ expected: [...t.values] },
+				);
+			}
+		}
+	}
+	for (const read of node.reads) readAddress(w, read, scope, `${path}.reads`);
+	readsSkills(w, node);
+	if (node.skills) {
+		const found = [];
+		for (const name of node.skills) {
+			const skill = w.skills?.find(name.value);
+			if (skill) found.push(skill);
+			else {
+				const near = nearest(name.value, w.skills?.names() ?? []);
+				report(w, "unknown-skill", name.range, `${path}.skills`, `no skill \`${name.value}\`.${didYouMean(near)}`, {
+					expected: near ? [near] : [],
+				});
+			}
+		}
+		w.nodeSkills.set(node.id.value, found);
+	}
+	if (node.verdict) {
+		const block = scope.block(node.verdict.value);
+		if (!block?.ledger) {
+			const ledgers = scope.enclosing.filter((e) => e.ledger).map((e) => e.id);
+			report(
+				w,
+				"unknown-scope",
+				node.verdict.range,
+				`${path}.verdict`,
+				`\`verdict\` names an enclosing node with a \`ledger:\`; \`${node.verdict.value}\` is not one.${didYouMean(nearest(node.verdict.value, ledgers))}`,
+			);
+		}
+	}
+	if (node.memory) {
+		const scopeId = node.memory.value;
+		if (scopeId !== "flow" && !scope.block(scopeId)) {
+			const names = ["flow", ...scope.enclosing.map((e) => e.id)];
+			report(
+				w,
+				"unknown-scope",
+				node.memory.range,
+				`${path}.memory`,
+				`\`memory\` names an enclosing node or \`flow\`; \`${scopeId}\` is not one.${didYouMean(nearest(scopeId, names))}`,
+			);
+		} else {
+			for (const agent of node.agent ? [node.agent.value] : (node.among ?? []).map((a) => a.value)) {
+				w.memory.push({ scope: scopeId, agent, node, ...(node.output ? { output: node.output.value } : {}) });
+			}
+		}
+	}
+	return agentType(node.output?.value, !!node.verdict);
+}
+
+/**
+ * A subagent given skills must be able to read them: a skill is a folder, and its SKILL.md sends the model
+ * to the files beside it. The node's own `skills:` with tools (the node's, else its agent's) lacking `read`,
+ * or a node whose `tools:` narrows `read` away from an agent that has skills, is `skills-without-read`. An
+ * agent that has skills but no `read` at all is reported where the agent is named (agentSkills).
+ */
+function readsSkills(w: Walk, node: AgentNode): void {
+	const agents = node.agent ? [w.agents.get(node.id.value)] : [...(w.amongAgents.get(node.id.value)?.values() ?? [])];
+	for (const agent of agents) {
+		if (!agent) continue;
+		const tools = node.tools ? node.tools.map((t) => t.value) : agent.tools;
+		// An agent with skills and no `read` is reported where it is named; the node's skills are the same slip.
+		if (tools.includes("read") || (!node.tools && agent.skills?.length)) continue;
+		if (node.skills?.length) {
+			report(
+				w,
+				"skills-without-read",
+				node.skills[0].range,
+				`${node.path}.skills`,
+				`the node gives its subagent skills, and the tools it runs with (${tools.join(", ") || "none"}) leave out \`read\`: its model could not open one`,
+				{ hint: "Keep `read` among the node's tools (and the agent's), or drop the skills.", expected: ["read"] },
+			);
+			return;
+		}
+		if (node.tools && agent.skills?.length && agent.tools.includes("read")) {
+			report(
+				w,
+				"skills-without-read",
+				node.tools.length ? cover(node.tools[0].range, node.tools[node.tools.length - 1].range) : node.range,
+				`${node.path}.tools`,
+				`the node's \`tools:\` leaves out \`read\`, and its agent \`${agent.name}\` has skills its model opens with \`read\``,
+				{ hint: "Keep `read` among the node's tools.", expected: ["read"] },
+			);
+			return;
+		}
+	}
+}
+
+/** A node's `tools:` may only narrow its agent's: a prompt is not a permission boundary, a tool list is. */
+function narrow(w: Walk, node: AgentNode, agent: AgentDef): void {
+	for (const tool of node.tools ?? []) {
+		if (!agent.tools.includes(tool.value)) {
+			report(
+				w,
+				"tools-widen",
+				tool.range,
+				`${node.path}.tools`,
+				`\`${tool.value}\` is not among the tools \`${agent.name}\` is granted (${agent.tools.join(", ") || "none"}); a node can only narrow them`,
+			);
+		}
+	}
 }

@@ -9,9 +9,11 @@ import { type Entry, plain, seqItems } from "../build/context.ts";
 import { base, type NodeInput } from "../build/node.ts";
 import { readReads } from "../build/reads.ts";
 import { describe } from "../build/yaml-nodes.ts";
-import { checkAsk } from "../check/leaves.ts";
 import { askType } from "../check/node-types.ts";
-import { typeToString } from "../types/index.ts";
+import { readAddress } from "../check/reads.ts";
+import type { Scope } from "../check/scope.ts";
+import { report, type Walk } from "../check/walk.ts";
+import { QUESTION, sameType, type Type, typeToString } from "../types/index.ts";
 import type { KindModule } from "./kind.ts";
 import { address, KEY, text } from "./keys.ts";
 
@@ -57,7 +59,7 @@ export const askKind: KindModule<AskNode, "ask" | "ask-from"> = {
 	noRetry: "a person's answer is not retried",
 	section: false,
 	read: readAsk,
-	check: (w, node, scope) => checkAsk(w, node, scope),
+	check: checkAsk,
 	output: (node) => askType(node),
 	bodies: () => [],
 	bound: (node) =>
@@ -213,4 +215,25 @@ function readOptions(n: NodeInput, entry: Entry): AskNode["options"] {
 		out.push({ label: { value: label, range }, ...(description ? { description } : {}) });
 	}
 	return out;
+}
+
+/** An ask reads its question (for `ask-from`, a `Question`) and its reads. */
+function checkAsk(w: Walk, node: AskNode, scope: Scope): Type {
+	if (node.questionFrom) {
+		const t = readAddress(w, node.questionFrom, scope, `${node.path}.ask-from`);
+		if (t && !sameType(t, QUESTION)) {
+			report(
+				w,
+				"key-type",
+				node.questionFrom.range,
+				`${node.path}.ask-from`,
+				`\`ask-from\` reads a \`Question\`; \`${node.questionFrom.text}\` is ${typeToString(t)}`,
+				{
+					hint: "Type the field `Question` in the earlier node's `output:`.",
+				},
+			);
+		}
+	}
+	for (const read of node.reads) readAddress(w, read, scope, `${node.path}.reads`);
+	return askType(node);
 }

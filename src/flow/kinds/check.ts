@@ -7,7 +7,6 @@ import type { CheckNode } from "../ast.ts";
 import type { Entry } from "../build/context.ts";
 import { base, type NodeInput } from "../build/node.ts";
 import { DEFAULT_CHECK_TIMEOUT_MS } from "../check/bounds.ts";
-import { checkCheck } from "../check/leaves.ts";
 import { CHECK_TYPE } from "../check/node-types.ts";
 import type { KindModule } from "./kind.ts";
 import { KEY, text } from "./keys.ts";
@@ -27,7 +26,8 @@ export const checkKind: KindModule<CheckNode, "check"> = {
 	noRetry: "a check is a script: raise its `timeout:` or make it stable instead",
 	section: false,
 	read: readCheck,
-	check: (w, node, scope) => checkCheck(w, node, scope),
+	// Nothing to resolve: the script is a path the builder read, and the run stage looks for it.
+	check: () => CHECK_TYPE,
 	output: () => CHECK_TYPE,
 	bodies: () => [],
 	bound: (node) => ({ turns: 0, ms: node.timeout?.value ?? DEFAULT_CHECK_TIMEOUT_MS, waits: false }),

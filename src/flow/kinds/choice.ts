@@ -7,8 +7,12 @@ import { type Entry, seqItems } from "../build/context.ts";
 import { base, type NodeInput, readSequence } from "../build/node.ts";
 import { ID_PATTERN } from "../build/words.ts";
 import { describe } from "../build/yaml-nodes.ts";
-import { checkChoice } from "../check/blocks.ts";
 import { worst, ZERO } from "../check/bounds.ts";
+import { readCondition } from "../check/reads.ts";
+import type { Scope } from "../check/scope.ts";
+import { checkSequence } from "../check/sequence.ts";
+import { bodyStart, type Walk } from "../check/walk.ts";
+import { enumOf, field, objectOf, sameType, type Type } from "../types/index.ts";
 import type { KindModule } from "./kind.ts";
 import { ref } from "./keys.ts";
 
@@ -33,7 +37,7 @@ export const choiceKind: KindModule<ChoiceNode, "choice"> = {
 	noRetry: "retry the nodes inside the case",
 	section: false,
 	read: readChoice,
-	check: (w, node, scope) => checkChoice(w, node, scope),
+	check: checkChoice,
 	output: () => undefined,
 	bodies: (node) => [
 		...node.cases.map((c, i) => ({ label: `case ${c.name?.value ?? i + 1} · when ${c.when.text}`, body: c.body })),
@@ -137,4 +141,20 @@ export function readChoice(n: NodeInput): ChoiceNode {
 			? readSequence(ctx, dflt.value, dflt.range, path, n.refused, "`default`")
 			: [];
 	return { kind: "choice", ...base(n), cases, otherwise };
+}
+
+/** A choice's output: which case ran, and the output of its last node when every case agrees on a type. */
+function checkChoice(w: Walk, node: ChoiceNode, scope: Scope): Type {
+	const inner = scope.inside({ id: node.id.value, kind: "choice", ledger: false });
+	bodyStart(w, node.id.value, inner);
+	const lasts: (Type | undefined)[] = [];
+	for (const [i, c] of node.cases.entries()) {
+		readCondition(w, c.when, scope, `${node.path}.choice[${i + 1}].when`);
+		lasts.push(checkSequence(w, c.body, inner).last);
+	}
+	if (node.otherwise.length) lasts.push(checkSequence(w, node.otherwise, inner).last);
+	const names = node.cases.map((c, i) => c.name?.value ?? String(i + 1));
+	const typed = lasts.filter((t): t is Type => !!t);
+	const same = typed.length > 0 && typed.every((t) => sameType(t, typed[0])) ? typed[0] : undefined;
+	return objectOf([field("case", enumOf([...names, "default"])), ...(same ? [field("output", same, true)] : [])]);
 }

@@ -6,8 +6,11 @@ import type { CommitNode } from "../ast.ts";
 import type { Entry } from "../build/context.ts";
 import { base, type NodeInput } from "../build/node.ts";
 import { ZERO } from "../check/bounds.ts";
-import { checkCommit } from "../check/leaves.ts";
 import { COMMIT_TYPE } from "../check/node-types.ts";
+import { readAddress } from "../check/reads.ts";
+import type { Scope } from "../check/scope.ts";
+import { report, type Walk } from "../check/walk.ts";
+import { type Type, typeToString } from "../types/index.ts";
 import type { KindModule } from "./kind.ts";
 import { address } from "./keys.ts";
 
@@ -21,7 +24,7 @@ export const commitKind: KindModule<CommitNode, "commit"> = {
 	noRetry: "put the retry on the node that writes the message",
 	section: false,
 	read: readCommit,
-	check: (w, node, scope) => checkCommit(w, node, scope),
+	check: checkCommit,
 	output: () => COMMIT_TYPE,
 	bodies: () => [],
 	bound: () => ZERO,
@@ -39,4 +42,32 @@ export function readCommit(n: NodeInput): CommitNode {
 	const main = n.keys.get("commit") as Entry;
 	const message = n.ctx.address(main, `${n.path}.commit`);
 	return { kind: "commit", ...base(n), ...(message ? { message } : {}) } as CommitNode;
+}
+
+/** A commit's message is an earlier node's text or a string field of its output. */
+function checkCommit(w: Walk, node: CommitNode, scope: Scope): Type {
+	if (node.message) {
+		const root = node.message.root;
+		if (root === "input" || root === "item" || root === "diff") {
+			report(
+				w,
+				"key-type",
+				node.message.range,
+				`${node.path}.commit`,
+				`a commit message comes from a node that wrote it, not from \`${root}\``,
+			);
+		} else {
+			const t = readAddress(w, node.message, scope, `${node.path}.commit`);
+			if (t && t.kind !== "text" && t.kind !== "string") {
+				report(
+					w,
+					"key-type",
+					node.message.range,
+					`${node.path}.commit`,
+					`a commit message is text; \`${node.message.text}\` is ${typeToString(t)}`,
+				);
+			}
+		}
+	}
+	return COMMIT_TYPE;
 }

@@ -2,12 +2,15 @@
  * A call: another flow run whole as one node (`flow: <name>` with `input: <address>`). Its output, bounds
  * and turns in flight are its callee's, which the checker checks whole.
  */
+import { didYouMean, nearest } from "../../faults/index.ts";
 import type { CallNode } from "../ast.ts";
 import type { Entry } from "../build/context.ts";
 import { base, type NodeInput } from "../build/node.ts";
 import { ZERO } from "../check/bounds.ts";
-import { checkCall } from "../check/leaves.ts";
-import { typeToString } from "../types/index.ts";
+import { readAddress } from "../check/reads.ts";
+import type { Scope } from "../check/scope.ts";
+import { report, type Walk } from "../check/walk.ts";
+import { sameType, TEXT, type Type, typeToString } from "../types/index.ts";
 import type { KindModule } from "./kind.ts";
 import { address, text } from "./keys.ts";
 
@@ -19,7 +22,7 @@ export const flowKind: KindModule<CallNode, "flow"> = {
 	noRetry: "rerunning a flow would ask answered questions and commit again; retry inside the callee",
 	section: false,
 	read: readCall,
-	check: (w, node, scope) => checkCall(w, node, scope),
+	check: checkCall,
 	output: () => undefined,
 	bodies: () => [],
 	bound: (node, { callee }) => callee(node) ?? ZERO,
@@ -62,4 +65,55 @@ export function readCall(n: NodeInput): CallNode {
 		if (a) node.input = a;
 	}
 	return node;
+}
+
+/** A call: the callee exists, checks, does not lead back here, and takes the input's type. */
+function checkCall(w: Walk, node: CallNode, scope: Scope): Type {
+	const inputType = node.input ? readAddress(w, node.input, scope, `${node.path}.input`) : undefined;
+	if (!node.callee || !w.calls) return TEXT;
+	const name = node.callee.value;
+	const found = w.calls.check(name, w.stack);
+	const at = node.callee.range;
+	if ("missing" in found) {
+		const near = nearest(name, found.missing);
+		report(w, "unknown-flow", at, `${node.path}.flow`, `no flow named \`${name}\`.${didYouMean(near)}`, {
+			expected: near ? [near] : [],
+		});
+		return unresolved(w, node);
+	}
+	if ("cycle" in found) {
+		report(w, "call-cycle", at, `${node.path}.flow`, `calling \`${name}\` leads back here: ${found.cycle.join(" → ")}`);
+		return unresolved(w, node);
+	}
+	if ("faults" in found) {
+		const first = found.faults[0];
+		report(
+			w,
+			"broken-flow",
+			at,
+			`${node.path}.flow`,
+			`the flow \`${name}\` (${found.file}) does not check: ${first ? `${first.line}:${first.column}: ${first.code}: ${first.message}` : "it was refused"}`,
+		);
+		return unresolved(w, node);
+	}
+	const callee = found.value;
+	w.callees.set(node.id.value, callee);
+	const wanted = callee.input.value;
+	if (inputType && wanted.kind !== "string" && !sameType(inputType, wanted)) {
+		report(
+			w,
+			"flow-input-mismatch",
+			(node.input ?? node).range,
+			`${node.path}.input`,
+			`\`${name}\` takes ${typeToString(wanted)}; this passes ${typeToString(inputType)}`,
+		);
+	}
+	const last = callee.nodes[callee.nodes.length - 1];
+	return (last && callee.types.get(last.id.value)) ?? TEXT;
+}
+
+/** A call whose callee cannot be checked has no known output: reads into it were reported at the call. */
+function unresolved(w: Walk, node: CallNode): Type {
+	w.refused.add(`${node.id.value}.output`);
+	return TEXT;
 }

@@ -114,9 +114,10 @@ export interface KindModule<N extends FlowNode, K extends string = string> {
 	/** Builds the node from its keys (the id, kind key and `on-fail` are read already). */
 	read(input: NodeInput): N;
 	/**
-	 * Checks the node against what ended before it; its output's type. Write it as an arrow calling the
-	 * checker (`(w, node, scope) => checkMap(w, node, scope)`): the checker and the kind modules import each
-	 * other, so the checker's binding must be read when a flow is checked, not while the modules load.
+	 * Checks the node against what ended before it; its output's type. The rule is written in the kind's
+	 * module, as a function declaration (hoisted, so the table can name it while the module loads); it calls
+	 * the checker's shared helpers (`check/reads.ts`, `check/sequence.ts`, `check/walk.ts`) only when a flow
+	 * is checked, never while the modules load, because the checker and the kind modules import each other.
 	 */
 	check(w: Walk, node: N, scope: Scope): Type;
 	/** The output type the kind gives by itself; undefined when its body or its callee decides it. */

@@ -8,8 +8,13 @@ import type { Located, MapNode } from "../ast.ts";
 import { blockOptions, ownId, readBody } from "../build/blocks.ts";
 import { type Entry, seqItems } from "../build/context.ts";
 import { base, type NodeInput } from "../build/node.ts";
-import { checkMap } from "../check/blocks.ts";
+import { COPY_FIELDS, entryType } from "../check/node-types.ts";
+import { readAddress } from "../check/reads.ts";
+import type { Scope } from "../check/scope.ts";
+import { checkSequence } from "../check/sequence.ts";
+import { bodyStart, report, type Walk } from "../check/walk.ts";
 import { blockFacts, plural } from "../render/index.ts";
+import { field, listOf, STRING, type Type, typeToString } from "../types/index.ts";
 import type { KindModule } from "./kind.ts";
 import { address, KEY, whole } from "./keys.ts";
 import { joinText } from "./labels.ts";
@@ -48,7 +53,7 @@ export const mapKind: KindModule<MapNode, "map" | "map-from"> = {
 	noRetry: "retry the nodes inside the body",
 	section: false,
 	read: readMap,
-	check: (w, node, scope) => checkMap(w, node, scope),
+	check: checkMap,
 	output: () => undefined,
 	bodies: (node) => [{ body: node.body }],
 	bound(node, { seq }) {
@@ -121,4 +126,44 @@ export function readMap(n: NodeInput): MapNode {
 	if (ledger) node.ledger = ledger;
 	node.body = readBody(n);
 	return node;
+}
+
+/** A map's output: a list of entries in item order, each with its item. */
+function checkMap(w: Walk, node: MapNode, scope: Scope): Type {
+	let item: Type | undefined = node.items ? STRING : undefined;
+	if (node.from) {
+		const t = readAddress(w, node.from, scope, `${node.path}.map-from`);
+		if (t && t.kind !== "list") {
+			report(
+				w,
+				"key-type",
+				node.from.range,
+				`${node.path}.map-from`,
+				`\`map-from\` reads a list; \`${node.from.text}\` is ${typeToString(t)}`,
+			);
+		} else if (t?.kind === "list") item = t.of;
+	}
+	if (node.items && node.max && node.items.length > node.max.value) {
+		report(
+			w,
+			"key-type",
+			node.max.range,
+			`${node.path}.max`,
+			`the literal list has ${node.items.length} items, more than \`max: ${node.max.value}\``,
+		);
+	}
+	// A list that did not read (refused by the builder, or not a list here) was reported once; reads of
+	// `item` in the body have no type to be checked against, so they say nothing more.
+	const itemRefused = !node.items && item === undefined;
+	const inner = scope.inside({
+		id: node.id.value,
+		kind: "map",
+		...(itemRefused ? { itemRefused } : { item: item ?? STRING }),
+		ledger: !!node.ledger,
+	});
+	bodyStart(w, node.id.value, inner);
+	const out = checkSequence(w, node.body, inner);
+	if (!w.silent) w.points.bodyEnd.set(node.id.value, out.scope);
+	const last = out.last;
+	return listOf(entryType(last, [field("item", item ?? STRING), ...(node.copies?.value ? COPY_FIELDS : [])]));
 }

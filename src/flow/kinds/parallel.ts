@@ -7,8 +7,12 @@ import { blockOptions } from "../build/blocks.ts";
 import type { Entry } from "../build/context.ts";
 import { base, type NodeInput, readSequence } from "../build/node.ts";
 import { ID_PATTERN } from "../build/words.ts";
-import { checkParallel } from "../check/blocks.ts";
+import { COPY_FIELDS, entryType } from "../check/node-types.ts";
+import type { Scope } from "../check/scope.ts";
+import { checkSequence } from "../check/sequence.ts";
+import { bodyStart, type Walk } from "../check/walk.ts";
 import { blockFacts } from "../render/index.ts";
+import { BOOLEAN, field, objectOf, type Type } from "../types/index.ts";
 import type { KindModule } from "./kind.ts";
 import { KEY, ref } from "./keys.ts";
 import { joinText } from "./labels.ts";
@@ -32,7 +36,7 @@ export const parallelKind: KindModule<ParallelNode, "parallel"> = {
 	noRetry: "retry the nodes inside the branches",
 	section: false,
 	read: readParallel,
-	check: (w, node, scope) => checkParallel(w, node, scope),
+	check: checkParallel,
 	output: () => undefined,
 	bodies: (node) => node.branches.map((b) => ({ label: `branch ${b.name.value}`, body: b.body })),
 	bound(node, { seq }) {
@@ -92,4 +96,15 @@ export function readParallel(n: NodeInput): ParallelNode {
 		});
 	}
 	return { kind: "parallel", ...base(n), branches, ...blockOptions(ctx, keys, path) };
+}
+
+/** A parallel's output: one entry per branch, keyed by branch name. */
+function checkParallel(w: Walk, node: ParallelNode, scope: Scope): Type {
+	const inner = scope.inside({ id: node.id.value, kind: "parallel", ledger: false });
+	bodyStart(w, node.id.value, inner);
+	const fields = node.branches.map((b) => {
+		const last = checkSequence(w, b.body, inner).last;
+		return field(b.name.value, entryType(last, node.copies?.value ? COPY_FIELDS : []));
+	});
+	return fields.length ? objectOf(fields) : objectOf([field("empty", BOOLEAN, true)]);
 }

@@ -4,15 +4,20 @@
  * is in flight together.
  */
 import { isScalar, type Node } from "yaml";
+import type { AgentDef } from "../../agents/index.ts";
 import type { Located, SwarmNode } from "../ast.ts";
 import { type Entry, seqItems } from "../build/context.ts";
 import { base, type NodeInput } from "../build/node.ts";
 import { readReads } from "../build/reads.ts";
 import { describe } from "../build/yaml-nodes.ts";
 import { turnTimeout } from "../check/bounds.ts";
-import { checkSwarm } from "../check/leaves.ts";
 import { SWARM_TYPE } from "../check/node-types.ts";
+import { readAddress, readCondition } from "../check/reads.ts";
+import { lookupAgent } from "../check/roster.ts";
+import type { Scope } from "../check/scope.ts";
+import { report, type Walk } from "../check/walk.ts";
 import { blockFacts } from "../render/index.ts";
+import { type Type, typeToString } from "../types/index.ts";
 import type { KindModule } from "./kind.ts";
 import { address, KEY, ref, whole } from "./keys.ts";
 import { timeoutOf } from "./labels.ts";
@@ -57,7 +62,7 @@ export const swarmKind: KindModule<SwarmNode, "swarm"> = {
 	noRetry: "a swarm asks a failing member again next round",
 	section: true,
 	read: readSwarm,
-	check: (w, node, scope) => checkSwarm(w, node, scope),
+	check: checkSwarm,
 	output: () => SWARM_TYPE,
 	bodies: () => [],
 	bound(node, { flow }) {
@@ -149,4 +154,36 @@ function member(n: NodeInput, item: Node, main: Entry): SwarmNode["members"] {
 	const a = n.ctx.str(agent, `${n.path}.swarm`, "an agent's name");
 	const c: Located<number> | undefined = count ? n.ctx.int(count, `${n.path}.swarm`, 1) : { value: 1, range };
 	return a && c ? [{ agent: a, count: c.value, range }] : [];
+}
+
+/** A swarm: its members exist, its claims are a list of strings, and `until` reads its own output too. */
+function checkSwarm(w: Walk, node: SwarmNode, scope: Scope): Type {
+	const members: { agent: AgentDef; count: number }[] = [];
+	w.members.set(node.id.value, members);
+	for (const m of node.members) {
+		const agent = lookupAgent(w, m.agent.value, m.agent.range, `${node.path}.swarm`);
+		if (agent) members.push({ agent, count: m.count });
+	}
+	if (node.claimsFrom) {
+		const t = readAddress(w, node.claimsFrom, scope, `${node.path}.claims-from`);
+		if (t && !(t.kind === "list" && (t.of.kind === "string" || t.of.kind === "enum"))) {
+			report(
+				w,
+				"key-type",
+				node.claimsFrom.range,
+				`${node.path}.claims-from`,
+				`\`claims-from\` reads a list of strings (the keys to claim); \`${node.claimsFrom.text}\` is ${typeToString(t)}`,
+			);
+		}
+	}
+	for (const read of node.reads) readAddress(w, read, scope, `${node.path}.reads`);
+	if (node.until) {
+		readCondition(
+			w,
+			node.until,
+			scope.with({ id: node.id.value, type: SWARM_TYPE, handoff: false, ledger: false }),
+			`${node.path}.until`,
+		);
+	}
+	return SWARM_TYPE;
 }

@@ -45,12 +45,18 @@ const DIRECTIVE = {
 /** The tools the watermark declares with each directive: `checkpoint` only while a reset can follow it. */
 const OFFER = { reset: ["finish", "checkpoint"], land: ["finish"] } as const;
 
-/** A subagent and the mutable state its tools write to. */
-interface Seat {
+/**
+ * A subagent as a visit holds it for its turns: the pi session, and the mutable state its tools write to
+ * (the answer, verdict and handoff they captured, the visit whose turn is running). One visit holds it, or a
+ * `memory:` scope shares it between visits, whose turns then wait in its queue one after another.
+ */
+interface HeldSubagent {
 	sub: Subagent;
+	/** What the answer and handoff tools captured during the current turn. */
 	captured: Captured;
-	/** The visit the seat's current turn belongs to (the verdict tool records it). */
+	/** The visit the current turn belongs to (the verdict tool and the journal record it). */
 	visit: { at: string };
+	/** The last turn queued on the subagent: a pi session answers one prompt at a time. */
 	queue: Promise<unknown>;
 }
 
@@ -71,9 +77,10 @@ interface AgentVisit {
 	task: string;
 	/** Where a kept subagent lives (a `memory:` scope, or the agent's `lifetime:`); none: one per visit. */
 	scope?: MemoryScope;
-	/** combo's `lifetime: workflow` (or `session`): kept like `memory:`, but on a seat of its own. */
+	/** combo's `lifetime: workflow` (or `session`): kept like `memory:`, but under a share name of its own. */
 	lives: boolean;
-	seatName: string;
+	/** The name the scope shares the subagent under: the agent's, or `agent@node` for a `lifetime:`. */
+	shareName: string;
 	policy: HandoffPolicy;
 	pane: boolean;
 	attempts: number;
@@ -85,7 +92,7 @@ interface AgentVisit {
 
 /** How far a visit has come: the one mutable state its loop carries from turn to turn. */
 interface Progress {
-	seat?: Seat;
+	held?: HeldSubagent;
 	/** What the visit ends with when nothing more is tried. */
 	last: VisitRecord;
 	/** The attempt being played, from 1 (a continuation or a reset is not a new attempt). */
@@ -120,7 +127,7 @@ export async function runAgent(
 			if (signal.aborted) return { ok: false, error: stopKind(world, signal) };
 			const over = world.budget.exceeded();
 			if (over) return { ok: false, error: { kind: "budget", message: over } };
-			const s = await takeSeat(v, p);
+			const s = await holdSubagent(v, p);
 			if (s === "again") continue;
 			if (!s) return p.last;
 			const result = await playTurn(v, p, s);
@@ -133,7 +140,7 @@ export async function runAgent(
 			if (retried) return retried;
 		}
 	} finally {
-		if (p.seat && !v.scope) await p.seat.sub.close();
+		if (p.held && !v.scope) await p.held.sub.close();
 	}
 }
 
@@ -165,7 +172,7 @@ function planVisit(
 		diff,
 	);
 	// combo's `lifetime: workflow` (or `session`): the node keeps its subagent across its visits, as `memory:`
-	// would, but its own seat, so no other node's `submit` type is forced on it.
+	// would, but its own subagent, so no other node's `submit` type is forced on it.
 	const lives = !node.memory && (agent.lifetime === "workflow" || agent.lifetime === "session");
 	const scope = node.memory ? memoryScope(frame, node.memory.value) : lives ? lifetimeScope(frame) : undefined;
 	// One switch and one cap for every surface: off means no handoff tools and no steer in this turn.
@@ -183,7 +190,7 @@ function planVisit(
 		task,
 		...(scope ? { scope } : {}),
 		lives,
-		seatName: lives ? `${agent.name}@${node.id.value}` : agent.name,
+		shareName: lives ? `${agent.name}@${node.id.value}` : agent.name,
 		policy,
 		// A pane follows the visit when the node asks (its `pane:` wins) or its agent does (combo's `openInHerdr`).
 		pane: node.pane ? node.pane.value : agent.pane === true,
@@ -213,15 +220,15 @@ function startProgress(v: AgentVisit): Progress {
 }
 
 /**
- * The seat the next turn plays on: kept, shared through the scope, or opened. A subagent that cannot be
+ * The subagent the next turn plays on: kept, shared through the scope, or opened. A subagent that cannot be
  * started is a `provider` failure, retried after a backoff while attempts are left (`"again"`); undefined
  * when none are, and `p.last` says why.
  */
-async function takeSeat(v: AgentVisit, p: Progress): Promise<Seat | "again" | undefined> {
+async function holdSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent | "again" | undefined> {
 	try {
 		const scope = v.scope;
-		p.seat ??= scope ? await seated(scope, v.seatName, () => openSeat(v, p)) : await openSeat(v, p);
-		return p.seat;
+		p.held ??= scope ? await sharedSubagent(scope, v.shareName, () => openSubagent(v, p)) : await openSubagent(v, p);
+		return p.held;
 	} catch (error) {
 		p.last = {
 			ok: false,
@@ -236,7 +243,7 @@ async function takeSeat(v: AgentVisit, p: Progress): Promise<Seat | "again" | un
 }
 
 /** Spawns the visit's subagent with its answer tools, handoff tools, skills, pane and journaling hooks. */
-async function openSeat(v: AgentVisit, p: Progress): Promise<Seat> {
+async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 	const { world, node, agent, scope } = v;
 	const captured: Captured = { refusals: 0 };
 	const at = { at: v.visit };
@@ -272,7 +279,7 @@ async function openSeat(v: AgentVisit, p: Progress): Promise<Seat> {
 		...(skills.length ? { appendPrompt: skills.map(skillBlock).join("\n\n") } : {}),
 		...(transport ? { transport } : {}),
 		...(scope && world.options.sessionsDir
-			? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${v.seatName}`)) }
+			? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${v.shareName}`)) }
 			: {}),
 		...(v.pane
 			? {
@@ -290,10 +297,10 @@ async function openSeat(v: AgentVisit, p: Progress): Promise<Seat> {
 }
 
 /**
- * One turn on the seat, after the turns queued before it: its captures cleared, its clock started when the
+ * One turn on the held subagent, after the turns queued before it: its captures cleared, its clock started when the
  * turn does (a `/step` pause or a queue before it is drawn as waiting), its usage and transcript kept.
  */
-async function playTurn(v: AgentVisit, p: Progress, s: Seat): Promise<Result> {
+async function playTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Result> {
 	const { world, agent, visit } = v;
 	world.emit({ type: "turn_wait", path: visit, agent: agent.name, subagent: s.sub.id });
 	return serial(s, async () => {
@@ -380,7 +387,7 @@ async function playTurn(v: AgentVisit, p: Progress, s: Seat): Promise<Result> {
 async function followHandoff(
 	v: AgentVisit,
 	p: Progress,
-	s: Seat,
+	s: HeldSubagent,
 	result: Result,
 ): Promise<"again" | VisitRecord | undefined> {
 	const doc = result.ok ? s.captured.handoff?.doc : undefined;
@@ -391,7 +398,7 @@ async function followHandoff(
 		// A checkpoint with a reset: the node goes on from the document in a fresh context, at no model cost.
 		// The checkpoint tool stops resetting once the cap is reached, so this stays within HANDOFF_MAX_RESETS.
 		p.resets++;
-		await freshSeat(v, p, s);
+		await dropSubagent(v, p, s);
 		p.prompt = continuationPrompt(v.task, doc);
 		return "again";
 	}
@@ -409,7 +416,7 @@ async function followHandoff(
 			};
 		}
 		p.continuations++;
-		await freshSeat(v, p, s);
+		await dropSubagent(v, p, s);
 		p.prompt = continuationPrompt(v.task, doc);
 		return "again";
 	}
@@ -417,7 +424,7 @@ async function followHandoff(
 }
 
 /** The turn's answer as the visit's record, with the last handoff document it wrote. */
-function endedRecord(v: AgentVisit, p: Progress, s: Seat, result: Result): VisitRecord {
+function endedRecord(v: AgentVisit, p: Progress, s: HeldSubagent, result: Result): VisitRecord {
 	const { world, node, ledger, signal, timeoutMs } = v;
 	const last = mustHaveCalled(
 		v.agent,
@@ -431,15 +438,15 @@ function endedRecord(v: AgentVisit, p: Progress, s: Seat, result: Result): Visit
 
 /**
  * After a failed attempt: undefined to try again (its kind is retried, attempts are left, the backoff
- * was not cut), else the record the visit ends with. A kind that wants a fresh seat gets one unless a
- * scope keeps it; a retry on the same seat is told what failed.
+ * was not cut), else the record the visit ends with. A kind that wants a fresh subagent gets one unless a
+ * scope keeps it; a retry on the same subagent is told what failed.
  */
-async function retryAfter(v: AgentVisit, p: Progress, s: Seat): Promise<VisitRecord | undefined> {
+async function retryAfter(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<VisitRecord | undefined> {
 	const error = p.last.error;
 	if (!error || !FAILURE_KIND_TABLE[error.kind].retry) return p.last;
 	if (p.attempt >= v.attempts) return p.last;
-	if (FAILURE_KIND_TABLE[error.kind].freshSeat && !v.scope) await freshSeat(v, p, s);
-	p.prompt = p.seat
+	if (FAILURE_KIND_TABLE[error.kind].freshSubagent && !v.scope) await dropSubagent(v, p, s);
+	p.prompt = p.held
 		? `Your last answer failed (${error.kind}: ${error.message}). Do the same task again.\n\n${v.closing ?? ""}`.trimEnd()
 		: v.task;
 	if (!(await backoff(v.world, p.attempt++, v.signal))) return { ok: false, error: stopKind(v.world, v.signal) };
@@ -447,10 +454,10 @@ async function retryAfter(v: AgentVisit, p: Progress, s: Seat): Promise<VisitRec
 }
 
 /** A fresh session for the node's task: the old one's context is dropped, the document carries on. */
-async function freshSeat(v: AgentVisit, p: Progress, s: Seat): Promise<void> {
-	if (v.scope) v.scope.values.delete(`seat:${v.seatName}`);
+async function dropSubagent(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<void> {
+	if (v.scope) v.scope.values.delete(shareKey(v.shareName));
 	await s.sub.close();
-	p.seat = undefined;
+	p.held = undefined;
 }
 
 /** pi-flows' own answer tools, which do not count as the tool use `mustCallTool` asks for. */
@@ -477,7 +484,7 @@ function mustHaveCalled(agent: AgentDef, record: VisitRecord, calls: readonly st
 
 /**
  * The scope a lifetime keeps a subagent in: the innermost map item or parallel branch (each branch its own
- * subagent, as combo has it, so a seat never crosses branches or copies of the tree), else the flow.
+ * subagent, as combo has it, so a held subagent never crosses branches or copies of the tree), else the flow.
  */
 function lifetimeScope(frame: Frame): MemoryScope | undefined {
 	for (let f: Frame | undefined = frame; f; f = f.parent)
@@ -609,21 +616,31 @@ export function rootMemory(root: Frame): MemoryScope {
 	return m;
 }
 
-async function seated(scope: MemoryScope, agent: string, open: () => Promise<Seat>): Promise<Seat> {
-	const key = `seat:${agent}`;
-	let seat = scope.values.get(key) as Promise<Seat> | undefined;
-	if (!seat) {
-		seat = open();
-		scope.values.set(key, seat);
-		scope.closers.push(async () => (await seat)?.sub.close());
+/** Where a scope keeps the subagent shared under `name` (the same key drops it for a fresh one). */
+function shareKey(name: string): string {
+	return `subagent:${name}`;
+}
+
+/** The subagent a scope shares under `name`, opened by the first visit that asks; the scope closes it. */
+async function sharedSubagent(
+	scope: MemoryScope,
+	name: string,
+	open: () => Promise<HeldSubagent>,
+): Promise<HeldSubagent> {
+	const key = shareKey(name);
+	let held = scope.values.get(key) as Promise<HeldSubagent> | undefined;
+	if (!held) {
+		held = open();
+		scope.values.set(key, held);
+		scope.closers.push(async () => (await held)?.sub.close());
 	}
-	return seat;
+	return held;
 }
 
 /** Turns of one shared subagent run one after another: a pi session answers one prompt at a time. */
-function serial<T>(seat: Seat, fn: () => Promise<T>): Promise<T> {
-	const run = seat.queue.then(fn, fn);
-	seat.queue = run.then(
+function serial<T>(held: HeldSubagent, fn: () => Promise<T>): Promise<T> {
+	const run = held.queue.then(fn, fn);
+	held.queue = run.then(
 		() => {},
 		() => {},
 	);

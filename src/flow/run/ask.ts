@@ -1,60 +1,97 @@
 /**
- * Questions to the person running a flow go through this port: pi's dialogs in the TUI, RPC requests,
- * a prompt in the CLI, scripted answers in tests and dry runs. With nobody there, the unattended rules
- * apply: the card's `default:`, else "that's enough" when it has one, else the node fails `nobody`.
+ * Runs an ask node: a card put to the person through the ask port (`ports/ask.ts`), and with nobody there
+ * the unattended rules (`default:`, else "that's enough", else the node fails `nobody`).
  */
+import type { AskNode } from "../ast.ts";
+import type { Value } from "../types/index.ts";
+import { stopKind } from "./agent.ts";
+import type { AskAnswer, AskCard } from "./ports/index.ts";
+import { diffFor, renderRead, valueAt } from "./turn.ts";
+import type { Frame, VisitRecord } from "./values.ts";
+import type { World } from "./world.ts";
 
-/** What the person is shown. */
-export interface AskCard {
-	/** The visit that asks (`spec/interview#3/ask_next`). */
-	visit: string;
-	question: string;
-	header?: string;
-	/** A choice card's options; an open card (from `ask-from`) also accepts a typed answer. */
-	options?: { label: string; description?: string }[];
-	open?: boolean;
-	confirm?: boolean;
-	/** The "that's enough" label. */
-	enough?: string;
-	/** The reads shown above the question, each under its address. */
-	reads: { address: string; text: string }[];
-	timeoutMs?: number;
-	/** Whether the node has a `default:` (taken when nobody answers). */
-	hasDefault?: boolean;
+/** Asks the person; with nobody there, `default:`, else "enough", else `nobody`. */
+export async function runAsk(
+	world: World,
+	node: AskNode,
+	frame: Frame,
+	visit: string,
+	signal: AbortSignal,
+): Promise<VisitRecord> {
+	let card: AskCard;
+	if (node.questionFrom) {
+		const q = valueAt(node.questionFrom, frame, world);
+		if (!q.ok || typeof q.value !== "object" || q.value === null || Array.isArray(q.value)) {
+			return {
+				ok: false,
+				error: { kind: "condition", message: `\`ask-from\` cannot be read: ${q.ok ? "not a question" : q.reason}` },
+			};
+		}
+		const question = q.value as {
+			header?: string;
+			question: string;
+			options: { label: string; description?: string }[];
+		};
+		card = {
+			visit,
+			question: question.question,
+			...(question.header ? { header: question.header } : {}),
+			options: question.options,
+			open: true,
+			reads: [],
+		};
+	} else {
+		card = {
+			visit,
+			question: node.question?.value ?? "",
+			...(node.options
+				? {
+						options: node.options.map((o) => ({
+							label: o.label.value,
+							...(o.description ? { description: o.description } : {}),
+						})),
+					}
+				: {}),
+			...(node.confirm ? { confirm: true } : {}),
+			reads: [],
+		};
+	}
+	if (node.enough) card.enough = node.enough.value;
+	const diff = await diffFor(world, node.reads, frame);
+	if (node.fallback !== undefined) card.hasDefault = true;
+	if (node.timeout) card.timeoutMs = node.timeout.value;
+	card.reads = node.reads.map((r) => ({ address: r.text, text: renderRead(r, frame, world, diff) }));
+	const port = world.options.ask;
+	const answer: AskAnswer = port?.somebodyThere ? await port.ask(card, signal) : { kind: "nobody" };
+	world.recorder.asked(visit, card, answer);
+	return answerRecord(world, node, card, answer, signal);
 }
 
-/** What came back. */
-export type AskAnswer =
-	| { kind: "answer"; value: string | boolean; custom?: boolean }
-	| { kind: "enough" }
-	| { kind: "stopped" }
-	| { kind: "timeout" }
-	| { kind: "nobody" };
-
-/** Puts questions to a person. */
-export interface AskPort {
-	/** False when nobody is there to answer (print mode, CI): the unattended rules apply without asking. */
-	readonly somebodyThere: boolean;
-	ask(card: AskCard, signal?: AbortSignal): Promise<AskAnswer>;
-}
-
-/** A port that answers from a table keyed by visit path or node id (tests, dry runs). */
-export function scriptedAsk(answers: Record<string, AskAnswer | string | boolean>, log?: AskCard[]): AskPort {
-	return {
-		somebodyThere: true,
-		async ask(card) {
-			log?.push(card);
-			const id =
-				card.visit
-					.split("/")
-					.pop()
-					?.replace(/#\d+$|\[\d+\]$/g, "") ?? card.visit;
-			const a = answers[card.visit] ?? answers[card.visit.replace(/#\d+/g, "").replace(/\[\d+\]/g, "")] ?? answers[id];
-			if (a === undefined) return { kind: "nobody" };
-			return typeof a === "object" ? a : { kind: "answer", value: a };
-		},
+function answerRecord(world: World, node: AskNode, card: AskCard, answer: AskAnswer, signal: AbortSignal): VisitRecord {
+	const fallback = node.fallback?.value as Value | undefined;
+	const form = (value: string | boolean, custom = false): Value => {
+		if (node.confirm) return { yes: value === true || value === "yes" };
+		if (card.options) return { answered: true, answer: String(value), ...(card.open ? { custom } : {}) };
+		return String(value);
 	};
+	switch (answer.kind) {
+		case "answer":
+			return { ok: true, output: form(answer.value, answer.custom === true) };
+		case "enough":
+			if (node.enough) return { ok: true, output: { answered: false } };
+			return { ok: false, error: { kind: "stopped", message: "the person declined the question" } };
+		case "stopped":
+			return { ok: false, error: { kind: "stopped", message: "the person stopped the run" } };
+		default: {
+			if (fallback !== undefined && fallback !== null) return { ok: true, output: form(fallback as string | boolean) };
+			if (node.enough) return { ok: true, output: { answered: false } };
+			if (signal.aborted) return { ok: false, error: stopKind(world, signal) };
+			return answer.kind === "timeout"
+				? { ok: false, error: { kind: "timeout", message: "the question timed out with no default" } }
+				: {
+						ok: false,
+						error: { kind: "nobody", message: "nobody is there to answer and the question has no default" },
+					};
+		}
+	}
 }
-
-/** Nobody is there. */
-export const NOBODY: AskPort = { somebodyThere: false, ask: async () => ({ kind: "nobody" }) };

@@ -9,6 +9,7 @@ import type { ChoiceNode, LoopNode, MapNode, ParallelNode } from "../ast.ts";
 import type { Value } from "../types/index.ts";
 import { stopKind } from "./agent.ts";
 import { evaluate } from "./evaluate.ts";
+import type { VisitEnd } from "./kinds.ts";
 import { createLedger, type Ledger } from "./ledger.ts";
 import { valueAt } from "./turn.ts";
 import { type BlockCopies, blockCopies } from "./copies.ts";
@@ -24,8 +25,6 @@ import {
 } from "./values.ts";
 import { childFailure, isStop, runSequence, type SequenceEnd } from "./walk.ts";
 import { ELSEWHERE, focusOf, type World } from "./world.ts";
-
-type Out = { record: VisitRecord; failedAt?: string };
 
 function scope(id: string, instance: string): MemoryScope {
 	return { id, instance, closers: [], values: new Map() };
@@ -65,7 +64,7 @@ export async function runChoice(
 	frame: Frame,
 	visit: string,
 	signal: AbortSignal,
-): Promise<Out> {
+): Promise<VisitEnd> {
 	const lookup = lookupIn(frame, world);
 	let chosen: { name: string; nodes: ChoiceNode["otherwise"] } | undefined;
 	for (const [i, c] of node.cases.entries()) {
@@ -99,7 +98,7 @@ function joined(node: ParallelNode | MapNode, ends: SequenceEnd[]): boolean {
 }
 
 /** The block's failure: the first failing branch in order (a cancellation only when every failure was one). */
-function blockFailure(ends: SequenceEnd[], visit: string): Out {
+function blockFailure(ends: SequenceEnd[], visit: string): VisitEnd {
 	const failed = ends.filter((e) => !e.ok);
 	const first = failed.find((e) => e.failure && e.failure.error?.kind !== "cancelled") ?? failed[0];
 	return {
@@ -113,7 +112,7 @@ function blockFailure(ends: SequenceEnd[], visit: string): Out {
  * `on-fail: continue` keeps every entry (failed ones as `{ ok: false, error }`) and ends it ok. A stop is
  * never absorbed.
  */
-function settle(node: ParallelNode | MapNode, ends: SequenceEnd[], visit: string, output: Value): Out {
+function settle(node: ParallelNode | MapNode, ends: SequenceEnd[], visit: string, output: Value): VisitEnd {
 	if (joined(node, ends)) return { record: { ok: true, output } };
 	const failure = blockFailure(ends, visit);
 	if (node.onFail && !isStop(failure.record)) return { record: { ok: true, output } };
@@ -139,7 +138,7 @@ export async function runParallel(
 	frame: Frame,
 	visit: string,
 	signal: AbortSignal,
-): Promise<Out> {
+): Promise<VisitEnd> {
 	const cut = cutter(node, signal);
 	const copies = node.copies?.value ? blockCopies(world, frameCwd(frame, world)) : undefined;
 	let released = false;
@@ -184,7 +183,7 @@ export async function runParallel(
  * A block's outcome once its copies are released: each entry whose copy kept its branch (work that did
  * not land: a refused patch, a stopped run) says `kept: <branch>`, and a failure says where the work is.
  */
-function withKept(out: Out, kept: (string | undefined)[] | undefined, names?: string[]): Out {
+function withKept(out: VisitEnd, kept: (string | undefined)[] | undefined, names?: string[]): VisitEnd {
 	const branches = (kept ?? []).filter((k): k is string => k !== undefined);
 	if (!kept || branches.length === 0) return out;
 	const mark = (entry: Value, k: string | undefined): Value =>
@@ -242,7 +241,7 @@ export async function runMap(
 	frame: Frame,
 	visit: string,
 	signal: AbortSignal,
-): Promise<Out> {
+): Promise<VisitEnd> {
 	let items: Value[];
 	const frozen = world.options.replay?.frozen(visit);
 	if (frozen) items = frozen;
@@ -349,7 +348,7 @@ export async function runLoop(
 	frame: Frame,
 	visit: string,
 	signal: AbortSignal,
-): Promise<Out> {
+): Promise<VisitEnd> {
 	const ledger = node.ledger ? createLedger() : undefined;
 	const max = node.max?.value ?? 1;
 	let previous: Map<string, VisitRecord> | undefined;

@@ -8,8 +8,7 @@ import { emptyUsage } from "../../runtime/index.ts";
 import type { Spawn, Subagent } from "../../runtime/index.ts";
 import type { ToolSpec } from "../../runtime/index.ts";
 import { fillTemplate, type Script, stepsFor } from "../../script/index.ts";
-import type { AskPort } from "./ask.ts";
-import type { CheckPort, GitPort } from "./ports/index.ts";
+import type { AskPort, CheckPort, GitPort } from "./ports/index.ts";
 
 /** A spawn whose subagents answer from the script or from the output type, with no model. */
 export function drySpawn(script?: Script): Spawn {

@@ -1,4 +1,3 @@
-export { type AskAnswer, type AskCard, type AskPort, NOBODY, scriptedAsk } from "./ask.ts";
 export { evaluate, type Lookup, type Outcome } from "./evaluate.ts";
 export { createLedger, type Ledger, type Obligation } from "./ledger.ts";
 export {

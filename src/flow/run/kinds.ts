@@ -10,8 +10,13 @@
 import type { FlowNode } from "../ast.ts";
 import { runAgent } from "./agent.ts";
 import { runChoice, runLoop, runMap, runParallel } from "./blocks.ts";
-import { runAsk, runCall, runCheck, runCommit, runSwarm } from "./leaves.ts";
-import { frameCwd, type Frame, type VisitRecord } from "./values.ts";
+import { runAsk } from "./ask.ts";
+import { runCall } from "./call.ts";
+import { runCheck } from "./check.ts";
+import { runCommit } from "./commit.ts";
+import { runSwarm } from "./swarm.ts";
+import { diffFor } from "./turn.ts";
+import type { Frame, VisitRecord } from "./values.ts";
 import type { World } from "./world.ts";
 
 /** How a visit ended: its record, and for a block the inner visit a failure started at. */
@@ -36,14 +41,7 @@ export interface KindRunner<N extends FlowNode> {
 export const RUNNERS = {
 	agent: {
 		run: async (world, node, frame, visit, signal) => ({
-			record: await runAgent(
-				world,
-				node,
-				frame,
-				visit,
-				signal,
-				node.reads.some((r) => r.root === "diff") ? await world.diff(frameCwd(frame, world)) : undefined,
-			),
+			record: await runAgent(world, node, frame, visit, signal, await diffFor(world, node.reads, frame)),
 		}),
 		dry: "answers from the script, else with a value made up from its output type (through its own `submit` tool) or a placeholder text",
 	},

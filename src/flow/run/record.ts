@@ -6,7 +6,7 @@
 import type { Failure } from "../../runtime/index.ts";
 import type { Usage } from "../../runtime/index.ts";
 import type { Value } from "../types/index.ts";
-import type { AskAnswer, AskCard } from "./ask.ts";
+import type { AskAnswer, AskCard } from "./ports/index.ts";
 import type { Obligation, VerdictEffect } from "./ledger.ts";
 import type { VisitRecord } from "./values.ts";
 

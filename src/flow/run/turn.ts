@@ -6,7 +6,8 @@
 import type { Address } from "../ast.ts";
 import type { Value } from "../types/index.ts";
 import { evaluate } from "./evaluate.ts";
-import { type Frame, lookupIn, type Reading } from "./values.ts";
+import { type Frame, frameCwd, lookupIn, type Reading } from "./values.ts";
+import type { World } from "./world.ts";
 
 /** The text under one read's heading. */
 export function renderRead(address: Address, frame: Frame, reading: Reading, diff?: string): string {
@@ -48,4 +49,9 @@ export function composeTask(
 /** Evaluates an address to a value, or says why it cannot be read. */
 export function valueAt(address: Address, frame: Frame, reading: Reading) {
 	return evaluate(address.expr, lookupIn(frame, reading));
+}
+
+/** What the tree changed, for a node that reads `diff` (the agent visit's rule, for questions and swarms too). */
+export async function diffFor(world: World, reads: readonly Address[], frame: Frame): Promise<string | undefined> {
+	return reads.some((r) => r.root === "diff") ? world.diff(frameCwd(frame, world)) : undefined;
 }

@@ -9,12 +9,11 @@ import type { Spawn } from "../../runtime/index.ts";
 import type { Usage } from "../../runtime/index.ts";
 import type { CheckedFlow } from "../check/index.ts";
 import type { Value } from "../types/index.ts";
-import type { AskPort } from "./ask.ts";
 import type { FlowResult } from "./run.ts";
 import type { Budget, BudgetGauge } from "./budget.ts";
 import type { Replay, RunRecorder } from "./record.ts";
 import type { NodeModel } from "./models.ts";
-import type { CheckPort, GitPort } from "./ports/index.ts";
+import type { AskPort, CheckPort, GitPort } from "./ports/index.ts";
 import type { VisitRecord } from "./values.ts";
 
 /** Options of one run. */
