@@ -54,7 +54,7 @@ for (const input of builds) {
 	});
 }
 
-// The grammars as ohm recipes, so the built package skips parsing grammar text (src/package/grammar.ts).
+// The grammars as ohm recipes, so the built package skips parsing grammar text (src/grammar/compile.ts).
 mkdirSync(join(root, "dist", "grammar"), { recursive: true });
 for (const file of readdirSync(join(root, "grammar")).filter((f) => f.endsWith(".ohm"))) {
 	writeFileSync(

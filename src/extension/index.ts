@@ -12,7 +12,7 @@ import type { AutocompleteItem } from "@earendil-works/pi-tui";
 import { COMMAND_CARDS } from "./cards.ts";
 import { registerHandoff } from "./handoff/index.ts";
 import { registerMessages } from "./messages.ts";
-import { registerSubagentTool } from "./tool/index.ts";
+import { registerSubagentTool } from "./tool/subagent-tool.ts";
 import type { TrustMemory } from "./trust.ts";
 import type { CommandCode } from "./wiring.ts";
 

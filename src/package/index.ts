@@ -1,3 +1,2 @@
 export { writeFileAtomic } from "./atomic.ts";
 export { findPackageRoot, grammarSource, PACKAGE_ROOT } from "./root.ts";
-export { compileGrammar } from "./grammar.ts";

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { budgetGauge, createPool, fanOut, swarm } from "../../src/combinators/index.ts";
-import { withChildTools } from "../../src/extension/launch/child-tools.ts";
+import { withChildTools } from "../../src/extension/tool/index.ts";
 import { runChildTools } from "../../src/extension/tool/run-call.ts";
 import { scriptedHost } from "../helpers/host.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";

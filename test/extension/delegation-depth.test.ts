@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rosterOf } from "../../src/agents/index.ts";
-import { withChildTools } from "../../src/extension/launch/child-tools.ts";
+import { withChildTools } from "../../src/extension/tool/index.ts";
 import { planCall } from "../../src/extension/tool/plan.ts";
 import { childTool, runCall } from "../../src/extension/tool/run-call.ts";
 import { NOBODY } from "../../src/flow/index.ts";

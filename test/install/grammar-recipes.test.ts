@@ -1,6 +1,6 @@
 /**
  * The built package rebuilds its grammars from ohm recipes written at pack time instead of parsing the
- * `.ohm` text (src/package/grammar.ts). A grammar rebuilt from its recipe must be the same grammar: same
+ * `.ohm` text (src/grammar/compile.ts). A grammar rebuilt from its recipe must be the same grammar: same
  * recipe again, and the same verdicts, failure positions and expected-text on inputs that match and not.
  */
 import { readFileSync } from "node:fs";

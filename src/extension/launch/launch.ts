@@ -10,7 +10,7 @@ import { type EventSink, fanOutEvents } from "../../runtime/index.ts";
 import { paneWatcher } from "../../panes/index.ts";
 import type { Spawn, SpawnRequest } from "../../runtime/index.ts";
 import type { ToolSpec } from "../../runtime/index.ts";
-import { withChildTools } from "./child-tools.ts";
+import { withChildTools } from "../tool/index.ts";
 import type { Prepared } from "./prepare.ts";
 import { relative } from "node:path";
 import { runsHome, startRun } from "../../runs/index.ts";

@@ -13,7 +13,7 @@
 import { allNodes, childrenOf, type CheckedFlow, type FlowNode } from "../../flow/index.ts";
 import { addUsage, emptyUsage, formatTokens } from "../../runtime/index.ts";
 import type { LiveState, TurnState, VisitState } from "./fold.ts";
-import { clock, summariseTools, tokens } from "./format.ts";
+import { clock, summariseTools, tokens } from "../format.ts";
 
 export { clock, summariseTools, tokens };
 

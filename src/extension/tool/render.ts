@@ -6,7 +6,7 @@
  */
 import type { AgentToolResult, Theme } from "@earendil-works/pi-coding-agent";
 import { Text } from "@earendil-works/pi-tui";
-import { clock, summariseTools, tokens } from "../live/index.ts";
+import { clock, summariseTools, tokens } from "../format.ts";
 import type { SubagentParams } from "./params.ts";
 import type { ProgressRow } from "./progress.ts";
 import type { SubagentDetails } from "./run-call.ts";

@@ -23,7 +23,7 @@ import type { Spawn, SpawnRequest } from "../../runtime/index.ts";
 import type { ToolSpec } from "../../runtime/index.ts";
 import type { Usage } from "../../runtime/index.ts";
 import { answerOf } from "../launch/index.ts";
-import { SUBAGENT_TOOL, withChildTools } from "../launch/index.ts";
+import { SUBAGENT_TOOL, withChildTools } from "./child-tools.ts";
 import { launch } from "../launch/index.ts";
 import { prepareChain, prepareLaunch } from "../launch/index.ts";
 import type { SubagentParams } from "./params.ts";

@@ -6,8 +6,8 @@
  */
 import { readdirSync } from "node:fs";
 import type { AgentToolResult, ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { definitionDirs } from "../../agents/index.ts";
-import { SUBAGENT_TOOL } from "../launch/index.ts";
+import { definitionDirs } from "../../agents/locations.ts";
+import { SUBAGENT_TOOL } from "./child-tools.ts";
 import type { TrustMemory } from "../trust.ts";
 import { subagentParameters } from "./params.ts";
 import { renderSubagentCall, renderSubagentResult } from "./render.ts";

@@ -4,7 +4,7 @@
  */
 import type * as ohm from "ohm-js";
 // By path, not through the folder's door: only the grammar users should load ohm.
-import { compileGrammar } from "../../package/index.ts";
+import { compileGrammar } from "../../grammar/index.ts";
 
 const cache = new Map<string, ohm.Grammar>();
 

@@ -1,8 +1,8 @@
 /**
  * The small words of the live view and the tool's rows: a clock, token counts, a tool summary. Apart from
- * render.ts so the `subagent` tool's renderer can use them without loading the flow layer at pi's start.
+ * the live view's renderer so the `subagent` tool's can use them without loading the flow layer at pi's start.
  */
-import { formatTokens, type Usage } from "../../runtime/index.ts";
+import { formatTokens, type Usage } from "../runtime/index.ts";
 
 /** `12s`, `1m05s`, `1h02m`: a clock a person reads at a glance, whole seconds only. */
 export function clock(ms: number): string {

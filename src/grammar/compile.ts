@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as ohm from "ohm-js";
-import { grammarSource, PACKAGE_ROOT } from "./root.ts";
+import { grammarSource, PACKAGE_ROOT } from "../package/index.ts";
 
 // `makeRecipe` is exported by ohm-js (for generated bundles) but missing from its type declarations.
 const { makeRecipe } = ohm as unknown as { makeRecipe(recipe: string): ohm.Grammar };
