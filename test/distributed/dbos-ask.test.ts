@@ -19,6 +19,7 @@ import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { snapshotOf } from "../../src/runs/index.ts";
 import { describePostgres } from "../helpers/postgres.ts";
 import { agentFile, type TempProject, tempProject } from "../helpers/project.ts";
+import { startWorker as spawnWorker, type WorkerProcess } from "../helpers/workers.ts";
 import { flowOf } from "../helpers/run.ts";
 
 const PAINT = flowOf(
@@ -45,39 +46,19 @@ const SCRIPT = `turns:
     - say: "painting it {{section:pick}}"
 `;
 
+/** The CLI processes a test starts on a pseudo-terminal, stopped after it however it ended. */
 const children: ChildProcess[] = [];
 
-/** A `pi-flows worker` process; resolves once it joined the database. */
-async function startWorker(project: TempProject, url: string): Promise<{ child: ChildProcess; log(): string }> {
-	const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "worker", "--database", url], {
-		cwd: project.cwd,
-		env: project.env,
-		stdio: ["ignore", "pipe", "pipe"],
-	});
-	children.push(child);
-	let out = "";
-	child.stderr?.on("data", (d) => {
-		out += d;
-	});
-	await new Promise<void>((resolve, reject) => {
-		child.stdout?.on("data", (d) => {
-			out += d;
-			if (/^worker \S+ on /m.test(out)) resolve();
-		});
-		child.once("exit", (code) => reject(new Error(`the worker exited (${code}) before joining:\n${out}`)));
-	});
-	return { child, log: () => out };
-}
-
-afterEach(async () => {
-	for (const c of children.splice(0)) {
-		if (c.exitCode !== null || c.signalCode !== null) continue;
-		const gone = new Promise((r) => c.once("exit", r));
-		c.kill("SIGTERM");
-		await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
-		if (c.exitCode === null) c.kill("SIGKILL");
-	}
+afterEach(() => {
+	for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
 });
+
+/** A `pi-flows worker` process; resolves once it joined the database. */
+async function startWorker(project: TempProject, url: string): Promise<WorkerProcess> {
+	const worker = spawnWorker(project, ["--database", url]);
+	await worker.executor;
+	return worker;
+}
 
 describePostgres("questions on the DBOS backend", (pg) => {
 	let project: TempProject;

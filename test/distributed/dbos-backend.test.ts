@@ -1,19 +1,12 @@
-/**
- * The DBOS backend as a person meets it: a real Postgres (the harness's throwaway cluster), real `pi-flows
- * worker` processes, `pi-flows run --backend dbos` following the run live, real pi sessions on the scripted
- * model. A map runs with the same result as on a run folder; two workers share a map; one is killed with
- * SIGKILL in the middle and its work is taken over with nobody acting, every item recorded exactly once.
- */
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { RunStore } from "../../src/distributed/store.ts";
 import type { JournalEntry } from "../../src/runs/journal.ts";
 import { cliChild } from "../helpers/kill.ts";
 import { describePostgres } from "../helpers/postgres.ts";
 import { agentFile, type TempProject, tempProject } from "../helpers/project.ts";
+import { startWorker as spawnWorker, type WorkerProcess } from "../helpers/workers.ts";
 import { flowOf } from "../helpers/run.ts";
 
 const ITEMS = 12;
@@ -64,48 +57,10 @@ const WRITES_SCRIPT = `turns:
 `;
 
 /** A `pi-flows worker` process; `executor` resolves once it joined. */
-interface WorkerProcess {
-	child: ChildProcess;
-	executor: Promise<string>;
-	log(): string;
-}
-
-const workers: WorkerProcess[] = [];
-
+/** A worker on `url`, declared dead by the others after 4 s of silence. */
 function startWorker(project: TempProject, url: string, extra: string[] = []): WorkerProcess {
-	const child = spawn(
-		process.execPath,
-		[join(PACKAGE_ROOT, "bin/pi-flows.js"), "worker", "--database", url, "--dead-after-ms", "4000", ...extra],
-		{ cwd: project.cwd, env: project.env, stdio: ["ignore", "pipe", "pipe"] },
-	);
-	let out = "";
-	let err = "";
-	child.stderr?.on("data", (d) => {
-		err += d;
-	});
-	const executor = new Promise<string>((resolve, reject) => {
-		child.stdout?.on("data", (d) => {
-			out += d;
-			const m = /^worker (\S+) on /m.exec(out);
-			if (m) resolve(m[1] as string);
-		});
-		child.once("exit", (code) => reject(new Error(`the worker exited (${code}) before joining:\n${err}`)));
-	});
-	const w = { child, executor, log: () => `${out}\n${err}` };
-	workers.push(w);
-	return w;
+	return spawnWorker(project, ["--database", url, "--dead-after-ms", "4000", ...extra]);
 }
-
-afterEach(async () => {
-	for (const w of workers.splice(0)) {
-		if (w.child.exitCode === null && w.child.signalCode === null) {
-			const gone = new Promise((r) => w.child.once("exit", r));
-			w.child.kill("SIGTERM");
-			await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
-			if (w.child.exitCode === null) w.child.kill("SIGKILL");
-		}
-	}
-});
 
 /** Strips what differs between two runs of one flow (times, usage) from a `--json` result. */
 function shape(json: string) {

@@ -1,14 +1,4 @@
-/**
- * A worker that loses its database connections in the middle of a map (the server terminates them, as an
- * administrator's `pg_terminate_backend`, a failover or a proxy's reset does): it says so, naming the
- * database and what to check, with no password in anything it prints; it reconnects and goes on; every
- * item's visit ends ok and is recorded exactly once; the run completes. Real Postgres, real `pi-flows worker`
- * processes, the run followed by `pi-flows run --backend dbos`, as in dbos-backend.test.ts.
- */
-import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { DatabaseFault } from "../../src/distributed/database.ts";
 import { rememberSecret } from "../../src/distributed/redact.ts";
 import { migrateDatabase } from "../../src/distributed/worker.ts";
@@ -17,6 +7,7 @@ import type { JournalEntry } from "../../src/runs/journal.ts";
 import { cliChild } from "../helpers/kill.ts";
 import { describePostgres } from "../helpers/postgres.ts";
 import { agentFile, type TempProject, tempProject } from "../helpers/project.ts";
+import { startWorker as spawnWorker, type WorkerProcess } from "../helpers/workers.ts";
 import { flowOf } from "../helpers/run.ts";
 
 const ITEMS = 10;
@@ -62,48 +53,12 @@ const TWICE = `turns:
     - say: "all done: {{section:items|lines:2}}"
 `;
 
-interface WorkerProcess {
-	child: ChildProcess;
-	executor: Promise<string>;
-	log(): string;
-}
-
-const workers: WorkerProcess[] = [];
-
+/** A worker of two slots on `url` (given in the environment), declared dead after 4 s of silence. */
 function startWorker(project: TempProject, url: string, extra: string[] = []): WorkerProcess {
-	const child = spawn(
-		process.execPath,
-		[join(PACKAGE_ROOT, "bin/pi-flows.js"), "worker", "--project", "--slots", "2", "--dead-after-ms", "4000", ...extra],
-		{ cwd: project.cwd, env: { ...project.env, PI_FLOWS_DATABASE_URL: url }, stdio: ["ignore", "pipe", "pipe"] },
-	);
-	let out = "";
-	let err = "";
-	child.stderr?.on("data", (d) => {
-		err += d;
+	return spawnWorker(project, ["--project", "--slots", "2", "--dead-after-ms", "4000", ...extra], {
+		PI_FLOWS_DATABASE_URL: url,
 	});
-	const executor = new Promise<string>((resolve, reject) => {
-		child.stdout?.on("data", (d) => {
-			out += d;
-			const m = /^worker (\S+) on /m.exec(out);
-			if (m) resolve(m[1] as string);
-		});
-		child.once("exit", (code) => reject(new Error(`the worker exited (${code}) before joining:\n${err}`)));
-	});
-	const w = { child, executor, log: () => `${out}\n${err}` };
-	workers.push(w);
-	return w;
 }
-
-afterEach(async () => {
-	for (const w of workers.splice(0)) {
-		if (w.child.exitCode === null && w.child.signalCode === null) {
-			const gone = new Promise((r) => w.child.once("exit", r));
-			w.child.kill("SIGTERM");
-			await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
-			if (w.child.exitCode === null) w.child.kill("SIGKILL");
-		}
-	}
-});
 
 describePostgres("a worker that loses its database connection mid-visit", (pg) => {
 	let project: TempProject;
