@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { RunStore } from "../../src/distributed/store.ts";
-import type { JournalEntry } from "../../src/runs/journal.ts";
 import { cliChild } from "../helpers/kill.ts";
 import { describePostgres } from "../helpers/postgres.ts";
 import { agentFile, type TempProject, tempProject } from "../helpers/project.ts";
+import { expectEachEndedOnceOk, itemVisitsOf, journalRows, runFan, whenMapUnderWay } from "./fan.ts";
 import { startWorker as spawnWorker, type WorkerProcess } from "../helpers/workers.ts";
 import { flowOf } from "../helpers/run.ts";
 
@@ -132,55 +132,16 @@ describePostgres("the DBOS backend", (pg) => {
 		const survivor = await b.executor;
 		const store = new RunStore(url, 2);
 		try {
-			const client = cliChild(project, [
-				"run",
-				"fan",
-				"go",
-				"--script",
-				"slow.yaml",
-				"--project",
-				"--backend",
-				"dbos",
-				"--database",
-				url,
-			]);
+			const client = runFan(project, url, "slow.yaml");
 			// Kill the first worker while it has an item's turn in flight and some items have ended.
-			const rows = async () =>
-				(
-					await store.pool.query<{ path: string; type: string; executor: string; entry: JournalEntry }>(
-						"SELECT path, type, executor, entry FROM pi_flows.journal ORDER BY seq",
-					)
-				).rows;
-			const itemWork = (p: string) => /^items\[\d+\]\/work$/.test(p);
-			let killedAt = 0;
-			const started = Date.now();
-			while (!killedAt) {
-				if (Date.now() - started > 90_000) throw new Error(`no moment to kill:\n${a.log()}\n${b.log()}`);
-				const r = await rows();
-				const ended = new Set(r.filter((x) => x.type === "visit_end" && itemWork(x.path)).map((x) => x.path));
-				const inFlight = r.filter(
-					(x) => x.type === "visit_start" && x.executor === victim && itemWork(x.path) && !ended.has(x.path),
-				);
-				if (ended.size >= 2 && inFlight.length) {
-					a.child.kill("SIGKILL");
-					killedAt = Date.now();
-				} else await new Promise((res) => setTimeout(res, 20));
-			}
-			const cut = new Set(
-				(await rows())
-					.filter((x) => x.type === "visit_start" && x.executor === victim && itemWork(x.path))
-					.map((x) => x.path),
-			);
+			await whenMapUnderWay(store, () => `${a.log()}\n${b.log()}`, victim);
+			a.child.kill("SIGKILL");
+			const killedAt = Date.now();
+			const cut = new Set(itemVisitsOf(await journalRows(store), victim).started);
 			const done = await client;
 			expect(done.status, `${done.stderr}\n--- survivor:\n${b.log()}`).toBe(0);
-			const all = await rows();
-			// Every item's visit ended ok, and its end was recorded exactly once.
-			const counts = await store.endCounts((await store.runs())[0]?.id as string);
-			for (let i = 1; i <= ITEMS; i++) expect(counts.get(`items[${i}]/work`), `items[${i}]/work`).toBe(1);
-			expect(counts.get("items")).toBe(1);
-			expect(counts.get("sum")).toBe(1);
-			for (const e of all.filter((x) => x.type === "visit_end"))
-				expect(e.entry.type === "visit_end" && e.entry.ended.ok, e.path).toBe(true);
+			const all = await journalRows(store);
+			await expectEachEndedOnceOk(store, (await store.runs())[0]?.id as string, ITEMS);
 			// The dead worker was claimed by the live one, and what it had cut ran again there.
 			const claimed = await store.pool.query("SELECT taken_by FROM pi_flows.workers WHERE executor_id = $1", [victim]);
 			expect(claimed.rows[0]?.taken_by).toBe(survivor);

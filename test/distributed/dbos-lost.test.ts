@@ -3,10 +3,10 @@ import { DatabaseFault } from "../../src/distributed/database.ts";
 import { rememberSecret } from "../../src/distributed/redact.ts";
 import { migrateDatabase } from "../../src/distributed/worker.ts";
 import { RunStore } from "../../src/distributed/store.ts";
-import type { JournalEntry } from "../../src/runs/journal.ts";
 import { cliChild } from "../helpers/kill.ts";
 import { describePostgres } from "../helpers/postgres.ts";
 import { agentFile, type TempProject, tempProject } from "../helpers/project.ts";
+import { expectEachEndedOnceOk, runFan, whenMapUnderWay } from "./fan.ts";
 import { startWorker as spawnWorker, type WorkerProcess } from "../helpers/workers.ts";
 import { flowOf } from "../helpers/run.ts";
 
@@ -81,58 +81,25 @@ describePostgres("a worker that loses its database connection mid-visit", (pg) =
 		const victim = await a.executor;
 		const store = new RunStore(url, 2);
 		try {
-			const client = cliChild(project, [
-				"run",
-				"fan",
-				"go",
-				"--script",
-				"slow.yaml",
-				"--project",
-				"--backend",
-				"dbos",
-				"--database",
-				url,
-			]);
-			const rows = async () =>
-				(
-					await store.pool.query<{ path: string; type: string; executor: string; entry: JournalEntry }>(
-						"SELECT path, type, executor, entry FROM pi_flows.journal ORDER BY seq",
-					)
-				).rows;
-			const itemWork = (p: string) => /^items\[\d+\]\/work$/.test(p);
-			// Cut every connection of the victim while it has an item's turn in flight and some items have ended.
+			const client = runFan(project, url, "slow.yaml");
+			// Cut every connection of the victim while it has an item's turn in flight and some items have ended,
+			// twice, a little apart: the pool's fresh connections are cut too, as in a flapping network.
+			await whenMapUnderWay(store, () => `${a.log()}\n${b.log()}`, victim);
 			let cuts = 0;
-			for (const started = Date.now(); !cuts; ) {
-				if (Date.now() - started > 90_000) throw new Error(`no moment to cut:\n${a.log()}\n${b.log()}`);
-				const r = await rows();
-				const ended = new Set(r.filter((x) => x.type === "visit_end" && itemWork(x.path)).map((x) => x.path));
-				const inFlight = r.filter(
-					(x) => x.type === "visit_start" && x.executor === victim && itemWork(x.path) && !ended.has(x.path),
+			for (let i = 0; i < 2; i++) {
+				const out = await pg().sql(
+					`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = '${VICTIM_ROLE}'`,
 				);
-				if (ended.size >= 2 && inFlight.length) {
-					// Twice, a little apart: the pool's fresh connections are cut too, as in a flapping network.
-					for (let i = 0; i < 2; i++) {
-						const out = await pg().sql(
-							`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = '${VICTIM_ROLE}'`,
-						);
-						cuts += Number(/\d+/.exec(out)?.[0] ?? 0);
-						await new Promise((res) => setTimeout(res, 300));
-					}
-					expect(cuts, "the victim had connections to cut").toBeGreaterThan(0);
-				} else await new Promise((res) => setTimeout(res, 20));
+				cuts += Number(/\d+/.exec(out)?.[0] ?? 0);
+				await new Promise((res) => setTimeout(res, 300));
 			}
+			expect(cuts, "the victim had connections to cut").toBeGreaterThan(0);
 			const done = await client;
 			expect(done.status, `${done.stderr}\n--- victim:\n${a.log()}\n--- survivor:\n${b.log()}`).toBe(0);
 			expect(done.stdout).toContain("all done");
 			const id = (await store.runs())[0]?.id as string;
 			expect((await store.run(id))?.status).toBe("ok");
-			// Every item's visit ended ok, and its end was recorded exactly once.
-			const counts = await store.endCounts(id);
-			for (let i = 1; i <= ITEMS; i++) expect(counts.get(`items[${i}]/work`), `items[${i}]/work`).toBe(1);
-			expect(counts.get("items")).toBe(1);
-			expect(counts.get("sum")).toBe(1);
-			for (const e of (await rows()).filter((x) => x.type === "visit_end"))
-				expect(e.entry.type === "visit_end" && e.entry.ended.ok, e.path).toBe(true);
+			await expectEachEndedOnceOk(store, id, ITEMS);
 			// The victim said what happened, naming the database and what to check, and carried on.
 			const said = a.log();
 			expect(said).toMatch(/database-lost: the connection to the database at 127\.0\.0\.1:\d+\/\w+ was lost/);
@@ -156,35 +123,15 @@ describePostgres("a worker that loses its database connection mid-visit", (pg) =
 		await b.executor;
 		const store = new RunStore(url, 2);
 		try {
-			const client = cliChild(project, [
-				"run",
-				"fan",
-				"go",
-				"--script",
-				"slow.yaml",
-				"--project",
-				"--backend",
-				"dbos",
-				"--database",
-				url,
-			]);
-			for (const started = Date.now(); ; ) {
-				if (Date.now() - started > 90_000) throw new Error(`the map never got going:\n${a.log()}\n${b.log()}`);
-				const r = await store.query<{ n: number }>(
-					"SELECT count(*)::int AS n FROM pi_flows.journal WHERE type = 'visit_end' AND path LIKE 'items[%]/work'",
-				);
-				if ((r.rows[0]?.n ?? 0) >= 2) break;
-				await new Promise((res) => setTimeout(res, 20));
-			}
+			const client = runFan(project, url, "slow.yaml");
+			await whenMapUnderWay(store, () => `${a.log()}\n${b.log()}`);
 			// Every connection of every process drops, and for the restart's length none is accepted.
 			await pg().restart();
 			const done = await client;
 			expect(done.status, `${done.stderr}\n--- a:\n${a.log()}\n--- b:\n${b.log()}`).toBe(0);
 			expect(done.stdout).toContain("all done");
 			const id = (await store.runs())[0]?.id as string;
-			const counts = await store.endCounts(id);
-			for (let i = 1; i <= ITEMS; i++) expect(counts.get(`items[${i}]/work`), `items[${i}]/work`).toBe(1);
-			expect(counts.get("sum")).toBe(1);
+			await expectEachEndedOnceOk(store, id, ITEMS);
 			for (const w of [a, b]) expect(w.child.exitCode, w.log()).toBeNull();
 			for (const text of [a.log(), b.log(), done.stdout, done.stderr]) expect(text).not.toContain(pg().password);
 		} finally {
@@ -200,26 +147,8 @@ describePostgres("a worker that loses its database connection mid-visit", (pg) =
 		await b.executor;
 		const store = new RunStore(url, 2);
 		try {
-			const client = cliChild(project, [
-				"run",
-				"fan",
-				"go",
-				"--script",
-				"twice.yaml",
-				"--project",
-				"--backend",
-				"dbos",
-				"--database",
-				url,
-			]);
-			for (const started = Date.now(); ; ) {
-				if (Date.now() - started > 90_000) throw new Error(`the map never got going:\n${a.log()}\n${b.log()}`);
-				const r = await store.query<{ n: number }>(
-					"SELECT count(*)::int AS n FROM pi_flows.journal WHERE type = 'visit_end' AND path LIKE 'items[%]/work'",
-				);
-				if ((r.rows[0]?.n ?? 0) >= 2) break;
-				await new Promise((res) => setTimeout(res, 20));
-			}
+			const client = runFan(project, url, "twice.yaml");
+			await whenMapUnderWay(store, () => `${a.log()}\n${b.log()}`);
 			// Down for three times the workers' bound: every write in flight gives up.
 			await pg().halt();
 			await new Promise((res) => setTimeout(res, 3000));
