@@ -19,7 +19,7 @@ import { focusOf } from "../flow/run/index.ts";
 import { openHost, type PiHost, readScript } from "../pi/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import { journalState } from "../runs/index.ts";
-import { fromSnapshot, snapshotModels } from "../runs/index.ts";
+import { fromSnapshot, runEndEntry, snapshotModels } from "../runs/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import { liveReplay, storeRecorder } from "./record.ts";
 import { type RunRow, RunStore } from "./store.ts";
@@ -238,22 +238,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 				const all = await store.entries(runId);
 				const usage = { ...journalUsage(all, life), ms: result.usage.ms };
 				const final = { ...result, usage };
-				await store.append(
-					runId,
-					[
-						{
-							type: "run_end",
-							life,
-							ok: final.ok,
-							at: new Date().toISOString(),
-							...(final.error ? { error: final.error } : {}),
-							...(final.errorKind ? { errorKind: final.errorKind } : {}),
-							...(final.failedAt ? { failedAt: final.failedAt } : {}),
-							...(final.ok ? { output: final.output } : {}),
-						},
-					],
-					executor,
-				);
+				await store.append(runId, [runEndEntry(life, final)], executor);
 				const status = final.ok ? "ok" : final.errorKind === "stopped" ? "stopped" : "failed";
 				await store.setStatus(runId, status, final);
 				return { ok: final.ok, status };

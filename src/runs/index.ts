@@ -20,3 +20,4 @@ export { newestResumable, type SealedRun, sealedRun } from "./resumable.ts";
 export { RUN_GITIGNORE } from "./run-folder.ts";
 export { runKey, runKeyPath, SEAL_FILE, verifyRun } from "./seal.ts";
 export { writeAtomic } from "./files.ts";
+export { runEndEntry } from "./runner.ts";

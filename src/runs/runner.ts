@@ -434,8 +434,8 @@ function guardedPaths(cwd: string, runDir: string): string[] {
 	return [resolvesInside(root, home) ? home : runDir, join(root, ".pi", "flows"), join(root, ".pi", "agents")];
 }
 
-/** The journal's last word on a life. */
-function runEndEntry(life: number, final: FlowResult): JournalEntry {
+/** The journal's last word on a life, the same on every backend. */
+export function runEndEntry(life: number, final: FlowResult): JournalEntry {
 	return {
 		type: "run_end",
 		life,

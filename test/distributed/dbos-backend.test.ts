@@ -5,27 +5,13 @@ import { RunStore } from "../../src/distributed/store.ts";
 import { cliChild } from "../helpers/kill.ts";
 import { describePostgres } from "../helpers/postgres.ts";
 import { agentFile, type TempProject, tempProject } from "../helpers/project.ts";
-import { expectEachEndedOnceOk, itemVisitsOf, journalRows, runFan, whenMapUnderWay } from "./fan.ts";
+import { expectEachEndedOnceOk, fanFlow, itemVisitsOf, journalRows, runFan, whenMapUnderWay } from "./fan.ts";
 import { startWorker as spawnWorker, type WorkerProcess } from "../helpers/workers.ts";
 import { flowOf } from "../helpers/run.ts";
 
 const ITEMS = 12;
 
-const FAN = flowOf(
-	"fan",
-	`  - id: items
-    map: [${Array.from({ length: ITEMS }, (_, i) => `item-${i + 1}`).join(", ")}]
-    concurrency: 4
-    do:
-      - id: work
-        agent: helper
-        reads: [item]
-  - id: sum
-    agent: helper
-    reads: [items]
-`,
-	{ work: "Work on the item under `item`.", sum: "Sum up what the items under `items` say." },
-);
+const FAN = fanFlow(ITEMS);
 
 /** Each item's turn answers after `delay` ms with its item's name; the sum counts on the items' reports. */
 const script = (delay: number) => `turns:

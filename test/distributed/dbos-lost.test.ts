@@ -6,30 +6,15 @@ import { RunStore } from "../../src/distributed/store.ts";
 import { cliChild } from "../helpers/kill.ts";
 import { describePostgres } from "../helpers/postgres.ts";
 import { agentFile, type TempProject, tempProject } from "../helpers/project.ts";
-import { expectEachEndedOnceOk, runFan, whenMapUnderWay } from "./fan.ts";
+import { expectEachEndedOnceOk, fanFlow, runFan, whenMapUnderWay } from "./fan.ts";
 import { startWorker as spawnWorker, type WorkerProcess } from "../helpers/workers.ts";
-import { flowOf } from "../helpers/run.ts";
 
 const ITEMS = 10;
 /** The victim's password: searched for in everything every process printed. */
 const CANARY = "canary-Pw-5f3e1d9c";
 const VICTIM_ROLE = "victim_worker";
 
-const FAN = flowOf(
-	"fan",
-	`  - id: items
-    map: [${Array.from({ length: ITEMS }, (_, i) => `item-${i + 1}`).join(", ")}]
-    concurrency: 4
-    do:
-      - id: work
-        agent: helper
-        reads: [item]
-  - id: sum
-    agent: helper
-    reads: [items]
-`,
-	{ work: "Work on the item under `item`.", sum: "Sum up what the items under `items` say." },
-);
+const FAN = fanFlow(ITEMS);
 
 const SCRIPT = `turns:
   work:

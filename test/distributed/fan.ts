@@ -8,6 +8,26 @@ import type { RunStore } from "../../src/distributed/store.ts";
 import type { JournalEntry } from "../../src/runs/index.ts";
 import { cliChild } from "../helpers/kill.ts";
 import type { TempProject } from "../helpers/project.ts";
+import { flowOf } from "../helpers/run.ts";
+
+/** The `fan` flow: a literal map of `items` items, four at a time, each one helper turn, then a sum. */
+export function fanFlow(items: number): string {
+	return flowOf(
+		"fan",
+		`  - id: items
+    map: [${Array.from({ length: items }, (_, i) => `item-${i + 1}`).join(", ")}]
+    concurrency: 4
+    do:
+      - id: work
+        agent: helper
+        reads: [item]
+  - id: sum
+    agent: helper
+    reads: [items]
+`,
+		{ work: "Work on the item under `item`.", sum: "Sum up what the items under `items` say." },
+	);
+}
 
 /** `pi-flows run fan go --script <script> --backend dbos`, followed to its end. */
 export function runFan(project: TempProject, url: string, script: string) {
