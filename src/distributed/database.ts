@@ -7,7 +7,7 @@
  */
 import { Pool, type PoolClient } from "pg";
 import type { FaultCode } from "../faults/index.ts";
-import { redact, redactError, redactUrl, rememberSecret } from "./redact.ts";
+import { redact, redactError, redactUrl, rememberSecret } from "../secrets/index.ts";
 
 /** The environment variable a database URL may come from, so it stays out of `ps` and shell history. */
 export const DATABASE_URL_ENV = "PI_FLOWS_DATABASE_URL";

@@ -20,7 +20,7 @@ export {
 	parseDatabaseUrl,
 	resolveDatabaseUrl,
 } from "./database.ts";
-export { MASK, redact, redactError, redactUrl, rememberSecret } from "./redact.ts";
+export { MASK, redact, redactError, redactUrl, rememberSecret } from "../secrets/index.ts";
 export {
 	checkSchema,
 	DBOS_SCHEMA_VERSION,

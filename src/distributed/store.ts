@@ -18,7 +18,7 @@ import {
 	type DatabaseTarget,
 	parseDatabaseUrl,
 } from "./database.ts";
-import { redact } from "./redact.ts";
+import { redact } from "../secrets/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import type { Snapshot } from "../runs/index.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DatabaseFault } from "../../src/distributed/database.ts";
-import { rememberSecret } from "../../src/distributed/redact.ts";
+import { rememberSecret } from "../../src/secrets/index.ts";
 import { migrateDatabase } from "../../src/distributed/worker.ts";
 import { RunStore } from "../../src/distributed/store.ts";
 import { cliChild } from "../helpers/kill.ts";
