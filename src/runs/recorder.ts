@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AskAnswer, AskCard, EndedVisit, RunRecorder } from "../flow/index.ts";
 import type { Value } from "../flow/types/index.ts";
+import type { VisitIdentity } from "../identity/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import { appendNoLink } from "./files.ts";
@@ -72,6 +73,9 @@ export function folderRecorder(
 			guard("tool call", () => journal.append({ type: "tool_call", life, path, tool })),
 		handoff: (path: string, doc: Value) =>
 			guard("handoff", () => journal.append({ type: "handoff", life, path, doc, at: at() }, true)),
+		// Not flushed on its own: the visit's end, which needs it, is.
+		identity: (path: string, identity: VisitIdentity) =>
+			guard("identity", () => journal.append({ type: "identity", life, path, identity })),
 		transcript: (path: string, subagent: string, messages: readonly unknown[]) =>
 			guard("transcript", () => {
 				mkdirSync(transcripts, { recursive: true });

@@ -32,6 +32,9 @@ import { createLedger, type Ledger } from "./ledger.ts";
 import { modelKey, type NodeModel } from "./models.ts";
 import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "./tools.ts";
 import { lastRefusal } from "./refusal.ts";
+import { agentFacts, noteToolCall } from "./identify.ts";
+import { reuseOrRun } from "./reuse.ts";
+import { replayRecord } from "./walk.ts";
 import { composeTask, valueAt } from "./turn.ts";
 import { type Frame, frameCwd, type MemoryScope, type VisitRecord } from "./values.ts";
 import { DEFAULT_IDLE_MS, MAX_BACKOFF_MS, type World } from "./world.ts";
@@ -75,6 +78,8 @@ interface AgentVisit {
 	closing?: string;
 	/** The task as composed from the node's prompt and reads. */
 	task: string;
+	/** What the task closes with: the plugins' addenda and the closing, as composed into it. */
+	told?: string;
 	/** Where a kept subagent lives (a `memory:` scope, or the agent's `lifetime:`); none: one per visit. */
 	scope?: MemoryScope;
 	/** combo's `lifetime: workflow` (or `session`): kept like `memory:`, but under a share name of its own. */
@@ -121,6 +126,10 @@ export async function runAgent(
 ): Promise<VisitRecord> {
 	const v = planVisit(world, node, frame, visit, signal, diff);
 	if ("ok" in v) return v;
+	const shared = node.memory ? `memory: ${node.memory.value}` : v.lives ? `lifetime: ${v.agent.lifetime}` : undefined;
+	const facts = await agentFacts(world, node, frame, { ...v, ...(shared ? { shared } : {}) }, diff);
+	const reused = await reuseOrRun(world, node, visit, facts, (e) => replayRecord(e, node, frame));
+	if (reused) return reused.record;
 	const p = startProgress(v);
 	try {
 		for (;;) {
@@ -163,14 +172,8 @@ function planVisit(
 	const addenda = (world.options.plugins ?? [])
 		.map((p) => p.taskAddendum?.(node.id.value, visit))
 		.filter((t): t is string => !!t);
-	const task = composeTask(
-		world.flow.prompts.get(node.id.value) ?? "",
-		node.reads,
-		frame,
-		world,
-		[...addenda, closing].filter(Boolean).join("\n\n") || undefined,
-		diff,
-	);
+	const told = [...addenda, closing].filter(Boolean).join("\n\n") || undefined;
+	const task = composeTask(world.flow.prompts.get(node.id.value) ?? "", node.reads, frame, world, told, diff);
 	// combo's `lifetime: workflow` (or `session`): the node keeps its subagent across its visits, as `memory:`
 	// would, but its own subagent, so no other node's `submit` type is forced on it.
 	const lives = !node.memory && (agent.lifetime === "workflow" || agent.lifetime === "session");
@@ -188,6 +191,7 @@ function planVisit(
 		...(ledger ? { ledger } : {}),
 		...(closing ? { closing } : {}),
 		task,
+		...(told ? { told } : {}),
 		...(scope ? { scope } : {}),
 		lives,
 		shareName: lives ? `${agent.name}@${node.id.value}` : agent.name,
@@ -290,6 +294,7 @@ async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 		onToolCall: (tool, args) => {
 			captured.calls?.push(tool);
 			world.recorder.toolCall(at.at, tool);
+			noteToolCall(world, at.at, tool);
 			world.emit({ type: "tool_call", path: at.at, agent: agent.name, subagent: sub?.id ?? "", tool, args });
 		},
 	});

@@ -4,12 +4,13 @@
  * resolved each address to (`CheckedFlow.resolutions`) and fetches that value from the frames. A read of a
  * failed node or an absent field is an error value, never a silent `false` or empty string.
  */
-import type { Failure } from "../../runtime/index.ts";
+import type { Failure, ReuseNote } from "../../runtime/index.ts";
 import type { CheckedFlow } from "../check/index.ts";
 import type { AddressExpr } from "../syntax/index.ts";
 import type { Value } from "../types/index.ts";
 import type { Outcome } from "./evaluate.ts";
 import type { Ledger, VerdictEffect } from "./ledger.ts";
+import type { TreeEffect } from "./record.ts";
 
 /** How a visit ended. */
 export interface VisitRecord {
@@ -23,6 +24,10 @@ export interface VisitRecord {
 	ledger?: Ledger;
 	/** What a verdict turn did to its ledger (journaled, re-applied on replay). */
 	verdict?: { ledger: string; effect: VerdictEffect };
+	/** What reuse across runs decided for the visit (journaled in its end, carried by `node_end`). */
+	reuse?: ReuseNote;
+	/** The visit's change to the tree, recorded for a later run to write again. */
+	effect?: TreeEffect;
 }
 
 /** A memory scope's live subagents (closed when the scope's visit ends). */

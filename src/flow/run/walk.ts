@@ -10,6 +10,7 @@ import type { Value } from "../types/index.ts";
 import { findLedger } from "./agent.ts";
 import { runnerOf } from "./kinds.ts";
 import { createLedger } from "./ledger.ts";
+import { identifyVisit, settleVisit } from "./reuse.ts";
 import { type EndedVisit, endedOf } from "./record.ts";
 import type { Frame, VisitRecord } from "./values.ts";
 import { ELSEWHERE, focusOf, type World } from "./world.ts";
@@ -89,6 +90,7 @@ export async function runVisit(
 	if (place === "above") return dispatch(world, node, frame, visit, signal);
 	world.emit({ type: "node_start", path: visit, node: node.id.value, kind: node.kind, ...(agent ? { agent } : {}) });
 	world.recorder.visitStart(visit, node.id.value, node.kind);
+	identifyVisit(world, node, frame, visit);
 	const started = performance.now();
 	// A visit's usage is its own turns and its children's, nothing else: concurrent siblings spend into
 	// their own visits, so each visit counts through its own world.
@@ -110,6 +112,7 @@ export async function runVisit(
 			},
 		};
 	}
+	out = { ...out, record: await settleVisit(world, node, visit, out.record) };
 	const usage = { ...own, ms: performance.now() - started };
 	const { record } = out;
 	// Stopped and cut visits did not end: a resume runs them again from their start.
@@ -132,6 +135,7 @@ export async function runVisit(
 		...(record.error ? { error: failureText(record.error), errorKind: record.error.kind } : {}),
 		...(record.output !== undefined ? { output: record.output as Value } : {}),
 		...(record.handoff !== undefined ? { handoff: record.handoff } : {}),
+		...(record.reuse ? { reuse: record.reuse } : {}),
 	});
 	return out;
 }
@@ -148,7 +152,7 @@ function dispatch(
 }
 
 /** A journaled end as a live record: a block's ledger is rebuilt, a verdict's effect re-applied to its ledger. */
-function replayRecord(ended: EndedVisit, node: FlowNode, frame: Frame): VisitRecord {
+export function replayRecord(ended: EndedVisit, node: FlowNode, frame: Frame): VisitRecord {
 	const record: VisitRecord = {
 		ok: ended.ok,
 		...(ended.output !== undefined ? { output: ended.output } : {}),
