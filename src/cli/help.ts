@@ -103,6 +103,10 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	"budget-turns": { value: "N", text: "stop starting turns after this many turns" },
 	"in-doubt": { value: "rerun|stop", text: "what to do with a visit that was running when the run stopped" },
 	"take-lock": { text: "take over a run whose lock another process left behind" },
+	reuse: {
+		value: "last|RUN",
+		text: "take every visit whose identity is unchanged from an earlier run instead of playing it (default last)",
+	},
 	backend: {
 		value: "folder|dbos",
 		text: "where the run lives: a run folder (default) or the DBOS backend's database (PI_FLOWS_BACKEND)",
@@ -142,9 +146,11 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 
 const INDENT = "      ";
 
-/** One flag as a usage fragment: `--model M`, `--json`. */
-function flagUsage(name: string, takesValue: boolean): string {
-	return takesValue ? `--${name} ${FLAG_DOCS[name]?.value ?? "VALUE"}` : `--${name}`;
+/** One flag as a usage fragment: `--model M`, `--json`, `--reuse [RUN]`. */
+function flagUsage(name: string, takesValue: boolean | "optional"): string {
+	const value = FLAG_DOCS[name]?.value ?? "VALUE";
+	if (takesValue === "optional") return `--${name} [${value}]`;
+	return takesValue ? `--${name} ${value}` : `--${name}`;
 }
 
 /** Wraps fragments into lines under `width` characters, continuation lines indented. */

@@ -26,6 +26,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 		"retry-wait": true,
 		backend: true,
 		database: true,
+		reuse: "optional",
 	},
 	resume: {
 		json: false,
@@ -65,6 +66,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 	plan: {
 		json: false,
 		project: false,
+		reuse: "optional",
 		model: true,
 		timeout: true,
 		"runs-dir": true,

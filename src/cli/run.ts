@@ -13,8 +13,10 @@ import {
 	runFlow,
 	findFlow,
 	resolveModels,
+	type ReuseSource,
 	type Value,
 } from "../flow/index.ts";
+import { findRun, reuseFromFolder } from "../reuse/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
 import { terminalAsk } from "./ask.ts";
@@ -27,7 +29,7 @@ import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts"
 import { backendOf } from "./backend.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
-import { formatFaults } from "./output.ts";
+import { displayPath, formatFaults } from "./output.ts";
 import type { Fault } from "../faults/index.ts";
 
 /** Runs the `run` command. */
@@ -156,9 +158,18 @@ export async function runChecked(
 				io,
 			);
 		}
+		const home = runsHome(io.cwd, flag(args, "runs-dir"));
+		const reuse = args.flags.has("reuse") ? reuseOfFolder(args, home, flow, io) : undefined;
+		if (reuse && "error" in reuse) {
+			io.stderr(`pi-flows: ${reuse.error}; nothing was run`);
+			return 2;
+		}
+		if (reuse) io.stderr(`pi-flows: reusing what did not change from ${displayPath(reuse.from, io.cwd)}`);
 		const outcome = await startRun(flow, input.value, {
 			...runOptions,
-			runsHome: runsHome(io.cwd, flag(args, "runs-dir")),
+			...(reuse ? { reuse } : {}),
+			toolSchemas: host.toolSchemas,
+			runsHome: home,
 			handoff: handoff.policy,
 			keyDir: io.agentDir,
 			spawn: host.spawn,
@@ -180,6 +191,14 @@ export async function runChecked(
 	} finally {
 		await world.done();
 	}
+}
+
+/** The earlier run `--reuse` names, opened as a source (its seal checked), or why it cannot be. */
+function reuseOfFolder(args: Args, home: string, flow: CheckedFlow, io: Io): ReuseSource | { error: string } {
+	const found = findRun(flag(args, "reuse"), home, flow.name.value, io.cwd, io.agentDir);
+	if (!found.ok) return { error: found.error };
+	const opened = reuseFromFolder(found.runDir, io.agentDir);
+	return opened.ok ? opened.source : { error: opened.error };
 }
 
 /** A launch refused: its faults at their columns, then its lines, then what was (not) run. */

@@ -15,6 +15,8 @@ import {
 	type FlowResult,
 	type ModelDoor,
 	readyModels,
+	type ReuseSource,
+	reuseSummary,
 	type RunOptions,
 	runFlow,
 	type Value,
@@ -86,6 +88,7 @@ export async function startRun(flow: CheckedFlow, input: Value, options: StartOp
 		...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
 		...(options.budget ? { budget: options.budget } : {}),
 		...(options.script ? { script: options.script } : {}),
+		...(options.reuse ? { reuse: options.reuse.from } : {}),
 	});
 	const first = sealSnapshot(key.key, runDir, writeSnapshot(runDir, snapshot));
 	const lock = acquireLock(runDir);
@@ -108,6 +111,11 @@ export interface ResumeOptions
 	) => RunOptions["models"] | string[] | Promise<RunOptions["models"] | string[]>;
 	inDoubt: InDoubt;
 	takeLock?: boolean;
+	/**
+	 * Opens the run a reused run reused from (the snapshot's `settings.reuse`), so the visits still to run
+	 * reuse from it too; a run it can no longer open is said in a note and the rest plays.
+	 */
+	reuseFrom?: (from: string) => ReuseSource | { error: string };
 	/** Told each line of `resumed.notes` as it happens (a dead lock taken over), before the run goes on. */
 	onNote?: (line: string) => void;
 }
@@ -184,6 +192,15 @@ async function resumeLocked(
 	if (Array.isArray(models)) return { ok: false, refused: models.join("; ") };
 	const changed = changedOnDisk(snapshot);
 	const budget: Budget | undefined = options.budget ?? snapshot.settings.budget;
+	let reuse: ReuseSource | undefined;
+	if (snapshot.settings.reuse && options.reuseFrom) {
+		const opened = options.reuseFrom(snapshot.settings.reuse);
+		if ("error" in opened) {
+			const note = `the run it reused from cannot be read any more (${opened.error}); what is left plays`;
+			notes.push(note);
+			options.onNote?.(note);
+		} else reuse = opened;
+	}
 	const outcome = await runLife({
 		runDir: options.runDir,
 		flow: flow.value,
@@ -198,6 +215,7 @@ async function resumeLocked(
 				? { timeoutMs: snapshot.settings.timeoutMs }
 				: {}),
 			spentBefore: state.spent,
+			...(reuse ? { reuse } : {}),
 		},
 		life: state.lives + 1,
 		sealFrom,
@@ -416,6 +434,7 @@ async function runFlowOnce(
 	const guarded = guardedPaths(options.cwd, runDir);
 	const result = await runFlow(flow, l.input, {
 		...options,
+		leaveOut: [...(options.leaveOut ?? []), dirname(runDir), runDir],
 		spawn: (request) => options.spawn({ ...request, protectedPaths: [...(request.protectedPaths ?? []), ...guarded] }),
 		signal: halt.signal,
 		sessionsDir: join(runDir, "sessions"),
@@ -465,10 +484,11 @@ function writeEndFiles(
 		}
 	};
 	attempt("usage.json", () => writeUsage(runDir, entries, budget));
+	const reused = reuseSummary(final.visits);
 	attempt("result.json", () =>
 		writeAtomic(
 			join(runDir, "result.json"),
-			`${JSON.stringify({ flow: final.flow, life, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage, ...(final.absorbed ? { absorbed: final.absorbed } : {}) }, null, 2)}\n`,
+			`${JSON.stringify({ flow: final.flow, life, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage, ...(final.absorbed ? { absorbed: final.absorbed } : {}), ...(reused ? { reuse: reused } : {}) }, null, 2)}\n`,
 		),
 	);
 	return unwritten;

@@ -91,6 +91,8 @@ export type ReuseNote =
 			transcript?: { run: string; path: string; life: number };
 			/** A visit that changed the tree: the files its recorded change wrote again. */
 			reapplied?: string[];
+			/** A visit that changed the tree, met on the tree it left: its files, already as it left them. */
+			inTree?: string[];
 	  }
 	| { outcome: "ran"; from: string; why: string; changed: string[] };
 

@@ -9,7 +9,7 @@
  *   agentFacts(world, node, frame, …) → { identity: { key, parts: { section, "read:input", tools, tree, … } },
  *                                         cwd, tree: "4b825dc6…", mayWrite: false }
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { type AgentDef, projectRoot } from "../../agents/index.ts";
 import {
 	type AgentPart,
@@ -114,6 +114,8 @@ function leaveOutOf(world: World): string[] {
 		join(root, ".pi", "runs"),
 		...["flows", "agents", "chains", "skills"].map((k) => join(root, ".pi", k)),
 		join(root, ".claude", "agents"),
+		// A check script is a part of its check's identity, as a flow file is of its visits'.
+		...[...(world.options.scripts?.keys() ?? [])].map((p) => resolve(world.options.cwd, p)),
 	];
 	const seen = new Set<CheckedFlow>();
 	const walk = (f: CheckedFlow) => {

@@ -114,8 +114,8 @@ export async function reuseOrRun(
 	const answer = source.find(query);
 	if (answer.hit) {
 		const effect = answer.ended.effect;
-		const refused = effect ? await writeAgain(world, source, facts, effect) : undefined;
-		if (refused === undefined) {
+		const written = effect ? await writeAgain(world, source, facts, effect) : "nothing";
+		if (typeof written === "string") {
 			const note: ReuseNote = {
 				outcome: "reused",
 				from: source.from,
@@ -123,7 +123,8 @@ export async function reuseOrRun(
 				life: answer.life,
 				saved: answer.saved,
 				...(answer.transcript ? { transcript: answer.transcript } : {}),
-				...(effect ? { reapplied: effect.files } : {}),
+				...(effect && written === "written" ? { reapplied: effect.files } : {}),
+				...(effect && written === "there" ? { inTree: effect.files } : {}),
 			};
 			source.decided?.(query, note, false);
 			return {
@@ -131,7 +132,7 @@ export async function reuseOrRun(
 				...(answer.answer ? { answer: answer.answer } : {}),
 			};
 		}
-		return ran(world, source, query, refused, ["tree"]);
+		return ran(world, source, query, written.refused, ["tree"]);
 	}
 	const changed = answer.changed ?? [];
 	const why =
@@ -174,30 +175,32 @@ async function treeFiles(world: World, cwd: string, was: VisitIdentity, facts: V
 
 /**
  * Writes a reused visit's recorded change again: only onto the tree it was recorded on, and only when the
- * result is the tree it left. Undefined once written; otherwise why the visit must run instead.
+ * result is the tree it left (`written`); a tree that already is the one it left needs nothing (`there`).
+ * Otherwise why the visit must run instead.
  */
 async function writeAgain(
 	world: World,
 	source: ReuseSource,
 	facts: VisitFacts,
 	effect: NonNullable<EndedVisit["effect"]>,
-): Promise<string | undefined> {
+): Promise<"written" | "there" | { refused: string }> {
+	if (facts.tree === effect.after) return "there";
 	if (facts.tree !== effect.before)
-		return "it changed the tree, and its change was recorded on another tree than this one";
+		return { refused: "it changed the tree, and its change was recorded on another tree than this one" };
 	if (source.planning) {
 		treeIs(world, facts.cwd, effect.after);
-		return undefined;
+		return "written";
 	}
 	const git = world.options.git;
-	if (!git?.apply) return "it changed the tree, and this run cannot write a recorded change (no git port)";
+	if (!git?.apply) return { refused: "it changed the tree, and this run cannot write a recorded change (no git port)" };
 	const applied = await git.apply(facts.cwd, effect);
 	treeChanged(world);
-	if (!applied.ok) return `its recorded change does not apply: ${applied.message}`;
+	if (!applied.ok) return { refused: `its recorded change does not apply: ${applied.message}` };
 	const now = await treeFor(world, facts.cwd);
-	if (now === effect.after) return undefined;
+	if (now === effect.after) return "written";
 	await git.apply(facts.cwd, effect, true);
 	treeChanged(world);
-	return "its recorded change, written again, did not give the tree it recorded (it was taken back)";
+	return { refused: "its recorded change, written again, did not give the tree it recorded (it was taken back)" };
 }
 
 /**

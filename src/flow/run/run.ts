@@ -6,7 +6,7 @@
  *   input:  CheckedFlow explore, input "what is this?", { spawn, models, cwd }
  *   output: { ok: true, output: "<answer>", visits: [...], usage }
  */
-import type { FailureKind } from "../../runtime/index.ts";
+import type { FailureKind, ReuseNote } from "../../runtime/index.ts";
 import type { EventSink, FlowEvent } from "../../runtime/index.ts";
 import { addUsage, emptyUsage, type Usage } from "../../runtime/index.ts";
 import type { CheckedFlow } from "../check/index.ts";
@@ -31,6 +31,8 @@ export interface VisitOutcome {
 	error?: string;
 	errorKind?: FailureKind;
 	usage: Usage;
+	/** With `--reuse`: taken from the earlier run, or why it ran. */
+	reuse?: ReuseNote;
 }
 
 /** How a run ended. */
@@ -73,6 +75,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 				...(event.output !== undefined ? { output: event.output } : {}),
 				...(event.error ? { error: event.error } : {}),
 				...(event.errorKind ? { errorKind: event.errorKind } : {}),
+				...(event.reuse ? { reuse: event.reuse } : {}),
 			});
 		}
 		sink(event);
