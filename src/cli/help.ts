@@ -60,7 +60,11 @@ export const COMMAND_DOCS: Record<string, CommandDoc> = {
 		notes: "exit: 0 complete · 2 max turns · 3 no handoff · 4 blocked · 130 stopped",
 	},
 	list: { args: "", summary: "every flow found, its source, and whether it checks" },
-	plan: { args: "<flow>", summary: "what the flow would run, node by node, with models, timeouts and worst cases" },
+	plan: {
+		args: "<flow> [input]",
+		summary:
+			"what the flow would run, node by node, with models, timeouts and worst cases; with --reuse, which visits an earlier run saves (input: the earlier run's unless given)",
+	},
 	graph: { args: "<flow>", summary: "the flow's shape as a Mermaid flowchart" },
 	report: {
 		args: "[run]",

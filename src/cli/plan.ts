@@ -13,6 +13,7 @@ import { checkedFlowArg } from "./flow-arg.ts";
 import type { Io } from "./io.ts";
 import { displayPath } from "./output.ts";
 import { forecastOf, runsHome, showForecast } from "../runs/index.ts";
+import { reusePlan } from "./plan-reuse.ts";
 
 /**
  * Runs `plan`: 0 with the plan on stdout, 2 when the flow is not found or does not check, or names a model
@@ -30,7 +31,10 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows plan: ${launch.error}`);
 		return 2;
 	}
-	const checked = checkedFlowArg("plan", args, io);
+	// With `--reuse`, the words after the flow are the planned run's input.
+	const reusing = args.flags.has("reuse");
+	const [flowName, ...inputWords] = args.positionals;
+	const checked = checkedFlowArg("plan", reusing && flowName ? { ...args, positionals: [flowName] } : args, io);
 	if (!checked.ok) return checked.code;
 	const display = (p: string) => displayPath(p, io.cwd);
 	const model = flag(args, "model");
@@ -67,16 +71,19 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 	if (budgetLines.length) budgetLines.push(`worst case ≤ ${checked.value.bound.turns} turns`);
 	// The largest overshoot a budget allows, next to the worst case (docs/runs.md, "at most").
 	const overshoot = overshootText(checked.value.bound);
+	const reuse = reusing ? await reusePlan(checked.value, inputWords.join(" "), args, io, host) : undefined;
+	if (reuse && !reuse.ok) return reuse.code;
 	const json = {
 		rows,
 		budget: budget.lines,
 		inFlight: inFlightOf(checked.value.bound),
 		...(forecast ? { forecast } : {}),
+		...(reuse ? { reuse: reuse.plan } : {}),
 	};
 	if (args.flags.has("json")) io.stdout(JSON.stringify(json, null, 2));
 	else
 		io.stdout(
-			[showPlan(rows), ...budgetLines, overshoot, forecast ? showForecast(forecast) : undefined]
+			[showPlan(rows), ...budgetLines, overshoot, forecast ? showForecast(forecast) : undefined, reuse?.text]
 				.filter(Boolean)
 				.join("\n"),
 		);

@@ -21,6 +21,7 @@ import { terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
 import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
+import { reuseFromFolder } from "../reuse/index.ts";
 import { displayPath } from "./output.ts";
 import { backendOf } from "./backend.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
@@ -105,6 +106,11 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			cwd: io.cwd,
 			handoff: (await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env })).policy,
 			spawn: host.spawn,
+			toolSchemas: host.toolSchemas,
+			reuseFrom: (from) => {
+				const opened = reuseFromFolder(from, io.agentDir);
+				return opened.ok ? opened.source : { error: opened.error };
+			},
 			models: snapshotModels(host, snap.value),
 			somebodyThere: ask.somebodyThere,
 			ask,

@@ -9,7 +9,15 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { listRunFolders, readJournal, readSnapshot, runKey, verifyRun } from "../runs/index.ts";
+import {
+	type JournalEntry,
+	listRunFolders,
+	readJournal,
+	readSnapshot,
+	runKey,
+	type Snapshot,
+	verifyRun,
+} from "../runs/index.ts";
 import { reuseSource, type SourceOptions } from "./source.ts";
 
 /** A reuse source opened, or why not. */
@@ -17,16 +25,27 @@ export type Opened =
 	| { ok: true; source: ReturnType<typeof reuseSource>; runDir: string }
 	| { ok: false; error: string };
 
-/** The source of a sealed run folder: its journal up to its last sealed line. */
-export function reuseFromFolder(runDir: string, keyDir?: string, options: SourceOptions = {}): Opened {
+/** A sealed run folder read: its journal up to its last sealed line, and its snapshot. */
+export type ReadRun = { ok: true; entries: JournalEntry[]; snapshot: Snapshot } | { ok: false; error: string };
+
+/** Reads a run folder for reuse, its seal checked: lines past the seal were not written by this person's run. */
+export function readRun(runDir: string, keyDir?: string): ReadRun {
 	const key = runKey(keyDir);
 	if (!key.ok) return { ok: false, error: key.error };
 	const verified = verifyRun(key.key, runDir);
 	if (!verified.ok) return { ok: false, error: `refused to reuse ${runDir}: ${verified.why}` };
+	const snap = readSnapshot(runDir, verified.snapshot);
+	if (!snap.ok) return { ok: false, error: snap.error };
 	const journal = readJournal(join(runDir, "journal.jsonl"));
 	if (!journal.ok) return { ok: false, error: journal.error };
-	// Lines past the seal were not written by this person's run: they are not read.
-	return { ok: true, runDir, source: reuseSource(journal.entries.slice(0, verified.lines), runDir, options) };
+	return { ok: true, entries: journal.entries.slice(0, verified.lines), snapshot: snap.value };
+}
+
+/** The source of a sealed run folder. */
+export function reuseFromFolder(runDir: string, keyDir?: string, options: SourceOptions = {}): Opened {
+	const read = readRun(runDir, keyDir);
+	if (!read.ok) return read;
+	return { ok: true, runDir, source: reuseSource(read.entries, runDir, options) };
 }
 
 /**

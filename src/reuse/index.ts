@@ -4,5 +4,13 @@
  * with reuse at zero model calls. The walk's side (identities, decisions, changes written again) is in the
  * evaluator; the identity itself in `src/identity`.
  */
-export { type Opened, findRun, reuseFromFolder } from "./folder.ts";
+export { findRun, type Opened, type ReadRun, readRun, reuseFromFolder } from "./folder.ts";
 export { addressOf, type EarlierVisit, earlierVisits, reuseSource, type SourceOptions, spentBy } from "./source.ts";
+export {
+	type PlanOptions,
+	planReuse,
+	type ReusePlan,
+	type ReusePlanRow,
+	showReusePlan,
+	summaryLine,
+} from "./plan.ts";

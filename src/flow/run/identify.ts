@@ -115,7 +115,7 @@ function leaveOutOf(world: World): string[] {
 		...["flows", "agents", "chains", "skills"].map((k) => join(root, ".pi", k)),
 		join(root, ".claude", "agents"),
 		// A check script is a part of its check's identity, as a flow file is of its visits'.
-		...[...(world.options.scripts?.keys() ?? [])].map((p) => resolve(world.options.cwd, p)),
+		...[...(world.options.scripts?.keys() ?? [])].map((p) => resolve(root, p)),
 	];
 	const seen = new Set<CheckedFlow>();
 	const walk = (f: CheckedFlow) => {

@@ -67,6 +67,11 @@ export interface ReuseSource {
 /** How a plan names the tree after a visit that would run and may write: `unknown after <visit>`. */
 export const UNKNOWN_TREE = "unknown after ";
 
+/** A visit path's node address: iterations (`#2`) and items (`[3]`) dropped. */
+function addressOf(path: string): string {
+	return path.replace(/#\d+/g, "").replace(/\[\d+\]/g, "");
+}
+
 /** Per run: each visit's facts until it ends, and the note a visit that ran ends with. */
 interface Pending {
 	facts: Map<string, VisitFacts>;
@@ -104,7 +109,7 @@ export async function reuseOrRun(
 	if (!source) return undefined;
 	const query: ReuseQuery = {
 		path: visit,
-		address: visit.replace(/#\d+/g, "").replace(/\[\d+\]/g, ""),
+		address: addressOf(visit),
 		node: node.id.value,
 		kind: node.kind,
 		identity: facts.identity,
@@ -219,6 +224,8 @@ export function identifyVisit(world: World, node: FlowNode, frame: Frame, visit:
 	if (node.kind === "commit" && source) {
 		const note: ReuseNote = { outcome: "ran", from: source.from, why: "`commit` nodes always run", changed: [] };
 		pendingOf(world).notes.set(visit, note);
+		const identity = recordedIdentity(world, node, message);
+		source.decided?.({ path: visit, address: addressOf(visit), node: node.id.value, kind: node.kind, identity, depends: [] }, note, false);
 	}
 }
 

@@ -103,7 +103,24 @@ describe("pi-flows run --reuse", () => {
 		expect(ends.every((e) => e.usage.totalTokens === 0)).toBe(true);
 		expect(newest("result.json")).toMatchObject({ ok: true, reuse: { reused: 2, ran: 0 } });
 		expect(newest("usage.json")).toMatchObject({ total: { totalTokens: 0 }, saved: { totalTokens: paid } });
-	});
+	}, 120_000);
+
+	it("plans before spending: what is certain to be reused, what runs, what depends on an output that may change", () => {
+		const same = cli("plan", "two", "--project", "--reuse", "--json");
+		expect(same.code).toBe(0);
+		expect(JSON.parse(same.stdout).reuse).toMatchObject({ visits: 2, reused: 2, runs: 0, mayChange: 0 });
+		const file = join(project.cwd, ".pi/flows/two.md");
+		const text = readFileSync(file, "utf8");
+		project.write(".pi/flows/two.md", text.replace("Read the notes.", "Read the notes twice."));
+		const plan = cli("plan", "two", "--project", "--reuse");
+		project.write(".pi/flows/two.md", text);
+		expect(plan.code).toBe(0);
+		expect(plan.stdout).toMatch(/▶ look +runs: `## look` changed · [\d.k]+ tokens/);
+		expect(plan.stdout).toMatch(/\? answer +may change: it reads `look`, which runs · [\d.k]+ tokens/);
+		expect(plan.stdout).toMatch(
+			/runs 1 of 2 visits, about [\d.k]+ tokens; 1 may change \(about [\d.k]+ tokens\); 0 reused/,
+		);
+	}, 120_000);
 
 	it("runs only what changed, and says which part: a section, the input, an upstream output, the tree", () => {
 		project.write(
@@ -134,7 +151,7 @@ describe("pi-flows run --reuse", () => {
 		expect(tree.stderr).toContain("· ran: 1 file of the tree changed: notes.md");
 		expect(tree.stderr).toContain("· ran: `look`'s output changed; 1 file of the tree changed: notes.md");
 		git("checkout", "--", "notes.md");
-	});
+	}, 120_000);
 
 	it("never reuses a visit that failed: it runs, saying it failed there", () => {
 		project.write("fails.yaml", "turns:\n  look:\n    - say: seen\n  answer:\n    - fail: quota exceeded\n");
@@ -145,13 +162,44 @@ describe("pi-flows run --reuse", () => {
 		expect(again.code).toBe(0);
 		expect(again.stderr).toContain("✓ look · scout · reused from");
 		expect(again.stderr).toContain("ran: it failed in the earlier run (provider: quota exceeded)");
-	});
+	}, 120_000);
+
+	it("reuses a map per item: one item changed plays one visit, an item that moved is found where it went", () => {
+		const items = Array.from({ length: 12 }, (_, i) => `topic ${i + 1}`);
+		const mapFlow = (list: string[]) =>
+			`---\nname: wide\ndescription: a map\ninput: string\nnodes:\n  - id: wide\n    map: [${list.join(", ")}]\n    concurrency: 4\n    do:\n      - id: look\n        agent: scout\n        reads: [item]\n---\n\n## look\n\nLook into the topic.\n`;
+		project.write(".pi/flows/wide.md", mapFlow(items));
+		project.write("wide.yaml", 'turns:\n  look:\n    - say: "seen: {{section:item}}"\n');
+		expect(cli("run", "wide", "go", "--script", "wide.yaml", "--project").code).toBe(0);
+		project.write(".pi/flows/wide.md", mapFlow([...items.slice(0, 11), "topic twelve"]));
+		const one = cli("run", "wide", "go", "--script", "wide.yaml", "--project", "--reuse", "--json");
+		expect(one.code).toBe(0);
+		const out = JSON.parse(one.stdout);
+		expect(out.reuse).toMatchObject({ reused: 11, ran: 1 });
+		expect(out.reuse.visits.find((v: { outcome: string }) => v.outcome === "ran")).toEqual({
+			path: "wide[12]/look",
+			outcome: "ran",
+			why: "the item changed (`item`)",
+		});
+		expect(out.output.at(-1)).toMatchObject({ item: "topic twelve", output: "seen: topic twelve" });
+		// A new first item: every earlier item is found at its new place; only the new one plays.
+		project.write(".pi/flows/wide.md", mapFlow(["topic zero", ...items.slice(0, 11)]));
+		const moved = cli("run", "wide", "go", "--script", "wide.yaml", "--project", "--reuse", "--json");
+		const after = JSON.parse(moved.stdout);
+		expect(after.reuse).toMatchObject({ reused: 11, ran: 1 });
+		expect(after.reuse.visits.find((v: { path: string }) => v.path === "wide[2]/look")).toMatchObject({
+			outcome: "reused",
+			from: "wide[1]/look",
+		});
+		expect(moved.stderr).toContain("✓ wide[2]/look · scout · reused from");
+		expect(moved.stderr).toContain(" as wide[1]/look ");
+	}, 120_000);
 
 	it("refuses a run named that is not there, before anything runs", () => {
 		const r = cli("run", "two", "q", "--script", "two.yaml", "--project", "--reuse=.pi/runs/nope");
 		expect(r.code).toBe(2);
 		expect(r.stderr).toContain("no run folder .pi/runs/nope");
-	});
+	}, 120_000);
 });
 
 describe("effects: a writer, a check, a commit", () => {
@@ -195,5 +243,5 @@ describe("effects: a writer, a check, a commit", () => {
 		);
 		expect(changed.stderr).toMatch(/✓ test · check · .* · ran: the check script changed/);
 		expect(existsSync(join(project.cwd, "out.txt"))).toBe(true);
-	});
+	}, 120_000);
 });
