@@ -2,7 +2,8 @@
  * What `run` and `resume` share once a flow is ready: the world's ports, SIGINT handling (every session
  * disposed, the run left resumable), progress on stderr, and how the outcome is printed and exits.
  */
-import { createBashCheck, createGitPort, formatAbsorbed, reuseLine, reuseSummary } from "../flow/index.ts";
+import { createBashCheck, createGitPort, formatAbsorbed } from "../flow/index.ts";
+import { reuseLine, reuseSummary } from "../identity/index.ts";
 import type { Budget } from "../flow/index.ts";
 import { decidedByFlow, type RunOutcome } from "../runs/index.ts";
 import { fanOutEvents, type FlowEvent } from "../runtime/index.ts";

@@ -6,7 +6,7 @@ import { isAbsolute, relative } from "node:path";
 import { type Fault, formatFault } from "../faults/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import { formatUsage } from "../runtime/index.ts";
-import { reuseWords } from "../flow/index.ts";
+import { reuseWords } from "../identity/index.ts";
 
 /** A path as a person in `cwd` would type it. */
 export function displayPath(file: string, cwd: string): string {

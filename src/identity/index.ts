@@ -1,7 +1,8 @@
 /**
  * A visit's identity: the one definition of what a visit is asked and can do, part by part, that reuse
- * across runs, cassettes and their explanations read (docs/runs.md, "Reuse"). Pure: no git, no pi; the
- * evaluator hands it the facts, including the tree git hashed.
+ * across runs, cassettes and their explanations read (docs/runs.md, "Reuse"), and the words a run's reuse
+ * is told in. Pure: no git, no pi, no evaluator; the evaluator hands it the facts, including the tree git
+ * hashed, so a command that only prints (`check`, a report) can load it.
  */
 export { canonical, digest, digestOf } from "./hash.ts";
 export {
@@ -22,3 +23,4 @@ export {
 	type VisitIdentity,
 } from "./identity.ts";
 export { type ChangeContext, changedParts, explainChange, partWords } from "./explain.ts";
+export { type ReuseRow, type ReuseSummary, reuseLine, reuseSummary, reuseWords } from "./reused.ts";

@@ -16,12 +16,12 @@ import {
 	type ModelDoor,
 	readyModels,
 	type ReuseSource,
-	reuseSummary,
 	type RunOptions,
 	runFlow,
 	type Value,
 } from "../flow/index.ts";
 import { checkFlowText } from "../load/index.ts";
+import { reuseSummary } from "../identity/index.ts";
 import { fanOutEvents } from "../runtime/index.ts";
 import { flatFailure } from "../runtime/index.ts";
 import { emptyUsage } from "../runtime/index.ts";

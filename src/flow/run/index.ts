@@ -26,7 +26,6 @@ export {
 } from "./budget-in-force.ts";
 export { type EndedVisit, endedOf, NO_RECORD, type Replay, type RunRecorder, type TreeEffect } from "./record.ts";
 export { type ReuseAnswer, type ReuseQuery, type ReuseSource, UNKNOWN_TREE } from "./reuse.ts";
-export { type ReuseRow, type ReuseSummary, reuseLine, reuseSummary, reuseWords } from "./reused.ts";
 export { DRY_ASK, DRY_CHECK, dryGit, drySpawn } from "./dry.ts";
 export { checkpointTool, continuationPrompt, finishTool, handedOff, type HandoffCapture } from "./handoff-tools.ts";
 export { focusOf } from "./world.ts";

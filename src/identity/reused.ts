@@ -6,7 +6,7 @@
  *   reuseSummary(result.visits) → { from: "…/2026-…-wide", reused: 12, ran: 1, saved: { totalTokens: 20400, … },
  *                                   visits: [{ path: "wide[12]/look", outcome: "ran", why: "the item changed (`item`)" }, …] }
  */
-import { addUsage, formatTokens, type ReuseNote, type Usage } from "../../runtime/index.ts";
+import { addUsage, formatTokens, type ReuseNote, type Usage } from "../runtime/index.ts";
 
 /** One visit's decision, as `result.json` lists it. */
 export type ReuseRow =
