@@ -144,6 +144,7 @@ export async function runChecked(
 					onEvent: world.onEvent,
 					signal: world.signal,
 					ask,
+					...(args.flags.has("reuse") ? { reuse: flag(args, "reuse") ?? "last" } : {}),
 					settings: {
 						cwd: io.cwd,
 						// A person following at this terminal answers the workers' questions.

@@ -14,7 +14,15 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
 import { databaseAsk } from "./questions.ts";
-import { type CheckedFlow, createBashCheck, createGitPort, type RunOptions, runFlow } from "../flow/index.ts";
+import {
+	type CheckedFlow,
+	createBashCheck,
+	createGitPort,
+	type ReuseSource,
+	type RunOptions,
+	runFlow,
+} from "../flow/index.ts";
+import { reuseSource } from "../reuse/index.ts";
 import { focusOf } from "../flow/run/index.ts";
 import { openHost, type PiHost, readScript } from "../pi/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
@@ -81,6 +89,8 @@ interface Prepared {
 	flow: CheckedFlow;
 	host: PiHost;
 	models: RunOptions["models"];
+	/** The run of the same database this one reuses from (`--reuse`), read once per life on this worker. */
+	reuse?: ReuseSource;
 }
 
 /**
@@ -153,6 +163,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 				check: createBashCheck(),
 				scripts: new Map(Object.entries(s.scripts)),
 				spentBefore: journalState(entries).spent,
+				toolSchemas: p.host.toolSchemas,
+				...(p.reuse ? { reuse: p.reuse } : {}),
 				...(s.settings.budget ? { budget: s.settings.budget } : {}),
 				...(s.settings.timeoutMs !== undefined ? { timeoutMs: s.settings.timeoutMs } : {}),
 				// Started by a person following at a terminal: questions travel to them through the database.
@@ -377,7 +389,10 @@ async function prepareRun(store: RunStore, runId: string, options: WorkerOptions
 	});
 	const models = await snapshotModels(host, row.snapshot)(flow.value, row.snapshot);
 	if (Array.isArray(models)) throw new Error(models.join("; "));
-	return { row, flow: flow.value, host, models };
+	// Every worker reads the run it reuses from the same database, so they all take the same visits.
+	const from = row.snapshot.settings.reuse;
+	const reuse = from ? reuseSource(await store.entries(from), from) : undefined;
+	return { row, flow: flow.value, host, models, ...(reuse ? { reuse } : {}) };
 }
 
 /** Every turn's usage in the journal (agent and swarm visits; blocks only sum their children). */

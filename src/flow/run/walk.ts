@@ -77,6 +77,7 @@ export async function runVisit(
 			ok: record.ok,
 			usage: emptyUsage(),
 			replayed: true,
+			...(replayed.reuse ? { reuse: replayed.reuse } : {}),
 			...(agent ? { agent } : {}),
 			...(record.error ? { error: failureText(record.error), errorKind: record.error.kind } : {}),
 			...(record.output !== undefined ? { output: record.output } : {}),
