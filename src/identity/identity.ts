@@ -104,7 +104,7 @@ export function agentIdentity(f: AgentFacts): VisitIdentity {
 		...readParts(f.reads),
 		closing: f.closing ?? "",
 		prompt: f.agent.prompt,
-		tools: tools.map((name) => ({ name, schema: f.toolSchemas?.[name] ?? null })),
+		tools: tools.map((name) => ({ name, schema: schemaDigest(f.toolSchemas?.[name]) })),
 		answer: f.answerTools,
 		skills: { agent: f.agent.skills ?? [], node: f.nodeSkills },
 		model: f.model ?? "pi's settings",
@@ -144,7 +144,7 @@ export function swarmIdentity(f: SwarmFacts): VisitIdentity {
 			members: f.members.map((m) => ({
 				name: m.agent.name,
 				prompt: m.agent.prompt,
-				tools: m.agent.tools.map((name) => ({ name, schema: m.schemas?.[name] ?? null })),
+				tools: m.agent.tools.map((name) => ({ name, schema: schemaDigest(m.schemas?.[name]) })),
 				skills: m.agent.skills ?? [],
 				model: m.model ?? "pi's settings",
 			})),
@@ -177,6 +177,17 @@ export function commitIdentity(f: { message: string }): VisitIdentity {
 /** The identity of a block or a call: its definition as written (its children have their own). */
 export function blockIdentity(f: { definition: string }): VisitIdentity {
 	return built({ definition: f.definition });
+}
+
+/** Digests of the host's tool schemas, by the schema object: the host hands the same objects to every visit. */
+const SCHEMAS = new WeakMap<object, string>();
+
+function schemaDigest(schema: unknown): string | null {
+	if (schema === undefined || schema === null) return null;
+	if (typeof schema !== "object") return digestOf(schema);
+	let d = SCHEMAS.get(schema);
+	if (d === undefined) SCHEMAS.set(schema, (d = digestOf(schema)));
+	return d;
 }
 
 function readParts(reads: readonly ReadPart[]): Record<string, string> {

@@ -60,9 +60,14 @@ export function folderRecorder(
 	return {
 		visitStart: (path, node, kind) =>
 			guard("visit start", () => journal.append({ type: "visit_start", life, path, node, kind, at: at() })),
+		// A reused visit's end is not flushed on its own: lost in a crash, a resume takes it again from the
+		// same earlier run (and a change it wrote again is then found already in the tree).
 		visitEnd: (path: string, node: string, kind: string, ended: EndedVisit, usage: Usage) =>
 			guard("visit end", () =>
-				journal.append({ type: "visit_end", life, path, node, kind, ended, usage, at: at() }, true),
+				journal.append(
+					{ type: "visit_end", life, path, node, kind, ended, usage, at: at() },
+					ended.reuse?.outcome !== "reused",
+				),
 			),
 		frozen: (path: string, items: readonly Value[]) =>
 			guard("map items", () => journal.append({ type: "map_items", path, items: [...items] }, true)),

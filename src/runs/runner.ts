@@ -434,7 +434,7 @@ async function runFlowOnce(
 	const guarded = guardedPaths(options.cwd, runDir);
 	const result = await runFlow(flow, l.input, {
 		...options,
-		leaveOut: [...(options.leaveOut ?? []), dirname(runDir), runDir],
+		leaveOut: [...(options.leaveOut ?? []), dirname(runDir)],
 		spawn: (request) => options.spawn({ ...request, protectedPaths: [...(request.protectedPaths ?? []), ...guarded] }),
 		signal: halt.signal,
 		sessionsDir: join(runDir, "sessions"),
