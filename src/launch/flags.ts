@@ -16,4 +16,3 @@ export interface RunFlags {
 	/** `--script` as given (a path from the working folder). */
 	script?: string;
 }
-

@@ -50,9 +50,12 @@ export function attend(run: LiveRun, call: CallView, waitMs: number, cwd: string
 		}
 		if (call.progress) {
 			const say = call.progress;
+			// The handle first: a host that loses this call can still follow the run by it.
+			const p = run.progress();
+			say(`${run.flow}: run ${run.id} under way${p.last ? `; at ${p.last}` : ""}`);
 			const beat = setInterval(() => {
-				const p = run.progress();
-				say(`${run.flow}: ${p.ended} visit(s) ended${p.last ? `; at ${p.last}` : ""}`);
+				const now = run.progress();
+				say(`${run.flow}: ${now.ended} visit(s) ended${now.last ? `; at ${now.last}` : ""}`);
 			}, BEAT_MS);
 			cleanups.push(() => clearInterval(beat));
 		}

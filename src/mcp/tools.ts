@@ -26,7 +26,7 @@ import {
 	type ServerContext,
 } from "./sdk.ts";
 import { attend, type CallView } from "./attend.ts";
-import { type FlowTool, flowCatalogue, inputOf } from "./catalogue.ts";
+import { type FlowTool, type flowCatalogue, inputOf } from "./catalogue.ts";
 import { answerOf, formOf } from "./elicit.ts";
 import { type LaunchRefusal, launchRun, type LiveRun } from "./live-run.ts";
 import { diskReport, liveReport, RUN_REPORT_SCHEMA, type RunReport } from "./results.ts";
