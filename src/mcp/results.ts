@@ -147,7 +147,7 @@ export function diskReport(
 	if (!journal.ok) return { ok: false, error: journal.error };
 	const state = journalState(journal.entries);
 	const usage = usageOf(journal.entries);
-	const flow = String((sealed.snapshot as { flow?: { name?: unknown } }).flow?.name ?? "");
+	const flow = sealed.snapshot.flow.name;
 	const asks: AskNote[] = journal.entries.flatMap((e) =>
 		e.type === "asked"
 			? [

@@ -42,7 +42,7 @@ beforeAll(async () => {
 		});
 		server.once("exit", () => reject(new Error(`the server exited: ${err}`)));
 	});
-}, 60_000);
+}, 150_000);
 
 afterAll(async () => {
 	await Promise.all(clients.map((c) => c.close()));

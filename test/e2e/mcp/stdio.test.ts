@@ -41,7 +41,7 @@ beforeAll(async () => {
 		connect(project, { reply: { accept: "Grace" }, era: "auto", args: greet, forms: forms.modern }),
 		connect(project, { reply: "none", cwd: slowCwd, args: ["--script", "late.yaml", "--wait", "1s"] }),
 	]);
-}, 60_000);
+}, 150_000);
 
 afterAll(async () => {
 	await Promise.all([plain, accepting, declining, modern, slow].map((c) => c?.close()));
@@ -91,6 +91,24 @@ describe("pi-flows mcp over stdio", () => {
 		expect(progress.map((p) => p.progress)).toEqual([...progress.map((p) => p.progress)].sort((a, b) => a - b));
 		const status = await plain.callTool({ name: "run_status", arguments: { run: report.run } });
 		expect((status.structuredContent as Report).status).toBe("ok");
+	});
+
+	it("checks a flow's text (faults at their lines), plans a served flow, and runs a chain", async () => {
+		const bad = "---\nname: draft\ndescription: d\ninput: string\nnodes:\n  - id: work\n    agent: nobody-here\n---\n\n## work\n\nx\n";
+		const checked = (await plain.callTool({ name: "flow_check", arguments: { text: bad } })).structuredContent as {
+			ok: boolean;
+			faults: { code: string; line: number; column: number }[];
+		};
+		expect(checked.ok).toBe(false);
+		expect(checked.faults).toEqual([expect.objectContaining({ code: "unknown-agent", line: 7, column: 12 })]);
+		const plan = (await plain.callTool({ name: "flow_plan", arguments: { flow: "hello" } })).structuredContent as {
+			rows: unknown[];
+		};
+		expect(plan.rows.length).toBeGreaterThan(0);
+		const chained = await plain.callTool({ name: "chain", arguments: { chain: "@helper", goal: "Ada" } });
+		expect(chained.structuredContent).toMatchObject({ status: "ok" });
+		const typo = await plain.callTool({ name: "chain", arguments: { chain: "@helpr" } });
+		expect(typo.isError).toBe(true);
 	});
 
 	it("puts a question to the person through elicitation, and the journal says so", async () => {
