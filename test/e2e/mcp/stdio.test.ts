@@ -94,7 +94,8 @@ describe("pi-flows mcp over stdio", () => {
 	});
 
 	it("checks a flow's text (faults at their lines), plans a served flow, and runs a chain", async () => {
-		const bad = "---\nname: draft\ndescription: d\ninput: string\nnodes:\n  - id: work\n    agent: nobody-here\n---\n\n## work\n\nx\n";
+		const bad =
+			"---\nname: draft\ndescription: d\ninput: string\nnodes:\n  - id: work\n    agent: nobody-here\n---\n\n## work\n\nx\n";
 		const checked = (await plain.callTool({ name: "flow_check", arguments: { text: bad } })).structuredContent as {
 			ok: boolean;
 			faults: { code: string; line: number; column: number }[];
