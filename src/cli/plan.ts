@@ -3,11 +3,11 @@
  * case, before anything spawns. `--model` and `--timeout` show the plan a run with those options would
  * follow; `--json` prints the rows as data.
  */
-import { budgetInForce, budgetLimits, resolveModels, showBudget } from "../flow/index.ts";
+import { budgetInForce, budgetLimits, resolveModels, showBudget } from "../engine/index.ts";
 import { formatFaults } from "./output.ts";
-import { inFlightOf, overshootText, planOf, showPlan } from "../flow/render/index.ts";
+import { inFlightOf, overshootText, planOf, showPlan } from "../language/render/index.ts";
 import { budgetFlags } from "./launch.ts";
-import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
+import { durationFlagError, parseDuration } from "../language/syntax/index.ts";
 import { type Args, flag } from "./args.ts";
 import { checkedFlowArg } from "./flow-arg.ts";
 import type { Io } from "./io.ts";
