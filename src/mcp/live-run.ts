@@ -10,15 +10,8 @@
  */
 import { basename } from "node:path";
 import type { Fault } from "../faults/index.ts";
-import {
-	type AskAnswer,
-	type AskCard,
-	type AskPort,
-	type CheckedFlow,
-	createBashCheck,
-	createGitPort,
-	type Value,
-} from "../flow/index.ts";
+import { type AskAnswer, type AskCard, type AskPort, createBashCheck, createGitPort } from "../engine/index.ts";
+import type { CheckedFlow, Value } from "../language/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 import { type LaunchStage, prepareLaunch } from "../launch/index.ts";
 import { openHost } from "../pi/index.ts";

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { loadRoster } from "../agents/index.ts";
 import { type Fault, faultText } from "../faults/index.ts";
-import type { CheckedFlow, Value } from "../flow/index.ts";
+import type { CheckedFlow, Value } from "../language/index.ts";
 import { judgeChain, planFlow } from "../launch/index.ts";
 import { catalogueOptions, checkFlowText } from "../load/index.ts";
 import { PACKAGE_ROOT } from "../package/index.ts";
