@@ -84,13 +84,18 @@ export function settle(node: BlockOfBranches, ends: SequenceEnd[], visit: string
 }
 
 /** Branches that run together share a fail-fast cut: the first failure aborts the rest (kind `cancelled`). */
-export function cutter(node: BlockOfBranches, signal: AbortSignal) {
+export function cutter(
+	node: BlockOfBranches,
+	signal: AbortSignal,
+): { signal: AbortSignal; failed: () => void; done: () => void } {
 	const cut = new AbortController();
 	const onStop = () => cut.abort(signal.reason);
 	signal.addEventListener("abort", onStop, { once: true });
 	return {
 		signal: cut.signal,
-		failed: () => node.failFast?.value === true && cut.abort(new Error("fail-fast")),
+		failed: () => {
+			if (node.failFast?.value === true) cut.abort(new Error("fail-fast"));
+		},
 		done: () => signal.removeEventListener("abort", onStop),
 	};
 }
