@@ -4,7 +4,8 @@
  * in RUN ("runs 2 of 13 visits, about 1.7k tokens"). Zero model calls: the walk runs on dry ports (see
  * `planReuse`). Without an input, the earlier run's; without `--model`, the earlier run's models.
  */
-import { type CheckedFlow, createGitPort, prepareRun, type ResolveModel, resolveModels } from "../flow/index.ts";
+import type { CheckedFlow } from "../language/index.ts";
+import { createGitPort, prepareRun, type ResolveModel, resolveModels } from "../engine/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 import { chainRunOptions, readInput } from "../launch/index.ts";
 import { findRun, planReuse, type ReusePlan, readRun, showReusePlan } from "../reuse/index.ts";

@@ -14,16 +14,11 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
 import { databaseAsk } from "./questions.ts";
-import {
-	type CheckedFlow,
-	createBashCheck,
-	createGitPort,
-	type ReuseSource,
-	type RunOptions,
-	runFlow,
-} from "../flow/index.ts";
+import type { CheckedFlow } from "../language/index.ts";
+import { createBashCheck, createGitPort, type RunOptions, runFlow } from "../engine/index.ts";
+import { focusOf } from "../engine/index.ts";
+import type { ReuseSource } from "../engine/index.ts";
 import { reuseSource } from "../reuse/index.ts";
-import { focusOf } from "../flow/run/index.ts";
 import { openHost, type PiHost, readScript } from "../pi/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import { journalState } from "../runs/index.ts";

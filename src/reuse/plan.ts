@@ -10,8 +10,8 @@
  *
  * The rows are data (the web view's "rerun from here" draws them); `showReusePlan` words them for a terminal.
  */
+import type { CheckedFlow, Value } from "../language/index.ts";
 import {
-	type CheckedFlow,
 	DRY_ASK,
 	DRY_CHECK,
 	dryGit,
@@ -21,8 +21,7 @@ import {
 	type RunOptions,
 	runFlow,
 	UNKNOWN_TREE,
-	type Value,
-} from "../flow/index.ts";
+} from "../engine/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import { formatTokens, type ReuseNote } from "../runtime/index.ts";
 import { addressOf, reuseSource, spentBy } from "./source.ts";

@@ -8,7 +8,7 @@
  *     → { hit: true, ended: { ok: true, output: "…" }, saved: { totalTokens: 1234, … }, … }
  *     | { hit: false, changed: ["section"], was: { … } }
  */
-import type { AskAnswer, EndedVisit, ReuseAnswer, ReuseQuery, ReuseSource } from "../flow/index.ts";
+import type { AskAnswer, EndedVisit, ReuseAnswer, ReuseQuery, ReuseSource } from "../engine/index.ts";
 import { changedParts, type VisitIdentity } from "../identity/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import type { Usage } from "../runtime/index.ts";

@@ -7,7 +7,8 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRoster } from "../../src/agents/index.ts";
-import { type AskCard, type CheckedFlow, resolveModels, scriptedAsk } from "../../src/flow/index.ts";
+import type { CheckedFlow } from "../../src/language/index.ts";
+import { type AskCard, resolveModels, scriptedAsk } from "../../src/engine/index.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { readRun as readReport, reportHtml } from "../../src/report/index.ts";
 import { reuseFromFolder } from "../../src/reuse/index.ts";
