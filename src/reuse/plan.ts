@@ -73,6 +73,8 @@ export interface PlanOptions
 	cwd: string;
 	/** The real git port: trees are hashed and the diff read; nothing is committed, copied or written. */
 	git?: GitPort;
+	/** Node addresses to play again whatever their identity ("rerun from this node"; see `SourceOptions.force`). */
+	force?: readonly string[];
 }
 
 /** Plans a run of `flow` on `input` reusing from an earlier run, at zero model calls. */
@@ -81,6 +83,7 @@ export async function planReuse(flow: CheckedFlow, input: Value, options: PlanOp
 	const tainted = new Map<string, string>();
 	const source = reuseSource(options.entries, options.from, {
 		planning: true,
+		...(options.force ? { force: options.force } : {}),
 		decided: (q, note) => rows.push(rowOf(q, note, tainted, source.visits)),
 	});
 	const dry = dryGit(options.cwd);

@@ -80,6 +80,11 @@ export interface SourceOptions {
 	planning?: boolean;
 	/** Told each decision (the plan's rows). */
 	decided?: ReuseSource["decided"];
+	/**
+	 * Node addresses to play again whatever their identity (`deliver/review`, or a block's address for
+	 * everything in it): "rerun from this node". What reads them is then decided by what they answer.
+	 */
+	force?: readonly string[];
 }
 
 /**
@@ -122,6 +127,13 @@ export function reuseSource(
 		...(options.decided ? { decided: options.decided } : {}),
 		find(q) {
 			const same = visits.get(q.path);
+			const forced = options.force?.find((a) => q.address === a || q.address.startsWith(`${a}/`));
+			if (forced !== undefined)
+				return {
+					hit: false,
+					why: `asked to run again (\`${forced}\`)`,
+					...(same?.ended.ok ? { pretend: stripped(same.ended) } : {}),
+				};
 			if (same && fits(same, q)) return take(same);
 			const moved = (byAddress.get(q.address) ?? []).filter((v) => v.path !== q.path && fits(v, q));
 			const other = moved.find((v) => !taken.has(v.path)) ?? moved[0];

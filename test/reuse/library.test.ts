@@ -11,7 +11,7 @@ import type { CheckedFlow } from "../../src/language/index.ts";
 import { type AskCard, resolveModels, scriptedAsk } from "../../src/engine/index.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { readRun as readReport, reportHtml } from "../../src/report/index.ts";
-import { reuseFromFolder } from "../../src/reuse/index.ts";
+import { planReuse, readRun, reuseFromFolder } from "../../src/reuse/index.ts";
 import { readJournal, readSnapshot, runsHome, type StartOptions, startRun } from "../../src/runs/index.ts";
 import { resumeScripted, scriptedHost } from "../helpers/host.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
@@ -183,5 +183,41 @@ describe("a resumed run, and its report", () => {
 		expect(html).toContain('<section id="reuse">');
 		expect(html).toMatch(/<dt>reused<\/dt><dd>reused 2 of 3 visits \(saved [\d.k]+ tokens\) from /);
 		expect(html).toContain('<tr class="ran" data-path="b"><td>b</td><td>ran</td><td>`## b` changed</td>');
+	});
+});
+
+describe("the plan as data", () => {
+	it("rows a caller can draw: a node asked to run again, and what reads it, which may change", async () => {
+		const flow = checked(
+			"plan3",
+			flowOf(
+				"plan3",
+				"  - id: a\n    agent: scout\n  - id: b\n    agent: scout\n    reads: [a]\n  - id: c\n    agent: scout\n    reads: [b]\n",
+				{ a: "A.", b: "B.", c: "C." },
+			),
+		);
+		const first = await start(flow, "turns:\n  a:\n    - say: one\n  b:\n    - say: two\n  c:\n    - say: three\n");
+		const read = readRun(first.runDir, project.agentDir);
+		if (!read.ok) throw new Error(read.error);
+		const host = await scriptedHost(project, "turns: {}\n");
+		const models = resolveModels(flow, host.resolveModel, "scripted");
+		if (!models.ok) throw new Error(models.errors.join());
+		const plan = await planReuse(flow, "go", {
+			entries: read.entries,
+			from: first.runDir,
+			cwd: project.cwd,
+			models: models.models,
+			toolSchemas: host.toolSchemas,
+			force: ["b"],
+		});
+		expect(host.scripted?.calls()).toBe(0);
+		expect(plan.rows.map((r) => [r.path, r.status, r.why])).toEqual([
+			["a", "reused", undefined],
+			["b", "runs", "asked to run again (`b`)"],
+			["c", "may-change", "it reads `b`, which runs"],
+		]);
+		expect(plan).toMatchObject({ visits: 3, reused: 1, runs: 1, mayChange: 1 });
+		expect(plan.runsTokens).toBe(plan.rows[1].tokens);
+		expect(plan.runsTokens).toBeGreaterThan(0);
 	});
 });
