@@ -10,6 +10,7 @@
  */
 import { explainChange, NO_TREE, type VisitIdentity } from "../identity/index.ts";
 import type { ReuseNote, Usage } from "../runtime/index.ts";
+import { redactText } from "../secrets/index.ts";
 import type { FlowNode } from "../language/ast.ts";
 import { recordedIdentity, treeChanged, treeFor, treeIs, takeWrote, type VisitFacts } from "./identify.ts";
 import type { AskAnswer } from "./ports/index.ts";
@@ -258,10 +259,10 @@ export async function settleVisit(
 	const after = await treeFor(world, facts.cwd);
 	if (after === NO_TREE || facts.tree === NO_TREE || after === facts.tree) return out;
 	const change = await world.options.git?.change?.(facts.cwd, facts.tree, after);
+	// A patch that would carry a secret is not written to the journal: the change is then written again from
+	// the pair of trees, which only this repository holds.
+	const patch = change?.ok && change.patch && redactText(change.patch) === change.patch ? change.patch : undefined;
 	if (change?.ok)
-		out = {
-			...out,
-			effect: { before: facts.tree, after, files: change.files, ...(change.patch ? { patch: change.patch } : {}) },
-		};
+		out = { ...out, effect: { before: facts.tree, after, files: change.files, ...(patch ? { patch } : {}) } };
 	return out;
 }

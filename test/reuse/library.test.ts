@@ -146,6 +146,22 @@ describe("what never reuses", () => {
 	});
 });
 
+describe("a swarm", () => {
+	it("is taken whole when its goal, members and tree are unchanged, and plays when its goal changed", async () => {
+		const swarmFlow = (goal: string) =>
+			flowOf("sw", "  - id: survey\n    swarm: [scout, reviewer]\n    rounds: 1\n    reads: [input]\n", { survey: goal });
+		const script = 'turns:\n  survey:\n    - say: "posted"\n';
+		const first = await start(checked("sw", swarmFlow("Survey it.")), script);
+		expect(first.result.ok).toBe(true);
+		const again = await start(checked("sw", swarmFlow("Survey it.")), "turns: {}\n", { reuse: from(first.runDir) });
+		expect(again.calls).toBe(0);
+		expect(again.result.output).toEqual(first.result.output);
+		expect(notes(again.result.visits)).toEqual({ survey: "reused" });
+		const changed = await start(checked("sw", swarmFlow("Survey it twice.")), script, { reuse: from(first.runDir) });
+		expect(notes(changed.result.visits)).toEqual({ survey: "`## survey` changed" });
+	});
+});
+
 describe("a resumed run, and its report", () => {
 	const CHAIN = (b: string) =>
 		flowOf(
