@@ -7,7 +7,7 @@
  */
 import type { Copy, GitFailure, LandResult } from "./ports/index.ts";
 import type { World } from "./world.ts";
-import { treeChanged } from "./identify.ts";
+import { treeChanged } from "./trees.ts";
 
 /** The copies of one block visit. */
 export interface BlockCopies {

@@ -1,16 +1,12 @@
 /**
- * The facts of a visit handed to `src/identity` (which alone decides the parts), and the tree each visit
- * saw. The tree is git's hash of the working tree with the run's own record and the flow's definitions
- * left out (a flow, agent or skill file is a part of its own). Hashing a tree costs a few git processes, so
- * a tree is kept per folder until something may have changed it: a tool that writes, a check script, a
- * copy that landed, a change written again. A person editing files while the run goes on is not seen
- * until then (docs/runs.md, "Reuse").
+ * The facts of a visit handed to `src/identity`, which alone decides the parts: the agent as loaded, the
+ * model, the task's section and reads, the answer tools, the settings that reach the turn, and the tree
+ * the visit saw (`trees.ts`).
  *
  *   agentFacts(world, node, frame, …) → { identity: { key, parts: { section, "read:input", tools, tree, … } },
  *                                         cwd, tree: "4b825dc6…", mayWrite: false }
  */
-import { join, resolve } from "node:path";
-import { type AgentDef, projectRoot } from "../agents/index.ts";
+import type { AgentDef } from "../agents/index.ts";
 import {
 	type AgentPart,
 	agentIdentity,
@@ -32,10 +28,8 @@ import { modelKey, type NodeModel } from "./models.ts";
 import { submitTool, verdictTool } from "./tools.ts";
 import { renderRead } from "./turn.ts";
 import { type Frame, frameCwd } from "./frames.ts";
+import { treeFor, WRITING_TOOLS } from "./trees.ts";
 import type { World } from "./world.ts";
-
-/** Tools that may change the tree: a visit that called one has its change recorded. */
-export const WRITING_TOOLS: ReadonlySet<string> = new Set(["write", "edit", "bash", "subagent"]);
 
 /** A visit's identity with what reuse needs beside it: the folder it works in and the tree it saw there. */
 export interface VisitFacts {
@@ -49,95 +43,6 @@ export interface VisitFacts {
 	never?: string;
 	/** Node ids whose values the visit reads (the plan marks it "may change" when one of them runs). */
 	depends: string[];
-}
-
-/** The run's trees: a generation bumped at every possible write, and each folder's tree at a generation. */
-interface Trees {
-	gen: number;
-	byCwd: Map<string, { gen: number; tree: Promise<string> }>;
-	leaveOut?: string[];
-	/** Visits that called a tool that writes, by path. */
-	wrote: Set<string>;
-}
-
-const TREES = new WeakMap<object, Trees>();
-
-function treesOf(world: World): Trees {
-	let t = TREES.get(world.options);
-	if (!t) TREES.set(world.options, (t = { gen: 0, byCwd: new Map(), wrote: new Set() }));
-	return t;
-}
-
-/** Something may have changed the tree: every folder's tree is hashed again when next asked. */
-export function treeChanged(world: World): void {
-	treesOf(world).gen++;
-}
-
-/** A tool call seen in the run's events: a tool that writes marks its visit and the tree. */
-export function noteToolCall(world: World, path: string, tool: string): void {
-	if (!WRITING_TOOLS.has(tool)) return;
-	const t = treesOf(world);
-	t.wrote.add(path);
-	t.gen++;
-}
-
-/** Whether the visit called a tool that writes (forgotten once asked: a later visit of the path starts clean). */
-export function takeWrote(world: World, path: string): boolean {
-	return treesOf(world).wrote.delete(path);
-}
-
-/** The tree `cwd` is known to hold now (after a change written again, or in a plan). */
-export function treeIs(world: World, cwd: string, tree: string): void {
-	const t = treesOf(world);
-	t.gen++;
-	t.byCwd.set(cwd, { gen: t.gen, tree: Promise.resolve(tree) });
-}
-
-/** The tree of `cwd` now, or {@link NO_TREE} outside a repository or without a git port that hashes. */
-export function treeFor(world: World, cwd: string): Promise<string> {
-	const git = world.options.git;
-	if (!git?.tree) return Promise.resolve(NO_TREE);
-	const t = treesOf(world);
-	const known = t.byCwd.get(cwd);
-	if (known && known.gen === t.gen) return known.tree;
-	t.leaveOut ??= leaveOutOf(world);
-	const tree = git.tree(cwd, t.leaveOut).then((r) => (r.ok ? r.tree : NO_TREE));
-	t.byCwd.set(cwd, { gen: t.gen, tree });
-	return tree;
-}
-
-/** What the tree leaves out: the run's record, the definition folders, and every file the flow was built from. */
-function leaveOutOf(world: World): string[] {
-	const root = projectRoot(world.options.cwd);
-	const out = [
-		...(world.options.leaveOut ?? []),
-		join(root, ".pi", "runs"),
-		...["flows", "agents", "chains", "skills"].map((k) => join(root, ".pi", k)),
-		join(root, ".claude", "agents"),
-		// A check script is a part of its check's identity, as a flow file is of its visits'.
-		...[...(world.options.scripts?.keys() ?? [])].map((p) => resolve(root, p)),
-	];
-	const seen = new Set<CheckedFlow>();
-	const walk = (f: CheckedFlow) => {
-		if (seen.has(f)) return;
-		seen.add(f);
-		out.push(f.file);
-		for (const a of f.agents.values()) out.push(a.file);
-		for (const m of f.amongAgents.values()) for (const a of m.values()) out.push(a.file);
-		for (const m of f.members.values()) for (const x of m) out.push(x.agent.file);
-		for (const list of f.skills.values()) for (const k of list) out.push(k.dir);
-		for (const a of [...f.agents.values()]) for (const k of a.skills ?? []) if (k.skill) out.push(k.skill.dir);
-		for (const c of f.callees.values()) walk(c);
-	};
-	walk(rootFlow(world));
-	return out;
-}
-
-/** The flow the run was started with: the world that owns `options` (a callee's world sits on top of it). */
-function rootFlow(world: World): CheckedFlow {
-	for (let w: World | null = world; w; w = Object.getPrototypeOf(w) as World | null)
-		if (Object.hasOwn(w, "options")) return w.flow;
-	return world.flow;
 }
 
 /** The agent file as the identity sees it. */

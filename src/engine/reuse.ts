@@ -12,7 +12,8 @@ import { explainChange, NO_TREE, type VisitIdentity } from "../identity/index.ts
 import type { ReuseNote, Usage } from "../runtime/index.ts";
 import { redactText } from "../secrets/index.ts";
 import type { FlowNode } from "../language/ast.ts";
-import { recordedIdentity, treeChanged, treeFor, treeIs, takeWrote, type VisitFacts } from "./identify.ts";
+import { recordedIdentity, type VisitFacts } from "./identify.ts";
+import { takeWrote, treeChanged, treeFor, treeIs } from "./trees.ts";
 import type { AskAnswer } from "./ports/index.ts";
 import type { EndedVisit } from "./record.ts";
 import { valueAt } from "./turn.ts";

@@ -42,7 +42,8 @@ import {
 	type VisitRecord,
 } from "../../engine/frames.ts";
 import { DEFAULT_IDLE_MS, MAX_BACKOFF_MS, stopKind, type World } from "../../engine/world.ts";
-import { agentFacts, noteToolCall } from "../../engine/identify.ts";
+import { agentFacts } from "../../engine/identify.ts";
+import { noteToolCall } from "../../engine/trees.ts";
 import { reuseOrRun } from "../../engine/reuse.ts";
 import { replayRecord } from "../../engine/walk.ts";
 
