@@ -103,6 +103,7 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	"budget-turns": { value: "N", text: "stop starting turns after this many turns" },
 	"in-doubt": { value: "rerun|stop", text: "what to do with a visit that was running when the run stopped" },
 	"take-lock": { text: "take over a run whose lock another process left behind" },
+	"ask-web": { text: "with no terminal, questions wait for an answer given in `pi-flows serve`'s page" },
 	backend: {
 		value: "folder|dbos",
 		text: "where the run lives: a run folder (default) or the DBOS backend's database (PI_FLOWS_BACKEND)",

@@ -26,6 +26,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 		"retry-wait": true,
 		backend: true,
 		database: true,
+		"ask-web": false,
 	},
 	resume: {
 		json: false,
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 		"retry-wait": true,
 		"in-doubt": true,
 		"take-lock": false,
+		"ask-web": false,
 		"budget-tokens": true,
 		"budget-cost": true,
 		"budget-turns": true,
