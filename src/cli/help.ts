@@ -80,6 +80,11 @@ export const COMMAND_DOCS: Record<string, CommandDoc> = {
 		notes: "the database comes from --database or PI_FLOWS_DATABASE_URL; see docs/distributed.md",
 	},
 	runs: { args: "", summary: "the runs in a DBOS backend's database, newest first, with their status" },
+	serve: {
+		args: "",
+		summary: "watch and steer runs from a browser: a local page, live, with answer, stop and resume (docs/web.md)",
+		notes: "prints the URL with a one-time token; loopback only unless --host",
+	},
 	stop: { args: "<run id>", summary: "ask a run on the DBOS backend to stop, from any machine reaching its database" },
 	provider: {
 		args: "[script.yaml]",
@@ -114,6 +119,8 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	"dead-after-ms": { value: "MS", text: "a worker silent this long is dead; its work is taken over (default 3000)" },
 	"retry-for-ms": { value: "MS", text: "how long a query retries a lost database connection (default 60000)" },
 	limit: { value: "N", text: "at most this many (default 50)" },
+	host: { value: "H", text: "listen on this address and answer to it as a name (default 127.0.0.1; beyond loopback it warns)" },
+	port: { value: "N", text: "listen on this port (default: a free one)" },
 	goal: { value: "G", text: "the chain's goal (instead of the last quoted step)" },
 	agent: { value: "A", text: "the agent that plays every turn" },
 	"max-turns": { value: "N", text: "stop after this many turns" },

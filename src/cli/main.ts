@@ -83,6 +83,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 	worker: { database: true, slots: true, "poll-ms": true, "dead-after-ms": true, "retry-for-ms": true, project: false },
 	runs: { database: true, json: false, limit: true },
 	stop: { database: true },
+	serve: { host: true, port: true, project: false, "runs-dir": true, database: true },
 };
 
 /** A command's code, loaded only when that command runs: `--help` and `check` never load pi's runtime. */
@@ -110,6 +111,7 @@ const RUNNERS: Record<string, Runner> = {
 	worker: async () => (await import("./distributed.ts")).workerCommand,
 	runs: async () => (await import("./distributed.ts")).runsCommand,
 	stop: async () => (await import("./distributed.ts")).stopCommand,
+	serve: async () => (await import("./serve.ts")).serveCommand,
 };
 
 /** The commands and their flags, for the help walk in tests and for `pi-flows help`. */

@@ -209,7 +209,15 @@ export function folderControl(runDir: string, life: number, pollMs = CONTROL_POL
 			if (!port?.somebodyThere) return port;
 			return {
 				somebodyThere: true,
-				ask: (card, signal) => askRaced(runDir, life, port, card, signal, waiting),
+				ask: async (card, signal) => {
+					// While a question waits, the poll keeps the process alive: the answer may only ever come from the folder.
+					timer.ref();
+					try {
+						return await askRaced(runDir, life, port, card, signal, waiting);
+					} finally {
+						if (!waiting.size) timer.unref();
+					}
+				},
 			};
 		},
 		close() {
