@@ -126,6 +126,8 @@ export class LiveRun {
 	#timer: NodeJS.Timeout | undefined;
 	#busy = false;
 	#dirty = true;
+	/** How long the last view took to make (ms). */
+	#cost = 0;
 	/** Told when the last page left, so the owner can drop this run. */
 	onIdle?: () => void;
 
@@ -179,7 +181,10 @@ export class LiveRun {
 				this.#beat = now;
 				await this.#follow.beat().catch(() => {});
 			}
-			if ((this.#dirty && now - this.#built >= this.#buildMs) || now - this.#built >= 1000) await this.#build(false);
+			// A view that takes long to make is made less often (at most a third of the time goes to it), so a
+			// busy run's pages trail it by a bounded lag instead of a growing queue.
+			const gap = Math.max(this.#buildMs, 2 * this.#cost);
+			if ((this.#dirty && now - this.#built >= gap) || now - this.#built >= 1000) await this.#build(false);
 		} catch {
 			// A read that failed (a database gone for a moment) is tried again at the next tick.
 		} finally {
@@ -189,6 +194,7 @@ export class LiveRun {
 
 	async #build(first: boolean): Promise<void> {
 		if (first) await this.#follow.poll();
+		const began = performance.now();
 		const record = await this.#follow.record();
 		const view = viewOf(record, Date.now());
 		this.#built = Date.now();
@@ -203,6 +209,7 @@ export class LiveRun {
 		this.#view = view;
 		this.#texts = texts;
 		this.#id = to;
+		this.#cost = performance.now() - began;
 		if (!patch) return;
 		const data = redactJson(patch);
 		for (const page of this.#pages) {

@@ -122,6 +122,8 @@
 				seq = d.id;
 				skew = Date.now() - view.head.now;
 				$("graph").innerHTML = d.graph || '<p class="empty">The flow no longer checks, so its graph cannot be drawn.</p>';
+				drawn.clear();
+				lanes.key = "";
 				draw();
 			});
 			es.addEventListener("patch", (m) => {
@@ -162,15 +164,28 @@
 			badge.className = `badge status-${h.status}`;
 			$("status-text").textContent = h.statusText;
 			$("description").textContent = h.description;
-			drawFacts();
-			drawActions();
-			drawQuestions();
-			drawOutcome();
-			drawGraph();
-			drawTurns();
+			// Parts a person types into or clicks are drawn again only when what they show changed.
+			once("facts", [view.head, view.totals, view.budget, view.bounds], drawFacts);
+			once("actions", [view.actions, view.inDoubt], drawActions);
+			once("questions", view.questions, drawQuestions);
+			once("outcome", view.outcome, drawOutcome);
+			once("graph", view.nodes, drawGraph);
+			once("turns", view.turns, drawTurns);
 			drawLanes();
-			drawNodes();
-			drawFaults();
+			once("nodes", [view.nodes, view.totals, view.head.status], drawNodes);
+			once("faults", [view.faults, view.inDoubt, view.notes, view.retries], drawFaults);
+			once("asked", view.asked, drawAsked);
+		}
+
+		const drawn = new Map();
+		function once(part, value, draw) {
+			const text = JSON.stringify(value ?? null);
+			if (drawn.get(part) === text) return;
+			drawn.set(part, text);
+			draw();
+		}
+
+		function drawAsked() {
 			const asked = clear($("asked"));
 			for (const a of view.asked) asked.append(el("li", {}, el("code", {}, a.path), ` ${a.question} → `, el("strong", {}, a.answer)));
 			if (!view.asked.length) asked.append(el("li", { class: "empty" }, "No question asked yet."));
@@ -302,35 +317,64 @@
 			clocks();
 		}
 
+		/** The lanes' rows and bars, kept between draws: a run of a thousand visits moves bars, it does not rebuild them. */
+		const lanes = { key: "", tracks: [], bars: new Map() };
+		const BLOCKS = ["map", "loop", "parallel", "choice", "flow"];
+
 		function drawLanes() {
-			const box = clear($("lanes"));
+			const box = $("lanes");
 			const h = view.head;
 			const visits = Object.values(view.visits).filter((v) => v.life === h.life && v.lane >= 0);
+			const key = `${h.life}\u0000${view.lanes.join("\u0000")}`;
+			if (key !== lanes.key) {
+				clear(box);
+				lanes.key = key;
+				lanes.bars.clear();
+				lanes.tracks = view.lanes.map((label, i) => {
+					const row = el("div", { class: "lane", "data-lane": i }, el("div", { class: "lane-label", title: label }, label), el("div", { class: "lane-track" }));
+					box.append(row);
+					return row.lastChild;
+				});
+			}
 			if (!visits.length) {
-				box.append(el("p", { class: "empty" }, "No visit started in this life."));
+				clear(box).append(el("p", { class: "empty" }, "No visit started in this life."));
+				lanes.key = "";
 				return;
 			}
-			const start = h.lifeStart;
-			const end = Math.max(now(), ...visits.map((v) => v.end || 0));
-			const span = Math.max(1, end - start);
-			const rows = view.lanes.map((label, i) => {
-				const row = el("div", { class: "lane", "data-lane": i }, el("div", { class: "lane-label", title: label }, label), el("div", { class: "lane-track" }));
-				box.append(row);
-				return row.lastChild;
-			});
+			const live = new Set();
 			for (const v of visits) {
-				const track = rows[v.lane];
-				if (!track) continue;
-				const bar = el("div", {
-					class: `bar state-${v.state}${["map", "loop", "parallel", "choice", "flow"].includes(v.kind) ? " block" : ""}`,
-					"data-path": v.path,
-					"data-start": v.start,
-					title: `${v.path} (${v.kind}) · ${STATE_WORDS[v.state]}${v.agent ? ` · ${v.agent}` : ""}${v.model ? ` on ${v.model}` : ""}${v.error ? `\n${v.error}` : ""}`,
-				});
-				bar.style.left = `${((v.start - start) / span) * 100}%`;
-				bar.style.width = `${Math.max(0.3, (((v.end || now()) - v.start) / span) * 100)}%`;
+				const k = `${v.life}:${v.path}`;
+				live.add(k);
+				let bar = lanes.bars.get(k);
+				if (!bar || bar.parentNode !== lanes.tracks[v.lane]) {
+					bar?.remove();
+					bar = el("div", { "data-path": v.path });
+					lanes.tracks[v.lane]?.append(bar);
+					lanes.bars.set(k, bar);
+				}
+				bar.className = `bar state-${v.state}${BLOCKS.includes(v.kind) ? " block" : ""}`;
+				bar.title = `${v.path} (${v.kind}) · ${STATE_WORDS[v.state]}${v.agent ? ` · ${v.agent}` : ""}${v.model ? ` on ${v.model}` : ""}${v.error ? `\n${v.error}` : ""}`;
 				bar.style.top = `${Math.min(v.depth, 3) * 5}px`;
-				track.append(bar);
+			}
+			for (const [k, bar] of lanes.bars)
+				if (!live.has(k)) {
+					bar.remove();
+					lanes.bars.delete(k);
+				}
+			placeBars(now());
+		}
+
+		/** Each bar from its start to its end (or now, while it runs), on the current life's time axis. */
+		function placeBars(t) {
+			const h = view.head;
+			let end = t;
+			for (const v of Object.values(view.visits)) if (v.life === h.life && v.end > end) end = v.end;
+			const span = Math.max(1, end - h.lifeStart);
+			for (const [k, bar] of lanes.bars) {
+				const v = view.visits[k];
+				if (!v) continue;
+				bar.style.left = `${((v.start - h.lifeStart) / span) * 100}%`;
+				bar.style.width = `${Math.max(0.3, (((v.end || t) - v.start) / span) * 100)}%`;
 			}
 		}
 
@@ -377,17 +421,7 @@
 		function clocks() {
 			const t = now();
 			for (const c of document.querySelectorAll("#turns .clock")) c.textContent = fmt.ms(t - Number(c.getAttribute("data-since")));
-			if (!view) return;
-			const h = view.head;
-			const visits = Object.values(view.visits).filter((v) => v.life === h.life && v.lane >= 0);
-			const end = Math.max(t, ...visits.map((v) => v.end || 0));
-			const span = Math.max(1, end - h.lifeStart);
-			for (const bar of document.querySelectorAll("#lanes .bar")) {
-				const v = view.visits[`${h.life}:${bar.getAttribute("data-path")}`];
-				if (!v) continue;
-				bar.style.left = `${((v.start - h.lifeStart) / span) * 100}%`;
-				bar.style.width = `${Math.max(0.3, (((v.end || t) - v.start) / span) * 100)}%`;
-			}
+			if (view) placeBars(t);
 		}
 	}
 })();

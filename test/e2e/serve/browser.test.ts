@@ -17,19 +17,14 @@ import { PACKAGE_ROOT } from "../../../src/agents/index.ts";
 import { readJournal } from "../../../src/runs/index.ts";
 import { agentFile, type TempProject, tempProject } from "../../helpers/project.ts";
 import { flowOf } from "../../helpers/run.ts";
+import { CHROMIUM, CHROMIUM_ARGS, chromiumPresent } from "../../helpers/chromium.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const present = existsSync(CHROMIUM);
-/** The flags Chromium needs on these machines (docs: the environment's "Known to work"). */
-export const CHROMIUM_ARGS = [
-	"--no-sandbox",
-	"--disable-gpu",
-	"--disable-quic",
-	"--no-first-run",
-	"--disable-background-networking",
-	"--disable-component-update",
-	"--disable-sync",
-];
+const present = chromiumPresent;
+
+/** What the page functions read of the page (the project's TypeScript has no DOM types). */
+interface PageBody {
+	document: { body: { dataset: Record<string, string | undefined> } };
+}
 
 const SLOW = flowOf(
 	"slow",
@@ -141,7 +136,25 @@ describe.skipIf(!present)(`pi-flows serve in headless Chromium${present ? "" : "
 		}
 	}
 	const folders = () => (existsSync(runsHome()) ? readdirSync(runsHome()) : []);
-	const status = (page: Page) => page.evaluate(() => document.body.dataset.status ?? "");
+	/** Waits until the page shows the run in `status` (the page sets it on <body> from the server's view). */
+	const statusIs = (page: Page, status: string, timeout = 60_000) =>
+		page.waitForFunction(
+			// A function, not a string: the page's CSP forbids evaluating strings. The project's types carry no DOM.
+			(s) => (globalThis as unknown as PageBody).document.body.dataset.status === s,
+			status,
+			{ timeout },
+		);
+	/** An action posted from the page as its own script posts it; the status and the server's words. */
+	const post = (page: Page, action: string, body: unknown) =>
+		page.evaluate(`(async () => {
+			const csrf = document.querySelector('meta[name="pi-flows-csrf"]').getAttribute("content");
+			const r = await fetch(location.pathname.replace("/run/", "/api/run/") + "/${action}", {
+				method: "POST",
+				headers: { "content-type": "application/json", "x-pi-flows-csrf": csrf },
+				body: ${JSON.stringify(JSON.stringify(body))},
+			});
+			return { status: r.status, body: await r.json() };
+		})()`) as Promise<{ status: number; body: { said: string } }>;
 
 	beforeAll(async () => {
 		project = tempProject();
@@ -227,18 +240,18 @@ describe.skipIf(!present)(`pi-flows serve in headless Chromium${present ? "" : "
 		});
 		// Every state the graph's first node goes through, as the page draws it.
 		await page.waitForSelector('#graph [data-node="plan"]');
-		await page.evaluate(() => {
-			const seen: string[] = [];
-			(window as unknown as { seen: string[] }).seen = seen;
-			const shape = document.querySelector('#graph [data-node="plan"]') as Element;
-			seen.push(shape.getAttribute("data-state") ?? "");
+		await page.evaluate(`(() => {
+			const seen = [];
+			window.seen = seen;
+			const shape = document.querySelector('#graph [data-node="plan"]');
+			seen.push(shape.getAttribute("data-state"));
 			new MutationObserver(() => {
-				const s = shape.getAttribute("data-state") ?? "";
+				const s = shape.getAttribute("data-state");
 				if (seen.at(-1) !== s) seen.push(s);
 			}).observe(shape, { attributes: true, attributeFilter: ["data-state"] });
-		});
-		await page.waitForFunction(() => document.body.dataset.status === "waiting", undefined, { timeout: 60_000 });
-		const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+		})()`);
+		await statusIs(page, "waiting");
+		const seen = (await page.evaluate("window.seen")) as string[];
 		expect(seen).toContain("running");
 		expect(seen.at(-1)).toBe("done");
 		expect(await page.getAttribute('#graph [data-node="work/act"]', "data-state")).toBe("done");
@@ -246,7 +259,7 @@ describe.skipIf(!present)(`pi-flows serve in headless Chromium${present ? "" : "
 		expect(await page.textContent("#questions")).toContain("two coats");
 		await page.screenshot({ path: join(shots, "run-waiting.png"), fullPage: true });
 		await page.locator("#questions button", { hasText: "blue" }).click();
-		await page.waitForFunction(() => document.body.dataset.status === "ok", undefined, { timeout: 60_000 });
+		await statusIs(page, "ok");
 		expect(await page.textContent("#outcome-body")).toContain("blue");
 		expect(navigations).toBe(0);
 		await page.screenshot({ path: join(shots, "run.png"), fullPage: true });
@@ -259,15 +272,7 @@ describe.skipIf(!present)(`pi-flows serve in headless Chromium${present ? "" : "
 			{ path: "pick", answer: { kind: "answer", value: "blue" } },
 		]);
 		// Answering again is refused in words: the run waits on no question any more.
-		const again = await page.evaluate(async () => {
-			const csrf = document.querySelector('meta[name="pi-flows-csrf"]')?.getAttribute("content") ?? "";
-			const r = await fetch(`${location.pathname.replace("/run/", "/api/run/")}/answer`, {
-				method: "POST",
-				headers: { "content-type": "application/json", "x-pi-flows-csrf": csrf },
-				body: JSON.stringify({ life: 1, visit: "pick", answer: { kind: "answer", value: "red" } }),
-			});
-			return { status: r.status, body: (await r.json()) as { said: string } };
-		});
+		const again = await post(page, "answer", { life: 1, visit: "pick", answer: { kind: "answer", value: "red" } });
 		expect(again.status).toBe(409);
 		expect(again.body.said).toMatch(/waits on no question/);
 		await page.goto(`${origin}/`);
@@ -282,13 +287,9 @@ describe.skipIf(!present)(`pi-flows serve in headless Chromium${present ? "" : "
 		const run = startRun("long", "long.yaml");
 		const id = await newFolder("long", before);
 		await page.goto(`${origin}/run/folder/${id}`);
-		await page.waitForFunction(
-			() => document.querySelectorAll("#turns .turn-running").length > 0,
-			undefined,
-			{ timeout: 60_000 },
-		);
+		await page.waitForSelector("#turns .turn-running", { timeout: 60_000 });
 		await page.locator("#actions button.stop").click();
-		await page.waitForFunction(() => document.body.dataset.status === "stopped", undefined, { timeout: 60_000 });
+		await statusIs(page, "stopped");
 		expect(await page.textContent("#said")).toContain("asked to stop");
 		// The run's process landed and ended, failed as a stop (resumable), as after Ctrl-C.
 		expect(await run.exit).toBe(1);
@@ -296,20 +297,12 @@ describe.skipIf(!present)(`pi-flows serve in headless Chromium${present ? "" : "
 		if (!journal.ok) throw new Error(journal.error);
 		expect(journal.entries.filter((e) => e.type === "run_end")).toMatchObject([{ life: 1, ok: false }]);
 		expect(await page.isDisabled("#actions button.stop")).toBe(true);
-		const stopAgain = await page.evaluate(async () => {
-			const csrf = document.querySelector('meta[name="pi-flows-csrf"]')?.getAttribute("content") ?? "";
-			const r = await fetch(`${location.pathname.replace("/run/", "/api/run/")}/stop`, {
-				method: "POST",
-				headers: { "content-type": "application/json", "x-pi-flows-csrf": csrf },
-				body: "{}",
-			});
-			return { status: r.status, body: (await r.json()) as { said: string } };
-		});
+		const stopAgain = await post(page, "stop", {});
 		expect(stopAgain.status).toBe(409);
 		expect(stopAgain.body.said).toMatch(/nothing to stop/);
 		// Resume through `pi-flows resume` itself: life 2 begins and runs the flow to its end.
 		await page.locator("#actions button.resume").click();
-		await page.waitForFunction(() => document.body.dataset.status === "ok", undefined, { timeout: 90_000 });
+		await statusIs(page, "ok", 90_000);
 		expect(await page.textContent("#said")).toMatch(/resumed/);
 		expect(await page.textContent("#outcome-body")).toContain("all four done");
 		expect(await page.textContent("#facts")).toContain("2 (resumed)");
