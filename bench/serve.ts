@@ -62,13 +62,55 @@ function makeRun(name: string, n: number): string {
 		const e = { path, node: "act", kind: "agent", agent: "scout" };
 		journal.push({ type: "visit_start", life: 1, ...e, at: at(i) } as never);
 		events.push({ type: "node_start", ...e, life: 1, at: at(i) });
-		events.push({ type: "turn_start", path, agent: "scout", model: "scripted/scripted", subagent: `s${i}`, life: 1, at: at(i) });
-		events.push({ type: "tool_call", path, agent: "scout", subagent: `s${i}`, tool: "read", args: { path: "README.md" }, life: 1, at: at(i) });
-		events.push({ type: "message", path, agent: "scout", subagent: `s${i}`, text: `item ${i} looked at`, life: 1, at: at(i) });
+		events.push({
+			type: "turn_start",
+			path,
+			agent: "scout",
+			model: "scripted/scripted",
+			subagent: `s${i}`,
+			life: 1,
+			at: at(i),
+		});
+		events.push({
+			type: "tool_call",
+			path,
+			agent: "scout",
+			subagent: `s${i}`,
+			tool: "read",
+			args: { path: "README.md" },
+			life: 1,
+			at: at(i),
+		});
+		events.push({
+			type: "message",
+			path,
+			agent: "scout",
+			subagent: `s${i}`,
+			text: `item ${i} looked at`,
+			life: 1,
+			at: at(i),
+		});
 		if (i > n - 4) continue;
-		events.push({ type: "turn_end", path, agent: "scout", model: "scripted/scripted", subagent: `s${i}`, ok: true, usage, life: 1, at: at(i + 1) });
+		events.push({
+			type: "turn_end",
+			path,
+			agent: "scout",
+			model: "scripted/scripted",
+			subagent: `s${i}`,
+			ok: true,
+			usage,
+			life: 1,
+			at: at(i + 1),
+		});
 		events.push({ type: "node_end", ...e, ok: true, usage, life: 1, at: at(i + 1) });
-		journal.push({ type: "visit_end", life: 1, ...e, ended: { ok: true, output: `done ${i}` }, usage, at: at(i + 1) } as never);
+		journal.push({
+			type: "visit_end",
+			life: 1,
+			...e,
+			ended: { ok: true, output: `done ${i}` },
+			usage,
+			at: at(i + 1),
+		} as never);
 	}
 	const lines = (xs: unknown[]) => `${xs.map((x) => JSON.stringify(x)).join("\n")}\n`;
 	writeFileSync(join(dir, "journal.jsonl"), lines(journal));
@@ -78,7 +120,13 @@ function makeRun(name: string, n: number): string {
 
 const big = makeRun("big", VISITS);
 makeRun("small", 10);
-const served = await startServer({ cwd: join(root, "project"), agentDir: env.PI_CODING_AGENT_DIR, env, home, project: true });
+const served = await startServer({
+	cwd: join(root, "project"),
+	agentDir: env.PI_CODING_AGENT_DIR,
+	env,
+	home,
+	project: true,
+});
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 try {
 	const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
@@ -90,9 +138,13 @@ try {
 		for (let r = 0; r < 3; r++) {
 			const t = performance.now();
 			await page.goto(`${served.origin}/run/folder/2026-01-01_00-00-00-000-${name}`);
-			await page.waitForFunction(() => Boolean((globalThis as unknown as PageBody).document.body.dataset.seq), undefined, {
-				timeout: 30_000,
-			});
+			await page.waitForFunction(
+				() => Boolean((globalThis as unknown as PageBody).document.body.dataset.seq),
+				undefined,
+				{
+					timeout: 30_000,
+				},
+			);
 			best.push(performance.now() - t);
 		}
 		return best.sort((a, b) => a - b)[1];
@@ -133,7 +185,10 @@ try {
 		eventLines++;
 		if (kind === 2) {
 			const ended = { ok: true, output: "done" };
-			appendFileSync(join(big, "journal.jsonl"), `${JSON.stringify({ type: "visit_end", ...e, ended, usage: emptyUsage() })}\n`);
+			appendFileSync(
+				join(big, "journal.jsonl"),
+				`${JSON.stringify({ type: "visit_end", ...e, ended, usage: emptyUsage() })}\n`,
+			);
 			journalLines++;
 		} else if (kind === 0) {
 			appendFileSync(join(big, "journal.jsonl"), `${JSON.stringify({ type: "visit_start", ...e })}\n`);
@@ -181,7 +236,9 @@ try {
 	};
 	if (process.argv.includes("--json")) console.log(JSON.stringify(out));
 	else {
-		console.log(`load: the page of a ${VISITS}-visit run in ${out.loadMs} ms (target ≤ 1000 ms); a 10-visit run in ${out.loadSmallMs} ms; ratio ${out.loadRatio}x`);
+		console.log(
+			`load: the page of a ${VISITS}-visit run in ${out.loadMs} ms (target ≤ 1000 ms); a 10-visit run in ${out.loadSmallMs} ms; ratio ${out.loadRatio}x`,
+		);
 		console.log(
 			`follow: ${out.written} events at ${out.rate}/s, ${out.shown} shown; lag p50 ${out.lagP50} ms, p95 ${out.lagP95} ms, max ${out.lagMax} ms; first tenth ${out.lagFirstTenth} ms, last tenth ${out.lagLastTenth} ms (${out.lagLastTenth <= out.lagFirstTenth * 1.5 + 100 ? "kept up" : "fell behind"})`,
 		);

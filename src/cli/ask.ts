@@ -24,8 +24,8 @@ export function terminalAsk(
 				);
 			} catch {
 				// Answered from elsewhere (`pi-flows serve`): the prompt says so before it closes.
-				if ((signal?.reason as Error | undefined)?.name === "AnsweredElsewhere")
-					output.write(`\n${(signal?.reason as Error).message}\n`);
+				const reason = signal?.reason as Error | undefined;
+				if (reason?.name === "AnsweredElsewhere") output.write(`\n${reason.message}\n`);
 				// An aborted prompt (a stop, a timeout) is the run's stop, not a crash.
 				return signal?.aborted ? { kind: "stopped" } : { kind: "nobody" };
 			} finally {

@@ -119,7 +119,10 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	"dead-after-ms": { value: "MS", text: "a worker silent this long is dead; its work is taken over (default 3000)" },
 	"retry-for-ms": { value: "MS", text: "how long a query retries a lost database connection (default 60000)" },
 	limit: { value: "N", text: "at most this many (default 50)" },
-	host: { value: "H", text: "listen on this address and answer to it as a name (default 127.0.0.1; beyond loopback it warns)" },
+	host: {
+		value: "H",
+		text: "listen on this address and answer to it as a name (default 127.0.0.1; beyond loopback it warns)",
+	},
 	port: { value: "N", text: "listen on this port (default: a free one)" },
 	goal: { value: "G", text: "the chain's goal (instead of the last quoted step)" },
 	agent: { value: "A", text: "the agent that plays every turn" },

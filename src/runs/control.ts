@@ -159,7 +159,11 @@ export function giveAnswer(runDir: string, life: number, visit: string, answer: 
 	const given: GivenAnswer = { answer, by, at: new Date().toISOString() };
 	if (createOnce(path, `${JSON.stringify(given)}\n`)) return { ok: true };
 	const first = readAnswer(runDir, life, visit);
-	return { ok: false, error: `already answered from ${first?.by ?? "elsewhere"}`, ...(first ? { standing: first } : {}) };
+	return {
+		ok: false,
+		error: `already answered from ${first?.by ?? "elsewhere"}`,
+		...(first ? { standing: first } : {}),
+	};
 }
 
 /** Asks a life of a run to stop; it lands as Ctrl-C lands it. Refused only when the folder cannot be written. */

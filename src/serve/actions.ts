@@ -105,7 +105,9 @@ export async function stopAction(catalog: Catalog, source: SourceKind, id: strin
 	if (!view.actions.stop.ok) return refused(409, view.actions.stop.why);
 	if (source === "folder") {
 		const asked = askStop(catalog.folderOf(id) as string, view.head.life, BY);
-		return asked.ok ? done("asked to stop; its turns land, then it stops (a resume picks it up)", 202) : refused(500, asked.error);
+		return asked.ok
+			? done("asked to stop; its turns land, then it stops (a resume picks it up)", 202)
+			: refused(500, asked.error);
 	}
 	const db = catalog.options.db;
 	if (!db || !(await db.store.requestStop(id))) return refused(409, "the run is not running in the database any more");
@@ -188,7 +190,12 @@ async function nextLife(catalog: Catalog, source: SourceKind, id: string, life: 
 function lastLines(path: string): string {
 	try {
 		const lines = readFileSync(path, "utf8").trim().split("\n").filter(Boolean);
-		return redactText(lines.slice(-3).join(" ").replace(/^pi-flows: /, ""));
+		return redactText(
+			lines
+				.slice(-3)
+				.join(" ")
+				.replace(/^pi-flows: /, ""),
+		);
 	} catch {
 		return "";
 	}

@@ -51,6 +51,8 @@ export interface Patch {
 	to: string;
 	set: Partial<Record<Section, unknown>>;
 	maps: Partial<Record<MapKey, { set: Record<string, unknown>; del: string[] }>>;
+	/** The graph drawn again, when the nodes' states or counts changed. */
+	graph?: string;
 }
 
 /** The JSON text of each part of a view, to tell what changed without comparing values deeply. */
@@ -119,6 +121,7 @@ export class LiveRun {
 	#view: RunView | undefined;
 	#texts: Texts | undefined;
 	#graph = "";
+	#graphKey = "";
 	#id = "";
 	#n = 0;
 	#built = 0;
@@ -200,12 +203,16 @@ export class LiveRun {
 		this.#built = Date.now();
 		this.#dirty = false;
 		const texts = textsOf(view);
+		// The graph is the report's drawing of the nodes' states and counts: drawn again when those changed.
+		const graphKey = JSON.stringify(Object.entries(view.nodes).map(([a, n]) => [a, n.state, n.visits, n.failed]));
+		const graph = graphKey !== this.#graphKey ? graphOf(record, view) : this.#graph;
+		this.#graphKey = graphKey;
 		const patch = this.#texts ? diffViews(this.#texts, texts, view, this.#id, "") : undefined;
+		if (patch && graph !== this.#graph) patch.graph = graph;
 		if (this.#texts && !patch) return;
 		const to = `${this.#follow.position()}.${++this.#n}`;
 		if (patch) patch.to = to;
-		// The graph's shapes are the flow's and never change; their states travel in `nodes`.
-		if (!this.#graph) this.#graph = graphOf(record, view);
+		this.#graph = graph;
 		this.#view = view;
 		this.#texts = texts;
 		this.#id = to;

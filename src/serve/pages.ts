@@ -60,7 +60,7 @@ export function runPage(csrf: string, source: string, id: string): string {
 </header>
 <section id="questions-now" hidden><h2>Waiting for you</h2><div id="questions"></div></section>
 <section id="outcome" hidden><h2>Answer</h2><div id="outcome-body"></div></section>
-<section><h2>Graph</h2><div id="graph" class="scroll"></div></section>
+<section><h2>Graph</h2><p class="note">Each node as its visits ended; blue while a visit of this life runs.</p><div id="graph" class="scroll"></div></section>
 <section><h2>Running turns</h2><div id="turns"><p class="empty">No turn is running.</p></div></section>
 <section><h2>Lanes</h2><p class="note">The current life's visits, one bar each, in lanes of what ran at the same time.</p><div id="lanes" class="lanes"></div></section>
 <section><h2>Tokens, cost and time per node</h2><table class="usage"><thead><tr><th>node</th><th>state</th><th class="num">visits</th><th class="num">tokens</th><th class="num">cost</th><th class="num">time</th><th class="num">bound</th></tr></thead><tbody id="nodes"></tbody><tfoot id="total"></tfoot></table></section>

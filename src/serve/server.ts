@@ -72,7 +72,8 @@ function json(res: ServerResponse, status: number, value: unknown) {
 }
 
 function refuse(req: IncomingMessage, res: ServerResponse, status: number, why: string) {
-	if ((req.headers.accept ?? "").includes("text/html")) reply(res, status, "text/html; charset=utf-8", refusedPage(status, why));
+	if ((req.headers.accept ?? "").includes("text/html"))
+		reply(res, status, "text/html; charset=utf-8", refusedPage(status, why));
 	else json(res, status, { ok: false, said: why });
 }
 
@@ -112,18 +113,23 @@ export async function startServer(options: ServeOptions): Promise<Served> {
 		if (token !== null && req.method === "GET") {
 			const session = g.redeem(token);
 			if (!session)
-				return refuse(req, res, 403, "this link's token was used already or is wrong: run `pi-flows serve` again for a new link");
+				return refuse(
+					req,
+					res,
+					403,
+					"this link's token was used already or is wrong: run `pi-flows serve` again for a new link",
+				);
 			res.writeHead(303, { ...HEADERS, location: url.pathname, "set-cookie": g.setCookie(session) });
 			return void res.end();
 		}
 		const session = g.session(req);
-		if (!session)
-			return refuse(req, res, 401, "this page needs the token of the link `pi-flows serve` printed");
+		if (!session) return refuse(req, res, 401, "this page needs the token of the link `pi-flows serve` printed");
 		const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
 		if (req.method === "POST") {
 			const bad = g.checkAction(req, session);
 			if (bad) return refuse(req, res, bad.status, bad.why);
-			if (parts[0] !== "api" || parts[1] !== "run" || parts.length !== 5) return refuse(req, res, 404, "no such action");
+			if (parts[0] !== "api" || parts[1] !== "run" || parts.length !== 5)
+				return refuse(req, res, 404, "no such action");
 			const [, , source, id, action] = parts;
 			if (source !== "folder" && source !== "dbos") return refuse(req, res, 404, "no such run");
 			let body: unknown;
@@ -149,7 +155,8 @@ export async function startServer(options: ServeOptions): Promise<Served> {
 			return reply(res, 200, "text/html; charset=utf-8", runPage(g.csrf(session), parts[1], parts[2]));
 		}
 		if (parts[0] === "api" && parts[1] === "runs" && parts.length === 2) return json(res, 200, await catalog.list());
-		if (parts[0] === "api" && parts[1] === "runs" && parts[2] === "events" && parts.length === 3) return listStream(res);
+		if (parts[0] === "api" && parts[1] === "runs" && parts[2] === "events" && parts.length === 3)
+			return listStream(res);
 		if (parts[0] === "api" && parts[1] === "run" && (parts[2] === "folder" || parts[2] === "dbos")) {
 			const live = await catalog.live(parts[2], parts[3] ?? "");
 			if (!live.ok) return refuse(req, res, live.status, live.why);

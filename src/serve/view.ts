@@ -140,8 +140,7 @@ export function viewOf(record: RunRecord, now: number): RunView {
 	// Visits of the current life that never ended are running while the run is live, cut otherwise.
 	const isRunning = (v: VisitSpan) => live && v.life === life && v.state === "cut" && !v.error;
 	const byPath = new Map<string, { tokens: number; cost: number }>();
-	for (const v of usage.visits)
-		byPath.set(`${v.life}:${v.path}`, { tokens: v.usage.totalTokens, cost: v.usage.cost });
+	for (const v of usage.visits) byPath.set(`${v.life}:${v.path}`, { tokens: v.usage.totalTokens, cost: v.usage.cost });
 	const parallels = record.flow ? parallelAddresses(record.flow) : new Set<string>();
 	const current = model.visits.filter((v) => v.life === life);
 	const lanes = lanesOf(current, parallels);
@@ -273,10 +272,13 @@ export function viewOf(record: RunRecord, now: number): RunView {
 }
 
 function answerText(answer: { kind: string; value?: unknown }): string {
-	if (answer.kind === "answer") return typeof answer.value === "boolean" ? (answer.value ? "yes" : "no") : String(answer.value);
-	return { enough: "that's enough", stopped: "stopped", timeout: "no answer in time", nobody: "nobody there" }[
-		answer.kind as "enough"
-	] ?? answer.kind;
+	if (answer.kind === "answer")
+		return typeof answer.value === "boolean" ? (answer.value ? "yes" : "no") : String(answer.value);
+	return (
+		{ enough: "that's enough", stopped: "stopped", timeout: "no answer in time", nobody: "nobody there" }[
+			answer.kind as "enough"
+		] ?? answer.kind
+	);
 }
 
 function statusOf(
@@ -301,7 +303,8 @@ function statusOf(
 			if (p.stopRequested) return { status: "stopping", text: "asked to stop; its workers land its turns" };
 			if (record.questions.some((q) => q.life === life))
 				return { status: "waiting", text: "waiting for a person to answer" };
-			if (silent) return { status: "stalled", text: `no event for ${Math.round(quiet / 1000)}s, past its idle timeout` };
+			if (silent)
+				return { status: "stalled", text: `no event for ${Math.round(quiet / 1000)}s, past its idle timeout` };
 			return { status: "running", text: "its workers are running it" };
 		}
 		if (p.status === "ok") return { status: "ok", text: "the run ended well" };
@@ -309,7 +312,8 @@ function statusOf(
 		return { status: "failed", text: `the run's status is ${p.status}` };
 	}
 	const lock = p.lock;
-	if (!lock) return { status: "dead", text: "no process holds the run and it did not end: it was cut (a crash, a kill)" };
+	if (!lock)
+		return { status: "dead", text: "no process holds the run and it did not end: it was cut (a crash, a kill)" };
 	if (lock.alive === false)
 		return { status: "dead", text: `its process (pid ${lock.pid}) is gone and the run did not end: it was cut` };
 	const where = lock.alive === undefined ? ` on ${lock.host}` : "";

@@ -11,7 +11,12 @@ import type { AskAnswer, AskCard, AskPort } from "../../src/flow/index.ts";
 import { folderControl } from "../../src/runs/control.ts";
 import { askStop, giveAnswer, putQuestions, readAnswer } from "../../src/runs/index.ts";
 
-const CARD: AskCard = { visit: "pick", question: "Which colour?", options: [{ label: "red" }, { label: "blue" }], reads: [] };
+const CARD: AskCard = {
+	visit: "pick",
+	question: "Which colour?",
+	options: [{ label: "red" }, { label: "blue" }],
+	reads: [],
+};
 
 /** A prompt that answers when told, and reports how it was closed. */
 function prompt() {
@@ -28,7 +33,12 @@ function prompt() {
 				});
 			}),
 	};
-	return { port, answer: (a: AskAnswer) => answer?.(a), closedWith: () => closedWith, asked: () => answer !== undefined };
+	return {
+		port,
+		answer: (a: AskAnswer) => answer?.(a),
+		closedWith: () => closedWith,
+		asked: () => answer !== undefined,
+	};
 }
 
 const until = async (check: () => boolean) => {
@@ -49,7 +59,9 @@ describe("the control channel", () => {
 			const asking = control.ask(p.port)?.ask(CARD);
 			await until(() => putQuestions(dir).length === 1);
 			expect(putQuestions(dir)[0]).toMatchObject({ life: 1, visit: "pick", pid: process.pid });
-			expect(giveAnswer(dir, 1, "pick", { kind: "answer", value: "green" }, "the browser")).toMatchObject({ ok: false });
+			expect(giveAnswer(dir, 1, "pick", { kind: "answer", value: "green" }, "the browser")).toMatchObject({
+				ok: false,
+			});
 			expect(giveAnswer(dir, 1, "pick", { kind: "answer", value: "blue" }, "the browser")).toEqual({ ok: true });
 			expect(await asking).toEqual({ kind: "answer", value: "blue" });
 			expect((p.closedWith() as Error).message).toBe("answered from the browser: blue");

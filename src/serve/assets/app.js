@@ -3,7 +3,7 @@
 // (any gap and it starts over from the whole view). Every string goes in through textContent; the one
 // markup inserted is the report's graph, drawn and escaped by the server. Actions are POSTs with the
 // page's CSRF token; their refusals are shown in the server's words.
-"use strict";
+
 (() => {
 	const $ = (id) => document.getElementById(id);
 	const csrf = document.querySelector('meta[name="pi-flows-csrf"]').getAttribute("content");
@@ -40,7 +40,12 @@
 		},
 		clock(iso) {
 			const t = Date.parse(iso);
-			return Number.isNaN(t) ? String(iso || "") : new Date(t).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z");
+			return Number.isNaN(t)
+				? String(iso || "")
+				: new Date(t)
+						.toISOString()
+						.replace("T", " ")
+						.replace(/\.\d+Z$/, "Z");
 		},
 	};
 	const STATUS_WORDS = {
@@ -54,7 +59,13 @@
 		failed: "failed",
 		stopped: "stopped",
 	};
-	const STATE_WORDS = { running: "running", done: "done", failed: "failed", cut: "running when cut", never: "never reached" };
+	const STATE_WORDS = {
+		running: "running",
+		done: "done",
+		failed: "failed",
+		cut: "running when cut",
+		never: "never reached",
+	};
 
 	async function post(path, body) {
 		try {
@@ -88,7 +99,11 @@
 					"tr",
 					{ class: `run status-${r.status}`, "data-run": r.id, "data-source": r.source },
 					el("td", {}, el("a", { href: `/run/${r.source}/${encodeURIComponent(r.id)}` }, r.flow)),
-					el("td", {}, el("span", { class: `badge status-${r.status}`, title: r.statusText }, STATUS_WORDS[r.status] || r.status)),
+					el(
+						"td",
+						{},
+						el("span", { class: `badge status-${r.status}`, title: r.statusText }, STATUS_WORDS[r.status] || r.status),
+					),
 					el("td", {}, fmt.clock(r.started)),
 					el("td", { class: "num" }, r.life),
 					el("td", { class: "num" }, fmt.tokens(r.tokens)),
@@ -121,7 +136,8 @@
 				view = d.view;
 				seq = d.id;
 				skew = Date.now() - view.head.now;
-				$("graph").innerHTML = d.graph || '<p class="empty">The flow no longer checks, so its graph cannot be drawn.</p>';
+				$("graph").innerHTML =
+					d.graph || '<p class="empty">The flow no longer checks, so its graph cannot be drawn.</p>';
 				drawn.clear();
 				lanes.key = "";
 				draw();
@@ -141,6 +157,10 @@
 				}
 				seq = d.to;
 				if (d.set.head) skew = Date.now() - view.head.now;
+				if (d.graph !== undefined) {
+					$("graph").innerHTML = d.graph;
+					drawn.delete("graph");
+				}
 				draw();
 			});
 		}
@@ -187,7 +207,8 @@
 
 		function drawAsked() {
 			const asked = clear($("asked"));
-			for (const a of view.asked) asked.append(el("li", {}, el("code", {}, a.path), ` ${a.question} → `, el("strong", {}, a.answer)));
+			for (const a of view.asked)
+				asked.append(el("li", {}, el("code", {}, a.path), ` ${a.question} → `, el("strong", {}, a.answer)));
 			if (!view.asked.length) asked.append(el("li", { class: "empty" }, "No question asked yet."));
 		}
 
@@ -199,7 +220,10 @@
 				["flow file", h.file],
 				["started", fmt.clock(h.started)],
 				["life", `${h.life}${h.life > 1 ? " (resumed)" : ""}`],
-				["spent", `${fmt.tokens(t.usage.totalTokens)} tokens · ${fmt.cost(t.usage.cost)} · ${t.turns} turns · ${fmt.ms(t.wallMs)}`],
+				[
+					"spent",
+					`${fmt.tokens(t.usage.totalTokens)} tokens · ${fmt.cost(t.usage.cost)} · ${t.turns} turns · ${fmt.ms(t.wallMs)}`,
+				],
 			];
 			if (view.budget) {
 				const l = view.budget.limits;
@@ -217,9 +241,20 @@
 			]);
 			const dl = clear($("facts"));
 			for (const [k, v] of facts) dl.append(el("dt", {}, k), el("dd", { "data-fact": k }, v));
-			if (view.budget && view.budget.limits.tokens) {
+			if (view.budget?.limits.tokens) {
 				const share = Math.min(1, view.budget.spent.tokens / view.budget.limits.tokens);
-				dl.append(el("dt", {}, ""), el("dd", {}, el("div", { class: "meter", title: `${Math.round(share * 100)}% of the token budget` }, el("div", { class: "fill", style: null }))));
+				dl.append(
+					el("dt", {}, ""),
+					el(
+						"dd",
+						{},
+						el(
+							"div",
+							{ class: "meter", title: `${Math.round(share * 100)}% of the token budget` },
+							el("div", { class: "fill", style: null }),
+						),
+					),
+				);
 				dl.lastChild.querySelector(".fill").style.width = `${Math.round(share * 100)}%`;
 			}
 		}
@@ -227,7 +262,13 @@
 		function button(label, allowed, onClick, extra) {
 			return el(
 				"button",
-				{ type: "button", class: extra, disabled: !allowed.ok, title: allowed.ok ? undefined : allowed.why, on: { click: onClick } },
+				{
+					type: "button",
+					class: extra,
+					disabled: !allowed.ok,
+					title: allowed.ok ? undefined : allowed.why,
+					on: { click: onClick },
+				},
 				label,
 			);
 		}
@@ -237,7 +278,14 @@
 			const box = clear($("actions"));
 			box.append(button("Stop", a.stop, () => act("stop"), "stop"));
 			if (view.inDoubt.length) {
-				box.append(button("Resume, running in-doubt visits again", a.resume, () => act("resume", { inDoubt: "rerun" }), "resume"));
+				box.append(
+					button(
+						"Resume, running in-doubt visits again",
+						a.resume,
+						() => act("resume", { inDoubt: "rerun" }),
+						"resume",
+					),
+				);
 				box.append(button("Resume, leaving them", a.resume, () => act("resume", { inDoubt: "stop" }), "resume-stop"));
 			} else box.append(button("Resume", a.resume, () => act("resume", { inDoubt: "stop" }), "resume"));
 			box.append(button("Rerun from a node…", a.rerun, () => act("rerun", {}), "rerun"));
@@ -250,8 +298,13 @@
 			$("questions-now").hidden = view.questions.length === 0;
 			for (const q of view.questions) {
 				const c = q.card;
-				const answer = (value, custom) => act("answer", { life: q.life, visit: q.visit, answer: { kind: "answer", value, custom } });
-				const card = el("div", { class: "card question", "data-visit": q.visit }, el("h3", {}, c.header ? `${c.header} · ${q.visit}` : q.visit));
+				const answer = (value, custom) =>
+					act("answer", { life: q.life, visit: q.visit, answer: { kind: "answer", value, custom } });
+				const card = el(
+					"div",
+					{ class: "card question", "data-visit": q.visit },
+					el("h3", {}, c.header ? `${c.header} · ${q.visit}` : q.visit),
+				);
 				for (const r of c.reads) card.append(el("details", {}, el("summary", {}, r.address), el("pre", {}, r.text)));
 				card.append(el("p", { class: "q" }, c.question));
 				const choices = el("div", { class: "choices" });
@@ -260,13 +313,42 @@
 					choices.append(el("button", { type: "button", on: { click: () => answer(false) } }, "No"));
 				} else if (c.options) {
 					for (const o of c.options)
-						choices.append(el("button", { type: "button", class: "option", title: o.description, on: { click: () => answer(o.label) } }, o.label));
+						choices.append(
+							el(
+								"button",
+								{ type: "button", class: "option", title: o.description, on: { click: () => answer(o.label) } },
+								o.label,
+							),
+						);
 				}
-				if (c.enough) choices.append(el("button", { type: "button", on: { click: () => act("answer", { life: q.life, visit: q.visit, answer: { kind: "enough" } }) } }, c.enough));
+				if (c.enough)
+					choices.append(
+						el(
+							"button",
+							{
+								type: "button",
+								on: { click: () => act("answer", { life: q.life, visit: q.visit, answer: { kind: "enough" } }) },
+							},
+							c.enough,
+						),
+					);
 				card.append(choices);
 				if (!c.confirm && (!c.options || c.open)) {
 					const input = el("input", { type: "text", "aria-label": "your answer", placeholder: "your answer" });
-					const form = el("form", { class: "typed", on: { submit: (e) => (e.preventDefault(), input.value.trim() && answer(input.value, Boolean(c.options))) } }, input, el("button", { type: "submit" }, "Answer"));
+					const form = el(
+						"form",
+						{
+							class: "typed",
+							on: {
+								submit: (e) => {
+									e.preventDefault();
+									if (input.value.trim()) answer(input.value, Boolean(c.options));
+								},
+							},
+						},
+						input,
+						el("button", { type: "submit" }, "Answer"),
+					);
 					card.append(form);
 				}
 				box.append(card);
@@ -279,7 +361,10 @@
 			const box = clear($("outcome-body"));
 			if (!o) return;
 			if (o.ok) box.append(el("pre", { class: "answer" }, o.output ?? ""));
-			else box.append(el("p", { class: "problem" }, `${o.failedAt ? `at ${o.failedAt}: ` : ""}${o.error || "the run failed"}`));
+			else
+				box.append(
+					el("p", { class: "problem" }, `${o.failedAt ? `at ${o.failedAt}: ` : ""}${o.error || "the run failed"}`),
+				);
 		}
 
 		function drawGraph() {
@@ -306,12 +391,29 @@
 				const card = el(
 					"div",
 					{ class: `card turn turn-${t.state}`, "data-path": t.path },
-					el("h3", {}, el("code", {}, t.path), ` · ${t.agent}${t.model ? ` · ${t.model}` : ""} · `, el("span", { class: "clock", "data-since": t.since }, ""), t.state === "waiting" ? " · waiting" : ""),
+					el(
+						"h3",
+						{},
+						el("code", {}, t.path),
+						` · ${t.agent}${t.model ? ` · ${t.model}` : ""} · `,
+						el("span", { class: "clock", "data-since": t.since }, ""),
+						t.state === "waiting" ? " · waiting" : "",
+					),
 				);
 				if (t.tools.length)
-					card.append(el("ul", { class: "tools" }, t.toolCount > t.tools.length ? el("li", { class: "note" }, `${t.toolCount - t.tools.length} earlier calls`) : null, t.tools.map((c) => el("li", {}, el("code", {}, c.tool), ` ${c.args}`))));
+					card.append(
+						el(
+							"ul",
+							{ class: "tools" },
+							t.toolCount > t.tools.length
+								? el("li", { class: "note" }, `${t.toolCount - t.tools.length} earlier calls`)
+								: null,
+							t.tools.map((c) => el("li", {}, el("code", {}, c.tool), ` ${c.args}`)),
+						),
+					);
 				if (t.text) card.append(el("pre", { class: "text" }, t.text));
-				if (t.retries) card.append(el("p", { class: "warning" }, `${t.retries.count} request(s) sent again: ${t.retries.last}`));
+				if (t.retries)
+					card.append(el("p", { class: "warning" }, `${t.retries.count} request(s) sent again: ${t.retries.last}`));
 				box.append(card);
 			}
 			clocks();
@@ -331,7 +433,12 @@
 				lanes.key = key;
 				lanes.bars.clear();
 				lanes.tracks = view.lanes.map((label, i) => {
-					const row = el("div", { class: "lane", "data-lane": i }, el("div", { class: "lane-label", title: label }, label), el("div", { class: "lane-track" }));
+					const row = el(
+						"div",
+						{ class: "lane", "data-lane": i },
+						el("div", { class: "lane-label", title: label }, label),
+						el("div", { class: "lane-track" }),
+					);
 					box.append(row);
 					return row.lastChild;
 				});
@@ -380,7 +487,9 @@
 
 		function drawNodes() {
 			const order = [...document.querySelectorAll("#graph [data-node]")].map((s) => s.getAttribute("data-node"));
-			const keys = Object.keys(view.nodes).sort((a, b) => (order.indexOf(a) + 1 || 1e9) - (order.indexOf(b) + 1 || 1e9));
+			const keys = Object.keys(view.nodes).sort(
+				(a, b) => (order.indexOf(a) + 1 || 1e9) - (order.indexOf(b) + 1 || 1e9),
+			);
 			const body = clear($("nodes"));
 			for (const a of keys) {
 				const n = view.nodes[a];
@@ -400,27 +509,52 @@
 			}
 			const t = view.totals.usage;
 			clear($("total")).append(
-				el("tr", {}, el("td", {}, "run"), el("td", {}, STATUS_WORDS[view.head.status]), el("td", { class: "num" }, view.totals.turns), el("td", { class: "num" }, fmt.tokens(t.totalTokens)), el("td", { class: "num" }, fmt.cost(t.cost)), el("td", { class: "num" }, fmt.ms(view.totals.wallMs)), el("td", { class: "num" }, `${view.bounds.turns} turns`)),
+				el(
+					"tr",
+					{},
+					el("td", {}, "run"),
+					el("td", {}, STATUS_WORDS[view.head.status]),
+					el("td", { class: "num" }, view.totals.turns),
+					el("td", { class: "num" }, fmt.tokens(t.totalTokens)),
+					el("td", { class: "num" }, fmt.cost(t.cost)),
+					el("td", { class: "num" }, fmt.ms(view.totals.wallMs)),
+					el("td", { class: "num" }, `${view.bounds.turns} turns`),
+				),
 			);
 		}
 
 		function drawFaults() {
 			const faults = clear($("faults"));
-			for (const f of view.faults) faults.append(el("li", {}, f.path ? el("code", {}, f.path) : `life ${f.life}`, `: ${f.text}`));
+			for (const f of view.faults)
+				faults.append(el("li", {}, f.path ? el("code", {}, f.path) : `life ${f.life}`, `: ${f.text}`));
 			const doubt = clear($("indoubt"));
-			for (const p of view.inDoubt) doubt.append(el("li", {}, el("code", {}, p), " was cut after a tool that writes: in doubt (its edits may be in the tree)"));
+			for (const p of view.inDoubt)
+				doubt.append(
+					el("li", {}, el("code", {}, p), " was cut after a tool that writes: in doubt (its edits may be in the tree)"),
+				);
 			const notes = clear($("notes"));
 			for (const n of view.notes) notes.append(el("li", {}, n));
 			const retries = clear($("retries"));
 			retries.closest("table").hidden = view.retries.length === 0;
-			for (const r of view.retries) retries.append(el("tr", {}, el("td", {}, el("code", {}, r.path)), el("td", { class: "num" }, r.attempt + 1), el("td", {}, `${r.reason}: ${r.message}`), el("td", { class: "num" }, fmt.ms(r.delayMs))));
+			for (const r of view.retries)
+				retries.append(
+					el(
+						"tr",
+						{},
+						el("td", {}, el("code", {}, r.path)),
+						el("td", { class: "num" }, r.attempt + 1),
+						el("td", {}, `${r.reason}: ${r.message}`),
+						el("td", { class: "num" }, fmt.ms(r.delayMs)),
+					),
+				);
 			if (!view.faults.length && !view.inDoubt.length && !view.notes.length && !view.retries.length)
 				faults.append(el("li", { class: "empty" }, "None so far."));
 		}
 
 		function clocks() {
 			const t = now();
-			for (const c of document.querySelectorAll("#turns .clock")) c.textContent = fmt.ms(t - Number(c.getAttribute("data-since")));
+			for (const c of document.querySelectorAll("#turns .clock"))
+				c.textContent = fmt.ms(t - Number(c.getAttribute("data-since")));
 			if (view) placeBars(t);
 		}
 	}
