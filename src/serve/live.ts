@@ -144,9 +144,9 @@ export class LiveRun {
 		return this.#pages.size > 0;
 	}
 
-	/** The current view (made now when there is none yet). */
+	/** The current view: made now, unless pages follow the run (then their ticks keep it current). */
 	async view(): Promise<{ id: string; view: RunView; graph: string }> {
-		if (!this.#view) await this.#build(true);
+		if (!this.#view || !this.#timer) await this.#build(true);
 		return { id: this.#id, view: redactJson(this.#view as RunView), graph: this.#graph };
 	}
 
