@@ -245,17 +245,19 @@ describe.skipIf(!present)(
 			});
 			// Every state the graph's first node goes through, as the page draws it.
 			await page.waitForSelector('#graph [data-node="plan"]');
-			await page.evaluate(`(() => {
+			// The graph is drawn again as counts change, so the whole graph is watched, not one shape.
+		await page.evaluate(`(() => {
 			const seen = [];
 			window.seen = seen;
-			const shape = document.querySelector('#graph [data-node="plan"]');
-			seen.push(shape.getAttribute("data-state"));
-			new MutationObserver(() => {
-				const s = shape.getAttribute("data-state");
-				if (seen.at(-1) !== s) seen.push(s);
-			}).observe(shape, { attributes: true, attributeFilter: ["data-state"] });
+			const graph = document.getElementById("graph");
+			const look = () => {
+				const s = graph.querySelector('[data-node="plan"]')?.getAttribute("data-state");
+				if (s && seen.at(-1) !== s) seen.push(s);
+			};
+			look();
+			new MutationObserver(look).observe(graph, { attributes: true, childList: true, subtree: true });
 		})()`);
-			await statusIs(page, "waiting");
+		await statusIs(page, "waiting");
 			const seen = (await page.evaluate("window.seen")) as string[];
 			expect(seen).toContain("running");
 			expect(seen.at(-1)).toBe("done");
@@ -293,6 +295,8 @@ describe.skipIf(!present)(
 			const id = await newFolder("long", before);
 			await page.goto(`${origin}/run/folder/${id}`);
 			await page.waitForSelector("#turns .turn-running", { timeout: 60_000 });
+		await page.waitForSelector("#lanes .bar.state-running");
+		await page.screenshot({ path: join(shots, "run-running.png"), fullPage: true });
 			await page.locator("#actions button.stop").click();
 			await statusIs(page, "stopped");
 			expect(await page.textContent("#said")).toContain("asked to stop");
