@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../package/index.ts";
 import { REPORT_CSS } from "../report/index.ts";
-import { redactJson } from "../secrets/index.ts";
+import { redactJson, redactText } from "../secrets/index.ts";
 import { type ActionResult, answerAction, resumeAction, stopAction } from "./actions.ts";
 import { Catalog, type CatalogOptions } from "./catalog.ts";
 import { type Guard, LOOPBACK_NAMES, makeGuard } from "./guard.ts";
@@ -64,7 +64,8 @@ function asset(name: string): string {
 
 function reply(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}) {
 	res.writeHead(status, { ...HEADERS, "content-type": type, ...extra });
-	res.end(body);
+	// A page names run folders and ids, which a run's words can reach: they leave redacted like the rest.
+	res.end(type.startsWith("text/html") ? redactText(body) : body);
 }
 
 function json(res: ServerResponse, status: number, value: unknown) {

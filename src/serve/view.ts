@@ -189,7 +189,8 @@ export function viewOf(record: RunRecord, now: number): RunView {
 	}
 	const lifeSpan = model.lives.find((l) => l.life === life);
 	const lifeEvents = record.events.filter((e) => e.life === life);
-	const output = record.result?.output ?? (ended?.ok ? ended.output : undefined);
+	// The journal's end is this life's; result.json may still be an earlier life's while this one ends.
+	const output = ended?.ok ? (ended.output ?? record.result?.output) : undefined;
 	const problems = [...record.problems];
 	const faults: RunView["faults"] = [
 		...model.visits

@@ -52,7 +52,7 @@ const SLOW = flowOf(
 const SLOW_SCRIPT = `turns:
   plan:
     - say: "the fence needs two coats"
-      delay: 2500
+      delay: 6000
   act:
     - say: "looking around"
       call: read
@@ -313,7 +313,8 @@ describe.skipIf(!present)(
 			await page.locator("#actions button.resume").click();
 			await statusIs(page, "ok", 90_000);
 			expect(await page.textContent("#said")).toMatch(/resumed/);
-			expect(await page.textContent("#outcome-body")).toContain("all four done");
+			await page.waitForSelector("#outcome-body pre.answer");
+		expect(await page.textContent("#outcome-body")).toContain("all four done");
 			expect(await page.textContent("#facts")).toContain("2 (resumed)");
 			await page.close();
 		}, 180_000);
