@@ -12,7 +12,7 @@
  *   node bench/serve.ts [--visits 1000] [--rate 50] [--seconds 10] [--json]
  */
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { hostname, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { loadRoster } from "../src/agents/index.ts";
@@ -233,6 +233,8 @@ try {
 		lagMax: Math.round(sorted.at(-1) ?? Number.NaN),
 		lagFirstTenth: Math.round(mean(lags.slice(0, tenth))),
 		lagLastTenth: Math.round(mean(lags.slice(-tenth))),
+		/** The machine's 1-minute load average at the end: on a shared 2-core machine, the figures move with it. */
+		load: Number(loadavg()[0].toFixed(1)),
 	};
 	if (process.argv.includes("--json")) console.log(JSON.stringify(out));
 	else {
@@ -240,7 +242,7 @@ try {
 			`load: the page of a ${VISITS}-visit run in ${out.loadMs} ms (target ≤ 1000 ms); a 10-visit run in ${out.loadSmallMs} ms; ratio ${out.loadRatio}x`,
 		);
 		console.log(
-			`follow: ${out.written} events at ${out.rate}/s, ${out.shown} shown; lag p50 ${out.lagP50} ms, p95 ${out.lagP95} ms, max ${out.lagMax} ms; first tenth ${out.lagFirstTenth} ms, last tenth ${out.lagLastTenth} ms (${out.lagLastTenth <= out.lagFirstTenth * 1.5 + 100 ? "kept up" : "fell behind"})`,
+			`follow: ${out.written} events at ${out.rate}/s, ${out.shown} shown; lag p50 ${out.lagP50} ms, p95 ${out.lagP95} ms, max ${out.lagMax} ms; first tenth ${out.lagFirstTenth} ms, last tenth ${out.lagLastTenth} ms (${out.lagLastTenth <= out.lagFirstTenth * 1.5 + 100 ? "kept up" : "fell behind"}); load average ${out.load}`,
 		);
 	}
 } finally {

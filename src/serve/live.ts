@@ -122,6 +122,7 @@ export class LiveRun {
 	#texts: Texts | undefined;
 	#graph = "";
 	#graphKey = "";
+	#whole: { id: string; view: RunView; graph: string } | undefined;
 	#id = "";
 	#n = 0;
 	#built = 0;
@@ -146,8 +147,11 @@ export class LiveRun {
 
 	/** The current view: made now, unless pages follow the run (then their ticks keep it current). */
 	async view(): Promise<{ id: string; view: RunView; graph: string }> {
-		if (!this.#view || !this.#timer) await this.#build(true);
-		return { id: this.#id, view: redactJson(this.#view as RunView), graph: this.#graph };
+		if (!this.#view || (!this.#timer && Date.now() - this.#built > 250)) await this.#build(true);
+		// The whole view, redacted once per id: every page that opens at that id gets the same text.
+		if (this.#whole?.id !== this.#id)
+			this.#whole = { id: this.#id, view: redactJson(this.#view as RunView), graph: this.#graph };
+		return this.#whole;
 	}
 
 	/** Adds a page: the whole view unless it already has the current id. */
