@@ -503,7 +503,15 @@
 						el("td", { class: "num" }, fmt.tokens(n.tokens)),
 						el("td", { class: "num" }, fmt.cost(n.cost)),
 						el("td", { class: "num" }, fmt.ms(n.ms)),
-						el("td", { class: "num" }, n.bound ? `${n.bound.turns} turns · ${fmt.ms(n.bound.ms)}` : ""),
+						el(
+							"td",
+							{ class: "num" },
+							!n.bound
+								? ""
+								: n.bound.turns === 0 && n.bound.waits
+									? "a person's answer"
+									: `${n.bound.turns} turns · ${fmt.ms(n.bound.ms)}${n.bound.waits ? " + an answer" : ""}`,
+						),
 					),
 				);
 			}
