@@ -2,8 +2,9 @@
  * `pi-flows serve --database` on a real Postgres with a real `pi-flows worker` process: the server lists
  * the database's runs beside the run folders, a run's page follows it (its stream dates the run as
  * followed, so the worker's question waits for the page as for a terminal), the question is answered
- * from the server (through `pi_flows.questions`, once) and the run ends with that answer, and a stop
- * asked from the server reaches the worker as `pi-flows stop` does.
+ * from the server (through `pi_flows.questions`, once) and the run ends with that answer, a stop asked
+ * from the server reaches the worker as `pi-flows stop` does, and a resume from the server (`pi-flows
+ * resume --backend dbos` in its own process) runs the next life to the end.
  */
 import { request } from "node:http";
 import { join } from "node:path";
@@ -40,7 +41,7 @@ const SCRIPT = `turns:
     - say: "the fence needs two coats"
   paint:
     - say: "painting it {{section:pick}}"
-      delay: 30000
+      delay: 8000
 `;
 
 interface Reply {
@@ -130,11 +131,11 @@ describePostgres("pi-flows serve over the DBOS backend", (pg) => {
 			cwd: project.cwd,
 			somebodyThere: true,
 			model: "scripted",
-			script: { file: join(project.cwd, "paint.yaml"), text: SCRIPT.replace("delay: 30000", "delay: 10") },
+			script: { file: join(project.cwd, "paint.yaml"), text: SCRIPT.replace("delay: 8000", "delay: 10") },
 		});
 	};
 
-	it("lists the database's runs, answers a worker's question from the page's stream, and stops a run", async () => {
+	it("lists the database's runs, answers a worker's question from the page's stream, stops a run and resumes it", async () => {
 		const dbUrl = await pg().database();
 		const worker = startWorker(project, ["--database", dbUrl, "--project"]);
 		await worker.executor;
@@ -201,6 +202,12 @@ describePostgres("pi-flows serve over the DBOS backend", (pg) => {
 			const after = await until(id2, (v) => v.head.status === "stopped", 60_000);
 			expect(after.actions.stop.ok).toBe(false);
 			expect((await call(`/api/run/dbos/${id2}/stop`, "POST", {})).status).toBe(409);
+			// Resumed from the server through `pi-flows resume --backend dbos`: its next life runs on a worker to the end.
+			const resumed = await call(`/api/run/dbos/${id2}/resume`, "POST", { inDoubt: "stop" });
+			expect(JSON.parse(resumed.body), resumed.body).toMatchObject({ ok: true, said: expect.stringMatching(/life 2/) });
+			const done = await until(id2, (v) => v.head.status === "ok");
+			expect(done.head.life).toBe(2);
+			expect(done.outcome?.output).toContain("red");
 		} finally {
 			await store.close();
 		}
