@@ -246,7 +246,7 @@ describe.skipIf(!present)(
 			// Every state the graph's first node goes through, as the page draws it.
 			await page.waitForSelector('#graph [data-node="plan"]');
 			// The graph is drawn again as counts change, so the whole graph is watched, not one shape.
-		await page.evaluate(`(() => {
+			await page.evaluate(`(() => {
 			const seen = [];
 			window.seen = seen;
 			const graph = document.getElementById("graph");
@@ -257,7 +257,7 @@ describe.skipIf(!present)(
 			look();
 			new MutationObserver(look).observe(graph, { attributes: true, childList: true, subtree: true });
 		})()`);
-		await statusIs(page, "waiting");
+			await statusIs(page, "waiting");
 			const seen = (await page.evaluate("window.seen")) as string[];
 			expect(seen).toContain("running");
 			expect(seen.at(-1)).toBe("done");
@@ -295,8 +295,8 @@ describe.skipIf(!present)(
 			const id = await newFolder("long", before);
 			await page.goto(`${origin}/run/folder/${id}`);
 			await page.waitForSelector("#turns .turn-running", { timeout: 60_000 });
-		await page.waitForSelector("#lanes .bar.state-running");
-		await page.screenshot({ path: join(shots, "run-running.png"), fullPage: true });
+			await page.waitForSelector("#lanes .bar.state-running");
+			await page.screenshot({ path: join(shots, "run-running.png"), fullPage: true });
 			await page.locator("#actions button.stop").click();
 			await statusIs(page, "stopped");
 			expect(await page.textContent("#said")).toContain("asked to stop");
@@ -314,7 +314,7 @@ describe.skipIf(!present)(
 			await statusIs(page, "ok", 90_000);
 			expect(await page.textContent("#said")).toMatch(/resumed/);
 			await page.waitForSelector("#outcome-body pre.answer");
-		expect(await page.textContent("#outcome-body")).toContain("all four done");
+			expect(await page.textContent("#outcome-body")).toContain("all four done");
 			expect(await page.textContent("#facts")).toContain("2 (resumed)");
 			await page.close();
 		}, 180_000);
