@@ -19,7 +19,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { constants } from "node:fs";
 import { join } from "node:path";
-import type { AskAnswer, AskCard, AskPort } from "../flow/index.ts";
+import type { AskAnswer, AskCard, AskPort } from "../engine/index.ts";
 import { unsafeWrite } from "../fs-safe/index.ts";
 import { writeAtomic } from "./files.ts";
 

@@ -11,7 +11,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AskAnswer } from "../flow/index.ts";
+import type { AskAnswer } from "../engine/index.ts";
 import { PACKAGE_ROOT } from "../package/index.ts";
 import { answerFits, APPEND_NO_LINK, askStop, CONTROL_DIR, giveAnswer, readJournal } from "../runs/index.ts";
 import { redactText } from "../secrets/index.ts";

@@ -4,7 +4,8 @@
  * which questions does it wait on). Sources (`folder-source.ts`, `dbos-source.ts`) fill it; the view
  * (`view.ts`) is a pure function of it.
  */
-import type { AskCard, CheckedFlow } from "../flow/index.ts";
+import type { AskCard } from "../engine/index.ts";
+import type { CheckedFlow } from "../language/index.ts";
 import type { RecordedEvent, ResultFile } from "../report/index.ts";
 import type { JournalEntry, Snapshot } from "../runs/index.ts";
 

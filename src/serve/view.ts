@@ -7,8 +7,8 @@
  *
  *   record (journal, events, lock, questions) ──viewOf──► { head, nodes, visits, lanes, turns, … }
  */
-import { boundsUnder } from "../flow/render/index.ts";
-import { DEFAULT_IDLE_MS } from "../flow/index.ts";
+import { boundsUnder } from "../language/render/index.ts";
+import { DEFAULT_IDLE_MS } from "../engine/index.ts";
 import { lanesOf, parallelAddresses, type RunData, runModel, shown, clip, type VisitSpan } from "../report/index.ts";
 import { addressOf, decidedByFlow, journalState, usageOf } from "../runs/index.ts";
 import type { Usage } from "../runtime/index.ts";

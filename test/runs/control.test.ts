@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AskAnswer, AskCard, AskPort } from "../../src/flow/index.ts";
+import type { AskAnswer, AskCard, AskPort } from "../../src/engine/index.ts";
 import { folderControl } from "../../src/runs/control.ts";
 import { askStop, giveAnswer, putQuestions, readAnswer } from "../../src/runs/index.ts";
 
