@@ -40,10 +40,13 @@ export interface PutQuestion {
 	at: string;
 }
 
+/** Who answered when the run's own port did: whatever hosts the run asks through it. */
+export const OWN_PROMPT = "the run's own prompt";
+
 /** An answer as the answer file keeps it: what was decided, and by which side. */
 export interface GivenAnswer {
 	answer: AskAnswer;
-	/** `terminal` (the run's own prompt: a terminal, pi's dialogs), or what the watcher calls itself. */
+	/** {@link OWN_PROMPT} (a terminal, pi's dialogs, an MCP client's form), or what the watcher calls itself. */
 	by: string;
 	at: string;
 }
@@ -276,7 +279,7 @@ async function askRaced(
 					if (done) return;
 					// The run's own stop is no answer to keep: the question is simply left.
 					if (answer.kind === "stopped" && signal?.aborted) return finish(answer);
-					const given: GivenAnswer = { answer, by: "terminal", at: new Date().toISOString() };
+					const given: GivenAnswer = { answer, by: OWN_PROMPT, at: new Date().toISOString() };
 					try {
 						if (createOnce(answerPath(runDir, life, card.visit), `${JSON.stringify(given)}\n`)) finish(answer);
 						// Otherwise an answer was given elsewhere a moment before: it stands, and the poll returns it.

@@ -82,10 +82,10 @@ describe("the control channel", () => {
 			await until(() => p.asked());
 			p.answer({ kind: "answer", value: "red" });
 			expect(await asking).toEqual({ kind: "answer", value: "red" });
-			expect(readAnswer(dir, 1, "pick")).toMatchObject({ answer: { value: "red" }, by: "terminal" });
+			expect(readAnswer(dir, 1, "pick")).toMatchObject({ answer: { value: "red" }, by: "the run's own prompt" });
 			expect(giveAnswer(dir, 1, "pick", { kind: "answer", value: "blue" }, "the browser")).toMatchObject({
 				ok: false,
-				error: "already answered from terminal",
+				error: "already answered from the run's own prompt",
 			});
 		} finally {
 			control.close();
