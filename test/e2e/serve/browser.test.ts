@@ -52,7 +52,7 @@ const SLOW = flowOf(
 const SLOW_SCRIPT = `turns:
   plan:
     - say: "the fence needs two coats"
-      delay: 6000
+      delay: 1500
   act:
     - say: "looking around"
       call: read
@@ -243,24 +243,26 @@ describe.skipIf(!present)(
 			page.on("framenavigated", (f) => {
 				if (f === page.mainFrame()) navigations++;
 			});
-			// Every state the graph's first node goes through, as the page draws it.
-			await page.waitForSelector('#graph [data-node="plan"]');
-			// The graph is drawn again as counts change, so the whole graph is watched, not one shape.
+			// Every status the page shows from now on, and every state the ask node's shape goes through (the
+			// graph is drawn again as counts change, so the whole graph is watched, not one shape).
+			await page.waitForSelector('#graph [data-node="pick"]');
 			await page.evaluate(`(() => {
-			const seen = [];
-			window.seen = seen;
-			const graph = document.getElementById("graph");
-			const look = () => {
-				const s = graph.querySelector('[data-node="plan"]')?.getAttribute("data-state");
-				if (s && seen.at(-1) !== s) seen.push(s);
-			};
-			look();
-			new MutationObserver(look).observe(graph, { attributes: true, childList: true, subtree: true });
-		})()`);
+				const statuses = [document.body.dataset.status];
+				const pick = [];
+				window.watched = { statuses, pick };
+				new MutationObserver(() => {
+					if (statuses.at(-1) !== document.body.dataset.status) statuses.push(document.body.dataset.status);
+				}).observe(document.body, { attributes: true, attributeFilter: ["data-status"] });
+				const graph = document.getElementById("graph");
+				const look = () => {
+					const s = graph.querySelector('[data-node="pick"]')?.getAttribute("data-state");
+					if (s && pick.at(-1) !== s) pick.push(s);
+				};
+				look();
+				new MutationObserver(look).observe(graph, { attributes: true, childList: true, subtree: true });
+			})()`);
 			await statusIs(page, "waiting");
-			const seen = (await page.evaluate("window.seen")) as string[];
-			expect(seen).toContain("running");
-			expect(seen.at(-1)).toBe("done");
+			expect(await page.getAttribute('#graph [data-node="plan"]', "data-state")).toBe("done");
 			expect(await page.getAttribute('#graph [data-node="work/act"]', "data-state")).toBe("done");
 			expect(await page.textContent("#questions")).toContain("Which colour?");
 			expect(await page.textContent("#questions")).toContain("two coats");
@@ -268,7 +270,14 @@ describe.skipIf(!present)(
 			await page.locator("#questions button", { hasText: "blue" }).click();
 			await statusIs(page, "ok");
 			expect(await page.textContent("#outcome-body")).toContain("blue");
+			// Without a reload: the ask went from running to done, and the run from running through waiting to
+			// ended well, with no status on the way that the journal did not say (no transient "failed").
 			expect(navigations).toBe(0);
+			const watched = (await page.evaluate("window.watched")) as { statuses: string[]; pick: string[] };
+			expect(watched.pick.slice(-2)).toEqual(["running", "done"]);
+			expect(watched.statuses.at(-1)).toBe("ok");
+			expect(watched.statuses).toContain("waiting");
+			expect(watched.statuses.every((x) => ["running", "waiting", "ok"].includes(x))).toBe(true);
 			await page.screenshot({ path: join(shots, "run.png"), fullPage: true });
 			// The terminal's prompt was closed with where the answer came from, and the run ended well.
 			expect(await run.exit).toBe(0);
