@@ -12,6 +12,7 @@ import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AskAnswer } from "../engine/index.ts";
+import { unsafeWrite } from "../fs-safe/index.ts";
 import { PACKAGE_ROOT } from "../package/index.ts";
 import { answerFits, APPEND_NO_LINK, askStop, CONTROL_DIR, giveAnswer, readJournal } from "../runs/index.ts";
 import { redactText } from "../secrets/index.ts";
@@ -146,6 +147,9 @@ export async function resumeAction(catalog: Catalog, source: SourceKind, id: str
 	if (logDir) {
 		mkdirSync(logDir, { recursive: true });
 		logPath = join(logDir, `resume-${life + 1}-${Date.now()}.log`);
+		// Never through a `control/` that links out of the run folder.
+		const unsafe = unsafeWrite(logPath, [join(logDir, "..")]);
+		if (unsafe) return refused(409, unsafe);
 		log = openSync(logPath, APPEND_NO_LINK, 0o600);
 	}
 	const child = spawn(process.execPath, args, { cwd: o.cwd, env, detached: true, stdio: ["ignore", log, log] });
