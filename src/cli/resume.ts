@@ -17,7 +17,7 @@ import {
 } from "../runs/index.ts";
 import { openHost, readScript } from "../pi/index.ts";
 import { type Args, flag } from "./args.ts";
-import { terminalAsk } from "./ask.ts";
+import { commandAsk, terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
 import { durationFlagError, parseDuration } from "../language/syntax/index.ts";
@@ -55,7 +55,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 		io.stderr("pi-flows: --in-doubt takes `rerun` or `stop`");
 		return 2;
 	}
-	const ask = terminalAsk();
+	const ask = commandAsk(args.flags.has("ask-web"));
 	const journal = readJournal(`${runDir}/journal.jsonl`);
 	const state = journal.ok ? journalState(journal.entries) : undefined;
 	let inDoubt: InDoubt = (inDoubtFlag as InDoubt | undefined) ?? "stop";
@@ -63,7 +63,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(
 			`pi-flows: in doubt: ${state.inDoubt.join(", ")} was cut after calling a tool that writes; its edits may be in the tree`,
 		);
-		if (!inDoubtFlag && ask.somebodyThere) {
+		if (!inDoubtFlag && terminalAsk().somebodyThere) {
 			const rl = createInterface({ input: process.stdin, output: process.stderr });
 			const a = (await rl.question("run it again from its start? [y/N] ")).trim().toLowerCase();
 			rl.close();
