@@ -4,14 +4,19 @@
  * `scout.md` is reported as broken instead of silently falling back to the user's `scout`. Keys written for
  * a peer (combo, Claude Code) never break an agent: peer-keys.ts says which are honoured and which noted.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { isMap, isScalar, isSeq, type LineCounter } from "yaml";
+import { readFrontmatter } from "./frontmatter.ts";
 import {
 	AGENT_KEYS,
 	type AgentNote,
+	type AgentPeer,
 	DEFAULT_TOOLS,
 	inheritsModel,
 	LIFETIMES,
 	type Lifetime,
+	PEER_DEFAULT_TOOLS,
+	PI_SUBAGENTS_KEYS,
+	peerOnlyTool,
 	peerTool,
 	unknownKeyNote,
 } from "./peer-keys.ts";
@@ -27,9 +32,15 @@ export interface AgentDef {
 	description: string;
 	/**
 	 * An allowlist of pi tool names: a prompt is not a permission boundary, an absent tool is. An agent that
-	 * names no `tools:` gets read-only ones (`read, grep, find, ls`, as combo); `tools:` left empty gets none.
+	 * names no `tools:` gets read-only ones (`read, grep, find, ls`, as combo), or the default of the peer it
+	 * was written for ({@link AgentDef.toolsFrom}); `tools:` left empty gets none.
 	 */
 	tools: string[];
+	/**
+	 * The file names no `tools:` and was written for a peer whose default gives more than ours: Claude Code
+	 * (every tool) or pi-subagents (pi's default tools). The check and the plan say so where the agent is named.
+	 */
+	toolsFrom?: "Claude Code" | "pi-subagents";
 	/** `provider/id[:thinking]` or a name pi resolves (`sonnet`); shipped agents pin none. */
 	model?: string;
 	thinking?: string;
@@ -77,57 +88,60 @@ export interface BrokenAgent {
 
 const THINKING = new Set(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
 
+/** How an agent file is read, beyond its text: who its folder says wrote it. */
+export interface ParseOptions {
+	/** The folder is a peer's (`.claude/agents` is Claude Code's): its defaults and tool names apply. */
+	peer?: AgentPeer;
+}
+
 /** Parses one agent file; `fallbackName` (the file name) names it when the file is broken. */
 export function parseAgentFile(
 	text: string,
 	file: string,
 	source: Source,
 	fallbackName: string,
+	options: ParseOptions = {},
 ): AgentDef | BrokenAgent {
-	const broken = (cause: string): BrokenAgent => ({ kind: "broken", name: fallbackName, file, source, cause });
-	const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-	if (!match) return broken("it has no `---` frontmatter");
-	const lines = new LineCounter();
-	const doc = parseDocument(match[1], { lineCounter: lines });
-	if (doc.errors.length > 0)
-		return broken(`its frontmatter is not valid YAML: ${doc.errors[0].message.split("\n")[0]}`);
-	let data: unknown;
-	try {
-		// An alias is expanded here; a missing one or an alias bomb is yaml's exception, so the agent's fault.
-		data = doc.toJS({ maxAliasCount: 100 });
-	} catch (error) {
-		return broken(
-			`its frontmatter cannot be read: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`,
-		);
-	}
-	if (!data || typeof data !== "object" || Array.isArray(data)) return broken("its frontmatter is not a mapping");
-	const fm = data as Record<string, unknown>;
+	const broken = (cause: string, name = fallbackName): BrokenAgent => ({ kind: "broken", name, file, source, cause });
+	const read = readFrontmatter(text);
+	if (!read.ok) return broken(read.cause);
+	const { data: fm, doc, lines, lenient } = read.value;
 	const notes: AgentNote[] = [];
 	// The frontmatter starts on the file's second line, after the opening fence.
 	const note = (key: string, message: string) => notes.push({ key, message, ...keyPosition(doc.contents, lines, key) });
+	if (lenient) {
+		const message = `its frontmatter is not strict YAML (${lenient.error}); its \`key: value\` lines were read as text, as Claude Code and pi-subagents read them`;
+		notes.push({ key: "frontmatter", message, line: lenient.line, column: 1 });
+	}
 	for (const key of Object.keys(fm)) if (!AGENT_KEYS.has(key)) note(key, unknownKeyNote(key));
 	if (typeof fm.name !== "string" || !fm.name.trim()) return broken("it lacks `name:`");
-	if (typeof fm.description !== "string" || !fm.description.trim()) return broken("it lacks `description:`");
-	const tools = parseTools(fm.tools, note);
-	if (typeof tools === "string") return broken(tools);
-	const denied = parseTools(fm.disallowedTools, note);
-	if (typeof denied === "string") return broken(denied.replace("`tools:`", "`disallowedTools:`"));
-	if (fm.model !== undefined && (typeof fm.model !== "string" || !fm.model.trim()))
-		return broken("`model:` must be a string");
+	const name = runtimeName(fm.name.trim(), fm.package);
+	if (typeof fm.description !== "string" || !fm.description.trim()) return broken("it lacks `description:`", name);
+	const tools = parseTools(fm.tools, note, options.peer);
+	if (typeof tools === "string") return broken(tools, name);
+	const denied = parseTools(fm.disallowedTools, note, options.peer);
+	if (typeof denied === "string") return broken(denied.replace("`tools:`", "`disallowedTools:`"), name);
+	if (fm.model !== undefined && fm.model !== false && (typeof fm.model !== "string" || !fm.model.trim()))
+		return broken("`model:` must be a string", name);
 	if (fm.thinking !== undefined && (typeof fm.thinking !== "string" || !THINKING.has(fm.thinking))) {
-		return broken(`\`thinking:\` must be one of ${[...THINKING].join(", ")}`);
+		return broken(`\`thinking:\` must be one of ${[...THINKING].join(", ")}`, name);
 	}
-	const prompt = text.slice(match[0].length).trim();
-	if (!prompt) return broken("its body (the system prompt) is empty");
+	const prompt = read.value.body.trim();
+	if (!prompt) return broken("its body (the system prompt) is empty", name);
 	const model = typeof fm.model === "string" && !inheritsModel(fm.model.trim()) ? fm.model.trim() : undefined;
-	const skills = parseSkills(fm.skills, doc.contents, lines);
-	if (typeof skills === "string") return broken(skills);
+	// pi-subagents reads `skill:` as `skills:`; the plural wins when a file has both.
+	const skills = parseSkills(fm.skills ?? fm.skill, fm.skills !== undefined ? "skills" : "skill", doc.contents, lines);
+	if (typeof skills === "string") return broken(skills, name);
 	const peer = peerFields(fm, note);
+	const toolsFrom = tools ? undefined : defaultFrom(fm, options.peer);
 	return {
 		kind: "agent",
-		name: fm.name.trim(),
+		name,
 		description: fm.description.trim(),
-		tools: (tools ?? [...DEFAULT_TOOLS]).filter((t) => !(denied ?? []).includes(t)),
+		tools: (tools ?? (toolsFrom ? PEER_DEFAULT_TOOLS[toolsFrom] : DEFAULT_TOOLS)).filter(
+			(t) => !(denied ?? []).includes(t),
+		),
+		...(toolsFrom ? { toolsFrom } : {}),
 		...(model ? { model } : {}),
 		...(typeof fm.thinking === "string" ? { thinking: fm.thinking } : {}),
 		...peer,
@@ -137,6 +151,30 @@ export function parseAgentFile(
 		file,
 		source,
 	};
+}
+
+/**
+ * Whose default an agent naming no `tools:` gets: Claude Code's in its folders, pi-subagents' for a file
+ * carrying its keys; none (pi-flows' read-only default) for combo's, ours, and a file that does not say.
+ */
+function defaultFrom(fm: Record<string, unknown>, peer: AgentPeer | undefined): AgentDef["toolsFrom"] {
+	if (peer === "claude-code") return "Claude Code";
+	if (Object.keys(fm).some((k) => PI_SUBAGENTS_KEYS.has(k))) return "pi-subagents";
+	return undefined;
+}
+
+/**
+ * pi-subagents names a packaged agent `<package>.<name>` (its chains call `zflow.verifier`); the package is
+ * lower-cased with its spaces as dashes, as pi-subagents tidies it.
+ */
+function runtimeName(name: string, pkg: unknown): string {
+	if (typeof pkg !== "string" || !pkg.trim()) return name;
+	const tidy = pkg
+		.trim()
+		.toLowerCase()
+		.replace(/\s+/g, "-")
+		.replace(/[^a-z0-9.-]/g, "");
+	return tidy ? `${tidy}.${name}` : name;
 }
 
 type Note = (key: string, message: string) => void;
@@ -184,7 +222,7 @@ function keyPosition(contents: unknown, lines: LineCounter, key: string): { line
  * (an agent that only answers). Claude Code's names are mapped to pi's, and one without a counterpart is
  * dropped with a note, so its file loads as it is.
  */
-function parseTools(value: unknown, note: Note): string[] | string | undefined {
+function parseTools(value: unknown, note: Note, peer: AgentPeer | undefined): string[] | string | undefined {
 	if (value === undefined) return undefined;
 	if (value === null || value === "") return [];
 	const list = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : undefined;
@@ -193,13 +231,14 @@ function parseTools(value: unknown, note: Note): string[] | string | undefined {
 	const names: string[] = [];
 	const mapped = new Set<string>();
 	for (const raw of (list as string[]).map((t) => t.trim()).filter(Boolean)) {
-		const peer = peerTool(raw);
-		if (peer && "dropped" in peer) {
-			note("tools", `${peer.dropped}; it is left out`);
+		const claude = peerTool(raw);
+		const dropped = claude && "dropped" in claude ? claude.dropped : claude ? undefined : peerOnlyTool(raw, peer);
+		if (dropped) {
+			note("tools", `${dropped}; it is left out`);
 			continue;
 		}
-		const name = peer ? peer.tool : raw;
-		if (peer) {
+		const name = claude && "tool" in claude ? claude.tool : raw;
+		if (claude) {
 			// Two peer names for one pi tool (Edit, MultiEdit) are one grant, not a repetition.
 			if (mapped.has(name) || names.includes(name)) continue;
 			mapped.add(name);
@@ -215,14 +254,17 @@ function parseTools(value: unknown, note: Note): string[] | string | undefined {
  * `skills: a, b` or a YAML list, each name with its place in the file (the fence is line 1), so a fault about
  * one can say where the agent file names it. A name written twice is one skill.
  */
-function parseSkills(value: unknown, contents: unknown, lines: LineCounter): AgentSkill[] | string | undefined {
+function parseSkills(
+	value: unknown,
+	key: "skills" | "skill",
+	contents: unknown,
+	lines: LineCounter,
+): AgentSkill[] | string | undefined {
 	if (value === undefined || value === null || value === "") return undefined;
 	const list = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : undefined;
 	if (!list || list.some((s) => typeof s !== "string"))
-		return "`skills:` must be a comma-separated string or a list of names";
-	const node = isMap(contents)
-		? contents.items.find((i) => isScalar(i.key) && i.key.value === "skills")?.value
-		: undefined;
+		return `\`${key}:\` must be a comma-separated string or a list of names`;
+	const node = isMap(contents) ? contents.items.find((i) => isScalar(i.key) && i.key.value === key)?.value : undefined;
 	const at = (offset: number | undefined) => {
 		if (offset === undefined) return { line: 1, column: 1 };
 		const pos = lines.linePos(offset);
