@@ -19,6 +19,7 @@ import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
 import { terminalAsk } from "./ask.ts";
 import { openHost } from "../pi/index.ts";
+import { withSubagentTool } from "./child-tools.ts";
 import type { Script } from "../script/index.ts";
 import { type LaunchStage, prepareLaunch, readInput, readLaunchScript } from "../launch/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
@@ -161,7 +162,7 @@ export async function runChecked(
 			runsHome: runsHome(io.cwd, flag(args, "runs-dir")),
 			handoff: handoff.policy,
 			keyDir: io.agentDir,
-			spawn: host.spawn,
+			spawn: withSubagentTool(host, io.cwd, { project: args.flags.has("project") }, runOptions.model),
 			cwd: io.cwd,
 			signal: world.signal,
 			ask,
