@@ -25,3 +25,5 @@ export {
 	prepareLaunch,
 	readLaunchScript,
 } from "./prepare.ts";
+export type { RunFlags } from "./flags.ts";
+export { type PlanOptions, planFlow } from "./plan.ts";

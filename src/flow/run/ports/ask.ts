@@ -23,13 +23,17 @@ export interface AskCard {
 	hasDefault?: boolean;
 }
 
-/** What came back. */
+/**
+ * What came back. `via` says how, where a surface has more than one way (the MCP server: `elicitation`
+ * when a client's form answered; `declined`, `no-elicitation` or `unattached` when the unattended rules
+ * applied instead); the journal keeps it with the answer, so a run's record tells which happened.
+ */
 export type AskAnswer =
-	| { kind: "answer"; value: string | boolean; custom?: boolean }
-	| { kind: "enough" }
+	| { kind: "answer"; value: string | boolean; custom?: boolean; via?: string }
+	| { kind: "enough"; via?: string }
 	| { kind: "stopped" }
 	| { kind: "timeout" }
-	| { kind: "nobody" };
+	| { kind: "nobody"; via?: string };
 
 /** Puts questions to a person. */
 export interface AskPort {
