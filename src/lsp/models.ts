@@ -1,7 +1,7 @@
 /**
  * What a model name resolves to, for hover: pi's own resolver on the person's runtime, refreshed as pi
  * refreshes it (src/pi/host.ts), so `model: sonnet` shows the provider this person has a key for, the one a
- * run would take. pi loads on the first hover that needs it, not when the editor starts the server.
+ * run would take. pi loads once the editor has initialized the server, beside the first documents' checks.
  *
  *   model: sonnet   →  "sonnet → anthropic/claude-sonnet-5-5"   (with only an Anthropic key)
  */

@@ -128,7 +128,7 @@ export function startServer(options: ServerOptions): Connection {
 		const text = document.getText();
 		return complete(text, position.line, position.character, world(textDocument.uri, text));
 	});
-	// pi's resolver, opened on the first hover: an agent's `model: sonnet` shows what a run would take.
+	// pi's resolver, for hover: an agent's `model: sonnet` shows what a run would take.
 	let models: Promise<ModelNames | undefined> | undefined;
 	const modelNames = () =>
 		(models ??= openModelNames(options.cwd, options.env).catch((error: unknown) => {
@@ -137,6 +137,8 @@ export function startServer(options: ServerOptions): Connection {
 			);
 			return undefined;
 		}));
+	// Opened while the editor sends its first documents, so the first hover does not wait for pi to load.
+	connection.onInitialized(() => void modelNames());
 	connection.onHover(async ({ textDocument, position }) => {
 		const document = flowDocument(textDocument.uri);
 		if (!document) return null;
