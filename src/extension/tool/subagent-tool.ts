@@ -16,14 +16,14 @@ import type { SubagentDetails } from "./run-call.ts";
 export function registerSubagentTool(pi: ExtensionAPI, memory: TrustMemory): void {
 	// Without parsing them: each file's `name:` line (Claude Code's and pi-subagents' files may be named
 	// otherwise) costs no YAML at pi's start. A broken file is still named; the call then says why it cannot run.
-	const agents = agentNamesIn(process.cwd(), {}).map((a) => a.name);
+	const agents = listed(agentNamesIn(process.cwd(), {}).map((a) => a.name));
 	pi.registerTool({
 		name: SUBAGENT_TOOL,
 		label: "Subagent",
 		description: [
 			"Delegate to pi-flows subagents, each a fresh pi session that sees only the task it is given:",
 			'one agent ({ agent, task }), several in parallel ({ tasks: [{ agent, task }], concurrency }), steps in order ({ chain: [...] } or { chain: "@a -> @b", task }),',
-			`or a whole flow ({ flow, input }). Agents: ${agents.join(", ") || "none found"} (plus the project's, when it is trusted).`,
+			`or a whole flow ({ flow, input }). Agents: ${agents || "none found"} (plus the project's, when it is trusted).`,
 		].join(" "),
 		promptSnippet: "Delegate self-contained work to pi-flows subagents or run a pi-flows flow",
 		promptGuidelines: [
@@ -38,4 +38,13 @@ export function registerSubagentTool(pi: ExtensionAPI, memory: TrustMemory): voi
 		renderCall: (args, theme) => renderSubagentCall(args, theme),
 		renderResult: (result, options, theme) => renderSubagentResult(result, options, theme),
 	});
+}
+
+/** The most agent names the description lists: a person with a Claude Code collection installed has hundreds. */
+const LISTED = 40;
+
+/** The names, or the first {@link LISTED} and how many more: every session pays for the description in tokens. */
+function listed(names: readonly string[]): string {
+	if (names.length <= LISTED) return names.join(", ");
+	return `${names.slice(0, LISTED).join(", ")} and ${names.length - LISTED} more (a call naming one is checked against all)`;
 }
