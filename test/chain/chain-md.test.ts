@@ -10,8 +10,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rosterOf } from "../../src/agents/index.ts";
+import { listFlows } from "../../src/flow/check-only.ts";
 import { checkFlowText } from "../../src/load/index.ts";
 import { CORPUS } from "../helpers/peer-corpus.ts";
+import { tempProject } from "../helpers/project.ts";
 
 const agent = (name: string) => ({
 	kind: "agent" as const,
@@ -134,5 +136,20 @@ Plan from {outputs.context}.
 		expect(judged.faults[0].message).toMatch(/`as: context` here is read as the task of `## scout` \(line 6\)/);
 		const nowhere = judge(text.replace("as: context", "Look closely."), "lost");
 		expect(nowhere.faults.map((f) => `${f.code} ${f.line}:${f.column}`)).toEqual(["peer-format 14:1"]);
+	});
+});
+
+describe("where chains are found", () => {
+	it("reads `chains/**` and chains beside the agents in subfolders, as pi-subagents does", () => {
+		const p = tempProject();
+		try {
+			const chain = readFileSync(join(CORPUS, "pi-vault/pi-subagents/chains/implement.chain.md"), "utf8");
+			p.write("~agent/chains/team/implement.chain.md", chain);
+			p.write(".pi/agents/zflow/review.chain.md", chain.replace("name: implement", "name: review"));
+			const names = listFlows(p.cwd, { project: true }, p.env).flows.map((f) => f.name);
+			expect(names).toEqual(expect.arrayContaining(["implement", "review"]));
+		} finally {
+			p.cleanup();
+		}
 	});
 });
