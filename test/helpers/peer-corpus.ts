@@ -67,9 +67,10 @@ export interface AgentVerdict {
 }
 
 /**
- * Every agent of `source` Claude Code loads, judged the way a person meets it: a one-node flow naming it
- * by its `name:` checks clean with the roster of `cwd` (the sources given), and the agent that name finds is
- * one of the collection's, installed under `installed` (not one of pi's own that shadows it).
+ * Every agent of `source` Claude Code loads, judged the way a person meets it: a flow naming it by its
+ * `name:` checks clean with the roster of `cwd` (the sources given), and the agent that name finds is one
+ * of the collection's, installed under `installed` (not one of pi's own that shadows it). One flow names
+ * them all, a node each, so the collection is one check; each node's faults are its agent's.
  */
 export function judgeClaude(
 	source: CorpusSource,
@@ -79,18 +80,23 @@ export function judgeClaude(
 	env: NodeJS.ProcessEnv,
 ): AgentVerdict[] {
 	const roster = loadRoster(cwd, scope, env);
-	const options = catalogueOptions(cwd, scope, env);
-	const out: AgentVerdict[] = [];
-	for (const path of source.paths) {
+	const agents = source.paths.flatMap((path) => {
 		const loads = claudeLoads(readFileSync(corpusFile(source, path), "utf8"));
-		if (!loads) continue;
-		const flow = `---\nname: probe\ndescription: names one agent\ninput: string\nnodes:\n  - id: a\n    agent: ${JSON.stringify(loads.name)}\n    reads: [input]\n---\n\n## a\nDo the task under \`input\`.\n`;
-		const judged = checkFlowText(flow, join(cwd, "probe.md"), roster, options);
-		const found = roster.get(loads.name);
-		const faults = judged.faults.map((f) => `${f.code}: ${f.message}`);
+		return loads ? [{ path, name: loads.name }] : [];
+	});
+	const nodes = agents.map((a, i) => `  - id: n${i}\n    agent: ${JSON.stringify(a.name)}\n    reads: [input]`);
+	const sections = agents.map((_, i) => `## n${i}\nDo the task under \`input\`.\n`);
+	const flow = `---\nname: probe\ndescription: names every agent\ninput: string\nnodes:\n${nodes.join("\n")}\n---\n\n${sections.join("\n")}`;
+	const judged = checkFlowText(flow, join(cwd, "probe.md"), roster, catalogueOptions(cwd, scope, env));
+	// A fault of no node (the probe itself) would be every agent's: none is then counted usable.
+	const general = judged.faults.filter((f) => !/^n\d+$/.test(f.path.split(".")[0]));
+	return agents.map((a, i) => {
+		const faults = [...general, ...judged.faults.filter((f) => f.path.split(".")[0] === `n${i}`)].map(
+			(f) => `${f.code}: ${f.message}`,
+		);
+		const found = roster.get(a.name);
 		if (found && !found.file.startsWith(installed)) faults.push(`shadowed by ${found.file}`);
 		const why = faults.join("; ");
-		out.push({ path, name: loads.name, usable: faults.length === 0, ...(why ? { why } : {}) });
-	}
-	return out;
+		return { path: a.path, name: a.name, usable: faults.length === 0, ...(why ? { why } : {}) };
+	});
 }
