@@ -46,7 +46,7 @@ export function lookupAgent(
 		report(w, "broken-agent", range, path, `the agent \`${entry.name}\` (${entry.file}) is broken: ${entry.cause}`);
 		return undefined;
 	}
-	// combo's swarm members list `board`: a swarm gives its members its own board, so there it is there.
+	// combo's swarm members list `board`: inside a swarm the swarm's own board stands for that tool.
 	const unknown = unknownTools(entry.tools).filter((t) => !(at.swarm && t === SWARM_BOARD));
 	if (unknown.length) {
 		const near = nearest(unknown[0], SUBAGENT_TOOLS);
