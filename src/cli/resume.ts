@@ -16,6 +16,7 @@ import {
 	type InDoubt,
 } from "../runs/index.ts";
 import { openHost, readScript } from "../pi/index.ts";
+import { withSubagentTool } from "./child-tools.ts";
 import { type Args, flag } from "./args.ts";
 import { commandAsk, terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
@@ -104,7 +105,12 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			runDir,
 			cwd: io.cwd,
 			handoff: (await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env })).policy,
-			spawn: host.spawn,
+			spawn: withSubagentTool(
+				host,
+				io.cwd,
+				{ project: args.flags.has("project") },
+				snap.value.settings.model ?? (script ? "scripted" : undefined),
+			),
 			models: snapshotModels(host, snap.value),
 			somebodyThere: ask.somebodyThere,
 			ask,

@@ -10,6 +10,7 @@ import { findFlow } from "../load/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { commandAsk } from "./ask.ts";
 import { openHost } from "../pi/index.ts";
+import { withSubagentTool } from "./child-tools.ts";
 import type { Script } from "../script/index.ts";
 import { type LaunchStage, prepareLaunch, readInput, readLaunchScript } from "../launch/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
@@ -137,7 +138,7 @@ export async function runChecked(
 			runsHome: runsHome(io.cwd, flag(args, "runs-dir")),
 			handoff: handoff.policy,
 			keyDir: io.agentDir,
-			spawn: host.spawn,
+			spawn: withSubagentTool(host, io.cwd, { project: args.flags.has("project") }, runOptions.model),
 			cwd: io.cwd,
 			signal: world.signal,
 			ask,
