@@ -16,8 +16,9 @@ import {
 	type InDoubt,
 } from "../runs/index.ts";
 import { openHost, readScript } from "../pi/index.ts";
+import { withSubagentTool } from "./child-tools.ts";
 import { type Args, flag } from "./args.ts";
-import { terminalAsk } from "./ask.ts";
+import { commandAsk, terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
 import { durationFlagError, parseDuration } from "../language/syntax/index.ts";
@@ -56,7 +57,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 		io.stderr("pi-flows: --in-doubt takes `rerun` or `stop`");
 		return 2;
 	}
-	const ask = terminalAsk();
+	const ask = commandAsk(args.flags.has("ask-web"));
 	const journal = readJournal(`${runDir}/journal.jsonl`);
 	const state = journal.ok ? journalState(journal.entries) : undefined;
 	let inDoubt: InDoubt = (inDoubtFlag as InDoubt | undefined) ?? "stop";
@@ -64,7 +65,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(
 			`pi-flows: in doubt: ${state.inDoubt.join(", ")} was cut after calling a tool that writes; its edits may be in the tree`,
 		);
-		if (!inDoubtFlag && ask.somebodyThere) {
+		if (!inDoubtFlag && terminalAsk().somebodyThere) {
 			const rl = createInterface({ input: process.stdin, output: process.stderr });
 			const a = (await rl.question("run it again from its start? [y/N] ")).trim().toLowerCase();
 			rl.close();
@@ -105,7 +106,12 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			runDir,
 			cwd: io.cwd,
 			handoff: (await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env })).policy,
-			spawn: host.spawn,
+			spawn: withSubagentTool(
+				host,
+				io.cwd,
+				{ project: args.flags.has("project") },
+				snap.value.settings.model ?? (script ? "scripted" : undefined),
+			),
 			toolSchemas: host.toolSchemas,
 			reuseFrom: (from) => {
 				const opened = reuseFromFolder(from, io.agentDir);

@@ -10,8 +10,9 @@ import { findFlow } from "../load/index.ts";
 import type { ReuseSource } from "../engine/index.ts";
 import { findRun, reuseFromFolder } from "../reuse/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
-import { terminalAsk } from "./ask.ts";
+import { commandAsk } from "./ask.ts";
 import { openHost } from "../pi/index.ts";
+import { withSubagentTool } from "./child-tools.ts";
 import type { Script } from "../script/index.ts";
 import { type LaunchStage, prepareLaunch, readInput, readLaunchScript } from "../launch/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
@@ -79,7 +80,7 @@ export async function runChecked(
 		if (read && !read.ok) return refuse(read, scriptPath, show, io);
 		return dryRun(flow, input.value, read?.value, args, io);
 	}
-	const ask = terminalAsk();
+	const ask = commandAsk(args.flags.has("ask-web"));
 	const world = terminalWorld(io);
 	try {
 		const prepared = await prepareLaunch(flow, {
@@ -126,6 +127,7 @@ export async function runChecked(
 						somebodyThere: ask.somebodyThere,
 						...(runOptions.model ? { model: runOptions.model } : {}),
 						...(timeoutMs !== undefined ? { timeoutMs } : {}),
+						...(idleMs !== undefined ? { idleTimeoutMs: idleMs } : {}),
 						...(runOptions.budget ? { budget: runOptions.budget } : {}),
 						...(runOptions.script ? { script: runOptions.script } : {}),
 					},
@@ -148,7 +150,7 @@ export async function runChecked(
 			runsHome: home,
 			handoff: handoff.policy,
 			keyDir: io.agentDir,
-			spawn: host.spawn,
+			spawn: withSubagentTool(host, io.cwd, { project: args.flags.has("project") }, runOptions.model),
 			cwd: io.cwd,
 			signal: world.signal,
 			ask,

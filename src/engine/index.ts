@@ -28,4 +28,4 @@ export { type EndedVisit, endedOf, NO_RECORD, type Replay, type RunRecorder, typ
 export { type ReuseAnswer, type ReuseQuery, type ReuseSource, UNKNOWN_TREE } from "./reuse.ts";
 export { DRY_ASK, DRY_CHECK, dryGit, drySpawn } from "./dry.ts";
 export { checkpointTool, continuationPrompt, finishTool, handedOff, type HandoffCapture } from "./handoff-tools.ts";
-export { focusOf } from "./world.ts";
+export { DEFAULT_IDLE_MS, focusOf } from "./world.ts";
