@@ -149,7 +149,9 @@ describe("what never reuses", () => {
 describe("a swarm", () => {
 	it("is taken whole when its goal, members and tree are unchanged, and plays when its goal changed", async () => {
 		const swarmFlow = (goal: string) =>
-			flowOf("sw", "  - id: survey\n    swarm: [scout, reviewer]\n    rounds: 1\n    reads: [input]\n", { survey: goal });
+			flowOf("sw", "  - id: survey\n    swarm: [scout, reviewer]\n    rounds: 1\n    reads: [input]\n", {
+				survey: goal,
+			});
 		const script = 'turns:\n  survey:\n    - say: "posted"\n';
 		const first = await start(checked("sw", swarmFlow("Survey it.")), script);
 		expect(first.result.ok).toBe(true);
