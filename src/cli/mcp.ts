@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseDuration } from "../flow/syntax/index.ts";
+import { parseDuration } from "../language/syntax/index.ts";
 import { DEFAULT_WAIT_MS, type McpSettings, type RunBackend, serveOverHttp, serveOverStdio } from "../mcp/index.ts";
 import { redactText, rememberSecret } from "../secrets/index.ts";
 import { type Args, flag } from "./args.ts";

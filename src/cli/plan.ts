@@ -6,7 +6,7 @@
 import { formatFaults } from "./output.ts";
 import { planFlow } from "../launch/index.ts";
 import { budgetFlags } from "./launch.ts";
-import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
+import { durationFlagError, parseDuration } from "../language/syntax/index.ts";
 import { type Args, flag } from "./args.ts";
 import { checkedFlowArg } from "./flow-arg.ts";
 import type { Io } from "./io.ts";

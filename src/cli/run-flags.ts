@@ -3,7 +3,7 @@
  * `--model`, `--script`), read once for every surface that starts runs from a command line: `pi-flows
  * run` and `chain`, and `pi-flows mcp`, which takes them for every run it starts.
  */
-import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
+import { durationFlagError, parseDuration } from "../language/syntax/index.ts";
 import type { RunFlags } from "../launch/index.ts";
 import { type Args, flag } from "./args.ts";
 import { budgetFlags, transportFlags } from "./launch.ts";

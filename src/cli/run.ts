@@ -4,17 +4,9 @@
  * usage, or a flow/script/model that does not check; nothing spawned).
  */
 import { loadRoster } from "../agents/index.ts";
-import {
-	type CheckedFlow,
-	DRY_ASK,
-	DRY_CHECK,
-	dryGit,
-	drySpawn,
-	runFlow,
-	findFlow,
-	resolveModels,
-	type Value,
-} from "../flow/index.ts";
+import type { CheckedFlow, Value } from "../language/index.ts";
+import { DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, resolveModels } from "../engine/index.ts";
+import { findFlow } from "../load/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { terminalAsk } from "./ask.ts";
 import { openHost } from "../pi/index.ts";

@@ -3,7 +3,7 @@
  * (`src/cli/run-flags.ts`) and applied by every surface that starts runs with them (`pi-flows run`,
  * `chain`, and `pi-flows mcp` for each run it starts).
  */
-import type { Budget } from "../flow/index.ts";
+import type { Budget } from "../engine/index.ts";
 import type { TransportPolicy } from "../runtime/index.ts";
 
 /** A run's launch flags, read and checked (`--timeout`, `--idle-timeout`, the budget, the retries). */

@@ -18,6 +18,7 @@ export {
 export { type InputWords, readInput } from "./input.ts";
 export { readScriptFile, type ScriptFile } from "./script.ts";
 export { chainRunOptions } from "./run-options.ts";
+export { readTransportFlags } from "./transport-flags.ts";
 export {
 	type Launch,
 	type LaunchRunOptions,

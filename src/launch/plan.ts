@@ -7,13 +7,13 @@ import type { Fault } from "../faults/index.ts";
 import {
 	budgetInForce,
 	budgetLimits,
-	type CheckedFlow,
 	type LaunchBudget,
 	type ResolveModel,
 	resolveModels,
 	showBudget,
-} from "../flow/index.ts";
-import { inFlightOf, overshootText, planOf, showPlan } from "../flow/render/index.ts";
+} from "../engine/index.ts";
+import type { CheckedFlow } from "../language/index.ts";
+import { inFlightOf, overshootText, planOf, showPlan } from "../language/render/index.ts";
 import { forecastOf, showForecast } from "../runs/index.ts";
 
 /** What a plan is drawn with: the host's model resolver, and the launch options a run would take. */

@@ -10,7 +10,7 @@
  *   prepareResume(".pi/runs/2026-…-build", { keyDir, openHost })  →  { ok, snapshot, inDoubt: ["edit"], host, models }
  */
 import { join } from "node:path";
-import type { Budget, ModelDoor } from "../flow/index.ts";
+import type { Budget, ModelDoor } from "../engine/index.ts";
 import {
 	journalState,
 	readJournal,

@@ -8,7 +8,7 @@
  *   backend.read("2026-…-build")                       →  { ok: true, report }   (a run not followed here)
  */
 import type { Fault } from "../faults/index.ts";
-import type { CheckedFlow, Value } from "../flow/index.ts";
+import type { CheckedFlow, Value } from "../language/index.ts";
 import type { LaunchStage } from "../launch/index.ts";
 import type { InDoubt } from "../runs/index.ts";
 import type { Backend, LiveRun } from "./live-run.ts";

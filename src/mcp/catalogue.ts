@@ -10,7 +10,8 @@
  */
 import { statSync } from "node:fs";
 import { loadRoster } from "../agents/index.ts";
-import { type CheckedFlow, listFlows, type Type, typeToJsonSchema, type Value } from "../flow/index.ts";
+import { type CheckedFlow, type Type, typeToJsonSchema, type Value } from "../language/index.ts";
+import { listFlows } from "../load/index.ts";
 import { readInput } from "../launch/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import type { McpSettings } from "./settings.ts";

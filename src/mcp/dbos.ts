@@ -13,7 +13,8 @@
 import { enqueueRun, ENDED, followRun, startNextLife } from "../distributed/client.ts";
 import { formatDatabaseFailure, prepareDatabase, redactError } from "../distributed/index.ts";
 import { RunStore } from "../distributed/store.ts";
-import { type CheckedFlow, createGitPort, type Value } from "../flow/index.ts";
+import { createGitPort } from "../engine/index.ts";
+import type { CheckedFlow, Value } from "../language/index.ts";
 import { type InDoubt, snapshotOf } from "../runs/index.ts";
 import type { Read, RunBackend, Started } from "./backend.ts";
 import { prepareFlow } from "./folder.ts";

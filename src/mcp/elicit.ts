@@ -7,7 +7,7 @@
  *   { question: "Ship it?", confirm: true }  →  { message: "…Ship it?", requestedSchema: { answer: boolean } }
  *   { action: "accept", content: { answer: true } }  →  { kind: "answer", value: true, via: "elicitation" }
  */
-import type { AskAnswer, AskCard } from "../flow/index.ts";
+import type { AskAnswer, AskCard } from "../engine/index.ts";
 import type { ElicitRequestFormParams } from "./sdk.ts";
 
 /** A form elicitation's parameters (`elicitation/create`, or an `input_required` request). */

@@ -7,7 +7,8 @@
  *   folderBackend(settings).launch(flow, "Ada", { attended: true })  →  { ok: true, run }  (folder made, locked)
  */
 import { basename, join, relative, resolve } from "node:path";
-import { type CheckedFlow, createBashCheck, createGitPort, type GitPort, type Value } from "../flow/index.ts";
+import { createBashCheck, createGitPort, type GitPort } from "../engine/index.ts";
+import type { CheckedFlow, Value } from "../language/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 import { type Launch, prepareLaunch, prepareResume } from "../launch/index.ts";
 import { openHost } from "../pi/index.ts";

@@ -6,7 +6,7 @@
  */
 import type { Fault } from "../faults/index.ts";
 import { faultText } from "../faults/index.ts";
-import type { CheckedFlow, Value } from "../flow/index.ts";
+import type { CheckedFlow, Value } from "../language/index.ts";
 import type { InDoubt } from "../runs/index.ts";
 import { redactJson, redactText } from "../secrets/index.ts";
 import { attend, type CallView } from "./attend.ts";

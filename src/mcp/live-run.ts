@@ -8,7 +8,7 @@
  *   const state = liveState(graceMs, attended)       // the run's ask port, event fan-out and stop
  *   state.attach({ canElicit: true, onQuestion, onEvent })  →  detach()
  */
-import type { AskAnswer, AskCard, AskPort, FlowResult } from "../flow/index.ts";
+import type { AskAnswer, AskCard, AskPort, FlowResult } from "../engine/index.ts";
 import type { UsageFile } from "../runs/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 

@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { Budget } from "../flow/index.ts";
+import type { Budget } from "../engine/index.ts";
 import { decidedByFlow, type JournalEntry, journalState, readJournal, sealedRun, usageOf } from "../runs/index.ts";
 import type { FailureKind, Usage } from "../runtime/index.ts";
 import { redactJson } from "../secrets/index.ts";

@@ -11,14 +11,13 @@ import { resolvesInside } from "../fs-safe/index.ts";
 import { projectRoot, rosterOf } from "../agents/index.ts";
 import {
 	type Budget,
-	type CheckedFlow,
 	type FlowResult,
 	type ModelDoor,
 	readyModels,
 	type RunOptions,
 	runFlow,
-	type Value,
-} from "../flow/index.ts";
+} from "../engine/index.ts";
+import type { CheckedFlow, Value } from "../language/index.ts";
 import { checkFlowText } from "../load/index.ts";
 import { fanOutEvents } from "../runtime/index.ts";
 import { flatFailure } from "../runtime/index.ts";

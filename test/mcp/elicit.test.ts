@@ -3,7 +3,7 @@
  * enough"), an open choice, free text; a decline, a cancel and a reply off the form are nobody answering.
  */
 import { describe, expect, it } from "vitest";
-import type { AskCard } from "../../src/flow/index.ts";
+import type { AskCard } from "../../src/engine/index.ts";
 import { answerOf, formOf } from "../../src/mcp/elicit.ts";
 
 const base: AskCard = { visit: "go", question: "Ship it?", reads: [{ address: "plan", text: "the plan" }] };
