@@ -10,9 +10,7 @@
  *   const backend = await dbosBackend(settings, "postgres://…")   // the schema checked, not migrated
  *   backend.launch(flow, "the fence", { attended: true })           →  { ok: true, run: { id: "2026-…-paint-3f2a1c" } }
  */
-import { enqueueRun, ENDED, followRun, startNextLife } from "../distributed/client.ts";
 import { formatDatabaseFailure, prepareDatabase, redactError } from "../distributed/index.ts";
-import { RunStore } from "../distributed/store.ts";
 import { createGitPort } from "../engine/index.ts";
 import type { CheckedFlow, Value } from "../language/index.ts";
 import { type InDoubt, snapshotOf } from "../runs/index.ts";
@@ -35,6 +33,10 @@ export async function dbosBackend(
 	if (!ready.ok) return { ok: false, error: formatDatabaseFailure(ready) };
 	const url = ready.value.db.target.url;
 	await ready.value.db.close();
+	// Past the folder's door, as `run --backend dbos` takes them: the door is the database layer, and the client
+	// loads the DBOS SDK, which `pi-flows runs` and the schema check do without.
+	const { enqueueRun, ENDED, followRun, startNextLife } = await import("../distributed/client.ts");
+	const { RunStore } = await import("../distributed/store.ts");
 	const store = new RunStore(url, 4, { log: (line) => settings.note(line) });
 	const grace = settings.graceMs ?? QUESTION_GRACE_MS;
 
