@@ -2,9 +2,10 @@
  * `tools/call`, answered by our own handler on the SDK's low-level server. The SDK's `McpServer` lists the
  * tools (their schemas projected for each era) and its call handler checks every result against the
  * tool's output schema, which a Tasks extension answer (`resultType: "task"`, no tool result yet) cannot
- * pass; so the call is ours: the arguments are checked against the tool's input schema as the SDK would,
- * a task or an `input_required` round goes out as it is, and a tool result is projected for the era by the
- * SDK's own projection. Arguments that do not check, or a tool that throws, make a tool error, as in the SDK.
+ * pass; so the call is ours: the arguments are checked against the tool's input schema and a result
+ * against its output schema, as the SDK checks them, a task or an `input_required` round goes out as it
+ * is, and a tool result is projected for the era by the SDK's own projection. Arguments or a result that
+ * do not check, or a tool that throws, make a tool error, as in the SDK.
  *
  *   tools.add("hello", schemas, handler); tools.serve(server)   // after every `registerTool`
  */
@@ -44,7 +45,7 @@ export interface ToolConfig {
 
 interface Entry {
 	input: ReturnType<typeof fromJsonSchema<Record<string, unknown>>>;
-	outputSchema?: Record<string, unknown>;
+	output?: { json: Record<string, unknown>; schema: ReturnType<typeof fromJsonSchema> };
 	handler: ToolHandler;
 }
 
@@ -66,7 +67,10 @@ export class ToolTable {
 			// Never called: `serve` answers `tools/call` for every tool registered here.
 			async () => ({ content: [], isError: true }),
 		);
-		this.#tools.set(name, { input, ...(config.outputSchema ? { outputSchema: config.outputSchema } : {}), handler });
+		const output = config.outputSchema
+			? { json: config.outputSchema, schema: fromJsonSchema(config.outputSchema) }
+			: undefined;
+		this.#tools.set(name, { input, ...(output ? { output } : {}), handler });
 	}
 
 	/** Takes `tools/call` over from the `McpServer`; call it once every tool is added. */
@@ -90,7 +94,16 @@ export class ToolTable {
 			if (isInputRequiredResult(answer)) return answer;
 			// A task's seed state is the answer itself; the SDK stamps nothing over a `resultType` it is given.
 			if ("resultType" in answer && answer.resultType === "task") return answer as unknown as CallToolResult;
-			return low.projectCallToolResult(answer as CallToolResult, tool.outputSchema);
+			const result = answer as CallToolResult;
+			// A result is held to the tool's output schema, as the SDK's own call handler holds it.
+			if (tool.output && !result.isError) {
+				const held = await tool.output.schema["~standard"].validate(result.structuredContent);
+				if (held.issues) {
+					const why = held.issues.map((i) => i.message).join("; ");
+					return toolError(`Output validation error: Invalid structured content for tool ${name}: ${why}`);
+				}
+			}
+			return low.projectCallToolResult(result, tool.output?.json);
 		});
 	}
 }
