@@ -8,8 +8,9 @@ import { resolve } from "node:path";
 import { newestResumable, resumeRun, runsHome, type InDoubt } from "../runs/index.ts";
 import { openHost } from "../pi/index.ts";
 import { prepareResume } from "../launch/index.ts";
+import { withSubagentTool } from "./child-tools.ts";
 import { type Args, flag } from "./args.ts";
-import { terminalAsk } from "./ask.ts";
+import { commandAsk, terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
 import { durationFlagError, parseDuration } from "../language/syntax/index.ts";
@@ -73,13 +74,13 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows: ${prep.error}`);
 		return 2;
 	}
-	const ask = terminalAsk();
+	const ask = commandAsk(args.flags.has("ask-web"));
 	let inDoubt: InDoubt = (inDoubtFlag as InDoubt | undefined) ?? "stop";
 	if (prep.inDoubt.length) {
 		io.stderr(
 			`pi-flows: in doubt: ${prep.inDoubt.join(", ")} was cut after calling a tool that writes; its edits may be in the tree`,
 		);
-		if (!inDoubtFlag && ask.somebodyThere) {
+		if (!inDoubtFlag && terminalAsk().somebodyThere) {
 			const rl = createInterface({ input: process.stdin, output: process.stderr });
 			const a = (await rl.question("run it again from its start? [y/N] ")).trim().toLowerCase();
 			rl.close();
@@ -95,7 +96,12 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			runDir,
 			cwd: io.cwd,
 			handoff: (await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env })).policy,
-			spawn: prep.host.spawn,
+			spawn: withSubagentTool(
+				prep.host,
+				io.cwd,
+				{ project: args.flags.has("project") },
+				prep.snapshot.settings.model ?? (prep.snapshot.settings.script ? "scripted" : undefined),
+			),
 			models: prep.models,
 			somebodyThere: ask.somebodyThere,
 			ask,

@@ -8,6 +8,7 @@ import {
 	definitionDirs,
 	isProjectContent,
 	markdownFiles,
+	markdownFilesDeep,
 	nearestProjectDir,
 	type Scope,
 	type Source,
@@ -61,7 +62,8 @@ export function listFlows(
 	const byName = new Map<string, FlowEntry>();
 	const shadowed: FlowEntry[] = [];
 	for (const { dir, source, chainsOnly } of flowDirs(cwd, scope, env)) {
-		for (const file of markdownFiles(dir)) {
+		// pi-subagents reads `chains/**` (and chains beside its agents, `agents/**`); a flows folder is flat.
+		for (const file of chainsOnly ? markdownFilesDeep(dir) : markdownFiles(dir)) {
 			if (chainsOnly && !file.endsWith(".chain.md")) continue;
 			const entry = { name: flowNameOf(file), file, source };
 			const previous = byName.get(entry.name);

@@ -38,11 +38,12 @@ const KIND_TABLES = /^kinds\/(language|run|facts)\.ts$/;
  * Imports that pass a door on purpose, each with its reason. pi loads the extension's entry at every start,
  * so it must stay light (test/install/library-by-name.test.ts holds its first bundle to that): it takes the
  * tool's registration alone, where the tool's door also carries the run the tool starts, and the
- * registration takes where agent files live, where the agents' door also carries the roster's reader.
+ * registration takes the agents' names from their files' `name:` lines, where the agents' door also carries
+ * the roster's YAML reader.
  */
 const PAST_THE_DOOR = new Set([
 	"extension/index.ts imports extension/tool/subagent-tool.ts",
-	"extension/tool/subagent-tool.ts imports agents/locations.ts",
+	"extension/tool/subagent-tool.ts imports agents/roster-files.ts",
 ]);
 
 /** Relative specifiers a file imports or re-exports, type-only ones included. */
