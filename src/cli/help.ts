@@ -93,9 +93,9 @@ export const COMMAND_DOCS: Record<string, CommandDoc> = {
 	mcp: {
 		args: "",
 		summary:
-			"serve every flow as an MCP tool (plus chain, flow_check, flow_plan, runs, run_status, run_result, run_stop) over stdio, or streamable HTTP on 127.0.0.1 with --http",
+			"serve every flow as an MCP tool (plus chain, flow_check, flow_plan, runs, run_status, run_result, run_stop, run_resume) over stdio, or streamable HTTP on 127.0.0.1 with --http",
 		notes:
-			"protocol: 2026-07-28 and the 2025 era (2024-11-05 … 2025-11-25); HTTP takes the bearer token from PI_FLOWS_MCP_TOKEN, else a new one written to <agentDir>/pi-flows-mcp.token; see docs/mcp.md",
+			"protocol: 2026-07-28 (with the Tasks extension) and the 2025 era (2024-11-05 … 2025-11-25); HTTP takes the bearer token from PI_FLOWS_MCP_TOKEN, else a new one written to <agentDir>/pi-flows-mcp.token; --backend dbos runs on the database's workers; see docs/mcp.md",
 	},
 	provider: {
 		args: "[script.yaml]",

@@ -94,6 +94,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 		retries: true,
 		"retry-wait": true,
 		backend: true,
+		database: true,
 		http: false,
 		port: true,
 		wait: true,

@@ -124,7 +124,7 @@ export async function prepareLaunch<H extends ModelDoor>(
 }
 
 /** Whether a host says how pi declares its tools (a pi host does; a test's model door may not). */
-function hasToolSchemas(
+export function hasToolSchemas(
 	host: object,
 ): host is { toolSchemas(names: readonly string[]): Readonly<Record<string, unknown>> } {
 	return typeof (host as { toolSchemas?: unknown }).toolSchemas === "function";
