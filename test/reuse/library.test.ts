@@ -12,8 +12,9 @@ import { type AskCard, resolveModels, scriptedAsk } from "../../src/engine/index
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { readRun as readReport, reportHtml } from "../../src/report/index.ts";
 import { planReuse, readRun, reuseFromFolder } from "../../src/reuse/index.ts";
-import { readJournal, readSnapshot, runsHome, type StartOptions, startRun } from "../../src/runs/index.ts";
-import { resumeScripted, scriptedHost } from "../helpers/host.ts";
+import { readJournal, readSnapshot, resumeRun, runsHome, type StartOptions, startRun } from "../../src/runs/index.ts";
+import { scriptedHost } from "../helpers/host.ts";
+import { prepareResume } from "../../src/launch/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { flowOf } from "../helpers/run.ts";
 
@@ -186,9 +187,24 @@ describe("a resumed run, and its report", () => {
 		const snapshot = readSnapshot(failed.runDir);
 		expect(snapshot.ok && snapshot.value.settings.reuse).toBe(first.runDir);
 		// The resume plays `b` again (it answers as the first run did), and `c`, unchanged with it, is reused.
-		const { out, host } = await resumeScripted(project, failed.runDir, "turns:\n  b:\n    - say: two\n", {
+		// Through the one resume preparation every surface uses (`pi-flows resume`, the MCP server's run_resume).
+		const host = await scriptedHost(project, "turns:\n  b:\n    - say: two\n");
+		const prep = await prepareResume(failed.runDir, { keyDir: project.agentDir, openHost: async () => host });
+		if (!prep.ok) throw new Error(prep.error);
+		const out = await resumeRun({
+			runDir: failed.runDir,
+			cwd: project.cwd,
+			spawn: host.spawn,
+			models: (f) => {
+				const m = resolveModels(f, host.resolveModel, "scripted");
+				return m.ok ? m.models : m.errors;
+			},
+			reuseFrom: prep.reuseFrom,
+			...(prep.toolSchemas ? { toolSchemas: prep.toolSchemas } : {}),
+			somebodyThere: true,
+			inDoubt: "stop",
+			retryBackoffMs: 0,
 			keyDir: project.agentDir,
-			reuseFrom: (dir) => from(dir),
 		});
 		if ("refused" in out) throw new Error(out.refused);
 		expect(out.result, JSON.stringify(out.result.visits)).toMatchObject({ ok: true, output: "three" });
