@@ -26,6 +26,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 		"retry-wait": true,
 		backend: true,
 		database: true,
+		reuse: "optional",
 		"ask-web": false,
 	},
 	resume: {
@@ -67,6 +68,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 	plan: {
 		json: false,
 		project: false,
+		reuse: "optional",
 		model: true,
 		timeout: true,
 		"runs-dir": true,

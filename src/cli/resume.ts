@@ -102,6 +102,8 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 				{ project: args.flags.has("project") },
 				prep.snapshot.settings.model ?? (prep.snapshot.settings.script ? "scripted" : undefined),
 			),
+			...(prep.toolSchemas ? { toolSchemas: prep.toolSchemas } : {}),
+			reuseFrom: prep.reuseFrom,
 			models: prep.models,
 			somebodyThere: ask.somebodyThere,
 			ask,

@@ -7,6 +7,8 @@ import { loadRoster } from "../agents/index.ts";
 import type { CheckedFlow, Value } from "../language/index.ts";
 import { DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, resolveModels } from "../engine/index.ts";
 import { findFlow } from "../load/index.ts";
+import type { ReuseSource } from "../engine/index.ts";
+import { findRun, reuseFromFolder } from "../reuse/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { commandAsk } from "./ask.ts";
 import { openHost } from "../pi/index.ts";
@@ -20,7 +22,7 @@ import { readRunFlags } from "./run-flags.ts";
 import { backendOf } from "./backend.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
-import { formatFaults } from "./output.ts";
+import { displayPath, formatFaults } from "./output.ts";
 import type { Fault } from "../faults/index.ts";
 
 /** Runs the `run` command. */
@@ -118,6 +120,7 @@ export async function runChecked(
 					onEvent: world.onEvent,
 					signal: world.signal,
 					ask,
+					...(args.flags.has("reuse") ? { reuse: flag(args, "reuse") ?? "last" } : {}),
 					settings: {
 						cwd: io.cwd,
 						// A person following at this terminal answers the workers' questions.
@@ -133,9 +136,18 @@ export async function runChecked(
 				io,
 			);
 		}
+		const home = runsHome(io.cwd, flag(args, "runs-dir"));
+		const reuse = args.flags.has("reuse") ? reuseOfFolder(args, home, flow, io) : undefined;
+		if (reuse && "error" in reuse) {
+			io.stderr(`pi-flows: ${reuse.error}; nothing was run`);
+			return 2;
+		}
+		if (reuse) io.stderr(`pi-flows: reusing what did not change from ${displayPath(reuse.from, io.cwd)}`);
 		const outcome = await startRun(flow, input.value, {
 			...runOptions,
-			runsHome: runsHome(io.cwd, flag(args, "runs-dir")),
+			...(reuse ? { reuse } : {}),
+			toolSchemas: host.toolSchemas,
+			runsHome: home,
 			handoff: handoff.policy,
 			keyDir: io.agentDir,
 			spawn: withSubagentTool(host, io.cwd, { project: args.flags.has("project") }, runOptions.model),
@@ -157,6 +169,14 @@ export async function runChecked(
 	} finally {
 		await world.done();
 	}
+}
+
+/** The earlier run `--reuse` names, opened as a source (its seal checked), or why it cannot be. */
+function reuseOfFolder(args: Args, home: string, flow: CheckedFlow, io: Io): ReuseSource | { error: string } {
+	const found = findRun(flag(args, "reuse"), home, flow.name.value, io.cwd, io.agentDir);
+	if (!found.ok) return { error: found.error };
+	const opened = reuseFromFolder(found.runDir, io.agentDir);
+	return opened.ok ? opened.source : { error: opened.error };
 }
 
 /** A launch refused: its faults at their columns, then its lines, then what was (not) run. */

@@ -10,6 +10,7 @@
 import { hostname } from "node:os";
 import type { AskAnswer, AskCard, EndedVisit, Replay, RunRecorder } from "../engine/index.ts";
 import type { Value } from "../language/types/index.ts";
+import type { VisitIdentity } from "../identity/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
@@ -78,6 +79,7 @@ export function storeRecorder(
 			fact({ type: "asked", path, question: card.question, answer }),
 		toolCall: (path: string, tool: string) => fact({ type: "tool_call", life, path, tool }),
 		handoff: (path: string, doc: Value) => fact({ type: "handoff", life, path, doc, at: at() }),
+		identity: (path: string, identity: VisitIdentity) => fact({ type: "identity", life, path, identity }),
 		// Transcripts stay on the worker that ran the turn (they hold every tool result): see docs/distributed.md.
 		transcript: () => {},
 		onEvent(event) {

@@ -17,6 +17,8 @@ import { databaseAsk } from "./questions.ts";
 import type { CheckedFlow } from "../language/index.ts";
 import { createBashCheck, createGitPort, type RunOptions, runFlow } from "../engine/index.ts";
 import { focusOf } from "../engine/index.ts";
+import type { ReuseSource } from "../engine/index.ts";
+import { reuseSource } from "../reuse/index.ts";
 import { openHost, type PiHost, readScript } from "../pi/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import { journalState } from "../runs/index.ts";
@@ -82,6 +84,8 @@ interface Prepared {
 	flow: CheckedFlow;
 	host: PiHost;
 	models: RunOptions["models"];
+	/** The run of the same database this one reuses from (`--reuse`), read once per life on this worker. */
+	reuse?: ReuseSource;
 }
 
 /**
@@ -154,6 +158,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 				check: createBashCheck(),
 				scripts: new Map(Object.entries(s.scripts)),
 				spentBefore: journalState(entries).spent,
+				toolSchemas: p.host.toolSchemas,
+				...(p.reuse ? { reuse: p.reuse } : {}),
 				...(s.settings.budget ? { budget: s.settings.budget } : {}),
 				...(s.settings.timeoutMs !== undefined ? { timeoutMs: s.settings.timeoutMs } : {}),
 				// Started by a person following at a terminal: questions travel to them through the database.
@@ -378,7 +384,10 @@ async function prepareRun(store: RunStore, runId: string, options: WorkerOptions
 	});
 	const models = await snapshotModels(host, row.snapshot)(flow.value, row.snapshot);
 	if (Array.isArray(models)) throw new Error(models.join("; "));
-	return { row, flow: flow.value, host, models };
+	// Every worker reads the run it reuses from the same database, so they all take the same visits.
+	const from = row.snapshot.settings.reuse;
+	const reuse = from ? reuseSource(await store.entries(from), from) : undefined;
+	return { row, flow: flow.value, host, models, ...(reuse ? { reuse } : {}) };
 }
 
 /** Every turn's usage in the journal (agent and swarm visits; blocks only sum their children). */

@@ -9,6 +9,7 @@ import type { FlowNode } from "../language/ast.ts";
 import type { Value } from "../language/types/index.ts";
 import { runnerOf } from "../kinds/run.ts";
 import { createLedger } from "./ledger.ts";
+import { identifyVisit, settleVisit } from "./reuse.ts";
 import { type EndedVisit, endedOf } from "./record.ts";
 import { findLedger, type Frame, type VisitRecord } from "./frames.ts";
 import { ELSEWHERE, focusOf, type World } from "./world.ts";
@@ -75,6 +76,7 @@ export async function runVisit(
 			ok: record.ok,
 			usage: emptyUsage(),
 			replayed: true,
+			...(replayed.reuse ? { reuse: replayed.reuse } : {}),
 			...(agent ? { agent } : {}),
 			...(record.error ? { error: failureText(record.error), errorKind: record.error.kind } : {}),
 			...(record.output !== undefined ? { output: record.output } : {}),
@@ -88,6 +90,7 @@ export async function runVisit(
 	if (place === "above") return dispatch(world, node, frame, visit, signal);
 	world.emit({ type: "node_start", path: visit, node: node.id.value, kind: node.kind, ...(agent ? { agent } : {}) });
 	world.recorder.visitStart(visit, node.id.value, node.kind);
+	identifyVisit(world, node, frame, visit);
 	const started = performance.now();
 	// A visit's usage is its own turns and its children's, nothing else: concurrent siblings spend into
 	// their own visits, so each visit counts through its own world.
@@ -109,6 +112,7 @@ export async function runVisit(
 			},
 		};
 	}
+	out = { ...out, record: await settleVisit(world, node, visit, out.record) };
 	const usage = { ...own, ms: performance.now() - started };
 	const { record } = out;
 	// Stopped and cut visits did not end: a resume runs them again from their start.
@@ -131,6 +135,7 @@ export async function runVisit(
 		...(record.error ? { error: failureText(record.error), errorKind: record.error.kind } : {}),
 		...(record.output !== undefined ? { output: record.output as Value } : {}),
 		...(record.handoff !== undefined ? { handoff: record.handoff } : {}),
+		...(record.reuse ? { reuse: record.reuse } : {}),
 	});
 	return out;
 }
@@ -147,7 +152,7 @@ function dispatch(
 }
 
 /** A journaled end as a live record: a block's ledger is rebuilt, a verdict's effect re-applied to its ledger. */
-function replayRecord(ended: EndedVisit, node: FlowNode, frame: Frame): VisitRecord {
+export function replayRecord(ended: EndedVisit, node: FlowNode, frame: Frame): VisitRecord {
 	const record: VisitRecord = {
 		ok: ended.ok,
 		...(ended.output !== undefined ? { output: ended.output } : {}),

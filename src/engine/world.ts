@@ -12,6 +12,7 @@ import type { Value } from "../language/types/index.ts";
 import type { FlowResult } from "./run.ts";
 import type { Budget, BudgetGauge } from "./budget.ts";
 import type { Replay, RunRecorder } from "./record.ts";
+import type { ReuseSource } from "./reuse.ts";
 import type { NodeModel } from "./models.ts";
 import type { AskPort, CheckPort, GitPort } from "./ports/index.ts";
 import type { VisitRecord } from "./frames.ts";
@@ -64,6 +65,15 @@ export interface RunOptions {
 	focus?: string;
 	/** Where a map's items run; default: here. A distributed backend places them on its workers. */
 	items?: ItemPlacement;
+	/**
+	 * An earlier run to reuse from (`--reuse`): a visit whose identity equals one of its finished, ok
+	 * visits is not played, its end copied (docs/runs.md, "Reuse"). Default: every visit plays.
+	 */
+	reuse?: ReuseSource;
+	/** The built-in tools' schemas by name, as the host declares them, for visits' identities (`tools`). */
+	toolSchemas?: (names: readonly string[]) => Readonly<Record<string, unknown>>;
+	/** Paths the tree of a visit's identity leaves out besides the flow's definitions (the runs folder). */
+	leaveOut?: readonly string[];
 }
 
 /**

@@ -3,6 +3,7 @@
  * when none is named, with the same live view and answer as `/run`. The snapshot runs, not the disk;
  * a turn cut after it may have written to the tree is asked about before it runs again.
  */
+import { reuseFromFolder } from "../reuse/index.ts";
 import { resolve } from "node:path";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { createBashCheck, createGitPort, NOBODY } from "../engine/index.ts";
@@ -67,6 +68,11 @@ export async function resumeInPi(
 			cwd: ctx.cwd,
 			handoff: (await resolveHandoffPolicy({ cwd: ctx.cwd, agentDir: agentDir(), env: process.env })).policy,
 			spawn: host.spawn,
+			toolSchemas: host.toolSchemas,
+			reuseFrom: (from) => {
+				const opened = reuseFromFolder(from, agentDir());
+				return opened.ok ? opened.source : { error: opened.error };
+			},
 			models: (flow, snapshot) => {
 				view ??= openLiveView(ctx, flow, { onEscape: () => stop.abort() });
 				return models(flow, snapshot);

@@ -1,6 +1,6 @@
 /**
  * `/run <flow> [input] [--model M] [--timeout T] [--budget-tokens N] [--script FILE] [--retries N]
- * [--retry-wait D]`: checks everything
+ * [--retry-wait D] [--reuse last|RUN]`: checks everything
  * before anything spawns (a refusal lists every fault at its `file:line:col` and nothing runs), then runs
  * the flow in its own run folder with the live view above the editor, and posts the answer as a message
  * the model reads on its next turn but that starts none. Esc stops the run and closes every subagent.
@@ -66,6 +66,7 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 				...(budget.value !== undefined ? { budgetTokens: budget.value } : {}),
 				...(flags["--script"] ? { script: flags["--script"] } : {}),
 				...(transport.value ? { transport: transport.value } : {}),
+				...(flags["--reuse"] ? { reuse: flags["--reuse"] } : {}),
 			};
 			// `/run --chain "@a -> @b" goal`: the chain runs as a flow, every flag applied; the rest is its goal.
 			const chain = flags["--chain"];

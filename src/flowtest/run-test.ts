@@ -100,6 +100,7 @@ async function runIn(
 	};
 	const result = await runFlow(flow, test.input as never, {
 		spawn: host.spawn,
+		toolSchemas: host.toolSchemas,
 		models: models.models,
 		cwd,
 		ask: scriptedAsk(answers),

@@ -116,6 +116,8 @@ export function folderBackend(settings: McpSettings): RunBackend {
 				cwd,
 				handoff: handoff.policy,
 				spawn: prep.host.spawn,
+				...(prep.toolSchemas ? { toolSchemas: prep.toolSchemas } : {}),
+				reuseFrom: prep.reuseFrom,
 				models: prep.models,
 				somebodyThere: options.attended,
 				ask: state.port,

@@ -6,6 +6,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { AskAnswer, EndedVisit } from "../engine/index.ts";
 import type { Value } from "../language/types/index.ts";
+import type { VisitIdentity } from "../identity/index.ts";
 import type { FailureKind } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import { APPEND_NO_LINK } from "./files.ts";
@@ -15,6 +16,8 @@ import { readEntry } from "./read-entry.ts";
 export type JournalEntry =
 	| { type: "life_start"; life: number; at: string; pid: number; host: string }
 	| { type: "visit_start"; life: number; path: string; node: string; kind: string; at: string }
+	/** What the visit is asked and can do, part by part (`src/identity`), written as it starts. */
+	| { type: "identity"; life: number; path: string; identity: VisitIdentity }
 	| {
 			type: "visit_end";
 			life: number;

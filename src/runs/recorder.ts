@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AskAnswer, AskCard, EndedVisit, RunRecorder } from "../engine/index.ts";
 import type { Value } from "../language/types/index.ts";
+import type { VisitIdentity } from "../identity/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import { appendNoLink } from "./files.ts";
@@ -66,9 +67,14 @@ export function folderRecorder(
 	return {
 		visitStart: (path, node, kind) =>
 			guard("visit start", () => journal.append({ type: "visit_start", life, path, node, kind, at: at() })),
+		// A reused visit's end is not flushed on its own: lost in a crash, a resume takes it again from the
+		// same earlier run (and a change it wrote again is then found already in the tree).
 		visitEnd: (path: string, node: string, kind: string, ended: EndedVisit, usage: Usage) =>
 			guard("visit end", () =>
-				journal.append({ type: "visit_end", life, path, node, kind, ended, usage, at: at() }, true),
+				journal.append(
+					{ type: "visit_end", life, path, node, kind, ended, usage, at: at() },
+					ended.reuse?.outcome !== "reused",
+				),
 			),
 		frozen: (path: string, items: readonly Value[]) =>
 			guard("map items", () => journal.append({ type: "map_items", path, items: [...items] }, true)),
@@ -79,6 +85,9 @@ export function folderRecorder(
 			guard("tool call", () => journal.append({ type: "tool_call", life, path, tool })),
 		handoff: (path: string, doc: Value) =>
 			guard("handoff", () => journal.append({ type: "handoff", life, path, doc, at: at() }, true)),
+		// Not flushed on its own: the visit's end, which needs it, is.
+		identity: (path: string, identity: VisitIdentity) =>
+			guard("identity", () => journal.append({ type: "identity", life, path, identity })),
 		transcript: (path: string, subagent: string, messages: readonly unknown[]) =>
 			guard("transcript", () => {
 				mkdirSync(transcripts, { recursive: true });

@@ -14,11 +14,13 @@ import {
 	type FlowResult,
 	type ModelDoor,
 	readyModels,
+	type ReuseSource,
 	type RunOptions,
 	runFlow,
 } from "../engine/index.ts";
 import type { CheckedFlow, Value } from "../language/index.ts";
 import { checkFlowText } from "../load/index.ts";
+import { reuseSummary } from "../identity/index.ts";
 import { fanOutEvents } from "../runtime/index.ts";
 import { flatFailure } from "../runtime/index.ts";
 import { emptyUsage } from "../runtime/index.ts";
@@ -92,6 +94,7 @@ export async function startRun(flow: CheckedFlow, input: Value, options: StartOp
 		...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
 		...(options.budget ? { budget: options.budget } : {}),
 		...(options.script ? { script: options.script } : {}),
+		...(options.reuse ? { reuse: options.reuse.from } : {}),
 	});
 	const first = sealSnapshot(key.key, runDir, writeSnapshot(runDir, snapshot));
 	const lock = acquireLock(runDir);
@@ -115,6 +118,11 @@ export interface ResumeOptions
 	) => RunOptions["models"] | string[] | Promise<RunOptions["models"] | string[]>;
 	inDoubt: InDoubt;
 	takeLock?: boolean;
+	/**
+	 * Opens the run a reused run reused from (the snapshot's `settings.reuse`), so the visits still to run
+	 * reuse from it too; a run it can no longer open is said in a note and the rest plays.
+	 */
+	reuseFrom?: (from: string) => ReuseSource | { error: string };
 	/** Told each line of `resumed.notes` as it happens (a dead lock taken over), before the run goes on. */
 	onNote?: (line: string) => void;
 }
@@ -191,6 +199,15 @@ async function resumeLocked(
 	if (Array.isArray(models)) return { ok: false, refused: models.join("; ") };
 	const changed = changedOnDisk(snapshot);
 	const budget: Budget | undefined = options.budget ?? snapshot.settings.budget;
+	let reuse: ReuseSource | undefined;
+	if (snapshot.settings.reuse && options.reuseFrom) {
+		const opened = options.reuseFrom(snapshot.settings.reuse);
+		if ("error" in opened) {
+			const note = `the run it reused from cannot be read any more (${opened.error}); what is left plays`;
+			notes.push(note);
+			options.onNote?.(note);
+		} else reuse = opened;
+	}
 	const outcome = await runLife({
 		runDir: options.runDir,
 		flow: flow.value,
@@ -208,6 +225,7 @@ async function resumeLocked(
 				? { idleTimeoutMs: snapshot.settings.idleTimeoutMs }
 				: {}),
 			spentBefore: state.spent,
+			...(reuse ? { reuse } : {}),
 		},
 		life: state.lives + 1,
 		sealFrom,
@@ -430,6 +448,7 @@ async function runFlowOnce(
 	const guarded = guardedPaths(options.cwd, runDir);
 	const result = await runFlow(flow, l.input, {
 		...options,
+		leaveOut: [...(options.leaveOut ?? []), dirname(runDir)],
 		spawn: (request) => options.spawn({ ...request, protectedPaths: [...(request.protectedPaths ?? []), ...guarded] }),
 		signal: halt.signal,
 		sessionsDir: join(runDir, "sessions"),
@@ -479,10 +498,11 @@ function writeEndFiles(
 		}
 	};
 	attempt("usage.json", () => writeUsage(runDir, entries, budget));
+	const reused = reuseSummary(final.visits);
 	attempt("result.json", () =>
 		writeAtomic(
 			join(runDir, "result.json"),
-			`${JSON.stringify({ flow: final.flow, life, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage, ...(final.absorbed ? { absorbed: final.absorbed } : {}) }, null, 2)}\n`,
+			`${JSON.stringify({ flow: final.flow, life, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage, ...(final.absorbed ? { absorbed: final.absorbed } : {}), ...(reused ? { reuse: reused } : {}) }, null, 2)}\n`,
 		),
 	);
 	return unwritten;

@@ -29,6 +29,8 @@ export type FlowEvent =
 			replayed?: boolean;
 			/** The handoff document the visit's agent wrote, as a value. */
 			handoff?: unknown;
+			/** A run with `--reuse`: whether the visit was taken from the earlier run, or why it ran. */
+			reuse?: ReuseNote;
 			usage: Usage;
 	  }
 	/** A turn asked for, not yet started: it waits for a shared session, a `/step` pause or a slot. */
@@ -76,6 +78,31 @@ export type FlowEvent =
 	| { type: "budget_unpriced"; model: string; reason: string }
 	/** What counted against the budget so far (earlier lives included), after each turn that ended. */
 	| { type: "budget_spend"; tokens: number; cost: number; turns: number };
+
+/**
+ * What reuse across runs decided for one visit (docs/runs.md, "Reuse"), as the journal's `visit_end` keeps
+ * it (`ended.reuse`) and `node_end` carries it. `reused`: nothing was played, the earlier run's end was
+ * copied, its usage `saved` (counted as 0 here). `ran`: the visit was played, and `why` says which part of
+ * it differs from the earlier run (`changed` names the parts).
+ */
+export type ReuseNote =
+	| {
+			outcome: "reused";
+			/** The run reused from, as a person names it (a run folder, a database run id). */
+			from: string;
+			/** The visit there (the same path unless a map's items moved), and the life it ended in. */
+			path: string;
+			life: number;
+			/** What that visit spent; this run counts 0. */
+			saved: Usage;
+			/** Where its transcript is: the run and visit that played it (the first, through chains of reuse). */
+			transcript?: { run: string; path: string; life: number };
+			/** A visit that changed the tree: the files its recorded change wrote again. */
+			reapplied?: string[];
+			/** A visit that changed the tree, met on the tree it left: its files, already as it left them. */
+			inTree?: string[];
+	  }
+	| { outcome: "ran"; from: string; why: string; changed: string[] };
 
 /** The chain's own events, on the same stream (and in `events.jsonl`). */
 export type ChainEventName =

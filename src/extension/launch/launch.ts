@@ -73,6 +73,8 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 			check: createBashCheck(),
 			somebodyThere: p.ask.somebodyThere,
 			...p.runOptions,
+			...(p.reuse ? { reuse: p.reuse } : {}),
+			toolSchemas: p.host.toolSchemas,
 			...(p.request.timeoutMs !== undefined ? { timeoutMs: p.request.timeoutMs } : {}),
 			onEvent,
 		});

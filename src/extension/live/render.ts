@@ -113,7 +113,27 @@ function factsOf(visits: readonly VisitState[], now: number): string {
 	facts.push(clock(last - first));
 	const spent = addUsage(emptyUsage(), ...visits.map((v) => v.usage ?? emptyUsage()));
 	const failed = [...visits].reverse().find((v) => v.state === "failed");
-	return ` · ${facts.join(" · ")}${tokens(spent)}${failed?.error && !running ? ` · ${cut(failed.error, 80)}` : ""}`;
+	return ` · ${facts.join(" · ")}${tokens(spent)}${reuseOf(visits)}${failed?.error && !running ? ` · ${cut(failed.error, 80)}` : ""}`;
+}
+
+/**
+ * What reuse decided for a node's visits: ` · reused (saved 1.2k tokens)`, ` · 11 of 12 reused`, a
+ * question's ` · answer reused (the same question)`, and why the last one that ran did.
+ */
+function reuseOf(visits: readonly VisitState[]): string {
+	const decided = visits.filter((v) => v.reuse);
+	if (!decided.length) return "";
+	const reused = decided.filter((v) => v.reuse?.outcome === "reused");
+	const saved = reused.reduce((n, v) => n + (v.reuse?.outcome === "reused" ? v.reuse.saved.totalTokens : 0), 0);
+	const parts: string[] = [];
+	if (reused.length && reused.every((v) => v.kind === "ask")) parts.push("answer reused (the same question)");
+	else if (reused.length)
+		parts.push(
+			`${reused.length === decided.length ? "reused" : `${reused.length} of ${decided.length} reused`}${saved ? ` (saved ${formatTokens(saved)} tokens)` : ""}`,
+		);
+	const ran = [...decided].reverse().find((v) => v.reuse?.outcome === "ran");
+	if (ran?.reuse?.outcome === "ran") parts.push(`ran: ${cut(ran.reuse.why, 80)}`);
+	return parts.length ? ` · ${parts.join(" · ")}` : "";
 }
 
 function turnLine(turn: TurnState, now: number): string {

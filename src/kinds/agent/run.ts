@@ -42,6 +42,10 @@ import {
 	type VisitRecord,
 } from "../../engine/frames.ts";
 import { DEFAULT_IDLE_MS, MAX_BACKOFF_MS, stopKind, type World } from "../../engine/world.ts";
+import { agentFacts } from "../../engine/identify.ts";
+import { noteToolCall } from "../../engine/trees.ts";
+import { reuseOrRun } from "../../engine/reuse.ts";
+import { replayRecord } from "../../engine/walk.ts";
 
 /** The land-the-plane directives of flow turns, written once: with resets left a checkpoint is worth naming. */
 const DIRECTIVE = {
@@ -82,6 +86,8 @@ interface AgentVisit {
 	closing?: string;
 	/** The task as composed from the node's prompt and reads. */
 	task: string;
+	/** What the task closes with: the plugins' addenda and the closing, as composed into it. */
+	told?: string;
 	/** Where a kept subagent lives (a `memory:` scope, or the agent's `lifetime:`); none: one per visit. */
 	scope?: MemoryScope;
 	/** combo's `lifetime: workflow` (or `session`): kept like `memory:`, but under a share name of its own. */
@@ -128,6 +134,10 @@ export async function runAgent(
 ): Promise<VisitRecord> {
 	const v = planVisit(world, node, frame, visit, signal, diff);
 	if ("ok" in v) return v;
+	const shared = node.memory ? `memory: ${node.memory.value}` : v.lives ? `lifetime: ${v.agent.lifetime}` : undefined;
+	const facts = await agentFacts(world, node, frame, { ...v, ...(shared ? { shared } : {}) }, diff);
+	const reused = await reuseOrRun(world, node, visit, facts, (e) => replayRecord(e, node, frame));
+	if (reused) return reused.record;
 	const p = startProgress(v);
 	try {
 		for (;;) {
@@ -170,14 +180,8 @@ function planVisit(
 	const addenda = (world.options.plugins ?? [])
 		.map((p) => p.taskAddendum?.(node.id.value, visit))
 		.filter((t): t is string => !!t);
-	const task = composeTask(
-		world.flow.prompts.get(node.id.value) ?? "",
-		node.reads,
-		frame,
-		world,
-		[...addenda, closing].filter(Boolean).join("\n\n") || undefined,
-		diff,
-	);
+	const told = [...addenda, closing].filter(Boolean).join("\n\n") || undefined;
+	const task = composeTask(world.flow.prompts.get(node.id.value) ?? "", node.reads, frame, world, told, diff);
 	// combo's `lifetime: workflow` (or `session`): the node keeps its subagent across its visits, as `memory:`
 	// would, but its own subagent, so no other node's `submit` type is forced on it.
 	const lives = !node.memory && (agent.lifetime === "workflow" || agent.lifetime === "session");
@@ -195,6 +199,7 @@ function planVisit(
 		...(ledger ? { ledger } : {}),
 		...(closing ? { closing } : {}),
 		task,
+		...(told ? { told } : {}),
 		...(scope ? { scope } : {}),
 		lives,
 		shareName: lives ? `${agent.name}@${node.id.value}` : agent.name,
@@ -296,6 +301,7 @@ async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 		onToolCall: (tool, args) => {
 			captured.calls?.push(tool);
 			world.recorder.toolCall(at.at, tool);
+			noteToolCall(world, at.at, tool);
 			world.emit({ type: "tool_call", path: at.at, agent: agent.name, subagent: sub?.id ?? "", tool, args });
 		},
 	});
