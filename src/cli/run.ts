@@ -12,7 +12,7 @@ import { findRun, reuseFromFolder } from "../reuse/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { commandAsk } from "./ask.ts";
 import { openHost } from "../pi/index.ts";
-import { withSubagentTool } from "./child-tools.ts";
+import { withSubagentTool } from "../delegate/index.ts";
 import type { Script } from "../script/index.ts";
 import { type LaunchStage, prepareLaunch, readInput, readLaunchScript } from "../launch/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
