@@ -28,6 +28,7 @@ import {
 	handedOff,
 	handoffValue,
 } from "./handoff-tools.ts";
+import { skippedWhenDry } from "./dry-skips.ts";
 import { createLedger, type Ledger } from "./ledger.ts";
 import { modelKey, type NodeModel } from "./models.ts";
 import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "./tools.ts";
@@ -430,6 +431,7 @@ function endedRecord(v: AgentVisit, p: Progress, s: HeldSubagent, result: Result
 		v.agent,
 		recordOf(world, node, result, s.captured, ledger, signal, timeoutMs),
 		s.captured.calls ?? [],
+		(rule) => skippedWhenDry(s.sub, `${v.visit}: ${rule}`),
 	);
 	if (p.lastDoc) last.handoff = handoffValue(p.lastDoc);
 	if (last.ok && p.lastDoc && !node.output && !ledger && !result.output.trim()) last.output = p.lastDoc.summary;
@@ -467,12 +469,18 @@ const ANSWER_TOOLS = new Set(["submit", "verdict", "finish", "checkpoint"]);
  * combo's `mustCallTool`: a turn that answers without the tool use its agent requires (any tool, or the one
  * named) is a bad answer, retried like a missing `submit`: an auditor that read nothing has audited nothing.
  */
-function mustHaveCalled(agent: AgentDef, record: VisitRecord, calls: readonly string[]): VisitRecord {
+function mustHaveCalled(
+	agent: AgentDef,
+	record: VisitRecord,
+	calls: readonly string[],
+	dry: (rule: string) => boolean,
+): VisitRecord {
 	if (!record.ok || agent.mustCallTool === undefined) return record;
 	const used = calls.filter((c) => !ANSWER_TOOLS.has(c));
 	const want = agent.mustCallTool;
 	if (want === true ? used.length > 0 : used.includes(want)) return record;
 	const what = want === true ? "a tool" : `\`${want}\``;
+	if (dry(`\`${agent.name}\` must call ${what} (mustCallTool): only a model's turn can`)) return record;
 	return {
 		ok: false,
 		error: {
