@@ -29,6 +29,7 @@ import {
 	handoffValue,
 } from "./handoff-tools.ts";
 import { skippedWhenDry } from "./dry-skips.ts";
+import { recordVisitStart } from "./start-tree.ts";
 import { createLedger, type Ledger } from "./ledger.ts";
 import { modelKey, type NodeModel } from "./models.ts";
 import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "./tools.ts";
@@ -122,6 +123,7 @@ export async function runAgent(
 ): Promise<VisitRecord> {
 	const v = planVisit(world, node, frame, visit, signal, diff);
 	if ("ok" in v) return v;
+	await recordVisitStart(world, frameCwd(frame, world), visit, node.tools?.map((t) => t.value) ?? v.agent.tools);
 	const p = startProgress(v);
 	try {
 		for (;;) {

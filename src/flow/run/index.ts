@@ -28,3 +28,4 @@ export { type EndedVisit, endedOf, NO_RECORD, type Replay, type RunRecorder } fr
 export { DRY_ASK, DRY_CHECK, dryGit, drySpawn } from "./dry.ts";
 export { checkpointTool, continuationPrompt, finishTool, handedOff, type HandoffCapture } from "./handoff-tools.ts";
 export { focusOf } from "./world.ts";
+export { recordRunStart, recordVisitStart, WRITING_TOOLS } from "./start-tree.ts";

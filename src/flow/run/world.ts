@@ -13,7 +13,7 @@ import type { FlowResult } from "./run.ts";
 import type { Budget, BudgetGauge } from "./budget.ts";
 import type { Replay, RunRecorder } from "./record.ts";
 import type { NodeModel } from "./models.ts";
-import type { AskPort, CheckPort, GitPort } from "./ports/index.ts";
+import type { AskPort, CheckPort, GitPort, TreeSnapshot } from "./ports/index.ts";
 import type { VisitRecord } from "./values.ts";
 
 /** Options of one run. */
@@ -115,6 +115,8 @@ export interface World {
 	readonly running: Set<{ steer?: (text: string) => Promise<void> }>;
 	/** The branch the run commits on, once opened. */
 	branch?: string;
+	/** The tree the run started from, when its flow commits (run/start-tree.ts). */
+	startTree?: TreeSnapshot;
 	/** Slug of the run's branch. */
 	readonly slug: string;
 	/** Model keys of this flow's nodes start with this (`spec/` inside the call `spec`). */
