@@ -20,7 +20,7 @@ import { type Args, flag } from "./args.ts";
 import { terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
-import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
+import { durationFlagError, parseDuration } from "../language/syntax/index.ts";
 import { displayPath } from "./output.ts";
 import { backendOf } from "./backend.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";

@@ -6,7 +6,7 @@
  *
  *   readResumeLine("--in-doubt rerun .pi/runs/x")  → { ok: true, value: { run: ".pi/runs/x", inDoubt: "rerun" } }
  */
-import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
+import { durationFlagError, parseDuration } from "../language/syntax/index.ts";
 
 /** What `/run resume` was asked. */
 export interface ResumeLine {
