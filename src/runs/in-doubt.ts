@@ -1,6 +1,6 @@
 /**
  * In doubt, the tree is put back. A visit cut after calling a tool that writes may have changed the tree;
- * it recorded the tree it started from (`tree` in the journal, src/flow/run/start-tree.ts), so a resume
+ * it recorded the tree it started from (`tree` in the journal, src/engine/start-tree.ts), so a resume
  * can say which files it changed, and `--in-doubt rerun` first puts those files back to that tree and only
  * then runs the visit again: its writes land once. What the restore replaced is kept under a ref
  * (`refs/pi-flows/kept/…`), so nothing is lost. A visit whose start tree is unknown (an older journal), or

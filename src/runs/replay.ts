@@ -9,7 +9,7 @@ import type { Value } from "../language/types/index.ts";
 import { FAILURE_KIND_TABLE, FAILURE_KINDS, type FailureKind } from "../runtime/index.ts";
 import type { JournalEntry } from "./journal.ts";
 
-/** The tools that make a cut turn in doubt: `WRITING_TOOLS` of src/flow/run/start-tree.ts (types only here). */
+/** The tools that make a cut turn in doubt: `WRITING_TOOLS` of src/engine/start-tree.ts (types only here). */
 const WRITING = new Set(["write", "edit", "bash", "subagent"]);
 
 /** Failures the flow itself decided (the kinds `final` in the failure table): a resume would decide the same. */
