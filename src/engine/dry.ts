@@ -9,7 +9,7 @@
 import { emptyUsage } from "../runtime/index.ts";
 import type { Spawn, Subagent } from "../runtime/index.ts";
 import type { ToolSpec } from "../runtime/index.ts";
-import { fillTemplate, type Script, stepsFor } from "../script/index.ts";
+import { fillArgs, fillTemplate, type Script, stepsFor } from "../script/index.ts";
 import { markDry } from "./dry-skips.ts";
 import type { AskPort, CheckPort, GitPort } from "./ports/index.ts";
 
@@ -32,6 +32,15 @@ export function drySpawn(script?: Script, onSkip: (note: string) => void = () =>
 				const base = { agent: request.agent.name, model: "dry-run", messages: [], usage: emptyUsage() };
 				const label = options.label ?? request.agent.name;
 				const found = script ? stepsFor(script, label) : undefined;
+				// What a template in `say` or `args` reads of this turn.
+				const turnOf = (result: string) => ({
+					messages: 1,
+					thinking: "off",
+					system: () => "",
+					result: () => result,
+					task: () => task,
+					tools: () => [...(request.tools ?? request.agent.tools), ...tools.keys()].join(", "),
+				});
 				if (found) {
 					const i = cursors.get(label) ?? 0;
 					let result = "";
@@ -50,22 +59,14 @@ export function drySpawn(script?: Script, onSkip: (note: string) => void = () =>
 								result = `(dry run: \`${call.name}\` was not run)`;
 								continue;
 							}
-							const out = await tool.execute(call.args);
+							const out = await tool.execute(
+								fillArgs(call.args, (t) => fillTemplate(t, turnOf(result))) as Record<string, unknown>,
+							);
 							result = out.text;
 							ended = out.terminate === true || ended;
 						}
 						// The answer a run would give: templates filled from this turn, not printed raw.
-						const say =
-							step.say === undefined
-								? ""
-								: fillTemplate(step.say, {
-										messages: 1,
-										thinking: "off",
-										system: () => "",
-										result: () => result,
-										task: () => task,
-										tools: () => [...(request.tools ?? request.agent.tools), ...tools.keys()].join(", "),
-									});
+						const say = step.say === undefined ? "" : fillTemplate(step.say, turnOf(result));
 						const done = ended || (step.calls.length === 0 && step.say !== undefined);
 						// A typed turn answers through its tool; the script answering in words is a model's
 						// mistake to make, not the flow's: the dry run answers with a sample and says so.
