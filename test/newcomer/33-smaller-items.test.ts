@@ -45,3 +45,62 @@ describe("a run with no model anywhere", () => {
 		expect(lines).toEqual([expect.stringMatching(/^pi-flows: look\S*, answer\S*: no model: none given with --model/)]);
 	}, 60_000);
 });
+
+describe("condition-type", () => {
+	it("says the fix with every fault, not only what is wrong", async () => {
+		const { checkFlowText, catalogueOptions } = await import("../../src/load/index.ts");
+		const { loadRoster } = await import("../../src/agents/index.ts");
+		const scope = { project: true };
+		const bad = [
+			'plan.output.count == "many"', // mismatched operands
+			"plan.output.count", // not a boolean
+			"plan.output.files.all(f, f)", // a body that is not a boolean
+			'plan.output.count.all(f, f == "x")', // a macro on a number
+			"plan.output.files.size.x", // a field of a non-object
+			'[1, "a"] == plan.output.files', // a list of two types
+		];
+		for (const condition of bad) {
+			const text = flowOf(
+				"cond",
+				`  - id: plan\n    agent: planner\n    output: { count: number, files: [string] }\n  - id: gate\n    loop: '${condition}'\n    max: 2\n    do:\n      - id: work\n        agent: scout\n`,
+				{ plan: "Plan.", work: "Work." },
+			);
+			const faults = checkFlowText(
+				text,
+				join(project.cwd, ".pi/flows/cond.md"),
+				loadRoster(project.cwd, scope, project.env),
+				catalogueOptions(project.cwd, scope, project.env),
+			).faults.filter((f) => f.code === "condition-type");
+			expect(faults.length, condition).toBeGreaterThan(0);
+			for (const f of faults) expect(f.hint ?? "", `${condition}: ${f.message}`).toMatch(/\S/);
+		}
+	});
+});
+
+describe("a flow test's expect.outputs", () => {
+	const FLOW = flowOf(
+		"ship",
+		"  - id: plan\n    agent: planner\n    output: { files: [string], risk: number }\n  - id: message\n    agent: scout\n  - id: commit\n    commit: message\n",
+		{ plan: "Plan.", message: "Say." },
+	);
+	const test = (outputs: string) =>
+		`input: go\nscript:\n  turns:\n    plan:\n      - call: submit\n        args: { files: [a.ts], risk: 2 }\n    message:\n      - say: Ship it\nexpect:\n  ok: true\n  outputs:\n${outputs}`;
+
+	it("takes { partial: ... } (only the fields given), and the commit's documented value", async () => {
+		project.write(".pi/flows/ship.md", FLOW);
+		project.write(
+			".pi/flows/ship.test.yaml",
+			test('    plan: { partial: { risk: 2 } }\n    commit: { committed: false, branch: "pi-flows/dry-run" }\n'),
+		);
+		const out = await cliChild(project, ["test", ".pi/flows/ship.test.yaml", "--project"]);
+		expect(out.status, `${out.stdout}\n${out.stderr}`).toBe(0);
+	}, 60_000);
+
+	it("fails a partial whose given field differs, naming the value", async () => {
+		project.write(".pi/flows/ship.md", FLOW);
+		project.write(".pi/flows/ship.test.yaml", test("    plan: { partial: { risk: 3 } }\n"));
+		const out = await cliChild(project, ["test", ".pi/flows/ship.test.yaml", "--project"]);
+		expect(out.status).toBe(1);
+		expect(`${out.stdout}${out.stderr}`).toContain('`plan` was {"files":["a.ts"],"risk":2}');
+	}, 60_000);
+});
