@@ -104,3 +104,24 @@ describe("a flow test's expect.outputs", () => {
 		expect(`${out.stdout}${out.stderr}`).toContain('`plan` was {"files":["a.ts"],"risk":2}');
 	}, 60_000);
 });
+
+describe("pi's find, offline", () => {
+	it("works for the shipped scout without fd: a pattern without / matches names at any depth", async () => {
+		project.write("docs/deep/guide.md", "# Guide\n");
+		project.write("node_modules/x/skip.md", "# no\n");
+		const flow = flowOf("look", "  - id: look\n    agent: scout\n", { look: "Find the guides." });
+		const script = [
+			"turns:",
+			"  look:",
+			"    - call: find",
+			'      args: { pattern: "*.md" }',
+			'    - say: "found: {{result}}"',
+			"",
+		].join("\n");
+		const ran = await runInline(project, "look", flow, script);
+		expect(ran.result.ok, ran.result.error).toBe(true);
+		expect(String(ran.result.output)).toContain("docs/deep/guide.md");
+		expect(String(ran.result.output)).not.toContain("skip.md");
+		expect(String(ran.result.output)).not.toMatch(/fd is not available/);
+	}, 60_000);
+});
