@@ -125,3 +125,25 @@ describe("pi's find, offline", () => {
 		expect(String(ran.result.output)).not.toMatch(/fd is not available/);
 	}, 60_000);
 });
+
+describe("a node dedented out of its loop", () => {
+	it("gives one fault, and it says indentation", async () => {
+		const { TRIAGE } = await import("./helpers.ts");
+		const { checkFlowText, catalogueOptions } = await import("../../src/load/index.ts");
+		const { loadRoster } = await import("../../src/agents/index.ts");
+		const from =
+			"              - id: review\n                agent: reviewer\n                verdict: fix\n                reads: [input, code]\n";
+		expect(TRIAGE).toContain(from);
+		const text = TRIAGE.replace(from, from.replace(/^ {4}/gm, ""));
+		const scope = { project: true };
+		const { faults } = checkFlowText(
+			text,
+			join(project.cwd, ".pi/flows/triage.md"),
+			loadRoster(project.cwd, scope, project.env),
+			catalogueOptions(project.cwd, scope, project.env),
+		);
+		expect(faults.map((f) => f.code)).toEqual(["node-indentation"]);
+		expect(faults[0].message).toContain("indentation");
+		expect(faults[0]).toMatchObject({ path: "route/review" });
+	});
+});
