@@ -8,6 +8,7 @@ import { type Args, type FlagSpec, parseArgs } from "./args.ts";
 import { commandHelp, usage } from "./help.ts";
 import type { Io } from "./io.ts";
 import { CHAIN_CLI_FLAGS } from "../chain/index.ts";
+import { startTelemetry } from "../telemetry/export/index.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
 	run: {
@@ -110,6 +111,12 @@ const RUNNERS: Record<string, Runner> = {
 	stop: async () => (await import("./distributed.ts")).stopCommand,
 };
 
+/**
+ * The commands that run flows: they register the OpenTelemetry SDK when the environment asks for an OTLP
+ * exporter (docs/observability.md), and export what they traced before the command's exit code is given.
+ */
+const TRACED = new Set(["run", "resume", "chain", "worker"]);
+
 /** The commands and their flags, for the help walk in tests and for `pi-flows help`. */
 export const COMMAND_SPECS: Readonly<Record<string, FlagSpec>> = COMMANDS;
 
@@ -165,7 +172,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 		);
 		return 70;
 	}
-	return run(parsed.value, io);
+	if (!TRACED.has(command)) return run(parsed.value, io);
+	const telemetry = await startTelemetry(io.env, (line) => io.stderr(`pi-flows: ${line}`));
+	try {
+		return await run(parsed.value, io);
+	} finally {
+		await telemetry?.shutdown();
+	}
 }
 
 /** The process's own world. */

@@ -21,3 +21,4 @@ export { RUN_GITIGNORE } from "./run-folder.ts";
 export { runKey, runKeyPath, SEAL_FILE, verifyRun } from "./seal.ts";
 export { writeAtomic } from "./files.ts";
 export { runEndEntry } from "./runner.ts";
+export { lifeTraces } from "./life-traces.ts";

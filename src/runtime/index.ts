@@ -28,6 +28,7 @@ export {
 } from "./failure.ts";
 export { createGate, type Gate } from "./gate.ts";
 export { createPool, type Held, type SubagentPool, type TurnOptions } from "./pool.ts";
+export type { ModelRequest, RequestContent, RequestUsage, ToolEnd } from "./requests.ts";
 export { type ErrorKind, flatFailure, type Result } from "./result.ts";
 export type { AskOptions, Spawn, SpawnRequest, Subagent } from "./subagent.ts";
 export { longTimeout, type LongTimer } from "./timer.ts";

@@ -7,7 +7,7 @@ import type { AgentDef, Skill } from "../../agents/index.ts";
 import { dirname, join } from "node:path";
 import { formatDuration } from "../../runtime/index.ts";
 import { FAILURE_KIND_TABLE, type Failure, type FailureKind } from "../../runtime/index.ts";
-import type { Result } from "../../runtime/index.ts";
+import type { ModelRequest, Result, ToolEnd } from "../../runtime/index.ts";
 import type { Subagent } from "../../runtime/index.ts";
 import type { ToolSpec } from "../../runtime/index.ts";
 import type { TransportPolicy } from "../../runtime/index.ts";
@@ -287,11 +287,36 @@ async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 						world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text }),
 				}
 			: {}),
-		onToolCall: (tool, args) => {
+		onToolCall: (tool, args, callId) => {
 			captured.calls?.push(tool);
 			world.recorder.toolCall(at.at, tool);
-			world.emit({ type: "tool_call", path: at.at, agent: agent.name, subagent: sub?.id ?? "", tool, args });
+			world.emit({
+				type: "tool_call",
+				path: at.at,
+				agent: agent.name,
+				subagent: sub?.id ?? "",
+				tool,
+				args,
+				...(callId ? { callId } : {}),
+			});
 		},
+		// Requests and tool ends, only for an observer that draws them (a recording trace).
+		...(world.options.requestEvents
+			? {
+					onRequest: (r: ModelRequest) => {
+						const who = { path: at.at, agent: agent.name, subagent: sub?.id ?? "" };
+						if (r.phase === "start") {
+							const { phase: _start, ...fact } = r;
+							world.emit({ type: "request_start", ...who, ...fact });
+						} else {
+							const { phase: _end, ...fact } = r;
+							world.emit({ type: "request_end", ...who, ...fact });
+						}
+					},
+					onToolEnd: (e: ToolEnd) =>
+						world.emit({ type: "tool_end", path: at.at, agent: agent.name, subagent: sub?.id ?? "", ...e }),
+				}
+			: {}),
 	});
 	return { sub, captured, visit: at, queue: Promise.resolve() };
 }

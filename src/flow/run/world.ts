@@ -64,6 +64,11 @@ export interface RunOptions {
 	focus?: string;
 	/** Where a map's items run; default: here. A distributed backend places them on its workers. */
 	items?: ItemPlacement;
+	/**
+	 * Emit `request_start`, `request_end` and `tool_end` for every model request and tool call: asked by an
+	 * observer that draws them (a recording trace); off, no request is wrapped and nothing more is said.
+	 */
+	requestEvents?: boolean;
 }
 
 /**
