@@ -366,13 +366,14 @@ class LifeTracer {
 
 	private visitEnd(e: NodeEnd): void {
 		let span = this.visits.get(e.path);
+		const at = Date.now();
 		if (e.replayed) {
 			if (this.o.showReplayed && !this.o.showReplayed(e.path)) return;
 			// Ended in an earlier life: a span of no length that says so, with nothing under it.
 			const { name, attributes } = this.visitShape(e);
 			span = this.tracer.startSpan(
 				name,
-				{ kind: SpanKind.INTERNAL, attributes: { ...attributes, [PF.replayed]: true } },
+				{ kind: SpanKind.INTERNAL, attributes: { ...attributes, [PF.replayed]: true }, startTime: at },
 				this.parentOf(e.path),
 			);
 		}
@@ -390,7 +391,7 @@ class LifeTracer {
 			});
 		}
 		if (!e.ok) fail(span, e.errorKind ?? "_OTHER", e.error ?? "the visit failed");
-		span.end();
+		span.end(e.replayed ? at : undefined);
 	}
 
 	private requestStart(e: Extract<FlowEvent, { type: "request_start" }>): void {
