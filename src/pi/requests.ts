@@ -16,28 +16,35 @@ type StreamFn = Agent["streamFunction"];
 export function observeRequests(agent: Agent, tell: (request: ModelRequest) => void): void {
 	const inner: StreamFn = agent.streamFunction;
 	const observed: StreamFn = async (model, context, options) => {
-		const who = { provider: model.provider, model: model.id, ...serverOf(model.baseUrl) };
-		tell({ phase: "start", ...who });
-		const ended = (final: AssistantMessage | undefined, thrown?: unknown) =>
+		const provider = model.provider;
+		const id = model.id;
+		const server = serverOf(model.baseUrl);
+		tell({ phase: "start", provider, model: id, server });
+		const ended = (final: AssistantMessage | undefined, thrown?: unknown) => {
+			const failed = !final || final.stopReason === "error" || final.stopReason === "aborted";
+			const usage = final?.usage;
 			tell({
 				phase: "end",
-				...who,
-				...(final?.responseModel ? { responseModel: final.responseModel } : {}),
-				...(final?.responseId ? { responseId: final.responseId } : {}),
+				provider,
+				model: id,
+				server,
+				responseModel: final?.responseModel,
+				responseId: final?.responseId,
 				finish: final?.rawStopReason ?? finishOf(final?.stopReason),
-				...(final?.stopReason === "error" || final?.stopReason === "aborted" || !final
-					? { error: final?.errorMessage ?? errorText(thrown) ?? final?.stopReason ?? "the request failed" }
-					: {}),
+				error: failed
+					? (final?.errorMessage ?? errorText(thrown) ?? final?.stopReason ?? "the request failed")
+					: undefined,
 				usage: {
-					input: final?.usage.input ?? 0,
-					output: final?.usage.output ?? 0,
-					cacheRead: final?.usage.cacheRead ?? 0,
-					cacheWrite: final?.usage.cacheWrite ?? 0,
-					cost: final?.usage.cost.total ?? 0,
+					input: usage?.input ?? 0,
+					output: usage?.output ?? 0,
+					cacheRead: usage?.cacheRead ?? 0,
+					cacheWrite: usage?.cacheWrite ?? 0,
+					cost: usage?.cost.total ?? 0,
 				},
 				// What went in and came out, only if an observer asks; the request's own objects, not copies.
 				content: () => ({ messages: context.messages, output: final?.content ?? [] }),
 			});
+		};
 		let stream: Awaited<ReturnType<StreamFn>>;
 		try {
 			stream = await inner(model, context, options);
@@ -60,18 +67,23 @@ function finishOf(reason: string | undefined): string {
 	return reason ?? "error";
 }
 
+const servers = new Map<string, string | undefined>();
+
 /** `host:port` of a base URL (the port the scheme implies when none is written); none for an in-process model. */
-function serverOf(baseUrl: string | undefined): { server?: string } {
-	if (!baseUrl) return {};
+function serverOf(baseUrl: string | undefined): string | undefined {
+	if (!baseUrl) return undefined;
+	if (servers.has(baseUrl)) return servers.get(baseUrl);
+	let server: string | undefined;
 	try {
 		const url = new URL(baseUrl);
-		// A port of 0 listens nowhere: the scripted model's placeholder URL, not a server.
-		if (url.port === "0") return {};
 		const port = url.port || (url.protocol === "https:" ? "443" : url.protocol === "http:" ? "80" : "");
-		return { server: port ? `${url.hostname}:${port}` : url.hostname };
+		// A port of 0 listens nowhere: the scripted model's placeholder URL, not a server.
+		server = url.port === "0" ? undefined : port ? `${url.hostname}:${port}` : url.hostname;
 	} catch {
-		return {};
+		server = undefined;
 	}
+	if (servers.size < 64) servers.set(baseUrl, server);
+	return server;
 }
 
 function errorText(error: unknown): string | undefined {

@@ -61,9 +61,7 @@ export const PF = {
 	node: "pi_flows.node",
 	kind: "pi_flows.kind",
 	mapItem: "pi_flows.map.item",
-	mapPath: "pi_flows.map.path",
 	loopRound: "pi_flows.loop.round",
-	loopPath: "pi_flows.loop.path",
 	replayed: "pi_flows.visit.replayed",
 	reused: "pi_flows.visit.reused",
 	reusedFrom: "pi_flows.visit.reused_from",
@@ -96,6 +94,8 @@ export const PF = {
 	retryMessage: "pi_flows.retry.message",
 	retryDelayMs: "pi_flows.retry.delay_ms",
 	retryAfterMs: "pi_flows.retry.retry_after_ms",
+	turn: "pi_flows.turn",
+	turns: "pi_flows.visit.turns",
 	turnOk: "pi_flows.turn.ok",
 	turnReason: "pi_flows.turn.reason",
 	budgetSpent: "pi_flows.budget.spent",
@@ -106,7 +106,6 @@ export const PF = {
 /** Span event names pi-flows adds (the conventions define none for these facts). */
 export const EVENTS = {
 	retry: "pi_flows.request.retry",
-	turnWait: "pi_flows.turn.wait",
 	turnStart: "pi_flows.turn.start",
 	turnEnd: "pi_flows.turn.end",
 	turnRefused: "pi_flows.turn.refused",

@@ -304,13 +304,20 @@ async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 		...(world.options.requestEvents
 			? {
 					onRequest: (r: ModelRequest) => {
-						const who = { path: at.at, agent: agent.name, subagent: sub?.id ?? "" };
-						if (r.phase === "start") {
-							const { phase: _start, ...fact } = r;
-							world.emit({ type: "request_start", ...who, ...fact });
-						} else {
-							const { phase: _end, ...fact } = r;
-							world.emit({ type: "request_end", ...who, ...fact });
+						const [path, name, id] = [at.at, agent.name, sub?.id ?? ""];
+						if (r.phase === "start")
+							world.emit({
+								type: "request_start",
+								path,
+								agent: name,
+								subagent: id,
+								provider: r.provider,
+								model: r.model,
+								server: r.server,
+							});
+						else {
+							const { phase: _end, ...end } = r;
+							world.emit({ ...end, type: "request_end", path, agent: name, subagent: id });
 						}
 					},
 					onToolEnd: (e: ToolEnd) =>

@@ -9,8 +9,14 @@ import { hostname } from "node:os";
 import { type DiagLogger, DiagLogLevel, diag, trace } from "@opentelemetry/api";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtobufExporter } from "@opentelemetry/exporter-trace-otlp-proto";
-import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import {
+	defaultResource,
+	detectResources,
+	envDetector,
+	type Resource,
+	resourceFromAttributes,
+} from "@opentelemetry/resources";
+import { BatchSpanProcessor, type Sampler, type SpanExporter, TracerProvider } from "@opentelemetry/sdk-trace";
 import { PACKAGE_ROOT } from "../../package/index.ts";
 import { redactText, rememberSecret } from "../../secrets/index.ts";
 import { readFileSync } from "node:fs";
@@ -45,11 +51,7 @@ export function registerSdk(env: Env, protocol: Protocol, note: (line: string) =
 		)
 		.merge(detectResources({ detectors: [envDetector] }));
 	const exporter = protocol === "http/json" ? new JsonExporter() : new ProtobufExporter();
-	const provider = new TracerProvider({
-		resource,
-		sampler,
-		spanProcessors: [new BatchSpanProcessor({ exporter })],
-	});
+	const provider = exportingProvider(exporter, { resource, sampler });
 	trace.setGlobalTracerProvider(provider);
 	const bounded = async (work: Promise<void>, timeoutMs: number) => {
 		let timer: NodeJS.Timeout | undefined;
@@ -74,6 +76,17 @@ export function registerSdk(env: Env, protocol: Protocol, note: (line: string) =
 			trace.disable();
 		},
 	};
+}
+
+/**
+ * The provider every exporting process uses (and bench/trace.ts measures): spans batched with the SDK's
+ * defaults (512 a batch, every 5 s, and at a flush) into `exporter`.
+ */
+export function exportingProvider(
+	exporter: SpanExporter,
+	options: { resource?: Resource; sampler?: Sampler } = {},
+): TracerProvider {
+	return new TracerProvider({ ...options, spanProcessors: [new BatchSpanProcessor({ exporter })] });
 }
 
 /**

@@ -149,7 +149,6 @@ describe("pi-flows run exporting OTLP", () => {
 				"gen_ai.request.model": "wire-1",
 				"pi_flows.visit.path": `look[${item}]/find`,
 				"pi_flows.kind": "agent",
-				"pi_flows.map.path": "look",
 			});
 			const chats = childrenOf(spans, agent).filter((s) => s.name === "chat wire-1");
 			expect(chats.length, tree).toBe(1);
