@@ -185,18 +185,23 @@ try {
 	const offClock = startClock();
 	for (let i = 0; i < LIVES; i++) traceRun(options).end();
 	const offPerLife = offClock().threadMs / LIVES;
-	const onCosts: number[] = [];
-	for (let i = 0; i < WARMUP + ROUNDS; i++) {
-		const p = exporting();
-		const clock = startClock();
-		const t = traceRun({ ...options, tracer: p.getTracer("pi-flows") });
-		for (const e of events) t.onEvent?.(e);
-		t.end({ ok: true });
-		await p.forceFlush();
-		const cost = clock().threadMs;
-		await p.shutdown();
-		if (i >= WARMUP) onCosts.push(cost);
-	}
+	const replay = async (make: () => TracerProvider): Promise<number[]> => {
+		const costs: number[] = [];
+		for (let i = 0; i < WARMUP + ROUNDS; i++) {
+			const p = make();
+			const clock = startClock();
+			const t = traceRun({ ...options, tracer: p.getTracer("pi-flows") });
+			for (const e of events) t.onEvent?.(e);
+			t.end({ ok: true });
+			await p.forceFlush();
+			const cost = clock().threadMs;
+			await p.shutdown();
+			if (i >= WARMUP) costs.push(cost);
+		}
+		return costs;
+	};
+	const onCosts = await replay(exporting);
+	const madeCosts = await replay(() => new TracerProvider({}));
 	const run = median(thread("untraced"));
 	const alone = { off: 1 + offPerLife / run, on: 1 + median(onCosts) / run };
 	console.log(
@@ -205,18 +210,17 @@ try {
 	console.log("| side | main-thread CPU | against the untraced run | target | |");
 	console.log("| --- | --- | --- | --- | --- |");
 	const floor = Math.abs(median(ratios(thread("again"), thread("untraced"))) - 1);
+	const perRun = (xs: number[]) =>
+		`${((median(xs) / ITEMS) * 1000).toFixed(0)} µs a turn (${median(xs).toFixed(0)} ms a run)`;
 	for (const [name, cost, ratio, target] of [
 		["off: one life, no SDK", `${(offPerLife * 1000).toFixed(1)} µs a life`, alone.off, TARGET.off],
-		[
-			"on: every span made, batched and sent",
-			`${((median(onCosts) / ITEMS) * 1000).toFixed(0)} µs a turn (${median(onCosts).toFixed(0)} ms a run)`,
-			alone.on,
-			TARGET.on,
-		],
-	] as [string, string, number, number][]) {
-		const met = ratio <= target;
-		console.log(`| ${name} | ${cost} | ${fmtX(ratio)} | ≤ ${target} | ${met ? "met" : "**MISSED**"} |`);
-		// The side-by-side figure is judged only where the machine can resolve it.
+		["on: every span made, batched and sent", perRun(onCosts), alone.on, TARGET.on],
+		["  ↳ of which the spans made, none sent", perRun(madeCosts), 1 + median(madeCosts) / run, undefined],
+	] as [string, string, number, number | undefined][]) {
+		const met = target === undefined || ratio <= target;
+		console.log(
+			`| ${name} | ${cost} | ${fmtX(ratio)} | ${target ? `≤ ${target}` : ""} | ${target ? (met ? "met" : "**MISSED**") : ""} |`,
+		);
 		if (!met) missed = true;
 	}
 	if (floor > TARGET.off - 1)

@@ -34,3 +34,6 @@ export {
 } from "./flow/index.ts";
 export { catalogueOptions, checkFlowFile, checkFlowText, type LoadOptions } from "./load/index.ts";
 export type { Fault } from "./faults/index.ts";
+
+// Traces: startRun and resumeRun trace through the global OpenTelemetry API; a bare runFlow attaches one.
+export { type RunTrace, type TraceRunOptions, traceRun } from "./telemetry/index.ts";

@@ -177,9 +177,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 	try {
 		return await run(parsed.value, io);
 	} finally {
-		await telemetry?.shutdown();
+		if (telemetry && !(await telemetry.shutdown())) exportGivenUp = true;
 	}
 }
+
+/** A trace export was given up at the end of the command: the process ends without waiting for it. */
+let exportGivenUp = false;
 
 /** The process's own world. */
 export function processIo(): Io {
@@ -196,6 +199,8 @@ if (import.meta.main) {
 	main(process.argv.slice(2), processIo()).then(
 		(code) => {
 			process.exitCode = code;
+			// A collector that never answers must not hold the command past the export's bound.
+			if (exportGivenUp) process.exit(code);
 		},
 		(error: unknown) => {
 			// A programming error: say so plainly, with the stack for the bug report.

@@ -10,7 +10,7 @@
 import { hostname } from "node:os";
 import type { AskAnswer, AskCard, EndedVisit, Replay, RunRecorder } from "../flow/index.ts";
 import type { Value } from "../flow/types/index.ts";
-import type { FlowEvent } from "../runtime/index.ts";
+import { type FlowEvent, TRACE_ONLY_EVENTS } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import { journalState } from "../runs/index.ts";
@@ -81,7 +81,7 @@ export function storeRecorder(
 		// Transcripts stay on the worker that ran the turn (they hold every tool result): see docs/distributed.md.
 		transcript: () => {},
 		onEvent(event) {
-			if (options.keep && !options.keep(event)) return;
+			if (TRACE_ONLY_EVENTS.has(event.type) || (options.keep && !options.keep(event))) return;
 			events.push({ ...event, life, at: at(), worker: `${hostname()}:${process.pid}` });
 			schedule();
 		},

@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AskAnswer, AskCard, EndedVisit, RunRecorder } from "../flow/index.ts";
 import type { Value } from "../flow/types/index.ts";
-import type { FlowEvent } from "../runtime/index.ts";
+import { type FlowEvent, TRACE_ONLY_EVENTS } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import { appendNoLink } from "./files.ts";
 import type { JournalWriter } from "./journal.ts";
@@ -79,6 +79,8 @@ export function folderRecorder(
 				if (lines) appendNoLink(join(transcripts, `${subagent.replace(/[^A-Za-z0-9_.-]/g, "-")}.jsonl`), `${lines}\n`);
 			}),
 		onEvent(event) {
+			// A trace's own facts (asked only while tracing): events.jsonl is the same traced or not.
+			if (TRACE_ONLY_EVENTS.has(event.type)) return;
 			pending.push(JSON.stringify({ ...event, life, at: at() }));
 			if (pending.length >= 512 || event.type === "run_end") flush();
 		},

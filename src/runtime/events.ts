@@ -110,6 +110,12 @@ export type FlowEvent =
 	/** What counted against the budget so far (earlier lives included), after each turn that ended. */
 	| { type: "budget_spend"; tokens: number; cost: number; turns: number };
 
+/**
+ * Events a run emits only for a recording trace (`RunOptions.requestEvents`): no record keeps them, so a
+ * run folder or a database holds the same events traced or not.
+ */
+export const TRACE_ONLY_EVENTS: ReadonlySet<FlowEvent["type"]> = new Set(["request_start", "request_end", "tool_end"]);
+
 /** The chain's own events, on the same stream (and in `events.jsonl`). */
 export type ChainEventName =
 	| "chain.started"

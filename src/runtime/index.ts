@@ -15,7 +15,7 @@ export {
 } from "./budget.ts";
 export { mapConcurrent } from "./concurrent.ts";
 export { formatDuration } from "./duration.ts";
-export { type EventSink, fanOutEvents, type FlowEvent } from "./events.ts";
+export { type EventSink, fanOutEvents, type FlowEvent, TRACE_ONLY_EVENTS } from "./events.ts";
 export {
 	assertNever,
 	type Failure,

@@ -19,8 +19,12 @@ export interface Telemetry {
 	readonly protocol: Protocol;
 	/** Exports what has ended so far (a run's end in a long-lived pi). */
 	flush(): Promise<void>;
-	/** Exports everything and stops the provider; at most `timeoutMs`. */
-	shutdown(timeoutMs?: number): Promise<void>;
+	/**
+	 * Exports everything and stops the provider, in at most `timeoutMs` (default 10 s); false when it gave up
+	 * (the collector did not answer): an export still pending may then keep the process alive, so a
+	 * command ends its process rather than wait for it.
+	 */
+	shutdown(timeoutMs?: number): Promise<boolean>;
 }
 
 /** The OTLP protocol asked for, or why the environment asks for nothing this build can export. */
@@ -66,11 +70,11 @@ export async function flushTelemetry(): Promise<void> {
 	await (await started)?.flush();
 }
 
-/** Exports everything and stops, if the SDK was started (the end of a CLI command). */
-export async function shutdownTelemetry(timeoutMs?: number): Promise<void> {
+/** Exports everything and stops, if the SDK was started (the end of a CLI command); false when it gave up. */
+export async function shutdownTelemetry(timeoutMs?: number): Promise<boolean> {
 	const telemetry = await started;
 	started = undefined;
-	await telemetry?.shutdown(timeoutMs);
+	return (await telemetry?.shutdown(timeoutMs)) ?? true;
 }
 
 /**

@@ -53,27 +53,42 @@ export function registerSdk(env: Env, protocol: Protocol, note: (line: string) =
 	const exporter = protocol === "http/json" ? new JsonExporter() : new ProtobufExporter();
 	const provider = exportingProvider(exporter, { resource, sampler });
 	trace.setGlobalTracerProvider(provider);
-	const bounded = async (work: Promise<void>, timeoutMs: number) => {
+	// An export that does not finish in time is given up: said once, and nothing later about it.
+	const bounded = async (work: Promise<void>, timeoutMs: number): Promise<boolean> => {
 		let timer: NodeJS.Timeout | undefined;
-		const late = new Promise<void>((resolve) => {
+		let late = false;
+		const gaveUp = new Promise<boolean>((resolve) => {
 			timer = setTimeout(() => {
+				late = true;
 				note(`the trace export did not finish within ${timeoutMs} ms; what was left is dropped`);
-				resolve();
+				resolve(false);
 			}, timeoutMs);
 			timer.unref();
 		});
 		try {
-			await Promise.race([work.catch((error: unknown) => note(`the trace export failed: ${errorLine(error)}`)), late]);
+			return await Promise.race([
+				work.then(
+					() => true,
+					(error: unknown) => {
+						if (!late) note(`the trace export failed: ${errorLine(error)}`);
+						return false;
+					},
+				),
+				gaveUp,
+			]);
 		} finally {
 			clearTimeout(timer);
 		}
 	};
 	return {
 		protocol,
-		flush: () => bounded(provider.forceFlush(), 10_000),
+		flush: async () => {
+			await bounded(provider.forceFlush(), 10_000);
+		},
 		shutdown: async (timeoutMs = 10_000) => {
-			await bounded(provider.shutdown(), timeoutMs);
+			const done = await bounded(provider.shutdown(), timeoutMs);
 			trace.disable();
+			return done;
 		},
 	};
 }
