@@ -8,7 +8,6 @@ import { type Args, type FlagSpec, parseArgs } from "./args.ts";
 import { commandHelp, usage } from "./help.ts";
 import type { Io } from "./io.ts";
 import { CHAIN_CLI_FLAGS } from "../chain/index.ts";
-import { startTelemetry } from "../telemetry/export/index.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
 	run: {
@@ -173,6 +172,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 		return 70;
 	}
 	if (!TRACED.has(command)) return run(parsed.value, io);
+	const { startTelemetry } = await import("../telemetry/export/index.ts");
 	const telemetry = await startTelemetry(io.env, (line) => io.stderr(`pi-flows: ${line}`));
 	try {
 		return await run(parsed.value, io);

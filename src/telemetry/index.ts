@@ -7,8 +7,8 @@
 export { captureWanted } from "./content.ts";
 export { type ReuseFact, reuseFactOf } from "./reuse.ts";
 export { formatTraceparent, parseTraceparent } from "./traceparent.ts";
+export { endOpenTraces } from "./open-traces.ts";
 export {
-	endOpenTraces,
 	type LifeTrace,
 	type RunTrace,
 	type TraceBound,

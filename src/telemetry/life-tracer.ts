@@ -175,7 +175,10 @@ export class LifeTracer {
 		attributes[PF.node] = e.node;
 		attributes[PF.kind] = e.kind;
 		placeAttributes(attributes, e.path);
-		if (this.settings.bounds) boundAttributes(attributes, this.settings.bounds.get(addressOf(e.path)));
+		// A block's worst case (and the root's) tells what a part of the run may still cost; an agent
+		// visit's is its node's retries × continuations, the same on every item of a map (`pi-flows plan`).
+		if (this.settings.bounds && e.kind !== "agent")
+			boundAttributes(attributes, this.settings.bounds.get(addressOf(e.path)));
 		if (this.inDoubt.has(e.path)) attributes[PF.inDoubt] = true;
 		if (extra) attributes[PF.replayed] = true;
 		return this.tracer.startSpan(
@@ -278,8 +281,8 @@ export class LifeTracer {
 		this.chats.delete(e.subagent);
 		const { span } = chat;
 		const a = usageAttributes({}, e.usage);
-		// pi names the answering model only where it differs from the one asked for.
-		if (e.error === undefined) a[GEN_AI.responseModel] = e.responseModel ?? e.model;
+		// pi keeps the answering model only where it differs from the one asked for: nothing is guessed here.
+		if (e.responseModel) a[GEN_AI.responseModel] = e.responseModel;
 		if (e.responseId) a[GEN_AI.responseId] = e.responseId;
 		a[GEN_AI.finishReasons] = [e.finish];
 		if (this.settings.capture && e.content) {

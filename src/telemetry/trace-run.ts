@@ -19,6 +19,7 @@ import type { EventSink } from "../runtime/index.ts";
 import { boundAttributes, placeAttributes, type TraceBound } from "./attributes.ts";
 import { LifeTracer, type TraceEnd } from "./life-tracer.ts";
 import { GEN_AI, GENERAL, OP, PF, SCOPE } from "./names.ts";
+import { opened } from "./open-traces.ts";
 import { formatTraceparent, parseTraceparent } from "./traceparent.ts";
 
 export type { TraceBound } from "./attributes.ts";
@@ -76,13 +77,6 @@ export interface RunTrace {
 	end(how?: TraceEnd): void;
 }
 
-const live = new Set<{ end(how?: TraceEnd): void }>();
-
-/** Ends every trace still open in this process (the second Ctrl-C quits without waiting for the run). */
-export function endOpenTraces(reason: string): void {
-	for (const t of [...live]) t.end({ ok: false, error: reason, errorKind: "stopped" });
-}
-
 /** Opens the trace of one life. */
 export function traceRun(o: TraceRunOptions): RunTrace {
 	const tracer = o.tracer ?? trace.getTracer(SCOPE);
@@ -103,14 +97,14 @@ export function traceRun(o: TraceRunOptions): RunTrace {
 		return { recording: false, ...(traceparent ? { traceparent } : {}), carrier: () => traceparent, end: () => {} };
 	}
 	const t = new LifeTracer(tracer, root, o);
-	live.add(t);
+	const closed = opened(t);
 	return {
 		recording: true,
 		...(traceparent ? { traceparent } : {}),
 		onEvent: (event) => t.on(event),
 		carrier: (path) => formatTraceparent((t.visits.get(path)?.span ?? root).spanContext()),
 		end: (how) => {
-			live.delete(t);
+			closed();
 			t.end(how);
 		},
 	};

@@ -139,8 +139,9 @@ describe("a life's trace", () => {
 			"gen_ai.operation.name": "chat",
 			"gen_ai.response.finish_reasons": ["stop"],
 		});
-		// The worst case the checker computed is on each visit and on the root.
-		expect(attr(work, "pi_flows.bound.turns")).toBe(3);
+		// The worst case the checker computed is on each block and on the root: 2 items × (1 + 2 continuations).
+		expect(attr(visit("items"), "pi_flows.bound.turns")).toBe(6);
+		expect(attr(work, "pi_flows.bound.turns")).toBeUndefined();
 		expect(attr(root, "pi_flows.bound.waits")).toBe(true);
 	});
 

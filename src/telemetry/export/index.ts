@@ -7,7 +7,8 @@
  *   OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 pi-flows run review "…"   → spans to :4318/v1/traces
  */
 import { redactError } from "../../secrets/index.ts";
-import { endOpenTraces } from "../index.ts";
+// The open traces' own file, not the telemetry door: ending them must not load the OpenTelemetry API.
+import { endOpenTraces } from "../open-traces.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

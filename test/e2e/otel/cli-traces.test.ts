@@ -158,7 +158,6 @@ describe("pi-flows run exporting OTLP", () => {
 				"gen_ai.operation.name": "chat",
 				"gen_ai.provider.name": "wire",
 				"gen_ai.request.model": "wire-1",
-				"gen_ai.response.model": "wire-1",
 				"gen_ai.response.finish_reasons": ["tool_calls"],
 				"server.address": "127.0.0.1",
 				"server.port": Number(new URL(wire.server.url).port),
