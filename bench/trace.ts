@@ -33,7 +33,7 @@ import { exportingProvider } from "../src/telemetry/export/sdk.ts";
 import { traceRun } from "../src/telemetry/index.ts";
 import { describeMachine, machine } from "./lib/machine.ts";
 import { interleave, median, range, ratios, type Sample, startClock } from "./lib/rounds.ts";
-import type { CheckedFlow } from "../src/flow/index.ts";
+import type { CheckedFlow } from "../src/language/index.ts";
 import type { FlowEvent } from "../src/runtime/index.ts";
 import { type AroundRun, itemsOf, mapFlow, okScript, runPipeline, sandbox } from "./lib/sandbox.ts";
 

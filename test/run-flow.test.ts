@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster } from "../src/agents/index.ts";
-import { resolveModels, runFlow } from "../src/flow/index.ts";
+import { resolveModels, runFlow } from "../src/engine/index.ts";
 import { checkFlowFile, checkFlowText } from "../src/load/index.ts";
 import { PACKAGE_ROOT } from "../src/agents/index.ts";
 import type { FlowEvent } from "../src/runtime/events.ts";
@@ -62,16 +62,19 @@ describe("running a sequence of agent nodes", () => {
 			["second", true, "synthesiser"],
 		]);
 		expect(events.map((e) => e.type)).toEqual([
-			// A turn is asked for (`turn_wait`), then starts when the model is really asked (`turn_start`).
+			// A turn is asked for (`turn_wait`), then starts when the model is really asked (`turn_start`);
+			// each assistant message's text is an event as it ends (`message`).
 			"run_start",
 			"node_start",
 			"turn_wait",
 			"turn_start",
+			"message",
 			"turn_end",
 			"node_end",
 			"node_start",
 			"turn_wait",
 			"turn_start",
+			"message",
 			"turn_end",
 			"node_end",
 			"run_end",

@@ -7,11 +7,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadRoster, nearestProjectDir } from "../agents/index.ts";
-import { PROJECT_TRUST } from "../flow/index.ts";
+import { PROJECT_TRUST } from "../load/index.ts";
 import { faultText } from "../faults/index.ts";
 import { drive, type DriveEnd, type DriveResume } from "../drive/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 import { openHost, readScript } from "../pi/index.ts";
+import { withSubagentTool } from "./child-tools.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath } from "./output.ts";
@@ -108,7 +109,7 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 	try {
 		const out = await drive(task, {
 			cwd: io.cwd,
-			spawn: host.spawn,
+			spawn: withSubagentTool(host, io.cwd, { project: args.flags.has("project") }, model),
 			agent,
 			...(model ? { model } : {}),
 			maxTurns,

@@ -26,6 +26,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 		"retry-wait": true,
 		backend: true,
 		database: true,
+		"ask-web": false,
 	},
 	resume: {
 		json: false,
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 		"retry-wait": true,
 		"in-doubt": true,
 		"take-lock": false,
+		"ask-web": false,
 		"budget-tokens": true,
 		"budget-cost": true,
 		"budget-turns": true,
@@ -77,10 +79,29 @@ const COMMANDS: Record<string, FlagSpec> = {
 	schema: {},
 	script: { project: false, test: false, out: true },
 	lsp: { stdio: false, clientProcessId: true },
+	mcp: {
+		project: false,
+		model: true,
+		script: true,
+		timeout: true,
+		"idle-timeout": true,
+		"runs-dir": true,
+		"budget-tokens": true,
+		"budget-cost": true,
+		"budget-turns": true,
+		retries: true,
+		"retry-wait": true,
+		backend: true,
+		database: true,
+		http: false,
+		port: true,
+		wait: true,
+	},
 	provider: { "agent-dir": true, name: true },
 	worker: { database: true, slots: true, "poll-ms": true, "dead-after-ms": true, "retry-for-ms": true, project: false },
 	runs: { database: true, json: false, limit: true },
 	stop: { database: true },
+	serve: { host: true, port: true, project: false, "runs-dir": true, database: true },
 };
 
 /** A command's code, loaded only when that command runs: `--help` and `check` never load pi's runtime. */
@@ -104,10 +125,12 @@ const RUNNERS: Record<string, Runner> = {
 	schema: async () => (await import("./schema.ts")).schemaCommand,
 	script: async () => (await import("./script.ts")).scriptCommand,
 	lsp: async () => (await import("./lsp.ts")).lspCommand,
+	mcp: async () => (await import("./mcp.ts")).mcpCommand,
 	provider: async () => (await import("./provider.ts")).providerCommand,
 	worker: async () => (await import("./distributed.ts")).workerCommand,
 	runs: async () => (await import("./distributed.ts")).runsCommand,
 	stop: async () => (await import("./distributed.ts")).stopCommand,
+	serve: async () => (await import("./serve.ts")).serveCommand,
 };
 
 /**

@@ -4,7 +4,7 @@
  * skipped and how to include them, instead of acting as if they were not there.
  */
 import type { Scope } from "../agents/index.ts";
-import { PROJECT_TRUST, unreadProjectFlows } from "../flow/check-only.ts";
+import { PROJECT_TRUST, unreadProjectFlows } from "../load/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath } from "./output.ts";

@@ -6,8 +6,8 @@
  * into as few lanes as never overlap, so a map at concurrency 2 shows two lanes however many items it had.
  * Inside a lane, nesting goes down a row (a loop's bar above its iterations' visits).
  */
-import type { FlowNode } from "../flow/check-only.ts";
-import type { CheckedFlow } from "../flow/index.ts";
+import type { FlowNode } from "../language/index.ts";
+import type { CheckedFlow } from "../language/index.ts";
 import { esc, fit, ms, px, textWidth } from "./format.ts";
 import { STATE_WORDS } from "./graph.ts";
 import type { LifeSpan, VisitSpan } from "./model.ts";
@@ -68,7 +68,8 @@ export function strandOf(
 	return { strand: segs.slice(0, at).join("/"), fan, member, depth: segs.length - 1 - at };
 }
 
-interface Lane {
+/** A lane of the timeline: the strands of one fanning block that never overlap, with the visits they ran. */
+export interface Lane {
 	fan: string;
 	members: string[];
 	visits: VisitSpan[];
@@ -77,7 +78,7 @@ interface Lane {
 }
 
 /** Packs strands into lanes: one for the run's own sequence, and per fanning block as few as never overlap. */
-function lanesOf(visits: readonly VisitSpan[], parallels: ReadonlySet<string>): Lane[] {
+export function lanesOf(visits: readonly VisitSpan[], parallels: ReadonlySet<string>): Lane[] {
 	const units = new Map<string, { fan: string; member: string; visits: VisitSpan[]; start: number; end: number }>();
 	for (const v of visits) {
 		const s = strandOf(v.path, parallels);

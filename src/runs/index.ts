@@ -19,6 +19,20 @@ export { type Forecast, forecastOf, type NodeForecast, showForecast } from "./fo
 export { newestResumable, type SealedRun, sealedRun } from "./resumable.ts";
 export { RUN_GITIGNORE } from "./run-folder.ts";
 export { runKey, runKeyPath, SEAL_FILE, verifyRun } from "./seal.ts";
-export { writeAtomic } from "./files.ts";
+export { APPEND_NO_LINK, writeAtomic } from "./files.ts";
 export { runEndEntry } from "./runner.ts";
 export { lifeTraces } from "./life-traces.ts";
+export { readEntry } from "./read-entry.ts";
+export {
+	answerFits,
+	answerWords,
+	askStop,
+	CONTROL_DIR,
+	type GivenAnswer,
+	giveAnswer,
+	type GiveOutcome,
+	putQuestions,
+	type PutQuestion,
+	readAnswer,
+	stopAsked,
+} from "./control.ts";

@@ -5,8 +5,8 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { AskAnswer, AskCard, EndedVisit, RunRecorder } from "../flow/index.ts";
-import type { Value } from "../flow/types/index.ts";
+import type { AskAnswer, AskCard, EndedVisit, RunRecorder } from "../engine/index.ts";
+import type { Value } from "../language/types/index.ts";
 import { type FlowEvent, TRACE_ONLY_EVENTS } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import { appendNoLink } from "./files.ts";
@@ -26,6 +26,9 @@ export interface FolderRecorder extends RunRecorder {
 	/** Writes buffered events out; the runner calls it when a life ends. */
 	flush(): void;
 }
+
+/** The longest an event waits in the buffer before it is written to `events.jsonl`. */
+export const EVENTS_LATENCY_MS = 100;
 
 /** Opens the recorder of one life of a run; `onFailure` hears the first failed write, once (the runner stops the run). */
 export function folderRecorder(
@@ -49,8 +52,12 @@ export function folderRecorder(
 	// Events are for reports, not for resumes: they are buffered and written in batches (a resume that
 	// replays thousands of visits would otherwise spend its time in one write per event).
 	let pending: string[] = [];
+	// ...and written within EVENTS_LATENCY_MS of happening, so a watcher (`pi-flows serve`) follows the run live.
+	let timer: NodeJS.Timeout | undefined;
 	const flush = () =>
 		guard("events", () => {
+			if (timer) clearTimeout(timer);
+			timer = undefined;
 			if (!pending.length) return;
 			const lines = pending;
 			pending = [];
@@ -83,6 +90,10 @@ export function folderRecorder(
 			if (TRACE_ONLY_EVENTS.has(event.type)) return;
 			pending.push(JSON.stringify({ ...event, life, at: at() }));
 			if (pending.length >= 512 || event.type === "run_end") flush();
+			else if (!timer) {
+				timer = setTimeout(flush, EVENTS_LATENCY_MS);
+				timer.unref();
+			}
 		},
 		failure: () => failed,
 		flush,

@@ -12,14 +12,13 @@ import { resolvesInside } from "../fs-safe/index.ts";
 import { projectRoot, rosterOf } from "../agents/index.ts";
 import {
 	type Budget,
-	type CheckedFlow,
 	type FlowResult,
 	type ModelDoor,
 	readyModels,
 	type RunOptions,
 	runFlow,
-	type Value,
-} from "../flow/index.ts";
+} from "../engine/index.ts";
+import type { CheckedFlow, Value } from "../language/index.ts";
 import { checkFlowText } from "../load/index.ts";
 import { fanOutEvents } from "../runtime/index.ts";
 import { flatFailure } from "../runtime/index.ts";
@@ -27,6 +26,7 @@ import { emptyUsage } from "../runtime/index.ts";
 import { captureWanted, type RunTrace, traceRun } from "../telemetry/index.ts";
 import { lifeTraces } from "./life-traces.ts";
 import { writeAtomic } from "./files.ts";
+import { folderControl } from "./control.ts";
 import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
 import { acquireLock, type LockOutcome } from "./lock.ts";
 import { folderRecorder, journalFailure } from "./recorder.ts";
@@ -69,6 +69,11 @@ export interface StartOptions extends Omit<RunOptions, "recorder" | "replay" | "
 	 * content goes on spans (default `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`).
 	 */
 	telemetry?: { tracer?: Tracer; capture?: boolean };
+	/**
+	 * Told the run's folder once it is made and locked, before the first visit: a surface that hands out
+	 * a handle to a run still under way (the MCP server) names it by its folder.
+	 */
+	onRunDir?: (runDir: string) => void;
 }
 
 /** The chain a life's journal appends continue: the person's key and the last seal. */
@@ -92,12 +97,14 @@ export async function startRun(flow: CheckedFlow, input: Value, options: StartOp
 		somebodyThere: options.somebodyThere,
 		...(options.model ? { model: options.model } : {}),
 		...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+		...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
 		...(options.budget ? { budget: options.budget } : {}),
 		...(options.script ? { script: options.script } : {}),
 	});
 	const first = sealSnapshot(key.key, runDir, writeSnapshot(runDir, snapshot));
 	const lock = acquireLock(runDir);
 	if (!lock.ok) return { ok: false, refused: lock.message };
+	options.onRunDir?.(runDir);
 	return runLife({ runDir, flow, input, options, life: 1, sealFrom: { key: key.key, last: first }, lock });
 }
 
@@ -205,6 +212,9 @@ async function resumeLocked(
 			...(snapshot.settings.timeoutMs !== undefined && options.timeoutMs === undefined
 				? { timeoutMs: snapshot.settings.timeoutMs }
 				: {}),
+			...(snapshot.settings.idleTimeoutMs !== undefined && options.idleTimeoutMs === undefined
+				? { idleTimeoutMs: snapshot.settings.idleTimeoutMs }
+				: {}),
 			spentBefore: state.spent,
 		},
 		life: state.lives + 1,
@@ -288,8 +298,11 @@ interface LifeOptions {
  * record stops the run (see {@link haltOnFailure}); the lock is released at the end whatever happens.
  */
 async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
-	const { runDir, options, life: n } = l;
-	const halt = haltOnFailure(options.signal);
+	const { runDir, life: n } = l;
+	// Watchers (`pi-flows serve`) answer this life's questions and ask it to stop through the run folder.
+	const control = folderControl(runDir, n);
+	const options = { ...l.options, ask: control.ask(l.options.ask) };
+	const halt = haltOnFailure(l.options.signal ? AbortSignal.any([l.options.signal, control.signal]) : control.signal);
 	const journal = sealedJournal(join(runDir, "journal.jsonl"), runDir, l.sealFrom, options.journal);
 	// The life's trace opens before its journal entry, which keeps the root for the next life to link to.
 	const traced = traceRun({
@@ -328,7 +341,7 @@ async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
 					true,
 				),
 			);
-		const result = await runFlowOnce(l, journal, halt, traced);
+		const result = await runFlowOnce({ ...l, options }, journal, halt, traced);
 		// Every failed write reaches `fail` (the recorder's too). A run stopped by it failed because of the
 		// journal, whatever the walk made of the cut ("the run was stopped"): the journal's error is the one to tell.
 		const ending = (): FlowResult => {
@@ -350,6 +363,7 @@ async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
 	} finally {
 		// Ended above with the result; a life that threw on its way ends its trace here, said unfinished.
 		traced.end();
+		control.close();
 		halt.dispose();
 		// Closed already unless the life threw on its way; closing is idempotent, and a failure to close is
 		// recorded like any failed write rather than masking the throw, so the lock is always released.

@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDef, Skill } from "../agents/index.ts";
-import { allNodes, type Budget, type CheckedFlow, type Value } from "../flow/index.ts";
+import { allNodes, type CheckedFlow, type Value } from "../language/index.ts";
+import type { Budget } from "../engine/index.ts";
 import { writeAtomic } from "./files.ts";
 
 /** A flow file as it was when the run started. */
@@ -31,6 +32,8 @@ export interface Snapshot {
 		cwd: string;
 		model?: string;
 		timeoutMs?: number;
+		/** A turn's longest silence (`--idle-timeout`); a watcher shows a run silent for longer as stalled. */
+		idleTimeoutMs?: number;
 		somebodyThere: boolean;
 		budget?: Budget;
 		/** The scripted model's script, when the run is scripted. */
