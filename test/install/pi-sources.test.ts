@@ -63,9 +63,12 @@ beforeAll(async () => {
 	gitUrl = `git:${await serveSnapshot()}/me/pi-flows.git`;
 }, 300_000);
 afterAll(async () => {
+	// git's dumb-protocol client may leave keep-alive connections open, which `close` alone waits out.
+	server?.closeAllConnections();
 	await new Promise((done) => (server ? server.close(done) : done(undefined)));
+	// Five installs' worth of packages to delete.
 	box.cleanup();
-});
+}, 120_000);
 
 /** A fresh agent folder and project for one way of loading; `npm_config_offline` keeps npm on its cache. */
 function place(name: string) {
