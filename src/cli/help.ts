@@ -123,6 +123,10 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 		value: "last|RUN",
 		text: "take every visit whose identity is unchanged from an earlier run instead of playing it (default last)",
 	},
+	"rerun-from": {
+		value: "NODE[,NODE]",
+		text: "with --reuse: play these nodes again whatever their identity (what reads them runs if what they answer changed)",
+	},
 	"ask-web": { text: "with no terminal, questions wait for an answer given in `pi-flows serve`'s page" },
 	backend: {
 		value: "folder|dbos",
