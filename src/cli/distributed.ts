@@ -325,6 +325,8 @@ export async function reportDistributed(args: Args, io: Io): Promise<number> {
 			usageFromFile: true,
 			...(row.result ? { result: row.result as never } : {}),
 			problems,
+			// The database keeps no transcripts: the page says what the journal knows.
+			troubles: [],
 		});
 		const out = resolve(io.cwd, flag(args, "out") ?? `${id}.html`);
 		writeAtomic(out, html);

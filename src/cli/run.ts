@@ -13,7 +13,7 @@ import { rerunOf } from "./rerun-flag.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { commandAsk } from "./ask.ts";
 import { openHost } from "../pi/index.ts";
-import { withSubagentTool } from "./child-tools.ts";
+import { withSubagentTool } from "../delegate/index.ts";
 import type { Script } from "../script/index.ts";
 import { type LaunchStage, prepareLaunch, readInput, readLaunchScript } from "../launch/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
@@ -230,8 +230,9 @@ async function dryRun(
 	const world = terminalWorld(io);
 	try {
 		const models = resolveModels(flow, () => ({ ok: true, value: { ref: "dry-run" } }));
+		const skipped: string[] = [];
 		const result = await runFlow(flow, input, {
-			spawn: drySpawn(script),
+			spawn: drySpawn(script, (note) => skipped.push(note)),
 			models: models.ok ? models.models : new Map(),
 			cwd: io.cwd,
 			signal: world.signal,
@@ -240,7 +241,7 @@ async function dryRun(
 			git: dryGit(io.cwd),
 			retryBackoffMs: 0,
 		});
-		if (args.flags.has("json")) io.stdout(JSON.stringify(result, null, 2));
+		if (args.flags.has("json")) io.stdout(JSON.stringify(skipped.length ? { ...result, skipped } : result, null, 2));
 		else {
 			for (const v of result.visits) {
 				const value =
@@ -249,6 +250,7 @@ async function dryRun(
 						: ` → ${truncate(typeof v.output === "string" ? v.output : JSON.stringify(v.output))}`;
 				io.stdout(`${v.ok ? "✓" : "✗"} ${v.path} · ${v.agent ?? v.kind}${v.error ? ` · ${v.error}` : value}`);
 			}
+			for (const note of skipped) io.stdout(`– skipped (a dry run has no model): ${note}`);
 		}
 		io.stderr(
 			`${result.ok ? "✓" : "✗"} ${flow.name.value} (dry run) · ${result.visits.length} visit(s) · 0 model calls${result.ok ? "" : ` · failed at ${result.failedAt}: ${result.error}`}`,

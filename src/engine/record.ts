@@ -8,7 +8,7 @@ import type { Usage } from "../runtime/index.ts";
 import type { Value } from "../language/types/index.ts";
 import type { ReuseNote } from "../runtime/index.ts";
 import type { VisitIdentity } from "../identity/index.ts";
-import type { AskAnswer, AskCard } from "./ports/index.ts";
+import type { AskAnswer, AskCard, TreeSnapshot } from "./ports/index.ts";
 import type { Obligation, VerdictEffect } from "./ledger.ts";
 import type { VisitRecord } from "./frames.ts";
 
@@ -61,6 +61,12 @@ export interface RunRecorder {
 	handoff?(path: string, doc: Value): void;
 	/** The visit's identity, computed as it starts (every visit; `src/identity`). Optional, as `handoff`. */
 	identity?(path: string, identity: VisitIdentity): void;
+	/**
+	 * The tree a visit that may write starts from (`path` "": the run's start), durable when it returns, so
+	 * a rerun of the visit cut in doubt starts from it and a commit takes only what the run changed
+	 * (run/start-tree.ts). Optional: a recorder that keeps nothing may leave it out.
+	 */
+	tree?(path: string, snapshot: TreeSnapshot): void;
 }
 
 /** What a resumed run reads from the journal of its earlier lives. */
@@ -74,6 +80,8 @@ export interface Replay {
 	 * visit goes on from it instead of from its start. Optional: a replay without it starts over.
 	 */
 	handoff?(path: string): Value | undefined;
+	/** The tree a visit (or, for "", the run) recorded at its start in an earlier life. */
+	tree?(path: string): TreeSnapshot | undefined;
 }
 
 /** A recorder that keeps nothing. */

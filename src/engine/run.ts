@@ -15,6 +15,7 @@ import type { ReuseNote } from "../runtime/index.ts";
 import { NO_RECORD } from "./record.ts";
 import { budgetedSpawn, budgetGauge, LAND_THE_PLANE } from "./budget.ts";
 import { type Frame, rootMemory } from "./frames.ts";
+import { recordRunStart } from "./start-tree.ts";
 import { runSequence } from "./walk.ts";
 import type { RunOptions, World } from "./world.ts";
 import { type Absorbed, absorbedOf } from "./absorbed.ts";
@@ -121,6 +122,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 		at: Date.now(),
 		...(options.budget ? { budget: options.budget } : {}),
 	});
+	await recordRunStart(world);
 	const root: Frame = { records: new Map(), prefix: "", cwd: options.cwd };
 	const controller = new AbortController();
 	const onStop = () => controller.abort(options.signal?.reason);

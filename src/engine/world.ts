@@ -14,7 +14,7 @@ import type { Budget, BudgetGauge } from "./budget.ts";
 import type { Replay, RunRecorder } from "./record.ts";
 import type { ReuseSource } from "./reuse.ts";
 import type { NodeModel } from "./models.ts";
-import type { AskPort, CheckPort, GitPort } from "./ports/index.ts";
+import type { AskPort, CheckPort, GitPort, TreeSnapshot } from "./ports/index.ts";
 import type { VisitRecord } from "./frames.ts";
 
 /** Options of one run. */
@@ -125,6 +125,8 @@ export interface World {
 	readonly running: Set<{ steer?: (text: string) => Promise<void> }>;
 	/** The branch the run commits on, once opened. */
 	branch?: string;
+	/** The tree the run started from, when its flow commits (run/start-tree.ts). */
+	startTree?: TreeSnapshot;
 	/** Slug of the run's branch. */
 	readonly slug: string;
 	/** Model keys of this flow's nodes start with this (`spec/` inside the call `spec`). */

@@ -12,6 +12,7 @@ import { emptyUsage, type Usage } from "../runtime/index.ts";
 import type { ResolvedModel } from "./host.ts";
 import { createAgentSession, sessionDefaults, staticResources } from "./host.ts";
 import { bindScriptedTurn, SCRIPTED_PROVIDER, type ScriptedModel, unbindScriptedTurn } from "./scripted/index.ts";
+import { findWithoutFd } from "./find-without-fd.ts";
 import { guardedTools } from "./guarded-tools.ts";
 import { toPiTool } from "./tools.ts";
 import type { Gate } from "../runtime/index.ts";
@@ -40,7 +41,8 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	const names = request.tools ?? request.agent.tools;
 	// The run's own record and the project's definitions are out of reach of the turn's write and edit.
 	const guarded = request.protectedPaths?.length ? guardedTools(o.cwd, names, { noWrite: request.protectedPaths }) : [];
-	const custom = [...guarded, ...(request.customTools ?? []).map(toPiTool)];
+	// `find` on Node's glob where `fd` cannot run (pi would try to download it, which fails offline).
+	const custom = [...guarded, ...findWithoutFd(o.cwd, names, o.agentDir), ...(request.customTools ?? []).map(toPiTool)];
 	const { session } = await createAgentSession({
 		cwd: o.cwd,
 		agentDir: o.agentDir,

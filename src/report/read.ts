@@ -19,6 +19,7 @@ import {
 	type UsageFile,
 	usageOf,
 } from "../runs/index.ts";
+import { readTroubles, type ToolTrouble } from "./troubles.ts";
 
 /** An event as `events.jsonl` keeps it: the event, the life it happened in and its ISO time. */
 export type RecordedEvent = FlowEvent & { life: number; at: string };
@@ -54,6 +55,8 @@ export interface RunData {
 	result?: ResultFile;
 	/** What could not be read, said on the page instead of failing the report. */
 	problems: string[];
+	/** Tool calls refused and tools that failed, with their words, from the transcripts (troubles.ts). */
+	troubles: ToolTrouble[];
 }
 
 /** Reads a run folder; an error only when there is no snapshot, since without it there is no flow to show. */
@@ -84,6 +87,7 @@ export function readRun(runDir: string): { ok: true; value: RunData } | { ok: fa
 			usageFromFile: usageFile !== undefined,
 			...(result ? { result } : {}),
 			problems,
+			troubles: readTroubles(runDir),
 		},
 	};
 }

@@ -35,3 +35,4 @@ export {
 	readAnswer,
 	stopAsked,
 } from "./control.ts";
+export { describeInDoubt, type InDoubtVisit, inDoubtChanges, putBack } from "./in-doubt.ts";

@@ -33,6 +33,8 @@ export type JournalEntry =
 	| { type: "asked"; path: string; question: string; answer: AskAnswer }
 	| { type: "tool_call"; life: number; path: string; tool: string }
 	| { type: "handoff"; life: number; path: string; doc: Value; at: string }
+	/** The tree a visit that may write started from (`path` ""`: the run's start), as a git tree object. */
+	| { type: "tree"; life: number; path: string; tree: string; head?: string; at: string }
 	| {
 			type: "run_end";
 			life: number;

@@ -83,6 +83,8 @@ export function folderRecorder(
 			guard("answer", () => journal.append({ type: "asked", path, question: card.question, answer }, true)),
 		toolCall: (path: string, tool: string) =>
 			guard("tool call", () => journal.append({ type: "tool_call", life, path, tool })),
+		tree: (path: string, snapshot: { tree: string; head?: string }) =>
+			guard("tree", () => journal.append({ type: "tree", life, path, ...snapshot, at: at() }, true)),
 		handoff: (path: string, doc: Value) =>
 			guard("handoff", () => journal.append({ type: "handoff", life, path, doc, at: at() }, true)),
 		// Not flushed on its own: the visit's end, which needs it, is.

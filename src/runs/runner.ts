@@ -29,6 +29,7 @@ import { folderControl } from "./control.ts";
 import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
 import { acquireLock, type LockOutcome } from "./lock.ts";
 import { folderRecorder, journalFailure } from "./recorder.ts";
+import { describeInDoubt, inDoubtChanges, putBack } from "./in-doubt.ts";
 import { decidedByFlow, journalState } from "./replay.ts";
 import { newRunFolder } from "./run-folder.ts";
 import { journalSealer, type JournalSealer, runKey, sealSnapshot, trimJournal, verifyRun } from "./seal.ts";
@@ -190,12 +191,15 @@ async function resumeLocked(
 			refused: `the run failed by the flow's own decision (${kind} at ${state.end.failedAt}); a resume would decide the same`,
 		};
 	}
+	const doubt = await inDoubtChanges(options.cwd, read.entries, state.inDoubt);
 	if (state.inDoubt.length && options.inDoubt === "stop") {
 		return {
 			ok: false,
-			refused: `in doubt: ${state.inDoubt.join(", ")} may have written to the tree before the cut; resume with --in-doubt rerun to run it again from its start`,
+			refused: `in doubt: ${describeInDoubt(doubt)} may have written to the tree before the cut; resume with --in-doubt rerun to put its files back and run it again from its start`,
 		};
 	}
+	// Rerun from exactly the tree each in-doubt visit started from, so its writes land once.
+	for (const note of await putBack(options.cwd, doubt)) options.onNote?.(note);
 	const flow = fromSnapshot(snapshot);
 	if ("error" in flow) return { ok: false, refused: flow.error };
 	const models = await options.models(flow.value, snapshot);

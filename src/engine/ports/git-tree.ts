@@ -5,16 +5,31 @@
  * the paths left out dropped), so the user's staging is never touched; `git write-tree` names it. A port
  * keeps its scratch index between trees, so a tree after the first costs two git processes.
  *
+ * The same tree, whole (nothing left out), is what a run and a writing visit start from: a run records it
+ * so `commit` takes only what the run changed, and a visit that may write records it so a rerun of an
+ * in-doubt visit starts from exactly that tree ({@link snapshotTree}, {@link restoreTree}). A tree object
+ * costs one `git add -A` into a scratch index and a `write-tree`, against a worktree copy's full checkout.
+ *
  * In: the tree a node works in. Out: values, never exceptions. Example:
  *   `treeOf(cwd, [".pi/flows"])` → `{ ok: true, tree: "4b825dc6…" }`;
- *   `changeBetween(cwd, a, b)` → `{ ok: true, files: ["notes.md"], patch: "diff --git a/notes.md …" }`.
+ *   `changeBetween(cwd, a, b)` → `{ ok: true, files: ["notes.md"], patch: "diff --git a/notes.md …" }`;
+ *   `restoreTree(cwd, start.snapshot.tree, "fix")` → the tree as it was, what it replaced kept under a ref.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
-import { copyFile, mkdir, rename, stat, utimes } from "node:fs/promises";
+import { copyFile, mkdir, rename, rm, stat, utimes } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { PATCH } from "./git-copies.ts";
-import { type GitFailure, git, gitWords, out, type ScratchIndex, scratchFrom } from "./git-exec.ts";
+import {
+	emptyTree,
+	type GitFailure,
+	git,
+	gitWords,
+	headCommit,
+	out,
+	type ScratchIndex,
+	scratchFrom,
+} from "./git-exec.ts";
 
 /** The tree as git names it, or why it cannot be named (outside a repository). */
 export type TreeOutcome = { ok: true; tree: string } | GitFailure;
@@ -235,4 +250,84 @@ export async function applyChange(
 		input: patch,
 	});
 	return applied.ok ? { ok: true } : failed(gitWords(applied));
+}
+
+/** A tree as it stood: its tree object, and the commit HEAD named then (none on an unborn branch). */
+export interface TreeSnapshot {
+	tree: string;
+	head?: string;
+}
+
+/** Where the tree a restore replaced is kept, so nothing a person wrote is lost without a copy. */
+export const KEPT_REF_PREFIX = "refs/pi-flows/kept/";
+
+/** The working tree, whole, as one tree object, and HEAD. */
+export async function snapshotTree(cwd: string): Promise<{ ok: true; snapshot: TreeSnapshot } | GitFailure> {
+	const tree = await treeOf(cwd);
+	if (!tree.ok) return tree;
+	const head = await headCommit(cwd);
+	return { ok: true, snapshot: { tree: tree.tree, ...(head ? { head } : {}) } };
+}
+
+/** The paths two tree-ish objects differ in (added, deleted or changed; renames as both paths). */
+export async function pathsBetween(
+	cwd: string,
+	from: string,
+	to: string,
+): Promise<{ ok: true; paths: string[] } | GitFailure> {
+	const files = await filesBetween(cwd, from, to);
+	return Array.isArray(files) ? { ok: true, paths: files } : files;
+}
+
+/** The paths the tree differs in from HEAD as it was then: what was untracked or modified at that point. */
+export async function dirtyIn(
+	cwd: string,
+	snapshot: TreeSnapshot,
+): Promise<{ ok: true; paths: string[] } | GitFailure> {
+	const base = snapshot.head ?? (await emptyTree(cwd));
+	if (!base) return failed("cannot tell what HEAD was");
+	return pathsBetween(cwd, base, snapshot.tree);
+}
+
+/** What a restore did: the paths it put back, and the ref keeping the tree it replaced (when it changed any). */
+export type RestoreOutcome = { ok: true; restored: string[]; kept?: string } | GitFailure;
+
+/**
+ * Puts the working tree back to `tree`: every path that differs now is rewritten from it, or removed when
+ * `tree` lacks it. The index is left alone. What was there is first kept as a commit under
+ * `refs/pi-flows/kept/<label>` (`git restore --source=<ref> -- <path>` brings a file back).
+ */
+export async function restoreTree(cwd: string, tree: string, label: string): Promise<RestoreOutcome> {
+	const now = await snapshotTree(cwd);
+	if (!now.ok) return now;
+	const changed = await pathsBetween(cwd, tree, now.snapshot.tree);
+	if (!changed.ok) return changed;
+	if (!changed.paths.length) return { ok: true, restored: [] };
+	const kept = await git(cwd, [
+		"commit-tree",
+		now.snapshot.tree,
+		"-m",
+		`pi-flows: the tree before ${label} was put back`,
+	]);
+	if (!kept.ok) return failed(gitWords(kept));
+	const ref = `${KEPT_REF_PREFIX}${label.replace(/[^A-Za-z0-9._-]+/g, "-")}-${Date.now()}`;
+	const named = await git(cwd, ["update-ref", ref, out(kept)]);
+	if (!named.ok) return failed(gitWords(named));
+	const listed = await git(cwd, ["ls-tree", "-r", "-z", "--name-only", tree]);
+	if (!listed.ok) return failed(gitWords(listed));
+	const inTree = new Set(listed.stdout.toString("utf8").split("\0").filter(Boolean));
+	// Paths from diff and ls-tree are the repository's top's, so the restore runs there.
+	const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+	if (!top.ok) return failed(gitWords(top));
+	const back = changed.paths.filter((p) => inTree.has(p));
+	if (back.length) {
+		const restored = await git(
+			out(top),
+			["restore", `--source=${tree}`, "--worktree", "--pathspec-from-file=-", "--pathspec-file-nul"],
+			{ input: back.join("\0") },
+		);
+		if (!restored.ok) return failed(gitWords(restored));
+	}
+	for (const p of changed.paths.filter((p) => !inTree.has(p))) await rm(join(out(top), p), { force: true });
+	return { ok: true, restored: changed.paths, kept: ref };
 }

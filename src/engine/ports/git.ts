@@ -10,7 +10,16 @@ import { headText } from "./cut.ts";
 import { type CommitOutcome, type CommitRequest, commitTree } from "./git-commit.ts";
 import { type Copy, type KnownCopies, type LandResult, landCopies, openCopy, releaseCopy } from "./git-copies.ts";
 import { emptyTree, type GitFailure, git, gitWords, headCommit, indexOfTree, out } from "./git-exec.ts";
-import { applyChange, type ChangeOutcome, changeBetween, filesBetween, type TreeOutcome, treeOf } from "./git-tree.ts";
+import {
+	applyChange,
+	type ChangeOutcome,
+	changeBetween,
+	filesBetween,
+	type TreeOutcome,
+	treeOf,
+	snapshotTree,
+	type TreeSnapshot,
+} from "./git-tree.ts";
 
 /** How much of a diff a node reads by default: enough for a review, small enough for any context. */
 export const DIFF_BYTES = 60_000;
@@ -59,6 +68,11 @@ export interface GitPort {
 		change: { before: string; after: string; patch?: string },
 		reverse?: boolean,
 	): Promise<{ ok: true } | GitFailure>;
+	/**
+	 * The tree as it stands, whole, as one tree object (git-tree.ts), for a run's or a writing visit's start.
+	 * Optional: a port that keeps no trees (a dry run's) records none, and commits take the whole tree.
+	 */
+	snapshot?(cwd: string): Promise<{ ok: true; snapshot: TreeSnapshot } | GitFailure>;
 }
 
 /** The repository's top level. */
@@ -105,6 +119,7 @@ export function createGitPort(): GitPort {
 	return {
 		root,
 		diff,
+		snapshot: snapshotTree,
 		commit: (cwd, request) => serial(() => commitTree(cwd, request)),
 		openCopy: (cwd, label) =>
 			serial(async () => {

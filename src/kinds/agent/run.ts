@@ -28,6 +28,8 @@ import {
 	handedOff,
 	handoffValue,
 } from "../../engine/handoff-tools.ts";
+import { skippedWhenDry } from "../../engine/dry-skips.ts";
+import { recordVisitStart } from "../../engine/start-tree.ts";
 import type { Ledger } from "../../engine/ledger.ts";
 import { modelKey, type NodeModel } from "../../engine/models.ts";
 import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "../../engine/tools.ts";
@@ -138,6 +140,7 @@ export async function runAgent(
 	const facts = await agentFacts(world, node, frame, { ...v, ...(shared ? { shared } : {}) }, diff);
 	const reused = await reuseOrRun(world, node, visit, facts, (e) => replayRecord(e, node, frame));
 	if (reused) return reused.record;
+	await recordVisitStart(world, frameCwd(frame, world), visit, node.tools?.map((t) => t.value) ?? v.agent.tools);
 	const p = startProgress(v);
 	try {
 		for (;;) {
@@ -442,6 +445,7 @@ function endedRecord(v: AgentVisit, p: Progress, s: HeldSubagent, result: Result
 		v.agent,
 		recordOf(world, node, result, s.captured, ledger, signal, timeoutMs),
 		s.captured.calls ?? [],
+		(rule) => skippedWhenDry(s.sub, `${v.visit}: ${rule}`),
 	);
 	if (p.lastDoc) last.handoff = handoffValue(p.lastDoc);
 	if (last.ok && p.lastDoc && !node.output && !ledger && !result.output.trim()) last.output = p.lastDoc.summary;
@@ -479,12 +483,18 @@ const ANSWER_TOOLS = new Set(["submit", "verdict", "finish", "checkpoint"]);
  * combo's `mustCallTool`: a turn that answers without the tool use its agent requires (any tool, or the one
  * named) is a bad answer, retried like a missing `submit`: an auditor that read nothing has audited nothing.
  */
-function mustHaveCalled(agent: AgentDef, record: VisitRecord, calls: readonly string[]): VisitRecord {
+function mustHaveCalled(
+	agent: AgentDef,
+	record: VisitRecord,
+	calls: readonly string[],
+	dry: (rule: string) => boolean,
+): VisitRecord {
 	if (!record.ok || agent.mustCallTool === undefined) return record;
 	const used = calls.filter((c) => !ANSWER_TOOLS.has(c));
 	const want = agent.mustCallTool;
 	if (want === true ? used.length > 0 : used.includes(want)) return record;
 	const what = want === true ? "a tool" : `\`${want}\``;
+	if (dry(`\`${agent.name}\` must call ${what} (mustCallTool): only a model's turn can`)) return record;
 	return {
 		ok: false,
 		error: {
