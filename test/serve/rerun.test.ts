@@ -152,7 +152,10 @@ describe("rerun from a node, refused in words", () => {
 		const post = await serve(true);
 		const file = join(project.cwd, ".pi/flows/tri.md");
 		const before = folders();
-		writeFileSync(file, TRI.replace("  - id: c\n    agent: helper\n    reads: [b]\n", "").replace(/## c\n\nC on `b`.\n?/, ""));
+		writeFileSync(
+			file,
+			TRI.replace("  - id: c\n    agent: helper\n    reads: [b]\n", "").replace(/## c\n\nC on `b`.\n?/, ""),
+		);
 		try {
 			const preview = await post(run, "preview", { from: "c" });
 			expect(preview.status).toBe(409);
