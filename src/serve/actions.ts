@@ -7,6 +7,8 @@
  *   stop    a run folder: a stop file its life polls, and lands as Ctrl-C lands; DBOS: `requestStop`
  *   resume  `pi-flows resume` itself, in a detached process (its output in `control/resume-*.log`),
  *           with the person's in-doubt choice; its own refusal is what the page shows
+ *
+ * Rerun from a node (its preview, then the run) is `rerun.ts`, on the same reading of the run (`fresh`).
  */
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
