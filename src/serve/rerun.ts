@@ -15,7 +15,7 @@
 import { execFile, spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join, relative } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { unsafeWrite } from "../fs-safe/index.ts";
 import { PACKAGE_ROOT } from "../package/index.ts";
 import { type ReusePlan, summaryLine } from "../reuse/index.ts";
@@ -79,16 +79,17 @@ async function launchOf(
 	const view = viewOf(record, Date.now());
 	if (!view.actions.rerun.ok) return refused(409, view.actions.rerun.why);
 	const { snapshot } = record;
-	const file = snapshot.flow.file;
+	const o = catalog.options;
+	// Absolute, so no file name is ever read as a flag of the command.
+	const file = resolve(snapshot.settings.cwd || o.cwd, snapshot.flow.file);
 	if (!isFile(file))
 		return refused(409, `the run's flow file ${file} is not here any more: a rerun runs the flow as its file is now`);
-	const script = snapshot.settings.script?.file;
+	const script = snapshot.settings.script && resolve(snapshot.settings.cwd || o.cwd, snapshot.settings.script.file);
 	if (script && !isFile(script))
 		return refused(409, `the run's script ${script} is not here any more: the scripted model answers from it`);
 	const input = b.input ?? inputText(snapshot.input);
 	if (input.length > MAX_INPUT)
 		return refused(413, `the input is longer than ${MAX_INPUT} characters, more than a command line carries`);
-	const o = catalog.options;
 	const reuse = source === "folder" ? (catalog.folderOf(id) as string) : id;
 	const common = [file, `--reuse=${reuse}`, `--rerun-from=${from}`];
 	// The trust the run had: a project run reads the project's flows and agents, another does not.
@@ -99,12 +100,12 @@ async function launchOf(
 		common.push("--backend=dbos");
 		// The URL travels in the environment, never on a command line another user's `ps` can read.
 		env = { ...o.env, PI_FLOWS_DATABASE_URL: o.db.url };
-	} else common.push(`--runs-dir=${o.home}`);
+	} else common.push("--backend=folder", `--runs-dir=${o.home}`);
 	return {
 		from,
 		input,
 		common,
-		runOnly: runSettings(snapshot),
+		runOnly: runSettings(snapshot, script),
 		env,
 		flowChanged: readText(file) !== snapshot.flow.text,
 		reuse,
@@ -113,11 +114,11 @@ async function launchOf(
 }
 
 /** The run's own launch settings, as `run` flags: the same model, script, budget and timeouts. */
-function runSettings(snapshot: Snapshot): string[] {
+function runSettings(snapshot: Snapshot, script: string | undefined): string[] {
 	const s = snapshot.settings;
 	const out: string[] = [];
 	if (s.model) out.push(`--model=${s.model}`);
-	if (s.script) out.push(`--script=${s.script.file}`);
+	if (script) out.push(`--script=${script}`);
 	if (s.budget?.tokens !== undefined) out.push(`--budget-tokens=${s.budget.tokens}`);
 	if (s.budget?.cost !== undefined) out.push(`--budget-cost=${s.budget.cost}`);
 	if (s.budget?.turns !== undefined) out.push(`--budget-turns=${s.budget.turns}`);

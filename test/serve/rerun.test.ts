@@ -47,7 +47,14 @@ describe("rerun from a node, refused in words", () => {
 		const call = (path: string, headers: Record<string, string>, body?: unknown) =>
 			new Promise<{ status: number; text: string; cookie: string }>((resolve, reject) => {
 				const req = request(
-					{ host: "127.0.0.1", port: served.port, path, method: body === undefined ? "GET" : "POST", headers },
+					{
+						host: "127.0.0.1",
+						port: served.port,
+						path,
+						method: body === undefined ? "GET" : "POST",
+						headers,
+						agent: false,
+					},
 					(res) => {
 						let text = "";
 						res.on("data", (d: Buffer) => {
