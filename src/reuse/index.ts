@@ -14,4 +14,4 @@ export {
 	showReusePlan,
 	summaryLine,
 } from "./plan.ts";
-export { readRerunFrom, visitAddresses } from "./rerun.ts";
+export { readRerunFrom, visitAddresses, visitAddressOf } from "./rerun.ts";

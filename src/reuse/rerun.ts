@@ -16,22 +16,39 @@ import { missHint } from "../faults/index.ts";
  */
 export function visitAddresses(flow: CheckedFlow, prefix = ""): string[] {
 	const out: string[] = [];
-	const walk = (nodes: readonly FlowNode[], at: string) => {
+	walk(flow, prefix, (address) => out.push(address));
+	return [...new Set(out)];
+}
+
+/**
+ * The flow's own nodes by their path as the checker keys them (`par/a`: ids only) to the address their
+ * visits have (`par/left/a`: a parallel's branch in it), so tables keyed either way meet.
+ */
+export function visitAddressOf(flow: CheckedFlow): Map<string, string> {
+	const out = new Map<string, string>();
+	walk(flow, "", (address, node) => {
+		if (node) out.set(node.path, address);
+	});
+	return out;
+}
+
+/** Every node in file order with its visits' address; a callee's nodes come without theirs (`node` absent). */
+function walk(flow: CheckedFlow, prefix: string, see: (address: string, node?: FlowNode) => void): void {
+	const step = (nodes: readonly FlowNode[], at: string) => {
 		for (const n of nodes) {
 			const address = at ? `${at}/${n.id.value}` : n.id.value;
-			out.push(address);
-			if (n.kind === "parallel") for (const b of n.branches) walk(b.body, `${address}/${b.name.value}`);
-			else if (n.kind === "map" || n.kind === "loop") walk(n.body, address);
+			see(address, n);
+			if (n.kind === "parallel") for (const b of n.branches) step(b.body, `${address}/${b.name.value}`);
+			else if (n.kind === "map" || n.kind === "loop") step(n.body, address);
 			else if (n.kind === "choice")
-				for (const body of [...n.cases.map((c) => c.body), n.otherwise]) walk(body, address);
+				for (const body of [...n.cases.map((c) => c.body), n.otherwise]) step(body, address);
 			else if (n.kind === "flow") {
 				const callee = flow.callees.get(n.id.value);
-				if (callee) out.push(...visitAddresses(callee, address));
+				if (callee) walk(callee, address, (a) => see(a));
 			}
 		}
 	};
-	walk(flow.nodes, prefix);
-	return [...new Set(out)];
+	step(flow.nodes, prefix);
 }
 
 /**

@@ -11,6 +11,7 @@ import { boundsUnder } from "../language/render/index.ts";
 import { DEFAULT_IDLE_MS } from "../engine/index.ts";
 import { lanesOf, parallelAddresses, type RunData, runModel, shown, clip, type VisitSpan } from "../report/index.ts";
 import { addressOf, decidedByFlow, journalState, usageOf } from "../runs/index.ts";
+import { visitAddressOf } from "../reuse/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import type { RunRecord, WaitingQuestion } from "./record.ts";
 import { type ReuseView, reuseView } from "./reuse-view.ts";
@@ -179,13 +180,16 @@ export function viewOf(record: RunRecord, now: number): RunView {
 		};
 	}
 	const bounds = record.flow ? boundsUnder(record.flow, snapshot.settings.timeoutMs) : undefined;
+	// The checker keys a node by its ids (`par/a`), its visits by their address (`par/left/a`): one row each.
+	const visitAddress = record.flow ? visitAddressOf(record.flow) : new Map<string, string>();
+	const boundOf = new Map([...(bounds?.nodes ?? [])].map(([path, b]) => [visitAddress.get(path) ?? path, b]));
 	const nodes: Record<string, NodeView> = {};
-	const addresses = new Set([...model.nodes.keys(), ...(bounds ? bounds.nodes.keys() : [])]);
+	const addresses = new Set([...model.nodes.keys(), ...boundOf.keys()]);
 	for (const address of addresses) {
 		const s = model.nodes.get(address);
 		const running = Object.values(visits).filter((v) => v.address === address && v.state === "running").length;
 		const paid = usage.nodes[address]?.usage;
-		const bound = bounds?.nodes.get(address);
+		const bound = boundOf.get(address);
 		nodes[address] = {
 			state: running ? "running" : (s?.state ?? "never"),
 			visits: s?.visits ?? 0,
