@@ -33,3 +33,6 @@ export type { ReuseSource } from "./engine/index.ts";
 export type { VisitIdentity } from "./identity/index.ts";
 export { planReuse, type ReusePlan, type ReusePlanRow, reuseFromFolder, reuseSource } from "./reuse/index.ts";
 export type { Fault } from "./faults/index.ts";
+
+// Traces: startRun and resumeRun trace through the global OpenTelemetry API; a bare runFlow attaches one.
+export { type RunTrace, type TraceRunOptions, traceRun } from "./telemetry/index.ts";

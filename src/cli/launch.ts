@@ -11,6 +11,7 @@ import { formatUsage } from "../runtime/index.ts";
 import type { TransportPolicy } from "../runtime/index.ts";
 import { readTransportFlags } from "../launch/index.ts";
 import { paneWatcher } from "../panes/index.ts";
+import { quitAfterExport } from "../telemetry/export/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath, progressReporter } from "./output.ts";
@@ -26,7 +27,8 @@ export function terminalWorld(io: Io) {
 				? "pi-flows: stopping: closing every session (Ctrl-C again to quit at once)"
 				: "pi-flows: quitting",
 		);
-		if (interrupts > 1) process.exit(130);
+		// Quitting at once still exports what was traced, the spans still open ended as cut.
+		if (interrupts > 1) void quitAfterExport(130);
 		controller.abort();
 	};
 	process.on("SIGINT", onSigint);

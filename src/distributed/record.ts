@@ -11,7 +11,7 @@ import { hostname } from "node:os";
 import type { AskAnswer, AskCard, EndedVisit, Replay, RunRecorder } from "../engine/index.ts";
 import type { Value } from "../language/types/index.ts";
 import type { VisitIdentity } from "../identity/index.ts";
-import type { FlowEvent } from "../runtime/index.ts";
+import { type FlowEvent, TRACE_ONLY_EVENTS } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import { journalState } from "../runs/index.ts";
@@ -83,7 +83,7 @@ export function storeRecorder(
 		// Transcripts stay on the worker that ran the turn (they hold every tool result): see docs/distributed.md.
 		transcript: () => {},
 		onEvent(event) {
-			if (options.keep && !options.keep(event)) return;
+			if (TRACE_ONLY_EVENTS.has(event.type) || (options.keep && !options.keep(event))) return;
 			events.push({ ...event, life, at: at(), worker: `${hostname()}:${process.pid}` });
 			schedule();
 		},

@@ -10,6 +10,7 @@ import type { Value } from "../language/types/index.ts";
 import { runnerOf } from "../kinds/run.ts";
 import { createLedger } from "./ledger.ts";
 import { identifyVisit, settleVisit } from "./reuse.ts";
+import { modelKey } from "./models.ts";
 import { type EndedVisit, endedOf } from "./record.ts";
 import { findLedger, type Frame, type VisitRecord } from "./frames.ts";
 import { ELSEWHERE, focusOf, type World } from "./world.ts";
@@ -88,7 +89,16 @@ export async function runVisit(
 	const place = focusOf(visit, world.options.focus);
 	if (place === "outside") return { record: ELSEWHERE };
 	if (place === "above") return dispatch(world, node, frame, visit, signal);
-	world.emit({ type: "node_start", path: visit, node: node.id.value, kind: node.kind, ...(agent ? { agent } : {}) });
+	// The model a literal agent node runs on, so a trace names its provider as the visit starts.
+	const model = agent ? world.options.models.get(modelKey(world.prefix, node.id.value))?.ref : undefined;
+	world.emit({
+		type: "node_start",
+		path: visit,
+		node: node.id.value,
+		kind: node.kind,
+		...(agent ? { agent } : {}),
+		...(model ? { model } : {}),
+	});
 	world.recorder.visitStart(visit, node.id.value, node.kind);
 	identifyVisit(world, node, frame, visit);
 	const started = performance.now();

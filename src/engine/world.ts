@@ -74,6 +74,11 @@ export interface RunOptions {
 	toolSchemas?: (names: readonly string[]) => Readonly<Record<string, unknown>>;
 	/** Paths the tree of a visit's identity leaves out besides the flow's definitions (the runs folder). */
 	leaveOut?: readonly string[];
+	/**
+	 * Emit `request_start`, `request_end` and `tool_end` for every model request and tool call: asked by an
+	 * observer that draws them (a recording trace); off, no request is wrapped and nothing more is said.
+	 */
+	requestEvents?: boolean;
 }
 
 /**

@@ -28,6 +28,7 @@ import { shown } from "./launch/index.ts";
 import { openLiveView } from "./live/index.ts";
 import { say } from "./messages.ts";
 import type { ResumeLine } from "./resume-args.ts";
+import { flushTelemetry, startTelemetry } from "../telemetry/export/index.ts";
 
 /** Resumes a run; the result is posted by the caller's `post`. */
 export async function resumeInPi(
@@ -69,6 +70,8 @@ export async function resumeInPi(
 	const ask = ctx.hasUI ? dialogAsk(ctx.ui) : NOBODY;
 	let view: ReturnType<typeof openLiveView> | undefined;
 	const models = snapshotModels(host, snap.value);
+	// Traces go out when the environment asks (OTEL_EXPORTER_OTLP_*), the SDK loaded only then.
+	await startTelemetry(process.env, (line) => say(ctx, `pi-flows: ${line}`, "warning"));
 	try {
 		const outcome = await resumeRun({
 			runDir,
@@ -111,5 +114,7 @@ export async function resumeInPi(
 	} finally {
 		ctx.signal?.removeEventListener("abort", onPiAbort);
 		view?.close();
+		// pi lives on after the run: what it traced is exported now, not at pi's exit.
+		await flushTelemetry();
 	}
 }

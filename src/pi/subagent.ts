@@ -18,6 +18,7 @@ import { toPiTool } from "./tools.ts";
 import type { Gate } from "../runtime/index.ts";
 import type { TransportPolicy, TransportRetry } from "../runtime/index.ts";
 import { type TransportHooks, wrapTransport } from "./transport.ts";
+import { observeRequests } from "./requests.ts";
 
 interface OpenOptions {
 	id: string;
@@ -63,11 +64,24 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	let hooks: TransportHooks | undefined;
 	if (o.transport && o.model.model.provider !== SCRIPTED_PROVIDER)
 		wrapTransport(session.agent, o.transport.policy, o.transport.gate, () => hooks);
+	// Outermost, so a request is told once however many transport retries it took.
+	if (request.onRequest) observeRequests(session.agent, request.onRequest);
+	const onToolEnd = request.onToolEnd;
 	// A message's text as it streams reaches `onDraft` every DRAFT_MS, so a watcher sees it grow; a message
 	// that ends sooner has no draft, only its end.
 	let drafted = 0;
 	const off = session.subscribe((event) => {
-		if (event.type === "tool_execution_start") request.onToolCall?.(event.toolName, event.args);
+		if (event.type === "tool_execution_start") request.onToolCall?.(event.toolName, event.args, event.toolCallId);
+		if (event.type === "tool_execution_end" && onToolEnd) {
+			const result: unknown = event.result;
+			onToolEnd({
+				tool: event.toolName,
+				callId: event.toolCallId,
+				ok: !event.isError,
+				...(event.durationMs !== undefined ? { ms: event.durationMs } : {}),
+				content: () => result,
+			});
+		}
 		if (event.type === "message_start") drafted = performance.now();
 		if (
 			event.type === "message_update" &&

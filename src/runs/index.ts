@@ -21,6 +21,7 @@ export { RUN_GITIGNORE } from "./run-folder.ts";
 export { runKey, runKeyPath, SEAL_FILE, verifyRun } from "./seal.ts";
 export { APPEND_NO_LINK, writeAtomic } from "./files.ts";
 export { runEndEntry } from "./runner.ts";
+export { lifeTraces } from "./life-traces.ts";
 export { readEntry } from "./read-entry.ts";
 export {
 	answerFits,

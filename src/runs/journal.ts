@@ -14,7 +14,15 @@ import { readEntry } from "./read-entry.ts";
 
 /** Every fact a journal holds. */
 export type JournalEntry =
-	| { type: "life_start"; life: number; at: string; pid: number; host: string }
+	| {
+			type: "life_start";
+			life: number;
+			at: string;
+			pid: number;
+			host: string;
+			/** The life's root span as W3C `traceparent`, when it was traced: a later life's root links to it. */
+			trace?: string;
+	  }
 	| { type: "visit_start"; life: number; path: string; node: string; kind: string; at: string }
 	/** What the visit is asked and can do, part by part (`src/identity`), written as it starts. */
 	| { type: "identity"; life: number; path: string; identity: VisitIdentity }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { AskAnswer, AskCard, EndedVisit, RunRecorder } from "../engine/index.ts";
 import type { Value } from "../language/types/index.ts";
 import type { VisitIdentity } from "../identity/index.ts";
-import type { FlowEvent } from "../runtime/index.ts";
+import { type FlowEvent, TRACE_ONLY_EVENTS } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import { appendNoLink } from "./files.ts";
 import type { JournalWriter } from "./journal.ts";
@@ -97,6 +97,8 @@ export function folderRecorder(
 				if (lines) appendNoLink(join(transcripts, `${subagent.replace(/[^A-Za-z0-9_.-]/g, "-")}.jsonl`), `${lines}\n`);
 			}),
 		onEvent(event) {
+			// A trace's own facts (asked only while tracing): events.jsonl is the same traced or not.
+			if (TRACE_ONLY_EVENTS.has(event.type)) return;
 			pending.push(JSON.stringify({ ...event, life, at: at() }));
 			if (pending.length >= 512 || event.type === "run_end") flush();
 			else if (!timer) {

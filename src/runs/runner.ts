@@ -5,8 +5,9 @@
  * mid-way runs again (and is reported in doubt when it may have written to the tree).
  */
 import { readFileSync, truncateSync } from "node:fs";
+import type { Tracer } from "@opentelemetry/api";
 import { hostname } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { resolvesInside } from "../fs-safe/index.ts";
 import { projectRoot, rosterOf } from "../agents/index.ts";
 import {
@@ -24,6 +25,8 @@ import { reuseSummary } from "../identity/index.ts";
 import { fanOutEvents } from "../runtime/index.ts";
 import { flatFailure } from "../runtime/index.ts";
 import { emptyUsage } from "../runtime/index.ts";
+import { captureWanted, type RunTrace, traceRun } from "../telemetry/index.ts";
+import { lifeTraces } from "./life-traces.ts";
 import { writeAtomic } from "./files.ts";
 import { folderControl } from "./control.ts";
 import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
@@ -64,6 +67,11 @@ export interface StartOptions extends Omit<RunOptions, "recorder" | "replay" | "
 	journal?: (path: string) => JournalWriter;
 	/** The pi agent folder holding the person's run key (see `seal.ts`). Default: pi's agent dir. */
 	keyDir?: string;
+	/**
+	 * The run's trace: a tracer (default the global one, a no-op without an SDK) and whether message
+	 * content goes on spans (default `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`).
+	 */
+	telemetry?: { tracer?: Tracer; capture?: boolean };
 	/**
 	 * Told the run's folder once it is made and locked, before the first visit: a surface that hands out
 	 * a handle to a run still under way (the MCP server) names it by its folder.
@@ -239,6 +247,7 @@ async function resumeLocked(
 		lock,
 		replay: state.replay,
 		earlier: read.entries,
+		...(state.inDoubt.length ? { inDoubt: state.inDoubt } : {}),
 	});
 	if ("refused" in outcome) return outcome;
 	const replayed = outcome.result.visits.length;
@@ -304,6 +313,8 @@ interface LifeOptions {
 	replay?: RunOptions["replay"];
 	/** Earlier lives' journal entries: `usage.json` counts the whole run. */
 	earlier?: readonly JournalEntry[];
+	/** Visits cut after a tool that writes, which this life runs again (`--in-doubt rerun`). */
+	inDoubt?: readonly string[];
 }
 
 /**
@@ -318,6 +329,19 @@ async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
 	const options = { ...l.options, ask: control.ask(l.options.ask) };
 	const halt = haltOnFailure(l.options.signal ? AbortSignal.any([l.options.signal, control.signal]) : control.signal);
 	const journal = sealedJournal(join(runDir, "journal.jsonl"), runDir, l.sealFrom, options.journal);
+	// The life's trace opens before its journal entry, which keeps the root for the next life to link to.
+	const traced = traceRun({
+		flow: l.flow.name.value,
+		run: basename(runDir),
+		life: n,
+		backend: "folder",
+		earlier: lifeTraces(l.earlier ?? []),
+		bounds: l.flow.bounds,
+		bound: l.flow.bound,
+		...(l.inDoubt ? { inDoubt: l.inDoubt } : {}),
+		capture: options.telemetry?.capture ?? captureWanted(process.env),
+		...(options.telemetry?.tracer ? { tracer: options.telemetry.tracer } : {}),
+	});
 	/** One of the runner's own writes to the journal; a failure is a value, as in the recorder. */
 	const record = (what: string, fn: () => void) => {
 		try {
@@ -331,11 +355,18 @@ async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
 		if (journal.opened())
 			record("life start", () =>
 				journal.append(
-					{ type: "life_start", life: n, at: new Date().toISOString(), pid: process.pid, host: hostname() },
+					{
+						type: "life_start",
+						life: n,
+						at: new Date().toISOString(),
+						pid: process.pid,
+						host: hostname(),
+						...(traced.traceparent ? { trace: traced.traceparent } : {}),
+					},
 					true,
 				),
 			);
-		const result = await runFlowOnce({ ...l, options }, journal, halt);
+		const result = await runFlowOnce({ ...l, options }, journal, halt, traced);
 		// Every failed write reaches `fail` (the recorder's too). A run stopped by it failed because of the
 		// journal, whatever the walk made of the cut ("the run was stopped"): the journal's error is the one to tell.
 		const ending = (): FlowResult => {
@@ -345,6 +376,7 @@ async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
 		if (!halt.failure() && !journal.broken()) record("run end", () => journal.append(runEndEntry(n, ending()), true));
 		record("close", () => journal.close());
 		const final = ending();
+		traced.end(final);
 		const entries = [...(l.earlier ?? []), ...journal.written];
 		const unwritten = writeEndFiles(runDir, n, final, entries, options.budget);
 		return {
@@ -354,6 +386,8 @@ async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
 			...(unwritten.length ? { unwritten } : {}),
 		};
 	} finally {
+		// Ended above with the result; a life that threw on its way ends its trace here, said unfinished.
+		traced.end();
 		control.close();
 		halt.dispose();
 		// Closed already unless the life threw on its way; closing is idempotent, and a failure to close is
@@ -448,6 +482,7 @@ async function runFlowOnce(
 	l: LifeOptions,
 	journal: JournalWriter,
 	halt: ReturnType<typeof haltOnFailure>,
+	traced: RunTrace,
 ): Promise<FlowResult> {
 	const { runDir, flow, options } = l;
 	const recorder = folderRecorder(runDir, journal, l.life, halt.fail);
@@ -461,7 +496,8 @@ async function runFlowOnce(
 		sessionsDir: join(runDir, "sessions"),
 		recorder,
 		...(l.replay ? { replay: l.replay } : {}),
-		onEvent: fanOutEvents(recorder.onEvent, options.onEvent),
+		...(traced.recording ? { requestEvents: true } : {}),
+		onEvent: fanOutEvents(recorder.onEvent, traced.onEvent, options.onEvent),
 	});
 	if (!halt.failure()) recorder.flush();
 	return result;

@@ -4,6 +4,7 @@
  */
 import type { Budget } from "./budget.ts";
 import type { FailureKind } from "./failure.ts";
+import type { RequestContent, RequestUsage } from "./requests.ts";
 import type { Usage } from "./usage.ts";
 
 /** Everything a run says while it runs. */
@@ -57,7 +58,47 @@ export type FlowEvent =
 	/** A turn that waited and was refused as it would have started (the budget ran out meanwhile). */
 	| { type: "turn_refused"; path: string; agent: string; subagent: string; reason: string }
 	| { type: "turn_end"; path: string; agent: string; model: string; subagent: string; ok: boolean; usage: Usage }
-	| { type: "tool_call"; path: string; agent: string; subagent: string; tool: string; args: unknown }
+	| { type: "tool_call"; path: string; agent: string; subagent: string; tool: string; args: unknown; callId?: string }
+	/** A tool call ended; `content` hands its result to an observer capturing content (never serialised). */
+	| {
+			type: "tool_end";
+			path: string;
+			agent: string;
+			subagent: string;
+			tool: string;
+			callId: string;
+			ok: boolean;
+			ms?: number;
+			content?: () => unknown;
+	  }
+	/** One model request of a turn left (a turn sends one per assistant message; retries stay inside it). */
+	| {
+			type: "request_start";
+			path: string;
+			agent: string;
+			subagent: string;
+			provider: string;
+			model: string;
+			server?: string;
+	  }
+	/** That request ended: what answered, why it stopped, what it reported; `content` as for `tool_end`. */
+	| {
+			type: "request_end";
+			path: string;
+			agent: string;
+			subagent: string;
+			provider: string;
+			model: string;
+			server?: string;
+			responseModel?: string;
+			responseId?: string;
+			finish: string;
+			error?: string;
+			usage: RequestUsage;
+			content?: RequestContent;
+	  }
+	/** An ask node's question was settled: how (an answer, a default for nobody, a timeout…) and after how long. */
+	| { type: "ask_answered"; path: string; answer: string; waitedMs: number }
 	/** A model request lost in transit (429, 529, 5xx, a cut or stalled stream) is sent again; the turn goes on. */
 	| {
 			type: "provider_retry";
@@ -103,6 +144,12 @@ export type ReuseNote =
 			inTree?: string[];
 	  }
 	| { outcome: "ran"; from: string; why: string; changed: string[] };
+
+/**
+ * Events a run emits only for a recording trace (`RunOptions.requestEvents`): no record keeps them, so a
+ * run folder or a database holds the same events traced or not.
+ */
+export const TRACE_ONLY_EVENTS: ReadonlySet<FlowEvent["type"]> = new Set(["request_start", "request_end", "tool_end"]);
 
 /** The chain's own events, on the same stream (and in `events.jsonl`). */
 export type ChainEventName =

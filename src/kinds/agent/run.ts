@@ -7,7 +7,7 @@ import type { AgentDef, Skill } from "../../agents/index.ts";
 import { dirname, join } from "node:path";
 import { formatDuration } from "../../runtime/index.ts";
 import { FAILURE_KIND_TABLE, type FailureKind } from "../../runtime/index.ts";
-import type { Result } from "../../runtime/index.ts";
+import type { ModelRequest, Result, ToolEnd } from "../../runtime/index.ts";
 import type { Subagent } from "../../runtime/index.ts";
 import type { ToolSpec } from "../../runtime/index.ts";
 import type { TransportPolicy } from "../../runtime/index.ts";
@@ -301,12 +301,44 @@ async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 			world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text }),
 		onDraft: (text: string) =>
 			world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text, draft: true }),
-		onToolCall: (tool, args) => {
+		onToolCall: (tool, args, callId) => {
 			captured.calls?.push(tool);
 			world.recorder.toolCall(at.at, tool);
 			noteToolCall(world, at.at, tool);
-			world.emit({ type: "tool_call", path: at.at, agent: agent.name, subagent: sub?.id ?? "", tool, args });
+			world.emit({
+				type: "tool_call",
+				path: at.at,
+				agent: agent.name,
+				subagent: sub?.id ?? "",
+				tool,
+				args,
+				...(callId ? { callId } : {}),
+			});
 		},
+		// Requests and tool ends, only for an observer that draws them (a recording trace).
+		...(world.options.requestEvents
+			? {
+					onRequest: (r: ModelRequest) => {
+						const [path, name, id] = [at.at, agent.name, sub?.id ?? ""];
+						if (r.phase === "start")
+							world.emit({
+								type: "request_start",
+								path,
+								agent: name,
+								subagent: id,
+								provider: r.provider,
+								model: r.model,
+								server: r.server,
+							});
+						else {
+							const { phase: _end, ...end } = r;
+							world.emit({ ...end, type: "request_end", path, agent: name, subagent: id });
+						}
+					},
+					onToolEnd: (e: ToolEnd) =>
+						world.emit({ type: "tool_end", path: at.at, agent: agent.name, subagent: sub?.id ?? "", ...e }),
+				}
+			: {}),
 	});
 	return { sub, captured, visit: at, queue: Promise.resolve() };
 }

@@ -71,8 +71,10 @@ export async function runAsk(
 		return reused.record;
 	}
 	const port = world.options.ask;
+	const asked = performance.now();
 	const answer: AskAnswer = port?.somebodyThere ? await port.ask(card, signal) : { kind: "nobody" };
 	world.recorder.asked(visit, card, answer);
+	world.emit({ type: "ask_answered", path: visit, answer: answer.kind, waitedMs: performance.now() - asked });
 	return answerRecord(world, node, card, answer, signal);
 }
 
