@@ -10,7 +10,7 @@ import { formatAbsorbed } from "../engine/index.ts";
 import type { EventSink } from "../runtime/index.ts";
 import { formatUsage } from "../runtime/index.ts";
 import { reuseLine, reuseSummary } from "../identity/index.ts";
-import { snapshotOf, type Snapshot } from "../runs/index.ts";
+import { type JournalEntry, snapshotOf, type Snapshot } from "../runs/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 
@@ -199,6 +199,36 @@ async function reusedRun(
 	return (await store.run(named))
 		? { ok: true, id: named }
 		: { ok: false, error: `no run ${named} in this database to reuse (see pi-flows runs)` };
+}
+
+/**
+ * The run of this database a plan reads (`plan --reuse [last|ID] --backend dbos`): its journal entries as
+ * the new run's workers would read them, and its snapshot.
+ */
+export async function databaseRun(
+	args: Args,
+	io: Io,
+	named: string,
+	flow: string,
+): Promise<{ entries: JournalEntry[]; snapshot: Snapshot; from: string; shown: string } | { error: string }> {
+	const opened = await clientStore(args, io);
+	if (!opened) return { error: "the database cannot be read (said above)" };
+	try {
+		const found = await reusedRun(opened.store, named, flow);
+		if (!found.ok) return { error: found.error };
+		const row = await opened.store.run(found.id);
+		if (!row) return { error: `no run ${found.id} in this database to reuse (see pi-flows runs)` };
+		return {
+			entries: await opened.store.entries(found.id),
+			snapshot: row.snapshot,
+			from: found.id,
+			shown: `run ${found.id}`,
+		};
+	} catch (error) {
+		return { error: opened.d.redactError(error) };
+	} finally {
+		await opened.store.close();
+	}
 }
 
 /** Prints a distributed run's end as `run` prints a run folder's. */

@@ -86,7 +86,8 @@ export const COMMAND_DOCS: Record<string, CommandDoc> = {
 	runs: { args: "", summary: "the runs in a DBOS backend's database, newest first, with their status" },
 	serve: {
 		args: "",
-		summary: "watch and steer runs from a browser: a local page, live, with answer, stop and resume (docs/web.md)",
+		summary:
+			"watch and steer runs from a browser: a local page, live, with answer, stop, resume and rerun from a node (docs/web.md)",
 		notes: "prints the URL with a one-time token; loopback only unless --host",
 	},
 	stop: { args: "<run id>", summary: "ask a run on the DBOS backend to stop, from any machine reaching its database" },
@@ -122,6 +123,10 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	reuse: {
 		value: "last|RUN",
 		text: "take every visit whose identity is unchanged from an earlier run instead of playing it (default last)",
+	},
+	"rerun-from": {
+		value: "NODE[,NODE]",
+		text: "with --reuse: play these nodes again whatever their identity (what reads them runs if what they answer changed)",
 	},
 	"ask-web": { text: "with no terminal, questions wait for an answer given in `pi-flows serve`'s page" },
 	backend: {

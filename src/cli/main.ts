@@ -27,6 +27,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 		backend: true,
 		database: true,
 		reuse: "optional",
+		"rerun-from": true,
 		"ask-web": false,
 	},
 	resume: {
@@ -69,6 +70,9 @@ const COMMANDS: Record<string, FlagSpec> = {
 		json: false,
 		project: false,
 		reuse: "optional",
+		"rerun-from": true,
+		backend: true,
+		database: true,
 		model: true,
 		timeout: true,
 		"runs-dir": true,

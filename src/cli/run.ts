@@ -9,6 +9,7 @@ import { DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, resolveModels } from "..
 import { findFlow } from "../load/index.ts";
 import type { ReuseSource } from "../engine/index.ts";
 import { findRun, reuseFromFolder } from "../reuse/index.ts";
+import { rerunOf } from "./rerun-flag.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { commandAsk } from "./ask.ts";
 import { openHost } from "../pi/index.ts";
@@ -74,6 +75,12 @@ export async function runChecked(
 		return 2;
 	}
 	const { timeoutMs, idleMs, budget, transport, model, script: scriptPath } = flags.value;
+	const rerun = rerunOf(args, flow);
+	if (!rerun.ok) {
+		io.stderr(`pi-flows: ${rerun.error}; nothing was run`);
+		return 2;
+	}
+	const rerunFrom = rerun.value;
 	const show = showFaults ?? ((f: readonly Fault[]) => io.stderr(formatFaults(f, io.cwd)));
 	if (args.flags.has("dry-run")) {
 		const read = scriptPath ? readLaunchScript(flow, io.cwd, scriptPath) : undefined;
@@ -123,6 +130,7 @@ export async function runChecked(
 					...(args.flags.has("reuse") ? { reuse: flag(args, "reuse") ?? "last" } : {}),
 					settings: {
 						cwd: io.cwd,
+						...(rerunFrom ? { rerunFrom } : {}),
 						// A person following at this terminal answers the workers' questions.
 						somebodyThere: ask.somebodyThere,
 						...(runOptions.model ? { model: runOptions.model } : {}),
@@ -137,7 +145,7 @@ export async function runChecked(
 			);
 		}
 		const home = runsHome(io.cwd, flag(args, "runs-dir"));
-		const reuse = args.flags.has("reuse") ? reuseOfFolder(args, home, flow, io) : undefined;
+		const reuse = args.flags.has("reuse") ? reuseOfFolder(args, home, flow, io, rerunFrom) : undefined;
 		if (reuse && "error" in reuse) {
 			io.stderr(`pi-flows: ${reuse.error}; nothing was run`);
 			return 2;
@@ -146,6 +154,7 @@ export async function runChecked(
 		const outcome = await startRun(flow, input.value, {
 			...runOptions,
 			...(reuse ? { reuse } : {}),
+			...(reuse && rerunFrom ? { rerunFrom } : {}),
 			toolSchemas: host.toolSchemas,
 			runsHome: home,
 			handoff: handoff.policy,
@@ -172,10 +181,16 @@ export async function runChecked(
 }
 
 /** The earlier run `--reuse` names, opened as a source (its seal checked), or why it cannot be. */
-function reuseOfFolder(args: Args, home: string, flow: CheckedFlow, io: Io): ReuseSource | { error: string } {
+function reuseOfFolder(
+	args: Args,
+	home: string,
+	flow: CheckedFlow,
+	io: Io,
+	force: readonly string[] | undefined,
+): ReuseSource | { error: string } {
 	const found = findRun(flag(args, "reuse"), home, flow.name.value, io.cwd, io.agentDir);
 	if (!found.ok) return { error: found.error };
-	const opened = reuseFromFolder(found.runDir, io.agentDir);
+	const opened = reuseFromFolder(found.runDir, io.agentDir, force ? { force } : {});
 	return opened.ok ? opened.source : { error: opened.error };
 }
 

@@ -437,7 +437,8 @@ async function prepareRun(store: RunStore, runId: string, options: WorkerOptions
 	if (Array.isArray(models)) throw new Error(models.join("; "));
 	// Every worker reads the run it reuses from the same database, so they all take the same visits.
 	const from = row.snapshot.settings.reuse;
-	const reuse = from ? reuseSource(await store.entries(from), from) : undefined;
+	const force = row.snapshot.settings.rerunFrom;
+	const reuse = from ? reuseSource(await store.entries(from), from, force ? { force } : {}) : undefined;
 	return { row, flow: flow.value, host, models, ...(reuse ? { reuse } : {}) };
 }
 

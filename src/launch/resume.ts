@@ -81,7 +81,8 @@ export async function prepareResume<H extends ModelDoor>(
 		host,
 		models: snapshotModels(host, snapshot),
 		reuseFrom: (from) => {
-			const opened = reuseFromFolder(from, settings.keyDir);
+			const force = snapshot.settings.rerunFrom;
+			const opened = reuseFromFolder(from, settings.keyDir, force ? { force } : {});
 			return opened.ok ? opened.source : { error: opened.error };
 		},
 		...(hasToolSchemas(host) ? { toolSchemas: (names: readonly string[]) => host.toolSchemas(names) } : {}),

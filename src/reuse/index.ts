@@ -14,3 +14,4 @@ export {
 	showReusePlan,
 	summaryLine,
 } from "./plan.ts";
+export { readRerunFrom, visitAddresses, visitAddressOf } from "./rerun.ts";

@@ -77,6 +77,8 @@ export interface StartOptions extends Omit<RunOptions, "recorder" | "replay" | "
 	 * a handle to a run still under way (the MCP server) names it by its folder.
 	 */
 	onRunDir?: (runDir: string) => void;
+	/** The nodes `reuse` plays again whatever their identity (`--rerun-from`), recorded for a resume. */
+	rerunFrom?: readonly string[];
 }
 
 /** The chain a life's journal appends continue: the person's key and the last seal. */
@@ -104,6 +106,7 @@ export async function startRun(flow: CheckedFlow, input: Value, options: StartOp
 		...(options.budget ? { budget: options.budget } : {}),
 		...(options.script ? { script: options.script } : {}),
 		...(options.reuse ? { reuse: options.reuse.from } : {}),
+		...(options.reuse && options.rerunFrom?.length ? { rerunFrom: [...options.rerunFrom] } : {}),
 	});
 	const first = sealSnapshot(key.key, runDir, writeSnapshot(runDir, snapshot));
 	const lock = acquireLock(runDir);

@@ -40,6 +40,11 @@ export interface Snapshot {
 		script?: { file: string; text: string };
 		/** The run this one reuses from (`--reuse`): a run folder, or a database run id. */
 		reuse?: string;
+		/**
+		 * The nodes it plays again whatever their identity (`--rerun-from`), kept so a resume of it forces
+		 * them too instead of taking them from the run it reuses.
+		 */
+		rerunFrom?: string[];
 	};
 }
 

@@ -7,6 +7,8 @@
  *   stop    a run folder: a stop file its life polls, and lands as Ctrl-C lands; DBOS: `requestStop`
  *   resume  `pi-flows resume` itself, in a detached process (its output in `control/resume-*.log`),
  *           with the person's in-doubt choice; its own refusal is what the page shows
+ *
+ * Rerun from a node (its preview, then the run) is `rerun.ts`, on the same reading of the run (`fresh`).
  */
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
@@ -23,21 +25,30 @@ import type { RunRecord, SourceKind } from "./record.ts";
 import { PROJECT_RUN_TRUST } from "./trust.ts";
 import { viewOf } from "./view.ts";
 
-/** What an action came to: an HTTP status and one sentence for the page. */
+/** What an action came to: an HTTP status and one sentence for the page, and what it made (a preview, a run). */
 export interface ActionResult {
 	status: number;
 	ok: boolean;
 	said: string;
+	/** Sent beside `ok` and `said`: a rerun's preview, the new run a rerun started. */
+	data?: Record<string, unknown>;
 }
 
-const refused = (status: number, said: string): ActionResult => ({ status, ok: false, said });
-const done = (said: string, status = 200): ActionResult => ({ status, ok: true, said });
+/** An action refused, in words. */
+export const refused = (status: number, said: string): ActionResult => ({ status, ok: false, said });
+/** An action done. */
+export const done = (said: string, status = 200, data?: Record<string, unknown>): ActionResult => ({
+	status,
+	ok: true,
+	said,
+	...(data ? { data } : {}),
+});
 
 /** Who the answers and stops of this server are from, as the run's files record it. */
 export const BY = "the browser";
 
 /** The run as it stands now, read afresh for the action (never the page's copy). */
-async function fresh(catalog: Catalog, source: SourceKind, id: string): Promise<RunRecord | ActionResult> {
+export async function fresh(catalog: Catalog, source: SourceKind, id: string): Promise<RunRecord | ActionResult> {
 	if (source === "folder") {
 		const dir = catalog.folderOf(id);
 		if (!dir) return refused(404, `no run folder ${id}`);
@@ -193,14 +204,19 @@ async function nextLife(catalog: Catalog, source: SourceKind, id: string, life: 
 /** The `pi-flows:` lines a refused resume printed, redacted. */
 function lastLines(path: string): string {
 	try {
-		const lines = readFileSync(path, "utf8").trim().split("\n").filter(Boolean);
-		return redactText(
-			lines
-				.slice(-3)
-				.join(" ")
-				.replace(/^pi-flows: /, ""),
-		);
+		return saidBy(readFileSync(path, "utf8"));
 	} catch {
 		return "";
 	}
+}
+
+/** What a refused command said: its last lines, its own `pi-flows …:` prefixes dropped, redacted. */
+export function saidBy(output: string): string {
+	const lines = output.trim().split("\n").filter(Boolean);
+	return redactText(
+		lines
+			.slice(-3)
+			.map((l) => l.replace(/^pi-flows( [a-z]+)?: /, ""))
+			.join(" "),
+	);
 }

@@ -42,6 +42,7 @@ const SECTIONS: Section[] = [
 	"asked",
 	"outcome",
 	"notes",
+	"reuse",
 	"actions",
 ];
 

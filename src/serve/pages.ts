@@ -58,12 +58,24 @@ export function runPage(csrf: string, source: string, id: string): string {
 <dl id="facts" class="facts"></dl>
 <div id="actions" class="actions"></div><p id="said" class="said" role="status" aria-live="polite"></p>
 </header>
+<section id="rerun" class="rerun" hidden><h2>Rerun from <code id="rerun-node"></code></h2>
+<p class="note">What a rerun from this node would do, worked out by <code>pi-flows plan --reuse</code> before anything spends (no model is called): each visit reused from this run, run again, or one that may change because it reads what runs. The tokens are what each visit spent in this run.</p>
+<p id="rerun-said" class="said" role="status" aria-live="polite"></p>
+<div id="rerun-body" hidden>
+<p id="rerun-changed" class="warning" hidden>The flow file changed since this run: the rerun runs it as it is now.</p>
+<p class="summary"><strong id="rerun-summary"></strong></p>
+<table class="reuse-plan"><thead><tr><th>visit</th><th>decision</th><th>why</th><th class="num">tokens</th><th class="num">cost</th></tr></thead><tbody id="rerun-rows"></tbody></table>
+<details id="rerun-edit"><summary>The input</summary><textarea id="rerun-input" rows="4" aria-label="the rerun's input"></textarea><button type="button" class="rerun-again">Preview with this input</button></details>
+<p class="note">The same as: <code id="rerun-command"></code></p>
+<div class="actions"><button type="button" class="rerun-start">Start the rerun</button><button type="button" class="rerun-cancel">Cancel</button><span id="rerun-why" class="why"></span></div>
+</div>
+</section>
 <section id="questions-now" hidden><h2>Waiting for you</h2><div id="questions"></div></section>
 <section id="outcome" hidden><h2>Answer</h2><div id="outcome-body"></div></section>
 <section><h2>Graph</h2><p class="note">Each node as its visits ended; blue while a visit of this life runs.</p><div id="graph" class="scroll"></div></section>
 <section><h2>Running turns</h2><div id="turns"><p class="empty">No turn is running.</p></div></section>
 <section><h2>Lanes</h2><p class="note">The current life's visits, one bar each, in lanes of what ran at the same time.</p><div id="lanes" class="lanes"></div></section>
-<section><h2>Tokens, cost and time per node</h2><table class="usage"><thead><tr><th>node</th><th>state</th><th class="num">visits</th><th class="num">tokens</th><th class="num">cost</th><th class="num">time</th><th class="num">bound</th></tr></thead><tbody id="nodes"></tbody><tfoot id="total"></tfoot></table></section>
+<section><h2>Tokens, cost and time per node</h2><p class="note">“Rerun from here” shows first what a rerun from that node would run, reuse and spend, then starts it on your word.</p><table class="usage"><thead><tr><th>node</th><th>state</th><th class="num">visits</th><th class="num">tokens</th><th class="num">cost</th><th class="num">time</th><th class="num">bound</th><th></th></tr></thead><tbody id="nodes"></tbody><tfoot id="total"></tfoot></table></section>
 <section><h2>Faults and retries</h2><ul id="faults" class="problems"></ul><ul id="indoubt" class="warning"></ul><ul id="notes" class="budget"></ul><table class="retries" hidden><thead><tr><th>visit</th><th>attempt</th><th>why</th><th class="num">wait</th></tr></thead><tbody id="retries"></tbody></table></section>
 <section><h2>Questions and answers</h2><ul id="asked"></ul></section>`,
 		{ source, run: id },

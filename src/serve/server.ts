@@ -5,7 +5,8 @@
  *
  *   GET  /                              the runs list          GET /api/runs, /api/runs/events (SSE)
  *   GET  /run/<folder|dbos>/<id>        a run's page           GET /api/run/<s>/<id>, …/events (SSE)
- *   POST /api/run/<s>/<id>/<answer|stop|resume|rerun>         actions (`actions.ts`)
+ *   POST /api/run/<s>/<id>/<answer|stop|resume>               actions (`actions.ts`)
+ *   POST /api/run/<s>/<id>/<preview|rerun>                    rerun from a node (`rerun.ts`)
  *   GET  /assets/<app.js|app.css|report.css>                  the shipped page code
  */
 import { readFileSync } from "node:fs";
@@ -17,6 +18,7 @@ import { REPORT_CSS } from "../report/index.ts";
 import { redactJson, redactText } from "../secrets/index.ts";
 import { type ActionResult, answerAction, resumeAction, stopAction } from "./actions.ts";
 import { Catalog, type CatalogOptions } from "./catalog.ts";
+import { previewAction, rerunAction } from "./rerun.ts";
 import { type Guard, LOOPBACK_NAMES, makeGuard } from "./guard.ts";
 import { send } from "./live.ts";
 import { CSP, refusedPage, runPage, runsPage } from "./pages.ts";
@@ -140,7 +142,7 @@ export async function startServer(options: ServeOptions): Promise<Served> {
 				return refuse(req, res, 400, "the action's body is not JSON (or is too large)");
 			}
 			const result = await act(source, id, action, body);
-			return json(res, result.status, { ok: result.ok, said: result.said });
+			return json(res, result.status, { ...result.data, ok: result.ok, said: result.said });
 		}
 		if (req.method !== "GET") return refuse(req, res, 405, "only GET and POST");
 		if (url.pathname === "/favicon.ico") return void res.writeHead(204, HEADERS).end();
@@ -175,12 +177,8 @@ export async function startServer(options: ServeOptions): Promise<Served> {
 		if (action === "answer") return answerAction(catalog, source, id, body);
 		if (action === "stop") return stopAction(catalog, source, id);
 		if (action === "resume") return resumeAction(catalog, source, id, body);
-		if (action === "rerun")
-			return {
-				status: 501,
-				ok: false,
-				said: "rerun from a node needs the reuse of earlier visits (issue 35), which is not in this version yet",
-			};
+		if (action === "preview") return previewAction(catalog, source, id, body);
+		if (action === "rerun") return rerunAction(catalog, source, id, body);
 		return { status: 404, ok: false, said: "no such action" };
 	}
 

@@ -11,8 +11,10 @@ import { boundsUnder } from "../language/render/index.ts";
 import { DEFAULT_IDLE_MS } from "../engine/index.ts";
 import { lanesOf, parallelAddresses, type RunData, runModel, shown, clip, type VisitSpan } from "../report/index.ts";
 import { addressOf, decidedByFlow, journalState, usageOf } from "../runs/index.ts";
+import { visitAddressOf } from "../reuse/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import type { RunRecord, WaitingQuestion } from "./record.ts";
+import { type ReuseView, reuseView } from "./reuse-view.ts";
 import { turnsOf, type TurnView } from "./turns.ts";
 
 /** How the run stands now. */
@@ -44,6 +46,8 @@ export interface NodeView {
 	ms: number;
 	/** The worst case the checker knows: turns and time. */
 	bound?: { turns: number; ms: number; waits: boolean };
+	/** Tokens its reused visits had spent when they were played (counted 0 here). */
+	saved?: number;
 }
 
 export interface VisitView {
@@ -63,6 +67,8 @@ export interface VisitView {
 	/** Its lane (index into `lanes`) and its depth in the lane's strand. */
 	lane: number;
 	depth: number;
+	/** Taken from the run it reused, not played: what it had spent then (tokens). */
+	saved?: number;
 }
 
 export interface RunHead {
@@ -104,6 +110,8 @@ export interface RunView {
 	asked: { path: string; question: string; answer: string }[];
 	outcome?: { ok: boolean; output?: string; error?: string; failedAt?: string };
 	notes: string[];
+	/** What it took from the run it reused (`--reuse`, a rerun from a node). */
+	reuse?: ReuseView;
 	actions: { answer: Allowed; stop: Allowed; resume: Allowed; rerun: Allowed };
 }
 
@@ -149,6 +157,7 @@ export function viewOf(record: RunRecord, now: number): RunView {
 	lanes.forEach((l, i) => {
 		for (const v of l.visits) laneOf.set(v, i);
 	});
+	const reuse = reuseView(journal);
 	const visits: Record<string, VisitView> = {};
 	for (const v of model.visits) {
 		const running = isRunning(v);
@@ -167,16 +176,20 @@ export function viewOf(record: RunRecord, now: number): RunView {
 			...(paid ? { tokens: paid.tokens, cost: paid.cost } : {}),
 			lane: laneOf.get(v) ?? -1,
 			depth: v.path.split("/").length - 1,
+			...(reuse?.visits[`${v.life}:${v.path}`] !== undefined ? { saved: reuse.visits[`${v.life}:${v.path}`] } : {}),
 		};
 	}
 	const bounds = record.flow ? boundsUnder(record.flow, snapshot.settings.timeoutMs) : undefined;
+	// The checker keys a node by its ids (`par/a`), its visits by their address (`par/left/a`): one row each.
+	const visitAddress = record.flow ? visitAddressOf(record.flow) : new Map<string, string>();
+	const boundOf = new Map([...(bounds?.nodes ?? [])].map(([path, b]) => [visitAddress.get(path) ?? path, b]));
 	const nodes: Record<string, NodeView> = {};
-	const addresses = new Set([...model.nodes.keys(), ...(bounds ? bounds.nodes.keys() : [])]);
+	const addresses = new Set([...model.nodes.keys(), ...boundOf.keys()]);
 	for (const address of addresses) {
 		const s = model.nodes.get(address);
 		const running = Object.values(visits).filter((v) => v.address === address && v.state === "running").length;
 		const paid = usage.nodes[address]?.usage;
-		const bound = bounds?.nodes.get(address);
+		const bound = boundOf.get(address);
 		nodes[address] = {
 			state: running ? "running" : (s?.state ?? "never"),
 			visits: s?.visits ?? 0,
@@ -186,6 +199,7 @@ export function viewOf(record: RunRecord, now: number): RunView {
 			cost: paid?.cost ?? 0,
 			ms: paid?.ms ?? 0,
 			...(bound ? { bound: { turns: bound.turns, ms: bound.ms, waits: bound.waits } } : {}),
+			...(reuse?.nodes[address] ? { saved: reuse.nodes[address] } : {}),
 		};
 	}
 	const lifeSpan = model.lives.find((l) => l.life === life);
@@ -269,6 +283,7 @@ export function viewOf(record: RunRecord, now: number): RunView {
 				}
 			: {}),
 		notes,
+		...(reuse ? { reuse } : {}),
 		actions: actionsOf(record, status, state, live),
 	};
 }
@@ -356,12 +371,13 @@ function actionsOf(
 	else if (state.end && decidedByFlow(state.end.errorKind, state.causeKind))
 		resume = no(`the run failed by the flow's own decision at ${state.end.failedAt}; a resume would decide the same`);
 	else resume = yes;
-	return {
-		answer,
-		stop,
-		resume,
-		rerun: no("rerun from a node needs the reuse of earlier visits (issue 35), which is not in this version yet"),
-	};
+	// A rerun reads the run's ended visits: a run still going has no end to read yet.
+	const rerun = mine
+		? no(mine)
+		: live
+			? no(`the run is ${status}: a rerun starts from a run that ended (stop it first, or let it end)`)
+			: yes;
+	return { answer, stop, resume, rerun };
 }
 
 /** A run as the runs list shows it. */

@@ -76,7 +76,7 @@
 				body: JSON.stringify(body || {}),
 			});
 			const j = await r.json().catch(() => ({ ok: false, said: `HTTP ${r.status}` }));
-			return { ok: r.ok && j.ok, said: j.said || `HTTP ${r.status}` };
+			return { ...j, ok: r.ok && j.ok, said: j.said || `HTTP ${r.status}` };
 		} catch (error) {
 			return { ok: false, said: `the server cannot be reached: ${error.message}` };
 		}
@@ -185,14 +185,14 @@
 			$("status-text").textContent = h.statusText;
 			$("description").textContent = h.description;
 			// Parts a person types into or clicks are drawn again only when what they show changed.
-			once("facts", [view.head, view.totals, view.budget, view.bounds], drawFacts);
+			once("facts", [view.head, view.totals, view.budget, view.bounds, view.reuse], drawFacts);
 			once("actions", [view.actions, view.inDoubt], drawActions);
 			once("questions", view.questions, drawQuestions);
 			once("outcome", view.outcome, drawOutcome);
 			once("graph", view.nodes, drawGraph);
 			once("turns", view.turns, drawTurns);
 			drawLanes();
-			once("nodes", [view.nodes, view.totals, view.head.status], drawNodes);
+			once("nodes", [view.nodes, view.totals, view.head.status, view.actions.rerun], drawNodes);
 			once("faults", [view.faults, view.inDoubt, view.notes, view.retries], drawFaults);
 			once("asked", view.asked, drawAsked);
 		}
@@ -225,6 +225,7 @@
 					`${fmt.tokens(t.usage.totalTokens)} tokens · ${fmt.cost(t.usage.cost)} · ${t.turns} turns · ${fmt.ms(t.wallMs)}`,
 				],
 			];
+			if (view.reuse) facts.push(["reused", `${view.reuse.line} from ${view.reuse.from}`]);
 			if (view.budget) {
 				const l = view.budget.limits;
 				const s = view.budget.spent;
@@ -288,7 +289,6 @@
 				);
 				box.append(button("Resume, leaving them", a.resume, () => act("resume", { inDoubt: "stop" }), "resume-stop"));
 			} else box.append(button("Resume", a.resume, () => act("resume", { inDoubt: "stop" }), "resume"));
-			box.append(button("Rerun from a node…", a.rerun, () => act("rerun", {}), "rerun"));
 			const why = [a.stop, a.resume].filter((x) => !x.ok).map((x) => x.why);
 			box.append(el("span", { class: "why" }, why.length === 2 && why[0] === why[1] ? why[0] : ""));
 		}
@@ -459,8 +459,8 @@
 					lanes.tracks[v.lane]?.append(bar);
 					lanes.bars.set(k, bar);
 				}
-				bar.className = `bar state-${v.state}${BLOCKS.includes(v.kind) ? " block" : ""}`;
-				bar.title = `${v.path} (${v.kind}) · ${STATE_WORDS[v.state]}${v.agent ? ` · ${v.agent}` : ""}${v.model ? ` on ${v.model}` : ""}${v.error ? `\n${v.error}` : ""}`;
+				bar.className = `bar state-${v.state}${BLOCKS.includes(v.kind) ? " block" : ""}${v.saved !== undefined ? " reused" : ""}`;
+				bar.title = `${v.path} (${v.kind}) · ${STATE_WORDS[v.state]}${v.agent ? ` · ${v.agent}` : ""}${v.model ? ` on ${v.model}` : ""}${v.saved !== undefined ? ` · reused (saved ${fmt.tokens(v.saved)} tokens)` : ""}${v.error ? `\n${v.error}` : ""}`;
 				bar.style.top = `${Math.min(v.depth, 3) * 5}px`;
 			}
 			for (const [k, bar] of lanes.bars)
@@ -500,7 +500,12 @@
 						el("td", {}, el("code", {}, a)),
 						el("td", {}, STATE_WORDS[n.state]),
 						el("td", { class: "num" }, n.visits),
-						el("td", { class: "num" }, fmt.tokens(n.tokens)),
+						el(
+							"td",
+							{ class: "num" },
+							fmt.tokens(n.tokens),
+							n.saved ? el("span", { class: "saved" }, ` (saved ${fmt.tokens(n.saved)})`) : "",
+						),
 						el("td", { class: "num" }, fmt.cost(n.cost)),
 						el("td", { class: "num" }, fmt.ms(n.ms)),
 						el(
@@ -511,6 +516,11 @@
 								: n.bound.turns === 0 && n.bound.waits
 									? "a person's answer"
 									: `${n.bound.turns} turns · ${fmt.ms(n.bound.ms)}${n.bound.waits ? " + an answer" : ""}`,
+						),
+						el(
+							"td",
+							{},
+							button("Rerun from here", view.actions.rerun, () => previewRerun(a), "rerun-from"),
 						),
 					),
 				);
@@ -527,9 +537,92 @@
 					el("td", { class: "num" }, fmt.cost(t.cost)),
 					el("td", { class: "num" }, fmt.ms(view.totals.wallMs)),
 					el("td", { class: "num" }, `${view.bounds.turns} turns`),
+					el("td", {}, ""),
 				),
 			);
 		}
+
+		/** The rerun being looked at: its node, and the preview the server made (undefined while it works). */
+		const rerun = { node: "", preview: undefined };
+		const DECISION = { reused: "reused", runs: "runs", "may-change": "may change" };
+
+		/** Asks the server what a rerun from `node` would do (no model is called), and shows it. */
+		async function previewRerun(node, input) {
+			rerun.node = node;
+			rerun.preview = undefined;
+			const box = $("rerun");
+			box.hidden = false;
+			$("rerun-node").textContent = node;
+			$("rerun-body").hidden = true;
+			$("rerun-said").className = "said";
+			$("rerun-said").textContent = "Working out what it would cost (pi-flows plan --reuse, no model called)…";
+			box.scrollIntoView({ block: "start" });
+			const r = await post(`${base}/preview`, input === undefined ? { from: node } : { from: node, input });
+			if (rerun.node !== node) return;
+			if (!r.ok || !r.preview) {
+				$("rerun-said").className = "said refused";
+				$("rerun-said").textContent = r.said;
+				return;
+			}
+			rerun.preview = r.preview;
+			$("rerun-said").textContent = "";
+			drawPreview(r.preview);
+		}
+
+		function drawPreview(p) {
+			$("rerun-body").hidden = false;
+			$("rerun-changed").hidden = !p.flowChanged;
+			$("rerun-summary").textContent = p.summary;
+			const rows = clear($("rerun-rows"));
+			for (const row of p.plan.rows)
+				rows.append(
+					el(
+						"tr",
+						{ class: `decision-${row.status}`, "data-path": row.path, "data-status": row.status },
+						el("td", {}, el("code", {}, row.path)),
+						el("td", {}, DECISION[row.status] || row.status),
+						el("td", {}, row.why || ""),
+						el("td", { class: "num" }, fmt.tokens(row.tokens)),
+						el("td", { class: "num" }, fmt.cost(row.cost)),
+					),
+				);
+			$("rerun-input").value = p.input;
+			$("rerun-command").textContent = p.command;
+			startable();
+		}
+
+		/** Only the input that was previewed starts: an edit is previewed again first. */
+		function startable() {
+			const edited = rerun.preview && $("rerun-input").value !== rerun.preview.input;
+			$("rerun-body").querySelector(".rerun-start").disabled = !rerun.preview || edited;
+			$("rerun-why").textContent = edited ? "the input was edited: preview it first" : "";
+		}
+
+		async function startRerun() {
+			const p = rerun.preview;
+			if (!p) return;
+			$("rerun-body").querySelector(".rerun-start").disabled = true;
+			$("rerun-said").className = "said";
+			$("rerun-said").textContent = "Starting pi-flows run…";
+			const r = await post(`${base}/rerun`, { from: p.from, input: p.input });
+			$("rerun-said").className = `said ${r.ok ? "ok" : "refused"}`;
+			$("rerun-said").textContent = r.said;
+			if (r.ok && r.run) location.assign(r.run.url);
+			else startable();
+		}
+
+		$("rerun-input").addEventListener("input", startable);
+		$("rerun")
+			.querySelector(".rerun-again")
+			.addEventListener("click", () => previewRerun(rerun.node, $("rerun-input").value));
+		$("rerun").querySelector(".rerun-start").addEventListener("click", startRerun);
+		$("rerun")
+			.querySelector(".rerun-cancel")
+			.addEventListener("click", () => {
+				rerun.node = "";
+				rerun.preview = undefined;
+				$("rerun").hidden = true;
+			});
 
 		function drawFaults() {
 			const faults = clear($("faults"));

@@ -5,10 +5,23 @@
  * run without a reload, answers its question (the terminal's prompt closes, the journal records the
  * answer once), stops a run as Ctrl-C would and resumes it, and is refused without the token.
  *
+ * A node's "Rerun from here" shows the reuse preview `pi-flows plan --reuse --rerun-from` gives (the same
+ * rows and figures), starts the rerun on confirmation and lands on the new run's page, which counts the
+ * reused visits as saved; a node the flow file no longer has is refused in words.
+ *
  * With PI_FLOWS_WRITE_SHOTS=1 the screenshots of the runs list and a run page are written to docs/web/.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
@@ -90,6 +103,30 @@ const LONG_SCRIPT = `turns:
     - say: "all four done"
 `;
 
+const TRI = flowOf(
+	"tri",
+	`  - id: look
+    agent: helper
+    reads: [input]
+  - id: review
+    agent: helper
+    reads: [look]
+  - id: answer
+    agent: helper
+    reads: [review]
+`,
+	{ look: "Look at `input`.", review: "Review `look`.", answer: "Answer from `review`." },
+);
+
+const TRI_SCRIPT = `turns:
+  look:
+    - say: "a fence of twelve boards"
+  review:
+    - say: "two boards are loose"
+  answer:
+    - say: "fix the two loose boards"
+`;
+
 const quote = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
 
 describe.skipIf(!present)(
@@ -168,6 +205,8 @@ describe.skipIf(!present)(
 			project.write(".pi/flows/long.md", LONG);
 			project.write("slow.yaml", SLOW_SCRIPT);
 			project.write("long.yaml", LONG_SCRIPT);
+			project.write(".pi/flows/tri.md", TRI);
+			project.write("tri.yaml", TRI_SCRIPT);
 			shots = mkdtempSync(join(tmpdir(), "pi-flows-serve-shots-"));
 			server = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "serve", "--project"], {
 				cwd: project.cwd,
@@ -325,6 +364,103 @@ describe.skipIf(!present)(
 			await page.waitForSelector("#outcome-body pre.answer");
 			expect(await page.textContent("#outcome-body")).toContain("all four done");
 			expect(await page.textContent("#facts")).toContain("2 (resumed)");
+			await page.close();
+		}, 180_000);
+
+		it("reruns from a node: the preview as pi-flows plan --reuse says it, then the run, its reused visits saved", async () => {
+			const cli = (...args: string[]) =>
+				spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], {
+					cwd: project.cwd,
+					env: project.env,
+					encoding: "utf8",
+				});
+			const before = folders();
+			const first = cli("run", "tri", "the fence", "--script", "tri.yaml", "--project");
+			expect(first.status, first.stderr).toBe(0);
+			const id = await newFolder("tri", before);
+			const page = await context.newPage();
+			await page.goto(`${origin}/run/folder/${id}`);
+			await statusIs(page, "ok");
+			await page.locator('#nodes tr[data-node="review"] button.rerun-from').click();
+			await page.waitForSelector("#rerun-body:not([hidden])", { timeout: 60_000 });
+			const shown = (await page.evaluate(`[...document.querySelectorAll("#rerun-rows tr")].map((tr) => ({
+				path: tr.dataset.path,
+				status: tr.dataset.status,
+				why: tr.children[2].textContent,
+				tokens: tr.children[3].textContent,
+			}))`)) as { path: string; status: string; why: string; tokens: string }[];
+			const summary = await page.textContent("#rerun-summary");
+			// The same run, planned at the terminal: the page's rows and figures are the command's.
+			const dir = join(runsHome(), id);
+			const planned = cli("plan", "tri", "--project", "--reuse", dir, "--rerun-from", "review", "--json");
+			expect(planned.status, planned.stderr).toBe(0);
+			const plan = JSON.parse(planned.stdout).reuse as {
+				rows: { path: string; status: string; why?: string; tokens: number }[];
+				savedTokens: number;
+				mayTokens: number;
+			};
+			expect(shown).toEqual(
+				plan.rows.map((r) => ({
+					path: r.path,
+					status: r.status,
+					why: r.why ?? "",
+					tokens: r.tokens.toLocaleString("en-US"),
+				})),
+			);
+			expect(shown.map((r) => r.status)).toEqual(["reused", "runs", "may-change"]);
+			const text = cli("plan", "tri", "--project", "--reuse", dir, "--rerun-from", "review").stdout;
+			expect(text.trim().split("\n")).toContain(summary);
+			expect(summary).toMatch(/^runs 1 of 3 visits, about [\d.k]+ tokens; 1 may change/);
+			expect(await page.textContent("#rerun-command")).toContain("--rerun-from review");
+			await page.screenshot({ path: join(shots, "rerun-preview.png"), fullPage: true });
+			// Confirmed: the page goes to the new run, which plays review again and takes the rest.
+			const made = folders();
+			await page.locator("#rerun button.rerun-start").click();
+			await page.waitForURL((u) => u.pathname.startsWith("/run/folder/") && !u.pathname.endsWith(id), {
+				timeout: 60_000,
+			});
+			const rerun = decodeURIComponent(new URL(page.url()).pathname.split("/").at(-1) as string);
+			expect(made).not.toContain(rerun);
+			await statusIs(page, "ok");
+			const saved = plan.savedTokens + plan.mayTokens;
+			await page.waitForSelector('[data-fact="reused"]');
+			expect(await page.textContent('[data-fact="reused"]')).toContain(
+				`reused 2 of 3 visits (saved ${saved} tokens) from ${dir}`,
+			);
+			expect(await page.textContent('#nodes tr[data-node="look"]')).toContain("(saved");
+			const usage = JSON.parse(readFileSync(join(runsHome(), rerun, "usage.json"), "utf8"));
+			expect(usage.saved.totalTokens).toBe(saved);
+			const result = JSON.parse(readFileSync(join(runsHome(), rerun, "result.json"), "utf8"));
+			expect(result.reuse).toMatchObject({
+				reused: 2,
+				ran: 1,
+				visits: [
+					{ path: "look" },
+					{ path: "review", why: "asked to run again (`review`)" },
+					{ path: "answer", outcome: "reused" },
+				],
+			});
+			await page.screenshot({ path: join(shots, "rerun-done.png"), fullPage: true });
+			await page.goto(`${origin}/`);
+			await page.waitForSelector(`tr[data-run="${rerun}"] .status-ok`);
+			// The flow file edited so the node is gone: the preview is refused in words, and nothing runs.
+			const file = join(project.cwd, ".pi/flows/tri.md");
+			writeFileSync(
+				file,
+				TRI.replace("  - id: answer\n    agent: helper\n    reads: [review]\n", "").replace(/## answer[^#]*$/, ""),
+			);
+			try {
+				await page.goto(`${origin}/run/folder/${id}`);
+				await statusIs(page, "ok");
+				const now = folders();
+				await page.locator('#nodes tr[data-node="answer"] button.rerun-from').click();
+				await page.waitForSelector("#rerun-said.refused", { timeout: 60_000 });
+				expect(await page.textContent("#rerun-said")).toContain("tri has no node `answer` (as its file is now)");
+				expect(await page.isHidden("#rerun-body")).toBe(true);
+				expect(folders()).toEqual(now);
+			} finally {
+				writeFileSync(file, TRI);
+			}
 			await page.close();
 		}, 180_000);
 	},

@@ -4,12 +4,16 @@
  * followed, so the worker's question waits for the page as for a terminal), the question is answered
  * from the server (through `pi_flows.questions`, once) and the run ends with that answer, a stop asked
  * from the server reaches the worker as `pi-flows stop` does, and a resume from the server (`pi-flows
- * resume --backend dbos` in its own process) runs the next life to the end.
+ * resume --backend dbos` in its own process) runs the next life to the end. A rerun from a node: its
+ * preview is what `pi-flows plan --reuse ID --backend dbos --rerun-from` says, and the rerun (`pi-flows
+ * run --backend dbos --reuse ID --rerun-from`, detached) goes to the worker and ends with the visits it
+ * took counted as saved.
  */
+import { spawnSync } from "node:child_process";
 import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { loadRoster } from "../../../src/agents/index.ts";
+import { loadRoster, PACKAGE_ROOT } from "../../../src/agents/index.ts";
 import { enqueueRun } from "../../../src/distributed/client.ts";
 import { RunStore } from "../../../src/distributed/store.ts";
 import { catalogueOptions, checkFlowText } from "../../../src/load/index.ts";
@@ -67,7 +71,8 @@ describePostgres("pi-flows serve over the DBOS backend", (pg) => {
 					"content-type": "application/json",
 					"x-pi-flows-csrf": csrf,
 				});
-			const req = request({ host: "127.0.0.1", port: served.port, path, method, headers }, (res) => {
+			// A connection of its own: a kept-alive one the server closes as it idles would be reset under the next call.
+			const req = request({ host: "127.0.0.1", port: served.port, path, method, headers, agent: false }, (res) => {
 				let text = "";
 				res.on("data", (d: Buffer) => {
 					text += d;
@@ -112,6 +117,8 @@ describePostgres("pi-flows serve over the DBOS backend", (pg) => {
 		project = tempProject();
 		project.write(".pi/agents/helper.md", agentFile("helper", "read"));
 		project.write(".pi/flows/paint.md", PAINT);
+		// The script a rerun's scripted model answers from (the runs' snapshots name this file).
+		project.write("paint.yaml", SCRIPT.replace("delay: 8000", "delay: 10"));
 	});
 	afterAll(async () => {
 		await served?.close();
@@ -184,6 +191,47 @@ describePostgres("pi-flows serve over the DBOS backend", (pg) => {
 			} finally {
 				stop();
 			}
+			// Rerun from `paint`: first what it would cost, as `pi-flows plan --reuse ID --backend dbos` says it.
+			const previewed = await call(`/api/run/dbos/${id}/preview`, "POST", { from: "paint" });
+			expect(previewed.status, previewed.body).toBe(200);
+			const preview = JSON.parse(previewed.body).preview as {
+				plan: { rows: unknown[]; savedTokens: number; mayTokens: number };
+				summary: string;
+			};
+			const planned = spawnSync(
+				process.execPath,
+				[join(PACKAGE_ROOT, "bin/pi-flows.js"), "plan", join(project.cwd, ".pi/flows/paint.md"), "--project"].concat([
+					"--reuse",
+					id,
+					"--rerun-from",
+					"paint",
+					"--backend",
+					"dbos",
+					"--json",
+				]),
+				{ cwd: project.cwd, env: { ...project.env, PI_FLOWS_DATABASE_URL: dbUrl }, encoding: "utf8" },
+			);
+			expect(planned.status, planned.stderr).toBe(0);
+			const plan = JSON.parse(planned.stdout).reuse;
+			expect(preview.plan).toEqual(plan);
+			expect(plan.rows.map((r: { path: string; status: string }) => [r.path, r.status])).toEqual([
+				["plan", "reused"],
+				["pick", "reused"],
+				["paint", "runs"],
+			]);
+			expect(preview.summary).toMatch(/^runs 1 of 3 visits, about [\d.k]+ tokens; 2 reused/);
+			// Then the rerun: a new run of the database, played by the worker, its reused visits saved.
+			const rerun = await call(`/api/run/dbos/${id}/rerun`, "POST", { from: "paint" });
+			const started = JSON.parse(rerun.body) as { ok: boolean; run?: { id: string; source: string } };
+			expect(started, rerun.body).toMatchObject({ ok: true, run: { source: "dbos" } });
+			const again = started.run?.id as string;
+			expect(again).not.toBe(id);
+			const reran = await until(again, (v) => v.head.status === "ok");
+			expect(reran.outcome?.output).toContain("blue");
+			expect(reran.reuse).toMatchObject({ reused: 2, ran: 1, saved: { tokens: plan.savedTokens + plan.mayTokens } });
+			expect((await store.run(again))?.snapshot.settings).toMatchObject({ reuse: id, rerunFrom: ["paint"] });
+			const listed = JSON.parse((await call("/api/runs")).body) as { runs: { id: string }[] };
+			expect(listed.runs.map((r) => r.id)).toContain(again);
 			// A run whose last turn crawls: stopped from the server, it ends stopped on its worker.
 			const slow = snapshot();
 			slow.settings.script = { file: "paint.yaml", text: SCRIPT };
