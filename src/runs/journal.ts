@@ -8,6 +8,7 @@ import type { AskAnswer, EndedVisit } from "../flow/run/index.ts";
 import type { Value } from "../flow/types/index.ts";
 import type { FailureKind } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
+import { redactedJson } from "../secrets/index.ts";
 import { APPEND_NO_LINK } from "./files.ts";
 import { readEntry } from "./read-entry.ts";
 
@@ -54,7 +55,8 @@ export function fileJournal(path: string): JournalWriter {
 	return {
 		append(entry, durable = false) {
 			if (closed) return;
-			writeSync(fd, `${JSON.stringify(entry)}\n`);
+			// Masked at the writer: a provider's error echoing its key never reaches the record.
+			writeSync(fd, `${redactedJson(entry)}\n`);
 			if (durable) fsyncSync(fd);
 		},
 		close() {

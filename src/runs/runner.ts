@@ -23,7 +23,8 @@ import { checkFlowText } from "../load/index.ts";
 import { fanOutEvents } from "../runtime/index.ts";
 import { flatFailure } from "../runtime/index.ts";
 import { emptyUsage } from "../runtime/index.ts";
-import { writeAtomic } from "./files.ts";
+import { redactedJson } from "../secrets/index.ts";
+import { writeJsonAtomic } from "./files.ts";
 import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
 import { acquireLock, type LockOutcome } from "./lock.ts";
 import { folderRecorder, journalFailure } from "./recorder.ts";
@@ -379,8 +380,8 @@ function sealedJournal(
 			if (broken || !file || !sealer) return;
 			try {
 				file.append(entry, durable);
-				// The line as fileJournal wrote it; a line the seal does not cover is cut off by the next resume.
-				sealer.seal(JSON.stringify(entry), durable === true);
+				// The line as fileJournal wrote it (masked); a line the seal does not cover is cut off by the next resume.
+				sealer.seal(redactedJson(entry), durable === true);
 			} catch (error) {
 				broken = true;
 				throw error;
@@ -466,10 +467,17 @@ function writeEndFiles(
 	};
 	attempt("usage.json", () => writeUsage(runDir, entries, budget));
 	attempt("result.json", () =>
-		writeAtomic(
-			join(runDir, "result.json"),
-			`${JSON.stringify({ flow: final.flow, life, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage, ...(final.absorbed ? { absorbed: final.absorbed } : {}) }, null, 2)}\n`,
-		),
+		writeJsonAtomic(join(runDir, "result.json"), {
+			flow: final.flow,
+			life,
+			ok: final.ok,
+			output: final.output,
+			error: final.error,
+			errorKind: final.errorKind,
+			failedAt: final.failedAt,
+			usage: final.usage,
+			...(final.absorbed ? { absorbed: final.absorbed } : {}),
+		}),
 	);
 	return unwritten;
 }
