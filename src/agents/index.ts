@@ -2,7 +2,6 @@ export { type AgentDef, type AgentSkill, type BrokenAgent, parseAgentFile, type 
 export {
 	agentDir,
 	definitionDirs,
-	isProjectContent,
 	nearestProjectDir,
 	PACKAGE_ROOT,
 	projectRoot,

@@ -10,12 +10,12 @@ import { catalogueOptions, checkFlowFile, type Judged } from "../load/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath, formatFaults, formatNotes } from "./output.ts";
-import { cliScope, skippedProjectFlows } from "./project.ts";
+import { cliScope, cliTrusted, skippedProjectFlows } from "./project.ts";
 
 /** Runs `check`. */
 export function checkCommand(args: Args, io: Io): number {
 	// A path names its file directly (its agents are read beside it); with none, the scope's flows.
-	const scope = { project: args.flags.has("project") || args.positionals.length > 0 };
+	const scope = { project: cliTrusted(args, io) || args.positionals.length > 0 };
 	const roster = loadRoster(io.cwd, scope, io.env);
 	const files = args.positionals.length
 		? args.positionals.flatMap((p) => expand(resolve(io.cwd, p)))
@@ -51,7 +51,7 @@ export function checkCommand(args: Args, io: Io): number {
 
 /** Runs `list`. */
 export function listCommand(args: Args, io: Io): number {
-	const scope = cliScope(args);
+	const scope = cliScope(args, io);
 	const roster = loadRoster(io.cwd, scope, io.env);
 	const { flows } = listFlows(io.cwd, scope, io.env);
 	const rows = flows.map((f) => {

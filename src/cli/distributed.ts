@@ -11,6 +11,7 @@ import { formatUsage } from "../runtime/index.ts";
 import { snapshotOf, type Snapshot } from "../runs/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
+import { cliTrusted } from "./project.ts";
 
 async function database() {
 	return import("../distributed/index.ts");
@@ -45,7 +46,7 @@ export async function workerCommand(args: Args, io: Io): Promise<number> {
 			url: parsed.value.url,
 			cwd: io.cwd,
 			agentDir: io.agentDir,
-			projectTrusted: args.flags.has("project"),
+			projectTrusted: cliTrusted(args, io),
 			slots,
 			pollMs,
 			deadAfterMs,

@@ -11,6 +11,7 @@ import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
 import { type Args, flag } from "./args.ts";
 import { checkedFlowArg } from "./flow-arg.ts";
 import type { Io } from "./io.ts";
+import { cliTrusted } from "./project.ts";
 import { displayPath } from "./output.ts";
 import { forecastOf, runsHome, showForecast } from "../runs/index.ts";
 
@@ -45,7 +46,7 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 	const host = await openHost({
 		cwd: io.cwd,
 		agentDir: io.agentDir,
-		projectTrusted: args.flags.has("project"),
+		projectTrusted: cliTrusted(args, io),
 		...(script ? { script } : {}),
 	});
 	const resolve = (ref: string | undefined) => {

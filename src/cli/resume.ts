@@ -19,6 +19,7 @@ import { openHost, readScript } from "../pi/index.ts";
 import { type Args, flag } from "./args.ts";
 import { terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
+import { cliTrusted } from "./project.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
 import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
 import { displayPath } from "./output.ts";
@@ -32,6 +33,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows: ${backend.error}`);
 		return 2;
 	}
+	if (backend.skipped) io.stderr(`pi-flows: ${backend.skipped}`);
 	if (backend.value === "dbos" || flag(args, "database") !== undefined)
 		return (await import("./distributed.ts")).resumeDistributed(args, io);
 	const home = runsHome(io.cwd, flag(args, "runs-dir"));
@@ -91,7 +93,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 	const host = await openHost({
 		cwd: io.cwd,
 		agentDir: io.agentDir,
-		projectTrusted: args.flags.has("project"),
+		projectTrusted: cliTrusted(args, io),
 		...(script ? { script } : {}),
 		...(transport.value ? { transport: transport.value } : {}),
 	});
@@ -103,7 +105,14 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 		const outcome = await resumeRun({
 			runDir,
 			cwd: io.cwd,
-			handoff: (await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env })).policy,
+			handoff: (
+				await resolveHandoffPolicy({
+					cwd: io.cwd,
+					agentDir: io.agentDir,
+					env: io.env,
+					projectTrusted: cliTrusted(args, io),
+				})
+			).policy,
 			spawn: host.spawn,
 			models: snapshotModels(host, snap.value),
 			somebodyThere: ask.somebodyThere,

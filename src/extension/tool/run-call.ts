@@ -148,7 +148,13 @@ export async function runCall(
 		),
 	);
 	// Delegated turns are unattended too: the watermark asks them to land, under the same switch and threshold.
-	const policy = (await resolveHandoffPolicy({ cwd: core.pi.cwd, agentDir: agentDir(), env: process.env })).policy;
+	const places = {
+		cwd: core.pi.cwd,
+		agentDir: agentDir(),
+		env: process.env,
+		projectTrusted: core.scope.project ?? false,
+	};
+	const policy = (await resolveHandoffPolicy(places)).policy;
 	const watermark = policy.enabled ? { threshold: policy.watermark, directive: ANSWER_DIRECTIVE } : undefined;
 	const options = {
 		cwd: core.pi.cwd,
