@@ -17,7 +17,7 @@ import { unified } from "unified";
 import { parseDocument } from "yaml";
 import { loadRoster, PACKAGE_ROOT } from "../src/agents/index.ts";
 import type { Fault } from "../src/faults/index.ts";
-import type { CheckedFlow } from "../src/flow/check/index.ts";
+import type { CheckedFlow } from "../src/language/check/index.ts";
 import { catalogueOptions, checkFlowText, type LoadOptions } from "../src/load/index.ts";
 import { generateFlow } from "../test/language/generate.ts";
 

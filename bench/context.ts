@@ -17,7 +17,7 @@ import { writeFileSync } from "node:fs";
 import { loadRoster } from "../src/agents/index.ts";
 import { drive } from "../src/drive/index.ts";
 import { chainRunOptions } from "../src/launch/index.ts";
-import { resolveModels, runFlow } from "../src/flow/index.ts";
+import { resolveModels, runFlow } from "../src/engine/index.ts";
 import { catalogueOptions, checkFlowText } from "../src/load/index.ts";
 import { openHost, readScript } from "../src/pi/index.ts";
 

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadRoster } from "../src/agents/index.ts";
-import { resolveModels, runFlow } from "../src/flow/index.ts";
+import { resolveModels, runFlow } from "../src/engine/index.ts";
 import { catalogueOptions, checkFlowText } from "../src/load/index.ts";
 import { openHost, readScript } from "../src/pi/index.ts";
 import { resumeRun, snapshotOf, writeSnapshot } from "../src/runs/index.ts";

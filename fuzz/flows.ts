@@ -21,7 +21,7 @@ import {
 	yamlOptions,
 } from "./pieces.ts";
 import type { Rng } from "./rng.ts";
-import { KIND_KEYS, type KindKeyName } from "../src/flow/kinds/index.ts";
+import { KIND_KEYS, type KindKeyName } from "../src/kinds/language.ts";
 
 /** Every kind of node, by its kind key: the language's registry, so a kind the language gains is generated. */
 export const NODE_KINDS = KIND_KEYS;

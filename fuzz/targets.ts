@@ -20,8 +20,8 @@ import {
 	parseDuration,
 	readDuration,
 	type SourceAt,
-} from "../src/flow/syntax/index.ts";
-import type { CheckedFlow } from "../src/flow/check/index.ts";
+} from "../src/language/syntax/index.ts";
+import type { CheckedFlow } from "../src/language/check/index.ts";
 import { catalogueOptions, checkFlowText, type LoadOptions } from "../src/load/index.ts";
 import { type HandoffDocument, parseHandoff, renderHandoff } from "../src/handoff/document.ts";
 import { checkScriptKeys, readScript, stepsFor } from "../src/script/index.ts";

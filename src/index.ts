@@ -22,15 +22,8 @@ export { readScript, type Script } from "./script/index.ts";
 export { type AgentDef, agentDir, loadRoster, type Roster, type Scope } from "./agents/index.ts";
 
 // Flow files: find, check (every fault at once, with positions), resolve models, run.
-export {
-	type CheckedFlow,
-	findFlow,
-	type FlowResult,
-	listFlows,
-	type NodeModel,
-	resolveModels,
-	runFlow,
-	type RunOptions,
-} from "./flow/index.ts";
+export type { CheckedFlow } from "./language/index.ts";
+export { findFlow, listFlows } from "./load/index.ts";
+export { type FlowResult, type NodeModel, resolveModels, runFlow, type RunOptions } from "./engine/index.ts";
 export { catalogueOptions, checkFlowFile, checkFlowText, type LoadOptions } from "./load/index.ts";
 export type { Fault } from "./faults/index.ts";

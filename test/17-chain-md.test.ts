@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster, PACKAGE_ROOT } from "../src/agents/index.ts";
 import { projectFiles } from "../src/extension/trust.ts";
-import { listFlows } from "../src/flow/index.ts";
+import { listFlows } from "../src/load/index.ts";
 import { catalogueOptions, checkFlowFile } from "../src/load/index.ts";
 import { type TempProject, tempProject } from "./helpers/project.ts";
 

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AgentDef, loadRoster, parseAgentFile } from "../src/agents/index.ts";
 import { catalogueOptions, checkFlowText } from "../src/load/index.ts";
-import { planOf, showPlan } from "../src/flow/render/index.ts";
+import { planOf, showPlan } from "../src/language/render/index.ts";
 import { agentIn } from "../src/extension/tool/plan.ts";
 import { fromSnapshot } from "../src/runs/runner.ts";
 import { snapshotOf } from "../src/runs/snapshot.ts";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster } from "../src/agents/index.ts";
-import { resolveModels, runFlow } from "../src/flow/index.ts";
+import { resolveModels, runFlow } from "../src/engine/index.ts";
 import { checkFlowFile, checkFlowText } from "../src/load/index.ts";
 import { PACKAGE_ROOT } from "../src/agents/index.ts";
 import type { FlowEvent } from "../src/runtime/events.ts";

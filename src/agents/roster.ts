@@ -40,7 +40,7 @@ export function rosterOf(entries: Iterable<AgentDef | BrokenAgent>): Roster {
 export function loadRoster(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv = process.env): Roster {
 	const found: (AgentDef | BrokenAgent)[] = [];
 	for (const { dir, source } of definitionDirs("agents", cwd, scope, env)) {
-		// pi-subagents keeps its `.chain.md` chains beside its agents: those are flows (flow/find.ts).
+		// pi-subagents keeps its `.chain.md` chains beside its agents: those are flows (load/find.ts).
 		for (const file of markdownFiles(dir).filter((f) => !f.endsWith(".chain.md"))) {
 			const fallback = basename(file, ".md");
 			let text: string;

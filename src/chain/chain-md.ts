@@ -18,7 +18,7 @@
 import { parseDocument } from "yaml";
 import { type Fault, fault } from "../faults/index.ts";
 import { lineTable } from "../text/index.ts";
-import { ADDRESS_WORDS, RESERVED_WORDS } from "../flow/build/index.ts";
+import { ADDRESS_WORDS, RESERVED_WORDS } from "../language/build/index.ts";
 
 /** A chain file as flow text, with the chain file's line for each of its lines. */
 export interface ChainMdFlow {

@@ -3,7 +3,7 @@
  * YAML value, then turned into the flow's nodes.
  */
 import type { Scope } from "../agents/index.ts";
-import type { ChainExpander } from "../flow/build/index.ts";
+import type { ChainExpander } from "../language/build/index.ts";
 import { parseChain } from "./parse.ts";
 import { findTemplate } from "./templates.ts";
 import { chainToNodes } from "./to-flow.ts";

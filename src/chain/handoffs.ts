@@ -5,7 +5,7 @@
  * previous step's summary and the chain's history, capped at `maxHistory` with a marker saying what was
  * left out; a large step is cut short, never dropped.
  */
-import type { RunPlugin } from "../flow/run/index.ts";
+import type { RunPlugin } from "../engine/index.ts";
 import type { EventSink, FlowEvent } from "../runtime/index.ts";
 import { type TreeState, treeChanges, treeState } from "./tree.ts";
 

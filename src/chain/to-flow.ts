@@ -4,12 +4,12 @@
  * thinking, skills, timeout, retry, continue-on-error (`on-fail: continue`). It is then checked and run
  * by the same checker and evaluator as any flow.
  */
-import type { AgentNode, CallNode, FlowNode, Located } from "../flow/check-only.ts";
-import type { Section } from "../flow/read/index.ts";
+import type { AgentNode, CallNode, FlowNode, Located } from "../language/index.ts";
+import type { Section } from "../language/read/index.ts";
 import type { Range } from "../text/index.ts";
 import { type Fault, fault } from "../faults/index.ts";
-import type { AddressExpr } from "../flow/syntax/index.ts";
-import { ADDRESS_WORDS, RESERVED_WORDS } from "../flow/build/index.ts";
+import type { AddressExpr } from "../language/syntax/index.ts";
+import { ADDRESS_WORDS, RESERVED_WORDS } from "../language/build/index.ts";
 import { expandTemplate, type Template } from "./templates.ts";
 import { modelText } from "./values.ts";
 import { type ChainSpec, type ChainStep, DEFAULT_GOAL_AGENT } from "./types.ts";

@@ -3,7 +3,7 @@
  * answered on stdin. With no terminal there is nobody, and the unattended rules apply.
  */
 import { createInterface } from "node:readline/promises";
-import type { AskAnswer, AskCard, AskPort } from "../flow/index.ts";
+import type { AskAnswer, AskCard, AskPort } from "../engine/index.ts";
 
 /** A port that asks at the terminal; `nobody` when stdin or stderr is not a TTY. */
 export function terminalAsk(

@@ -5,7 +5,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadRoster, type Roster, type Scope } from "../agents/index.ts";
-import { listFlows } from "../flow/check-only.ts";
+import { listFlows } from "../load/index.ts";
 import { catalogueOptions, checkFlowFile, type Judged } from "../load/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";

@@ -4,8 +4,9 @@
  * the run in the database and follow it live while workers run it). Every database failure is printed by
  * the database module's words: what went wrong, what to fix, never a password.
  */
-import type { AskPort, CheckedFlow, FlowResult, RunOptions, Value } from "../flow/index.ts";
-import { formatAbsorbed } from "../flow/index.ts";
+import type { AskPort, FlowResult, RunOptions } from "../engine/index.ts";
+import type { CheckedFlow, Value } from "../language/index.ts";
+import { formatAbsorbed } from "../engine/index.ts";
 import type { EventSink } from "../runtime/index.ts";
 import { formatUsage } from "../runtime/index.ts";
 import { snapshotOf, type Snapshot } from "../runs/index.ts";

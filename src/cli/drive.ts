@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadRoster, nearestProjectDir } from "../agents/index.ts";
-import { PROJECT_TRUST } from "../flow/index.ts";
+import { PROJECT_TRUST } from "../load/index.ts";
 import { faultText } from "../faults/index.ts";
 import { drive, type DriveEnd, type DriveResume } from "../drive/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";

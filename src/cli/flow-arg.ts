@@ -4,7 +4,8 @@
  * not check, because a plan or a graph of a flow that cannot run would show something that never happens.
  */
 import { loadRoster } from "../agents/index.ts";
-import { type CheckedFlow, findFlow } from "../flow/index.ts";
+import type { CheckedFlow } from "../language/index.ts";
+import { findFlow } from "../load/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";

@@ -2,7 +2,7 @@
  * `pi-flows graph <flow>`: the flow's shape as a Mermaid flowchart on stdout, ready for a Markdown
  * ```mermaid block or the Mermaid live editor.
  */
-import { mermaidOf } from "../flow/render/index.ts";
+import { mermaidOf } from "../language/render/index.ts";
 import type { Args } from "./args.ts";
 import { checkedFlowArg } from "./flow-arg.ts";
 import type { Io } from "./io.ts";

@@ -81,6 +81,13 @@ export const COMMAND_DOCS: Record<string, CommandDoc> = {
 	},
 	runs: { args: "", summary: "the runs in a DBOS backend's database, newest first, with their status" },
 	stop: { args: "<run id>", summary: "ask a run on the DBOS backend to stop, from any machine reaching its database" },
+	mcp: {
+		args: "",
+		summary:
+			"serve every flow as an MCP tool (plus chain, flow_check, flow_plan, runs, run_status, run_result, run_stop) over stdio, or streamable HTTP on 127.0.0.1 with --http",
+		notes:
+			"protocol: 2026-07-28 and the 2025 era (2024-11-05 … 2025-11-25); HTTP takes the bearer token from PI_FLOWS_MCP_TOKEN, else a new one written to <agentDir>/pi-flows-mcp.token; see docs/mcp.md",
+	},
 	provider: {
 		args: "[script.yaml]",
 		summary:
@@ -136,6 +143,12 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	backoff: { value: "D", text: "chain-wide: the wait before a step's first retry, doubling after" },
 	"max-history": { value: "N", text: "chain-wide: how many earlier steps' summaries a step sees" },
 	"continue-on-error": { text: "chain-wide: a failed step does not stop the chain" },
+	http: { text: "serve streamable HTTP on 127.0.0.1 instead of stdio (a bearer token; Host and Origin checked)" },
+	port: { value: "N", text: "the HTTP port on 127.0.0.1 (default 0: a free port, printed at start)" },
+	wait: {
+		value: "D",
+		text: "how long a tool call waits for its run before returning a handle that run_status and run_result follow (default 25s)",
+	},
 	stdio: { text: "speak LSP on stdin/stdout (the default, accepted for editors that pass it)" },
 	clientProcessId: { value: "PID", text: "the editor's process id (passed by editors; accepted and ignored)" },
 };

@@ -2,13 +2,13 @@
  * What `run` and `resume` share once a flow is ready: the world's ports, SIGINT handling (every session
  * disposed, the run left resumable), progress on stderr, and how the outcome is printed and exits.
  */
-import { createBashCheck, createGitPort, formatAbsorbed } from "../flow/index.ts";
-import type { Budget } from "../flow/index.ts";
+import { createBashCheck, createGitPort, formatAbsorbed } from "../engine/index.ts";
+import type { Budget } from "../engine/index.ts";
 import { decidedByFlow, type RunOutcome } from "../runs/index.ts";
 import { fanOutEvents, type FlowEvent } from "../runtime/index.ts";
 import { formatUsage } from "../runtime/index.ts";
 import type { TransportPolicy } from "../runtime/index.ts";
-import { readTransportFlags } from "../flow/syntax/index.ts";
+import { readTransportFlags } from "../launch/index.ts";
 import { paneWatcher } from "../panes/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";

@@ -5,7 +5,7 @@
  * seen more with it says what it skipped and how to include it, instead of acting as if it were not there.
  */
 import type { Scope } from "../agents/index.ts";
-import { unreadProjectFlows } from "../flow/check-only.ts";
+import { unreadProjectFlows } from "../load/index.ts";
 import { PROJECT_TRUST, TRUST_ENV } from "../trust/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";

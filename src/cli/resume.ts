@@ -21,7 +21,7 @@ import { terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
 import { cliTrusted } from "./project.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
-import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
+import { durationFlagError, parseDuration } from "../language/syntax/index.ts";
 import { displayPath } from "./output.ts";
 import { backendOf } from "./backend.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";

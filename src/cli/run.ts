@@ -4,26 +4,18 @@
  * usage, or a flow/script/model that does not check; nothing spawned).
  */
 import { loadRoster } from "../agents/index.ts";
-import {
-	type CheckedFlow,
-	DRY_ASK,
-	DRY_CHECK,
-	dryGit,
-	drySpawn,
-	runFlow,
-	findFlow,
-	resolveModels,
-	type Value,
-} from "../flow/index.ts";
+import type { CheckedFlow, Value } from "../language/index.ts";
+import { DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, resolveModels } from "../engine/index.ts";
+import { findFlow } from "../load/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
-import { durationFlagError, parseDuration } from "../flow/syntax/index.ts";
 import { terminalAsk } from "./ask.ts";
 import { openHost } from "../pi/index.ts";
 import type { Script } from "../script/index.ts";
 import { type LaunchStage, prepareLaunch, readInput, readLaunchScript } from "../launch/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
-import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
+import { report, terminalWorld } from "./launch.ts";
+import { readRunFlags } from "./run-flags.ts";
 import { backendOf } from "./backend.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
@@ -74,29 +66,12 @@ export async function runChecked(
 		io.stderr(`pi-flows: ${input.error}`);
 		return 2;
 	}
-	const idleText = flag(args, "idle-timeout");
-	const idleMs = idleText === undefined ? undefined : parseDuration(idleText);
-	if (idleText !== undefined && idleMs === undefined) {
-		io.stderr(`pi-flows: ${durationFlagError("--idle-timeout", idleText)}`);
+	const flags = readRunFlags(args);
+	if (!flags.ok) {
+		io.stderr(`pi-flows: ${flags.error}`);
 		return 2;
 	}
-	const timeoutText = flag(args, "timeout");
-	const timeoutMs = timeoutText === undefined ? undefined : parseDuration(timeoutText);
-	if (timeoutText !== undefined && timeoutMs === undefined) {
-		io.stderr(`pi-flows: ${durationFlagError("--timeout", timeoutText)}`);
-		return 2;
-	}
-	const budget = budgetFlags(args, undefined);
-	if (!budget.ok) {
-		io.stderr(`pi-flows: ${budget.error}`);
-		return 2;
-	}
-	const transport = transportFlags(args);
-	if (!transport.ok) {
-		io.stderr(`pi-flows: ${transport.error}`);
-		return 2;
-	}
-	const scriptPath = flag(args, "script");
+	const { timeoutMs, idleMs, budget, transport, model, script: scriptPath } = flags.value;
 	const show = showFaults ?? ((f: readonly Fault[]) => io.stderr(formatFaults(f, io.cwd)));
 	if (args.flags.has("dry-run")) {
 		const read = scriptPath ? readLaunchScript(flow, io.cwd, scriptPath) : undefined;
@@ -116,10 +91,10 @@ export async function runChecked(
 					...(script ? { script } : {}),
 					...(transport ? { transport } : {}),
 				}),
-			...(flag(args, "model") ? { model: flag(args, "model") } : {}),
+			...(model ? { model } : {}),
 			...(scriptPath ? { script: scriptPath } : {}),
-			...(budget.value ? { budget: budget.value } : {}),
-			...(transport.value ? { transport: transport.value } : {}),
+			...(budget ? { budget } : {}),
+			...(transport ? { transport } : {}),
 			git: world.git,
 			somebodyThere: ask.somebodyThere,
 		});

@@ -2,7 +2,7 @@
  * `pi-flows schema`: the JSON Schema of a flow's frontmatter on stdout, for an editor's YAML support
  * (point `yaml.schemas` or a `# yaml-language-server: $schema=` comment at the saved file).
  */
-import { frontmatterSchema } from "../flow/check-only.ts";
+import { frontmatterSchema } from "../language/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
 

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { listFlows } from "../flow/index.ts";
+import { listFlows } from "../load/index.ts";
 import { readFlowTest, runFlowTest } from "../flowtest/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";

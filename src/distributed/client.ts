@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
-import type { AskPort, FlowResult } from "../flow/index.ts";
+import type { AskPort, FlowResult } from "../engine/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import type { Snapshot } from "../runs/index.ts";
 import { usageOf, type UsageFile } from "../runs/index.ts";

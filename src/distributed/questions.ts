@@ -9,7 +9,7 @@
  * the update): whichever side settles first (the person, or the worker giving up because nobody follows
  * any more, or the node's timeout) decides, and the other reads what was decided.
  */
-import type { AskAnswer, AskCard, AskPort } from "../flow/index.ts";
+import type { AskAnswer, AskCard, AskPort } from "../engine/index.ts";
 import type { RunStore } from "./store.ts";
 
 /** How long a worker waits for a follower who stopped being seen before the unattended rules apply. */

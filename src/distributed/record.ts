@@ -8,8 +8,8 @@
  * says an item is done, so the item's coordinator always finds its visits' ends when it replays the item.
  */
 import { hostname } from "node:os";
-import type { AskAnswer, AskCard, EndedVisit, Replay, RunRecorder } from "../flow/index.ts";
-import type { Value } from "../flow/types/index.ts";
+import type { AskAnswer, AskCard, EndedVisit, Replay, RunRecorder } from "../engine/index.ts";
+import type { Value } from "../language/types/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import type { JournalEntry } from "../runs/index.ts";

@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDef } from "../agents/index.ts";
-import { checkpointTool, continuationPrompt, finishTool, handedOff, type HandoffCapture } from "../flow/run/index.ts";
+import { checkpointTool, continuationPrompt, finishTool, handedOff, type HandoffCapture } from "../engine/index.ts";
 import {
 	DEFAULT_POLICY,
 	type HandoffDocument,

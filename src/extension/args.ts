@@ -4,7 +4,7 @@
  * without becoming one. An input written as one quoted string is the text inside the quotes.
  */
 import { nearest } from "../faults/index.ts";
-import { durationFlagError, MAX_DURATION_MS, parseDuration } from "../flow/syntax/index.ts";
+import { durationFlagError, MAX_DURATION_MS, parseDuration } from "../language/syntax/index.ts";
 
 /** What each command accepts; every flag takes one value. */
 export const RUN_FLAGS = [

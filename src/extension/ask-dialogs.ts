@@ -5,7 +5,7 @@
  * answer, and a guess would run the flow on an answer nobody gave.
  */
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
-import type { AskAnswer, AskCard, AskPort } from "../flow/index.ts";
+import type { AskAnswer, AskCard, AskPort } from "../engine/index.ts";
 
 /** The free-text choice of an open card. */
 export const OTHER = "Other…";

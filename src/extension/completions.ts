@@ -7,7 +7,7 @@
 import type { AutocompleteItem } from "@earendil-works/pi-tui";
 import { basename } from "node:path";
 import { definitionDirs, markdownFiles } from "../agents/index.ts";
-import { listFlows } from "../flow/index.ts";
+import { listFlows } from "../load/index.ts";
 
 /** Which names a command completes: `/step` takes agents as well as flows. */
 export type NameKind = "flows" | "agents";

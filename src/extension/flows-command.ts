@@ -6,9 +6,10 @@
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { loadRoster, markdownFiles, nearestProjectDir, type Scope } from "../agents/index.ts";
-import { budgetInForce, budgetLimits, findFlow, listFlows, showBudget } from "../flow/index.ts";
+import { budgetInForce, budgetLimits, showBudget } from "../engine/index.ts";
+import { findFlow, listFlows } from "../load/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
-import { boundText, mermaidOf, planOf, showPlan } from "../flow/render/index.ts";
+import { boundText, mermaidOf, planOf, showPlan } from "../language/render/index.ts";
 import { completeLine } from "./completions.ts";
 import { faultLines } from "./launch/index.ts";
 import { say } from "./messages.ts";

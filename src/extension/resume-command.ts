@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { createBashCheck, createGitPort, NOBODY } from "../flow/index.ts";
+import { createBashCheck, createGitPort, NOBODY } from "../engine/index.ts";
 import { readScript } from "../pi/index.ts";
 import {
 	journalState,

@@ -7,8 +7,8 @@
  * `/run` alone lists the flows.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { NOBODY } from "../flow/index.ts";
-import { readTransportFlags } from "../flow/syntax/index.ts";
+import { NOBODY } from "../engine/index.ts";
+import { readTransportFlags } from "../launch/index.ts";
 import { readCommandLine, readTimeout, readTokenBudget, RUN_FLAGS } from "./args.ts";
 import { dialogAsk } from "./ask-dialogs.ts";
 import { completeLine } from "./completions.ts";

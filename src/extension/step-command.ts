@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { type AgentDef, loadRoster } from "../agents/index.ts";
 import { createPool } from "../combinators/index.ts";
-import { findFlow } from "../flow/index.ts";
+import { findFlow } from "../load/index.ts";
 import type { Script } from "../pi/index.ts";
 import type { Result } from "../runtime/index.ts";
 import type { AskOptions, Spawn, Subagent } from "../runtime/index.ts";

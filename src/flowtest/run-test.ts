@@ -10,18 +10,18 @@ import { loadRoster, type Scope } from "../agents/index.ts";
 import { faultText } from "../faults/index.ts";
 import {
 	type AskAnswer,
-	type CheckedFlow,
 	type CheckPort,
 	dryGit,
-	findFlow,
 	type FlowResult,
 	resolveModels,
 	runFlow,
 	scriptedAsk,
-} from "../flow/index.ts";
+} from "../engine/index.ts";
+import type { CheckedFlow } from "../language/index.ts";
+import { findFlow } from "../load/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { checkScriptKeys, openHost, readScript, type Script, stepsFor } from "../pi/index.ts";
-import { scriptableAddresses } from "../flow/check/index.ts";
+import { scriptableAddresses } from "../language/check/index.ts";
 import type { Expectations, FlowTest } from "./spec.ts";
 
 /** How one test went. */

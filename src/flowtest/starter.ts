@@ -9,9 +9,9 @@
  *                                                          args: { severity: high }
  */
 import { Document } from "yaml";
-import type { FlowNode } from "../flow/check-only.ts";
-import type { CheckedFlow } from "../flow/index.ts";
-import { sampleValue, typeToString, type Value } from "../flow/types/index.ts";
+import type { FlowNode } from "../language/index.ts";
+import type { CheckedFlow } from "../language/index.ts";
+import { sampleValue, typeToString, type Value } from "../language/types/index.ts";
 
 /** Options of {@link starterScript}. */
 export interface StarterOptions {

@@ -1,7 +1,7 @@
 /**
  * The one contract of the handoff tools: `finish` and `checkpoint` as the model sees them (name,
  * description, parameter schema, result texts) and the step from a call's arguments to a document.
- * Flow turns and the driver (`flow/run/handoff-tools.ts`) and the interactive extension
+ * Flow turns and the driver (`engine/handoff-tools.ts`) and the interactive extension
  * (`extension/handoff/`) build their tools from this, so a model meets the same two tools everywhere;
  * what a surface does with the document (journal it, write HANDOFF.md, arm a reset) stays its own.
  *

@@ -9,7 +9,7 @@ import type { Scope } from "../agents/index.ts";
 import { loadRoster } from "../agents/index.ts";
 import { parseChain, withGlobals } from "../chain/index.ts";
 import type { Fault } from "../faults/index.ts";
-import type { CheckedFlow } from "../flow/index.ts";
+import type { CheckedFlow } from "../language/index.ts";
 import { catalogueOptions, checkFlowText } from "../load/index.ts";
 import { lineTable } from "../text/index.ts";
 

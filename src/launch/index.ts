@@ -17,6 +17,7 @@ export {
 export { type InputWords, readInput } from "./input.ts";
 export { readScriptFile, type ScriptFile } from "./script.ts";
 export { chainRunOptions } from "./run-options.ts";
+export { readTransportFlags } from "./transport-flags.ts";
 export {
 	type Launch,
 	type LaunchRunOptions,
@@ -25,3 +26,5 @@ export {
 	prepareLaunch,
 	readLaunchScript,
 } from "./prepare.ts";
+export type { RunFlags } from "./flags.ts";
+export { type PlanOptions, planFlow } from "./plan.ts";

@@ -2,7 +2,7 @@
  * A run's input as the flow's type wants it, read the same way wherever a run is launched from (the
  * `pi-flows` command line, `/run`, the `subagent` tool); only the usage line a refusal shows differs.
  */
-import { matches, type Type, typeToString, type Value } from "../flow/index.ts";
+import { matches, type Type, typeToString, type Value } from "../language/index.ts";
 
 /** How a refusal names the flow and shows how to give the input, in the words of the surface launching. */
 export interface InputWords {

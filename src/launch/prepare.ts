@@ -11,7 +11,6 @@ import { resolve } from "node:path";
 import type { Fault } from "../faults/index.ts";
 import {
 	budgetInForce,
-	type CheckedFlow,
 	type GitPort,
 	type LaunchBudget,
 	type ModelDoor,
@@ -19,8 +18,8 @@ import {
 	prepareRun,
 	readyModels,
 	type RunOptions,
-	scriptableAddresses,
-} from "../flow/index.ts";
+} from "../engine/index.ts";
+import { type CheckedFlow, scriptableAddresses } from "../language/index.ts";
 import type { TransportPolicy } from "../runtime/index.ts";
 import type { Script } from "../script/index.ts";
 import { chainRunOptions } from "./run-options.ts";

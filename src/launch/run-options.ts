@@ -3,7 +3,8 @@
  * flags that are run settings rather than node keys (`--budget-total`, `--budget-warning`, `--backoff`,
  * `--max-history`). Every flag is applied somewhere; none is parsed and dropped.
  */
-import { type Budget, budgetInForce, type CheckedFlow, type RunPlugin } from "../flow/index.ts";
+import { type Budget, budgetInForce, type RunPlugin } from "../engine/index.ts";
+import type { CheckedFlow } from "../language/index.ts";
 import { chainHandoffs, parseChain } from "../chain/index.ts";
 
 /** Run options for a flow written as a chain; empty for any other flow. */

@@ -3,3 +3,4 @@
  * callees found in the catalogue of a working folder.
  */
 export { catalogueOptions, checkFlowFile, checkFlowText, type Judged, type LoadOptions } from "./load.ts";
+export { type FlowEntry, findFlow, flowNameOf, listFlows, PROJECT_TRUST, unreadProjectFlows } from "./find.ts";

@@ -10,8 +10,8 @@ import { type Fault, fault, sortFaults } from "../faults/index.ts";
 import { chainExpander } from "../chain/index.ts";
 import { chainMdToFlow, isChainMd, placeInChainFile } from "../chain/index.ts";
 import { FILE_START } from "../text/index.ts";
-import { buildFlow, type ChainExpander } from "../flow/build/index.ts";
-import { flowNameOf, listFlows } from "../flow/check-only.ts";
+import { buildFlow, type ChainExpander } from "../language/build/index.ts";
+import { flowNameOf, listFlows } from "./index.ts";
 import {
 	agentNotes,
 	type CalleeResolver,
@@ -19,8 +19,8 @@ import {
 	checkFlow,
 	type ScopePoints,
 	type SkillResolver,
-} from "../flow/check/index.ts";
-import { readFlow } from "../flow/read/index.ts";
+} from "../language/check/index.ts";
+import { readFlow } from "../language/read/index.ts";
 
 /** Where called flows come from, and the options every check shares. */
 export interface LoadOptions {

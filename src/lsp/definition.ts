@@ -6,7 +6,8 @@
  */
 import type { Location } from "vscode-languageserver/node";
 import type { Roster } from "../agents/index.ts";
-import type { FlowEntry, ScopePoints } from "../flow/check-only.ts";
+import type { FlowEntry } from "../load/index.ts";
+import type { ScopePoints } from "../language/index.ts";
 import { cursorIn, valueNames } from "./cursor.ts";
 import { uriOf } from "./diagnostics.ts";
 import { headingAt, headingSpans, idSpans, type Span, tokenAt } from "./locate.ts";

@@ -9,15 +9,8 @@ import { basename, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadRoster, type Roster } from "../agents/index.ts";
 import type { Fault } from "../faults/index.ts";
-import {
-	buildFlow,
-	type CheckedFlow,
-	type Flow,
-	type FlowEntry,
-	listFlows,
-	readFlow,
-	type ScopePoints,
-} from "../flow/check-only.ts";
+import { buildFlow, type CheckedFlow, type Flow, readFlow, type ScopePoints } from "../language/index.ts";
+import { type FlowEntry, listFlows } from "../load/index.ts";
 import { catalogueOptions, checkFlowText } from "../load/index.ts";
 
 /** Project sources are read: the person opened the project's own files in their editor. */

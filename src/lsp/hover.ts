@@ -5,8 +5,8 @@
  */
 import { type Hover, MarkupKind } from "vscode-languageserver/node";
 import type { AgentDef } from "../agents/index.ts";
-import { allNodes, type CheckedFlow, typeToString } from "../flow/check-only.ts";
-import { boundText } from "../flow/render/index.ts";
+import { allNodes, type CheckedFlow, typeToString } from "../language/index.ts";
+import { boundText } from "../language/render/index.ts";
 import type { CompletionWorld } from "./completion.ts";
 import { cursorIn, valueNames } from "./cursor.ts";
 import { headingAt, type Span, tokenAt } from "./locate.ts";

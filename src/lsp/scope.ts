@@ -7,7 +7,7 @@
  *   input:  cursor in `reads:` of node `work`, points of `plan → work`
  *   output: the scope before `work`: input, diff, plan (plan.output.tasks: [string])
  */
-import type { Scope, ScopePoints } from "../flow/check-only.ts";
+import type { Scope, ScopePoints } from "../language/index.ts";
 import type { Cursor } from "./cursor.ts";
 
 /**

@@ -6,10 +6,10 @@
  * with class `node` and `state-<state>`, keyed by its address in `data-node`, so tests and readers can
  * find it.
  */
-import type { FlowNode } from "../flow/check-only.ts";
-import type { CheckedFlow } from "../flow/index.ts";
-import { type GraphKit, kindOf } from "../flow/kinds/index.ts";
-import { blockFacts } from "../flow/render/index.ts";
+import type { FlowNode } from "../language/index.ts";
+import type { CheckedFlow } from "../language/index.ts";
+import { type GraphKit, kindOf } from "../kinds/language.ts";
+import { blockFacts } from "../language/render/index.ts";
 import { esc, fit, px, textWidth } from "./format.ts";
 import type { NodeState, NodeSummary } from "./model.ts";
 

@@ -3,7 +3,7 @@
  * left (shown as `HANDOFF.md` would hold them, so a reader recognises them), and what went wrong: how
  * each life ended, the visits that failed or were cut, and the budget's warnings.
  */
-import type { AskAnswer } from "../flow/index.ts";
+import type { AskAnswer } from "../engine/index.ts";
 import { HANDOFF_STATUSES, type HandoffDocument, renderHandoff } from "../handoff/index.ts";
 import { journalState } from "../runs/index.ts";
 import { clip, clock, esc, shown } from "./format.ts";

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CheckedFlow } from "../flow/index.ts";
+import type { CheckedFlow } from "../language/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import {

@@ -6,8 +6,8 @@
  * into as few lanes as never overlap, so a map at concurrency 2 shows two lanes however many items it had.
  * Inside a lane, nesting goes down a row (a loop's bar above its iterations' visits).
  */
-import type { FlowNode } from "../flow/check-only.ts";
-import type { CheckedFlow } from "../flow/index.ts";
+import type { FlowNode } from "../language/index.ts";
+import type { CheckedFlow } from "../language/index.ts";
 import { esc, fit, ms, px, textWidth } from "./format.ts";
 import { STATE_WORDS } from "./graph.ts";
 import type { LifeSpan, VisitSpan } from "./model.ts";

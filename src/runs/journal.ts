@@ -4,8 +4,8 @@
  * ignored when reading; any other bad line is reported, never guessed at.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
-import type { AskAnswer, EndedVisit } from "../flow/run/index.ts";
-import type { Value } from "../flow/types/index.ts";
+import type { AskAnswer, EndedVisit } from "../engine/index.ts";
+import type { Value } from "../language/types/index.ts";
 import type { FailureKind } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import { redactedJson } from "../secrets/index.ts";

@@ -5,8 +5,8 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { AskAnswer, AskCard, EndedVisit, RunRecorder } from "../flow/index.ts";
-import type { Value } from "../flow/types/index.ts";
+import type { AskAnswer, AskCard, EndedVisit, RunRecorder } from "../engine/index.ts";
+import type { Value } from "../language/types/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import { redactedJson } from "../secrets/index.ts";

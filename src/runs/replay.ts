@@ -4,8 +4,8 @@
  * dropped so it runs again with a fresh retry budget; a visit cut mid-turn runs again from its start, and
  * is "in doubt" when it had already called a tool that writes.
  */
-import type { EndedVisit, Replay } from "../flow/index.ts";
-import type { Value } from "../flow/types/index.ts";
+import type { EndedVisit, Replay } from "../engine/index.ts";
+import type { Value } from "../language/types/index.ts";
 import { FAILURE_KIND_TABLE, FAILURE_KINDS, type FailureKind } from "../runtime/index.ts";
 import type { JournalEntry } from "./journal.ts";
 

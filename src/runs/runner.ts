@@ -11,14 +11,13 @@ import { resolvesInside } from "../fs-safe/index.ts";
 import { projectRoot, rosterOf } from "../agents/index.ts";
 import {
 	type Budget,
-	type CheckedFlow,
 	type FlowResult,
 	type ModelDoor,
 	readyModels,
 	type RunOptions,
 	runFlow,
-	type Value,
-} from "../flow/index.ts";
+} from "../engine/index.ts";
+import type { CheckedFlow, Value } from "../language/index.ts";
 import { checkFlowText } from "../load/index.ts";
 import { fanOutEvents } from "../runtime/index.ts";
 import { flatFailure } from "../runtime/index.ts";
@@ -62,6 +61,11 @@ export interface StartOptions extends Omit<RunOptions, "recorder" | "replay" | "
 	journal?: (path: string) => JournalWriter;
 	/** The pi agent folder holding the person's run key (see `seal.ts`). Default: pi's agent dir. */
 	keyDir?: string;
+	/**
+	 * Told the run's folder once it is made and locked, before the first visit: a surface that hands out
+	 * a handle to a run still under way (the MCP server) names it by its folder.
+	 */
+	onRunDir?: (runDir: string) => void;
 }
 
 /** The chain a life's journal appends continue: the person's key and the last seal. */
@@ -91,6 +95,7 @@ export async function startRun(flow: CheckedFlow, input: Value, options: StartOp
 	const first = sealSnapshot(key.key, runDir, writeSnapshot(runDir, snapshot));
 	const lock = acquireLock(runDir);
 	if (!lock.ok) return { ok: false, refused: lock.message };
+	options.onRunDir?.(runDir);
 	return runLife({ runDir, flow, input, options, life: 1, sealFrom: { key: key.key, last: first }, lock });
 }
 

@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentDef, Skill } from "../agents/index.ts";
-import { allNodes, type Budget, type CheckedFlow, type Value } from "../flow/index.ts";
+import { allNodes, type CheckedFlow, type Value } from "../language/index.ts";
+import type { Budget } from "../engine/index.ts";
 import { writeAtomic } from "./files.ts";
 
 /** A flow file as it was when the run started. */

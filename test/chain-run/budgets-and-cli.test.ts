@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Io } from "../../src/cli/io.ts";
 import { main } from "../../src/cli/main.ts";
 import { loadRoster } from "../../src/agents/index.ts";
-import { budgetGauge, budgetInForce } from "../../src/flow/index.ts";
+import { budgetGauge, budgetInForce } from "../../src/engine/index.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { emptyUsage } from "../../src/runtime/usage.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";

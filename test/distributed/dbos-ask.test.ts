@@ -14,7 +14,7 @@ import { enqueueRun, followRun } from "../../src/distributed/client.ts";
 import { answerQuestions, databaseAsk } from "../../src/distributed/questions.ts";
 import { RunStore } from "../../src/distributed/store.ts";
 import { migrateDatabase } from "../../src/distributed/worker.ts";
-import { type AskCard, type AskPort, scriptedAsk } from "../../src/flow/index.ts";
+import { type AskCard, type AskPort, scriptedAsk } from "../../src/engine/index.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { snapshotOf } from "../../src/runs/index.ts";
 import { describePostgres } from "../helpers/postgres.ts";

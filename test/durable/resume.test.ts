@@ -2,7 +2,8 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } fro
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster } from "../../src/agents/index.ts";
-import { type AskCard, type CheckedFlow, resolveModels, scriptedAsk } from "../../src/flow/index.ts";
+import { type AskCard, resolveModels, scriptedAsk } from "../../src/engine/index.ts";
+import type { CheckedFlow } from "../../src/language/index.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { readJournal, type ResumeOptions, runsHome, type StartOptions, startRun } from "../../src/runs/index.ts";
 import { resumeScripted, scriptedHost } from "../helpers/host.ts";

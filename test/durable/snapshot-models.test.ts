@@ -1,7 +1,7 @@
 // A resume resolves its models as the snapshot launched them and asks for credentials before its first
 // turn, like every other launch: the errors come back instead of the models.
 import { describe, expect, it } from "vitest";
-import type { ModelDoor } from "../../src/flow/index.ts";
+import type { ModelDoor } from "../../src/engine/index.ts";
 import { checkFlowText } from "../../src/load/index.ts";
 import { snapshotModels, snapshotOf } from "../../src/runs/index.ts";
 import { shipped } from "../language/helpers.ts";

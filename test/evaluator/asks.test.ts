@@ -6,7 +6,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type AskCard, createGitPort, NOBODY, prepareRun, scriptedAsk } from "../../src/flow/index.ts";
+import { type AskCard, createGitPort, NOBODY, prepareRun, scriptedAsk } from "../../src/engine/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { flowOf, runInline } from "../helpers/run.ts";
 import { checkedInline, gitProject, outputAt, paths } from "./world-helpers.ts";

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createBashCheck, createGitPort, prepareRun } from "../../src/flow/index.ts";
+import { createBashCheck, createGitPort, prepareRun } from "../../src/engine/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { flowOf, runInline } from "../helpers/run.ts";
 import { checkedInline, git, gitProject, outputAt, paths } from "./world-helpers.ts";

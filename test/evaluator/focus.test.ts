@@ -4,8 +4,8 @@
  * there. Real pi sessions on the scripted model, a journal kept in an array.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EndedVisit, Replay, RunRecorder } from "../../src/flow/index.ts";
-import { focusOf } from "../../src/flow/run/world.ts";
+import type { EndedVisit, Replay, RunRecorder } from "../../src/engine/index.ts";
+import { focusOf } from "../../src/engine/world.ts";
 import { agentFile, type TempProject, tempProject } from "../helpers/project.ts";
 import { flowOf, runInline } from "../helpers/run.ts";
 

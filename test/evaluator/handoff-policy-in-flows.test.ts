@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { DEFAULT_POLICY, resolveHandoffPolicy } from "../../src/handoff/index.ts";
-import type { RunRecorder } from "../../src/flow/index.ts";
-import { NO_RECORD } from "../../src/flow/run/record.ts";
+import type { RunRecorder } from "../../src/engine/index.ts";
+import { NO_RECORD } from "../../src/engine/record.ts";
 import { flowOf, runInline } from "../helpers/run.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 

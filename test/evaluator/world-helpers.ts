@@ -4,7 +4,8 @@
  */
 import { execFileSync } from "node:child_process";
 import { loadRoster } from "../../src/agents/index.ts";
-import type { CheckedFlow, FlowResult } from "../../src/flow/index.ts";
+import type { CheckedFlow } from "../../src/language/index.ts";
+import type { FlowResult } from "../../src/engine/index.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import type { TempProject } from "../helpers/project.ts";
 

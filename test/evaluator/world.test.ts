@@ -6,7 +6,7 @@
 import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type AskCard, createBashCheck, createGitPort, prepareRun, scriptedAsk } from "../../src/flow/index.ts";
+import { type AskCard, createBashCheck, createGitPort, prepareRun, scriptedAsk } from "../../src/engine/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { flowOf, runInline } from "../helpers/run.ts";
 import { checkedInline, git, gitProject, outputAt, paths } from "./world-helpers.ts";
@@ -366,7 +366,7 @@ describe("commits and the diff read", () => {
 		expect(crowd.posts.map((p) => p.text)).toEqual(["diff --git a/a.txt b/a.txt"]);
 	});
 
-	// Regression (src/flow/run/ports/git-exec.ts `scratchFrom`): a scratch index copied with a new mtime
+	// Regression (src/engine/ports/git-exec.ts `scratchFrom`): a scratch index copied with a new mtime
 	// defeats git's racy-clean check, so a same-size rewrite in the second the real index was written went
 	// unseen by `git add -A`, and the `diff` read (and a copy's snapshot) missed the change. The copy now
 	// keeps the source's mtime.

@@ -2,7 +2,7 @@
 // said, not dropped.
 import { describe, expect, it } from "vitest";
 import { answerOf } from "../../src/extension/launch/answer.ts";
-import type { FlowResult } from "../../src/flow/index.ts";
+import type { FlowResult } from "../../src/engine/index.ts";
 import { emptyUsage } from "../../src/runtime/usage.ts";
 
 const result = (extra: Partial<FlowResult> = {}): FlowResult => ({

@@ -3,7 +3,7 @@ import { rosterOf } from "../../src/agents/index.ts";
 import { withChildTools } from "../../src/extension/tool/index.ts";
 import { planCall } from "../../src/extension/tool/plan.ts";
 import { childTool, runCall } from "../../src/extension/tool/run-call.ts";
-import { NOBODY } from "../../src/flow/index.ts";
+import { NOBODY } from "../../src/engine/index.ts";
 import type { SpawnRequest } from "../../src/runtime/subagent.ts";
 import { agent } from "./helpers/flows.ts";
 import { contentOf, flowResults, rpc, type Sandbox, sandbox } from "./helpers/pi-process.ts";

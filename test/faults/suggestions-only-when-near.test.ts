@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { missHint, nearest } from "../../src/faults/index.ts";
-import { findFlow } from "../../src/flow/index.ts";
+import { findFlow } from "../../src/load/index.ts";
 import { parseArgs } from "../../src/cli/args.ts";
 import { judge } from "../helpers/flows.ts";
 import { tempProject } from "../helpers/project.ts";

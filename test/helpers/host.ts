@@ -1,5 +1,5 @@
 /** Opens a pi host on the scripted model with a script written inline, and resumes runs on one. */
-import { resolveModels } from "../../src/flow/index.ts";
+import { resolveModels } from "../../src/engine/index.ts";
 import { openHost, type PiHost, readScript } from "../../src/pi/index.ts";
 import type { Spawn } from "../../src/runtime/subagent.ts";
 import { type Refusal, type ResumeOptions, resumeRun, type RunOutcome } from "../../src/runs/index.ts";

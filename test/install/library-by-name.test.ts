@@ -8,6 +8,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanEnv, installForLibrary, node, pack, repo, scratch } from "./packed.ts";
 
@@ -103,6 +105,25 @@ describe("pi-flows installed with npm", () => {
 		expect(check.stderr).toMatch(/^\d+ flow file\(s\) checked, 0 with faults$/m);
 		expect(check.status).toBe(0);
 	}, 120_000);
+
+	it("its mcp command answers tools/list from the installed package (the SDK bundled in its own chunk)", async () => {
+		const client = new Client({ name: "install-test", version: "1.0.0" });
+		await client.connect(
+			new StdioClientTransport({
+				command: node,
+				args: [join(installed, "bin/pi-flows.js"), "mcp"],
+				cwd: project,
+				env: cleanEnv({ PI_CODING_AGENT_DIR: join(box.dir, "agent") }) as Record<string, string>,
+				stderr: "pipe",
+			}),
+		);
+		try {
+			const names = (await client.listTools()).tools.map((t) => t.name);
+			expect(names).toEqual(expect.arrayContaining(["explore", "chain", "flow_check", "run_result"]));
+		} finally {
+			await client.close();
+		}
+	}, 60_000);
 
 	it("the extension registers its commands and tools without loading the flow layer or the evaluator", () => {
 		// A stand-in for pi's API that records registrations; a loader hook records every file Node loads.

@@ -4,8 +4,8 @@
  * branches a block must join. Each checks when written right and is refused, under its code, when not.
  */
 import { describe, expect, it } from "vitest";
-import type { AgentNode, ChoiceNode, MapNode, ParallelNode, SwarmNode } from "../../src/flow/ast.ts";
-import { typeToString } from "../../src/flow/types/index.ts";
+import type { AgentNode, ChoiceNode, MapNode, ParallelNode, SwarmNode } from "../../src/language/ast.ts";
+import { typeToString } from "../../src/language/types/index.ts";
 import { at, covered, head, judge } from "./helpers.ts";
 
 const ok = (text: string) => {

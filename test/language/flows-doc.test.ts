@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
-import { frontmatterSchema } from "../../src/flow/schema.ts";
+import { frontmatterSchema } from "../../src/language/schema.ts";
 import { judge } from "./helpers.ts";
 import { validate } from "./json-schema-lite.ts";
 

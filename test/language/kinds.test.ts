@@ -12,9 +12,9 @@ import { generateFlow, NODE_KINDS as FUZZ_KINDS } from "../../fuzz/flows.ts";
 import { Rng } from "../../fuzz/rng.ts";
 import { roster } from "../../fuzz/targets.ts";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
-import { childrenOf, type FlowNode } from "../../src/flow/ast.ts";
-import { KIND_KEYS as BUILD_KIND_KEYS, NODE_KEYS as BUILD_NODE_KEYS } from "../../src/flow/build/index.ts";
-import type { CheckedFlow } from "../../src/flow/check/index.ts";
+import { childrenOf, type FlowNode } from "../../src/language/ast.ts";
+import { KIND_KEYS as BUILD_KIND_KEYS, NODE_KEYS as BUILD_NODE_KEYS } from "../../src/language/build/index.ts";
+import type { CheckedFlow } from "../../src/language/check/index.ts";
 import {
 	type GraphKit,
 	KEY_OWNER,
@@ -25,12 +25,12 @@ import {
 	type MermaidKit,
 	NODE_KEYS,
 	NODE_KINDS,
-} from "../../src/flow/kinds/index.ts";
+} from "../../src/kinds/language.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
-import { mermaidOf, planOf } from "../../src/flow/render/index.ts";
-import type { PlanNodeRow } from "../../src/flow/render/plan.ts";
-import { RUNNERS } from "../../src/flow/run/kinds.ts";
-import { frontmatterSchema } from "../../src/flow/schema.ts";
+import { mermaidOf, planOf } from "../../src/language/render/index.ts";
+import type { PlanNodeRow } from "../../src/language/render/plan.ts";
+import { RUNNERS } from "../../src/kinds/run.ts";
+import { frontmatterSchema } from "../../src/language/schema.ts";
 import { graphSvg } from "../../src/report/graph.ts";
 
 /** Compile-time: the registry and the run table name exactly the kinds of the union. */
@@ -202,10 +202,14 @@ describe("the registry of node kinds", () => {
 				visit(normalize(join(dirname(file), m[2])));
 			}
 		};
-		visit(join(PACKAGE_ROOT, "src", "flow", "kinds", "index.ts"));
+		visit(join(PACKAGE_ROOT, "src", "kinds", "language.ts"));
 		const files = [...seen].map((f) => f.slice(PACKAGE_ROOT.length + 1));
-		expect(files).toContain("src/flow/kinds/agent.ts");
-		expect(files).toContain("src/flow/check/sequence.ts");
-		expect(files.filter((f) => f.startsWith("src/flow/run/") || f.startsWith("src/pi/"))).toEqual([]);
+		expect(files).toContain("src/kinds/agent/language.ts");
+		expect(files).toContain("src/language/check/sequence.ts");
+		expect(
+			files.filter(
+				(f) => f.startsWith("src/engine/") || /^src\/kinds\/(\w+\/)?run\.ts$/.test(f) || f.startsWith("src/pi/"),
+			),
+		).toEqual([]);
 	});
 });

@@ -9,16 +9,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster, PACKAGE_ROOT } from "../../src/agents/index.ts";
-import {
-	allNodes,
-	type CheckedFlow,
-	type Resolved,
-	resolveModels,
-	runFlow,
-	typeToString,
-} from "../../src/flow/index.ts";
+import { allNodes, type CheckedFlow, type Resolved, typeToString } from "../../src/language/index.ts";
+import { resolveModels, runFlow } from "../../src/engine/index.ts";
 import { catalogueOptions, checkFlowText, type Judged } from "../../src/load/index.ts";
-import type { AddressExpr } from "../../src/flow/syntax/index.ts";
+import type { AddressExpr } from "../../src/language/syntax/index.ts";
 import { definitionAt } from "../../src/lsp/definition.ts";
 import { hoverAt } from "../../src/lsp/hover.ts";
 import { idSpans } from "../../src/lsp/locate.ts";

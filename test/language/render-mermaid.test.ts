@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { checkFlowFile } from "../../src/load/index.ts";
-import { escapeLabel, mermaidOf } from "../../src/flow/render/index.ts";
+import { escapeLabel, mermaidOf } from "../../src/language/render/index.ts";
 import { flowFolder, head, judge, shipped } from "./helpers.ts";
 
 const small = checkFlowFile(`${PACKAGE_ROOT}/test/fixtures/render/small.md`, shipped).value;

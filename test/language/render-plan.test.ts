@@ -6,7 +6,7 @@ import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { checkFlowFile } from "../../src/load/index.ts";
-import { type PlanNodeRow, planOf, showPlan } from "../../src/flow/render/index.ts";
+import { type PlanNodeRow, planOf, showPlan } from "../../src/language/render/index.ts";
 import { head, judge, shipped } from "./helpers.ts";
 
 const small = checkFlowFile(`${PACKAGE_ROOT}/test/fixtures/render/small.md`, shipped).value;

@@ -8,10 +8,10 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
-import { FLOW_KEYS, KIND_KEYS, NODE_KEYS } from "../../src/flow/build/index.ts";
-import { readFlow } from "../../src/flow/read/index.ts";
-import { frontmatterSchema } from "../../src/flow/schema.ts";
-import { durationLength } from "../../src/flow/syntax/index.ts";
+import { FLOW_KEYS, KIND_KEYS, NODE_KEYS } from "../../src/language/build/index.ts";
+import { readFlow } from "../../src/language/read/index.ts";
+import { frontmatterSchema } from "../../src/language/schema.ts";
+import { durationLength } from "../../src/language/syntax/index.ts";
 import { head } from "./helpers.ts";
 import { validate } from "./json-schema-lite.ts";
 

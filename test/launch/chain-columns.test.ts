@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { prepareChain } from "../../src/extension/launch/prepare.ts";
-import { NOBODY } from "../../src/flow/index.ts";
+import { NOBODY } from "../../src/engine/index.ts";
 import { chainAsFlow, judgeChain } from "../../src/launch/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { cli } from "../newcomer/helpers.ts";

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { launch, prepareChain, prepareLaunch } from "../../src/extension/launch/index.ts";
-import { NOBODY } from "../../src/flow/index.ts";
+import { NOBODY } from "../../src/engine/index.ts";
 import type { StartOptions } from "../../src/runs/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { cli } from "../newcomer/helpers.ts";

@@ -23,7 +23,16 @@ function sources(dir: string): string[] {
  * checker load the registry, and each kind module calls back into their helpers. Through the doors, that
  * cycle would read bindings before they exist, so a kind module imports those helpers' files directly.
  */
-const KIND_HELPERS = /^flow\/kinds\/[^/]+\.ts$/;
+const KIND_HELPERS = /^kinds\//;
+
+/**
+ * Until issue 34's table work lands, the language, the engine and the kinds are still the one room `src/flow`
+ * was, split across three folders: they reach each other's files directly. The next commits give each its door.
+ */
+const ONE_ROOM = /^(language|engine|kinds)\//;
+
+/** The kind tables are the kinds' doors: a stage is handed a table, and only a composition root imports one. */
+const KIND_TABLES = /^kinds\/(language|run|facts)\.ts$/;
 
 /**
  * Imports that pass a door on purpose, each with its reason. pi loads the extension's entry at every start,
@@ -49,8 +58,9 @@ function deepImports(files: Array<[file: string, text: string]>): string[] {
 			const target = normalize(join(dirname(file), spec));
 			const folder = dirname(target);
 			if (basename(target) === "index.ts" || folder === src) continue;
-			if (relative(src, target) === join("flow", "check-only.ts")) continue;
-			if (KIND_HELPERS.test(relative(src, file)) && /^flow\/(build|check)$/.test(relative(src, folder))) continue;
+			if (KIND_TABLES.test(relative(src, target))) continue;
+			if (ONE_ROOM.test(relative(src, file)) && ONE_ROOM.test(relative(src, target))) continue;
+			if (KIND_HELPERS.test(relative(src, file)) && /^language\/(build|check)$/.test(relative(src, folder))) continue;
 			if (!relative(folder, dirname(file)).startsWith("..")) continue;
 			const line = `${relative(src, file)} imports ${relative(src, target)}`;
 			if (!PAST_THE_DOOR.has(line)) found.push(line);
@@ -70,8 +80,8 @@ describe("folder doors", () => {
 			[join(src, "cli/b.ts"), 'import type { Usage } from "../runtime/index.ts";'],
 			[join(src, "cli/c.ts"), 'import { a } from "./a.ts";'],
 			[join(src, "flow/check/d.ts"), 'import { loadFlow } from "../load.ts";'],
-			[join(src, "lsp/e.ts"), 'import { checkFlow } from "../flow/check-only.ts";'],
-			[join(src, "flow/kinds/f.ts"), 'import { readList } from "../build/read.ts";'],
+			[join(src, "lsp/e.ts"), 'import { checkFlow } from "../language/index.ts";'],
+			[join(src, "kinds/f/language.ts"), 'import { readList } from "../../language/build/read.ts";'],
 		];
 		expect(deepImports(files)).toEqual(["cli/a.ts imports runtime/usage.ts"]);
 	});

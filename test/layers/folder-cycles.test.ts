@@ -14,7 +14,14 @@ import { PACKAGE_ROOT } from "../../src/agents/index.ts";
  * Cycles that exist and are not fixed yet, each as its folders in order, with why. Empty: every cycle
  * found is a failure. A cycle fixed must leave this list (the test says so).
  */
-const KNOWN: readonly { cycle: readonly string[]; why: string }[] = [];
+const KNOWN: readonly { cycle: readonly string[]; why: string }[] = [
+	{
+		cycle: ["engine", "language", "kinds"],
+		why: "src/flow moved whole into three folders (issue 34); the kind tables handed to the stages end it",
+	},
+	{ cycle: ["engine", "kinds"], why: "the walk still imports the run table (issue 34, the next commits)" },
+	{ cycle: ["kinds", "language"], why: "the builder and checker still import the kind table (issue 34)" },
+];
 
 const SRC = join(PACKAGE_ROOT, "src");
 

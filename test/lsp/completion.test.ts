@@ -6,7 +6,8 @@
 import type { CompletionItem } from "vscode-languageserver-protocol";
 import { describe, expect, it } from "vitest";
 import { loadRoster } from "../../src/agents/index.ts";
-import { ERROR_TYPE, HANDOFF_TYPE, listFlows, typeToString } from "../../src/flow/index.ts";
+import { ERROR_TYPE, HANDOFF_TYPE, typeToString } from "../../src/language/index.ts";
+import { listFlows } from "../../src/load/index.ts";
 import { find } from "./client.ts";
 import { FLOW, serverPerFile } from "./fixture.ts";
 

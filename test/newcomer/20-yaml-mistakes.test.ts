@@ -4,7 +4,7 @@
  * Checked over a corpus of real indentation and quoting mistakes (./yaml-mistakes.ts).
  */
 import { describe, expect, it } from "vitest";
-import { readFlow } from "../../src/flow/read/index.ts";
+import { readFlow } from "../../src/language/read/index.ts";
 import { REVIEW, TRIAGE } from "./helpers.ts";
 import { YAML_MISTAKES } from "./yaml-mistakes.ts";
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { stopReason, timeoutReason } from "../../src/runtime/abort.ts";
-import { type CheckOutcome, createBashCheck, REPORT_BYTES, scriptPath } from "../../src/flow/run/ports/index.ts";
+import { type CheckOutcome, createBashCheck, REPORT_BYTES, scriptPath } from "../../src/engine/ports/index.ts";
 import { alive, tempDir } from "./temp-repo.ts";
 
 const GRACE = 300;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ByteTail, headText } from "../../src/flow/run/ports/cut.ts";
+import { ByteTail, headText } from "../../src/engine/ports/cut.ts";
 
 describe("cutting output on a character boundary", () => {
 	it("keeps a head that ends before a split character, with the known size", () => {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Copy, createGitPort } from "../../src/flow/run/ports/index.ts";
+import { type Copy, createGitPort } from "../../src/engine/ports/index.ts";
 import { gitEnv, type TempRepo, tempRepo } from "./temp-repo.ts";
 
 const port = createGitPort();

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createGitPort, slugify } from "../../src/flow/run/ports/index.ts";
+import { createGitPort, slugify } from "../../src/engine/ports/index.ts";
 import { type TempRepo, tempDir, tempRepo } from "./temp-repo.ts";
 
 const port = createGitPort();

@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { resolveModels } from "../../src/flow/index.ts";
+import { resolveModels } from "../../src/engine/index.ts";
 import { openHost } from "../../src/pi/index.ts";
 import type { Answer, WireRequest } from "../../src/provider/index.ts";
 import { resumeRun, startRun } from "../../src/runs/index.ts";

@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
-import { readTransportFlags } from "../../src/flow/syntax/index.ts";
+import { readTransportFlags } from "../../src/launch/index.ts";
 import { startProviderServer, type ProviderServer } from "../../src/provider/index.ts";
 import { readCommandLine } from "../../src/extension/args.ts";
 import { sequence } from "../extension/helpers/flows.ts";

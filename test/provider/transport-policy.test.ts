@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { foldLive, startLive } from "../../src/extension/live/fold.ts";
 import { showLive } from "../../src/extension/live/render.ts";
-import { absorbedOf, formatAbsorbed } from "../../src/flow/index.ts";
+import { absorbedOf, formatAbsorbed } from "../../src/engine/index.ts";
 import { readProviderScript, scriptResponder } from "../../src/provider/index.ts";
 import { readFailureKind } from "../../src/runtime/failure.ts";
 import { createGate } from "../../src/runtime/gate.ts";

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createBashCheck, prepareRun } from "../../src/flow/index.ts";
+import { createBashCheck, prepareRun } from "../../src/engine/index.ts";
 import { fileJournal, type JournalWriter, runsHome } from "../../src/runs/index.ts";
 import { flowOf } from "../helpers/run.ts";
 import { checked, cleanupProjects, inBatches, project, resume, start, stillAlive } from "./helpers.ts";

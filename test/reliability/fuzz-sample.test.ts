@@ -8,7 +8,7 @@ import { NODE_KINDS, generateFlow } from "../../fuzz/flows.ts";
 import { runTarget } from "../../fuzz/harness.ts";
 import { Rng } from "../../fuzz/rng.ts";
 import { TARGETS } from "../../fuzz/targets.ts";
-import { parseCondition } from "../../src/flow/syntax/index.ts";
+import { parseCondition } from "../../src/language/syntax/index.ts";
 import { lineTable } from "../../src/text/index.ts";
 
 const SEED = 20_261_130;
@@ -41,7 +41,7 @@ describe("fuzz sample (fixed seed)", () => {
 
 	// Bug 1 (fixed: past 32 levels a condition is refused before ohm runs): ohm's matcher recurses once per nesting level, and a condition nested about 60 (unclosed)
 	// to 95 (closed) levels deep overflows the main thread's stack: parseCondition throws RangeError
-	// instead of answering (src/flow/syntax/expression.ts:21 `match`, and :24 `getExpectedText` for the
+	// instead of answering (src/language/syntax/expression.ts:21 `match`, and :24 `getExpectedText` for the
 	// unclosed form). checkFlowText, `pi-flows check` and the language server all throw on such a flow.
 	// 1,000 levels here, so a larger stack (a worker thread's 4 MB) cannot hide it.
 	it("parseCondition answers a condition nested 1,000 parentheses deep (bug 1)", () => {

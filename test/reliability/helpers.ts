@@ -4,7 +4,8 @@
  * failure of `startRun` kept as a value so a test can say what the caller would have seen.
  */
 import { loadRoster } from "../../src/agents/index.ts";
-import { type CheckedFlow, resolveModels } from "../../src/flow/index.ts";
+import type { CheckedFlow } from "../../src/language/index.ts";
+import { resolveModels } from "../../src/engine/index.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { type RunOutcome, runsHome, type StartOptions, startRun } from "../../src/runs/index.ts";
 import { resumeScripted, scriptedHost } from "../helpers/host.ts";

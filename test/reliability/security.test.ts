@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadRoster, PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { parseChain } from "../../src/chain/index.ts";
 import { findTemplate } from "../../src/chain/templates.ts";
-import { createBashCheck, createGitPort, prepareRun } from "../../src/flow/index.ts";
+import { createBashCheck, createGitPort, prepareRun } from "../../src/engine/index.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { agentFile, type TempProject } from "../helpers/project.ts";
 import { flowOf } from "../helpers/run.ts";
@@ -150,8 +150,8 @@ describe("nothing from a flow file reaches a shell", () => {
 			)
 			.sort();
 		expect(starters).toEqual([
-			"src/flow/run/ports/bash-check.ts",
-			"src/flow/run/ports/git-exec.ts",
+			"src/engine/ports/bash-check.ts",
+			"src/engine/ports/git-exec.ts",
 			"src/panes/backend.ts",
 		]);
 		// The pane backend (issue 17) runs tmux with an argument list, never a shell: a visit path is only an argument.
@@ -160,12 +160,12 @@ describe("nothing from a flow file reaches a shell", () => {
 		expect(panes.match(/execFileSync\(/g)).toHaveLength(1);
 		expect(panes).toContain('execFileSync("tmux", args, {');
 		expect(panes).not.toMatch(/shell:\s*true|execSync|exec\(|spawn\(/);
-		const check = readFileSync(join(PACKAGE_ROOT, "src/flow/run/ports/bash-check.ts"), "utf8");
+		const check = readFileSync(join(PACKAGE_ROOT, "src/engine/ports/bash-check.ts"), "utf8");
 		expect(check).toMatch(/import \{ type ChildProcess, spawn \} from "node:child_process";/);
 		// The script's content is the program; the flow's text (its path) is only `$0`, an argument.
 		expect(check.match(/spawn\(/g)).toHaveLength(1);
 		expect(check).toContain('spawn("bash", ["-c", content, request.script], {');
-		const git = readFileSync(join(PACKAGE_ROOT, "src/flow/run/ports/git-exec.ts"), "utf8");
+		const git = readFileSync(join(PACKAGE_ROOT, "src/engine/ports/git-exec.ts"), "utf8");
 		expect(git).toMatch(/import \{ type ExecFileException, execFile \} from "node:child_process";/);
 		expect(git.match(/execFile\(/g)).toHaveLength(1);
 		expect(git).toContain('execFile(\n\t\t\t"git",\n\t\t\targs,');
@@ -302,7 +302,7 @@ describe("huge and hostile inputs are refused or checked in bounded time and mem
 
 	// Bug 3 (fixed: files over 1 MiB are `flow-too-large`, and the body is split at its `## ` lines by a
 	// line scan, never parsed whole). Before, the reader had no size limit and parsed the whole body to a Markdown tree (remark) just to
-	// find the `## ` headings (src/flow/read/read.ts:52 `processor.parse(text)`, before even looking for
+	// find the `## ` headings (src/language/read/read.ts:52 `processor.parse(text)`, before even looking for
 	// the frontmatter). micromark's cost per byte depends on the shape: 1 MB of `- [ ] task` lines takes
 	// about 20 s and 2.3 GB of heap, 1 MB of `## h` lines 15 s and 1.8 GB, 100 KB of `> ` 17 s; plain prose
 	// is 10–14 s for 10 MB. A 10 MB checklist here runs out of the 650 MB heap long before 10 s.
@@ -311,7 +311,7 @@ describe("huge and hostile inputs are refused or checked in bounded time and mem
 	}, 90_000);
 
 	// Bug 4 (fixed: the scope is a chain of links with an index by id). Before, the checker's scope copied every visible id into a new Map for each node that ends
-	// (src/flow/check/scope.ts:72-73, `with`), so a sequence of n nodes costs O(n²): 10,000 nodes each
+	// (src/language/check/scope.ts:72-73, `with`), so a sequence of n nodes costs O(n²): 10,000 nodes each
 	// reading the one before take 9 s on an idle machine (over 10 s under any load, 33 s at a load of 6),
 	// about 40 times what 1,000 take. How the time grows is a speed figure, printed by `npm run bench:check`;
 	// here the check must finish inside the hang guard and the heap bound.
@@ -321,7 +321,7 @@ describe("huge and hostile inputs are refused or checked in bounded time and mem
 	}, 90_000);
 
 	// Bug 5 (fixed: a body that reads neither the loop nor a map-from over it is checked once). Before, checkLoop checked its body twice, a silent pass for the `previous` types and the real one
-	// (then in src/flow/check/blocks.ts, now src/flow/kinds/loop.ts), so nested loops cost 2^depth: 16 deep 1 s, 20 deep 5 s,
+	// (then in src/flow/check/blocks.ts, now src/kinds/loop/language.ts), so nested loops cost 2^depth: 16 deep 1 s, 20 deep 5 s,
 	// 24 deep 67 s, for a file of 30 lines.
 	it("a 30-line flow of 24 nested loops (bug 5)", async () => {
 		await bounded("loops24deep");

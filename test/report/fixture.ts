@@ -5,7 +5,8 @@
  * document, a budget warning and an output holding `<script>`.
  */
 import { loadRoster } from "../../src/agents/index.ts";
-import { type CheckedFlow, resolveModels, scriptedAsk } from "../../src/flow/index.ts";
+import type { CheckedFlow } from "../../src/language/index.ts";
+import { resolveModels, scriptedAsk } from "../../src/engine/index.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { runsHome, startRun } from "../../src/runs/index.ts";
 import { resumeScripted, scriptedHost } from "../helpers/host.ts";

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FlowNode } from "../../src/flow/ast.ts";
-import type { CheckedFlow } from "../../src/flow/index.ts";
+import type { FlowNode } from "../../src/language/ast.ts";
+import type { CheckedFlow } from "../../src/language/index.ts";
 import { graphSvg, type NodeSummary, parallelAddresses, strandOf } from "../../src/report/index.ts";
 import { judge } from "../helpers/flows.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";

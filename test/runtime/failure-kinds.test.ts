@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ERROR_TYPE } from "../../src/flow/check/node-types.ts";
+import { ERROR_TYPE } from "../../src/language/check/node-types.ts";
 import { kindWords } from "../../src/report/kind-words.ts";
 import {
 	assertNever,

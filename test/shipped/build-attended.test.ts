@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type AskCard, prepareRun, scriptedAsk } from "../../src/flow/index.ts";
+import { type AskCard, prepareRun, scriptedAsk } from "../../src/engine/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { git, gitProject, outputAt, paths } from "../evaluator/world-helpers.ts";
 import { agentsAt, fixture, runShipped, shippedFlow } from "./shipped.ts";

@@ -4,7 +4,7 @@
  * reviewer whose obligations stay open until the reviewer closes them, and the loop's cap.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type AskCard, scriptedAsk } from "../../src/flow/index.ts";
+import { type AskCard, scriptedAsk } from "../../src/engine/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { outputAt, paths } from "../evaluator/world-helpers.ts";
 import { fixture, runShipped } from "./shipped.ts";

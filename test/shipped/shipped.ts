@@ -9,7 +9,6 @@ import { fileURLToPath } from "node:url";
 import { loadRoster } from "../../src/agents/index.ts";
 import {
 	type AskPort,
-	type CheckedFlow,
 	createBashCheck,
 	createGitPort,
 	NOBODY,
@@ -17,8 +16,8 @@ import {
 	resolveModels,
 	type RunOptions,
 	runFlow,
-	scriptableAddresses,
-} from "../../src/flow/index.ts";
+} from "../../src/engine/index.ts";
+import { type CheckedFlow, scriptableAddresses } from "../../src/language/index.ts";
 import { catalogueOptions, checkFlowFile } from "../../src/load/index.ts";
 import { checkScriptKeys, openHost, readScript } from "../../src/pi/index.ts";
 import type { FlowEvent } from "../../src/runtime/events.ts";

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 import { outputAt, paths } from "../evaluator/world-helpers.ts";
-import { scriptableAddresses } from "../../src/flow/index.ts";
+import { scriptableAddresses } from "../../src/language/index.ts";
 import { checkScriptKeys, readScript } from "../../src/pi/index.ts";
 import { fixture, runShipped, shippedFlow } from "./shipped.ts";
 

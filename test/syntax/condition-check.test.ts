@@ -3,9 +3,9 @@
 import { describe, expect, it } from "vitest";
 // The condition checker's own files, not check/index.ts: that door also opens the whole flow checker,
 // which these tests of a pure layer should not depend on.
-import { checkCondition } from "../../src/flow/check/condition.ts";
-import { type ConditionEnv, readFields, unknownName } from "../../src/flow/check/condition-env.ts";
-import { type Expr, parseCondition } from "../../src/flow/syntax/index.ts";
+import { checkCondition } from "../../src/language/check/condition.ts";
+import { type ConditionEnv, readFields, unknownName } from "../../src/language/check/condition-env.ts";
+import { type Expr, parseCondition } from "../../src/language/syntax/index.ts";
 import {
 	BOOLEAN,
 	enumOf,
@@ -17,7 +17,7 @@ import {
 	STRING,
 	TEXT,
 	type Type,
-} from "../../src/flow/types/index.ts";
+} from "../../src/language/types/index.ts";
 import { alone } from "./helpers.ts";
 
 const STATUS = enumOf(["approved", "rejected"]);

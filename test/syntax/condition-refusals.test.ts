@@ -1,7 +1,7 @@
 // Every refusal of the condition language, with its code and exact place: the fault starts at the
 // offending token and spans it, alone and inside a YAML value of a flow file.
 import { describe, expect, it } from "vitest";
-import { parseAddress, parseCondition, scalarBase } from "../../src/flow/syntax/index.ts";
+import { parseAddress, parseCondition, scalarBase } from "../../src/language/syntax/index.ts";
 import { alone, flowFile, nodeAt, where } from "./helpers.ts";
 
 // [condition, the refused token as it appears in the text (first occurrence from `from`), expected did-you-mean]

@@ -1,7 +1,7 @@
 // The tree a condition becomes: CEL's precedence and associativity, decoded literals, and every node's
 // range slicing back to its source text, offset by the base.
 import { describe, expect, it } from "vitest";
-import { type Expr, parseAddress, parseCondition } from "../../src/flow/syntax/index.ts";
+import { type Expr, parseAddress, parseCondition } from "../../src/language/syntax/index.ts";
 import { lineTable } from "../../src/text/index.ts";
 import { alone } from "./helpers.ts";
 

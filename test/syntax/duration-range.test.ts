@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseChain } from "../../src/chain/index.ts";
 import { readTimeout } from "../../src/extension/args.ts";
-import { formatDuration, MAX_DURATION_MS, parseDuration } from "../../src/flow/syntax/index.ts";
+import { formatDuration, MAX_DURATION_MS, parseDuration } from "../../src/language/syntax/index.ts";
 import { deadline } from "../../src/runtime/abort.ts";
 import { LONGEST_TIMER_MS, longTimeout } from "../../src/runtime/timer.ts";
 import { judge } from "../helpers/flows.ts";

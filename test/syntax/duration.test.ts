@@ -1,9 +1,9 @@
 // Durations as a flow file writes them: compound values largest unit first, and the same form printed back.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatDuration, MAX_DURATION_MS, parseDuration, readDuration } from "../../src/flow/syntax/index.ts";
+import { formatDuration, MAX_DURATION_MS, parseDuration, readDuration } from "../../src/language/syntax/index.ts";
 import { formatDuration as runtimeFormat } from "../../src/runtime/duration.ts";
-import { durationGrammar } from "../../src/flow/syntax/grammars.ts";
+import { durationGrammar } from "../../src/language/syntax/grammars.ts";
 import { alone, where } from "./helpers.ts";
 
 const ACCEPTED: [string, number][] = [

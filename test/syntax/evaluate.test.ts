@@ -2,9 +2,9 @@
 // error in either order), and errors (never false) for failed nodes, absent fields and division by zero.
 import { describe, expect, it } from "vitest";
 // evaluate.ts is pure; importing it directly keeps these tests off the runner's pi-facing modules.
-import { evaluate, type Lookup } from "../../src/flow/run/evaluate.ts";
-import { type Expr, parseCondition } from "../../src/flow/syntax/index.ts";
-import type { Value } from "../../src/flow/types/index.ts";
+import { evaluate, type Lookup } from "../../src/engine/evaluate.ts";
+import { type Expr, parseCondition } from "../../src/language/syntax/index.ts";
+import type { Value } from "../../src/language/types/index.ts";
 import { alone } from "./helpers.ts";
 
 const VALUES: Record<string, Value> = {

@@ -1,7 +1,7 @@
 // The grammar alone, as Shopify's grammar.spec does: what `Condition` and `Address` recognise and refuse.
 import { describe, expect, it } from "vitest";
-import { RESERVED_WORDS } from "../../src/flow/syntax/index.ts";
-import { expressionGrammar } from "../../src/flow/syntax/grammars.ts";
+import { RESERVED_WORDS } from "../../src/language/syntax/index.ts";
+import { expressionGrammar } from "../../src/language/syntax/grammars.ts";
 
 const CONDITION_MATCHES = [
 	"plan.ok",

@@ -1,7 +1,7 @@
 // Shared by the syntax and type tests: a text standing alone as a file, and a flow file whose frontmatter
 // holds the text, so tests can prove positions are absolute in the file.
 import { isMap, isSeq, LineCounter, type Node, parseDocument } from "yaml";
-import type { SourceAt } from "../../src/flow/syntax/index.ts";
+import type { SourceAt } from "../../src/language/syntax/index.ts";
 import { lineTable } from "../../src/text/index.ts";
 
 /** `text` as a whole file of its own: base 0. */

@@ -2,10 +2,10 @@
 // that was parsed, offset by its base, however odd the text.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkCondition } from "../../src/flow/check/condition.ts";
-import { readFields, unknownName } from "../../src/flow/check/condition-env.ts";
-import { evaluate } from "../../src/flow/run/evaluate.ts";
-import { parseAddress, parseCondition, parseDuration, readDuration } from "../../src/flow/syntax/index.ts";
+import { checkCondition } from "../../src/language/check/condition.ts";
+import { readFields, unknownName } from "../../src/language/check/condition-env.ts";
+import { evaluate } from "../../src/engine/evaluate.ts";
+import { parseAddress, parseCondition, parseDuration, readDuration } from "../../src/language/syntax/index.ts";
 import {
 	BOOLEAN,
 	enumOf,
@@ -16,8 +16,8 @@ import {
 	STRING,
 	TEXT,
 	type Value,
-} from "../../src/flow/types/index.ts";
-import { parseTypeShorthand } from "../../src/flow/types/index.ts";
+} from "../../src/language/types/index.ts";
+import { parseTypeShorthand } from "../../src/language/types/index.ts";
 import { lineTable } from "../../src/text/index.ts";
 import { alone } from "./helpers.ts";
 import { isMap, LineCounter, parseDocument } from "yaml";

@@ -1,6 +1,6 @@
 // A type written as the `output:` of a node in a flow file, read the way the builder reads it.
 import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
-import { parseTypeShorthand } from "../../src/flow/types/index.ts";
+import { parseTypeShorthand } from "../../src/language/types/index.ts";
 import { lineTable } from "../../src/text/index.ts";
 
 /** The file the type sits in: `output:` is on line 5, so ranges prove the YAML base is added. */

@@ -1,7 +1,7 @@
 // The long form, `{ json-schema: {...} }`: the JSON Schema subset it reads, and every refusal at once,
 // each with its path inside the schema and the YAML node it points at.
 import { describe, expect, it } from "vitest";
-import { BOOLEAN, enumOf, field, listOf, NUMBER, objectOf, STRING, type Type } from "../../src/flow/types/index.ts";
+import { BOOLEAN, enumOf, field, listOf, NUMBER, objectOf, STRING, type Type } from "../../src/language/types/index.ts";
 import { readType } from "./helpers.ts";
 
 const js = (schema: string) => `{ json-schema: ${schema} }`;

@@ -11,7 +11,7 @@ import {
 	QUESTION,
 	STRING,
 	type Type,
-} from "../../src/flow/types/index.ts";
+} from "../../src/language/types/index.ts";
 import { readType, VALUE_COLUMN } from "./helpers.ts";
 
 describe("short form accepts", () => {

@@ -20,7 +20,7 @@ import {
 	type Type,
 	typeToJsonSchema,
 	typeToString,
-} from "../../src/flow/types/index.ts";
+} from "../../src/language/types/index.ts";
 import { readType } from "./helpers.ts";
 
 const TASKS = objectOf([

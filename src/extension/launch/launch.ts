@@ -4,7 +4,7 @@
  * linked to the caller's, and `result.json` written whatever happened. `/run`, `/step` and the `subagent` tool all start runs
  * here, so they refuse, run and record alike.
  */
-import { createBashCheck, type FlowResult } from "../../flow/index.ts";
+import { createBashCheck, type FlowResult } from "../../engine/index.ts";
 import { stopReason } from "../../runtime/index.ts";
 import { type EventSink, fanOutEvents } from "../../runtime/index.ts";
 import { paneWatcher } from "../../panes/index.ts";

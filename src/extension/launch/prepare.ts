@@ -16,15 +16,9 @@ import {
 	readInput,
 	readScriptFile as readScriptAt,
 } from "../../launch/index.ts";
-import {
-	type AskPort,
-	type CheckedFlow,
-	createGitPort,
-	type FlowEntry,
-	findFlow,
-	type GitPort,
-	type Value,
-} from "../../flow/index.ts";
+import { type AskPort, createGitPort, type GitPort } from "../../engine/index.ts";
+import type { CheckedFlow, Value } from "../../language/index.ts";
+import { type FlowEntry, findFlow } from "../../load/index.ts";
 import { catalogueOptions, checkFlowFile } from "../../load/index.ts";
 import type { PiHost } from "../../pi/index.ts";
 import type { Script } from "../../script/index.ts";

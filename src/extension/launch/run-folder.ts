@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { FlowResult } from "../../flow/index.ts";
+import type { FlowResult } from "../../engine/index.ts";
 import { writeFileAtomic } from "../../package/index.ts";
 
 /** Where run folders go, under the working folder. */

@@ -10,7 +10,7 @@
  *   ● answer · synthesiser · 5s
  *     ▸ answer · synthesiser · anthropic/claude-sonnet-4-5 · 5s · read
  */
-import { allNodes, childrenOf, type CheckedFlow, type FlowNode } from "../../flow/index.ts";
+import { allNodes, childrenOf, type CheckedFlow, type FlowNode } from "../../language/index.ts";
 import { addUsage, emptyUsage, formatTokens } from "../../runtime/index.ts";
 import type { LiveState, TurnState, VisitState } from "./fold.ts";
 import { clock, summariseTools, tokens } from "../format.ts";

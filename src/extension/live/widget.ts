@@ -6,7 +6,7 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { type Component, matchesKey, truncateToWidth } from "@earendil-works/pi-tui";
-import type { CheckedFlow } from "../../flow/index.ts";
+import type { CheckedFlow } from "../../language/index.ts";
 import type { EventSink } from "../../runtime/index.ts";
 import { foldLive, type LiveState, startLive } from "./fold.ts";
 import { showLive, treeOf } from "./render.ts";

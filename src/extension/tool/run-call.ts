@@ -16,7 +16,7 @@ import {
 	mapConcurrent,
 	type TurnBudget,
 } from "../../combinators/index.ts";
-import { type AskPort, NOBODY } from "../../flow/index.ts";
+import { type AskPort, NOBODY } from "../../engine/index.ts";
 import type { PiHost } from "../../pi/index.ts";
 import type { Result } from "../../runtime/index.ts";
 import type { Spawn, SpawnRequest } from "../../runtime/index.ts";

@@ -5,7 +5,7 @@
  * through pi's dialogs.
  */
 import type { AgentToolResult, AgentToolUpdateCallback, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { NOBODY } from "../../flow/index.ts";
+import { NOBODY } from "../../engine/index.ts";
 import type { PiHost } from "../../pi/index.ts";
 import { dialogAsk } from "../ask-dialogs.ts";
 import { hostFor } from "../host.ts";

@@ -1,0 +1,81 @@
+/**
+ * What a run tells its journal, and what a resumed run reads back. The walk calls these at fixed points
+ * (a visit starts, ends, freezes a list, carries a value, asks a question, calls a tool) and never
+ * depends on where they go: no journal at all, a file, or an array in a test.
+ */
+import type { Failure } from "../runtime/index.ts";
+import type { Usage } from "../runtime/index.ts";
+import type { Value } from "../language/types/index.ts";
+import type { AskAnswer, AskCard } from "./ports/index.ts";
+import type { Obligation, VerdictEffect } from "./ledger.ts";
+import type { VisitRecord } from "./frames.ts";
+
+/** A visit's end as the journal keeps it: JSON only (a ledger travels as its obligations). */
+export interface EndedVisit {
+	ok: boolean;
+	output?: Value;
+	/** Written as `{ kind, message }`; read back through `readFailure`, so an older kind still reads. */
+	error?: Failure;
+	handoff?: Value;
+	/** A block's ledger at its end. */
+	obligations?: Obligation[];
+	/** What a verdict turn did to its ledger, re-applied when the visit is replayed. */
+	verdict?: { ledger: string; effect: VerdictEffect };
+	/** A failure `on-fail: continue` stopped at this node: the flow went on, so it survives a resume. */
+	absorbed?: boolean;
+}
+
+/** Where a run's facts go. Writes are the journal's business; a failing write is reported, not thrown. */
+export interface RunRecorder {
+	visitStart(path: string, node: string, kind: string): void;
+	/** Must be durable when it returns: a resume trusts every ended visit it finds. */
+	visitEnd(path: string, node: string, kind: string, ended: EndedVisit, usage: Usage): void;
+	frozen(path: string, items: readonly Value[]): void;
+	carried(iteration: string, value: Value): void;
+	asked(path: string, card: AskCard, answer: AskAnswer): void;
+	/** A tool call of a turn, so a cut turn that may have written is known to be in doubt. */
+	toolCall(path: string, tool: string): void;
+	/** A turn's messages, kept per subagent. */
+	transcript(path: string, subagent: string, messages: readonly unknown[]): void;
+	/**
+	 * A handoff document a turn just wrote (`checkpoint` or `finish`, the whole document), kept before the
+	 * tool returns so a crash mid-turn leaves it on disk. Optional: a recorder that keeps nothing may leave it out.
+	 */
+	handoff?(path: string, doc: Value): void;
+}
+
+/** What a resumed run reads from the journal of its earlier lives. */
+export interface Replay {
+	/** The visit's end, when it ended in an earlier life. */
+	ended(path: string): EndedVisit | undefined;
+	/** A map's list as it was frozen. */
+	frozen(path: string): Value[] | undefined;
+	/**
+	 * The last handoff document a visit cut mid-turn had journaled (see `RunRecorder.handoff`), so the
+	 * visit goes on from it instead of from its start. Optional: a replay without it starts over.
+	 */
+	handoff?(path: string): Value | undefined;
+}
+
+/** A recorder that keeps nothing. */
+export const NO_RECORD: RunRecorder = {
+	visitStart: () => {},
+	visitEnd: () => {},
+	frozen: () => {},
+	carried: () => {},
+	asked: () => {},
+	toolCall: () => {},
+	transcript: () => {},
+};
+
+/** A record as the journal keeps it. */
+export function endedOf(record: VisitRecord): EndedVisit {
+	return {
+		ok: record.ok,
+		...(record.output !== undefined ? { output: record.output } : {}),
+		...(record.error ? { error: { ...record.error } } : {}),
+		...(record.handoff !== undefined ? { handoff: record.handoff } : {}),
+		...(record.ledger ? { obligations: record.ledger.all() } : {}),
+		...(record.verdict ? { verdict: record.verdict } : {}),
+	};
+}

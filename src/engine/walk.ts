@@ -1,0 +1,189 @@
+/**
+ * The walk: a sequence runs its nodes in order; a node that fails stops its sequence and its failure
+ * travels up as `child` (naming the inner visit), unless `on-fail: continue` stops it at the node. A stop
+ * of the run and a fail-fast cut are never absorbed. Every visit is announced at its start and end.
+ */
+import { FAILURE_KIND_TABLE, type Failure, failureText } from "../runtime/index.ts";
+import { addUsage, emptyUsage } from "../runtime/index.ts";
+import type { FlowNode } from "../language/ast.ts";
+import type { Value } from "../language/types/index.ts";
+import { runnerOf } from "../kinds/run.ts";
+import { createLedger } from "./ledger.ts";
+import { type EndedVisit, endedOf } from "./record.ts";
+import { findLedger, type Frame, type VisitRecord } from "./frames.ts";
+import { ELSEWHERE, focusOf, type World } from "./world.ts";
+
+/** How a sequence ended: the last record, or the failure that stopped it and where it started. */
+export interface SequenceEnd {
+	ok: boolean;
+	last?: VisitRecord;
+	/** The visit a failure started at, and its record. */
+	failedAt?: string;
+	failure?: VisitRecord;
+	/** The visit of this sequence the failure surfaced at (a block naming an inner failure). */
+	surfacedAt?: string;
+}
+
+/** Runs a sequence of nodes in `frame`. */
+export async function runSequence(
+	world: World,
+	nodes: readonly FlowNode[],
+	frame: Frame,
+	signal: AbortSignal,
+): Promise<SequenceEnd> {
+	let last: VisitRecord | undefined;
+	for (const node of nodes) {
+		const visit = frame.prefix ? `${frame.prefix}/${node.id.value}` : node.id.value;
+		const { record, failedAt } = await runVisit(world, node, frame, visit, signal);
+		frame.records.set(node.id.value, record);
+		last = record;
+		if (!record.ok) {
+			const absorbed = node.onFail && !isStop(record);
+			if (!absorbed)
+				return { ok: false, last: record, failure: record, failedAt: failedAt ?? visit, surfacedAt: visit };
+		}
+	}
+	return { ok: true, ...(last ? { last } : {}) };
+}
+
+/**
+ * A run stop, a fail-fast cut, a spent budget or a blocker a person must clear: never caught by
+ * `on-fail: continue`, and run again on resume.
+ */
+export function isStop(record: VisitRecord): boolean {
+	return record.error !== undefined && FAILURE_KIND_TABLE[record.error.kind].stop;
+}
+
+/** Runs one visit and announces it. */
+export async function runVisit(
+	world: World,
+	node: FlowNode,
+	frame: Frame,
+	visit: string,
+	signal: AbortSignal,
+): Promise<{ record: VisitRecord; failedAt?: string }> {
+	const agent = node.kind === "agent" ? (node.agent?.value ?? "") : undefined;
+	const replayed = world.options.replay?.ended(visit);
+	if (replayed) {
+		// Ended in an earlier life: its value is taken from the journal and nothing runs again.
+		const record = replayRecord(replayed, node, frame);
+		world.emit({
+			type: "node_end",
+			path: visit,
+			node: node.id.value,
+			kind: node.kind,
+			ok: record.ok,
+			usage: emptyUsage(),
+			replayed: true,
+			...(agent ? { agent } : {}),
+			...(record.error ? { error: failureText(record.error), errorKind: record.error.kind } : {}),
+			...(record.output !== undefined ? { output: record.output } : {}),
+		});
+		return { record };
+	}
+	// A run focused on one item (a worker's share of a map) leaves every other visit to whoever runs it, and
+	// walks the blocks above the item without recording them: their ends are the coordinator's to record.
+	const place = focusOf(visit, world.options.focus);
+	if (place === "outside") return { record: ELSEWHERE };
+	if (place === "above") return dispatch(world, node, frame, visit, signal);
+	world.emit({ type: "node_start", path: visit, node: node.id.value, kind: node.kind, ...(agent ? { agent } : {}) });
+	world.recorder.visitStart(visit, node.id.value, node.kind);
+	const started = performance.now();
+	// A visit's usage is its own turns and its children's, nothing else: concurrent siblings spend into
+	// their own visits, so each visit counts through its own world.
+	let own = emptyUsage();
+	const scoped: World = Object.create(world);
+	scoped.spend = (u) => {
+		own = addUsage(own, { ...u, ms: 0 });
+		world.spend(u);
+	};
+	let out: { record: VisitRecord; failedAt?: string };
+	try {
+		out = await dispatch(scoped, node, frame, visit, signal);
+	} catch (error) {
+		// A bug in a visitor must not leave sessions open or the run hanging: it becomes this visit's failure.
+		out = {
+			record: {
+				ok: false,
+				error: { kind: "unavailable", message: `internal error: ${(error as Error)?.message ?? String(error)}` },
+			},
+		};
+	}
+	const usage = { ...own, ms: performance.now() - started };
+	const { record } = out;
+	// Stopped and cut visits did not end: a resume runs them again from their start.
+	if (!isStop(record))
+		world.recorder.visitEnd(
+			visit,
+			node.id.value,
+			node.kind,
+			{ ...endedOf(record), ...(!record.ok && node.onFail ? { absorbed: true } : {}) },
+			usage,
+		);
+	world.emit({
+		type: "node_end",
+		path: visit,
+		node: node.id.value,
+		kind: node.kind,
+		ok: record.ok,
+		usage,
+		...(agent ? { agent } : {}),
+		...(record.error ? { error: failureText(record.error), errorKind: record.error.kind } : {}),
+		...(record.output !== undefined ? { output: record.output as Value } : {}),
+		...(record.handoff !== undefined ? { handoff: record.handoff } : {}),
+	});
+	return out;
+}
+
+/** Each kind runs itself (its runner in `kinds.ts`). */
+function dispatch(
+	world: World,
+	node: FlowNode,
+	frame: Frame,
+	visit: string,
+	signal: AbortSignal,
+): Promise<{ record: VisitRecord; failedAt?: string }> {
+	return runnerOf(node).run(world, node, frame, visit, signal);
+}
+
+/** A journaled end as a live record: a block's ledger is rebuilt, a verdict's effect re-applied to its ledger. */
+function replayRecord(ended: EndedVisit, node: FlowNode, frame: Frame): VisitRecord {
+	const record: VisitRecord = {
+		ok: ended.ok,
+		...(ended.output !== undefined ? { output: ended.output } : {}),
+		...(ended.error ? { error: ended.error } : {}),
+		...(ended.handoff !== undefined ? { handoff: ended.handoff } : {}),
+	};
+	if (ended.obligations) {
+		const ledger = createLedger();
+		for (const o of ended.obligations) ledger.restore(o);
+		record.ledger = ledger;
+	}
+	if (ended.verdict && node.kind === "agent" && node.verdict) {
+		const ledger = findLedger(frame, node.verdict.value);
+		for (const o of ended.verdict.effect.raised) ledger.restore(o);
+		for (const id of ended.verdict.effect.closed) {
+			const o = ledger.all().find((x) => x.id === id);
+			if (o && !o.closed) ledger.restore({ ...o, closed: { how: "addressed", at: "replayed" } });
+		}
+		record.verdict = ended.verdict;
+	}
+	return record;
+}
+
+/**
+ * A block's failure, named after the innermost visit where it started (stops keep their own kind). A child
+ * failure's message already names that visit, so nesting passes it on unchanged instead of prefixing the
+ * path again at every level (`route: child: route/fix#2/review: provider: …`, not `… child: … child: …`).
+ */
+export function childFailure(inner: SequenceEnd, fallbackVisit: string): VisitRecord {
+	const f = inner.failure;
+	if (f?.error && isStop(f)) return { ok: false, error: { ...f.error } };
+	return { ok: false, error: { kind: "child", message: innermost(inner.failedAt ?? fallbackVisit, f?.error) } };
+}
+
+/** `visit: kind: message` of the failure that started it all. */
+export function innermost(visit: string, error: Failure | undefined): string {
+	if (error?.kind === "child") return error.message;
+	return `${visit}: ${error?.kind ?? "failed"}: ${error?.message ?? ""}`;
+}

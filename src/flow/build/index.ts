@@ -1,3 +1,0 @@
-export { type BuildResult, buildFlow, type ChainExpander } from "./build.ts";
-export { KIND_KEYS, NODE_KEYS } from "../kinds/index.ts";
-export { ADDRESS_WORDS, FLOW_KEYS, ID_PATTERN, RESERVED_WORDS, THINKING_LEVELS } from "./words.ts";

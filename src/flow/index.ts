@@ -1,2 +1,0 @@
-export * from "./check-only.ts";
-export * from "./run/index.ts";

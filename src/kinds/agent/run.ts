@@ -1,0 +1,644 @@
+/**
+ * Agent visits: one turn of an agent (or of the agent an enum picked), with its reads, its answer tool,
+ * retries with backoff, and shared subagents for `memory:` scopes. A failed attempt's usage counts; a
+ * retry after a timeout gets a fresh subagent unless a memory scope keeps it.
+ */
+import type { AgentDef, Skill } from "../../agents/index.ts";
+import { dirname, join } from "node:path";
+import { formatDuration } from "../../runtime/index.ts";
+import { FAILURE_KIND_TABLE, type FailureKind } from "../../runtime/index.ts";
+import type { Result } from "../../runtime/index.ts";
+import type { Subagent } from "../../runtime/index.ts";
+import type { ToolSpec } from "../../runtime/index.ts";
+import type { TransportPolicy } from "../../runtime/index.ts";
+import { type AgentNode, allNodes } from "../../language/ast.ts";
+import type { Value } from "../../language/types/index.ts";
+import { DEFAULT_CONTINUATIONS, turnTimeout } from "../../language/check/index.ts";
+import {
+	DEFAULT_POLICY,
+	type HandoffDocument,
+	type HandoffPolicy,
+	landThePlaneDirective,
+} from "../../handoff/index.ts";
+import {
+	checkpointTool,
+	continuationPrompt,
+	documentOf,
+	finishTool,
+	handedOff,
+	handoffValue,
+} from "../../engine/handoff-tools.ts";
+import type { Ledger } from "../../engine/ledger.ts";
+import { modelKey, type NodeModel } from "../../engine/models.ts";
+import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "../../engine/tools.ts";
+import { lastRefusal } from "../../engine/refusal.ts";
+import { composeTask, valueAt } from "../../engine/turn.ts";
+import {
+	findLedger,
+	type Frame,
+	frameCwd,
+	type MemoryScope,
+	memoryScope,
+	type VisitRecord,
+} from "../../engine/frames.ts";
+import { DEFAULT_IDLE_MS, MAX_BACKOFF_MS, stopKind, type World } from "../../engine/world.ts";
+
+/** The land-the-plane directives of flow turns, written once: with resets left a checkpoint is worth naming. */
+const DIRECTIVE = {
+	reset: landThePlaneDirective({ canReset: true }),
+	land: landThePlaneDirective({ canReset: false }),
+};
+
+/** The tools the watermark declares with each directive: `checkpoint` only while a reset can follow it. */
+const OFFER = { reset: ["finish", "checkpoint"], land: ["finish"] } as const;
+
+/**
+ * A subagent as a visit holds it for its turns: the pi session, and the mutable state its tools write to
+ * (the answer, verdict and handoff they captured, the visit whose turn is running). One visit holds it, or a
+ * `memory:` scope shares it between visits, whose turns then wait in its queue one after another.
+ */
+interface HeldSubagent {
+	sub: Subagent;
+	/** What the answer and handoff tools captured during the current turn. */
+	captured: Captured;
+	/** The visit the current turn belongs to (the verdict tool and the journal record it). */
+	visit: { at: string };
+	/** The last turn queued on the subagent: a pi session answers one prompt at a time. */
+	queue: Promise<unknown>;
+}
+
+/** One visit of an agent node as decided before its first turn: nothing here changes while it runs. */
+interface AgentVisit {
+	world: World;
+	node: AgentNode;
+	frame: Frame;
+	visit: string;
+	signal: AbortSignal;
+	agent: AgentDef;
+	model?: NodeModel;
+	/** The ledger a verdict node judges. */
+	ledger?: Ledger;
+	/** The task's closing words: how to answer (`submit`, `verdict`), repeated when a retry asks again. */
+	closing?: string;
+	/** The task as composed from the node's prompt and reads. */
+	task: string;
+	/** Where a kept subagent lives (a `memory:` scope, or the agent's `lifetime:`); none: one per visit. */
+	scope?: MemoryScope;
+	/** combo's `lifetime: workflow` (or `session`): kept like `memory:`, but under a share name of its own. */
+	lives: boolean;
+	/** The name the scope shares the subagent under: the agent's, or `agent@node` for a `lifetime:`. */
+	shareName: string;
+	policy: HandoffPolicy;
+	pane: boolean;
+	attempts: number;
+	timeoutMs: number;
+	maxContinuations: number;
+	/** The context share at which the watermark asks the turn to land the plane. */
+	threshold: number;
+}
+
+/** How far a visit has come: the one mutable state its loop carries from turn to turn. */
+interface Progress {
+	held?: HeldSubagent;
+	/** What the visit ends with when nothing more is tried. */
+	last: VisitRecord;
+	/** The attempt being played, from 1 (a continuation or a reset is not a new attempt). */
+	attempt: number;
+	continuations: number;
+	/** Checkpoints that reset the context, capped by the policy's `maxResets`. */
+	resets: number;
+	/** What the next turn is asked. */
+	prompt: string;
+	/** The last handoff document the visit's turns wrote. */
+	lastDoc?: HandoffDocument;
+}
+
+/**
+ * Runs one visit of an agent node: plans it, then plays turns until one ends the visit. A turn may hand
+ * off to a fresh context (a checkpoint reset, a partial finish) or fail in a way its kind retries; each
+ * step below says which.
+ */
+export async function runAgent(
+	world: World,
+	node: AgentNode,
+	frame: Frame,
+	visit: string,
+	signal: AbortSignal,
+	diff?: string,
+): Promise<VisitRecord> {
+	const v = planVisit(world, node, frame, visit, signal, diff);
+	if ("ok" in v) return v;
+	const p = startProgress(v);
+	try {
+		for (;;) {
+			if (signal.aborted) return { ok: false, error: stopKind(world, signal) };
+			const over = world.budget.exceeded();
+			if (over) return { ok: false, error: { kind: "budget", message: over } };
+			const s = await holdSubagent(v, p);
+			if (s === "again") continue;
+			if (!s) return p.last;
+			const result = await playTurn(v, p, s);
+			const handed = await followHandoff(v, p, s, result);
+			if (handed === "again") continue;
+			if (handed) return handed;
+			p.last = endedRecord(v, p, s, result);
+			if (p.last.ok) return p.last;
+			const retried = await retryAfter(v, p, s);
+			if (retried) return retried;
+		}
+	} finally {
+		if (p.held && !v.scope) await p.held.sub.close();
+	}
+}
+
+/** The visit's fixed facts: its agent, model, task and bounds; a record when its agent cannot be picked. */
+function planVisit(
+	world: World,
+	node: AgentNode,
+	frame: Frame,
+	visit: string,
+	signal: AbortSignal,
+	diff: string | undefined,
+): AgentVisit | VisitRecord {
+	const agent = pickAgent(world, node, frame);
+	if ("error" in agent) return { ok: false, error: { kind: "condition", message: agent.error } };
+	const model =
+		world.options.models.get(modelKey(world.prefix, node.id.value)) ??
+		world.options.models.get(modelKey(world.prefix, node.id.value, agent.name));
+	const ledger = node.verdict ? findLedger(frame, node.verdict.value) : undefined;
+	const closing = node.output ? submitClosing() : ledger ? verdictClosing(ledger, node.path) : undefined;
+	const addenda = (world.options.plugins ?? [])
+		.map((p) => p.taskAddendum?.(node.id.value, visit))
+		.filter((t): t is string => !!t);
+	const task = composeTask(
+		world.flow.prompts.get(node.id.value) ?? "",
+		node.reads,
+		frame,
+		world,
+		[...addenda, closing].filter(Boolean).join("\n\n") || undefined,
+		diff,
+	);
+	// combo's `lifetime: workflow` (or `session`): the node keeps its subagent across its visits, as `memory:`
+	// would, but its own subagent, so no other node's `submit` type is forced on it.
+	const lives = !node.memory && (agent.lifetime === "workflow" || agent.lifetime === "session");
+	const scope = node.memory ? memoryScope(frame, node.memory.value) : lives ? lifetimeScope(frame) : undefined;
+	// One switch and one cap for every surface: off means no handoff tools and no steer in this turn.
+	const policy = world.options.handoff ?? DEFAULT_POLICY;
+	return {
+		world,
+		node,
+		frame,
+		visit,
+		signal,
+		agent,
+		...(model ? { model } : {}),
+		...(ledger ? { ledger } : {}),
+		...(closing ? { closing } : {}),
+		task,
+		...(scope ? { scope } : {}),
+		lives,
+		shareName: lives ? `${agent.name}@${node.id.value}` : agent.name,
+		policy,
+		// A pane follows the visit when the node asks (its `pane:` wins) or its agent does (combo's `openInHerdr`).
+		pane: node.pane ? node.pane.value : agent.pane === true,
+		attempts: 1 + (node.retry?.value ?? 0),
+		timeoutMs: world.options.timeoutMs ?? turnTimeout(node, world.flow).ms,
+		maxContinuations:
+			node.handoff?.continuations?.value ?? world.flow.handoff?.continuations?.value ?? DEFAULT_CONTINUATIONS,
+		threshold: node.handoff?.watermark?.value ?? world.flow.handoff?.watermark?.value ?? policy.watermark,
+	};
+}
+
+/** The first attempt; a visit cut mid-turn in an earlier life goes on from the document it had saved. */
+function startProgress(v: AgentVisit): Progress {
+	const p: Progress = {
+		last: { ok: false, error: { kind: "provider", message: "not run" } },
+		attempt: 1,
+		continuations: 0,
+		resets: 0,
+		prompt: v.task,
+	};
+	const saved = v.policy.enabled ? documentOf(v.world.options.replay?.handoff?.(v.visit)) : undefined;
+	if (saved && (saved.by === "checkpoint" || saved.status === "partial")) {
+		p.lastDoc = saved;
+		p.prompt = continuationPrompt(v.task, saved);
+	}
+	return p;
+}
+
+/**
+ * The subagent the next turn plays on: kept, shared through the scope, or opened. A subagent that cannot be
+ * started is a `provider` failure, retried after a backoff while attempts are left (`"again"`); undefined
+ * when none are, and `p.last` says why.
+ */
+async function holdSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent | "again" | undefined> {
+	try {
+		const scope = v.scope;
+		p.held ??= scope ? await sharedSubagent(scope, v.shareName, () => openSubagent(v, p)) : await openSubagent(v, p);
+		return p.held;
+	} catch (error) {
+		p.last = {
+			ok: false,
+			error: {
+				kind: "provider",
+				message: `could not start the subagent: ${(error as Error).message ?? String(error)}`,
+			},
+		};
+		if (p.attempt < v.attempts && (await backoff(v.world, p.attempt++, v.signal))) return "again";
+		return undefined;
+	}
+}
+
+/** Spawns the visit's subagent with its answer tools, handoff tools, skills, pane and journaling hooks. */
+async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
+	const { world, node, agent, scope } = v;
+	const captured: Captured = { refusals: 0 };
+	const at = { at: v.visit };
+	const tools: ToolSpec[] = [];
+	const typed =
+		world.flow.answerTypes.get(node.id.value) ??
+		node.output?.value ??
+		(scope && !v.lives ? sharedOutput(world, node, agent.name) : undefined);
+	if (typed) tools.push(submitTool(typed, captured));
+	if (v.ledger) tools.push(verdictTool(v.ledger, node.path, at, captured));
+	if (v.policy.enabled) {
+		captured.handoff = {};
+		// The document reaches the journal before the tool returns: a crash mid-turn leaves it on disk.
+		const save = async (doc: HandoffDocument) => void world.recorder.handoff?.(at.at, doc as unknown as Value);
+		const resetsLeft = () => p.resets < v.policy.maxResets;
+		// Every declared tool is paid on every request: a first session gets the handoff tools when its
+		// watermark fires (the directive names them); a continuation, seeded to end with `finish`, from the start.
+		const later = p.lastDoc === undefined;
+		tools.push(
+			{ ...finishTool(captured.handoff, { save }), later },
+			{ ...checkpointTool(captured.handoff, v.policy.checkpointReset, { save, resetsLeft }), later },
+		);
+	}
+	const skills = world.flow.skills.get(node.id.value) ?? [];
+	const transport = transportOf(world);
+	const sub = await world.options.spawn({
+		agent,
+		...(v.model ? { model: v.model.spec ?? v.model.ref } : {}),
+		...(node.thinking ? { thinking: node.thinking.value } : {}),
+		cwd: frameCwd(v.frame, world),
+		...(node.tools ? { tools: node.tools.map((t) => t.value) } : {}),
+		...(tools.length ? { customTools: tools } : {}),
+		...(skills.length ? { appendPrompt: skills.map(skillBlock).join("\n\n") } : {}),
+		...(transport ? { transport } : {}),
+		...(scope && world.options.sessionsDir
+			? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${v.shareName}`)) }
+			: {}),
+		...(v.pane
+			? {
+					onMessage: (text: string) =>
+						world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text }),
+				}
+			: {}),
+		onToolCall: (tool, args) => {
+			captured.calls?.push(tool);
+			world.recorder.toolCall(at.at, tool);
+			world.emit({ type: "tool_call", path: at.at, agent: agent.name, subagent: sub?.id ?? "", tool, args });
+		},
+	});
+	return { sub, captured, visit: at, queue: Promise.resolve() };
+}
+
+/**
+ * One turn on the held subagent, after the turns queued before it: its captures cleared, its clock started when the
+ * turn does (a `/step` pause or a queue before it is drawn as waiting), its usage and transcript kept.
+ */
+async function playTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Result> {
+	const { world, agent, visit } = v;
+	world.emit({ type: "turn_wait", path: visit, agent: agent.name, subagent: s.sub.id });
+	return serial(s, async () => {
+		s.captured.value = undefined;
+		s.captured.verdict = undefined;
+		s.captured.calls = [];
+		// The tools hold this object: clear it rather than replace it.
+		if (s.captured.handoff) {
+			s.captured.handoff.doc = undefined;
+			s.captured.handoff.reset = undefined;
+		}
+		s.visit.at = visit;
+		let started = false;
+		const start = () => {
+			if (started) return undefined;
+			started = true;
+			world.emit({
+				type: "turn_start",
+				path: visit,
+				agent: agent.name,
+				model: s.sub.model,
+				subagent: s.sub.id,
+				...(v.pane ? { pane: agent.color ? { color: agent.color } : {} } : {}),
+			});
+			return undefined;
+		};
+		const capture = s.captured.handoff;
+		const watermark = capture
+			? {
+					threshold: v.threshold,
+					directive: p.resets < v.policy.maxResets ? DIRECTIVE.reset : DIRECTIVE.land,
+					offer: p.resets < v.policy.maxResets ? OFFER.reset : OFFER.land,
+					muted: () => handedOff(capture),
+				}
+			: undefined;
+		const r = await s.sub.ask(p.prompt, {
+			label: visit,
+			...(v.node.output || v.ledger ? {} : { answer: "text" as const }),
+			signal: v.signal,
+			timeoutMs: v.timeoutMs,
+			idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
+			...(watermark ? { watermark } : {}),
+			onStart: start,
+			onRetry: (r) =>
+				world.emit({
+					type: "provider_retry",
+					path: visit,
+					agent: agent.name,
+					subagent: s.sub.id,
+					model: s.sub.model,
+					...r,
+				}),
+		});
+		if (!started && r.errorKind !== "budget") start();
+		world.spend(r.usage);
+		world.recorder.transcript(visit, s.sub.id, r.messages);
+		if (started)
+			world.emit({
+				type: "turn_end",
+				path: visit,
+				agent: agent.name,
+				model: s.sub.model,
+				subagent: s.sub.id,
+				ok: r.ok,
+				usage: r.usage,
+			});
+		else
+			world.emit({
+				type: "turn_refused",
+				path: visit,
+				agent: agent.name,
+				subagent: s.sub.id,
+				reason: r.error ?? "the run's budget is spent",
+			});
+		return r;
+	});
+}
+
+/**
+ * What the turn's handoff document decides: go on in a fresh context (`"again"`: a checkpoint with a
+ * reset, or a partial finish with continuations left), end the visit (blocked, or still partial at the
+ * cap), or nothing (no document: the turn's answer decides).
+ */
+async function followHandoff(
+	v: AgentVisit,
+	p: Progress,
+	s: HeldSubagent,
+	result: Result,
+): Promise<"again" | VisitRecord | undefined> {
+	const doc = result.ok ? s.captured.handoff?.doc : undefined;
+	if (!doc) return undefined;
+	p.lastDoc = doc;
+	const handoff = handoffValue(doc);
+	if (doc.by === "checkpoint" && s.captured.handoff?.reset !== "none") {
+		// A checkpoint with a reset: the node goes on from the document in a fresh context, at no model cost.
+		// The checkpoint tool stops resetting once the cap is reached, so this stays within HANDOFF_MAX_RESETS.
+		p.resets++;
+		await dropSubagent(v, p, s);
+		p.prompt = continuationPrompt(v.task, doc);
+		return "again";
+	}
+	if (doc.by === "finish" && doc.status === "blocked")
+		return { ok: false, handoff, error: { kind: "blocked", message: doc.blocked ?? doc.summary } };
+	if (doc.by === "finish" && doc.status === "partial") {
+		if (p.continuations >= v.maxContinuations) {
+			return {
+				ok: false,
+				handoff,
+				error: {
+					kind: "unfinished",
+					message: `still partial after ${p.continuations} continuation(s): ${doc.next_task ?? doc.summary}`,
+				},
+			};
+		}
+		p.continuations++;
+		await dropSubagent(v, p, s);
+		p.prompt = continuationPrompt(v.task, doc);
+		return "again";
+	}
+	return undefined;
+}
+
+/** The turn's answer as the visit's record, with the last handoff document it wrote. */
+function endedRecord(v: AgentVisit, p: Progress, s: HeldSubagent, result: Result): VisitRecord {
+	const { world, node, ledger, signal, timeoutMs } = v;
+	const last = mustHaveCalled(
+		v.agent,
+		recordOf(world, node, result, s.captured, ledger, signal, timeoutMs),
+		s.captured.calls ?? [],
+	);
+	if (p.lastDoc) last.handoff = handoffValue(p.lastDoc);
+	if (last.ok && p.lastDoc && !node.output && !ledger && !result.output.trim()) last.output = p.lastDoc.summary;
+	return last;
+}
+
+/**
+ * After a failed attempt: undefined to try again (its kind is retried, attempts are left, the backoff
+ * was not cut), else the record the visit ends with. A kind that wants a fresh subagent gets one unless a
+ * scope keeps it; a retry on the same subagent is told what failed.
+ */
+async function retryAfter(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<VisitRecord | undefined> {
+	const error = p.last.error;
+	if (!error || !FAILURE_KIND_TABLE[error.kind].retry) return p.last;
+	if (p.attempt >= v.attempts) return p.last;
+	if (FAILURE_KIND_TABLE[error.kind].freshSubagent && !v.scope) await dropSubagent(v, p, s);
+	p.prompt = p.held
+		? `Your last answer failed (${error.kind}: ${error.message}). Do the same task again.\n\n${v.closing ?? ""}`.trimEnd()
+		: v.task;
+	if (!(await backoff(v.world, p.attempt++, v.signal))) return { ok: false, error: stopKind(v.world, v.signal) };
+	return undefined;
+}
+
+/** A fresh session for the node's task: the old one's context is dropped, the document carries on. */
+async function dropSubagent(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<void> {
+	if (v.scope) v.scope.values.delete(shareKey(v.shareName));
+	await s.sub.close();
+	p.held = undefined;
+}
+
+/** pi-flows' own answer tools, which do not count as the tool use `mustCallTool` asks for. */
+const ANSWER_TOOLS = new Set(["submit", "verdict", "finish", "checkpoint"]);
+
+/**
+ * combo's `mustCallTool`: a turn that answers without the tool use its agent requires (any tool, or the one
+ * named) is a bad answer, retried like a missing `submit`: an auditor that read nothing has audited nothing.
+ */
+function mustHaveCalled(agent: AgentDef, record: VisitRecord, calls: readonly string[]): VisitRecord {
+	if (!record.ok || agent.mustCallTool === undefined) return record;
+	const used = calls.filter((c) => !ANSWER_TOOLS.has(c));
+	const want = agent.mustCallTool;
+	if (want === true ? used.length > 0 : used.includes(want)) return record;
+	const what = want === true ? "a tool" : `\`${want}\``;
+	return {
+		ok: false,
+		error: {
+			kind: "schema",
+			message: `the agent \`${agent.name}\` must call ${what} (mustCallTool) and this turn called ${used.length ? used.join(", ") : "none"}`,
+		},
+	};
+}
+
+/**
+ * The scope a lifetime keeps a subagent in: the innermost map item or parallel branch (each branch its own
+ * subagent, as combo has it, so a held subagent never crosses branches or copies of the tree), else the flow.
+ */
+function lifetimeScope(frame: Frame): MemoryScope | undefined {
+	for (let f: Frame | undefined = frame; f; f = f.parent)
+		if (f.block && (f.block.kind === "map" || f.block.kind === "parallel")) return f.block.memory;
+	return memoryScope(frame, "flow");
+}
+
+function recordOf(
+	world: World,
+	node: AgentNode,
+	r: Result,
+	captured: Captured,
+	ledger: Ledger | undefined,
+	signal: AbortSignal,
+	timeoutMs: number,
+): VisitRecord {
+	if (!r.ok) {
+		if (r.errorKind === "aborted" && signal.aborted) return { ok: false, error: stopKind(world, signal) };
+		const kind: FailureKind = r.errorKind === "aborted" ? stopKind(world, signal).kind : (r.errorKind ?? "provider");
+		const message = kind === "timeout" ? `timed out after ${formatDuration(timeoutMs)}` : (r.error ?? "failed");
+		// The refusal is the cause; what ended the turn afterwards (no steps left, a timeout) comes second.
+		const refused = lastRefusal(r.messages);
+		return { ok: false, error: { kind, message: refused ? `${refused}; then ${message}` : message } };
+	}
+	if (node.output) {
+		const refused = lastRefusal(r.messages);
+		if (captured.value === undefined)
+			return {
+				ok: false,
+				error: {
+					kind: "schema",
+					message: `the turn ended with no accepted \`submit\` call${refused ? `: ${refused}` : ""}`,
+				},
+			};
+		return { ok: true, output: captured.value };
+	}
+	if (ledger) {
+		const refused = lastRefusal(r.messages);
+		if (!captured.verdict)
+			return {
+				ok: false,
+				error: { kind: "schema", message: `the turn ended with no \`verdict\` call${refused ? `: ${refused}` : ""}` },
+			};
+		const open = ledger.openObligations().length;
+		const approved = captured.verdict.approved && open === 0;
+		return {
+			ok: true,
+			output: { approved, ...(captured.verdict.remarks ? { remarks: captured.verdict.remarks } : {}) },
+			verdict: { ledger: node.verdict?.value ?? "", effect: captured.verdict.effect },
+		};
+	}
+	return { ok: true, output: r.output };
+}
+
+/** The flow's `transport:` as a policy override, or undefined when it has none. */
+function transportOf(world: World): Partial<TransportPolicy> | undefined {
+	const t = world.flow.transport;
+	if (!t) return undefined;
+	return {
+		...(t.attempts ? { attempts: t.attempts.value } : {}),
+		...(t.wait ? { totalWaitMs: t.wait.value } : {}),
+		...(t.stall ? { stallMs: t.stall.value } : {}),
+		...(t.adaptive ? { adaptive: t.adaptive.value } : {}),
+	};
+}
+
+/** A file name for a scope instance (`deliver#1/work[2]/pair--coder` → `deliver-1_work-2-_pair--coder`). */
+function safeName(text: string): string {
+	return text.replace(/\//g, "_").replace(/[^A-Za-z0-9_.-]/g, "-");
+}
+
+/** A shared subagent's `submit` is fixed at spawn: it takes the type any node sharing it declares. */
+function sharedOutput(world: World, node: AgentNode, agent: string) {
+	for (const n of allNodes(world.flow.nodes)) {
+		if (
+			n.kind === "agent" &&
+			n.memory?.value === node.memory?.value &&
+			n.output &&
+			(n.agent?.value === agent || n.among?.some((a) => a.value === agent))
+		)
+			return n.output.value;
+	}
+	return undefined;
+}
+
+function pickAgent(world: World, node: AgentNode, frame: Frame): AgentDef | { error: string } {
+	const literal = world.flow.agents.get(node.id.value);
+	if (literal) return literal;
+	if (!node.agentFrom) return { error: "no agent" };
+	const v = valueAt(node.agentFrom, frame, world);
+	if (!v.ok) return { error: `\`agent-from: ${node.agentFrom.text}\` cannot be read: ${v.reason}` };
+	const agent = world.flow.amongAgents.get(node.id.value)?.get(String(v.value));
+	return agent ?? { error: `\`${String(v.value)}\` is not among the agents this node may run` };
+}
+
+/** Where a scope keeps the subagent shared under `name` (the same key drops it for a fresh one). */
+function shareKey(name: string): string {
+	return `subagent:${name}`;
+}
+
+/** The subagent a scope shares under `name`, opened by the first visit that asks; the scope closes it. */
+async function sharedSubagent(
+	scope: MemoryScope,
+	name: string,
+	open: () => Promise<HeldSubagent>,
+): Promise<HeldSubagent> {
+	const key = shareKey(name);
+	let held = scope.values.get(key) as Promise<HeldSubagent> | undefined;
+	if (!held) {
+		held = open();
+		scope.values.set(key, held);
+		scope.closers.push(async () => (await held)?.sub.close());
+	}
+	return held;
+}
+
+/** Turns of one shared subagent run one after another: a pi session answers one prompt at a time. */
+function serial<T>(held: HeldSubagent, fn: () => Promise<T>): Promise<T> {
+	const run = held.queue.then(fn, fn);
+	held.queue = run.then(
+		() => {},
+		() => {},
+	);
+	return run;
+}
+
+async function backoff(world: World, attempt: number, signal: AbortSignal): Promise<boolean> {
+	const ms = Math.min(MAX_BACKOFF_MS, (world.options.retryBackoffMs ?? 1000) * 2 ** (attempt - 1));
+	if (ms <= 0) return !signal.aborted;
+	return new Promise((resolve) => {
+		if (signal.aborted) return resolve(false);
+		const t = setTimeout(() => {
+			signal.removeEventListener("abort", onAbort);
+			resolve(true);
+		}, ms);
+		const onAbort = () => {
+			clearTimeout(t);
+			resolve(false);
+		};
+		signal.addEventListener("abort", onAbort, { once: true });
+	});
+}
+
+/**
+ * A node's skill, given whole, the way pi's `/skill:<name>` gives one: the SKILL.md text, with where it
+ * lives, so the files it refers to resolve (the model opens them with `read`).
+ */
+function skillBlock(k: Skill): string {
+	return `<skill name="${k.name}" location="${k.file}">\nReferences are relative to ${dirname(k.file)}.\n\n${k.text}\n</skill>`;
+}

@@ -1,0 +1,36 @@
+/**
+ * Runs a check node: the project's script through the check port; passed or red, it is a value (a script
+ * that cannot run, times out or is stopped is a failure).
+ */
+import type { CheckNode } from "../../language/ast.ts";
+import { DEFAULT_CHECK_TIMEOUT_MS } from "../../language/check/index.ts";
+import { type Frame, frameCwd, type VisitRecord } from "../../engine/frames.ts";
+import { stopKind, type World } from "../../engine/world.ts";
+
+/** Runs a check script; passed or red, it is a value. */
+export async function runCheck(
+	world: World,
+	node: CheckNode,
+	_visit: string,
+	signal: AbortSignal,
+	frame?: Frame,
+): Promise<VisitRecord> {
+	const port = world.options.check;
+	const script = node.script?.value ?? "";
+	if (!port)
+		return { ok: false, error: { kind: "unavailable", message: "no check port: this run cannot run scripts" } };
+	const cwd = frame ? frameCwd(frame, world) : world.options.cwd;
+	const timeoutMs = node.timeout?.value ?? DEFAULT_CHECK_TIMEOUT_MS;
+	const content = world.options.scripts?.get(script);
+	const out = await port.run({
+		script,
+		root: cwd,
+		cwd,
+		timeoutMs,
+		signal,
+		...(content !== undefined ? { content } : {}),
+	});
+	if (out.ok) return { ok: true, output: { passed: out.passed, report: out.report } };
+	if (out.kind === "stopped") return { ok: false, error: stopKind(world, signal) };
+	return { ok: false, error: { kind: out.kind, message: out.message } };
+}

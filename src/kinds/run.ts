@@ -1,0 +1,79 @@
+/**
+ * The run half of each node kind: how one visit runs, and what a dry run does instead. It lives apart from
+ * the kind modules (`kinds/`) because running loads the evaluator, its ports and pi's sessions, and the
+ * checker, the language server and `pi-flows check` must not. Like the language registry, the table is
+ * typed over the `FlowNode` union: a kind without its runner does not compile.
+ *
+ * A dry run is the same walk on dry ports (`dry.ts`), so a kind's runner does not change for it; `dry` says
+ * what the kind does under them, in the words of docs/runs.md's table (a test holds the two together).
+ */
+import type { FlowNode } from "../language/ast.ts";
+import type { KindRunner, RunTable } from "../engine/kind.ts";
+import { diffFor } from "../engine/turn.ts";
+import { runAgent } from "./agent/run.ts";
+import { runAsk } from "./ask/run.ts";
+import { runCheck } from "./check/run.ts";
+import { runChoice } from "./choice/run.ts";
+import { runCommit } from "./commit/run.ts";
+import { runCall } from "./flow/run.ts";
+import { runLoop } from "./loop/run.ts";
+import { runMap } from "./map/run.ts";
+import { runParallel } from "./parallel/run.ts";
+import { runSwarm } from "./swarm/run.ts";
+
+export type { KindRunner, RunTable, VisitEnd } from "../engine/kind.ts";
+
+/**
+ * Every kind's runner; the type names every kind of the union. Each is called through an arrow: the
+ * runners and this table import each other (a block runs its body through the walk), so bindings are read
+ * when a visit runs, never while the modules load.
+ */
+export const RUNNERS = {
+	agent: {
+		run: async (world, node, frame, visit, signal) => ({
+			record: await runAgent(world, node, frame, visit, signal, await diffFor(world, node.reads, frame)),
+		}),
+		dry: "answers from the script, else with a value made up from its output type (through its own `submit` tool) or a placeholder text",
+	},
+	choice: {
+		run: (world, node, frame, visit, signal) => runChoice(world, node, frame, visit, signal),
+		dry: "runs the first case whose condition holds on the made-up values",
+	},
+	parallel: {
+		run: (world, node, frame, visit, signal) => runParallel(world, node, frame, visit, signal),
+		dry: "runs every branch; copies land without git",
+	},
+	map: {
+		run: (world, node, frame, visit, signal) => runMap(world, node, frame, visit, signal),
+		dry: "runs its body per item of its list, or of the made-up list it reads",
+	},
+	loop: {
+		run: (world, node, frame, visit, signal) => runLoop(world, node, frame, visit, signal),
+		dry: "repeats its body until its condition holds on the made-up values, at most `max` times",
+	},
+	check: {
+		run: async (world, node, frame, visit, signal) => ({ record: await runCheck(world, node, visit, signal, frame) }),
+		dry: "passes without running the script",
+	},
+	commit: {
+		run: async (world, node, frame) => ({ record: await runCommit(world, node, frame) }),
+		dry: "commits nothing: git is not run",
+	},
+	ask: {
+		run: async (world, node, frame, visit, signal) => ({ record: await runAsk(world, node, frame, visit, signal) }),
+		dry: "takes its default (or its `enough`), else its first option, yes, or an empty answer",
+	},
+	flow: {
+		run: (world, node, frame, visit, signal) => runCall(world, node, frame, visit, signal),
+		dry: "runs the callee dry",
+	},
+	swarm: {
+		run: async (world, node, frame, visit, signal) => ({ record: await runSwarm(world, node, frame, visit, signal) }),
+		dry: "its members' turns answer as agent turns do in a dry run",
+	},
+} satisfies RunTable;
+
+/** A node's runner, typed with the node's own type. */
+export function runnerOf<N extends FlowNode>(node: N): KindRunner<N> {
+	return RUNNERS[node.kind as FlowNode["kind"]] as unknown as KindRunner<N>;
+}

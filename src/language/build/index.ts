@@ -1,0 +1,3 @@
+export { type BuildResult, buildFlow, type ChainExpander } from "./build.ts";
+export { KIND_KEYS, NODE_KEYS } from "../../kinds/language.ts";
+export { ADDRESS_WORDS, FLOW_KEYS, ID_PATTERN, RESERVED_WORDS, THINKING_LEVELS } from "./words.ts";

@@ -1,0 +1,211 @@
+/**
+ * What a flow tool and the `run_*` tools hand back: one report shape (the tools' `outputSchema`) for a
+ * run under way in this server, one just ended, and one read from its folder (an earlier server's, or a
+ * CLI run's). A folder is read only when its seal says this person made it here, as `pi-flows resume`
+ * reads one; its journal says how it ended, its lock whether a process still runs it.
+ *
+ *   { status: "ok", run: "2026-…-explore", answer: "…", usage: { tokens: 812, cost: 0, turns: 4 } }
+ *   { status: "running", run: "…", next: "call run_result with {\"run\":\"…\"} to wait for it" }
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { decidedByFlow, journalState, readJournal, sealedRun, usageOf } from "../runs/index.ts";
+import type { FailureKind, Usage } from "../runtime/index.ts";
+import { redactJson } from "../secrets/index.ts";
+import type { AskNote, LiveRun } from "./live-run.ts";
+
+/** How a run stands. */
+export type RunStatus = "running" | "waiting" | "ok" | "failed" | "stopped" | "interrupted";
+
+/** The structured result of every run tool. */
+export interface RunReport {
+	status: RunStatus;
+	/** The handle: the run folder's name under the runs folder. */
+	run: string;
+	flow: string;
+	/** The run folder, from the server's working folder. */
+	runDir: string;
+	/** The run's answer (the last root node's output) when it ended well. */
+	answer?: unknown;
+	error?: string;
+	errorKind?: string;
+	failedAt?: string;
+	/** Whether `pi-flows resume` can pick it up (stopped, or failed for a reason the flow did not decide). */
+	resumable?: boolean;
+	usage: { tokens: number; cost: number; turns: number; ms: number };
+	/** Visits ended so far. */
+	visits: number;
+	/** Each question the run asked, and how it was answered or why the unattended rules applied. */
+	asks: AskNote[];
+	/** The question the run waits on. */
+	question?: string;
+	/** What to do next, in a sentence a host's model can follow. */
+	next?: string;
+}
+
+const USAGE = {
+	type: "object",
+	properties: {
+		tokens: { type: "number" },
+		cost: { type: "number" },
+		turns: { type: "number" },
+		ms: { type: "number" },
+	},
+	required: ["tokens", "cost", "turns", "ms"],
+} as const;
+
+/** {@link RunReport} as JSON Schema: every run tool's `outputSchema`. */
+export const RUN_REPORT_SCHEMA = {
+	type: "object",
+	properties: {
+		status: { type: "string", enum: ["running", "waiting", "ok", "failed", "stopped", "interrupted"] },
+		run: { type: "string", description: "The run's handle for run_status, run_result and run_stop." },
+		flow: { type: "string" },
+		runDir: { type: "string" },
+		answer: { description: "The run's answer: text, or the flow's typed output." },
+		error: { type: "string" },
+		errorKind: { type: "string" },
+		failedAt: { type: "string" },
+		resumable: { type: "boolean" },
+		usage: USAGE,
+		visits: { type: "number" },
+		asks: {
+			type: "array",
+			items: {
+				type: "object",
+				properties: {
+					visit: { type: "string" },
+					question: { type: "string" },
+					via: { type: "string" },
+					answer: { type: ["string", "boolean"] },
+				},
+				required: ["visit", "question", "via"],
+			},
+		},
+		question: { type: "string" },
+		next: { type: "string" },
+	},
+	required: ["status", "run", "flow", "runDir", "usage", "visits", "asks"],
+} as const;
+
+function usageOfRun(u: Usage, turns: number): RunReport["usage"] {
+	return { tokens: u.totalTokens, cost: u.cost, turns, ms: Math.round(u.ms) };
+}
+
+const STOPS: ReadonlySet<string> = new Set(["stopped", "cancelled"]);
+
+/** A live run's report: its outcome once ended, else how far it got. */
+export function liveReport(run: LiveRun, cwd: string): RunReport {
+	const base = { run: run.id, flow: run.flow, runDir: relative(cwd, run.runDir) || ".", asks: [...run.asks] };
+	const outcome = run.outcome();
+	if (outcome) {
+		const r = outcome.result;
+		const turns = r.visits.filter((v) => (v.usage?.requests ?? 0) > 0).length;
+		const cause = r.visits.findLast((v) => v.path === r.failedAt)?.errorKind;
+		return redactJson({
+			...base,
+			status: r.ok ? "ok" : r.errorKind && STOPS.has(r.errorKind) ? "stopped" : "failed",
+			...(r.ok ? { answer: r.output } : {}),
+			...(r.error ? { error: r.error } : {}),
+			...(r.errorKind ? { errorKind: r.errorKind } : {}),
+			...(r.failedAt ? { failedAt: r.failedAt } : {}),
+			...(r.ok ? {} : { resumable: !decidedByFlow(r.errorKind, cause) }),
+			usage: usageOfRun(outcome.usage.total, turns),
+			visits: r.visits.length,
+			...(r.ok ? {} : { next: nextAfterFailure(r.errorKind, cause, base.runDir) }),
+		} satisfies RunReport);
+	}
+	const folder = diskReport(run.runDir, cwd);
+	const question = run.pending();
+	return redactJson({
+		...base,
+		status: question ? "waiting" : "running",
+		usage: folder.ok ? folder.report.usage : { tokens: 0, cost: 0, turns: 0, ms: Date.now() - run.startedAt },
+		visits: run.progress().ended,
+		...(question ? { question: question.card.question } : {}),
+		next: question
+			? `the run waits for an answer to "${question.card.question}"; call run_result with {"run":"${run.id}"} from a client that shows forms to answer it`
+			: `the run goes on; call run_result with {"run":"${run.id}"} to wait for it, or run_stop to stop it`,
+	} satisfies RunReport);
+}
+
+function nextAfterFailure(kind: string | undefined, cause: string | undefined, runDir: string): string {
+	if (decidedByFlow(kind as FailureKind | undefined, cause as FailureKind | undefined))
+		return "the flow itself decided this; change the flow, the script or the input and run again";
+	return `\`pi-flows resume ${runDir}\` picks it up where it stopped`;
+}
+
+/** A run folder's report from its journal, or why it cannot be read (not a run, not this person's). */
+export function diskReport(
+	runDir: string,
+	cwd: string,
+	keyDir?: string,
+): { ok: true; report: RunReport } | { ok: false; error: string } {
+	const sealed = sealedRun(runDir, keyDir);
+	if (!sealed.ok) return { ok: false, error: sealed.error };
+	const journal = readJournal(join(runDir, "journal.jsonl"));
+	if (!journal.ok) return { ok: false, error: journal.error };
+	const state = journalState(journal.entries);
+	const usage = usageOf(journal.entries);
+	const flow = sealed.snapshot.flow.name;
+	const asks: AskNote[] = journal.entries.flatMap((e) =>
+		e.type === "asked"
+			? [
+					{
+						visit: e.path,
+						question: e.question,
+						via: ("via" in e.answer ? e.answer.via : undefined) ?? e.answer.kind,
+						...(e.answer.kind === "answer" ? { answer: e.answer.value } : {}),
+					},
+				]
+			: [],
+	);
+	const end = state.end;
+	const runName = runDir.split(/[\\/]/).pop() ?? runDir;
+	const shown = relative(cwd, runDir) || ".";
+	let status: RunStatus;
+	if (end) status = end.ok ? "ok" : end.errorKind && STOPS.has(end.errorKind) ? "stopped" : "failed";
+	else status = lockedByLiveProcess(runDir) ? "running" : "interrupted";
+	const resumable =
+		status === "stopped" ||
+		status === "interrupted" ||
+		(status === "failed" && !decidedByFlow(end?.errorKind, state.causeKind));
+	const visits = [...state.endedCount.values()].reduce((a, b) => a + b, 0);
+	return {
+		ok: true,
+		report: redactJson({
+			status,
+			run: runName,
+			flow: flow || runName,
+			runDir: shown,
+			...(end?.ok ? { answer: end.output } : {}),
+			...(end?.error ? { error: end.error } : {}),
+			...(end?.errorKind ? { errorKind: end.errorKind } : {}),
+			...(end?.failedAt ? { failedAt: end.failedAt } : {}),
+			...(status === "ok" || status === "running" ? {} : { resumable }),
+			usage: usageOfRun(usage.total, state.spent.turns),
+			visits,
+			asks,
+			...(status === "running"
+				? { next: "another process runs it; its own terminal or server follows it" }
+				: resumable && status !== "ok"
+					? { next: `\`pi-flows resume ${shown}\` picks it up where it stopped` }
+					: {}),
+		} satisfies RunReport),
+	};
+}
+
+/** Whether the folder's lock is held by a process alive on this host (another server, a terminal). */
+function lockedByLiveProcess(runDir: string): boolean {
+	const path = join(runDir, "lock.json");
+	if (!existsSync(path)) return false;
+	try {
+		const info = JSON.parse(readFileSync(path, "utf8")) as { pid?: unknown };
+		if (typeof info.pid !== "number") return false;
+		process.kill(info.pid, 0);
+		return true;
+	} catch {
+		// No lock file any more, not JSON, or no such process: nobody runs it.
+		return false;
+	}
+}

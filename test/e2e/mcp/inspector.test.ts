@@ -1,0 +1,56 @@
+/**
+ * The MCP Inspector's CLI mode (the dev dependency `@modelcontextprotocol/inspector`, pinned) against
+ * `pi-flows mcp` over stdio, offline: it lists the tools and calls a flow on the scripted model, as a
+ * person checking their set-up with `npx @modelcontextprotocol/inspector --cli` would.
+ */
+import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../../src/agents/index.ts";
+import type { TempProject } from "../../helpers/project.ts";
+import { mcpProject } from "./fixture.ts";
+
+const run = promisify(execFile);
+const INSPECTOR = join(
+	dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector/package.json")),
+	"clients/launcher/build/index.js",
+);
+
+let project: TempProject;
+
+beforeAll(() => {
+	project = mcpProject();
+});
+
+afterAll(() => project.cleanup());
+
+/** `inspector --cli <method args> -- node pi-flows mcp --project --script greet.yaml`, its JSON answer. */
+async function inspect(method: string[]): Promise<Record<string, unknown>> {
+	const server = [
+		process.execPath,
+		join(PACKAGE_ROOT, "bin/pi-flows.js"),
+		"mcp",
+		"--project",
+		"--script",
+		"greet.yaml",
+	];
+	const { stdout } = await run(process.execPath, [INSPECTOR, "--cli", ...method, "--", ...server], {
+		cwd: project.cwd,
+		// The Inspector keeps a catalogue under HOME; the test's own home keeps the person's untouched.
+		env: { ...project.env, HOME: join(project.cwd, "..") },
+		timeout: 60_000,
+	});
+	return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+describe("the MCP Inspector's CLI against pi-flows mcp", () => {
+	it("lists the flows as tools and calls one", async () => {
+		const listed = await inspect(["--method", "tools/list"]);
+		const names = (listed.tools as { name: string }[]).map((t) => t.name);
+		expect(names).toEqual(expect.arrayContaining(["hello", "asker", "flow_check", "run_result"]));
+		const called = await inspect(["--method", "tools/call", "--tool-name", "hello", "--tool-arg", "input=Ada"]);
+		expect(called.structuredContent).toMatchObject({ status: "ok", answer: "greeted Ada", flow: "hello" });
+	});
+});
