@@ -23,6 +23,7 @@ import { fanOutEvents } from "../runtime/index.ts";
 import { flatFailure } from "../runtime/index.ts";
 import { emptyUsage } from "../runtime/index.ts";
 import { redactedJson } from "../secrets/index.ts";
+import { guardedPaths as writeGuard } from "../guard/index.ts";
 import { writeJsonAtomic } from "./files.ts";
 import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
 import { acquireLock, type LockOutcome } from "./lock.ts";
@@ -433,11 +434,15 @@ async function runFlowOnce(
 	return result;
 }
 
-/** What no turn may write or edit: the run's own record, and the project's flows and agents. */
+/**
+ * What no turn of the run may write or edit beyond the guard of its own folder (src/pi adds that): the
+ * run's record, and the run's project's guarded paths, which a turn working in a copy's worktree would
+ * otherwise not see.
+ */
 function guardedPaths(cwd: string, runDir: string): string[] {
-	const root = projectRoot(cwd);
 	const home = dirname(runDir);
-	return [resolvesInside(root, home) ? home : runDir, join(root, ".pi", "flows"), join(root, ".pi", "agents")];
+	const records = [resolvesInside(projectRoot(cwd), home) ? home : runDir];
+	return writeGuard({ cwd, records });
 }
 
 /** The journal's last word on a life, the same on every backend. */
