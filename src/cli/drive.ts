@@ -123,6 +123,8 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 			handoff: handoff.policy,
 			fresh: args.flags.has("fresh"),
 			onResume: (r) => io.stderr(pickedUp(r, io.cwd)),
+			onNote: (note) => io.stderr(`pi-flows: ${note}`),
+			keyDir: io.agentDir,
 			onTurn: (t) =>
 				io.stderr(
 					`turn ${t.n} · ${t.outcome}${t.doc ? ` · ${t.doc.status}` : ""}${t.error ? ` · ${t.error}` : ""} · ${formatUsage(t.usage)}`,
