@@ -51,6 +51,7 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 		...(timeoutMs !== undefined ? { timeoutMs } : {}),
 		...(launch.value ? { budget: launch.value } : {}),
 		runsHome: runsHome(io.cwd, flag(args, "runs-dir")),
+		keyDir: io.agentDir,
 		display,
 	});
 	io.stdout(args.flags.has("json") ? JSON.stringify(json, null, 2) : text);

@@ -16,7 +16,7 @@ export {
 export { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from "./snapshot.ts";
 export { addressOf, type UsageFile, usageOf, writeUsage } from "./usage-file.ts";
 export { type Forecast, forecastOf, type NodeForecast, showForecast } from "./forecast.ts";
-export { newestResumable, type SealedRun, sealedRun } from "./resumable.ts";
+export { newestResumable, newestSealed, type SealedRun, sealedRun } from "./resumable.ts";
 export { RUN_GITIGNORE } from "./run-folder.ts";
 export {
 	journalSealer,
