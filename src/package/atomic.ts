@@ -6,8 +6,8 @@
 import writeFileAtomicModule from "write-file-atomic";
 
 interface WriteFileAtomic {
-	(path: string, data: string, options?: { encoding?: string; fsync?: boolean }): Promise<void>;
-	sync(path: string, data: string, options?: { encoding?: string; fsync?: boolean }): void;
+	(path: string, data: string, options?: { encoding?: string; fsync?: boolean; mode?: number }): Promise<void>;
+	sync(path: string, data: string, options?: { encoding?: string; fsync?: boolean; mode?: number }): void;
 }
 
 /** write-file-atomic's function (async) with its `sync` variant. */
