@@ -5,7 +5,7 @@
  * learns by itself, once per process, the environment's key-shaped variables (`*_API_KEY`, `*_TOKEN`, ...)
  * and the credentials of the person's pi agent folder (`auth.json`, `models.json`).
  */
-import { agentDir } from "../agents/index.ts";
+import { agentDir } from "../agents/locations.ts";
 import { learnSecrets } from "./learn.ts";
 import { redact, rememberSecret as rememberPassword } from "./redact.ts";
 

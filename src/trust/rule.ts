@@ -8,7 +8,7 @@
  * Example: `pathTrust("../other/.pi/flows/x.md", { cwd, trusted: true })` → `{ ok: false, refusal:
  * "../other/.pi/flows/x.md belongs to another repository (/src/other) …" }`.
  */
-import { agentDir, PACKAGE_ROOT } from "../agents/index.ts";
+import { agentDir, PACKAGE_ROOT } from "../agents/locations.ts";
 import { projectOf, real, sameRepository, within } from "./project.ts";
 
 /** Set to `1` to trust the project of the working folder without asking (headless runs in a repository you own). */
