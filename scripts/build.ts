@@ -7,7 +7,7 @@
  * "How the package ships".
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as ohm from "ohm-js";
@@ -62,6 +62,11 @@ for (const file of readdirSync(join(root, "grammar")).filter((f) => f.endsWith("
 		recipeOf(ohm.grammar(readFileSync(join(root, "grammar", file), "utf8"))),
 	);
 }
+
+// The web view's page code (`pi-flows serve`), shipped as written: no bundler touches it.
+mkdirSync(join(root, "dist", "serve"), { recursive: true });
+for (const file of readdirSync(join(root, "src", "serve", "assets")))
+	copyFileSync(join(root, "src", "serve", "assets", file), join(root, "dist", "serve", file));
 
 /** ohm's serialised grammar (`toRecipe` exists on every grammar but not in ohm's type declarations). */
 function recipeOf(grammar: ohm.Grammar): string {

@@ -62,16 +62,19 @@ describe("running a sequence of agent nodes", () => {
 			["second", true, "synthesiser"],
 		]);
 		expect(events.map((e) => e.type)).toEqual([
-			// A turn is asked for (`turn_wait`), then starts when the model is really asked (`turn_start`).
+			// A turn is asked for (`turn_wait`), then starts when the model is really asked (`turn_start`);
+			// each assistant message's text is an event as it ends (`message`).
 			"run_start",
 			"node_start",
 			"turn_wait",
 			"turn_start",
+			"message",
 			"turn_end",
 			"node_end",
 			"node_start",
 			"turn_wait",
 			"turn_start",
+			"message",
 			"turn_end",
 			"node_end",
 			"run_end",

@@ -7,6 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { PACKAGE_ROOT } from "../package/index.ts";
+import type { AgentPeer } from "./peer-keys.ts";
 
 /** pi's agent dir, as pi computes it. */
 export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -51,22 +52,22 @@ export interface Scope {
  *   ~/.claude/agents  <  .claude/agents  <  shipped  <  <agentDir>/agents  <  .pi/agents
  *
  * `~/.claude/agents` is read with the user's scope; `.claude/agents` is repository content, read with the
- * project's scope and trusted exactly as `.pi/agents` is.
+ * project's scope and trusted exactly as `.pi/agents` is. Both are marked Claude Code's (`peer`), whose
+ * defaults their files get.
  */
 export function definitionDirs(
 	kind: "agents" | "flows",
 	cwd: string,
 	scope: Scope = {},
 	env: NodeJS.ProcessEnv = process.env,
-): { dir: string; source: "shipped" | "user" | "project" }[] {
-	const dirs: { dir: string; source: "shipped" | "user" | "project" }[] = [];
+): DefinitionDir[] {
+	const dirs: DefinitionDir[] = [];
 	if (kind === "agents") {
-		const home = join(env.HOME || homedir(), ".claude", "agents");
-		if (scope.user ?? true) dirs.push({ dir: home, source: "user" });
+		const home = claudeHome(env);
+		if (scope.user ?? true) dirs.push({ dir: home, source: "user", peer: "claude-code" });
 		if (scope.project ?? false) {
-			// Walking up from a project inside the home folder can reach ~/.claude: that one is the user's.
-			const claude = nearestProjectDir(cwd, "agents", ".claude");
-			if (claude && resolve(claude) !== resolve(home)) dirs.push({ dir: claude, source: "project" });
+			const claude = projectClaudeDir(cwd, env);
+			if (claude) dirs.push({ dir: claude, source: "project", peer: "claude-code" });
 		}
 	}
 	if (scope.shipped ?? true) dirs.push({ dir: join(PACKAGE_ROOT, kind), source: "shipped" });
@@ -76,6 +77,27 @@ export function definitionDirs(
 		if (project) dirs.push({ dir: project, source: "project" });
 	}
 	return dirs;
+}
+
+/** A folder definitions are read from, its source, and the peer whose folder it is (Claude Code's). */
+export interface DefinitionDir {
+	dir: string;
+	source: "shipped" | "user" | "project";
+	peer?: AgentPeer;
+}
+
+/** The user's Claude Code agents folder, `~/.claude/agents`. */
+export function claudeHome(env: NodeJS.ProcessEnv = process.env): string {
+	return join(env.HOME || homedir(), ".claude", "agents");
+}
+
+/**
+ * The project's Claude Code agents folder, the nearest `.claude/agents` walking up. Walking up from a project
+ * inside the home folder can reach `~/.claude`: that one is the user's, not the repository's.
+ */
+export function projectClaudeDir(cwd: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+	const claude = nearestProjectDir(cwd, "agents", ".claude");
+	return claude && resolve(claude) !== resolve(claudeHome(env)) ? claude : undefined;
 }
 
 /** The project a folder belongs to: the nearest ancestor holding `.git`, else the folder itself. */

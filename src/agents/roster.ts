@@ -1,12 +1,15 @@
 /**
- * The roster: every agent by name, found shipped < user < project, the later source winning a name. A
- * broken file is an entry too, so a lookup can say "broken" with its cause instead of "unknown".
+ * The roster: every agent by name, found shipped < user < project (Claude Code's folders below pi's), the
+ * later source winning a name. A broken file is an entry too, so a lookup can say "broken" with its cause
+ * instead of "unknown".
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { nearest } from "../faults/index.ts";
 import { type AgentDef, type BrokenAgent, parseAgentFile } from "./agent.ts";
 import { definitionDirs, type Scope } from "./locations.ts";
+import { markdownFiles, markdownFilesDeep } from "./roster-files.ts";
+import { type RosterPlaces, rosterPlaces } from "./roster-places.ts";
 import { findSkill, skillNames } from "./skills.ts";
 
 /** The agents a flow may name. */
@@ -17,10 +20,12 @@ export interface Roster {
 	readonly shadowed: readonly (AgentDef | BrokenAgent)[];
 	get(name: string): AgentDef | BrokenAgent | undefined;
 	names(): string[];
+	/** Where it was read from, and the project agents it skipped for trust; absent for a roster built by hand. */
+	readonly places?: RosterPlaces;
 }
 
 /** Builds a roster from entries in precedence order. */
-export function rosterOf(entries: Iterable<AgentDef | BrokenAgent>): Roster {
+export function rosterOf(entries: Iterable<AgentDef | BrokenAgent>, places?: RosterPlaces): Roster {
 	const map = new Map<string, AgentDef | BrokenAgent>();
 	const shadowed: (AgentDef | BrokenAgent)[] = [];
 	for (const entry of entries) {
@@ -33,15 +38,24 @@ export function rosterOf(entries: Iterable<AgentDef | BrokenAgent>): Roster {
 		shadowed,
 		get: (name) => map.get(name),
 		names: () => [...map.keys()].sort(),
+		...(places ? { places } : {}),
 	};
 }
 
-/** Reads every agent file the scope allows. */
+/**
+ * Reads every agent file the scope allows, each folder recursively (Claude Code reads `.claude/agents/**`,
+ * pi-subagents `agents/**`), keyed by its `name:` as both key it: lst97's collection installs into
+ * `~/.claude/agents/lst97/`, and wshobson's `electron-pro` lives in a file of another name. A file that is
+ * not an agent where its peer would skip it is skipped too (a README beside the agents, a template): in a
+ * Claude Code folder or a subfolder, a file without `name:` and `description:` frontmatter. In a pi folder's
+ * top level such a file stays a broken entry, so a broken `scout.md` is reported rather than silently
+ * falling back to another `scout`.
+ */
 export function loadRoster(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv = process.env): Roster {
 	const found: (AgentDef | BrokenAgent)[] = [];
-	for (const { dir, source } of definitionDirs("agents", cwd, scope, env)) {
+	for (const { dir, source, peer } of definitionDirs("agents", cwd, scope, env)) {
 		// pi-subagents keeps its `.chain.md` chains beside its agents: those are flows (load/find.ts).
-		for (const file of markdownFiles(dir).filter((f) => !f.endsWith(".chain.md"))) {
+		for (const file of markdownFilesDeep(dir).filter((f) => !f.endsWith(".chain.md"))) {
 			const fallback = basename(file, ".md");
 			let text: string;
 			try {
@@ -50,23 +64,20 @@ export function loadRoster(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEn
 				found.push({ kind: "broken", name: fallback, file, source, cause: `it cannot be read: ${String(error)}` });
 				continue;
 			}
-			const parsed = parseAgentFile(text, file, source, fallback);
-			// A file's name is its identity for shadowing: `name:` that disagrees would let a project file
-			// hide under another agent's name, so it is refused like combo refuses a mismatched flow name.
-			if (parsed.kind === "agent" && parsed.name !== fallback) {
-				found.push({
-					kind: "broken",
-					name: fallback,
-					file,
-					source,
-					cause: `its \`name: ${parsed.name}\` differs from its file name`,
-				});
-				continue;
-			}
+			const parsed = parseAgentFile(text, file, source, fallback, peer ? { peer } : {});
+			const nested = dirname(file) !== dir;
+			if (parsed.kind === "broken" && (peer || nested) && !isAgentShaped(parsed)) continue;
 			found.push(parsed.kind === "agent" ? withSkills(parsed, cwd, scope, env) : parsed);
 		}
 	}
-	return rosterOf(found);
+	return rosterOf(found, rosterPlaces(cwd, scope, env));
+}
+
+/** A broken file that still meant to be an agent: it has frontmatter naming it and describing it. */
+function isAgentShaped(entry: BrokenAgent): boolean {
+	return !/^it has no `---` frontmatter|^it lacks `(name|description):`|^its frontmatter is not a mapping/.test(
+		entry.cause,
+	);
 }
 
 /**
@@ -86,15 +97,4 @@ function withSkills(agent: AgentDef, cwd: string, scope: Scope, env: NodeJS.Proc
 	return { ...agent, skills };
 }
 
-/** `*.md` files directly in `dir`, sorted; a missing folder has none. */
-export function markdownFiles(dir: string): string[] {
-	try {
-		return readdirSync(dir, { withFileTypes: true })
-			.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(".md"))
-			.map((e) => join(dir, e.name))
-			.sort();
-	} catch {
-		// A folder that does not exist holds no definitions; that is the common case, not an error.
-		return [];
-	}
-}
+export { markdownFiles, markdownFilesDeep };

@@ -1,8 +1,8 @@
 /**
- * pi-subagents' saved chains (`<name>.chain.md`) run as flows. Such a file has frontmatter with `name` and
- * `description`, then one `## <agent>` section per step; a section's first lines, up to a blank line, set
- * the step (`output:`, `reads:`, `model:`, `progress:`, `skills:`, `as:`), the rest is its task, where
- * `{task}` is the chain's request and `{previous}` the step before's answer. It becomes a flow text in
+ * pi-subagents' saved chains (`<name>.chain.md`) run as flows. Such a file, read as pi-subagents reads it
+ * (chain-md-read.ts), has frontmatter with `name` and `description`, then one `## <agent>` section per step;
+ * a section's settings (`output:`, `reads:`, `model:`, `thinking:`, `progress:`, `skills:`, `as:`) and task,
+ * where `{task}` is the chain's request and `{previous}` the step before's answer. It becomes a flow text in
  * pi-flows' own format, judged by the same reader and checker; every line of that text remembers the chain
  * file's line it came from, so a fault points into the file the user wrote.
  *
@@ -15,16 +15,18 @@
  * later `reads: plan.md` (or `{outputs.<as>}`) reads that step; `progress: true` reads every earlier step,
  * which is what pi-subagents' shared progress file gives a step.
  */
-import { parseDocument } from "yaml";
 import { type Fault, fault } from "../faults/index.ts";
 import { lineTable } from "../text/index.ts";
 import { ADDRESS_WORDS, RESERVED_WORDS } from "../language/build/index.ts";
+import { type ChainLine, type ChainMdNote, type ChainMdStep, readChainMd } from "./chain-md-read.ts";
 
-/** A chain file as flow text, with the chain file's line for each of its lines. */
+/** A chain file as flow text, with the chain file's line for each of its lines, and the notes its reading left. */
 export interface ChainMdFlow {
 	text: string;
 	/** `lines[i]` is the chain file's 1-based line for the flow text's line `i + 1`. */
 	lines: number[];
+	/** What pi-flows reads differently from pi-subagents, or ignores as it does, each at its line. */
+	notes: ChainMdNote[];
 }
 
 /** Whether a file is a pi-subagents chain file. */
@@ -35,6 +37,9 @@ export function isChainMd(file: string): boolean {
 /** Step keys pi-subagents writes that carry nothing a run here needs (labels and display). */
 const DISPLAY_KEYS = new Set(["label", "phase", "outputmode"]);
 
+/** pi-subagents' shared progress file, which every step with `progress: true` keeps. */
+const PROGRESS_FILE = "progress.md";
+
 interface Step {
 	agent: string;
 	id: string;
@@ -43,10 +48,11 @@ interface Step {
 	as?: string;
 	reads?: { files: string[]; line: number };
 	model?: string;
+	thinking?: string;
 	progress?: boolean;
 	skills?: string[];
 	/** The task's lines with their chain-file line numbers. */
-	task: { text: string; line: number }[];
+	task: ChainLine[];
 }
 
 type Translated = { ok: true; value: ChainMdFlow } | { ok: false; faults: Fault[] };
@@ -60,74 +66,40 @@ export function chainMdToFlow(text: string, file: string, name: string): Transla
 		const range = table.range(start, end < 0 ? text.length : end);
 		return { ok: false as const, faults: [fault("peer-format", file, range, "", message, { hint })] };
 	};
-	const all = text.split(/\r?\n/);
-	if (all[0]?.trim() !== "---") {
-		return refuse(
-			1,
-			"a pi-subagents chain file starts with `---` frontmatter holding `name:` and `description:`",
-			"Add the frontmatter, or rename the file without `.chain.md` if it is a flow.",
-		);
-	}
-	const close = all.findIndex((l, i) => i > 0 && l.trim() === "---");
-	if (close < 0) return refuse(1, "the chain file's frontmatter is never closed", "Close it with a `---` line.");
-	const doc = parseDocument(all.slice(1, close).join("\n"));
-	const fm = doc.errors.length ? undefined : (doc.toJS() as Record<string, unknown> | null);
-	if (!fm || typeof fm !== "object") {
-		return refuse(1, "the chain file's frontmatter is not a YAML mapping", "Write `name:` and `description:`.");
-	}
-	for (const key of ["name", "description"]) {
-		const value = fm[key];
-		if (typeof value !== "string" || !value.trim()) {
-			return refuse(1, `a pi-subagents chain file needs \`${key}:\``, `Add \`${key}:\`.`);
-		}
-	}
-	if ((fm.name as string).trim() !== name) {
+	const read = readChainMd(text);
+	if (!read.ok) return refuse(read.refusal.line, read.refusal.message, read.refusal.hint);
+	const chain = read.value;
+	if (chain.name !== name) {
 		const hint = "A chain is found by its file name, so the two must agree.";
-		return refuse(2, `\`name: ${String(fm.name)}\` differs from the file name \`${name}.chain.md\``, hint);
+		const at = text.split(/\r?\n/).findIndex((l) => /^name:/.test(l)) + 1 || 2;
+		return refuse(at, `\`name: ${chain.name}\` differs from the file name \`${name}.chain.md\``, hint);
 	}
-	const steps: Step[] = [];
 	const used = new Set<string>();
-	for (let i = close + 1; i < all.length; i++) {
-		const heading = /^##\s+(.+?)\s*$/.exec(all[i]);
-		if (heading) {
-			const agent = heading[1].trim();
-			steps.push({ agent, id: uniqueId(agent, used), heading: i + 1, task: [] });
-			continue;
-		}
-		const step = steps[steps.length - 1];
-		if (step) step.task.push({ text: all[i], line: i + 1 });
-		else if (all[i].trim()) {
-			return refuse(
-				i + 1,
-				"text before the first `## <agent>` step",
-				"Move it into a step's task, or into `description:`.",
-			);
-		}
+	const notes = [...chain.notes];
+	const steps: Step[] = [];
+	for (const s of chain.steps) {
+		const step = settingsOf(s, uniqueId(s.agent, used), notes);
+		if ("message" in step) return refuse(step.line, step.message, step.hint);
+		steps.push(step);
 	}
-	if (steps.length === 0) {
-		const message = "a pi-subagents chain file has one `## <agent>` section per step, and this one has none";
-		return refuse(close + 2, message, "Add a `## <agent>` section for each step, in order.");
-	}
-	for (const step of steps) {
-		const problem = readConfig(step);
-		if (problem) return refuse(problem.line, problem.message, problem.hint);
-	}
-	const made = translate(steps, fm.name as string, fm.description as string);
+	const made = translate(steps, chain.name, chain.description, notes);
 	if (made.ok) return made;
 	const [first] = made.faults;
 	return refuse(first.line, first.message, first.hint ?? "");
 }
 
-/** A step's first lines up to a blank line are its settings, as pi-subagents reads them. */
-function readConfig(step: Step): { line: number; message: string; hint: string } | undefined {
-	const blank = step.task.findIndex((l) => l.text.trim() === "");
-	const config = blank < 0 ? step.task : step.task.slice(0, blank);
-	step.task = blank < 0 ? [] : step.task.slice(blank + 1);
-	for (const { text, line } of config) {
-		const m = /^([\w-]+):\s*(.*)$/.exec(text);
-		if (!m) continue;
-		const key = m[1].toLowerCase();
-		const value = m[2].trim();
+/**
+ * A step's settings, as pi-subagents takes them: `false` turns a setting off, a list is comma-separated, and
+ * a key it does not know is ignored (noted). `outputSchema:` and `toolBudget:` have no counterpart in a chain
+ * here, so they refuse the file at their line.
+ */
+function settingsOf(
+	s: ChainMdStep,
+	id: string,
+	notes: ChainMdNote[],
+): Step | { line: number; message: string; hint: string } {
+	const step: Step = { agent: s.agent, id, heading: s.heading, task: s.task };
+	for (const { key, written, value, line } of s.settings) {
 		const list = () =>
 			value === "false"
 				? []
@@ -137,27 +109,34 @@ function readConfig(step: Step): { line: number; message: string; hint: string }
 						.filter(Boolean);
 		if (key === "output") {
 			if (value && value !== "false") step.output = value;
-		} else if (key === "as") step.as = value;
+		} else if (key === "as") step.as = value || undefined;
 		else if (key === "reads") step.reads = { files: list(), line };
 		else if (key === "model") step.model = value || undefined;
+		else if (key === "thinking") step.thinking = value || undefined;
 		else if (key === "progress") step.progress = value === "true";
 		else if (key === "skills" || key === "skill") step.skills = list();
 		else if (DISPLAY_KEYS.has(key)) continue;
 		else if (key === "outputschema" || key === "toolbudget") {
 			const hint = "Remove it; for a typed answer, write the chain as a flow and give the node `output:`.";
-			return { line, message: `\`${m[1]}:\` (pi-subagents) has no counterpart in a chain here`, hint };
+			return { line, message: `\`${written}:\` (pi-subagents) has no counterpart in a chain here`, hint };
 		} else {
-			return {
+			notes.push({
 				line,
-				message: `\`${m[1]}:\` is not a step setting of a pi-subagents chain (output, reads, model, progress, skills, as)`,
-				hint: "A step's settings end at its first blank line; put a blank line before the task.",
-			};
+				message: `\`${written}:\` is not a step setting pi-subagents knows (output, reads, model, thinking, progress, skills, as); it ignores it, and so does this run`,
+			});
 		}
 	}
-	return undefined;
+	return step;
 }
 
-function translate(steps: Step[], name: string, description: string): Translated {
+/**
+ * The flow of agent nodes the steps stand for. What a step is handed in pi-subagents, it reads here: the
+ * step before it (its `{previous}`, or the "previous step output" pi-subagents appends when the task does not
+ * say `{previous}`), `input` for `{task}`, the step whose `output:` a `reads:` file names (the steps keeping
+ * pi-subagents' progress file for `progress.md`), every earlier step for `progress: true`, and the step an
+ * `{outputs.<as>}` names.
+ */
+function translate(steps: Step[], name: string, description: string, notes: ChainMdNote[]): Translated {
 	const out: string[] = [];
 	const lines: number[] = [];
 	const emit = (text: string, line: number) => {
@@ -171,13 +150,14 @@ function translate(steps: Step[], name: string, description: string): Translated
 	emit("nodes:", 1);
 	const byFile = new Map<string, string>();
 	const byName = new Map<string, string>();
-	const prose: { id: string; heading: number; task: { text: string; line: number }[] }[] = [];
+	const prose: { id: string; heading: number; task: ChainLine[] }[] = [];
 	for (const [i, step] of steps.entries()) {
 		const reads: string[] = [];
 		const read = (address: string) => {
 			if (!reads.includes(address)) reads.push(address);
 		};
 		const previous = steps[i - 1]?.id;
+		const earlier = steps.slice(0, i);
 		const written = step.task
 			.map((t) => t.text)
 			.join("\n")
@@ -192,7 +172,6 @@ function translate(steps: Step[], name: string, description: string): Translated
 				})
 				.replace(/\{previous\}/g, () => {
 					if (!previous) return "(nothing: this is the first step)";
-					read(previous);
 					return `the previous step's answer under \`${previous}\``;
 				})
 				.replace(/\{outputs\.([\w-]+)\}/g, (all, out: string) => {
@@ -202,31 +181,51 @@ function translate(steps: Step[], name: string, description: string): Translated
 					return `\`${id}\`'s answer below`;
 				}),
 		}));
+		if (previous) read(previous);
 		for (const t of body) {
 			const left = /\{(chain_dir|outputs\.[\w-]+)\}/.exec(t.text);
-			if (left) {
-				const message = `\`{${left[1]}}\` has no counterpart here: steps hand their answers on by \`output:\` and \`reads:\``;
-				const hint =
-					left[1] === "chain_dir"
-						? "Remove `{chain_dir}`; name a step's answer with `output:` and read it with `reads:`."
-						: `No earlier step has \`as: ${left[1].slice(8)}\`.`;
-				return refuseAt(t.line, message, hint);
+			if (!left) continue;
+			if (left[1] === "chain_dir") {
+				const message = "`{chain_dir}` has no counterpart here: steps hand their answers on by `output:` and `reads:`";
+				return refuseAt(
+					t.line,
+					message,
+					"Remove `{chain_dir}`; name a step's answer with `output:` and read it with `reads:`.",
+				);
 			}
+			return unknownOutput(left[1].slice(8), t.line, earlier);
 		}
 		for (const f of step.reads?.files ?? []) {
 			const id = byFile.get(f);
-			const hint = `Give the step that writes it \`output: ${f}\`, before this one.`;
-			if (!id)
-				return refuseAt(step.reads?.line ?? step.heading, `\`reads: ${f}\` names no earlier step's \`output:\``, hint);
-			read(id);
+			if (id) {
+				read(id);
+				continue;
+			}
+			const at = step.reads?.line ?? step.heading;
+			if (f === PROGRESS_FILE) {
+				const keepers = earlier.filter((s) => s.progress);
+				for (const s of keepers) read(s.id);
+				if (!keepers.length)
+					notes.push({
+						line: at,
+						message: `\`reads: ${f}\` is pi-subagents' progress file, and no earlier step keeps it (\`progress: true\`): there is nothing to read`,
+					});
+				continue;
+			}
+			for (const s of earlier) read(s.id);
+			notes.push({
+				line: at,
+				message: `no earlier step's \`output:\` names \`${f}\`; pi-subagents reads the file if an earlier step wrote it, so this step reads every earlier step's answer`,
+			});
 		}
-		if (step.progress) for (const s of steps.slice(0, i)) read(s.id);
+		if (step.progress) for (const s of earlier) read(s.id);
 		if (step.output) byFile.set(step.output, step.id);
 		if (step.as) byName.set(step.as, step.id);
 		emit(`  - id: ${step.id}`, step.heading);
 		emit(`    agent: ${JSON.stringify(step.agent)}`, step.heading);
 		if (reads.length) emit(`    reads: [${reads.join(", ")}]`, step.reads?.line ?? step.heading);
 		if (step.model) emit(`    model: ${JSON.stringify(step.model)}`, step.heading);
+		if (step.thinking) emit(`    thinking: ${JSON.stringify(step.thinking)}`, step.heading);
 		if (step.skills?.length)
 			emit(`    skills: [${step.skills.map((s) => JSON.stringify(s)).join(", ")}]`, step.heading);
 		prose.push({ id: step.id, heading: step.heading, task: body });
@@ -238,7 +237,24 @@ function translate(steps: Step[], name: string, description: string): Translated
 		emit("", p.heading);
 		for (const t of p.task) emit(t.text, t.line);
 	}
-	return { ok: true, value: { text: `${out.join("\n")}\n`, lines } };
+	return { ok: true, value: { text: `${out.join("\n")}\n`, lines, notes } };
+}
+
+/**
+ * `{outputs.<name>}` that no earlier step's `as:` names: pi-subagents refuses it too. When an earlier step's
+ * task holds the line `as: <name>` (a setting written after the blank line that ends the settings, so read as
+ * task text), the fault is at that line, the one that says it.
+ */
+function unknownOutput(name: string, use: number, earlier: readonly Step[]): { ok: false; faults: Fault[] } {
+	for (const s of earlier) {
+		const said = s.task.find((t) => /^as:\s*(.*)$/i.exec(t.text.trim())?.[1].trim() === name);
+		if (!said) continue;
+		const message = `\`as: ${name}\` here is read as the task of \`## ${s.agent}\` (line ${s.heading}), not as a setting, so \`{outputs.${name}}\` (line ${use}) names nothing`;
+		const hint = "A step's settings come right under its heading, before the first blank line; move this line up.";
+		return refuseAt(said.line, message, hint);
+	}
+	const message = `\`{outputs.${name}}\` has no counterpart here: no earlier step has \`as: ${name}\``;
+	return refuseAt(use, message, `Give the step whose answer this is \`as: ${name}\`, under its heading.`);
 }
 
 /** A fault found while translating, placed by line alone (the caller adds the file's text). */

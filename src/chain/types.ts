@@ -5,7 +5,7 @@
 import type { LineTable, Range } from "../text/index.ts";
 
 /** pi's thinking levels, the only values a step or a model suffix may carry once parsed. */
-export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 
 /** One of {@link THINKING_LEVELS}. */
 export type ThinkingLevel = (typeof THINKING_LEVELS)[number];

@@ -23,6 +23,9 @@ export function terminalAsk(
 					(line) => output.write(`${line}\n`),
 				);
 			} catch {
+				// Answered from elsewhere (`pi-flows serve`): the prompt says so before it closes.
+				const reason = signal?.reason as Error | undefined;
+				if (reason?.name === "AnsweredElsewhere") output.write(`\n${reason.message}\n`);
 				// An aborted prompt (a stop, a timeout) is the run's stop, not a crash.
 				return signal?.aborted ? { kind: "stopped" } : { kind: "nobody" };
 			} finally {
@@ -30,6 +33,34 @@ export function terminalAsk(
 			}
 		},
 	};
+}
+
+/**
+ * The port of a run whose questions are answered from a browser (`--ask-web`): somebody is there, the
+ * prompt itself never answers, and the run folder's channel (`src/runs/control.ts`) brings the answer
+ * `pi-flows serve` gives; a card's `timeout:` still applies.
+ */
+export function webAsk(): AskPort {
+	return {
+		somebodyThere: true,
+		ask: (card, signal) =>
+			new Promise<AskAnswer>((resolve) => {
+				const timer =
+					card.timeoutMs !== undefined ? setTimeout(() => resolve({ kind: "timeout" }), card.timeoutMs) : undefined;
+				const stop = () => {
+					if (timer) clearTimeout(timer);
+					resolve({ kind: "stopped" });
+				};
+				if (signal?.aborted) stop();
+				else signal?.addEventListener("abort", stop, { once: true });
+			}),
+	};
+}
+
+/** The port of a command: the browser's with `--ask-web` and no terminal, else the terminal's (raced against the browser's by the run folder). */
+export function commandAsk(askWeb: boolean): AskPort {
+	const terminal = terminalAsk();
+	return askWeb && !terminal.somebodyThere ? webAsk() : terminal;
 }
 
 /** One card, asked through `question`; exported for tests. */

@@ -201,38 +201,15 @@ export async function resumeDistributed(args: Args, io: Io): Promise<number> {
 	}
 	const opened = await clientStore(args, io);
 	if (!opened) return 2;
-	const { enqueueLife, followRun, workflowFailure } = await import("../distributed/client.ts");
-	const { runWorkflowId } = await import("../distributed/worker.ts");
-	const { decidedByFlow, journalState } = await import("../runs/index.ts");
+	const { followRun, startNextLife } = await import("../distributed/client.ts");
 	try {
-		const row = await opened.store.run(id);
-		if (!row) {
-			io.stderr(`pi-flows: no run ${id} in this database (see pi-flows runs)`);
+		const inDoubt = flag(args, "in-doubt") === "rerun" ? "rerun" : "stop";
+		const next = await startNextLife(opened.store, opened.url, id, inDoubt);
+		if (!next.ok) {
+			io.stderr(`pi-flows: ${next.refused}`);
 			return 2;
 		}
-		const live = row.status === "running" || row.status === "enqueued";
-		if (live && !(await workflowFailure(opened.store, runWorkflowId(id, row.life)))) {
-			io.stderr(`pi-flows: cannot resume: ${id} is ${row.status}; \`pi-flows stop ${id}\` first`);
-			return 2;
-		}
-		const state = journalState(await opened.store.entries(id));
-		if (state.end?.ok) {
-			io.stderr("pi-flows: cannot resume: the run ended well; there is nothing to resume");
-			return 2;
-		}
-		if (state.end && decidedByFlow(state.end.errorKind, state.causeKind)) {
-			io.stderr(`pi-flows: cannot resume: the run failed by the flow's own decision at ${state.end.failedAt}`);
-			return 2;
-		}
-		if (state.inDoubt.length && flag(args, "in-doubt") !== "rerun") {
-			io.stderr(
-				`pi-flows: cannot resume: in doubt: ${state.inDoubt.join(", ")} may have written before the cut; resume with --in-doubt rerun`,
-			);
-			return 2;
-		}
-		const life = await opened.store.nextLife(id, flag(args, "in-doubt") === "rerun" ? "rerun" : "stop");
-		const seen = await opened.store.eventsAfter(id, 0, 1_000_000);
-		await enqueueLife(opened.url, id, life);
+		const { life, after } = next;
 		io.stderr(`pi-flows: resuming ${id} (life ${life}); a worker picks it up`);
 		const { terminalWorld } = await import("./launch.ts");
 		const world = terminalWorld(io);
@@ -242,7 +219,7 @@ export async function resumeDistributed(args: Args, io: Io): Promise<number> {
 				ask: terminalAsk(),
 				onEvent: world.onEvent,
 				signal: world.signal,
-				after: seen.at(-1)?.seq ?? 0,
+				after,
 				life,
 			});
 			if ("stoppedFollowing" in followed) return 130;

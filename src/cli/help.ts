@@ -80,13 +80,18 @@ export const COMMAND_DOCS: Record<string, CommandDoc> = {
 		notes: "the database comes from --database or PI_FLOWS_DATABASE_URL; see docs/distributed.md",
 	},
 	runs: { args: "", summary: "the runs in a DBOS backend's database, newest first, with their status" },
+	serve: {
+		args: "",
+		summary: "watch and steer runs from a browser: a local page, live, with answer, stop and resume (docs/web.md)",
+		notes: "prints the URL with a one-time token; loopback only unless --host",
+	},
 	stop: { args: "<run id>", summary: "ask a run on the DBOS backend to stop, from any machine reaching its database" },
 	mcp: {
 		args: "",
 		summary:
-			"serve every flow as an MCP tool (plus chain, flow_check, flow_plan, runs, run_status, run_result, run_stop) over stdio, or streamable HTTP on 127.0.0.1 with --http",
+			"serve every flow as an MCP tool (plus chain, flow_check, flow_plan, runs, run_status, run_result, run_stop, run_resume) over stdio, or streamable HTTP on 127.0.0.1 with --http",
 		notes:
-			"protocol: 2026-07-28 and the 2025 era (2024-11-05 … 2025-11-25); HTTP takes the bearer token from PI_FLOWS_MCP_TOKEN, else a new one written to <agentDir>/pi-flows-mcp.token; see docs/mcp.md",
+			"protocol: 2026-07-28 (with the Tasks extension) and the 2025 era (2024-11-05 … 2025-11-25); HTTP takes the bearer token from PI_FLOWS_MCP_TOKEN, else a new one written to <agentDir>/pi-flows-mcp.token; --backend dbos runs on the database's workers; see docs/mcp.md",
 	},
 	provider: {
 		args: "[script.yaml]",
@@ -110,6 +115,7 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	"budget-turns": { value: "N", text: "stop starting turns after this many turns" },
 	"in-doubt": { value: "rerun|stop", text: "what to do with a visit that was running when the run stopped" },
 	"take-lock": { text: "take over a run whose lock another process left behind" },
+	"ask-web": { text: "with no terminal, questions wait for an answer given in `pi-flows serve`'s page" },
 	backend: {
 		value: "folder|dbos",
 		text: "where the run lives: a run folder (default) or the DBOS backend's database (PI_FLOWS_BACKEND)",
@@ -120,6 +126,10 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	"dead-after-ms": { value: "MS", text: "a worker silent this long is dead; its work is taken over (default 3000)" },
 	"retry-for-ms": { value: "MS", text: "how long a query retries a lost database connection (default 60000)" },
 	limit: { value: "N", text: "at most this many (default 50)" },
+	host: {
+		value: "H",
+		text: "listen on this address and answer to it as a name (default 127.0.0.1; beyond loopback it warns)",
+	},
 	goal: { value: "G", text: "the chain's goal (instead of the last quoted step)" },
 	agent: { value: "A", text: "the agent that plays every turn" },
 	"max-turns": { value: "N", text: "stop after this many turns" },
@@ -144,7 +154,7 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	"max-history": { value: "N", text: "chain-wide: how many earlier steps' summaries a step sees" },
 	"continue-on-error": { text: "chain-wide: a failed step does not stop the chain" },
 	http: { text: "serve streamable HTTP on 127.0.0.1 instead of stdio (a bearer token; Host and Origin checked)" },
-	port: { value: "N", text: "the HTTP port on 127.0.0.1 (default 0: a free port, printed at start)" },
+	port: { value: "N", text: "the port to listen on (default 0: a free port, printed at start)" },
 	wait: {
 		value: "D",
 		text: "how long a tool call waits for its run before returning a handle that run_status and run_result follow (default 25s)",

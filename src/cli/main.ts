@@ -27,6 +27,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 		"retry-wait": true,
 		backend: true,
 		database: true,
+		"ask-web": false,
 	},
 	resume: {
 		json: false,
@@ -36,6 +37,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 		"retry-wait": true,
 		"in-doubt": true,
 		"take-lock": false,
+		"ask-web": false,
 		"budget-tokens": true,
 		"budget-cost": true,
 		"budget-turns": true,
@@ -91,6 +93,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 		retries: true,
 		"retry-wait": true,
 		backend: true,
+		database: true,
 		http: false,
 		port: true,
 		wait: true,
@@ -99,6 +102,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 	worker: { database: true, slots: true, "poll-ms": true, "dead-after-ms": true, "retry-for-ms": true, project: false },
 	runs: { database: true, json: false, limit: true },
 	stop: { database: true },
+	serve: { host: true, port: true, project: false, "runs-dir": true, database: true },
 };
 
 /** A command's code, loaded only when that command runs: `--help` and `check` never load pi's runtime. */
@@ -127,6 +131,7 @@ const RUNNERS: Record<string, Runner> = {
 	worker: async () => (await import("./distributed.ts")).workerCommand,
 	runs: async () => (await import("./distributed.ts")).runsCommand,
 	stop: async () => (await import("./distributed.ts")).stopCommand,
+	serve: async () => (await import("./serve.ts")).serveCommand,
 };
 
 /** The commands and their flags, for the help walk in tests and for `pi-flows help`. */

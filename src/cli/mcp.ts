@@ -1,16 +1,16 @@
 /**
  * `pi-flows mcp`: the flows this folder can see, served as MCP tools to another agent host (Claude Code,
  * Codex, Cursor, OpenCode) over stdio, or over streamable HTTP on 127.0.0.1 with `--http`. The run flags
- * (`--model`, `--script`, the budget, `--timeout`, the retries) apply to every run the server starts, as
- * `pi-flows run` applies them. Runs until the host closes stdio, or until Ctrl-C for HTTP; either way the
- * runs still going are stopped as Ctrl-C stops them, and stay resumable. Nothing of the MCP SDK loads
- * before this command runs.
+ * (`--model`, `--script`, the budget, `--timeout`, the retries, `--backend`) apply to every run the server
+ * starts, as `pi-flows run` applies them. Runs until the host closes stdio, or until Ctrl-C for HTTP;
+ * either way the runs of this process still going are stopped as Ctrl-C stops them, and stay resumable
+ * (runs on the DBOS backend go on in its workers). Nothing of the MCP SDK loads before this command runs.
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseDuration } from "../language/syntax/index.ts";
-import { DEFAULT_WAIT_MS, type McpSettings, serveOverHttp, serveOverStdio } from "../mcp/index.ts";
+import { DEFAULT_WAIT_MS, type McpSettings, type RunBackend, serveOverHttp, serveOverStdio } from "../mcp/index.ts";
 import { redactText, rememberSecret } from "../secrets/index.ts";
 import { type Args, flag } from "./args.ts";
 import { backendOf } from "./backend.ts";
@@ -33,10 +33,6 @@ export async function mcpCommand(args: Args, io: Io): Promise<number> {
 		say(backend.error);
 		return 2;
 	}
-	if (backend.value === "dbos") {
-		say("the DBOS backend is not served over MCP yet; runs started here go to run folders (--backend folder)");
-		return 2;
-	}
 	const waitText = flag(args, "wait");
 	const waitMs = waitText === undefined ? DEFAULT_WAIT_MS : parseDuration(waitText);
 	if (waitMs === undefined || waitMs <= 0) {
@@ -54,22 +50,33 @@ export async function mcpCommand(args: Args, io: Io): Promise<number> {
 		waitMs,
 		note: say,
 	};
-	if (!args.flags.has("http")) {
-		const serving = serveOverStdio(settings);
-		await serving.closed;
-		return 0;
-	}
 	const portText = flag(args, "port") ?? "0";
 	const port = Number(portText);
 	if (!Number.isInteger(port) || port < 0 || port > 65535) {
 		say(`--port takes a port number (0 for a free one), not \`${portText}\``);
 		return 2;
 	}
+	let runs: RunBackend | undefined;
+	if (backend.value === "dbos") {
+		// The DBOS SDK loads only for this backend, as for `run --backend dbos`.
+		const opened = await (await import("../mcp/dbos.ts")).dbosBackend(settings, flag(args, "database"));
+		if (!opened.ok) {
+			io.stderr(opened.error);
+			return 2;
+		}
+		runs = opened.value;
+	}
+	if (!args.flags.has("http")) {
+		const serving = serveOverStdio(settings, runs);
+		await serving.closed;
+		return 0;
+	}
 	const token = tokenOf(io, say);
 	let serving: Awaited<ReturnType<typeof serveOverHttp>>;
 	try {
-		serving = await serveOverHttp(settings, port, token);
+		serving = await serveOverHttp(settings, port, token, runs);
 	} catch (error) {
+		await runs?.close();
 		say(`cannot listen on 127.0.0.1:${port}: ${(error as Error).message}`);
 		return 2;
 	}

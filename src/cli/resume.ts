@@ -5,19 +5,12 @@
  */
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
-import {
-	readJournal,
-	journalState,
-	newestResumable,
-	resumeRun,
-	runsHome,
-	sealedRun,
-	snapshotModels,
-	type InDoubt,
-} from "../runs/index.ts";
-import { openHost, readScript } from "../pi/index.ts";
+import { newestResumable, resumeRun, runsHome, type InDoubt } from "../runs/index.ts";
+import { openHost } from "../pi/index.ts";
+import { prepareResume } from "../launch/index.ts";
+import { withSubagentTool } from "./child-tools.ts";
 import { type Args, flag } from "./args.ts";
-import { terminalAsk } from "./ask.ts";
+import { commandAsk, terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
 import { cliTrusted } from "./project.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
@@ -45,34 +38,12 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows: no resumable run under ${displayPath(home, io.cwd)}${skipped}`);
 		return 2;
 	}
-	// Nothing of a run folder is read for use (its script, its models) before its seal checks.
-	const sealed = sealedRun(runDir, io.agentDir);
-	const snap = sealed.ok ? { ok: true as const, value: sealed.snapshot } : { ok: false as const, error: sealed.error };
-	if (!snap.ok) {
-		io.stderr(`pi-flows: ${snap.error}`);
-		return 2;
-	}
 	const inDoubtFlag = flag(args, "in-doubt");
 	if (inDoubtFlag !== undefined && inDoubtFlag !== "rerun" && inDoubtFlag !== "stop") {
 		io.stderr("pi-flows: --in-doubt takes `rerun` or `stop`");
 		return 2;
 	}
-	const ask = terminalAsk();
-	const journal = readJournal(`${runDir}/journal.jsonl`);
-	const state = journal.ok ? journalState(journal.entries) : undefined;
-	let inDoubt: InDoubt = (inDoubtFlag as InDoubt | undefined) ?? "stop";
-	if (state?.inDoubt.length) {
-		io.stderr(
-			`pi-flows: in doubt: ${state.inDoubt.join(", ")} was cut after calling a tool that writes; its edits may be in the tree`,
-		);
-		if (!inDoubtFlag && ask.somebodyThere) {
-			const rl = createInterface({ input: process.stdin, output: process.stderr });
-			const a = (await rl.question("run it again from its start? [y/N] ")).trim().toLowerCase();
-			rl.close();
-			inDoubt = a === "y" || a === "yes" ? "rerun" : "stop";
-		}
-	}
-	const budget = budgetFlags(args, snap.value.settings.budget);
+	const budget = budgetFlags(args, undefined);
 	if (!budget.ok) {
 		io.stderr(`pi-flows: ${budget.error}`);
 		return 2;
@@ -83,23 +54,44 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows: ${durationFlagError("--timeout", timeoutText)}`);
 		return 2;
 	}
-	const scriptSetting = snap.value.settings.script;
-	const script = scriptSetting ? readScript(scriptSetting.text, scriptSetting.file).value : undefined;
 	const transport = transportFlags(args);
 	if (!transport.ok) {
 		io.stderr(`pi-flows: ${transport.error}`);
 		return 2;
 	}
-	const host = await openHost({
-		cwd: io.cwd,
-		agentDir: io.agentDir,
-		projectTrusted: cliTrusted(args, io),
-		...(script ? { script } : {}),
+	const prep = await prepareResume(runDir, {
+		keyDir: io.agentDir,
+		openHost: (script, policy) =>
+			openHost({
+				cwd: io.cwd,
+				agentDir: io.agentDir,
+				projectTrusted: cliTrusted(args, io),
+				...(script ? { script } : {}),
+				...(policy ? { transport: policy } : {}),
+			}),
 		...(transport.value ? { transport: transport.value } : {}),
+		...(budget.value ? { budget: budget.value } : {}),
 	});
+	if (!prep.ok) {
+		io.stderr(`pi-flows: ${prep.error}`);
+		return 2;
+	}
+	const ask = commandAsk(args.flags.has("ask-web"));
+	let inDoubt: InDoubt = (inDoubtFlag as InDoubt | undefined) ?? "stop";
+	if (prep.inDoubt.length) {
+		io.stderr(
+			`pi-flows: in doubt: ${prep.inDoubt.join(", ")} was cut after calling a tool that writes; its edits may be in the tree`,
+		);
+		if (!inDoubtFlag && terminalAsk().somebodyThere) {
+			const rl = createInterface({ input: process.stdin, output: process.stderr });
+			const a = (await rl.question("run it again from its start? [y/N] ")).trim().toLowerCase();
+			rl.close();
+			inDoubt = a === "y" || a === "yes" ? "rerun" : "stop";
+		}
+	}
 	const world = terminalWorld(io);
 	io.stderr(
-		`pi-flows: resuming ${snap.value.flow.name} in ${displayPath(runDir, io.cwd)}${state?.cut.length ? `, running again ${state.cut.join(", ")}` : ""}`,
+		`pi-flows: resuming ${prep.snapshot.flow.name} in ${displayPath(runDir, io.cwd)}${prep.cut.length ? `, running again ${prep.cut.join(", ")}` : ""}`,
 	);
 	try {
 		const outcome = await resumeRun({
@@ -113,8 +105,13 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 					projectTrusted: cliTrusted(args, io),
 				})
 			).policy,
-			spawn: host.spawn,
-			models: snapshotModels(host, snap.value),
+			spawn: withSubagentTool(
+				prep.host,
+				io.cwd,
+				{ project: cliTrusted(args, io) },
+				prep.snapshot.settings.model ?? (prep.snapshot.settings.script ? "scripted" : undefined),
+			),
+			models: prep.models,
 			somebodyThere: ask.somebodyThere,
 			ask,
 			git: world.git,
@@ -125,7 +122,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			keyDir: io.agentDir,
 			takeLock: args.flags.has("take-lock"),
 			onNote: (line) => io.stderr(`pi-flows: ${line}`),
-			...(budget.value ? { budget: budget.value } : {}),
+			...(prep.budget ? { budget: prep.budget } : {}),
 			...(timeoutMs !== undefined ? { timeoutMs } : {}),
 		});
 		if ("refused" in outcome) {

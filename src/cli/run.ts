@@ -8,8 +8,9 @@ import type { CheckedFlow, Value } from "../language/index.ts";
 import { DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, resolveModels } from "../engine/index.ts";
 import { findFlow } from "../load/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
-import { terminalAsk } from "./ask.ts";
+import { commandAsk } from "./ask.ts";
 import { openHost } from "../pi/index.ts";
+import { withSubagentTool } from "./child-tools.ts";
 import type { Script } from "../script/index.ts";
 import { type LaunchStage, prepareLaunch, readInput, readLaunchScript } from "../launch/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
@@ -78,7 +79,7 @@ export async function runChecked(
 		if (read && !read.ok) return refuse(read, scriptPath, show, io);
 		return dryRun(flow, input.value, read?.value, args, io);
 	}
-	const ask = terminalAsk();
+	const ask = commandAsk(args.flags.has("ask-web"));
 	const world = terminalWorld(io);
 	try {
 		const prepared = await prepareLaunch(flow, {
@@ -130,6 +131,7 @@ export async function runChecked(
 						somebodyThere: ask.somebodyThere,
 						...(runOptions.model ? { model: runOptions.model } : {}),
 						...(timeoutMs !== undefined ? { timeoutMs } : {}),
+						...(idleMs !== undefined ? { idleTimeoutMs: idleMs } : {}),
 						...(runOptions.budget ? { budget: runOptions.budget } : {}),
 						...(runOptions.script ? { script: runOptions.script } : {}),
 					},
@@ -143,7 +145,7 @@ export async function runChecked(
 			runsHome: runsHome(io.cwd, flag(args, "runs-dir")),
 			handoff: handoff.policy,
 			keyDir: io.agentDir,
-			spawn: host.spawn,
+			spawn: withSubagentTool(host, io.cwd, { project: args.flags.has("project") }, runOptions.model),
 			cwd: io.cwd,
 			signal: world.signal,
 			ask,

@@ -8,7 +8,7 @@ import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import type { AskPort, FlowResult } from "../engine/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import type { Snapshot } from "../runs/index.ts";
-import { usageOf, type UsageFile } from "../runs/index.ts";
+import { decidedByFlow, journalState, usageOf, type UsageFile } from "../runs/index.ts";
 import { answerQuestions } from "./questions.ts";
 import type { RunStore } from "./store.ts";
 import { DBOS_APP, DBOS_APP_VERSION, RUN_QUEUE, RUN_WORKFLOW, runWorkflowId } from "./worker.ts";
@@ -44,6 +44,41 @@ export async function enqueueRun(store: RunStore, url: string, snapshot: Snapsho
 	await store.createRun(id, snapshot);
 	await enqueueLife(url, id, 1);
 	return id;
+}
+
+/** A next life started, or why a run cannot be resumed (in the words `pi-flows resume` prints). */
+export type NextLife = { ok: true; life: number; after: number } | { ok: false; refused: string };
+
+/**
+ * Starts a run's next life, from any machine reaching its database: its journal decides as a run folder's
+ * does (a run that ended well, or failed by the flow's own decision, is refused; a turn cut after it may
+ * have written is in doubt until `inDoubt` is `rerun`), and a run still going is refused. `after`: the
+ * last event of the earlier lives, so a follower reads only the new life's.
+ */
+export async function startNextLife(
+	store: RunStore,
+	url: string,
+	id: string,
+	inDoubt: "stop" | "rerun",
+): Promise<NextLife> {
+	const row = await store.run(id);
+	if (!row) return { ok: false, refused: `no run ${id} in this database (see pi-flows runs)` };
+	const live = row.status === "running" || row.status === "enqueued";
+	if (live && !(await workflowFailure(store, runWorkflowId(id, row.life))))
+		return { ok: false, refused: `cannot resume: ${id} is ${row.status}; \`pi-flows stop ${id}\` first` };
+	const state = journalState(await store.entries(id));
+	if (state.end?.ok) return { ok: false, refused: "cannot resume: the run ended well; there is nothing to resume" };
+	if (state.end && decidedByFlow(state.end.errorKind, state.causeKind))
+		return { ok: false, refused: `cannot resume: the run failed by the flow's own decision at ${state.end.failedAt}` };
+	if (state.inDoubt.length && inDoubt !== "rerun")
+		return {
+			ok: false,
+			refused: `cannot resume: in doubt: ${state.inDoubt.join(", ")} may have written before the cut; resume with --in-doubt rerun`,
+		};
+	const life = await store.nextLife(id, inDoubt);
+	const seen = await store.eventsAfter(id, 0, 1_000_000);
+	await enqueueLife(url, id, life);
+	return { ok: true, life, after: seen.at(-1)?.seq ?? 0 };
 }
 
 /** Why a run's workflow ended without the run's end (DBOS's status ERROR or CANCELLED), or undefined. */

@@ -27,4 +27,4 @@ export {
 export { type EndedVisit, endedOf, NO_RECORD, type Replay, type RunRecorder } from "./record.ts";
 export { DRY_ASK, DRY_CHECK, dryGit, drySpawn } from "./dry.ts";
 export { checkpointTool, continuationPrompt, finishTool, handedOff, type HandoffCapture } from "./handoff-tools.ts";
-export { focusOf } from "./world.ts";
+export { DEFAULT_IDLE_MS, focusOf } from "./world.ts";

@@ -5,8 +5,7 @@
  * it still goes through the trust check.
  */
 import type { AutocompleteItem } from "@earendil-works/pi-tui";
-import { basename } from "node:path";
-import { definitionDirs, markdownFiles } from "../agents/index.ts";
+import { agentNamesIn } from "../agents/index.ts";
 import { listFlows } from "../load/index.ts";
 
 /** Which names a command completes: `/step` takes agents as well as flows. */
@@ -51,9 +50,7 @@ function namesOf(kind: NameKind, cwd: string): { name: string; source: string }[
 	const byName = new Map<string, string>();
 	// Flows come from the catalogue, which also finds pi-subagents' `.chain.md` chains and names them.
 	if (kind === "flows") for (const f of listFlows(cwd, { project: true }).flows) byName.set(f.name, f.source);
-	else
-		for (const { dir, source } of definitionDirs(kind, cwd, { project: true }))
-			for (const file of markdownFiles(dir).filter((f) => !f.endsWith(".chain.md")))
-				byName.set(basename(file, ".md"), source);
+	// An agent goes by its `name:` (Claude Code's and pi-subagents' files may be named otherwise), read cheaply.
+	else for (const a of agentNamesIn(cwd, { project: true })) byName.set(a.name, a.source);
 	return [...byName].map(([name, source]) => ({ name, source })).sort((a, b) => a.name.localeCompare(b.name));
 }

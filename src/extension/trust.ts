@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { markdownFiles, nearestProjectDir, type Scope } from "../agents/index.ts";
+import { markdownFiles, markdownFilesDeep, nearestProjectDir, type Scope } from "../agents/index.ts";
 import { TRUST_ENV } from "../trust/index.ts";
 
 /** Set to `1` to load project agents and flows without asking (headless runs in a repository you own). */
@@ -34,9 +34,14 @@ export type TrustMemory = Map<string, boolean>;
 
 /** The project's agent, flow and chain files, which trust is about. */
 export function projectFiles(cwd: string): string[] {
+	// Agents and chains are read from subfolders too (`.claude/agents/lst97/`, `chains/**`), so trust covers them.
 	return projectDirs(cwd, "flows")
-		.concat(projectDirs(cwd, "chains"), projectDirs(cwd, "agents"))
-		.flatMap((dir) => markdownFiles(dir));
+		.flatMap((dir) => markdownFiles(dir))
+		.concat(
+			projectDirs(cwd, "chains")
+				.concat(projectDirs(cwd, "agents"))
+				.flatMap((dir) => markdownFilesDeep(dir)),
+		);
 }
 
 /**
@@ -78,7 +83,7 @@ export async function projectScope(ctx: ExtensionContext, memory: TrustMemory): 
 /** The refusal for a name that only the untrusted project defines, naming its file; undefined otherwise. */
 export function untrustedRefusal(cwd: string, kind: "flows" | "agents", name: string): string | undefined {
 	const file = projectDirs(cwd, kind)
-		.flatMap((dir) => markdownFiles(dir))
+		.flatMap((dir) => (kind === "agents" ? markdownFilesDeep(dir) : markdownFiles(dir)))
 		.find((f) => f.endsWith(`/${name}.md`));
 	if (!file) return undefined;
 	const what = kind === "flows" ? "flow" : "agent";

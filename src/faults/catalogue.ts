@@ -114,6 +114,18 @@ export const FAULT_CATALOGUE = {
 			"A note, never a fault: an agent the flow names has frontmatter keys pi-flows keeps but does not act on (a peer's key with no counterpart, a Claude Code tool pi lacks, a value it cannot use).",
 		fix: "Nothing is needed; remove the keys to silence the note, or see docs/flows.md (Agents from peers) for the keys honoured.",
 	},
+	"peer-default-tools": {
+		stage: "roster",
+		trigger:
+			"A note, never a fault: an agent the flow names has no `tools:` and was written for a peer whose default gives more than pi-flows' read-only one: Claude Code (its `.claude/agents` folders) gives every tool, pi-subagents (a file with its keys) pi's default tools, and so does the run.",
+		fix: "Nothing is needed; write `tools:` in the agent file to give it less (`tools: Read, Grep, Glob` for a read-only Claude Code agent).",
+	},
+	"peer-note": {
+		stage: "read",
+		trigger:
+			"A note, never a fault: a pi-subagents chain file says something read as pi-subagents reads it that is worth knowing: text before its first `## <agent>` (ignored), a step setting pi-subagents ignores, a `reads:` file no earlier step's `output:` names.",
+		fix: "Nothing is needed; see docs/flows.md (Chains from pi-subagents) for how each setting is read.",
+	},
 	"broken-agent": {
 		stage: "check",
 		trigger: "The agent file of that name exists but does not parse or lacks `name:`/`description:`.",

@@ -2,8 +2,9 @@
  * The launch door: what the `pi-flows` command line and pi's `/run`, `/step` and `subagent` tool share
  * before a run starts (the input read against the flow's type, a typed chain judged as a flow with its
  * faults on the chain as typed, and the one preparation of a checked flow: its script, run stage, host,
- * models, budget and chain options), so the surfaces cannot judge one request differently. No pi here:
- * a surface passes in how it opens its host, and words refusals (positioned faults) its own way.
+ * models, budget and chain options; and a run folder made ready to resume), so the surfaces cannot judge
+ * one request differently. No pi here: a surface passes in how it opens its host, and words refusals
+ * (positioned faults) its own way.
  */
 export {
 	CHAIN_FILE,
@@ -28,3 +29,4 @@ export {
 } from "./prepare.ts";
 export type { RunFlags } from "./flags.ts";
 export { type PlanOptions, planFlow } from "./plan.ts";
+export { prepareResume, type ResumePrep, type ResumeSettings } from "./resume.ts";

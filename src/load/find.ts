@@ -4,7 +4,14 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { definitionDirs, markdownFiles, nearestProjectDir, type Scope, type Source } from "../agents/index.ts";
+import {
+	definitionDirs,
+	markdownFiles,
+	markdownFilesDeep,
+	nearestProjectDir,
+	type Scope,
+	type Source,
+} from "../agents/index.ts";
 import { missHint } from "../faults/index.ts";
 import { PROJECT_TRUST, pathTrust, untrustedPath } from "../trust/index.ts";
 
@@ -55,7 +62,8 @@ export function listFlows(
 	const byName = new Map<string, FlowEntry>();
 	const shadowed: FlowEntry[] = [];
 	for (const { dir, source, chainsOnly } of flowDirs(cwd, scope, env)) {
-		for (const file of markdownFiles(dir)) {
+		// pi-subagents reads `chains/**` (and chains beside its agents, `agents/**`); a flows folder is flat.
+		for (const file of chainsOnly ? markdownFilesDeep(dir) : markdownFiles(dir)) {
 			if (chainsOnly && !file.endsWith(".chain.md")) continue;
 			const entry = { name: flowNameOf(file), file, source };
 			const previous = byName.get(entry.name);

@@ -9,7 +9,7 @@ import { findSkill, type Roster, type Scope as Sources, skillNames } from "../ag
 import { type Fault, fault, sortFaults } from "../faults/index.ts";
 import { chainExpander } from "../chain/index.ts";
 import { chainMdToFlow, isChainMd, placeInChainFile } from "../chain/index.ts";
-import { FILE_START } from "../text/index.ts";
+import { FILE_START, lineTable } from "../text/index.ts";
 import { buildFlow, type ChainExpander } from "../language/build/index.ts";
 import { flowNameOf, listFlows } from "./index.ts";
 import {
@@ -57,8 +57,11 @@ export function checkFlowText(text: string, file: string, roster: Roster, option
 		if (!chain.ok) return { faults: chain.faults };
 		const judged = judgeFlowText(chain.value.text, file, roster, options);
 		const faults = placeInChainFile(judged.faults, chain.value, text, file);
-		const notes = judged.notes && placeInChainFile(judged.notes, chain.value, text, file);
-		return { ...judged, faults, ...(notes ? { notes } : {}) };
+		const notes = sortFaults([
+			...chainNotes(chain.value.notes, text, file),
+			...placeInChainFile(judged.notes ?? [], chain.value, text, file),
+		]);
+		return { ...judged, faults, ...(notes.length ? { notes } : {}) };
 	}
 	return judgeFlowText(text, file, roster, options);
 }
@@ -100,6 +103,16 @@ function judgeFlowText(text: string, file: string, roster: Roster, options: Load
 		...(options.skills ? { skills: options.skills } : {}),
 	});
 	return notes.length ? { ...judged, notes } : judged;
+}
+
+/** A chain file's reading notes (chain-md-read.ts) as `peer-note` notes, each on its whole line. */
+function chainNotes(notes: readonly { line: number; message: string }[], text: string, file: string): Fault[] {
+	const table = lineTable(text);
+	return notes.map((n) => {
+		const start = table.offset(n.line, 1);
+		const end = text.indexOf("\n", start);
+		return fault("peer-note", file, table.range(start, end < 0 ? text.length : end), "", n.message);
+	});
 }
 
 /** Reads and judges a flow file; an unreadable file is a fault too. */

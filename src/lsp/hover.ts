@@ -11,18 +11,22 @@ import type { CompletionWorld } from "./completion.ts";
 import { cursorIn, valueNames } from "./cursor.ts";
 import { headingAt, type Span, tokenAt } from "./locate.ts";
 import { hereAt } from "./scope.ts";
+import type { ModelNames } from "./models.ts";
 import { frontmatterOf } from "./yaml-lines.ts";
 
 /** What hover reads: completion's world plus the last checked flow, whose bounds it prints. */
 export interface HoverWorld extends CompletionWorld {
 	checked?: CheckedFlow;
+	/** pi's resolver, so an agent's `model: sonnet` shows the model a run would take. Default: names as written. */
+	models?: ModelNames;
 }
 
 /** The agent's card, in the order a person decides by: what it is for, what it may touch, where it lives. */
-function agentCard(agent: AgentDef): string {
+function agentCard(agent: AgentDef, models: ModelNames | undefined): string {
 	const facts = [
 		agent.tools.length ? `tools: ${agent.tools.join(", ")}` : "no tools",
-		...(agent.model ? [`model: ${agent.model}`] : []),
+		...(agent.toolsFrom ? [`(${agent.toolsFrom}'s default: no \`tools:\`)`] : []),
+		...(agent.model ? [`model: ${modelText(agent.model, models)}`] : []),
 	];
 	return [
 		`**${agent.name}** · agent (${agent.source})`,
@@ -30,6 +34,14 @@ function agentCard(agent: AgentDef): string {
 		facts.join(" · "),
 		`\`${agent.file}\``,
 	].join("\n\n");
+}
+
+/** `sonnet → anthropic/claude-sonnet-5-5`, or the name and why pi cannot resolve it. */
+function modelText(model: string, models: ModelNames | undefined): string {
+	const r = models?.(model);
+	if (!r) return model;
+	if (!r.ok) return `${model} (${r.error})`;
+	return r.ref === model ? model : `${model} → ${r.ref}`;
 }
 
 function markdown(value: string, span: Span): Hover {
@@ -63,7 +75,7 @@ export function hoverAt(text: string, line: number, character: number, world: Ho
 			if (!agent) return undefined;
 			return markdown(
 				agent.kind === "agent"
-					? agentCard(agent)
+					? agentCard(agent, world.models)
 					: `**${agent.name}** · broken agent: ${agent.cause}\n\n\`${agent.file}\``,
 				token,
 			);

@@ -18,6 +18,7 @@ import { definitionAt } from "./definition.ts";
 import { toDiagnostic } from "./diagnostics.ts";
 import { FlowDocuments, isFlowDocument } from "./documents.ts";
 import { hoverAt } from "./hover.ts";
+import { type ModelNames, openModelNames } from "./models.ts";
 
 /** Where the server talks and what it reads. */
 export interface ServerOptions {
@@ -127,15 +128,28 @@ export function startServer(options: ServerOptions): Connection {
 		const text = document.getText();
 		return complete(text, position.line, position.character, world(textDocument.uri, text));
 	});
-	connection.onHover(({ textDocument, position }) => {
+	// pi's resolver, for hover: an agent's `model: sonnet` shows what a run would take.
+	let models: Promise<ModelNames | undefined> | undefined;
+	const modelNames = () =>
+		(models ??= openModelNames(options.cwd, options.env).catch((error: unknown) => {
+			connection.console.error(
+				`pi-flows: cannot open pi's models: ${error instanceof Error ? error.message : String(error)}`,
+			);
+			return undefined;
+		}));
+	// Opened while the editor sends its first documents, so the first hover does not wait for pi to load.
+	connection.onInitialized(() => void modelNames());
+	connection.onHover(async ({ textDocument, position }) => {
 		const document = flowDocument(textDocument.uri);
 		if (!document) return null;
 		const text = document.getText();
 		const checked = flows.checked(textDocument.uri);
+		const names = await modelNames();
 		return (
 			hoverAt(text, position.line, position.character, {
 				...world(textDocument.uri, text),
 				...(checked ? { checked } : {}),
+				...(names ? { models: names } : {}),
 			}) ?? null
 		);
 	});

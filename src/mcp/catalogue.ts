@@ -25,7 +25,16 @@ export interface FlowTool {
 }
 
 /** The names of the server's own tools; a flow of one of these names is not served. */
-export const OWN_TOOLS = ["chain", "flow_check", "flow_plan", "runs", "run_status", "run_result", "run_stop"];
+export const OWN_TOOLS = [
+	"chain",
+	"flow_check",
+	"flow_plan",
+	"runs",
+	"run_status",
+	"run_result",
+	"run_stop",
+	"run_resume",
+];
 
 /** What MCP allows in a tool name (2025-11-25: letters, digits, `_`, `-`, `.`; at most 128). */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;

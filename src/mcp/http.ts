@@ -2,8 +2,8 @@
  * Streamable HTTP on 127.0.0.1 only, behind three checks made before the SDK sees a byte: the `Host`
  * header must name this loopback address and port (a DNS-rebinding page's host does not), an `Origin`,
  * when a browser sends one, must be that same address, and every request must carry the server's bearer
- * token. A refusal is a plain HTTP status with one sentence; a request that passes goes to the SDK's
- * handler, which serves the 2026-07-28 revision per request and 2025-era clients statelessly.
+ * token. A refusal is a plain HTTP status with one sentence; a request that passes goes to the handler
+ * (`server.ts`: the SDK's, serving the 2026-07-28 revision per request and the 2025 era in sessions).
  *
  *   POST /mcp  Host: 127.0.0.1:7331  Authorization: Bearer <token>   →  the SDK's answer
  *   POST /mcp  Host: evil.example:7331                                →  403

@@ -1,23 +1,16 @@
 /**
- * A run the MCP server started and still holds: launched through the same preparation and run folder as
- * `pi-flows run` (`prepareLaunch`, then `startRun`), stopped the way Ctrl-C stops one (its signal: turns
- * land their handoff, the journal says stopped, the run stays resumable), and followed by whichever tool
- * calls attach to it. A question the run asks goes to an attached call whose client can answer a form;
- * with none attached within the grace period, the flow's unattended rules apply, and the answer says why.
+ * A run the MCP server follows: one it started or resumed (in this process on the run-folder backend, on
+ * the DBOS backend's workers), stopped the way Ctrl-C stops one (turns land their handoff, the journal
+ * says stopped, the run stays resumable), and followed by whichever tool calls and tasks attach to it. A
+ * question the run asks goes to an attached follower whose client can answer a form; with none attached
+ * within the grace period, the flow's unattended rules apply, and the answer says why.
  *
- *   launchRun(flow, input, settings, { attended: true })  →  { ok: true, run }   (the folder made, locked)
- *   run.attach({ canElicit: true, onQuestion, onEvent })  →  detach()
+ *   const state = liveState(graceMs, attended)       // the run's ask port, event fan-out and stop
+ *   state.attach({ canElicit: true, onQuestion, onEvent })  →  detach()
  */
-import { basename } from "node:path";
-import type { Fault } from "../faults/index.ts";
-import { type AskAnswer, type AskCard, type AskPort, createBashCheck, createGitPort } from "../engine/index.ts";
-import type { CheckedFlow, Value } from "../language/index.ts";
-import { resolveHandoffPolicy } from "../handoff/index.ts";
-import { type LaunchStage, prepareLaunch } from "../launch/index.ts";
-import { openHost } from "../pi/index.ts";
-import { type RunOutcome, runsHome, startRun } from "../runs/index.ts";
+import type { AskAnswer, AskCard, AskPort, FlowResult } from "../engine/index.ts";
+import type { UsageFile } from "../runs/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
-import type { McpSettings } from "./settings.ts";
 
 /** A question the run waits on. */
 export interface Question {
@@ -34,44 +27,55 @@ export interface AskNote {
 	answer?: string | boolean;
 }
 
-/** A tool call following the run. */
+/** A tool call or a task following the run. */
 export interface Attachment {
-	/** Whether this call's client answers forms (elicitation); only such a call is handed questions. */
+	/** Whether this follower's client answers forms (elicitation); only such a follower is handed questions. */
 	canElicit: boolean;
-	/** A question for this call to put to its client; the call then returns and the run keeps waiting. */
+	/** A question for this follower to put to its client; the run keeps waiting for the answer. */
 	onQuestion(question: Question): void;
 	onEvent(event: FlowEvent): void;
 }
 
-/** A run under way (or just ended) in this server. */
+/** How a life of a run ended: its result and its usage, as the journal has them. */
+export interface Ended {
+	result: FlowResult;
+	usage: UsageFile;
+}
+
+/** Where a run lives: the run folder of this machine, or the DBOS backend's database. */
+export type Backend = "folder" | "dbos";
+
+/** A run under way (or just ended) that this server follows. */
 export interface LiveRun {
-	/** The run folder's name, the handle every `run_*` tool takes. */
+	/** The handle every `run_*` tool takes: the run folder's name, or the run's id in the database. */
 	id: string;
-	runDir: string;
+	backend: Backend;
+	/** The run folder (the folder backend only). */
+	runDir?: string;
 	flow: string;
 	startedAt: number;
 	/** Visits started and ended so far: the progress a call reports. */
 	progress(): { started: number; ended: number; last?: string };
+	/** Tokens, cost and turns so far, when the backend can say without waiting. */
+	usage(): { tokens: number; cost: number; turns: number; ms: number } | undefined;
 	asks: AskNote[];
 	/** The question the run waits on, if any. */
 	pending(): Question | undefined;
-	/** Settles when the run's life ends, however it ends. */
-	done: Promise<RunOutcome>;
-	outcome(): RunOutcome | undefined;
-	/** Whether a stop was asked (a cancelled call, `run_stop`, the server closing). */
+	/** Settles when this life of the run ends, however it ends; rejects when it was no longer followed. */
+	done: Promise<Ended>;
+	outcome(): Ended | undefined;
+	/** Whether a stop was asked (a cancelled call or task, `run_stop`, the server closing). */
 	stopping(): boolean;
 	attach(a: Attachment): () => void;
 	/** Answers a pending question; false when it is not (or no longer) pending. */
 	answer(id: string, answer: AskAnswer): boolean;
+	/** Stops the run as Ctrl-C does; it stays resumable. */
 	stop(): void;
-}
-
-/** A launch the preparation refused: its faults and lines, as the CLI would print them. */
-export interface LaunchRefusal {
-	ok: false;
-	stage: LaunchStage | "input" | "run";
-	faults: Fault[];
-	lines: string[];
+	/**
+	 * The server is closing: a run of this process is stopped and waited for (it lands its handoff); a run
+	 * on the DBOS backend's workers goes on, only no longer followed from here.
+	 */
+	release(): Promise<void>;
 }
 
 /** How long a question waits for a call that can answer it before the unattended rules apply. */
@@ -79,107 +83,23 @@ export const QUESTION_GRACE_MS = 30_000;
 /** How long a question handed to a client's form waits for the reply before the unattended rules apply. */
 export const QUESTION_HOLD_MS = 30 * 60_000;
 
-/** Starts `flow` on `input`; resolves once its folder exists (or the launch was refused). */
-export async function launchRun(
-	flow: CheckedFlow,
-	input: Value,
-	settings: McpSettings,
-	options: { attended: boolean },
-): Promise<{ ok: true; run: LiveRun } | LaunchRefusal> {
-	const { cwd, agentDir, flags } = settings;
-	const git = createGitPort();
-	const prepared = await prepareLaunch(flow, {
-		cwd,
-		openHost: (script, transport) =>
-			openHost({
-				cwd,
-				agentDir,
-				projectTrusted: settings.project,
-				...(script ? { script } : {}),
-				...(transport ? { transport } : {}),
-			}),
-		...(flags.model ? { model: flags.model } : {}),
-		...(flags.script ? { script: flags.script } : {}),
-		...(flags.budget ? { budget: flags.budget } : {}),
-		...(flags.transport ? { transport: flags.transport } : {}),
-		git,
-		somebodyThere: options.attended,
-	});
-	if (!prepared.ok)
-		return {
-			ok: false,
-			stage: prepared.stage,
-			faults: prepared.faults,
-			lines: prepared.unreadable ? [`cannot read the script ${prepared.unreadable}`] : prepared.lines,
-		};
-	const handoff = await resolveHandoffPolicy({ cwd, agentDir, env: settings.env });
-	const state = runState(settings.graceMs ?? QUESTION_GRACE_MS, options.attended);
-	let named: (dir: string) => void = () => {};
-	const folder = new Promise<string>((resolve) => {
-		named = resolve;
-	});
-	const done = startRun(flow, input, {
-		...prepared.runOptions,
-		runsHome: runsHome(cwd, settings.runsDir),
-		handoff: handoff.policy,
-		keyDir: agentDir,
-		spawn: prepared.host.spawn,
-		cwd,
-		signal: state.controller.signal,
-		ask: state.port,
-		git,
-		check: createBashCheck(),
-		// The snapshot records whether a person could answer when the run began, as the CLI's does.
-		somebodyThere: options.attended,
-		...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),
-		...(flags.idleMs !== undefined ? { idleTimeoutMs: flags.idleMs } : {}),
-		onEvent: state.onEvent,
-		onRunDir: named,
-	});
-	const first = await Promise.race([folder, done]);
-	if (typeof first !== "string") {
-		const why = "refused" in first ? first.refused : "the run ended before its folder was made";
-		return { ok: false, stage: "run", faults: [], lines: [why] };
-	}
-	const ended = done.then((outcome) => {
-		if ("refused" in outcome) throw new Error(`the run was refused after it started: ${outcome.refused}`);
-		state.end(outcome);
-		return outcome;
-	});
-	// A run's end is read through `outcome()`; an unexpected rejection must not go unhandled meanwhile.
-	ended.catch(() => {});
-	for (const w of handoff.warnings) settings.note(w);
-	return {
-		ok: true,
-		run: {
-			id: basename(first),
-			runDir: first,
-			flow: flow.name.value,
-			startedAt: Date.now(),
-			progress: state.progress,
-			asks: state.asks,
-			pending: state.pending,
-			done: ended,
-			outcome: state.outcome,
-			stopping: () => state.controller.signal.aborted,
-			attach: state.attach,
-			answer: state.answer,
-			stop: () => state.controller.abort(),
-		},
-	};
-}
+/** The mutable half of a live run, whatever its backend: its stop, its event fan-out and its questions. */
+export type LiveState = ReturnType<typeof liveState>;
 
-/** The mutable half of a live run: its stop, its event fan-out and its questions. */
-function runState(graceMs: number, attended: boolean) {
+/**
+ * A run's stop, event fan-out and ask port. `attended`: whether the run began with a client that answers
+ * forms; without one every question takes the unattended rules at once (`via: no-elicitation`).
+ */
+export function liveState(graceMs: number, attended: boolean) {
 	const controller = new AbortController();
 	const attached = new Set<Attachment>();
 	const asks: AskNote[] = [];
 	const counts: { started: number; ended: number; last?: string } = { started: 0, ended: 0 };
 	let waiting: (Question & { settle(a: AskAnswer): void; handed: boolean; timer?: NodeJS.Timeout }) | undefined;
-	let ended: RunOutcome | undefined;
+	let ended: Ended | undefined;
 	let next = 0;
 
-	/** Hands the pending question to an attached call that can answer it; else starts the grace wait. */
+	/** Hands the pending question to an attached follower that can answer it; else starts the grace wait. */
 	const offer = () => {
 		const q = waiting;
 		if (!q || q.handed) return;
@@ -217,8 +137,9 @@ function runState(graceMs: number, attended: boolean) {
 				};
 				waiting = { id, card, settle, handed: false };
 				if (card.timeoutMs !== undefined) timers.push(setTimeout(() => settle({ kind: "timeout" }), card.timeoutMs));
-				signal?.addEventListener("abort", () => settle({ kind: "stopped" }), { once: true });
-				if (signal?.aborted) settle({ kind: "stopped" });
+				const stopped = AbortSignal.any([controller.signal, ...(signal ? [signal] : [])]);
+				stopped.addEventListener("abort", () => settle({ kind: "stopped" }), { once: true });
+				if (stopped.aborted) settle({ kind: "stopped" });
 				else if (!attended) settle(noElicitation());
 				else offer();
 			});
@@ -232,7 +153,7 @@ function runState(graceMs: number, attended: boolean) {
 		progress: () => ({ ...counts }),
 		pending: (): Question | undefined => (waiting ? { id: waiting.id, card: waiting.card } : undefined),
 		outcome: () => ended,
-		end(outcome: RunOutcome) {
+		end(outcome: Ended) {
 			ended = outcome;
 		},
 		onEvent(event: FlowEvent) {

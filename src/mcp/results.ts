@@ -1,18 +1,20 @@
 /**
  * What a flow tool and the `run_*` tools hand back: one report shape (the tools' `outputSchema`) for a
- * run under way in this server, one just ended, and one read from its folder (an earlier server's, or a
- * CLI run's). A folder is read only when its seal says this person made it here, as `pi-flows resume`
- * reads one; its journal says how it ended, its lock whether a process still runs it.
+ * run under way in this server, one just ended, one read from its folder (an earlier server's, or a CLI
+ * run's) and one read from the DBOS backend's database. A folder is read only when its seal says this
+ * person made it here, as `pi-flows resume` reads one; its journal says how it ended, its lock whether a
+ * process still runs it.
  *
  *   { status: "ok", run: "2026-…-explore", answer: "…", usage: { tokens: 812, cost: 0, turns: 4 } }
  *   { status: "running", run: "…", next: "call run_result with {\"run\":\"…\"} to wait for it" }
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { decidedByFlow, journalState, readJournal, sealedRun, usageOf } from "../runs/index.ts";
+import type { Budget } from "../engine/index.ts";
+import { decidedByFlow, type JournalEntry, journalState, readJournal, sealedRun, usageOf } from "../runs/index.ts";
 import type { FailureKind, Usage } from "../runtime/index.ts";
 import { redactJson } from "../secrets/index.ts";
-import type { AskNote, LiveRun } from "./live-run.ts";
+import type { AskNote, Backend, LiveRun } from "./live-run.ts";
 
 /** How a run stands. */
 export type RunStatus = "running" | "waiting" | "ok" | "failed" | "stopped" | "interrupted";
@@ -20,17 +22,17 @@ export type RunStatus = "running" | "waiting" | "ok" | "failed" | "stopped" | "i
 /** The structured result of every run tool. */
 export interface RunReport {
 	status: RunStatus;
-	/** The handle: the run folder's name under the runs folder. */
+	/** The handle: the run folder's name under the runs folder, or the run's id in the DBOS database. */
 	run: string;
 	flow: string;
-	/** The run folder, from the server's working folder. */
-	runDir: string;
+	/** The run folder, from the server's working folder (the folder backend; a DBOS run has none). */
+	runDir?: string;
 	/** The run's answer (the last root node's output) when it ended well. */
 	answer?: unknown;
 	error?: string;
 	errorKind?: string;
 	failedAt?: string;
-	/** Whether `pi-flows resume` can pick it up (stopped, or failed for a reason the flow did not decide). */
+	/** Whether `run_resume` can pick it up (stopped, or failed for a reason the flow did not decide). */
 	resumable?: boolean;
 	usage: { tokens: number; cost: number; turns: number; ms: number };
 	/** Visits ended so far. */
@@ -59,7 +61,7 @@ export const RUN_REPORT_SCHEMA = {
 	type: "object",
 	properties: {
 		status: { type: "string", enum: ["running", "waiting", "ok", "failed", "stopped", "interrupted"] },
-		run: { type: "string", description: "The run's handle for run_status, run_result and run_stop." },
+		run: { type: "string", description: "The run's handle for run_status, run_result, run_stop and run_resume." },
 		flow: { type: "string" },
 		runDir: { type: "string" },
 		answer: { description: "The run's answer: text, or the flow's typed output." },
@@ -85,7 +87,7 @@ export const RUN_REPORT_SCHEMA = {
 		question: { type: "string" },
 		next: { type: "string" },
 	},
-	required: ["status", "run", "flow", "runDir", "usage", "visits", "asks"],
+	required: ["status", "run", "flow", "usage", "visits", "asks"],
 } as const;
 
 function usageOfRun(u: Usage, turns: number): RunReport["usage"] {
@@ -96,7 +98,12 @@ const STOPS: ReadonlySet<string> = new Set(["stopped", "cancelled"]);
 
 /** A live run's report: its outcome once ended, else how far it got. */
 export function liveReport(run: LiveRun, cwd: string): RunReport {
-	const base = { run: run.id, flow: run.flow, runDir: relative(cwd, run.runDir) || ".", asks: [...run.asks] };
+	const base = {
+		run: run.id,
+		flow: run.flow,
+		...(run.runDir ? { runDir: relative(cwd, run.runDir) || "." } : {}),
+		asks: [...run.asks],
+	};
 	const outcome = run.outcome();
 	if (outcome) {
 		const r = outcome.result;
@@ -112,15 +119,14 @@ export function liveReport(run: LiveRun, cwd: string): RunReport {
 			...(r.ok ? {} : { resumable: !decidedByFlow(r.errorKind, cause) }),
 			usage: usageOfRun(outcome.usage.total, turns),
 			visits: r.visits.length,
-			...(r.ok ? {} : { next: nextAfterFailure(r.errorKind, cause, base.runDir) }),
+			...(r.ok ? {} : { next: nextAfterFailure(r.errorKind, cause, resumeHint(run.id, run.backend, base.runDir)) }),
 		} satisfies RunReport);
 	}
-	const folder = diskReport(run.runDir, cwd);
 	const question = run.pending();
 	return redactJson({
 		...base,
 		status: question ? "waiting" : "running",
-		usage: folder.ok ? folder.report.usage : { tokens: 0, cost: 0, turns: 0, ms: Date.now() - run.startedAt },
+		usage: run.usage() ?? { tokens: 0, cost: 0, turns: 0, ms: Date.now() - run.startedAt },
 		visits: run.progress().ended,
 		...(question ? { question: question.card.question } : {}),
 		next: question
@@ -129,26 +135,26 @@ export function liveReport(run: LiveRun, cwd: string): RunReport {
 	} satisfies RunReport);
 }
 
-function nextAfterFailure(kind: string | undefined, cause: string | undefined, runDir: string): string {
-	if (decidedByFlow(kind as FailureKind | undefined, cause as FailureKind | undefined))
-		return "the flow itself decided this; change the flow, the script or the input and run again";
-	return `\`pi-flows resume ${runDir}\` picks it up where it stopped`;
+/** How a host picks a stopped run up: the tool, and the command line for a person. */
+export function resumeHint(run: string, backend: Backend, runDir?: string): string {
+	const cli = backend === "dbos" ? `pi-flows resume ${run} --backend dbos` : `pi-flows resume ${runDir ?? run}`;
+	return `call run_resume with {"run":"${run}"} (or run \`${cli}\`) to pick it up where it stopped`;
 }
 
-/** A run folder's report from its journal, or why it cannot be read (not a run, not this person's). */
-export function diskReport(
-	runDir: string,
-	cwd: string,
-	keyDir?: string,
-): { ok: true; report: RunReport } | { ok: false; error: string } {
-	const sealed = sealedRun(runDir, keyDir);
-	if (!sealed.ok) return { ok: false, error: sealed.error };
-	const journal = readJournal(join(runDir, "journal.jsonl"));
-	if (!journal.ok) return { ok: false, error: journal.error };
-	const state = journalState(journal.entries);
-	const usage = usageOf(journal.entries);
-	const flow = sealed.snapshot.flow.name;
-	const asks: AskNote[] = journal.entries.flatMap((e) =>
+function nextAfterFailure(kind: string | undefined, cause: string | undefined, resume: string): string {
+	if (decidedByFlow(kind as FailureKind | undefined, cause as FailureKind | undefined))
+		return "the flow itself decided this; change the flow, the script or the input and run again";
+	return resume;
+}
+
+/** A run's report from the facts its journal holds (a folder's file, or the DBOS database's rows). */
+export function journalReport(
+	entries: readonly JournalEntry[],
+	where: { run: string; flow: string; backend: Backend; runDir?: string; running: boolean; budget?: Budget },
+): RunReport {
+	const state = journalState(entries);
+	const usage = usageOf(entries, where.budget);
+	const asks: AskNote[] = entries.flatMap((e) =>
 		e.type === "asked"
 			? [
 					{
@@ -161,37 +167,60 @@ export function diskReport(
 			: [],
 	);
 	const end = state.end;
-	const runName = runDir.split(/[\\/]/).pop() ?? runDir;
-	const shown = relative(cwd, runDir) || ".";
 	let status: RunStatus;
 	if (end) status = end.ok ? "ok" : end.errorKind && STOPS.has(end.errorKind) ? "stopped" : "failed";
-	else status = lockedByLiveProcess(runDir) ? "running" : "interrupted";
+	else status = where.running ? "running" : "interrupted";
 	const resumable =
 		status === "stopped" ||
 		status === "interrupted" ||
 		(status === "failed" && !decidedByFlow(end?.errorKind, state.causeKind));
 	const visits = [...state.endedCount.values()].reduce((a, b) => a + b, 0);
+	return redactJson({
+		status,
+		run: where.run,
+		flow: where.flow || where.run,
+		...(where.runDir ? { runDir: where.runDir } : {}),
+		...(end?.ok ? { answer: end.output } : {}),
+		...(end?.error ? { error: end.error } : {}),
+		...(end?.errorKind ? { errorKind: end.errorKind } : {}),
+		...(end?.failedAt ? { failedAt: end.failedAt } : {}),
+		...(status === "ok" || status === "running" ? {} : { resumable }),
+		usage: usageOfRun(usage.total, state.spent.turns),
+		visits,
+		asks,
+		...(status === "running"
+			? {
+					next:
+						where.backend === "dbos"
+							? `its workers run it; call run_result with {"run":"${where.run}"} to wait for it, or run_stop to stop it`
+							: "another process runs it; its own terminal or server follows it",
+				}
+			: resumable && status !== "ok"
+				? { next: resumeHint(where.run, where.backend, where.runDir) }
+				: {}),
+	} satisfies RunReport);
+}
+
+/** A run folder's report from its journal, or why it cannot be read (not a run, not this person's). */
+export function diskReport(
+	runDir: string,
+	cwd: string,
+	keyDir?: string,
+): { ok: true; report: RunReport } | { ok: false; error: string } {
+	const sealed = sealedRun(runDir, keyDir);
+	if (!sealed.ok) return { ok: false, error: sealed.error };
+	const journal = readJournal(join(runDir, "journal.jsonl"));
+	if (!journal.ok) return { ok: false, error: journal.error };
+	const run = runDir.split(/[\\/]/).pop() ?? runDir;
 	return {
 		ok: true,
-		report: redactJson({
-			status,
-			run: runName,
-			flow: flow || runName,
-			runDir: shown,
-			...(end?.ok ? { answer: end.output } : {}),
-			...(end?.error ? { error: end.error } : {}),
-			...(end?.errorKind ? { errorKind: end.errorKind } : {}),
-			...(end?.failedAt ? { failedAt: end.failedAt } : {}),
-			...(status === "ok" || status === "running" ? {} : { resumable }),
-			usage: usageOfRun(usage.total, state.spent.turns),
-			visits,
-			asks,
-			...(status === "running"
-				? { next: "another process runs it; its own terminal or server follows it" }
-				: resumable && status !== "ok"
-					? { next: `\`pi-flows resume ${shown}\` picks it up where it stopped` }
-					: {}),
-		} satisfies RunReport),
+		report: journalReport(journal.entries, {
+			run,
+			flow: sealed.snapshot.flow.name,
+			backend: "folder",
+			runDir: relative(cwd, runDir) || ".",
+			running: lockedByLiveProcess(runDir),
+		}),
 	};
 }
 

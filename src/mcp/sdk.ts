@@ -4,15 +4,22 @@
  * loaded only by `pi-flows mcp`; no other command reaches this folder.
  */
 export {
+	type CallToolResult,
 	CLIENT_CAPABILITIES_META_KEY,
 	createMcpHandler,
-	type ElicitRequestFormParams,
 	createRequestStateCodec,
+	type ElicitRequestFormParams,
 	fromJsonSchema,
 	inputRequired,
 	type InputRequiredResult,
 	inputResponse,
+	type InputResponseView,
+	isInputRequiredResult,
+	isLegacyRequest,
 	McpServer,
+	ProtocolError,
+	ProtocolErrorCode,
 	type ServerContext,
+	WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 export { serveStdio } from "@modelcontextprotocol/server/stdio";

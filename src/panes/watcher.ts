@@ -75,7 +75,7 @@ export function paneWatcher(options: PaneOptions = {}): PaneWatcher {
 			const id = backend.open(file, `${event.agent} @ ${event.path}`, event.pane.color);
 			open.set(event.path, { file, id });
 			void id.then((i) => i && opened.set(event.path, i));
-		} else if (event.type === "message") write(event.path, `${event.text}\n\n`);
+		} else if (event.type === "message" && !event.draft) write(event.path, `${event.text}\n\n`);
 		else if (event.type === "tool_call") write(event.path, `$ ${event.tool}${argsLine(event.args)}\n`);
 		else if (event.type === "turn_end") write(event.path, `${event.ok ? "✓" : "✗"} turn ended\n`);
 		else if (event.type === "node_end") void shut(event.path);

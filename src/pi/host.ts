@@ -89,18 +89,17 @@ export interface PiHost {
 /** Opens a host. */
 export async function openHost(options: HostOptions): Promise<PiHost> {
 	const agentDir = options.agentDir ?? defaultAgentDir();
-	const runtime =
-		options.modelRuntime ??
-		(await ModelRuntime.create({
-			authPath: join(agentDir, "auth.json"),
-			modelsPath: join(agentDir, "models.json"),
-			refreshOnCreate: false,
-		}));
+	const runtime = options.modelRuntime ?? (await personalRuntime(agentDir));
 	// The credentials of this agent folder are secrets of every record the run writes.
 	learnSecrets({ env: process.env, agentDir });
 	const learned = new Set<string>();
 	const scripted = options.script ? createScriptedModel(options.script) : undefined;
-	if (scripted) runtime.registerNativeProvider(scripted.provider);
+	if (scripted) {
+		runtime.registerNativeProvider(scripted.provider);
+		// As pi does after its extensions register providers: one more offline pass, so the snapshot of who is
+		// configured (which decides `sonnet`) is whole before the first resolution, not refreshed behind it.
+		if (!options.modelRuntime) await runtime.refresh({ allowNetwork: false });
+	}
 	const settings = SettingsManager.create(options.cwd, agentDir, { projectTrusted: options.projectTrusted ?? false });
 	const live = new Set<Subagent>();
 	let counter = 0;
@@ -210,6 +209,21 @@ export async function openHost(options: HostOptions): Promise<PiHost> {
 		spawn,
 		open: () => live.size,
 	};
+}
+
+/**
+ * The person's model runtime, made as pi's own CLI makes it (`createAgentSessionServices`): pi's models and
+ * credentials from the agent dir, refreshed offline on creation. The refresh is what tells pi which
+ * providers this person has credentials for; without it none counts as configured, and a name several
+ * providers offer (`sonnet`) goes to whichever sorts first, a provider the person may have no key for.
+ * Offline: no catalogue is fetched, only keys, auth.json and models.json are read.
+ */
+async function personalRuntime(agentDir: string): Promise<ModelRuntime> {
+	return ModelRuntime.create({
+		authPath: join(agentDir, "auth.json"),
+		modelsPath: join(agentDir, "models.json"),
+		allowModelNetwork: false,
+	});
 }
 
 /**

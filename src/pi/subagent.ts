@@ -64,13 +64,24 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	let hooks: TransportHooks | undefined;
 	if (o.transport && o.model.model.provider !== SCRIPTED_PROVIDER)
 		wrapTransport(session.agent, o.transport.policy, o.transport.gate, () => hooks);
+	// A message's text as it streams reaches `onDraft` every DRAFT_MS, so a watcher sees it grow; a message
+	// that ends sooner has no draft, only its end.
+	let drafted = 0;
 	const off = session.subscribe((event) => {
 		if (event.type === "tool_execution_start") request.onToolCall?.(event.toolName, event.args);
+		if (event.type === "message_start") drafted = performance.now();
+		if (
+			event.type === "message_update" &&
+			request.onDraft &&
+			event.message.role === "assistant" &&
+			performance.now() - drafted >= DRAFT_MS
+		) {
+			drafted = performance.now();
+			const text = textOf(event.message.content);
+			if (text) request.onDraft(text);
+		}
 		if (event.type === "message_end" && request.onMessage && event.message.role === "assistant") {
-			const text = event.message.content
-				.map((c) => (c.type === "text" ? c.text : ""))
-				.join("")
-				.trim();
+			const text = textOf(event.message.content);
 			if (text) request.onMessage(text);
 		}
 	});
@@ -255,4 +266,15 @@ async function ask(
 	if (last.stopReason === "aborted") return fail("aborted", last.errorMessage ?? "aborted");
 	if (last.stopReason === "length") return fail("provider", "the answer hit the model's output limit");
 	return { ...base, output, messages, usage, ok: true };
+}
+
+/** How often a streaming message's text is passed on while it grows (ms). */
+const DRAFT_MS = 500;
+
+/** The text parts of an assistant message, joined. */
+function textOf(content: readonly { type: string; text?: string }[]): string {
+	return content
+		.map((c) => (c.type === "text" ? (c.text ?? "") : ""))
+		.join("")
+		.trim();
 }

@@ -13,7 +13,8 @@ import type { RunData } from "./read.ts";
 import { livesTable, usageTable, visitsTable } from "./tables.ts";
 import { parallelAddresses, timelineSvg } from "./timeline.ts";
 
-const CSS = `
+/** The report's stylesheet; `pi-flows serve` serves it too, so its graph reads as the report's. */
+export const REPORT_CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1320px;padding:16px 24px 48px;color:#1f2328;background:#fff}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;padding-bottom:4px;border-bottom:1px solid #d0d7de}h3{font-size:14px;margin:12px 0 4px}
 code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:8px 10px;white-space:pre-wrap;overflow-wrap:anywhere;max-height:480px;overflow:auto}
@@ -99,7 +100,7 @@ function pageOf(data: RunData): string {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(`pi-flows report · ${flowName}`)}</title>
-<style>${CSS}</style>
+<style>${REPORT_CSS}</style>
 </head>
 <body>
 <header>

@@ -68,7 +68,8 @@ export function strandOf(
 	return { strand: segs.slice(0, at).join("/"), fan, member, depth: segs.length - 1 - at };
 }
 
-interface Lane {
+/** A lane of the timeline: the strands of one fanning block that never overlap, with the visits they ran. */
+export interface Lane {
 	fan: string;
 	members: string[];
 	visits: VisitSpan[];
@@ -77,7 +78,7 @@ interface Lane {
 }
 
 /** Packs strands into lanes: one for the run's own sequence, and per fanning block as few as never overlap. */
-function lanesOf(visits: readonly VisitSpan[], parallels: ReadonlySet<string>): Lane[] {
+export function lanesOf(visits: readonly VisitSpan[], parallels: ReadonlySet<string>): Lane[] {
 	const units = new Map<string, { fan: string; member: string; visits: VisitSpan[]; start: number; end: number }>();
 	for (const v of visits) {
 		const s = strandOf(v.path, parallels);

@@ -32,5 +32,19 @@ export {
 	trimJournal,
 	verifyRun,
 } from "./seal.ts";
-export { writeAtomic } from "./files.ts";
+export { APPEND_NO_LINK, writeAtomic } from "./files.ts";
 export { runEndEntry } from "./runner.ts";
+export { readEntry } from "./read-entry.ts";
+export {
+	answerFits,
+	answerWords,
+	askStop,
+	CONTROL_DIR,
+	type GivenAnswer,
+	giveAnswer,
+	type GiveOutcome,
+	putQuestions,
+	type PutQuestion,
+	readAnswer,
+	stopAsked,
+} from "./control.ts";

@@ -28,6 +28,9 @@ export interface FolderRecorder extends RunRecorder {
 	flush(): void;
 }
 
+/** The longest an event waits in the buffer before it is written to `events.jsonl`. */
+export const EVENTS_LATENCY_MS = 100;
+
 /** Opens the recorder of one life of a run; `onFailure` hears the first failed write, once (the runner stops the run). */
 export function folderRecorder(
 	runDir: string,
@@ -50,8 +53,12 @@ export function folderRecorder(
 	// Events are for reports, not for resumes: they are buffered and written in batches (a resume that
 	// replays thousands of visits would otherwise spend its time in one write per event).
 	let pending: string[] = [];
+	// ...and written within EVENTS_LATENCY_MS of happening, so a watcher (`pi-flows serve`) follows the run live.
+	let timer: NodeJS.Timeout | undefined;
 	const flush = () =>
 		guard("events", () => {
+			if (timer) clearTimeout(timer);
+			timer = undefined;
 			if (!pending.length) return;
 			const lines = pending;
 			pending = [];
@@ -83,6 +90,10 @@ export function folderRecorder(
 			// Serialised (and masked) now: the event object may change after it was announced.
 			pending.push(redactedJson({ ...event, life, at: at() }));
 			if (pending.length >= 512 || event.type === "run_end") flush();
+			else if (!timer) {
+				timer = setTimeout(flush, EVENTS_LATENCY_MS);
+				timer.unref();
+			}
 		},
 		failure: () => failed,
 		flush,

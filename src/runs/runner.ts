@@ -25,6 +25,7 @@ import { emptyUsage } from "../runtime/index.ts";
 import { redactedJson } from "../secrets/index.ts";
 import { guardedPaths as writeGuard } from "../guard/index.ts";
 import { writeJsonAtomic } from "./files.ts";
+import { folderControl } from "./control.ts";
 import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
 import { acquireLock, type LockOutcome } from "./lock.ts";
 import { folderRecorder, journalFailure } from "./recorder.ts";
@@ -90,6 +91,7 @@ export async function startRun(flow: CheckedFlow, input: Value, options: StartOp
 		somebodyThere: options.somebodyThere,
 		...(options.model ? { model: options.model } : {}),
 		...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+		...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
 		...(options.budget ? { budget: options.budget } : {}),
 		...(options.script ? { script: options.script } : {}),
 	});
@@ -204,6 +206,9 @@ async function resumeLocked(
 			...(snapshot.settings.timeoutMs !== undefined && options.timeoutMs === undefined
 				? { timeoutMs: snapshot.settings.timeoutMs }
 				: {}),
+			...(snapshot.settings.idleTimeoutMs !== undefined && options.idleTimeoutMs === undefined
+				? { idleTimeoutMs: snapshot.settings.idleTimeoutMs }
+				: {}),
 			spentBefore: state.spent,
 		},
 		life: state.lives + 1,
@@ -284,8 +289,11 @@ interface LifeOptions {
  * record stops the run (see {@link haltOnFailure}); the lock is released at the end whatever happens.
  */
 async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
-	const { runDir, options, life: n } = l;
-	const halt = haltOnFailure(options.signal);
+	const { runDir, life: n } = l;
+	// Watchers (`pi-flows serve`) answer this life's questions and ask it to stop through the run folder.
+	const control = folderControl(runDir, n);
+	const options = { ...l.options, ask: control.ask(l.options.ask) };
+	const halt = haltOnFailure(l.options.signal ? AbortSignal.any([l.options.signal, control.signal]) : control.signal);
 	const journal = sealedJournal(join(runDir, "journal.jsonl"), runDir, l.sealFrom, options.journal);
 	/** One of the runner's own writes to the journal; a failure is a value, as in the recorder. */
 	const record = (what: string, fn: () => void) => {
@@ -304,7 +312,7 @@ async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
 					true,
 				),
 			);
-		const result = await runFlowOnce(l, journal, halt);
+		const result = await runFlowOnce({ ...l, options }, journal, halt);
 		// Every failed write reaches `fail` (the recorder's too). A run stopped by it failed because of the
 		// journal, whatever the walk made of the cut ("the run was stopped"): the journal's error is the one to tell.
 		const ending = (): FlowResult => {
@@ -323,6 +331,7 @@ async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
 			...(unwritten.length ? { unwritten } : {}),
 		};
 	} finally {
+		control.close();
 		halt.dispose();
 		// Closed already unless the life threw on its way; closing is idempotent, and a failure to close is
 		// recorded like any failed write rather than masking the throw, so the lock is always released.

@@ -32,6 +32,8 @@ export interface Snapshot {
 		cwd: string;
 		model?: string;
 		timeoutMs?: number;
+		/** A turn's longest silence (`--idle-timeout`); a watcher shows a run silent for longer as stalled. */
+		idleTimeoutMs?: number;
 		somebodyThere: boolean;
 		budget?: Budget;
 		/** The scripted model's script, when the run is scripted. */

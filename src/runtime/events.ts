@@ -42,8 +42,16 @@ export type FlowEvent =
 			/** The visit asked for a pane following it (`pane:` on the node or the agent), with its colour. */
 			pane?: { color?: string };
 	  }
-	/** An assistant message's text, sent only for a visit with a pane (the pane shows it; journals skip nothing). */
-	| { type: "message"; path: string; agent: string; subagent: string; text: string }
+	/** An assistant message's text, as each message ends (a pane and a watcher's page show it; the transcript keeps it). */
+	| {
+			type: "message";
+			path: string;
+			agent: string;
+			subagent: string;
+			text: string;
+			/** The message so far, while it streams; the message's end comes without it. */
+			draft?: boolean;
+	  }
 	/** A turn that waited and was refused as it would have started (the budget ran out meanwhile). */
 	| { type: "turn_refused"; path: string; agent: string; subagent: string; reason: string }
 	| { type: "turn_end"; path: string; agent: string; model: string; subagent: string; ok: boolean; usage: Usage }

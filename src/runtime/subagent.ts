@@ -84,6 +84,8 @@ export interface SpawnRequest {
 	budget?: TurnBudget;
 	/** Called with each assistant message's text when it ends, for a pane following the turn. */
 	onMessage?: (text: string) => void;
+	/** Called with a message's text so far while it streams (at most twice a second), for a watcher's page. */
+	onDraft?: (text: string) => void;
 }
 
 /** Creates subagents; injectable so every workflow is testable without a network. */

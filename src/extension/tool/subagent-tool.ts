@@ -4,9 +4,8 @@
  * code that runs a call (the roster, the combinators, the evaluator) loads on the first call
  * (subagent-execute.ts).
  */
-import { readdirSync } from "node:fs";
 import type { AgentToolResult, ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { definitionDirs } from "../../agents/locations.ts";
+import { agentNamesIn } from "../../agents/roster-files.ts";
 import { SUBAGENT_TOOL } from "./child-tools.ts";
 import type { TrustMemory } from "../trust.ts";
 import { subagentParameters } from "./params.ts";
@@ -15,14 +14,16 @@ import type { SubagentDetails } from "./run-call.ts";
 
 /** Registers the tool. */
 export function registerSubagentTool(pi: ExtensionAPI, memory: TrustMemory): void {
-	const agents = agentNames(process.cwd());
+	// Without parsing them: each file's `name:` line (Claude Code's and pi-subagents' files may be named
+	// otherwise) costs no YAML at pi's start. A broken file is still named; the call then says why it cannot run.
+	const agents = listed(agentNamesIn(process.cwd(), {}).map((a) => a.name));
 	pi.registerTool({
 		name: SUBAGENT_TOOL,
 		label: "Subagent",
 		description: [
 			"Delegate to pi-flows subagents, each a fresh pi session that sees only the task it is given:",
 			'one agent ({ agent, task }), several in parallel ({ tasks: [{ agent, task }], concurrency }), steps in order ({ chain: [...] } or { chain: "@a -> @b", task }),',
-			`or a whole flow ({ flow, input }). Agents: ${agents.join(", ") || "none found"} (plus the project's, when it is trusted).`,
+			`or a whole flow ({ flow, input }). Agents: ${agents || "none found"} (plus the project's, when it is trusted).`,
 		].join(" "),
 		promptSnippet: "Delegate self-contained work to pi-flows subagents or run a pi-flows flow",
 		promptGuidelines: [
@@ -40,22 +41,11 @@ export function registerSubagentTool(pi: ExtensionAPI, memory: TrustMemory): voi
 	});
 }
 
-/**
- * The shipped and user agents' names, for the description, without parsing them: an agent's file name is
- * its name (the roster refuses a `name:` that differs), so listing the folders is enough and costs no YAML
- * at pi's start. A broken file is still named here; the call then reports why it cannot run.
- */
-function agentNames(cwd: string): string[] {
-	const names = new Set<string>();
-	for (const { dir } of definitionDirs("agents", cwd)) {
-		let entries: string[];
-		try {
-			entries = readdirSync(dir);
-		} catch {
-			// No folder, no agents from it: the common case for the user's folder.
-			continue;
-		}
-		for (const file of entries) if (file.endsWith(".md")) names.add(file.slice(0, -3));
-	}
-	return [...names].sort();
+/** The most agent names the description lists: a person with a Claude Code collection installed has hundreds. */
+const LISTED = 40;
+
+/** The names, or the first {@link LISTED} and how many more: every session pays for the description in tokens. */
+function listed(names: readonly string[]): string {
+	if (names.length <= LISTED) return names.join(", ");
+	return `${names.slice(0, LISTED).join(", ")} and ${names.length - LISTED} more (a call naming one is checked against all)`;
 }

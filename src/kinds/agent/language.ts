@@ -105,6 +105,9 @@ export const agentKind: KindModule<AgentNode, "agent" | "agent-from"> = {
 		}
 		if (node.thinking) row.thinking = node.thinking.value;
 		if (node.tools) row.tools = node.tools.map((t) => t.value);
+		// A peer's default (no `tools:`) gives more than ours: the plan says so where the agent is named.
+		const peer = node.tools ? undefined : agents.find(([, def]) => def?.toolsFrom)?.[1];
+		if (peer) row.settings.push(`tools ${peer.tools.join(", ")} (${peer.toolsFrom}'s default: no \`tools:\`)`);
 		if (node.skills) row.settings.push(`skills ${node.skills.map((k) => k.value).join(", ")}`);
 		// The agent file's own skills, offered to the subagent (docs/flows.md, Skills).
 		const offered = [...new Set(agents.flatMap(([, def]) => (def?.skills ?? []).map((k) => k.name)))];

@@ -288,12 +288,11 @@ async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 		...(scope && world.options.sessionsDir
 			? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${v.shareName}`)) }
 			: {}),
-		...(v.pane
-			? {
-					onMessage: (text: string) =>
-						world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text }),
-				}
-			: {}),
+		// Every visit's messages are events: a pane shows them, and so does a watcher's page (`pi-flows serve`).
+		onMessage: (text: string) =>
+			world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text }),
+		onDraft: (text: string) =>
+			world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text, draft: true }),
 		onToolCall: (tool, args) => {
 			captured.calls?.push(tool);
 			world.recorder.toolCall(at.at, tool);

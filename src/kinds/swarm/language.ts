@@ -161,7 +161,7 @@ function checkSwarm(w: Walk, node: SwarmNode, scope: Scope): Type {
 	const members: { agent: AgentDef; count: number }[] = [];
 	w.members.set(node.id.value, members);
 	for (const m of node.members) {
-		const agent = lookupAgent(w, m.agent.value, m.agent.range, `${node.path}.swarm`);
+		const agent = lookupAgent(w, m.agent.value, m.agent.range, `${node.path}.swarm`, { swarm: true });
 		if (agent) members.push({ agent, count: m.count });
 	}
 	if (node.claimsFrom) {

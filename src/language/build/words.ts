@@ -40,4 +40,4 @@ export const RESERVED_WORDS: readonly string[] = CEL_RESERVED;
 export const ID_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Thinking levels pi knows. */
-export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];

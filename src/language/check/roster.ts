@@ -2,24 +2,42 @@
  * The agent a node names, found in the checker's roster: shared by the kinds that name agents (an agent
  * node, a swarm's members), each reporting an unknown, broken or overreaching agent where it is named.
  */
-import { type AgentDef, agentSkillProblems, SUBAGENT_TOOLS, unknownTools } from "../../agents/index.ts";
+import {
+	type AgentDef,
+	agentSkillProblems,
+	SUBAGENT_TOOLS,
+	skippedSentence,
+	unknownTools,
+} from "../../agents/index.ts";
 import { didYouMean, missHint, nearest } from "../../faults/index.ts";
 import type { AgentNode } from "../ast.ts";
 import { report, type Walk } from "./walk.ts";
+
+/** combo's name for the tool of a swarm's board, which a pi-flows swarm provides as its own board. */
+const SWARM_BOARD = "board";
 
 /**
  * The agent a node (or a swarm member) names, reported where it is named when it is unknown, broken, or
  * lists a tool a flow's subagent cannot have (the agent is still returned then: its other facts hold).
  */
-export function lookupAgent(w: Walk, name: string, range: AgentNode["range"], path: string): AgentDef | undefined {
+export function lookupAgent(
+	w: Walk,
+	name: string,
+	range: AgentNode["range"],
+	path: string,
+	at: { swarm?: boolean } = {},
+): AgentDef | undefined {
 	const entry = w.roster.get(name);
 	if (!entry) {
+		const places = w.roster.places;
 		const hint = missHint(name, w.roster.names(), {
 			what: "agents",
-			where:
-				"they are the `.md` files of the package's `agents/`, `~/.pi/agent/agents/` and the project's `.pi/agents/`",
+			where: places
+				? `they are the agent files of ${places.read.join(", ")}`
+				: "they are the `.md` files of the package's `agents/`, `~/.pi/agent/agents/`, `~/.claude/agents/` and the project's `.pi/agents/` and `.claude/agents/`",
 		});
-		report(w, "unknown-agent", range, path, `no agent \`${name}\`.${hint.text}`, {
+		const skipped = places ? skippedSentence(places, name) : "";
+		report(w, "unknown-agent", range, path, `no agent \`${name}\`.${hint.text}${skipped}`, {
 			expected: hint.near ? [hint.near] : [],
 		});
 		return undefined;
@@ -28,7 +46,8 @@ export function lookupAgent(w: Walk, name: string, range: AgentNode["range"], pa
 		report(w, "broken-agent", range, path, `the agent \`${entry.name}\` (${entry.file}) is broken: ${entry.cause}`);
 		return undefined;
 	}
-	const unknown = unknownTools(entry.tools);
+	// combo's swarm members list `board`: inside a swarm the swarm's own board stands for that tool.
+	const unknown = unknownTools(entry.tools).filter((t) => !(at.swarm && t === SWARM_BOARD));
 	if (unknown.length) {
 		const near = nearest(unknown[0], SUBAGENT_TOOLS);
 		const named = unknown.map((t) => `\`${t}\``).join(", ");
@@ -39,7 +58,9 @@ export function lookupAgent(w: Walk, name: string, range: AgentNode["range"], pa
 			path,
 			`the agent \`${entry.name}\` (${entry.file}) lists ${named}, which a flow's subagent cannot have (it can have ${SUBAGENT_TOOLS.join(", ")}).${didYouMean(near)}`,
 			{
-				hint: "Flow subagents load no pi extensions, so an extension's tool is never there.",
+				hint: unknown.includes(SWARM_BOARD)
+					? "`board` is combo's swarm board: a `swarm:` node gives its members one; name the agent there."
+					: "Flow subagents load no pi extensions, so an extension's tool is never there.",
 				expected: near ? [near] : [],
 			},
 		);

@@ -1,54 +1,48 @@
 /**
- * `pi-flows mcp --http` as a real process on 127.0.0.1, driven by the official SDK's `Client` over
- * streamable HTTP: refusals before the SDK sees a byte (no token, a wrong token, a rebinding page's Host,
- * a foreign Origin), then the tools listed and a flow run with progress on the 2025 era, a question
- * answered and one declined on the 2026-07-28 era (the `input_required` round over HTTP), and a cancelled
- * call stopping its run resumable.
+ * `pi-flows mcp --http` as one real process on 127.0.0.1 for the whole file, every client of it the
+ * official SDK's `Client` over streamable HTTP: refusals before the SDK sees a byte (no token, a wrong
+ * token, a rebinding page's Host, a foreign Origin); on the 2025 era the tools, a flow with progress, the
+ * unattended rule for a client without forms, and a session (`Mcp-Session-Id`) through which a form is
+ * answered and one declined; on the 2026-07-28 era the same two forms as `input_required` rounds and a
+ * cancelled call; and the Tasks extension, driven by `@modelcontextprotocol/ext-tasks`'s requester: a run
+ * as a task polled to its end, an ask node's form carried by `input_required` and answered (or declined)
+ * through `tasks/update`, a `tasks/cancel` that stops the run resumable for `run_resume`, and the refusals
+ * the extension names (a client that did not declare it, a task that does not exist).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
 import { join } from "node:path";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
+import { resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../../src/agents/index.ts";
 import type { TempProject } from "../../helpers/project.ts";
-import { askedIn, mcpProject, runEndOf } from "./fixture.ts";
+import {
+	askedIn,
+	connectHttp,
+	ended,
+	type HttpServer,
+	mcpProject,
+	rawRequest,
+	type Replies,
+	type Report,
+	runEndOf,
+	settle,
+	startHttp,
+	tasksSession,
+} from "./fixture.ts";
 
-type Report = { status: string; run: string; runDir: string; answer?: unknown; asks: { via: string }[] };
-
-const TOKEN = "test-token-0123456789";
 let project: TempProject;
-let server: ChildProcess;
-let url: URL;
+let server: HttpServer;
 const clients: Client[] = [];
+const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
 	project = mcpProject();
-	project.write(
-		"http.yaml",
-		'turns:\n  "*":\n    - delay: 1500\n      say: "greeted {{section:q}}{{section:input}}"\n',
-	);
-	server = spawn(
-		process.execPath,
-		[join(PACKAGE_ROOT, "bin/pi-flows.js"), "mcp", "--http", "--project", "--script", "http.yaml"],
-		{ cwd: project.cwd, env: { ...project.env, PI_FLOWS_MCP_TOKEN: TOKEN } },
-	);
-	url = await new Promise<URL>((resolve, reject) => {
-		let err = "";
-		server.stderr?.on("data", (d) => {
-			err += d;
-			const m = /serving (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
-			if (m) resolve(new URL(m[1]));
-		});
-		server.once("exit", () => reject(new Error(`the server exited: ${err}`)));
-	});
+	server = await startHttp(project, ["--script", "http.yaml"]);
 }, 150_000);
 
 afterAll(async () => {
-	await Promise.all(clients.map((c) => c.close()));
-	const exited = new Promise((r) => server.once("exit", r));
-	server.kill("SIGINT");
-	await exited;
+	await Promise.all([...clients.map((c) => c.close()), ...closers.map((c) => c())]);
+	await server?.stop();
 	project.cleanup();
 });
 
@@ -59,7 +53,7 @@ function post(headers: Record<string, string>): Promise<number> {
 		const req = request(
 			{
 				host: "127.0.0.1",
-				port: url.port,
+				port: server.url.port,
 				path: "/mcp",
 				method: "POST",
 				headers: {
@@ -79,37 +73,33 @@ function post(headers: Record<string, string>): Promise<number> {
 	});
 }
 
-async function client(reply: { accept: string } | "decline" | "none", era: "legacy" | "auto"): Promise<Client> {
-	const c = new Client(
-		{ name: "pi-flows-http-test", version: "1.0.0" },
-		{
-			capabilities: reply === "none" ? {} : { elicitation: { form: {} } },
-			...(era === "auto" ? { versionNegotiation: { mode: "auto" } } : {}),
-		},
-	);
-	if (reply !== "none")
-		c.setRequestHandler("elicitation/create", async () =>
-			reply === "decline" ? { action: "decline" } : { action: "accept", content: { answer: reply.accept } },
-		);
-	await c.connect(
-		new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }),
-	);
-	clients.push(c);
+async function client(replies: Replies | undefined, era: "legacy" | "auto") {
+	const c = await connectHttp(server, { ...(replies ? { replies } : {}), era });
+	clients.push(c.client);
 	return c;
+}
+
+const replies = (now: Replies["now"]): Replies => ({ now, forms: [] });
+
+/** The run's report in a completed task's tool result. */
+function reportOf(outcome: Parameters<typeof resultFromTaskOutcome>[0]): Report {
+	return (resultFromTaskOutcome(outcome) as unknown as { structuredContent: Report }).structuredContent;
 }
 
 describe("pi-flows mcp over streamable HTTP", () => {
 	it("refuses a request with no token, a wrong token, a foreign Host or a foreign Origin", async () => {
-		const host = `127.0.0.1:${url.port}`;
+		const { token } = server;
+		const host = `127.0.0.1:${server.url.port}`;
 		expect(await post({ host })).toBe(401);
 		expect(await post({ host, authorization: "Bearer wrong" })).toBe(401);
-		expect(await post({ host: `evil.example:${url.port}`, authorization: `Bearer ${TOKEN}` })).toBe(403);
-		expect(await post({ host, origin: "http://evil.example", authorization: `Bearer ${TOKEN}` })).toBe(403);
-		expect(await post({ host, origin: `http://${host}`, authorization: `Bearer ${TOKEN}` })).toBe(200);
+		expect(await post({ host: `evil.example:${server.url.port}`, authorization: `Bearer ${token}` })).toBe(403);
+		expect(await post({ host, origin: "http://evil.example", authorization: `Bearer ${token}` })).toBe(403);
+		// A claim-less POST that is no `initialize` opens no session: the 2025 leg answers it 400.
+		expect(await post({ host, origin: `http://${host}`, authorization: `Bearer ${token}` })).toBe(400);
 	});
 
-	it("lists the tools and runs a flow with progress (2025 era)", async () => {
-		const c = await client("none", "legacy");
+	it("2025 era: lists the tools, runs a flow with progress, and takes the unattended rule without forms", async () => {
+		const { client: c } = await client(undefined, "legacy");
 		expect(c.getProtocolEra()).toBe("legacy");
 		expect((await c.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(["hello", "asker", "chain"]));
 		const progress: string[] = [];
@@ -117,40 +107,148 @@ describe("pi-flows mcp over streamable HTTP", () => {
 			{ name: "hello", arguments: { input: "Ada" } },
 			{ onprogress: (p) => progress.push(p.message ?? "") },
 		);
-		expect((r.structuredContent as Report).status).toBe("ok");
+		expect(r.structuredContent).toMatchObject({ status: "ok", answer: "greeted Ada" });
 		expect(progress).toContain("✓ work");
+		const asked = (await c.callTool({ name: "asker", arguments: { input: "x" } })).structuredContent as Report;
+		expect(asked).toMatchObject({ answer: "greeted Bob", asks: [expect.objectContaining({ via: "no-elicitation" })] });
 	});
 
-	it("answers a question through a form, and declines one, on the 2026-07-28 era", async () => {
-		const yes = await client({ accept: "Ada" }, "auto");
-		expect(yes.getProtocolEra()).toBe("modern");
-		const answered = (await yes.callTool({ name: "asker", arguments: { input: "x" } })).structuredContent as Report;
-		expect(String(answered.answer)).toContain("Ada");
-		expect(askedIn(join(project.cwd, answered.runDir))[0]?.answer).toMatchObject({ via: "elicitation" });
-		const no = await client("decline", "auto");
-		const declined = (await no.callTool({ name: "asker", arguments: { input: "x" } })).structuredContent as Report;
-		expect(String(declined.answer)).toContain("Bob");
-		expect(declined.asks).toEqual([expect.objectContaining({ via: "declined" })]);
+	it("2025 era: a session (Mcp-Session-Id) carries a form to the client, answered and declined", async () => {
+		const yes = replies({ accept: "Ada" });
+		const { client: c, transport } = await client(yes, "legacy");
+		expect(transport.sessionId).toEqual(expect.any(String));
+		const answered = (await c.callTool({ name: "asker", arguments: { input: "x" } })).structuredContent as Report;
+		expect(answered).toMatchObject({ answer: "greeted Ada", asks: [expect.objectContaining({ via: "elicitation" })] });
+		expect(JSON.stringify(yes.forms)).toContain("Who should be greeted?");
+		expect(askedIn(join(project.cwd, answered.runDir ?? ""))[0]?.answer).toMatchObject({ via: "elicitation" });
+		yes.now = "decline";
+		const declined = (await c.callTool({ name: "asker", arguments: { input: "x" } })).structuredContent as Report;
+		expect(declined).toMatchObject({ answer: "greeted Bob", asks: [expect.objectContaining({ via: "declined" })] });
+	});
+
+	it("2026-07-28 era: a form answered and one declined, as input_required rounds", async () => {
+		const yes = replies({ accept: "Ada" });
+		const { client: c, transport } = await client(yes, "auto");
+		expect(c.getProtocolEra()).toBe("modern");
+		// The 2026 era is stateless: no session is opened for it.
+		expect(transport.sessionId).toBeUndefined();
+		const answered = (await c.callTool({ name: "asker", arguments: { input: "x" } })).structuredContent as Report;
+		expect(answered).toMatchObject({ answer: "greeted Ada", asks: [expect.objectContaining({ via: "elicitation" })] });
+		yes.now = "decline";
+		const declined = (await c.callTool({ name: "asker", arguments: { input: "x" } })).structuredContent as Report;
+		expect(declined).toMatchObject({ answer: "greeted Bob", asks: [expect.objectContaining({ via: "declined" })] });
 	});
 
 	it("a cancelled call stops its run; the journal says stopped", async () => {
-		const c = await client("none", "auto");
+		const { client: c } = await client(undefined, "auto");
 		const stop = new AbortController();
+		let run = "";
 		await new Promise<void>((resolve) => {
 			void c
-				.callTool({ name: "hello", arguments: { input: "Ada" } }, { signal: stop.signal, onprogress: () => resolve() })
+				.callTool(
+					{ name: "hello", arguments: { input: "Ada" } },
+					{
+						signal: stop.signal,
+						onprogress: (p) => {
+							run ||= /run (\S+) under way/.exec(p.message ?? "")?.[1] ?? "";
+							if (run) resolve();
+						},
+					},
+				)
 				.catch(() => undefined);
 		});
 		stop.abort();
-		let report: Report | undefined;
-		for (let i = 0; i < 200 && report?.status !== "stopped"; i++) {
-			const runs = (await c.callTool({ name: "runs", arguments: { limit: 1 } })).structuredContent as {
-				runs: Report[];
-			};
-			report = runs.runs[0];
-			if (report?.status !== "stopped") await new Promise((r) => setTimeout(r, 50));
-		}
-		expect(report?.status).toBe("stopped");
-		expect(runEndOf(join(project.cwd, report?.runDir ?? ""))).toMatchObject({ ok: false, errorKind: "stopped" });
+		const report = await ended(c, run);
+		expect(report).toMatchObject({ status: "stopped", resumable: true });
+		expect(runEndOf(join(project.cwd, report.runDir ?? ""))).toMatchObject({ ok: false, errorKind: "stopped" });
+	});
+});
+
+describe("the Tasks extension over streamable HTTP", () => {
+	const taskReplies = replies({ accept: "Ada" });
+	let tasks: Awaited<ReturnType<typeof tasksSession>>;
+	beforeAll(async () => {
+		tasks = await tasksSession(server, taskReplies);
+		closers.push(tasks.close);
+	});
+
+	it("a flow call is a task: its seed state, tasks/get to the end, and the tool result inside", async () => {
+		const seen: string[] = [];
+		const execution = await tasks.session.callTool("hello", { input: "Ada" });
+		expect(execution.kind).toBe("task");
+		const { outcome } = await execution.settle({
+			onEvent: (e) => {
+				if (e.type === "task") seen.push(e.task.status);
+			},
+		});
+		expect(outcome.status).toBe("completed");
+		expect(reportOf(outcome)).toMatchObject({ status: "ok", answer: "greeted Ada" });
+		expect(seen).toContain("working");
+	});
+
+	it("an ask node's form comes as input_required and its answer goes back through tasks/update", async () => {
+		taskReplies.now = { accept: "Ada" };
+		const before = taskReplies.forms.length;
+		const { outcome } = await (await tasks.session.callTool("asker", { input: "x" })).settle();
+		const report = reportOf(outcome);
+		expect(report).toMatchObject({
+			status: "ok",
+			answer: "greeted Ada",
+			asks: [expect.objectContaining({ via: "elicitation", answer: "Ada" })],
+		});
+		expect(JSON.stringify(taskReplies.forms.slice(before))).toContain("Who should be greeted?");
+		expect(askedIn(join(project.cwd, report.runDir ?? ""))[0]?.answer).toMatchObject({
+			kind: "answer",
+			via: "elicitation",
+		});
+		taskReplies.now = "decline";
+		const declined = await (await tasks.session.callTool("asker", { input: "x" })).settle();
+		expect(reportOf(declined.outcome)).toMatchObject({
+			answer: "greeted Bob",
+			asks: [expect.objectContaining({ via: "declined" })],
+		});
+	});
+
+	it("tasks/cancel stops the run as Ctrl-C does: the task is cancelled, and run_resume finishes the run", async () => {
+		const execution = await tasks.session.callTool("hello", { input: "Ada" });
+		if (execution.kind !== "task") throw new Error("not a task");
+		// Cancelled at once: the run's one turn takes 1.5 s.
+		await execution.cancel();
+		const { outcome } = await execution.settle();
+		expect(outcome.status).toBe("cancelled");
+		const got = await rawRequest(
+			server,
+			{ method: "tasks/get", params: { taskId: execution.handle.taskId } },
+			{ extensions: { "io.modelcontextprotocol/tasks": {} } },
+		);
+		expect(got.result).toMatchObject({
+			status: "cancelled",
+			ttlMs: 86_400_000,
+			pollIntervalMs: 1000,
+			statusMessage: expect.stringContaining("run_resume"),
+		});
+		const run = /"run":"([^"]+)"/.exec(String(got.result?.statusMessage))?.[1] ?? "";
+		const { client: c } = await client(undefined, "auto");
+		const stopped = await ended(c, run);
+		expect(stopped).toMatchObject({ status: "stopped", resumable: true });
+		expect(runEndOf(join(project.cwd, stopped.runDir ?? ""))).toMatchObject({ errorKind: "stopped" });
+		const { last } = await settle(c, "run_resume", { run });
+		expect(last).toMatchObject({ status: "ok", run, answer: "greeted Ada" });
+	});
+
+	it("refuses tasks/get to a client that did not declare the extension, and a task that does not exist", async () => {
+		const undeclared = await rawRequest(server, { method: "tasks/get", params: { taskId: "nope" } });
+		expect(undeclared.error).toMatchObject({
+			code: -32021,
+			data: { requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } },
+		});
+		const unknown = await rawRequest(
+			server,
+			{ method: "tasks/get", params: { taskId: "nope" } },
+			{
+				extensions: { "io.modelcontextprotocol/tasks": {} },
+			},
+		);
+		expect(unknown.error).toMatchObject({ code: -32602 });
 	});
 });
