@@ -1,10 +1,10 @@
 /**
  * The pack-time build (`npm pack` runs it as `prepack`): the TypeScript sources bundled by rolldown into
  * `dist/`, one entry per door (the CLI, the pi extension, the library), each lazily loaded part its own
- * chunk; and the library's `.d.ts` by tsc. Everything in `devDependencies` that the code imports is bundled,
- * so `pi install` and `npm i` of the tarball need no registry; pi's own packages (peer dependencies) and
- * anything in `dependencies` stay imports, resolved by pi's loader or by npm. Why: docs/decisions.md,
- * "How the package ships".
+ * chunk; and the library's `.d.ts` by tsc. pi's own packages (peer dependencies) and the `dependencies`
+ * stay imports, resolved by pi's loader or by npm: the dependencies ship inside the tarball
+ * (`bundleDependencies`), so `pi install` and `npm i` of it need no registry; a `devDependency` the code
+ * imports is bundled. Why: docs/decisions.md, "How the package ships".
  */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -26,4 +26,13 @@ export type { CheckedFlow } from "./language/index.ts";
 export { findFlow, listFlows } from "./load/index.ts";
 export { type FlowResult, type NodeModel, resolveModels, runFlow, type RunOptions } from "./engine/index.ts";
 export { catalogueOptions, checkFlowFile, checkFlowText, type LoadOptions } from "./load/index.ts";
+
+// Reuse across runs: `runFlow(flow, input, { reuse: reuseFromFolder(runDir).source })` takes every visit an
+// earlier run already played unchanged instead of playing it; `planReuse` says which, before a token is spent.
+export type { ReuseSource } from "./engine/index.ts";
+export type { VisitIdentity } from "./identity/index.ts";
+export { planReuse, type ReusePlan, type ReusePlanRow, reuseFromFolder, reuseSource } from "./reuse/index.ts";
 export type { Fault } from "./faults/index.ts";
+
+// Traces: startRun and resumeRun trace through the global OpenTelemetry API; a bare runFlow attaches one.
+export { type RunTrace, type TraceRunOptions, traceRun } from "./telemetry/index.ts";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { AgentDef } from "../../src/agents/index.ts";
 import { loadRoster, type Roster } from "../../src/agents/index.ts";
 import type { CheckedFlow } from "../../src/language/index.ts";
-import { type FlowResult, resolveModels, runFlow } from "../../src/engine/index.ts";
+import { type FlowResult, resolveModels, type RunOptions, runFlow } from "../../src/engine/index.ts";
 import { checkFlowText } from "../../src/load/index.ts";
 import { openHost, type PiHost, readScript, type Script } from "../../src/pi/index.ts";
 import type { AskOptions, SpawnRequest } from "../../src/runtime/subagent.ts";
@@ -113,8 +113,19 @@ export interface PipelineRun {
 	threadMs: number;
 }
 
+/** What a side adds around the run (a trace): run options, and what it does once the run ended, on the clock. */
+export type AroundRun = (flow: CheckedFlow) => {
+	options?: Partial<RunOptions>;
+	done?: (r: FlowResult) => Promise<void>;
+};
+
 /** The whole pipeline as the CLI runs it: check the text, resolve every model, run. */
-export async function runPipeline(box: Sandbox, host: PiHost, flowText: string): Promise<PipelineRun> {
+export async function runPipeline(
+	box: Sandbox,
+	host: PiHost,
+	flowText: string,
+	around?: AroundRun,
+): Promise<PipelineRun> {
 	const stop = startClock();
 	const t0 = performance.now();
 	const checked = checkFlowText(flowText, join(box.cwd, "bench.md"), box.roster);
@@ -127,7 +138,14 @@ export async function runPipeline(box: Sandbox, host: PiHost, flowText: string):
 	const models = resolveModels(flow, host.resolveModel, "scripted");
 	if (!models.ok) throw new Error(`bench: ${models.errors.join("; ")}`);
 	const t2 = performance.now();
-	const result = await runFlow(flow, "bench", { spawn: host.spawn, models: models.models, cwd: box.cwd });
+	const extra = around?.(flow);
+	const result = await runFlow(flow, "bench", {
+		spawn: host.spawn,
+		models: models.models,
+		cwd: box.cwd,
+		...extra?.options,
+	});
+	await extra?.done?.(result);
 	const t3 = performance.now();
 	const clock = stop();
 	if (!result.ok) throw new Error(`bench: the flow failed: ${result.error}`);

@@ -10,8 +10,17 @@ export interface Args {
 	flags: Map<string, string | true>;
 }
 
-/** The flags a command takes: `true` for a value-taking flag, `false` for a switch. */
-export type FlagSpec = Record<string, boolean>;
+/**
+ * The flags a command takes: `true` for a value-taking flag, `false` for a switch, `"optional"` for a flag
+ * whose value may be left out (`--reuse` alone is `--reuse last`).
+ */
+export type FlagSpec = Record<string, boolean | "optional">;
+
+/**
+ * The words an optional value takes from after its flag: `last`, a path, or a run's name (its stamp
+ * first). Any other word is the command's own (`run explore --reuse what is this?` reads a question).
+ */
+const OPTIONAL_VALUE = /^(last|.*\/.*|\d{4}-\d\d-\d\d_.*)$/;
 
 /** Parses `argv`; an error is a sentence for the user. */
 export function parseArgs(
@@ -49,6 +58,12 @@ export function parseArgs(
 		if (!spec[name]) {
 			if (eq >= 0) return { ok: false, error: `--${name} takes no value` };
 			flags.set(name, true);
+			continue;
+		}
+		if (spec[name] === "optional") {
+			if (eq >= 0) flags.set(name, arg.slice(eq + 1));
+			else if (argv[i + 1] !== undefined && OPTIONAL_VALUE.test(argv[i + 1])) flags.set(name, argv[++i]);
+			else flags.set(name, true);
 			continue;
 		}
 		const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];

@@ -1,11 +1,11 @@
 /**
- * `pi-flows check [paths...]` and `pi-flows list`: the static judgement of flows, nothing spawned. check
+ * `pi-flows check [paths or names...]` and `pi-flows list`: the static judgement of flows, nothing spawned. check
  * exits 1 when any file has a fault; list shows every flow found, its source and whether it checks.
  */
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadRoster, type Roster, type Scope } from "../agents/index.ts";
-import { listFlows } from "../load/index.ts";
+import { findFlow, listFlows } from "../load/index.ts";
 import { catalogueOptions, checkFlowFile, type Judged } from "../load/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
@@ -17,9 +17,19 @@ export function checkCommand(args: Args, io: Io): number {
 	// A path names its file directly (its agents are read beside it); with none, the scope's flows.
 	const scope = { project: cliTrusted(args, io) || args.positionals.length > 0 };
 	const roster = loadRoster(io.cwd, scope, io.env);
+	// A word that is no path is a flow's name, found as `list`, `plan` and `run` find it.
+	const unfound: string[] = [];
 	const files = args.positionals.length
-		? args.positionals.flatMap((p) => expand(resolve(io.cwd, p)))
+		? args.positionals.flatMap((p) => {
+				if (p.includes("/") || p.endsWith(".md") || existsSync(resolve(io.cwd, p))) return expand(resolve(io.cwd, p));
+				const found = findFlow(p, io.cwd, cliScope(args, io), io.env);
+				if (found.ok) return [found.value.file];
+				unfound.push(found.error);
+				return [];
+			})
 		: listFlows(io.cwd, scope, io.env).flows.map((f) => f.file);
+	for (const error of unfound) io.stderr(`pi-flows: ${error}`);
+	if (unfound.length && !files.length) return 2;
 	const results = files.map((file) => {
 		const judged = judge(file, roster, io, scope);
 		return { file, faults: judged.faults, notes: judged.notes ?? [] };
@@ -46,7 +56,7 @@ export function checkCommand(args: Args, io: Io): number {
 		const skipped = args.positionals.length ? undefined : skippedProjectFlows(io, scope);
 		if (skipped) io.stderr(skipped);
 	}
-	return bad.length ? 1 : 0;
+	return bad.length || unfound.length ? 1 : 0;
 }
 
 /** Runs `list`. */

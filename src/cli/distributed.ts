@@ -9,6 +9,7 @@ import type { CheckedFlow, Value } from "../language/index.ts";
 import { formatAbsorbed } from "../engine/index.ts";
 import type { EventSink } from "../runtime/index.ts";
 import { formatUsage } from "../runtime/index.ts";
+import { reuseLine, reuseSummary } from "../identity/index.ts";
 import { snapshotOf, type Snapshot } from "../runs/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
@@ -143,6 +144,8 @@ export interface DistributedLaunch {
 	budget?: RunOptions["budget"];
 	/** The person at this terminal: the workers' questions are put to them while the run is followed. */
 	ask?: AskPort;
+	/** `--reuse`: `last` (the newest run of the flow in this database) or a run id of it. */
+	reuse?: string;
 }
 
 /** Puts a run in the database, then follows it live until it ends (or the person stops following). */
@@ -151,7 +154,14 @@ export async function runDistributed(launch: DistributedLaunch, args: Args, io: 
 	if (!opened) return 2;
 	const { enqueueRun, followRun } = await import("../distributed/client.ts");
 	try {
-		const snapshot = snapshotOf(launch.flow, launch.input, launch.scripts, launch.settings);
+		const reuse = launch.reuse ? await reusedRun(opened.store, launch.reuse, launch.flow.name.value) : undefined;
+		if (reuse && !reuse.ok) {
+			io.stderr(`pi-flows: ${reuse.error}; nothing was run`);
+			return 2;
+		}
+		if (reuse) io.stderr(`pi-flows: reusing what did not change from run ${reuse.id}`);
+		const settings = { ...launch.settings, ...(reuse ? { reuse: reuse.id } : {}) };
+		const snapshot = snapshotOf(launch.flow, launch.input, launch.scripts, settings);
 		const id = await enqueueRun(opened.store, opened.url, snapshot);
 		io.stderr(`pi-flows: run ${id} is in the database; a worker picks it up (pi-flows worker --database ...)`);
 		const followed = await followRun(opened.store, id, {
@@ -172,13 +182,34 @@ export async function runDistributed(launch: DistributedLaunch, args: Args, io: 
 	}
 }
 
+/**
+ * The run of this database `--reuse` names: `last`, the newest run of `flow` there, or a run id. The
+ * database is where the workers share it, so the new run's workers read it from there.
+ */
+async function reusedRun(
+	store: { runs(limit?: number): Promise<{ id: string; flow: string }[]>; run(id: string): Promise<unknown> },
+	named: string,
+	flow: string,
+): Promise<{ ok: true; id: string } | { ok: false; error: string }> {
+	if (named === "last") {
+		const last = (await store.runs(1000)).find((r) => r.flow === flow);
+		return last
+			? { ok: true, id: last.id }
+			: { ok: false, error: `no earlier run of ${flow} in this database to reuse` };
+	}
+	return (await store.run(named))
+		? { ok: true, id: named }
+		: { ok: false, error: `no run ${named} in this database to reuse (see pi-flows runs)` };
+}
+
 /** Prints a distributed run's end as `run` prints a run folder's. */
 function printOutcome(id: string, result: FlowResult, args: Args, io: Io): number {
 	if (args.flags.has("json")) io.stdout(JSON.stringify({ ...result, run: id }, null, 2));
 	else if (result.ok)
 		io.stdout(typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2));
+	const reused = reuseSummary(result.visits);
 	io.stderr(
-		`${result.ok ? "✓" : "✗"} ${result.flow} · ${result.visits.length} visit(s) · ${formatUsage(result.usage)} · ${id}`,
+		`${result.ok ? "✓" : "✗"} ${result.flow} · ${result.visits.length} visit(s) · ${formatUsage(result.usage)}${reused ? ` · ${reuseLine(reused)}` : ""} · ${id}`,
 	);
 	if (result.absorbed) io.stderr(`pi-flows: ${formatAbsorbed(result.absorbed)}`);
 	if (!result.ok) {
@@ -265,6 +296,8 @@ export async function reportDistributed(args: Args, io: Io): Promise<number> {
 			usageFromFile: true,
 			...(row.result ? { result: row.result as never } : {}),
 			problems,
+			// The database keeps no transcripts: the page says what the journal knows.
+			troubles: [],
 		});
 		const out = resolve(io.cwd, flag(args, "out") ?? `${id}.html`);
 		writeAtomic(out, html);

@@ -12,7 +12,7 @@ import { faultText } from "../faults/index.ts";
 import { drive, type DriveEnd, type DriveResume } from "../drive/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 import { openHost, readScript } from "../pi/index.ts";
-import { withSubagentTool } from "./child-tools.ts";
+import { withSubagentTool } from "../delegate/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { cliTrusted } from "./project.ts";
@@ -115,7 +115,7 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 	try {
 		const out = await drive(task, {
 			cwd: io.cwd,
-			spawn: withSubagentTool(host, io.cwd, { project: args.flags.has("project") }, model),
+			spawn: withSubagentTool(host, io.cwd, { project: cliTrusted(args, io) }, model),
 			agent,
 			...(model ? { model } : {}),
 			maxTurns,

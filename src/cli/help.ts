@@ -60,7 +60,11 @@ export const COMMAND_DOCS: Record<string, CommandDoc> = {
 		notes: "exit: 0 complete · 2 max turns · 3 no handoff · 4 blocked · 130 stopped",
 	},
 	list: { args: "", summary: "every flow found, its source, and whether it checks" },
-	plan: { args: "<flow>", summary: "what the flow would run, node by node, with models, timeouts and worst cases" },
+	plan: {
+		args: "<flow> [input]",
+		summary:
+			"what the flow would run, node by node, with models, timeouts and worst cases; with --reuse, which visits an earlier run saves (input: the earlier run's unless given)",
+	},
 	graph: { args: "<flow>", summary: "the flow's shape as a Mermaid flowchart" },
 	report: {
 		args: "[run]",
@@ -115,6 +119,10 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	"budget-turns": { value: "N", text: "stop starting turns after this many turns" },
 	"in-doubt": { value: "rerun|stop", text: "what to do with a visit that was running when the run stopped" },
 	"take-lock": { text: "take over a run whose lock another process left behind" },
+	reuse: {
+		value: "last|RUN",
+		text: "take every visit whose identity is unchanged from an earlier run instead of playing it (default last)",
+	},
 	"ask-web": { text: "with no terminal, questions wait for an answer given in `pi-flows serve`'s page" },
 	backend: {
 		value: "folder|dbos",
@@ -165,9 +173,11 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 
 const INDENT = "      ";
 
-/** One flag as a usage fragment: `--model M`, `--json`. */
-function flagUsage(name: string, takesValue: boolean): string {
-	return takesValue ? `--${name} ${FLAG_DOCS[name]?.value ?? "VALUE"}` : `--${name}`;
+/** One flag as a usage fragment: `--model M`, `--json`, `--reuse [RUN]`. */
+function flagUsage(name: string, takesValue: boolean | "optional"): string {
+	const value = FLAG_DOCS[name]?.value ?? "VALUE";
+	if (takesValue === "optional") return `--${name} [${value}]`;
+	return takesValue ? `--${name} ${value}` : `--${name}`;
 }
 
 /** Wraps fragments into lines under `width` characters, continuation lines indented. */

@@ -4,12 +4,14 @@
  */
 import { createBashCheck, createGitPort, formatAbsorbed } from "../engine/index.ts";
 import type { Budget } from "../engine/index.ts";
+import { reuseLine, reuseSummary } from "../identity/index.ts";
 import { decidedByFlow, type RunOutcome } from "../runs/index.ts";
 import { fanOutEvents, type FlowEvent } from "../runtime/index.ts";
 import { formatUsage } from "../runtime/index.ts";
 import type { TransportPolicy } from "../runtime/index.ts";
 import { readTransportFlags } from "../launch/index.ts";
 import { paneWatcher } from "../panes/index.ts";
+import { quitAfterExport } from "../telemetry/export/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath, progressReporter } from "./output.ts";
@@ -25,12 +27,13 @@ export function terminalWorld(io: Io) {
 				? "pi-flows: stopping: closing every session (Ctrl-C again to quit at once)"
 				: "pi-flows: quitting",
 		);
-		if (interrupts > 1) process.exit(130);
+		// Quitting at once still exports what was traced, the spans still open ended as cut.
+		if (interrupts > 1) void quitAfterExport(130);
 		controller.abort();
 	};
 	process.on("SIGINT", onSigint);
 	process.on("SIGTERM", onSigint);
-	const reporter = progressReporter(io.stderr);
+	const reporter = progressReporter(io.stderr, (p) => displayPath(p, io.cwd));
 	// `pane: true` visits open a tmux (or herdr) pane following them; elsewhere one note on stderr.
 	const panes = paneWatcher({ env: io.env, note: (text) => io.stderr(`pi-flows: note: ${text}`) });
 	const onEvent = fanOutEvents(reporter, panes.onEvent, (e: FlowEvent) => {
@@ -57,14 +60,24 @@ export function terminalWorld(io: Io) {
 export function report(outcome: RunOutcome, args: Args, io: Io): number {
 	const { result, runDir } = outcome;
 	const where = displayPath(runDir, io.cwd);
+	const reused = reuseSummary(result.visits);
 	if (args.flags.has("json"))
 		io.stdout(
-			JSON.stringify({ ...result, runDir: where, ...(outcome.resumed ? { resumed: outcome.resumed } : {}) }, null, 2),
+			JSON.stringify(
+				{
+					...result,
+					runDir: where,
+					...(outcome.resumed ? { resumed: outcome.resumed } : {}),
+					...(reused ? { reuse: reused } : {}),
+				},
+				null,
+				2,
+			),
 		);
 	else if (result.ok)
 		io.stdout(typeof result.output === "string" ? result.output : JSON.stringify(result.output, null, 2));
 	io.stderr(
-		`${result.ok ? "✓" : "✗"} ${result.flow} · ${result.visits.length} visit(s) · ${formatUsage(result.usage)} · ${where}`,
+		`${result.ok ? "✓" : "✗"} ${result.flow} · ${result.visits.length} visit(s) · ${formatUsage(result.usage)}${reused ? ` · ${reuseLine(reused)}` : ""} · ${where}`,
 	);
 	if (result.absorbed)
 		io.stderr(

@@ -27,6 +27,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 		"retry-wait": true,
 		backend: true,
 		database: true,
+		reuse: "optional",
 		"ask-web": false,
 	},
 	resume: {
@@ -68,6 +69,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 	plan: {
 		json: false,
 		project: false,
+		reuse: "optional",
 		model: true,
 		timeout: true,
 		"runs-dir": true,
@@ -134,6 +136,12 @@ const RUNNERS: Record<string, Runner> = {
 	serve: async () => (await import("./serve.ts")).serveCommand,
 };
 
+/**
+ * The commands that run flows: they register the OpenTelemetry SDK when the environment asks for an OTLP
+ * exporter (docs/observability.md), and export what they traced before the command's exit code is given.
+ */
+const TRACED = new Set(["run", "resume", "chain", "worker"]);
+
 /** The commands and their flags, for the help walk in tests and for `pi-flows help`. */
 export const COMMAND_SPECS: Readonly<Record<string, FlagSpec>> = COMMANDS;
 
@@ -189,8 +197,18 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 		);
 		return 70;
 	}
-	return run(parsed.value, io);
+	if (!TRACED.has(command)) return run(parsed.value, io);
+	const { startTelemetry } = await import("../telemetry/export/index.ts");
+	const telemetry = await startTelemetry(io.env, (line) => io.stderr(`pi-flows: ${line}`));
+	try {
+		return await run(parsed.value, io);
+	} finally {
+		if (telemetry && !(await telemetry.shutdown())) exportGivenUp = true;
+	}
 }
+
+/** A trace export was given up at the end of the command: the process ends without waiting for it. */
+let exportGivenUp = false;
 
 /** The process's own world. */
 export function processIo(): Io {
@@ -208,6 +226,8 @@ if (import.meta.main) {
 	main(process.argv.slice(2), processIo()).then(
 		(code) => {
 			process.exitCode = code;
+			// A collector that never answers must not hold the command past the export's bound.
+			if (exportGivenUp) process.exit(code);
 		},
 		(error: unknown) => {
 			// A programming error: say so plainly, with the stack for the bug report.

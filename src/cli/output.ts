@@ -6,6 +6,7 @@ import { isAbsolute, relative } from "node:path";
 import { type Fault, formatFault } from "../faults/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import { formatUsage } from "../runtime/index.ts";
+import { reuseWords } from "../identity/index.ts";
 
 /** A path as a person in `cwd` would type it. */
 export function displayPath(file: string, cwd: string): string {
@@ -30,7 +31,10 @@ export function formatNotes(notes: readonly Fault[], cwd: string): string {
  * A progress reporter writing to `write` (stderr): a line when a turn starts (agent, model) and a line
  * when each visit ends (agent or kind, model, tokens, seconds, and why it failed).
  */
-export function progressReporter(write: (line: string) => void): (event: FlowEvent) => void {
+export function progressReporter(
+	write: (line: string) => void,
+	show: (path: string) => string = (p) => p,
+): (event: FlowEvent) => void {
 	const models = new Map<string, string>();
 	return (event) => {
 		if (event.type === "turn_start") {
@@ -40,9 +44,12 @@ export function progressReporter(write: (line: string) => void): (event: FlowEve
 			const mark = event.ok ? "✓" : "✗";
 			const why = event.ok ? "" : ` · ${event.error ?? "failed"}`;
 			const model = models.get(event.path);
-			write(
-				`${mark} ${event.path} · ${event.agent ?? event.kind}${model ? ` · ${model}` : ""} · ${formatUsage(event.usage)}${why}`,
-			);
+			const reuse = event.reuse ? reuseWords(event.reuse, show(event.reuse.from), event.path) : undefined;
+			if (event.reuse?.outcome === "reused") write(`${mark} ${event.path} · ${event.agent ?? event.kind} · ${reuse}`);
+			else
+				write(
+					`${mark} ${event.path} · ${event.agent ?? event.kind}${model ? ` · ${model}` : ""} · ${formatUsage(event.usage)}${why}${reuse ? ` · ${reuse}` : ""}`,
+				);
 		} else if (event.type === "provider_retry") {
 			write(
 				`↻ ${event.path} · ${event.reason}: request sent again in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt + 1})`,

@@ -13,6 +13,7 @@ import type { Io } from "./io.ts";
 import { cliTrusted } from "./project.ts";
 import { displayPath } from "./output.ts";
 import { runsHome } from "../runs/index.ts";
+import { reusePlan } from "./plan-reuse.ts";
 
 /**
  * Runs `plan`: 0 with the plan on stdout, 2 when the flow is not found or does not check, or names a model
@@ -30,7 +31,10 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows plan: ${launch.error}`);
 		return 2;
 	}
-	const checked = checkedFlowArg("plan", args, io);
+	// With `--reuse`, the words after the flow are the planned run's input.
+	const reusing = args.flags.has("reuse");
+	const [flowName, ...inputWords] = args.positionals;
+	const checked = checkedFlowArg("plan", reusing && flowName ? { ...args, positionals: [flowName] } : args, io);
 	if (!checked.ok) return checked.code;
 	const display = (p: string) => displayPath(p, io.cwd);
 	// Names are resolved by pi's own resolver, as a run would, so the plan shows the model that would answer.
@@ -54,7 +58,13 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 		keyDir: io.agentDir,
 		display,
 	});
-	io.stdout(args.flags.has("json") ? JSON.stringify(json, null, 2) : text);
+	const reuse = reusing ? await reusePlan(checked.value, inputWords.join(" "), args, io, host) : undefined;
+	if (reuse && !reuse.ok) return reuse.code;
+	io.stdout(
+		args.flags.has("json")
+			? JSON.stringify({ ...json, ...(reuse ? { reuse: reuse.plan } : {}) }, null, 2)
+			: [text, reuse?.text].filter(Boolean).join("\n"),
+	);
 	if (unknown.length) {
 		io.stderr(formatFaults(unknown, io.cwd));
 		const names = `${unknown.length} model name${unknown.length === 1 ? "" : "s"}`;

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { newestResumable, resumeRun, runsHome, type InDoubt } from "../runs/index.ts";
 import { openHost } from "../pi/index.ts";
 import { prepareResume } from "../launch/index.ts";
-import { withSubagentTool } from "./child-tools.ts";
+import { withSubagentTool } from "../delegate/index.ts";
 import { type Args, flag } from "./args.ts";
 import { commandAsk, terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
@@ -111,6 +111,8 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 				{ project: cliTrusted(args, io) },
 				prep.snapshot.settings.model ?? (prep.snapshot.settings.script ? "scripted" : undefined),
 			),
+			...(prep.toolSchemas ? { toolSchemas: prep.toolSchemas } : {}),
+			reuseFrom: prep.reuseFrom,
 			models: prep.models,
 			somebodyThere: ask.somebodyThere,
 			ask,

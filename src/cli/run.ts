@@ -7,10 +7,12 @@ import { loadRoster } from "../agents/index.ts";
 import type { CheckedFlow, Value } from "../language/index.ts";
 import { DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, resolveModels } from "../engine/index.ts";
 import { findFlow } from "../load/index.ts";
+import type { ReuseSource } from "../engine/index.ts";
+import { findRun, reuseFromFolder } from "../reuse/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { commandAsk } from "./ask.ts";
 import { openHost } from "../pi/index.ts";
-import { withSubagentTool } from "./child-tools.ts";
+import { withSubagentTool } from "../delegate/index.ts";
 import type { Script } from "../script/index.ts";
 import { type LaunchStage, prepareLaunch, readInput, readLaunchScript } from "../launch/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
@@ -21,7 +23,7 @@ import { backendOf } from "./backend.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { cliTrusted } from "./project.ts";
-import { formatFaults } from "./output.ts";
+import { displayPath, formatFaults } from "./output.ts";
 import type { Fault } from "../faults/index.ts";
 
 /** Runs the `run` command. */
@@ -125,6 +127,7 @@ export async function runChecked(
 					onEvent: world.onEvent,
 					signal: world.signal,
 					ask,
+					...(args.flags.has("reuse") ? { reuse: flag(args, "reuse") ?? "last" } : {}),
 					settings: {
 						cwd: io.cwd,
 						// A person following at this terminal answers the workers' questions.
@@ -140,12 +143,21 @@ export async function runChecked(
 				io,
 			);
 		}
+		const home = runsHome(io.cwd, flag(args, "runs-dir"));
+		const reuse = args.flags.has("reuse") ? reuseOfFolder(args, home, flow, io) : undefined;
+		if (reuse && "error" in reuse) {
+			io.stderr(`pi-flows: ${reuse.error}; nothing was run`);
+			return 2;
+		}
+		if (reuse) io.stderr(`pi-flows: reusing what did not change from ${displayPath(reuse.from, io.cwd)}`);
 		const outcome = await startRun(flow, input.value, {
 			...runOptions,
-			runsHome: runsHome(io.cwd, flag(args, "runs-dir")),
+			...(reuse ? { reuse } : {}),
+			toolSchemas: host.toolSchemas,
+			runsHome: home,
 			handoff: handoff.policy,
 			keyDir: io.agentDir,
-			spawn: withSubagentTool(host, io.cwd, { project: args.flags.has("project") }, runOptions.model),
+			spawn: withSubagentTool(host, io.cwd, { project: cliTrusted(args, io) }, runOptions.model),
 			cwd: io.cwd,
 			signal: world.signal,
 			ask,
@@ -164,6 +176,14 @@ export async function runChecked(
 	} finally {
 		await world.done();
 	}
+}
+
+/** The earlier run `--reuse` names, opened as a source (its seal checked), or why it cannot be. */
+function reuseOfFolder(args: Args, home: string, flow: CheckedFlow, io: Io): ReuseSource | { error: string } {
+	const found = findRun(flag(args, "reuse"), home, flow.name.value, io.cwd, io.agentDir);
+	if (!found.ok) return { error: found.error };
+	const opened = reuseFromFolder(found.runDir, io.agentDir);
+	return opened.ok ? opened.source : { error: opened.error };
 }
 
 /** A launch refused: its faults at their columns, then its lines, then what was (not) run. */
@@ -202,8 +222,9 @@ async function dryRun(
 	const world = terminalWorld(io);
 	try {
 		const models = resolveModels(flow, () => ({ ok: true, value: { ref: "dry-run" } }));
+		const skipped: string[] = [];
 		const result = await runFlow(flow, input, {
-			spawn: drySpawn(script),
+			spawn: drySpawn(script, (note) => skipped.push(note)),
 			models: models.ok ? models.models : new Map(),
 			cwd: io.cwd,
 			signal: world.signal,
@@ -212,7 +233,7 @@ async function dryRun(
 			git: dryGit(io.cwd),
 			retryBackoffMs: 0,
 		});
-		if (args.flags.has("json")) io.stdout(JSON.stringify(result, null, 2));
+		if (args.flags.has("json")) io.stdout(JSON.stringify(skipped.length ? { ...result, skipped } : result, null, 2));
 		else {
 			for (const v of result.visits) {
 				const value =
@@ -221,6 +242,7 @@ async function dryRun(
 						: ` → ${truncate(typeof v.output === "string" ? v.output : JSON.stringify(v.output))}`;
 				io.stdout(`${v.ok ? "✓" : "✗"} ${v.path} · ${v.agent ?? v.kind}${v.error ? ` · ${v.error}` : value}`);
 			}
+			for (const note of skipped) io.stdout(`– skipped (a dry run has no model): ${note}`);
 		}
 		io.stderr(
 			`${result.ok ? "✓" : "✗"} ${flow.name.value} (dry run) · ${result.visits.length} visit(s) · 0 model calls${result.ok ? "" : ` · failed at ${result.failedAt}: ${result.error}`}`,

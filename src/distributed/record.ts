@@ -10,7 +10,8 @@
 import { hostname } from "node:os";
 import type { AskAnswer, AskCard, EndedVisit, Replay, RunRecorder } from "../engine/index.ts";
 import type { Value } from "../language/types/index.ts";
-import type { FlowEvent } from "../runtime/index.ts";
+import type { VisitIdentity } from "../identity/index.ts";
+import { type FlowEvent, TRACE_ONLY_EVENTS } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import { journalState } from "../runs/index.ts";
@@ -78,10 +79,11 @@ export function storeRecorder(
 			fact({ type: "asked", path, question: card.question, answer }),
 		toolCall: (path: string, tool: string) => fact({ type: "tool_call", life, path, tool }),
 		handoff: (path: string, doc: Value) => fact({ type: "handoff", life, path, doc, at: at() }),
+		identity: (path: string, identity: VisitIdentity) => fact({ type: "identity", life, path, identity }),
 		// Transcripts stay on the worker that ran the turn (they hold every tool result): see docs/distributed.md.
 		transcript: () => {},
 		onEvent(event) {
-			if (options.keep && !options.keep(event)) return;
+			if (TRACE_ONLY_EVENTS.has(event.type) || (options.keep && !options.keep(event))) return;
 			events.push({ ...event, life, at: at(), worker: `${hostname()}:${process.pid}` });
 			schedule();
 		},

@@ -17,9 +17,12 @@ import { databaseAsk } from "./questions.ts";
 import type { CheckedFlow } from "../language/index.ts";
 import { createBashCheck, createGitPort, type RunOptions, runFlow } from "../engine/index.ts";
 import { focusOf } from "../engine/index.ts";
+import type { ReuseSource } from "../engine/index.ts";
+import { reuseSource } from "../reuse/index.ts";
 import { openHost, type PiHost, readScript } from "../pi/index.ts";
-import type { FlowEvent } from "../runtime/index.ts";
-import { journalState } from "../runs/index.ts";
+import { fanOutEvents, type FlowEvent } from "../runtime/index.ts";
+import { journalState, lifeTraces } from "../runs/index.ts";
+import { captureWanted, type RunTrace, traceRun } from "../telemetry/index.ts";
 import { fromSnapshot, runEndEntry, snapshotModels } from "../runs/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import { liveReplay, storeRecorder } from "./record.ts";
@@ -82,6 +85,8 @@ interface Prepared {
 	flow: CheckedFlow;
 	host: PiHost;
 	models: RunOptions["models"];
+	/** The run of the same database this one reuses from (`--reuse`), read once per life on this worker. */
+	reuse?: ReuseSource;
 }
 
 /**
@@ -154,20 +159,29 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 				check: createBashCheck(),
 				scripts: new Map(Object.entries(s.scripts)),
 				spentBefore: journalState(entries).spent,
+				toolSchemas: p.host.toolSchemas,
+				...(p.reuse ? { reuse: p.reuse } : {}),
 				...(s.settings.budget ? { budget: s.settings.budget } : {}),
 				...(s.settings.timeoutMs !== undefined ? { timeoutMs: s.settings.timeoutMs } : {}),
 				// Started by a person following at a terminal: questions travel to them through the database.
 				...(s.settings.somebodyThere ? { ask: databaseAsk(store, p.row.id, life) } : {}),
 			};
 		};
-		const placement = (runId: string, life: number, replay: ReturnType<typeof liveReplay> | undefined) => ({
-			async place(_map: string, item: string, signal: AbortSignal) {
+		const placement = (
+			runId: string,
+			life: number,
+			replay: ReturnType<typeof liveReplay> | undefined,
+			traced: RunTrace,
+		) => ({
+			async place(map: string, item: string, signal: AbortSignal) {
 				const id = itemWorkflowId(runId, life, item);
+				// The map's span travels with the item, so the visits its worker runs join this run's trace.
 				const handle = await dbosClient.enqueue(
 					{ queueName: ITEM_QUEUE, workflowName: ITEM_WORKFLOW, workflowID: id, appVersion: DBOS_APP_VERSION },
 					runId,
 					life,
 					item,
+					traced.carrier(map) ?? null,
 				);
 				let result: { ok: boolean; inDoubt?: string[] } | undefined;
 				const stopped = new Promise<void>((resolve) =>
@@ -211,10 +225,33 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 				});
 				return { ok: false, status: "failed" };
 			}
+			// The life's trace links to every earlier root (a takeover of this life included); visits that ended
+			// before it started are drawn as replayed, the items its workers end later are theirs to draw.
+			const endedBefore = new Set(entries.flatMap((e) => (e.type === "visit_end" ? [e.path] : [])));
+			const traced = traceRun({
+				flow: p.flow.name.value,
+				run: runId,
+				life,
+				backend: "dbos",
+				earlier: lifeTraces(entries),
+				bounds: p.flow.bounds,
+				bound: p.flow.bound,
+				showReplayed: (path) => endedBefore.has(path),
+				capture: captureWanted(process.env),
+			});
 			if (!entries.some((e) => e.type === "life_start" && e.life === life))
 				await store.append(
 					runId,
-					[{ type: "life_start", life, at: new Date().toISOString(), pid: process.pid, host: hostname() }],
+					[
+						{
+							type: "life_start",
+							life,
+							at: new Date().toISOString(),
+							pid: process.pid,
+							host: hostname(),
+							...(traced.traceparent ? { trace: traced.traceparent } : {}),
+						},
+					],
 					executor,
 				);
 			const replay = liveReplay(entries);
@@ -231,8 +268,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 					signal: t.signal,
 					recorder,
 					replay,
-					onEvent: recorder.onEvent,
-					items: placement(runId, life, replay),
+					onEvent: fanOutEvents(recorder.onEvent, traced.onEvent),
+					...(traced.recording ? { requestEvents: true } : {}),
+					items: placement(runId, life, replay, traced),
 				});
 				await recorder.drain();
 				// The run's usage is every turn's, wherever it ran: the journal's, not this worker's count.
@@ -240,10 +278,12 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 				const usage = { ...journalUsage(all, life), ms: result.usage.ms };
 				const final = { ...result, usage };
 				await store.append(runId, [runEndEntry(life, final)], executor);
+				traced.end(final);
 				const status = final.ok ? "ok" : final.errorKind === "stopped" ? "stopped" : "failed";
 				await store.setStatus(runId, status, final);
 				return { ok: final.ok, status };
 			} finally {
+				traced.end();
 				t.done();
 			}
 		};
@@ -252,6 +292,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 			runId: string,
 			life: number,
 			item: string,
+			traceparent?: string | null,
 		): Promise<{ ok: boolean; inDoubt?: string[] }> => {
 			const p = await prepare(runId, life);
 			const entries = await store.entries(runId);
@@ -268,19 +309,35 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 				focusOf(e.path, item) === "inside" &&
 				!("replayed" in e && e.replayed);
 			const recorder = storeRecorder(store, runId, life, executor, { keep: inside, onFailure: (m) => t.abort(m) });
+			// The item's span, under the map's span its coordinator sent: one trace across the workers.
+			const traced = traceRun({
+				flow: p.flow.name.value,
+				run: runId,
+				life,
+				backend: "dbos",
+				item,
+				...(traceparent ? { parent: traceparent } : {}),
+				bounds: p.flow.bounds,
+				showReplayed: (path) => focusOf(path, item) === "inside",
+				capture: captureWanted(process.env),
+			});
 			try {
 				await runFlow(p.flow, p.row.snapshot.input, {
 					...common(p, life, entries),
 					signal: t.signal,
 					recorder,
 					replay: liveReplay(entries),
-					onEvent: recorder.onEvent,
+					onEvent: fanOutEvents(recorder.onEvent, traced.onEvent),
+					...(traced.recording ? { requestEvents: true } : {}),
 					focus: item,
-					items: placement(runId, life, undefined),
+					items: placement(runId, life, undefined, traced),
 				});
 				await recorder.drain();
+				// The item's visits carry their own ends; the focused walk's result says nothing of the item.
+				traced.end({ ok: true });
 				return { ok: true };
 			} finally {
+				traced.end();
 				t.done();
 			}
 		};
@@ -378,7 +435,10 @@ async function prepareRun(store: RunStore, runId: string, options: WorkerOptions
 	});
 	const models = await snapshotModels(host, row.snapshot)(flow.value, row.snapshot);
 	if (Array.isArray(models)) throw new Error(models.join("; "));
-	return { row, flow: flow.value, host, models };
+	// Every worker reads the run it reuses from the same database, so they all take the same visits.
+	const from = row.snapshot.settings.reuse;
+	const reuse = from ? reuseSource(await store.entries(from), from) : undefined;
+	return { row, flow: flow.value, host, models, ...(reuse ? { reuse } : {}) };
 }
 
 /** Every turn's usage in the journal (agent and swarm visits; blocks only sum their children). */

@@ -7,6 +7,7 @@
  */
 import type { Copy, GitFailure, LandResult } from "./ports/index.ts";
 import type { World } from "./world.ts";
+import { treeChanged } from "./trees.ts";
 
 /** The copies of one block visit. */
 export interface BlockCopies {
@@ -37,6 +38,8 @@ export function blockCopies(world: World, cwd: string): BlockCopies {
 				cwd,
 				opened.map((x) => x.c),
 			);
+			// What landed is in the run's tree now: a visit's identity hashes it again.
+			treeChanged(world);
 			const byIndex: (LandResult | undefined)[] = Array.from({ length: count }, () => undefined);
 			opened.forEach((x, k) => {
 				byIndex[x.i] = results[k];

@@ -2,16 +2,22 @@
  * Dry runs: the same walk with zero model calls. Each turn answers from the script when it gives an
  * answer, and otherwise with a value made up from the node's output type (through the node's own
  * `submit` tool, so it is validated like a real answer); checks pass without running, git is not run,
- * `diff` reads as "", copies land, questions take their default (or the first option).
+ * `diff` reads as "", copies land, questions take their default (or the first option). A rule only a
+ * model's turn can meet (`mustCallTool`, a typed turn answering through `submit`) is skipped, and each skip
+ * is told to `onSkip` (dry-skips.ts).
  */
 import { emptyUsage } from "../runtime/index.ts";
 import type { Spawn, Subagent } from "../runtime/index.ts";
 import type { ToolSpec } from "../runtime/index.ts";
-import { fillTemplate, type Script, stepsFor } from "../script/index.ts";
+import { fillArgs, fillTemplate, type Script, stepsFor } from "../script/index.ts";
+import { markDry } from "./dry-skips.ts";
 import type { AskPort, CheckPort, GitPort } from "./ports/index.ts";
 
-/** A spawn whose subagents answer from the script or from the output type, with no model. */
-export function drySpawn(script?: Script): Spawn {
+/**
+ * A spawn whose subagents answer from the script or from the output type, with no model; `onSkip` hears
+ * each rule only a model's turn could meet, skipped (`at: what`).
+ */
+export function drySpawn(script?: Script, onSkip: (note: string) => void = () => {}): Spawn {
 	let n = 0;
 	const cursors = new Map<string, number>();
 	return async (request) => {
@@ -26,6 +32,15 @@ export function drySpawn(script?: Script): Spawn {
 				const base = { agent: request.agent.name, model: "dry-run", messages: [], usage: emptyUsage() };
 				const label = options.label ?? request.agent.name;
 				const found = script ? stepsFor(script, label) : undefined;
+				// What a template in `say` or `args` reads of this turn.
+				const turnOf = (result: string) => ({
+					messages: 1,
+					thinking: "off",
+					system: () => "",
+					result: () => result,
+					task: () => task,
+					tools: () => [...(request.tools ?? request.agent.tools), ...tools.keys()].join(", "),
+				});
 				if (found) {
 					const i = cursors.get(label) ?? 0;
 					let result = "";
@@ -37,29 +52,34 @@ export function drySpawn(script?: Script): Spawn {
 						if (step.hang)
 							return { ...base, output: "", ok: false, error: "timed out (dry run)", errorKind: "timeout" };
 						let ended = false;
+						const answered = step.calls.some((c) => c.name === "submit" || c.name === "verdict");
 						for (const call of step.calls) {
 							const tool = tools.get(call.name);
 							if (!tool) {
 								result = `(dry run: \`${call.name}\` was not run)`;
 								continue;
 							}
-							const out = await tool.execute(call.args);
+							const out = await tool.execute(
+								fillArgs(call.args, (t) => fillTemplate(t, turnOf(result))) as Record<string, unknown>,
+							);
 							result = out.text;
 							ended = out.terminate === true || ended;
 						}
 						// The answer a run would give: templates filled from this turn, not printed raw.
-						const say =
-							step.say === undefined
-								? ""
-								: fillTemplate(step.say, {
-										messages: 1,
-										thinking: "off",
-										system: () => "",
-										result: () => result,
-										task: () => task,
-										tools: () => [...(request.tools ?? request.agent.tools), ...tools.keys()].join(", "),
-									});
-						if (ended || (step.calls.length === 0 && step.say !== undefined)) return { ...base, output: say, ok: true };
+						const say = step.say === undefined ? "" : fillTemplate(step.say, turnOf(result));
+						const done = ended || (step.calls.length === 0 && step.say !== undefined);
+						// A typed turn answers through its tool; the script answering in words is a model's
+						// mistake to make, not the flow's: the dry run answers with a sample and says so.
+						if (
+							done &&
+							!answered &&
+							options.answer !== "text" &&
+							(await madeUp(tools, label, request.agent.name)) === ""
+						)
+							onSkip(
+								`${label}: the script answers in text where a model must call \`submit\`/\`verdict\`; a sample of the type stands in`,
+							);
+						if (done) return { ...base, output: say, ok: true };
 					}
 					return {
 						...base,
@@ -78,6 +98,7 @@ export function drySpawn(script?: Script): Spawn {
 			},
 			close: async () => {},
 		};
+		markDry(sub, onSkip);
 		return sub;
 	};
 }

@@ -10,6 +10,8 @@ import type { AddressExpr } from "../language/syntax/index.ts";
 import type { Value } from "../language/types/index.ts";
 import type { Outcome } from "./evaluate.ts";
 import { createLedger, type Ledger, type VerdictEffect } from "./ledger.ts";
+import type { ReuseNote } from "../runtime/index.ts";
+import type { TreeEffect } from "./record.ts";
 
 /** How a visit ended. */
 export interface VisitRecord {
@@ -23,6 +25,10 @@ export interface VisitRecord {
 	ledger?: Ledger;
 	/** What a verdict turn did to its ledger (journaled, re-applied on replay). */
 	verdict?: { ledger: string; effect: VerdictEffect };
+	/** What reuse across runs decided for the visit (journaled in its end, carried by `node_end`). */
+	reuse?: ReuseNote;
+	/** The visit's change to the tree, recorded for a later run to write again. */
+	effect?: TreeEffect;
 }
 
 /** A memory scope's live subagents (closed when the scope's visit ends). */

@@ -24,7 +24,9 @@ export {
 	type LaunchBudget,
 	showBudget,
 } from "./budget-in-force.ts";
-export { type EndedVisit, endedOf, NO_RECORD, type Replay, type RunRecorder } from "./record.ts";
+export { type EndedVisit, endedOf, NO_RECORD, type Replay, type RunRecorder, type TreeEffect } from "./record.ts";
+export { type ReuseAnswer, type ReuseQuery, type ReuseSource, UNKNOWN_TREE } from "./reuse.ts";
 export { DRY_ASK, DRY_CHECK, dryGit, drySpawn } from "./dry.ts";
 export { checkpointTool, continuationPrompt, finishTool, handedOff, type HandoffCapture } from "./handoff-tools.ts";
 export { DEFAULT_IDLE_MS, focusOf } from "./world.ts";
+export { recordRunStart, recordVisitStart, WRITING_TOOLS } from "./start-tree.ts";

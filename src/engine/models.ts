@@ -102,12 +102,24 @@ export function resolveModels(
 						}),
 					);
 				}
+				// The run's --model and pi's settings are one answer for every node: said once, naming them all.
+				if (!at && (source === "settings" || source === "run")) {
+					const said = `${found.error} (from the ${from})${near}`;
+					shared.set(said, [...(shared.get(said) ?? []), `${prefix}${node.path}${among ? ` (${among})` : ""}`]);
+					continue;
+				}
 				errors.push(error);
 				if (!at) unplaced.push(error);
 			}
 		}
 	};
+	const shared = new Map<string, string[]>();
 	walk(flow, "", []);
+	for (const [said, paths] of shared) {
+		const error = `${paths.join(", ")}: ${said}`;
+		errors.push(error);
+		unplaced.push(error);
+	}
 	return errors.length ? { ok: false, errors, faults, unplaced } : { ok: true, models };
 }
 

@@ -6,7 +6,9 @@
 import type { Failure } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import type { Value } from "../language/types/index.ts";
-import type { AskAnswer, AskCard } from "./ports/index.ts";
+import type { ReuseNote } from "../runtime/index.ts";
+import type { VisitIdentity } from "../identity/index.ts";
+import type { AskAnswer, AskCard, TreeSnapshot } from "./ports/index.ts";
 import type { Obligation, VerdictEffect } from "./ledger.ts";
 import type { VisitRecord } from "./frames.ts";
 
@@ -23,6 +25,21 @@ export interface EndedVisit {
 	verdict?: { ledger: string; effect: VerdictEffect };
 	/** A failure `on-fail: continue` stopped at this node: the flow went on, so it survives a resume. */
 	absorbed?: boolean;
+	/** A run with `--reuse`: taken from the earlier run, or why it ran (docs/runs.md, "Reuse"). */
+	reuse?: ReuseNote;
+	/** What the visit changed in the tree, so a later run can write it again instead of running it. */
+	effect?: TreeEffect;
+}
+
+/**
+ * A visit's change to the tree: the git trees it started from and left (its own tools, or a change it wrote
+ * again), the files that differ, and the patch between them (absent past `MAX_RECORDED_PATCH`).
+ */
+export interface TreeEffect {
+	before: string;
+	after: string;
+	files: string[];
+	patch?: string;
 }
 
 /** Where a run's facts go. Writes are the journal's business; a failing write is reported, not thrown. */
@@ -42,6 +59,14 @@ export interface RunRecorder {
 	 * tool returns so a crash mid-turn leaves it on disk. Optional: a recorder that keeps nothing may leave it out.
 	 */
 	handoff?(path: string, doc: Value): void;
+	/** The visit's identity, computed as it starts (every visit; `src/identity`). Optional, as `handoff`. */
+	identity?(path: string, identity: VisitIdentity): void;
+	/**
+	 * The tree a visit that may write starts from (`path` "": the run's start), durable when it returns, so
+	 * a rerun of the visit cut in doubt starts from it and a commit takes only what the run changed
+	 * (run/start-tree.ts). Optional: a recorder that keeps nothing may leave it out.
+	 */
+	tree?(path: string, snapshot: TreeSnapshot): void;
 }
 
 /** What a resumed run reads from the journal of its earlier lives. */
@@ -55,6 +80,8 @@ export interface Replay {
 	 * visit goes on from it instead of from its start. Optional: a replay without it starts over.
 	 */
 	handoff?(path: string): Value | undefined;
+	/** The tree a visit (or, for "", the run) recorded at its start in an earlier life. */
+	tree?(path: string): TreeSnapshot | undefined;
 }
 
 /** A recorder that keeps nothing. */
@@ -77,5 +104,7 @@ export function endedOf(record: VisitRecord): EndedVisit {
 		...(record.handoff !== undefined ? { handoff: record.handoff } : {}),
 		...(record.ledger ? { obligations: record.ledger.all() } : {}),
 		...(record.verdict ? { verdict: record.verdict } : {}),
+		...(record.reuse ? { reuse: record.reuse } : {}),
+		...(record.effect ? { effect: record.effect } : {}),
 	};
 }

@@ -11,9 +11,11 @@ import type { EventSink, FlowEvent } from "../runtime/index.ts";
 import { addUsage, emptyUsage, type Usage } from "../runtime/index.ts";
 import type { CheckedFlow } from "../language/check/index.ts";
 import type { Value } from "../language/types/index.ts";
+import type { ReuseNote } from "../runtime/index.ts";
 import { NO_RECORD } from "./record.ts";
 import { budgetedSpawn, budgetGauge, LAND_THE_PLANE } from "./budget.ts";
 import { type Frame, rootMemory } from "./frames.ts";
+import { recordRunStart } from "./start-tree.ts";
 import { runSequence } from "./walk.ts";
 import type { RunOptions, World } from "./world.ts";
 import { type Absorbed, absorbedOf } from "./absorbed.ts";
@@ -30,6 +32,8 @@ export interface VisitOutcome {
 	error?: string;
 	errorKind?: FailureKind;
 	usage: Usage;
+	/** With `--reuse`: taken from the earlier run, or why it ran. */
+	reuse?: ReuseNote;
 }
 
 /** How a run ended. */
@@ -72,6 +76,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 				...(event.output !== undefined ? { output: event.output } : {}),
 				...(event.error ? { error: event.error } : {}),
 				...(event.errorKind ? { errorKind: event.errorKind } : {}),
+				...(event.reuse ? { reuse: event.reuse } : {}),
 			});
 		}
 		sink(event);
@@ -117,6 +122,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 		at: Date.now(),
 		...(options.budget ? { budget: options.budget } : {}),
 	});
+	await recordRunStart(world);
 	const root: Frame = { records: new Map(), prefix: "", cwd: options.cwd };
 	const controller = new AbortController();
 	const onStop = () => controller.abort(options.signal?.reason);

@@ -9,6 +9,8 @@ import type { FlowNode } from "../language/ast.ts";
 import type { Value } from "../language/types/index.ts";
 import { runnerOf } from "../kinds/run.ts";
 import { createLedger } from "./ledger.ts";
+import { identifyVisit, settleVisit } from "./reuse.ts";
+import { modelKey } from "./models.ts";
 import { type EndedVisit, endedOf } from "./record.ts";
 import { findLedger, type Frame, type VisitRecord } from "./frames.ts";
 import { ELSEWHERE, focusOf, type World } from "./world.ts";
@@ -75,6 +77,7 @@ export async function runVisit(
 			ok: record.ok,
 			usage: emptyUsage(),
 			replayed: true,
+			...(replayed.reuse ? { reuse: replayed.reuse } : {}),
 			...(agent ? { agent } : {}),
 			...(record.error ? { error: failureText(record.error), errorKind: record.error.kind } : {}),
 			...(record.output !== undefined ? { output: record.output } : {}),
@@ -86,8 +89,18 @@ export async function runVisit(
 	const place = focusOf(visit, world.options.focus);
 	if (place === "outside") return { record: ELSEWHERE };
 	if (place === "above") return dispatch(world, node, frame, visit, signal);
-	world.emit({ type: "node_start", path: visit, node: node.id.value, kind: node.kind, ...(agent ? { agent } : {}) });
+	// The model a literal agent node runs on, so a trace names its provider as the visit starts.
+	const model = agent ? world.options.models.get(modelKey(world.prefix, node.id.value))?.ref : undefined;
+	world.emit({
+		type: "node_start",
+		path: visit,
+		node: node.id.value,
+		kind: node.kind,
+		...(agent ? { agent } : {}),
+		...(model ? { model } : {}),
+	});
 	world.recorder.visitStart(visit, node.id.value, node.kind);
+	identifyVisit(world, node, frame, visit);
 	const started = performance.now();
 	// A visit's usage is its own turns and its children's, nothing else: concurrent siblings spend into
 	// their own visits, so each visit counts through its own world.
@@ -109,6 +122,7 @@ export async function runVisit(
 			},
 		};
 	}
+	out = { ...out, record: await settleVisit(world, node, visit, out.record) };
 	const usage = { ...own, ms: performance.now() - started };
 	const { record } = out;
 	// Stopped and cut visits did not end: a resume runs them again from their start.
@@ -131,6 +145,7 @@ export async function runVisit(
 		...(record.error ? { error: failureText(record.error), errorKind: record.error.kind } : {}),
 		...(record.output !== undefined ? { output: record.output as Value } : {}),
 		...(record.handoff !== undefined ? { handoff: record.handoff } : {}),
+		...(record.reuse ? { reuse: record.reuse } : {}),
 	});
 	return out;
 }
@@ -147,7 +162,7 @@ function dispatch(
 }
 
 /** A journaled end as a live record: a block's ledger is rebuilt, a verdict's effect re-applied to its ledger. */
-function replayRecord(ended: EndedVisit, node: FlowNode, frame: Frame): VisitRecord {
+export function replayRecord(ended: EndedVisit, node: FlowNode, frame: Frame): VisitRecord {
 	const record: VisitRecord = {
 		ok: ended.ok,
 		...(ended.output !== undefined ? { output: ended.output } : {}),

@@ -12,8 +12,9 @@ import type { Value } from "../language/types/index.ts";
 import type { FlowResult } from "./run.ts";
 import type { Budget, BudgetGauge } from "./budget.ts";
 import type { Replay, RunRecorder } from "./record.ts";
+import type { ReuseSource } from "./reuse.ts";
 import type { NodeModel } from "./models.ts";
-import type { AskPort, CheckPort, GitPort } from "./ports/index.ts";
+import type { AskPort, CheckPort, GitPort, TreeSnapshot } from "./ports/index.ts";
 import type { VisitRecord } from "./frames.ts";
 
 /** Options of one run. */
@@ -64,6 +65,20 @@ export interface RunOptions {
 	focus?: string;
 	/** Where a map's items run; default: here. A distributed backend places them on its workers. */
 	items?: ItemPlacement;
+	/**
+	 * An earlier run to reuse from (`--reuse`): a visit whose identity equals one of its finished, ok
+	 * visits is not played, its end copied (docs/runs.md, "Reuse"). Default: every visit plays.
+	 */
+	reuse?: ReuseSource;
+	/** The built-in tools' schemas by name, as the host declares them, for visits' identities (`tools`). */
+	toolSchemas?: (names: readonly string[]) => Readonly<Record<string, unknown>>;
+	/** Paths the tree of a visit's identity leaves out besides the flow's definitions (the runs folder). */
+	leaveOut?: readonly string[];
+	/**
+	 * Emit `request_start`, `request_end` and `tool_end` for every model request and tool call: asked by an
+	 * observer that draws them (a recording trace); off, no request is wrapped and nothing more is said.
+	 */
+	requestEvents?: boolean;
 }
 
 /**
@@ -115,6 +130,8 @@ export interface World {
 	readonly running: Set<{ steer?: (text: string) => Promise<void> }>;
 	/** The branch the run commits on, once opened. */
 	branch?: string;
+	/** The tree the run started from, when its flow commits (run/start-tree.ts). */
+	startTree?: TreeSnapshot;
 	/** Slug of the run's branch. */
 	readonly slug: string;
 	/** Model keys of this flow's nodes start with this (`spec/` inside the call `spec`). */

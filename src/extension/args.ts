@@ -15,6 +15,7 @@ export const RUN_FLAGS = [
 	"--chain",
 	"--retries",
 	"--retry-wait",
+	"--reuse",
 ] as const;
 
 /** A flag of {@link RUN_FLAGS}. */
@@ -55,6 +56,11 @@ export function readCommandLine(
 	const nameWord = words[first];
 	if (!nameWord) return { ok: true, value: { name: "", input: "", flags } };
 	let last = words.length;
+	// `--reuse` alone at the very end reuses from the last run (`--reuse last`).
+	if (last - 1 > first && words[last - 1].text === "--reuse" && (allowed as readonly string[]).includes("--reuse")) {
+		flags["--reuse"] = "last";
+		last -= 1;
+	}
 	// A trailing pair is a flag only when the flag is one we know: `--foo bar` at the end of a question
 	// is part of the question.
 	while (last - 2 > first && (allowed as readonly string[]).includes(words[last - 2].text)) {

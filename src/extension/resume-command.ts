@@ -1,13 +1,17 @@
 /**
- * `/run resume [run] [--take-lock]`: continues a run from its journal, the newest of this folder that did not end well
+ * `/run resume [run] [--in-doubt rerun|stop] [--take-lock] [--runs-dir DIR] [--timeout D]`: continues a run from its journal, the newest of this folder that did not end well
  * when none is named, with the same live view and answer as `/run`. The snapshot runs, not the disk;
- * a turn cut after it may have written to the tree is asked about before it runs again.
+ * a turn cut after it may have written to the tree is asked about (the safe answer, stop, first) unless
+ * `--in-doubt` says, and on `rerun` its files are put back to the tree it started from before it runs again.
  */
+import { reuseFromFolder } from "../reuse/index.ts";
 import { resolve } from "node:path";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { createBashCheck, createGitPort, NOBODY } from "../engine/index.ts";
 import { readScript } from "../pi/index.ts";
 import {
+	describeInDoubt,
+	inDoubtChanges,
 	journalState,
 	newestResumable,
 	readJournal,
@@ -23,15 +27,17 @@ import { hostFor } from "./host.ts";
 import { shown } from "./launch/index.ts";
 import { openLiveView } from "./live/index.ts";
 import { say } from "./messages.ts";
+import type { ResumeLine } from "./resume-args.ts";
+import { flushTelemetry, startTelemetry } from "../telemetry/export/index.ts";
 
 /** Resumes a run; the result is posted by the caller's `post`. */
 export async function resumeInPi(
 	named: string | undefined,
 	ctx: ExtensionCommandContext,
 	post: (content: string, ok: boolean, runDir: string) => void,
-	options: { takeLock?: boolean } = {},
+	options: Omit<ResumeLine, "run"> = {},
 ): Promise<void> {
-	const home = runsHome(ctx.cwd);
+	const home = runsHome(ctx.cwd, options.runsDir);
 	const newest = named ? undefined : newestResumable(home);
 	const runDir = named ? resolve(ctx.cwd, named) : newest?.runDir;
 	if (!runDir) {
@@ -44,13 +50,16 @@ export async function resumeInPi(
 	const snap = { value: sealed.snapshot };
 	const journal = readJournal(`${runDir}/journal.jsonl`);
 	const state = journal.ok ? journalState(journal.entries) : undefined;
-	let inDoubt: "rerun" | "stop" = "stop";
-	if (state?.inDoubt.length && ctx.hasUI) {
-		const rerun = await ctx.ui.confirm(
-			"Run again a turn that may have written?",
-			`${state.inDoubt.join(", ")} was cut after calling a tool that writes; its edits may be in the tree. Run it again from its start?`,
+	let inDoubt: "rerun" | "stop" = options.inDoubt ?? "stop";
+	if (state?.inDoubt.length && ctx.hasUI && !options.inDoubt && journal.ok) {
+		const which = describeInDoubt(await inDoubtChanges(ctx.cwd, journal.entries, state.inDoubt));
+		// The safe answer first, where the cursor starts: a stray Enter changes nothing.
+		const keep = "No: stop, and leave the tree as it is";
+		const picked = await ctx.ui.select(
+			`${which} was cut after calling a tool that writes; its edits may be in the tree. Put its files back and run it again from its start?`,
+			[keep, "Yes: put its files back to where it started, and run it again"],
 		);
-		inDoubt = rerun ? "rerun" : "stop";
+		inDoubt = picked === undefined || picked === keep ? "stop" : "rerun";
 	}
 	const scriptSetting = snap.value.settings.script;
 	const script = scriptSetting ? readScript(scriptSetting.text, scriptSetting.file).value : undefined;
@@ -61,6 +70,8 @@ export async function resumeInPi(
 	const ask = ctx.hasUI ? dialogAsk(ctx.ui) : NOBODY;
 	let view: ReturnType<typeof openLiveView> | undefined;
 	const models = snapshotModels(host, snap.value);
+	// Traces go out when the environment asks (OTEL_EXPORTER_OTLP_*), the SDK loaded only then.
+	await startTelemetry(process.env, (line) => say(ctx, `pi-flows: ${line}`, "warning"));
 	try {
 		const outcome = await resumeRun({
 			runDir,
@@ -74,6 +85,11 @@ export async function resumeInPi(
 				})
 			).policy,
 			spawn: host.spawn,
+			toolSchemas: host.toolSchemas,
+			reuseFrom: (from) => {
+				const opened = reuseFromFolder(from, agentDir());
+				return opened.ok ? opened.source : { error: opened.error };
+			},
 			models: (flow, snapshot) => {
 				view ??= openLiveView(ctx, flow, { onEscape: () => stop.abort() });
 				return models(flow, snapshot);
@@ -86,6 +102,8 @@ export async function resumeInPi(
 			onEvent: (e) => view?.sink(e),
 			inDoubt,
 			...(options.takeLock ? { takeLock: true } : {}),
+			...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+			onNote: (line) => say(ctx, `/run resume: ${line}`, "info"),
 		});
 		if ("refused" in outcome) return say(ctx, `/run resume: ${outcome.refused}`, "error");
 		const lines = [`◆ ${snap.value.flow.name} (resumed, life ${outcome.resumed?.life ?? "?"})`];
@@ -103,5 +121,7 @@ export async function resumeInPi(
 	} finally {
 		ctx.signal?.removeEventListener("abort", onPiAbort);
 		view?.close();
+		// pi lives on after the run: what it traced is exported now, not at pi's exit.
+		await flushTelemetry();
 	}
 }

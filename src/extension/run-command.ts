@@ -1,6 +1,6 @@
 /**
  * `/run <flow> [input] [--model M] [--timeout T] [--budget-tokens N] [--script FILE] [--retries N]
- * [--retry-wait D]`: checks everything
+ * [--retry-wait D] [--reuse last|RUN]`: checks everything
  * before anything spawns (a refusal lists every fault at its `file:line:col` and nothing runs), then runs
  * the flow in its own run folder with the live view above the editor, and posts the answer as a message
  * the model reads on its next turn but that starts none. Esc stops the run and closes every subagent.
@@ -19,6 +19,7 @@ import { prepareChain, prepareLaunch } from "./launch/index.ts";
 import { openLiveView } from "./live/index.ts";
 import { postResult, say } from "./messages.ts";
 import { runChildTools } from "./tool/index.ts";
+import { readResumeLine } from "./resume-args.ts";
 import { resumeInPi } from "./resume-command.ts";
 import { projectScope, type TrustMemory } from "./trust.ts";
 import { COMMAND_CARDS } from "./cards.ts";
@@ -33,14 +34,15 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 			if (!line.ok) return say(ctx, `/run: ${line.error}`, "error");
 			const { name, input, flags } = line.value;
 			if (name === "resume") {
-				// `--take-lock` (a lock of another host or a live process); a dead lock of this host needs no flag.
-				const words = input.trim().split(/\s+/).filter(Boolean);
-				const named = words.filter((w) => w !== "--take-lock").join(" ");
+				// The CLI's words: `--take-lock` (a lock of another host or a live process; a dead lock of this
+				// host needs no flag), `--in-doubt rerun|stop`, `--runs-dir`, `--timeout`.
+				const resume = readResumeLine([input, ...Object.entries(flags).flat()].join(" "));
+				if (!resume.ok) return say(ctx, `/run resume: ${resume.error}`, "error");
 				const post = (content: string, ok: boolean, runDir: string) => {
 					postResult(pi, ctx, content, { flow: "resume", ok, runDir, frame: [] });
 					if (!ctx.hasUI) say(ctx, content, ok ? "info" : "error");
 				};
-				return resumeInPi(named || undefined, ctx, post, { takeLock: words.includes("--take-lock") });
+				return resumeInPi(resume.value.run, ctx, post, resume.value);
 			}
 			const scope = await projectScope(ctx, memory);
 			if (!name && !flags["--chain"]) {
@@ -66,6 +68,7 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 				...(budget.value !== undefined ? { budgetTokens: budget.value } : {}),
 				...(flags["--script"] ? { script: flags["--script"] } : {}),
 				...(transport.value ? { transport: transport.value } : {}),
+				...(flags["--reuse"] ? { reuse: flags["--reuse"] } : {}),
 			};
 			// `/run --chain "@a -> @b" goal`: the chain runs as a flow, every flag applied; the rest is its goal.
 			const chain = flags["--chain"];

@@ -79,10 +79,17 @@ async function stepFlow(
 ): Promise<void> {
 	let asking = false;
 	let waiting: string | undefined;
+	// The visit whose turn ended and waits for the person: shown ended, its wait left out of its clock.
+	let pausedAt: { path: string; since: number } | undefined;
+	const waited = new Map<string, number>();
 	const hooks = {
 		opened: () => (asking = true),
 		closed: () => (asking = false),
 		waiting: (what: string | undefined) => (waiting = what),
+		pause: (path: string | undefined) => {
+			if (pausedAt) waited.set(pausedAt.path, (waited.get(pausedAt.path) ?? 0) + Date.now() - pausedAt.since);
+			pausedAt = path === undefined ? undefined : { path, since: Date.now() };
+		},
 	};
 	const request = {
 		name,
@@ -98,6 +105,8 @@ async function stepFlow(
 		onEscape: () => stop.abort(),
 		paused: () => asking,
 		status: () => waiting,
+		waiting: () => pausedAt,
+		waited: () => waited,
 	});
 	const gate = stepGate(pi, ctx, stop, hooks);
 	try {
@@ -159,7 +168,12 @@ function stepGate(
 	pi: ExtensionAPI,
 	ctx: ExtensionCommandContext,
 	stop: AbortController,
-	hooks: { opened(): void; closed(): void; waiting(what: string | undefined): void },
+	hooks: {
+		opened(): void;
+		closed(): void;
+		waiting(what: string | undefined): void;
+		pause?(path: string | undefined): void;
+	},
 ) {
 	let queue: Promise<unknown> = Promise.resolve();
 	let editNext = false;
@@ -177,9 +191,11 @@ function stepGate(
 		if (stop.signal.aborted) return result;
 		hooks.opened();
 		hooks.waiting(`${label} ended: waiting for your choice`);
+		hooks.pause?.(label);
 		const next = await ctx.ui.select(`${label} ended. Next?`, [...STEP_CHOICES]).finally(() => {
 			hooks.closed();
 			hooks.waiting(undefined);
+			hooks.pause?.(undefined);
 		});
 		if (next === "edit the next input") editNext = true;
 		else if (next !== "continue") stop.abort();

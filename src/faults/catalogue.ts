@@ -316,6 +316,12 @@ export const FAULT_CATALOGUE = {
 		trigger: "`among:` is not exactly the values of the enum `agent-from:` reads.",
 		fix: "List exactly the enum's values.",
 	},
+	"node-indentation": {
+		stage: "check",
+		trigger:
+			"A node stands right after a block at the block's own level, yet the block reads it (its `loop:` condition, say): it was written one indentation level too shallow, outside the block's `do:`. Reported once, in place of each read it breaks (its reads of the body, its `verdict:`).",
+		fix: "Indent the node (its `- id:` line and its keys) under the block's `do:`, level with the body's other nodes.",
+	},
 	"unknown-scope": {
 		stage: "check",
 		trigger: "`memory:` names no enclosing node (nor `flow`), or `verdict:` names no enclosing node with a `ledger:`.",

@@ -70,6 +70,9 @@ export const FAULT_EXAMPLES: Partial<Record<FaultCode, FaultExample>> = {
 	"condition-syntax": n(
 		"- id: fix\n  loop: review.output.approved = true\n  max: 2\n  do:\n    - id: review\n      agent: reviewer\n      output: { approved: boolean }\n",
 	),
+	"node-indentation": n(
+		"- id: fix\n  loop: review.output.approved\n  max: 2\n  do:\n    - id: code\n      agent: coder\n- id: review\n  agent: reviewer\n  reads: [code]\n  output: { approved: boolean }\n",
+	),
 	"condition-unknown-address": n(
 		"- id: fix\n  loop: review.output.aproved\n  max: 2\n  do:\n    - id: review\n      agent: reviewer\n      output: { approved: boolean }\n",
 	),

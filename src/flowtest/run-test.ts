@@ -100,6 +100,7 @@ async function runIn(
 	};
 	const result = await runFlow(flow, test.input as never, {
 		spawn: host.spawn,
+		toolSchemas: host.toolSchemas,
 		models: models.models,
 		cwd,
 		ask: scriptedAsk(answers),
@@ -175,7 +176,13 @@ export function compare(expect: Expectations, result: FlowResult): string[] {
 	return out;
 }
 
+/**
+ * Whether a value is what a test expects: exactly, or `{ contains: text }` (the text holds it), or
+ * `{ partial: value }` (every field given matches, fields left out are not compared, nested objects alike;
+ * lists and plain values exactly).
+ */
 function fits(actual: unknown, want: unknown): boolean {
+	if (isOnly(want, "partial")) return partialFits(actual, (want as { partial: unknown }).partial);
 	if (
 		want &&
 		typeof want === "object" &&
@@ -186,4 +193,15 @@ function fits(actual: unknown, want: unknown): boolean {
 		return typeof actual === "string" && actual.includes(String((want as { contains: unknown }).contains));
 	}
 	return isDeepStrictEqual(actual, want);
+}
+
+function isOnly(want: unknown, key: string): boolean {
+	return !!want && typeof want === "object" && !Array.isArray(want) && Object.keys(want).length === 1 && key in want;
+}
+
+function partialFits(actual: unknown, want: unknown): boolean {
+	if (!want || typeof want !== "object" || Array.isArray(want)) return isDeepStrictEqual(actual, want);
+	if (!actual || typeof actual !== "object" || Array.isArray(actual)) return false;
+	const has = actual as Record<string, unknown>;
+	return Object.entries(want).every(([k, v]) => k in has && partialFits(has[k], v));
 }

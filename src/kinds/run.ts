@@ -33,7 +33,7 @@ export const RUNNERS = {
 		run: async (world, node, frame, visit, signal) => ({
 			record: await runAgent(world, node, frame, visit, signal, await diffFor(world, node.reads, frame)),
 		}),
-		dry: "answers from the script, else with a value made up from its output type (through its own `submit` tool) or a placeholder text",
+		dry: "answers from the script, else with a value made up from its output type (through its own `submit` tool) or a placeholder text; skips, and says so, what only a model's turn can meet (`mustCallTool`; a scripted text answer where `submit` is due gets a sample)",
 	},
 	choice: {
 		run: (world, node, frame, visit, signal) => runChoice(world, node, frame, visit, signal),

@@ -40,8 +40,13 @@ interface NodeBase {
 	path: string;
 	/** `on-fail: continue`: a failure stops at this node instead of travelling up. */
 	onFail?: Located<"continue">;
+	/** `reuse:` on the kinds that take it (docs/runs.md, "Reuse"): leave the tree out, or never reuse. */
+	reuse?: Located<ReuseOption>;
 	range: Range;
 }
+
+/** What `reuse:` takes: `ignore-tree` (the tree is no part of the visit's identity) or `never`. */
+export type ReuseOption = "ignore-tree" | "never";
 
 /** Handoff settings of a flow or an agent node. */
 export interface HandoffDecl {

@@ -40,4 +40,13 @@ export const KEY = {
 	do: { ...ref("sequence"), description: "The body: the nodes run per item or per iteration." },
 	max: whole(1, "The most items or iterations."),
 	ledger: text("The node's own id: opens a ledger of obligations (per item for a map)."),
+	reuse: {
+		enum: ["ignore-tree", "never"],
+		description:
+			"With `--reuse`: `ignore-tree` leaves the repository's tree out of the visit's identity; `never` always runs it.",
+	},
+	"reuse-never": {
+		enum: ["never"],
+		description: "With `--reuse`: `never` always runs this node (its other parts decide otherwise).",
+	},
 } satisfies Record<string, JsonSchemaDoc>;

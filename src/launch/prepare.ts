@@ -53,7 +53,7 @@ export interface LaunchSettings<H extends ModelDoor> {
  * The run options a launch computes from the flow and its settings, passed to `startRun` as they are:
  * both surfaces start a run from exactly these.
  */
-export type LaunchRunOptions = Pick<RunOptions, "plugins" | "budget" | "retryBackoffMs"> & {
+export type LaunchRunOptions = Pick<RunOptions, "plugins" | "budget" | "retryBackoffMs" | "toolSchemas"> & {
 	models: ReadonlyMap<string, NodeModel>;
 	/** The check scripts the run stage found, by node. */
 	scripts: ReadonlyMap<string, string>;
@@ -113,12 +113,21 @@ export async function prepareLaunch<H extends ModelDoor>(
 			models: models.models,
 			scripts: stage.scripts,
 			plugins: chain.plugins,
+			// The host declares pi's tools: every surface's visits hash the same schemas (src/identity).
+			...(hasToolSchemas(host) ? { toolSchemas: (names: readonly string[]) => host.toolSchemas(names) } : {}),
 			...(budget ? { budget } : {}),
 			...(chain.retryBackoffMs !== undefined ? { retryBackoffMs: chain.retryBackoffMs } : {}),
 			...(model ? { model } : {}),
 			...(script ? { script: { file: script.value.file, text: script.text } } : {}),
 		},
 	};
+}
+
+/** Whether a host says how pi declares its tools (a pi host does; a test's model door may not). */
+export function hasToolSchemas(
+	host: object,
+): host is { toolSchemas(names: readonly string[]): Readonly<Record<string, unknown>> } {
+	return typeof (host as { toolSchemas?: unknown }).toolSchemas === "function";
 }
 
 /** A dry run's script for `flow`, read from `path` (relative to `cwd`) and checked against its agent nodes. */

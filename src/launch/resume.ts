@@ -21,6 +21,8 @@ import {
 } from "../runs/index.ts";
 import type { TransportPolicy } from "../runtime/index.ts";
 import { readScript, type Script } from "../script/index.ts";
+import { reuseFromFolder } from "../reuse/index.ts";
+import { hasToolSchemas } from "./prepare.ts";
 
 /** What a resume asks of a run folder, as the surface read it. */
 export interface ResumeSettings<H extends ModelDoor> {
@@ -47,6 +49,10 @@ export type ResumePrep<H extends ModelDoor> =
 			host: H;
 			/** Resolves the snapshot's models through the host, as `resumeRun` asks. */
 			models: ResumeOptions["models"];
+			/** Opens the run a run with `--reuse` reused from (sealed as this one is), so what is left reuses too. */
+			reuseFrom: NonNullable<ResumeOptions["reuseFrom"]>;
+			/** The host's tool schemas, so the visits that run now hash the tools as the earlier life did. */
+			toolSchemas?: (names: readonly string[]) => Readonly<Record<string, unknown>>;
 			budget?: Budget;
 	  }
 	| { ok: false; error: string };
@@ -74,6 +80,11 @@ export async function prepareResume<H extends ModelDoor>(
 		cut: state?.cut ?? [],
 		host,
 		models: snapshotModels(host, snapshot),
+		reuseFrom: (from) => {
+			const opened = reuseFromFolder(from, settings.keyDir);
+			return opened.ok ? opened.source : { error: opened.error };
+		},
+		...(hasToolSchemas(host) ? { toolSchemas: (names: readonly string[]) => host.toolSchemas(names) } : {}),
 		...(Object.keys(budget).length ? { budget } : {}),
 	};
 }

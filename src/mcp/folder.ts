@@ -29,6 +29,7 @@ import { isHandle, type LaunchRefusal, type Read, type RunBackend, type Started 
 import { type LiveRun, type LiveState, liveState, QUESTION_GRACE_MS } from "./live-run.ts";
 import { diskReport } from "./results.ts";
 import type { McpSettings } from "./settings.ts";
+import { withSubagentTool } from "../delegate/index.ts";
 
 /** The folder backend over the server's runs folder. */
 export function folderBackend(settings: McpSettings): RunBackend {
@@ -70,7 +71,7 @@ export function folderBackend(settings: McpSettings): RunBackend {
 				runsHome: home,
 				handoff: handoff.policy,
 				keyDir: agentDir,
-				spawn: prepared.host.spawn,
+				spawn: withSubagentTool(prepared.host, cwd, { project: settings.project }, prepared.runOptions.model),
 				cwd,
 				signal: state.controller.signal,
 				ask: state.port,
@@ -115,7 +116,14 @@ export function folderBackend(settings: McpSettings): RunBackend {
 				runDir,
 				cwd,
 				handoff: handoff.policy,
-				spawn: prep.host.spawn,
+				spawn: withSubagentTool(
+					prep.host,
+					cwd,
+					{ project: settings.project },
+					prep.snapshot.settings.model ?? (prep.snapshot.settings.script ? "scripted" : undefined),
+				),
+				...(prep.toolSchemas ? { toolSchemas: prep.toolSchemas } : {}),
+				reuseFrom: prep.reuseFrom,
 				models: prep.models,
 				somebodyThere: options.attended,
 				ask: state.port,

@@ -3,6 +3,7 @@
  * plus the scripted model when a script is given) and spawns in-process subagents on it. Nothing else in
  * pi-flows imports pi's runtime.
  */
+import { builtInToolSchemas } from "./tool-schemas.ts";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -84,6 +85,8 @@ export interface PiHost {
 	spawn: Spawn;
 	/** Subagents still open (for tests that prove every session was closed). */
 	open(): number;
+	/** The built-in tools among `names` as the model is told of them, for visits' identities. */
+	toolSchemas(names: readonly string[]): Readonly<Record<string, unknown>>;
 }
 
 /** Opens a host. */
@@ -208,6 +211,7 @@ export async function openHost(options: HostOptions): Promise<PiHost> {
 		missingCredentials,
 		spawn,
 		open: () => live.size,
+		toolSchemas: builtInToolSchemas,
 	};
 }
 

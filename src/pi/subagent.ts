@@ -12,12 +12,14 @@ import { emptyUsage, type Usage } from "../runtime/index.ts";
 import type { ResolvedModel } from "./host.ts";
 import { createAgentSession, sessionDefaults, staticResources } from "./host.ts";
 import { bindScriptedTurn, SCRIPTED_PROVIDER, type ScriptedModel, unbindScriptedTurn } from "./scripted/index.ts";
+import { findWithoutFd } from "./find-without-fd.ts";
 import { guardedTools } from "./guarded-tools.ts";
 import { guardedPaths } from "../guard/index.ts";
 import { toPiTool } from "./tools.ts";
 import type { Gate } from "../runtime/index.ts";
 import type { TransportPolicy, TransportRetry } from "../runtime/index.ts";
 import { type TransportHooks, wrapTransport } from "./transport.ts";
+import { observeRequests } from "./requests.ts";
 
 interface OpenOptions {
 	id: string;
@@ -43,7 +45,8 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	// caller adds (the run's own record, the run's project when the turn works in a copy).
 	const noWrite = [...guardedPaths({ cwd: o.cwd }), ...(request.protectedPaths ?? [])];
 	const guarded = guardedTools(o.cwd, names, { noWrite });
-	const custom = [...guarded, ...(request.customTools ?? []).map(toPiTool)];
+	// `find` on Node's glob where `fd` cannot run (pi would try to download it, which fails offline).
+	const custom = [...guarded, ...findWithoutFd(o.cwd, names, o.agentDir), ...(request.customTools ?? []).map(toPiTool)];
 	const { session } = await createAgentSession({
 		cwd: o.cwd,
 		agentDir: o.agentDir,
@@ -64,11 +67,24 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	let hooks: TransportHooks | undefined;
 	if (o.transport && o.model.model.provider !== SCRIPTED_PROVIDER)
 		wrapTransport(session.agent, o.transport.policy, o.transport.gate, () => hooks);
+	// Outermost, so a request is told once however many transport retries it took.
+	if (request.onRequest) observeRequests(session.agent, request.onRequest);
+	const onToolEnd = request.onToolEnd;
 	// A message's text as it streams reaches `onDraft` every DRAFT_MS, so a watcher sees it grow; a message
 	// that ends sooner has no draft, only its end.
 	let drafted = 0;
 	const off = session.subscribe((event) => {
-		if (event.type === "tool_execution_start") request.onToolCall?.(event.toolName, event.args);
+		if (event.type === "tool_execution_start") request.onToolCall?.(event.toolName, event.args, event.toolCallId);
+		if (event.type === "tool_execution_end" && onToolEnd) {
+			const result: unknown = event.result;
+			onToolEnd({
+				tool: event.toolName,
+				callId: event.toolCallId,
+				ok: !event.isError,
+				...(event.durationMs !== undefined ? { ms: event.durationMs } : {}),
+				content: () => result,
+			});
+		}
 		if (event.type === "message_start") drafted = performance.now();
 		if (
 			event.type === "message_update" &&

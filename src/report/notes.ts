@@ -5,11 +5,12 @@
  */
 import type { AskAnswer } from "../engine/index.ts";
 import { HANDOFF_STATUSES, type HandoffDocument, renderHandoff } from "../handoff/index.ts";
-import { journalState } from "../runs/index.ts";
+import { decidedByFlow, journalState } from "../runs/index.ts";
 import { clip, clock, esc, shown } from "./format.ts";
 import { kindWords } from "./kind-words.ts";
 import type { RunModel } from "./model.ts";
 import type { RunData } from "./read.ts";
+import { inDoubtByLife, resumeWould } from "./troubles.ts";
 
 /** An answer in words; the kinds that are not answers say why there was none. */
 function answerText(a: AskAnswer): string {
@@ -75,6 +76,27 @@ export function handoffsHtml(data: RunData): string {
 		.join("\n");
 }
 
+/** Rows for every tool call pi refused and every tool that failed, each with its words. */
+function troubleRows(data: RunData): string[] {
+	const rows = (refused: boolean) =>
+		data.troubles
+			.filter((t) => t.refused === refused)
+			.map(
+				(t) =>
+					`<tr class="tool-trouble" data-path="${esc(t.visit)}"><td>${esc(t.visit)}</td><td class="num">${t.life}</td><td>${esc(t.tool)}</td><td>${esc(clip(t.words, 2000))}</td></tr>`,
+			);
+	const table = (cls: string, title: string, body: string[]) =>
+		body.length
+			? [
+					`<p class="${cls}">${esc(title)} (${body.length}):</p><table class="${cls}"><thead><tr><th>visit</th><th>life</th><th>tool</th><th>words</th></tr></thead><tbody>${body.join("\n")}</tbody></table>`,
+				]
+			: [];
+	return [
+		...table("tool-refused", "Tool calls pi refused, their arguments not valid", rows(true)),
+		...table("tool-failed", "Tools that failed as they ran", rows(false)),
+	];
+}
+
 /** How the run ended: the last life's result, each life's end, failed and cut visits, budget warnings, unreadable files. */
 export function faultsHtml(data: RunData, model: RunModel): string {
 	const out: string[] = [];
@@ -93,7 +115,7 @@ export function faultsHtml(data: RunData, model: RunModel): string {
 	else if (lastEnd.ok) out.push(`<p class="outcome outcome-ok">The run ended well.</p>`);
 	else
 		out.push(
-			`<p class="outcome outcome-failed">The run failed${lastEnd.failedAt ? ` at <code>${esc(lastEnd.failedAt)}</code>` : ""}${lastEnd.errorKind ? ` (${esc(lastEnd.errorKind)})` : ""}: ${esc(why({ ...lastEnd, error: lastEnd.error ?? result?.error }))}</p>${lastEnd.errorKind ? `<p class="kind-words">${esc(kindWords(lastEnd.errorKind))}</p>` : ""}`,
+			`<p class="outcome outcome-failed">The run failed${lastEnd.failedAt ? ` at <code>${esc(lastEnd.failedAt)}</code>` : ""}${lastEnd.errorKind ? ` (${esc(lastEnd.errorKind)})` : ""}: ${esc(why({ ...lastEnd, error: lastEnd.error ?? result?.error }))}</p>${lastEnd.errorKind && !(lastEnd.errorKind === "stopped" && journalState(data.journal).inDoubt.length) ? `<p class="kind-words">${esc(kindWords(lastEnd.errorKind))}</p>` : ""}`,
 		);
 	const earlier = ends.filter((e) => e !== lastEnd && !e.ok);
 	if (earlier.length)
@@ -149,9 +171,14 @@ export function faultsHtml(data: RunData, model: RunModel): string {
 		);
 	}
 	const state = journalState(data.journal);
-	if (!ended && state.inDoubt.length)
+	for (const { life, visits } of inDoubtByLife(data.journal))
 		out.push(
-			`<p class="warning">In doubt: ${esc(state.inDoubt.join(", "))} was cut after calling a tool that writes; its edits may be in the tree.</p>`,
+			`<p class="warning in-doubt">In doubt (life ${life}): ${esc(visits.join(", "))} was cut after calling a tool that writes; its edits may be in the tree.</p>`,
+		);
+	out.push(...troubleRows(data));
+	if (!lastEnd?.ok || !ended)
+		out.push(
+			`<p class="resume-would">${esc(resumeWould(data.journal, ended === true && !lastEnd.ok && decidedByFlow(lastEnd.errorKind, state.causeKind)))}</p>`,
 		);
 	const budget = data.events.filter(
 		(e) => e.type === "budget_warning" || e.type === "budget_exhausted" || e.type === "budget_unpriced",

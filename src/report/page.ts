@@ -11,6 +11,7 @@ import { runModel } from "./model.ts";
 import { faultsHtml, handoffsHtml, questionsHtml } from "./notes.ts";
 import type { RunData } from "./read.ts";
 import { livesTable, usageTable, visitsTable } from "./tables.ts";
+import { reuseFactLine, reuseFacts, reuseHtml } from "./reuse.ts";
 import { parallelAddresses, timelineSvg } from "./timeline.ts";
 
 /** The report's stylesheet; `pi-flows serve` serves it too, so its graph reads as the report's. */
@@ -89,6 +90,8 @@ function pageOf(data: RunData): string {
 			`${tokens(data.usage.total.totalTokens)} tokens · ${cost(data.usage.total.cost)} · ${ms(wall)} wall time`,
 		],
 	];
+	const reused = reuseFacts(data.journal);
+	if (reused) facts.push(["reused", reuseFactLine(reused)]);
 	const graph = data.flow
 		? `<div class="scroll">${graphSvg(data.flow, model.nodes)}</div>`
 		: `<p class="empty">The snapshot's flow no longer checks, so its graph cannot be drawn (see How it ended).</p>`;
@@ -110,7 +113,7 @@ function pageOf(data: RunData): string {
 <details class="input"><summary>Input</summary><pre>${esc(clip(shown(snap.input), 20_000))}</pre></details>
 ${output !== undefined ? `<details class="output"><summary>Output</summary><pre>${esc(clip(shown(output), 20_000))}</pre></details>` : ""}
 </header>
-<nav><a href="#outcome">How it ended</a><a href="#graph">Graph</a><a href="#timeline">Timeline</a><a href="#usage">Tokens, cost, time</a><a href="#questions">Questions</a><a href="#handoffs">Handoffs</a></nav>
+<nav><a href="#outcome">How it ended</a><a href="#graph">Graph</a><a href="#timeline">Timeline</a><a href="#usage">Tokens, cost, time</a>${reused ? `<a href="#reuse">Reuse</a>` : ""}<a href="#questions">Questions</a><a href="#handoffs">Handoffs</a></nav>
 <section id="outcome"><h2>How it ended</h2>
 ${faultsHtml(data, model)}
 </section>
@@ -127,6 +130,7 @@ ${usageTable(data.usage, data.usageFromFile)}
 ${livesTable(data.usage, model.lives)}
 ${visitsTable(data.usage, data.journal)}
 </section>
+${reused ? `<section id="reuse"><h2>Reuse</h2>\n${reuseHtml(data.journal)}\n</section>` : ""}
 <section id="questions"><h2>Questions and answers</h2>
 ${questionsHtml(data)}
 </section>

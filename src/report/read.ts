@@ -20,6 +20,7 @@ import {
 	type UsageFile,
 	usageOf,
 } from "../runs/index.ts";
+import { readTroubles, type ToolTrouble } from "./troubles.ts";
 
 /** An event as `events.jsonl` keeps it: the event, the life it happened in and its ISO time. */
 export type RecordedEvent = FlowEvent & { life: number; at: string };
@@ -55,6 +56,8 @@ export interface RunData {
 	result?: ResultFile;
 	/** What could not be read, said on the page instead of failing the report. */
 	problems: string[];
+	/** Tool calls refused and tools that failed, with their words, from the transcripts (troubles.ts). */
+	troubles: ToolTrouble[];
 }
 
 /** Reads a run folder; an error only when there is no snapshot, since without it there is no flow to show. */
@@ -93,6 +96,7 @@ export function readRun(runDir: string): { ok: true; value: RunData } | { ok: fa
 			usageFromFile: usageFile !== undefined,
 			...(result ? { result } : {}),
 			problems,
+			troubles: readTroubles(runDir),
 		},
 	};
 }

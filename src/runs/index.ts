@@ -34,6 +34,7 @@ export {
 } from "./seal.ts";
 export { APPEND_NO_LINK, writeAtomic } from "./files.ts";
 export { runEndEntry } from "./runner.ts";
+export { lifeTraces } from "./life-traces.ts";
 export { readEntry } from "./read-entry.ts";
 export {
 	answerFits,
@@ -48,3 +49,4 @@ export {
 	readAnswer,
 	stopAsked,
 } from "./control.ts";
+export { describeInDoubt, type InDoubtVisit, inDoubtChanges, putBack } from "./in-doubt.ts";

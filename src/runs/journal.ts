@@ -6,6 +6,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { AskAnswer, EndedVisit } from "../engine/index.ts";
 import type { Value } from "../language/types/index.ts";
+import type { VisitIdentity } from "../identity/index.ts";
 import type { FailureKind } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import { redactedJson } from "../secrets/index.ts";
@@ -14,8 +15,18 @@ import { readEntry } from "./read-entry.ts";
 
 /** Every fact a journal holds. */
 export type JournalEntry =
-	| { type: "life_start"; life: number; at: string; pid: number; host: string }
+	| {
+			type: "life_start";
+			life: number;
+			at: string;
+			pid: number;
+			host: string;
+			/** The life's root span as W3C `traceparent`, when it was traced: a later life's root links to it. */
+			trace?: string;
+	  }
 	| { type: "visit_start"; life: number; path: string; node: string; kind: string; at: string }
+	/** What the visit is asked and can do, part by part (`src/identity`), written as it starts. */
+	| { type: "identity"; life: number; path: string; identity: VisitIdentity }
 	| {
 			type: "visit_end";
 			life: number;
@@ -31,6 +42,8 @@ export type JournalEntry =
 	| { type: "asked"; path: string; question: string; answer: AskAnswer }
 	| { type: "tool_call"; life: number; path: string; tool: string }
 	| { type: "handoff"; life: number; path: string; doc: Value; at: string }
+	/** The tree a visit that may write started from (`path` ""`: the run's start), as a git tree object. */
+	| { type: "tree"; life: number; path: string; tree: string; head?: string; at: string }
 	| {
 			type: "run_end";
 			life: number;

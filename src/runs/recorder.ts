@@ -7,7 +7,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AskAnswer, AskCard, EndedVisit, RunRecorder } from "../engine/index.ts";
 import type { Value } from "../language/types/index.ts";
-import type { FlowEvent } from "../runtime/index.ts";
+import type { VisitIdentity } from "../identity/index.ts";
+import { type FlowEvent, TRACE_ONLY_EVENTS } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import { redactedJson } from "../secrets/index.ts";
 import { appendJsonLines, appendNoLink } from "./files.ts";
@@ -67,9 +68,14 @@ export function folderRecorder(
 	return {
 		visitStart: (path, node, kind) =>
 			guard("visit start", () => journal.append({ type: "visit_start", life, path, node, kind, at: at() })),
+		// A reused visit's end is not flushed on its own: lost in a crash, a resume takes it again from the
+		// same earlier run (and a change it wrote again is then found already in the tree).
 		visitEnd: (path: string, node: string, kind: string, ended: EndedVisit, usage: Usage) =>
 			guard("visit end", () =>
-				journal.append({ type: "visit_end", life, path, node, kind, ended, usage, at: at() }, true),
+				journal.append(
+					{ type: "visit_end", life, path, node, kind, ended, usage, at: at() },
+					ended.reuse?.outcome !== "reused",
+				),
 			),
 		frozen: (path: string, items: readonly Value[]) =>
 			guard("map items", () => journal.append({ type: "map_items", path, items: [...items] }, true)),
@@ -78,8 +84,13 @@ export function folderRecorder(
 			guard("answer", () => journal.append({ type: "asked", path, question: card.question, answer }, true)),
 		toolCall: (path: string, tool: string) =>
 			guard("tool call", () => journal.append({ type: "tool_call", life, path, tool })),
+		tree: (path: string, snapshot: { tree: string; head?: string }) =>
+			guard("tree", () => journal.append({ type: "tree", life, path, ...snapshot, at: at() }, true)),
 		handoff: (path: string, doc: Value) =>
 			guard("handoff", () => journal.append({ type: "handoff", life, path, doc, at: at() }, true)),
+		// Not flushed on its own: the visit's end, which needs it, is.
+		identity: (path: string, identity: VisitIdentity) =>
+			guard("identity", () => journal.append({ type: "identity", life, path, identity })),
 		transcript: (path: string, subagent: string, messages: readonly unknown[]) =>
 			guard("transcript", () => {
 				mkdirSync(transcripts, { recursive: true });
@@ -87,6 +98,8 @@ export function folderRecorder(
 				appendJsonLines(join(transcripts, `${subagent.replace(/[^A-Za-z0-9_.-]/g, "-")}.jsonl`), lines);
 			}),
 		onEvent(event) {
+			// A trace's own facts (asked only while tracing): events.jsonl is the same traced or not.
+			if (TRACE_ONLY_EVENTS.has(event.type)) return;
 			// Serialised (and masked) now: the event object may change after it was announced.
 			pending.push(redactedJson({ ...event, life, at: at() }));
 			if (pending.length >= 512 || event.type === "run_end") flush();

@@ -4,12 +4,14 @@
  * dropped so it runs again with a fresh retry budget; a visit cut mid-turn runs again from its start, and
  * is "in doubt" when it had already called a tool that writes.
  */
-import type { EndedVisit, Replay } from "../engine/index.ts";
+import type { EndedVisit, Replay, TreeSnapshot } from "../engine/index.ts";
 import type { Value } from "../language/types/index.ts";
 import { FAILURE_KIND_TABLE, FAILURE_KINDS, type FailureKind } from "../runtime/index.ts";
 import type { JournalEntry } from "./journal.ts";
 
+/** The tools that make a cut turn in doubt: `WRITING_TOOLS` of src/engine/start-tree.ts (types only here). */
 const WRITING = new Set(["write", "edit", "bash", "subagent"]);
+
 /** Failures the flow itself decided (the kinds `final` in the failure table): a resume would decide the same. */
 export const FINAL_KINDS: ReadonlySet<FailureKind> = new Set(FAILURE_KINDS.filter((k) => FAILURE_KIND_TABLE[k].final));
 
@@ -48,6 +50,7 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 	const endedCount = new Map<string, number>();
 	const frozen = new Map<string, Value[]>();
 	const handoffs = new Map<string, Value>();
+	const trees = new Map<string, TreeSnapshot>();
 	const started = new Map<string, number>();
 	const writes = new Map<string, boolean>();
 	let lives = 0;
@@ -68,6 +71,10 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 				break;
 			case "handoff":
 				handoffs.set(e.path, e.doc);
+				break;
+			case "tree":
+				// The run's own start is its first life's; a visit's is the one its last start recorded.
+				if (e.path !== "" || !trees.has("")) trees.set(e.path, { tree: e.tree, ...(e.head ? { head: e.head } : {}) });
 				break;
 			case "visit_end":
 				handoffs.delete(e.path);
@@ -99,6 +106,7 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 			ended: (p) => ended.get(p),
 			frozen: (p) => frozen.get(p),
 			handoff: (p) => (ended.has(p) ? undefined : handoffs.get(p)),
+			tree: (p) => trees.get(p),
 		},
 		lives,
 		...(end ? { end } : {}),

@@ -5,8 +5,9 @@
  * mid-way runs again (and is reported in doubt when it may have written to the tree).
  */
 import { readFileSync, truncateSync } from "node:fs";
+import type { Tracer } from "@opentelemetry/api";
 import { hostname } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { resolvesInside } from "../fs-safe/index.ts";
 import { projectRoot, rosterOf } from "../agents/index.ts";
 import {
@@ -14,21 +15,26 @@ import {
 	type FlowResult,
 	type ModelDoor,
 	readyModels,
+	type ReuseSource,
 	type RunOptions,
 	runFlow,
 } from "../engine/index.ts";
 import type { CheckedFlow, Value } from "../language/index.ts";
 import { checkFlowText } from "../load/index.ts";
+import { reuseSummary } from "../identity/index.ts";
 import { fanOutEvents } from "../runtime/index.ts";
 import { flatFailure } from "../runtime/index.ts";
 import { emptyUsage } from "../runtime/index.ts";
 import { redactedJson } from "../secrets/index.ts";
 import { guardedPaths as writeGuard } from "../guard/index.ts";
+import { captureWanted, type RunTrace, traceRun } from "../telemetry/index.ts";
+import { lifeTraces } from "./life-traces.ts";
 import { writeJsonAtomic } from "./files.ts";
 import { folderControl } from "./control.ts";
 import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
 import { acquireLock, type LockOutcome } from "./lock.ts";
 import { folderRecorder, journalFailure } from "./recorder.ts";
+import { describeInDoubt, inDoubtChanges, putBack } from "./in-doubt.ts";
 import { decidedByFlow, journalState } from "./replay.ts";
 import { newRunFolder } from "./run-folder.ts";
 import { journalSealer, type JournalSealer, runKey, sealSnapshot, trimJournal, verifyRun } from "./seal.ts";
@@ -64,6 +70,11 @@ export interface StartOptions extends Omit<RunOptions, "recorder" | "replay" | "
 	/** The pi agent folder holding the person's run key (see `seal.ts`). Default: pi's agent dir. */
 	keyDir?: string;
 	/**
+	 * The run's trace: a tracer (default the global one, a no-op without an SDK) and whether message
+	 * content goes on spans (default `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`).
+	 */
+	telemetry?: { tracer?: Tracer; capture?: boolean };
+	/**
 	 * Told the run's folder once it is made and locked, before the first visit: a surface that hands out
 	 * a handle to a run still under way (the MCP server) names it by its folder.
 	 */
@@ -94,6 +105,7 @@ export async function startRun(flow: CheckedFlow, input: Value, options: StartOp
 		...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
 		...(options.budget ? { budget: options.budget } : {}),
 		...(options.script ? { script: options.script } : {}),
+		...(options.reuse ? { reuse: options.reuse.from } : {}),
 	});
 	const first = sealSnapshot(key.key, runDir, writeSnapshot(runDir, snapshot));
 	const lock = acquireLock(runDir);
@@ -117,6 +129,11 @@ export interface ResumeOptions
 	) => RunOptions["models"] | string[] | Promise<RunOptions["models"] | string[]>;
 	inDoubt: InDoubt;
 	takeLock?: boolean;
+	/**
+	 * Opens the run a reused run reused from (the snapshot's `settings.reuse`), so the visits still to run
+	 * reuse from it too; a run it can no longer open is said in a note and the rest plays.
+	 */
+	reuseFrom?: (from: string) => ReuseSource | { error: string };
 	/** Told each line of `resumed.notes` as it happens (a dead lock taken over), before the run goes on. */
 	onNote?: (line: string) => void;
 }
@@ -181,18 +198,30 @@ async function resumeLocked(
 			refused: `the run failed by the flow's own decision (${kind} at ${state.end.failedAt}); a resume would decide the same`,
 		};
 	}
+	const doubt = await inDoubtChanges(options.cwd, read.entries, state.inDoubt);
 	if (state.inDoubt.length && options.inDoubt === "stop") {
 		return {
 			ok: false,
-			refused: `in doubt: ${state.inDoubt.join(", ")} may have written to the tree before the cut; resume with --in-doubt rerun to run it again from its start`,
+			refused: `in doubt: ${describeInDoubt(doubt)} may have written to the tree before the cut; resume with --in-doubt rerun to put its files back and run it again from its start`,
 		};
 	}
+	// Rerun from exactly the tree each in-doubt visit started from, so its writes land once.
+	for (const note of await putBack(options.cwd, doubt)) options.onNote?.(note);
 	const flow = fromSnapshot(snapshot);
 	if ("error" in flow) return { ok: false, refused: flow.error };
 	const models = await options.models(flow.value, snapshot);
 	if (Array.isArray(models)) return { ok: false, refused: models.join("; ") };
 	const changed = changedOnDisk(snapshot);
 	const budget: Budget | undefined = options.budget ?? snapshot.settings.budget;
+	let reuse: ReuseSource | undefined;
+	if (snapshot.settings.reuse && options.reuseFrom) {
+		const opened = options.reuseFrom(snapshot.settings.reuse);
+		if ("error" in opened) {
+			const note = `the run it reused from cannot be read any more (${opened.error}); what is left plays`;
+			notes.push(note);
+			options.onNote?.(note);
+		} else reuse = opened;
+	}
 	const outcome = await runLife({
 		runDir: options.runDir,
 		flow: flow.value,
@@ -210,12 +239,14 @@ async function resumeLocked(
 				? { idleTimeoutMs: snapshot.settings.idleTimeoutMs }
 				: {}),
 			spentBefore: state.spent,
+			...(reuse ? { reuse } : {}),
 		},
 		life: state.lives + 1,
 		sealFrom,
 		lock,
 		replay: state.replay,
 		earlier: read.entries,
+		...(state.inDoubt.length ? { inDoubt: state.inDoubt } : {}),
 	});
 	if ("refused" in outcome) return outcome;
 	const replayed = outcome.result.visits.length;
@@ -281,6 +312,8 @@ interface LifeOptions {
 	replay?: RunOptions["replay"];
 	/** Earlier lives' journal entries: `usage.json` counts the whole run. */
 	earlier?: readonly JournalEntry[];
+	/** Visits cut after a tool that writes, which this life runs again (`--in-doubt rerun`). */
+	inDoubt?: readonly string[];
 }
 
 /**
@@ -295,6 +328,19 @@ async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
 	const options = { ...l.options, ask: control.ask(l.options.ask) };
 	const halt = haltOnFailure(l.options.signal ? AbortSignal.any([l.options.signal, control.signal]) : control.signal);
 	const journal = sealedJournal(join(runDir, "journal.jsonl"), runDir, l.sealFrom, options.journal);
+	// The life's trace opens before its journal entry, which keeps the root for the next life to link to.
+	const traced = traceRun({
+		flow: l.flow.name.value,
+		run: basename(runDir),
+		life: n,
+		backend: "folder",
+		earlier: lifeTraces(l.earlier ?? []),
+		bounds: l.flow.bounds,
+		bound: l.flow.bound,
+		...(l.inDoubt ? { inDoubt: l.inDoubt } : {}),
+		capture: options.telemetry?.capture ?? captureWanted(process.env),
+		...(options.telemetry?.tracer ? { tracer: options.telemetry.tracer } : {}),
+	});
 	/** One of the runner's own writes to the journal; a failure is a value, as in the recorder. */
 	const record = (what: string, fn: () => void) => {
 		try {
@@ -308,11 +354,18 @@ async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
 		if (journal.opened())
 			record("life start", () =>
 				journal.append(
-					{ type: "life_start", life: n, at: new Date().toISOString(), pid: process.pid, host: hostname() },
+					{
+						type: "life_start",
+						life: n,
+						at: new Date().toISOString(),
+						pid: process.pid,
+						host: hostname(),
+						...(traced.traceparent ? { trace: traced.traceparent } : {}),
+					},
 					true,
 				),
 			);
-		const result = await runFlowOnce({ ...l, options }, journal, halt);
+		const result = await runFlowOnce({ ...l, options }, journal, halt, traced);
 		// Every failed write reaches `fail` (the recorder's too). A run stopped by it failed because of the
 		// journal, whatever the walk made of the cut ("the run was stopped"): the journal's error is the one to tell.
 		const ending = (): FlowResult => {
@@ -322,6 +375,7 @@ async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
 		if (!halt.failure() && !journal.broken()) record("run end", () => journal.append(runEndEntry(n, ending()), true));
 		record("close", () => journal.close());
 		const final = ending();
+		traced.end(final);
 		const entries = [...(l.earlier ?? []), ...journal.written];
 		const unwritten = writeEndFiles(runDir, n, final, entries, options.budget);
 		return {
@@ -331,6 +385,8 @@ async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
 			...(unwritten.length ? { unwritten } : {}),
 		};
 	} finally {
+		// Ended above with the result; a life that threw on its way ends its trace here, said unfinished.
+		traced.end();
 		control.close();
 		halt.dispose();
 		// Closed already unless the life threw on its way; closing is idempotent, and a failure to close is
@@ -425,6 +481,7 @@ async function runFlowOnce(
 	l: LifeOptions,
 	journal: JournalWriter,
 	halt: ReturnType<typeof haltOnFailure>,
+	traced: RunTrace,
 ): Promise<FlowResult> {
 	const { runDir, flow, options } = l;
 	const recorder = folderRecorder(runDir, journal, l.life, halt.fail);
@@ -432,12 +489,14 @@ async function runFlowOnce(
 	const guarded = guardedPaths(options.cwd, runDir);
 	const result = await runFlow(flow, l.input, {
 		...options,
+		leaveOut: [...(options.leaveOut ?? []), dirname(runDir)],
 		spawn: (request) => options.spawn({ ...request, protectedPaths: [...(request.protectedPaths ?? []), ...guarded] }),
 		signal: halt.signal,
 		sessionsDir: join(runDir, "sessions"),
 		recorder,
 		...(l.replay ? { replay: l.replay } : {}),
-		onEvent: fanOutEvents(recorder.onEvent, options.onEvent),
+		...(traced.recording ? { requestEvents: true } : {}),
+		onEvent: fanOutEvents(recorder.onEvent, traced.onEvent, options.onEvent),
 	});
 	if (!halt.failure()) recorder.flush();
 	return result;
@@ -485,6 +544,7 @@ function writeEndFiles(
 		}
 	};
 	attempt("usage.json", () => writeUsage(runDir, entries, budget));
+	const reused = reuseSummary(final.visits);
 	attempt("result.json", () =>
 		writeJsonAtomic(join(runDir, "result.json"), {
 			flow: final.flow,
@@ -496,6 +556,7 @@ function writeEndFiles(
 			failedAt: final.failedAt,
 			usage: final.usage,
 			...(final.absorbed ? { absorbed: final.absorbed } : {}),
+			...(reused ? { reuse: reused } : {}),
 		}),
 	);
 	return unwritten;

@@ -38,6 +38,8 @@ export interface Snapshot {
 		budget?: Budget;
 		/** The scripted model's script, when the run is scripted. */
 		script?: { file: string; text: string };
+		/** The run this one reuses from (`--reuse`): a run folder, or a database run id. */
+		reuse?: string;
 	};
 }
 

@@ -16,6 +16,8 @@ export interface PaidVisit {
 	life: number;
 	ok: boolean;
 	usage: Usage;
+	/** Taken from an earlier run (`--reuse`): what it spent there. Its `usage` here is 0. */
+	saved?: Usage;
 }
 
 /**
@@ -40,6 +42,8 @@ export interface UsageFile {
 	total: Usage;
 	/** Present when the run had a budget. */
 	budget?: BudgetUse;
+	/** What the visits taken from an earlier run had spent there (`--reuse`); absent when none was. */
+	saved?: Usage;
 }
 
 /** The address of a visit path: `deliver#2/work[1]/code` → `deliver/work/code`. */
@@ -55,7 +59,16 @@ export function usageOf(entries: readonly JournalEntry[], budget?: Budget): Usag
 		if (e.type === "life_start")
 			lives.set(e.life, { life: e.life, startedAt: e.at, usage: emptyUsage(), end: "interrupted" });
 		else if (e.type === "visit_end") {
-			visits.push({ path: e.path, node: e.node, kind: e.kind, life: e.life, ok: e.ended.ok, usage: e.usage });
+			const r = e.ended.reuse;
+			visits.push({
+				path: e.path,
+				node: e.node,
+				kind: e.kind,
+				life: e.life,
+				ok: e.ended.ok,
+				usage: e.usage,
+				...(r?.outcome === "reused" ? { saved: r.saved } : {}),
+			});
 		} else if (e.type === "run_end") {
 			const l = lives.get(e.life);
 			if (l) l.end = e.ok ? "ok" : "failed";
@@ -73,11 +86,13 @@ export function usageOf(entries: readonly JournalEntry[], budget?: Budget): Usag
 		if (l) l.usage = addUsage(l.usage, v.usage);
 	}
 	const total = addUsage(...leaves.map((v) => v.usage));
+	const reused = leaves.filter((v) => v.saved);
 	return {
 		visits,
 		nodes,
 		lives: [...lives.values()],
 		total,
+		...(reused.length ? { saved: addUsage(...reused.map((v) => v.saved as Usage)) } : {}),
 		...(budget ? { budget: budgetUse(budget, total, leaves, nodes) } : {}),
 	};
 }

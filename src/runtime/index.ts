@@ -15,7 +15,7 @@ export {
 } from "./budget.ts";
 export { mapConcurrent } from "./concurrent.ts";
 export { formatDuration } from "./duration.ts";
-export { type EventSink, fanOutEvents, type FlowEvent } from "./events.ts";
+export { type EventSink, fanOutEvents, type FlowEvent, type ReuseNote, TRACE_ONLY_EVENTS } from "./events.ts";
 export {
 	assertNever,
 	type Failure,
@@ -28,6 +28,7 @@ export {
 } from "./failure.ts";
 export { createGate, type Gate } from "./gate.ts";
 export { createPool, type Held, type SubagentPool, type TurnOptions } from "./pool.ts";
+export type { ModelRequest, RequestContent, RequestUsage, ToolEnd } from "./requests.ts";
 export { type ErrorKind, flatFailure, type Result } from "./result.ts";
 export type { AskOptions, Spawn, SpawnRequest, Subagent } from "./subagent.ts";
 export { longTimeout, type LongTimer } from "./timer.ts";

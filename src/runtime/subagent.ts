@@ -4,6 +4,7 @@
  */
 import type { AgentDef } from "../agents/index.ts";
 import type { TurnBudget } from "./budget.ts";
+import type { ModelRequest, ToolEnd } from "./requests.ts";
 import type { Result } from "./result.ts";
 import type { ToolSpec } from "./tool.ts";
 import type { TransportPolicy, TransportRetry } from "./transport.ts";
@@ -72,8 +73,12 @@ export interface SpawnRequest {
 	sessionDir?: string;
 	/** Transport retries of this subagent's requests, over the host's policy (a flow's `transport:`). */
 	transport?: Partial<TransportPolicy>;
-	/** Called for every tool call, for live views and the event stream. */
-	onToolCall?: (tool: string, args: unknown) => void;
+	/** Called for every tool call, for live views and the event stream; `callId` is the model's id for the call. */
+	onToolCall?: (tool: string, args: unknown, callId?: string) => void;
+	/** Called as each tool call ends (the trace's `execute_tool` spans). */
+	onToolEnd?: (end: ToolEnd) => void;
+	/** Called as each model request leaves and ends (the trace's `chat` spans); retries stay inside one request. */
+	onRequest?: (request: ModelRequest) => void;
 	/**
 	 * Folders no `write` or `edit` of the turn may touch: the run's own folder (its snapshot and journal
 	 * decide what a resume runs) and the project's `.pi/flows` and `.pi/agents`. Set by the run, never by

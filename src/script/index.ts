@@ -15,3 +15,4 @@ export {
 	stepsFor,
 	type TemplateTurn,
 } from "./script.ts";
+export { fillArgs } from "./fill-args.ts";

@@ -159,6 +159,7 @@ export class DbosRun implements Follower {
 			sealed: true,
 			project: this.project,
 			problems: this.#problems,
+			troubles: [],
 		};
 	}
 

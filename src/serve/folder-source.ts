@@ -7,7 +7,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
-import type { RecordedEvent, ResultFile } from "../report/index.ts";
+import { type RecordedEvent, type ResultFile, readTroubles, type ToolTrouble } from "../report/index.ts";
 import {
 	fromSnapshot,
 	type JournalEntry,
@@ -112,6 +112,8 @@ export class FolderRun {
 	readonly #entries: JournalEntry[] = [];
 	readonly #recorded: RecordedEvent[] = [];
 	readonly #problems: string[] = [];
+	/** The transcripts' tool troubles, read again only when the record grew. */
+	#troubles: { at: string; list: ToolTrouble[] } = { at: "", list: [] };
 	#badEvents = 0;
 
 	readonly #withEvents: boolean;
@@ -195,7 +197,14 @@ export class FolderRun {
 			sealed: this.sealed,
 			project: this.project,
 			problems,
+			troubles: this.#troublesNow(),
 		};
+	}
+
+	#troublesNow(): ToolTrouble[] {
+		const at = this.position();
+		if (this.#troubles.at !== at) this.#troubles = { at, list: readTroubles(this.dir) };
+		return this.#troubles.list;
 	}
 }
 

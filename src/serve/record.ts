@@ -6,7 +6,7 @@
  */
 import type { AskCard } from "../engine/index.ts";
 import type { CheckedFlow } from "../language/index.ts";
-import type { RecordedEvent, ResultFile } from "../report/index.ts";
+import type { RecordedEvent, ResultFile, ToolTrouble } from "../report/index.ts";
 import type { JournalEntry, Snapshot } from "../runs/index.ts";
 
 /** Where a run lives. */
@@ -53,4 +53,6 @@ export interface RunRecord {
 	project: boolean;
 	/** What could not be read, said on the page. */
 	problems: string[];
+	/** Tool calls refused and tools that failed, with their words (a run folder's transcripts; none for DBOS). */
+	troubles: ToolTrouble[];
 }

@@ -127,6 +127,7 @@ export function viewOf(record: RunRecord, now: number): RunView {
 		usageFromFile: false,
 		...(record.result ? { result: record.result } : {}),
 		problems: record.problems,
+		troubles: record.troubles,
 	};
 	const model = runModel(data);
 	const life = Math.max(0, ...journal.flatMap((e) => (e.type === "life_start" ? [e.life] : [])));

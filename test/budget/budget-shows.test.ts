@@ -124,5 +124,9 @@ describe("plan's overshoot figure", () => {
 		expect(overshootText({ turns: 18, ms: 0, waits: false, inFlight: 3 })).toBe(
 			"worst case ≤ 18 turns; at most 3 turns in flight at once, so a token or cost budget can be passed by what 3 turns spend (a turn budget never is)",
 		);
+		// Issue 33: one turn in flight is said in the singular, not "what 1 turn spend".
+		expect(overshootText({ turns: 4, ms: 0, waits: false, inFlight: 1 })).toBe(
+			"worst case ≤ 4 turns; one turn at a time, so a token or cost budget can be passed by what that turn spends (a turn budget never is)",
+		);
 	});
 });

@@ -26,6 +26,7 @@ export async function resumeScripted(
 		runDir,
 		cwd: project.cwd,
 		spawn: host.spawn,
+		toolSchemas: host.toolSchemas,
 		models: (flow) => {
 			const m = resolveModels(flow, host.resolveModel, "scripted");
 			return m.ok ? m.models : m.errors;

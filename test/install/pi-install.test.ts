@@ -4,11 +4,12 @@
  * `pi install npm:pi-flows` leaves it, and the real `pi --mode rpc` started on it. Offline: the tarball
  * carries its dependencies, so npm never asks the registry.
  */
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanEnv, node, pack, piCli, scratch, tarballFiles } from "./packed.ts";
+import { piRpc } from "./pi-rpc.ts";
 
 const box = scratch("pi-install");
 const agentDir = join(box.dir, "agent");
@@ -23,57 +24,6 @@ beforeAll(() => {
 afterAll(() => box.cleanup());
 
 const piEnv = () => cleanEnv({ PI_CODING_AGENT_DIR: agentDir });
-
-/** pi in RPC mode; `request` sends one command and resolves with its response. */
-function rpc(args: string[] = []) {
-	const child: ChildProcessWithoutNullStreams = spawn(node, [piCli, "--mode", "rpc", "--no-session", ...args], {
-		cwd: project,
-		env: piEnv(),
-	});
-	const lines: Record<string, unknown>[] = [];
-	let stderr = "";
-	let buffer = "";
-	const waiters = new Set<() => void>();
-	child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-	child.stdout.on("data", (d: Buffer) => {
-		buffer += d.toString();
-		for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
-			const text = buffer.slice(0, nl).trim();
-			buffer = buffer.slice(nl + 1);
-			if (text.startsWith("{")) lines.push(JSON.parse(text) as Record<string, unknown>);
-		}
-		for (const wake of [...waiters]) wake();
-	});
-	let id = 0;
-	const request = (message: Record<string, unknown>) =>
-		new Promise<Record<string, unknown>>((resolveLine, reject) => {
-			const mine = `r${++id}`;
-			const check = () => {
-				const found = lines.find((l) => l.type === "response" && l.id === mine);
-				if (!found) return;
-				waiters.delete(check);
-				clearTimeout(timer);
-				resolveLine(found);
-			};
-			const timer = setTimeout(() => {
-				waiters.delete(check);
-				reject(
-					new Error(
-						`no response to ${JSON.stringify(message)}; stderr:\n${stderr}\nlines:\n${lines.map((l) => JSON.stringify(l).slice(0, 300)).join("\n")}`,
-					),
-				);
-			}, 120_000);
-			waiters.add(check);
-			child.stdin.write(`${JSON.stringify({ id: mine, ...message })}\n`);
-		});
-	const close = () =>
-		new Promise<void>((done) => {
-			child.once("exit", () => done());
-			child.stdin.end();
-			setTimeout(() => child.kill(), 3_000).unref();
-		});
-	return { lines, request, close, stderr: () => stderr };
-}
 
 describe("the packed tarball", () => {
 	it("ships the build, the shipped agents, flows and grammars, and no tests, benches or fixtures", () => {
@@ -116,7 +66,7 @@ describe("pi install of the tarball", () => {
 		// Exactly what `pi install npm:pi-flows` leaves in settings.json.
 		writeFileSync(join(agentDir, "settings.json"), `${JSON.stringify({ packages: ["npm:pi-flows"] }, null, 2)}\n`);
 
-		const pi = rpc();
+		const pi = piRpc(project, piEnv());
 		try {
 			const commands = await pi.request({ type: "get_commands" });
 			const listed = (

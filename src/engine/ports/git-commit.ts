@@ -7,7 +7,9 @@
  *   first `commit(cwd, { message: "Add login", slug: "add login" })` → branch `pi-flows/add-login`;
  *   then `commit(cwd, { message: "Fix", slug, branch: "pi-flows/add-login" })` commits there again.
  */
+import { commitSince } from "./git-commit-since.ts";
 import { emptyTree, type GitFailure, git, gitWords, headCommit, out } from "./git-exec.ts";
+import type { TreeSnapshot } from "./git-tree.ts";
 
 /** Every run branch starts with this, so the user's branches are never candidates for a commit. */
 export const RUN_BRANCH_PREFIX = "pi-flows/";
@@ -19,11 +21,20 @@ export interface CommitRequest {
 	slug: string;
 	/** The branch the run's first commit returned; absent for the first commit. */
 	branch?: string;
+	/** The tree the run started from: only what changed since is committed (git-commit-since.ts). */
+	since?: TreeSnapshot;
 }
 
 /** What a commit did, or why it did nothing. */
 export type CommitOutcome =
-	| { ok: true; committed: boolean; sha?: string; branch: string }
+	| {
+			ok: true;
+			committed: boolean;
+			sha?: string;
+			branch: string;
+			/** Paths the run changed that were untracked or modified before it began: left uncommitted. */
+			left_out?: string[];
+	  }
 	| {
 			ok: false;
 			kind: "unavailable" | "empty-message";
@@ -110,6 +121,7 @@ export async function commitTree(cwd: string, request: CommitRequest): Promise<C
 	const opened = await runBranch(cwd, request);
 	if (!opened.ok) return { ok: false, kind: "unavailable", message: opened.message };
 	const branch = opened.branch;
+	if (request.since) return commitSince(cwd, branch, { ...request, since: request.since });
 	const fail = (message: string): CommitOutcome => ({ ok: false, kind: "unavailable", message, branch });
 	const add = await git(cwd, ["add", "-A"]);
 	if (!add.ok) return fail(gitWords(add));

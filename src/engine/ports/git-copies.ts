@@ -142,7 +142,7 @@ async function saveWork(copy: Copy): Promise<{ ok: true } | GitFailure> {
  * ids for the 3-way fallback, binary content, fixed prefixes, no renames, no external or text-converted
  * diff, paths from the top.
  */
-const PATCH = [
+export const PATCH = [
 	"diff",
 	"--binary",
 	"--full-index",

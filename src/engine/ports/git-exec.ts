@@ -140,7 +140,8 @@ export interface ScratchIndex {
 	drop(): Promise<void>;
 }
 
-async function scratchFrom(source: string | undefined): Promise<ScratchIndex> {
+/** A scratch index in a temp folder of its own, starting as a copy of `source` (none: empty). */
+export async function scratchFrom(source: string | undefined): Promise<ScratchIndex> {
 	const dir = await mkdtemp(join(tmpdir(), "pi-flows-index-"));
 	const file = join(dir, "index");
 	// No index yet (a fresh repository) is an empty one; any other copy failure is real.

@@ -10,6 +10,16 @@ import { headText } from "./cut.ts";
 import { type CommitOutcome, type CommitRequest, commitTree } from "./git-commit.ts";
 import { type Copy, type KnownCopies, type LandResult, landCopies, openCopy, releaseCopy } from "./git-copies.ts";
 import { emptyTree, type GitFailure, git, gitWords, headCommit, indexOfTree, out } from "./git-exec.ts";
+import {
+	applyChange,
+	type ChangeOutcome,
+	changeBetween,
+	filesBetween,
+	type TreeOutcome,
+	treeOf,
+	snapshotTree,
+	type TreeSnapshot,
+} from "./git-tree.ts";
 
 /** How much of a diff a node reads by default: enough for a review, small enough for any context. */
 export const DIFF_BYTES = 60_000;
@@ -43,6 +53,26 @@ export interface GitPort {
 	 * work did not land keeps its branch, which is returned. Idempotent and never throws.
 	 */
 	release(copy: Copy): Promise<string | undefined>;
+	/**
+	 * The tree of the working tree as it stands, `leaveOut` dropped (a visit's identity; see `git-tree.ts`).
+	 * Optional: a port without it (a dry run, a test's fake) makes every visit's tree `none`.
+	 */
+	tree?(cwd: string, leaveOut: readonly string[]): Promise<TreeOutcome>;
+	/** The files and the patch between two trees: a visit's change, recorded for reuse. */
+	change?(cwd: string, before: string, after: string): Promise<ChangeOutcome>;
+	/** The files that differ between two trees, to name a tree that changed. */
+	files?(cwd: string, before: string, after: string): Promise<string[] | GitFailure>;
+	/** Writes a recorded change again in the working tree (all or nothing). */
+	apply?(
+		cwd: string,
+		change: { before: string; after: string; patch?: string },
+		reverse?: boolean,
+	): Promise<{ ok: true } | GitFailure>;
+	/**
+	 * The tree as it stands, whole, as one tree object (git-tree.ts), for a run's or a writing visit's start.
+	 * Optional: a port that keeps no trees (a dry run's) records none, and commits take the whole tree.
+	 */
+	snapshot?(cwd: string): Promise<{ ok: true; snapshot: TreeSnapshot } | GitFailure>;
 }
 
 /** The repository's top level. */
@@ -89,6 +119,7 @@ export function createGitPort(): GitPort {
 	return {
 		root,
 		diff,
+		snapshot: snapshotTree,
 		commit: (cwd, request) => serial(() => commitTree(cwd, request)),
 		openCopy: (cwd, label) =>
 			serial(async () => {
@@ -112,5 +143,9 @@ export function createGitPort(): GitPort {
 		// releaseCopy returns rather than throws; the catch only keeps a future slip from failing a run
 		// that already ended its block, since a leftover copy costs disk space and nothing else.
 		release: (copy) => serial(() => releaseCopy(copy, known, landed).catch(() => undefined)),
+		tree: treeOf,
+		change: changeBetween,
+		files: filesBetween,
+		apply: (cwd, change, reverse) => serial(() => applyChange(cwd, change, reverse)),
 	};
 }

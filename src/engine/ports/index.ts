@@ -18,4 +18,14 @@ export {
 export { createGitPort, DIFF_BYTES, type DiffOutcome, type GitPort, type OpenCopyOutcome } from "./git.ts";
 export { type CommitOutcome, type CommitRequest, RUN_BRANCH_PREFIX, slugify } from "./git-commit.ts";
 export { COPY_BRANCH_PREFIX, type Copy, type LandResult } from "./git-copies.ts";
+export { type ChangeOutcome, MAX_RECORDED_PATCH, type TreeOutcome } from "./git-tree.ts";
 export { type GitFailure, IDENTITY } from "./git-exec.ts";
+export {
+	dirtyIn,
+	KEPT_REF_PREFIX,
+	pathsBetween,
+	type RestoreOutcome,
+	restoreTree,
+	snapshotTree,
+	type TreeSnapshot,
+} from "./git-tree.ts";

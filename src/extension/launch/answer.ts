@@ -9,6 +9,7 @@
  *
  *   ok · .pi/runs/2026-09-23_20-06-33-explore · ↑12k ↓2.1k · 41.2s
  */
+import { reuseLine, reuseSummary } from "../../identity/index.ts";
 import { formatUsage } from "../../runtime/index.ts";
 import type { Launched } from "./launch.ts";
 
@@ -22,8 +23,10 @@ export function answerOf(flow: string, input: string, launched: Launched): { con
 		result.failedAt && result.error?.startsWith(`${result.failedAt}: `)
 			? result.error.slice(result.failedAt.length + 2)
 			: result.error;
+	const summary = reuseSummary(result.visits);
+	const reused = summary ? ` · ${reuseLine(summary)}` : "";
 	const end = result.ok
-		? `ok · ${runDir} · ${formatUsage(result.usage)}`
+		? `ok · ${runDir} · ${formatUsage(result.usage)}${reused}`
 		: launched.stopped
 			? `stopped by you${result.failedAt ? ` at ${result.failedAt}` : ""} · ${runDir}`
 			: result.errorKind === "budget"

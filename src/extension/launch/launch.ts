@@ -16,6 +16,7 @@ import { relative } from "node:path";
 import { runsHome, startRun } from "../../runs/index.ts";
 import { agentDir } from "../../agents/index.ts";
 import { resolveHandoffPolicy } from "../../handoff/index.ts";
+import { flushTelemetry, startTelemetry } from "../../telemetry/export/index.ts";
 
 /** What the caller adds to a run; each surface (command, step, tool) differs only here. */
 export interface LaunchHooks {
@@ -57,6 +58,8 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 	const onEvent = fanOutEvents(hooks.onEvent, panes.onEvent);
 	let spawn = withChildTools(p.host.spawn, hooks.childTools);
 	if (hooks.wrapSpawn) spawn = hooks.wrapSpawn(spawn);
+	// Traces go out when the environment asks (OTEL_EXPORTER_OTLP_*), the SDK loaded only then.
+	await startTelemetry(process.env, (line) => hooks.note?.(`pi-flows: ${line}`));
 	try {
 		// The journaled runner: a snapshot, a lock, a journal flushed at each visit's end, events, usage and
 		// the result, so a run started in pi is resumable by `/run resume` and `pi-flows resume` alike.
@@ -74,6 +77,8 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 			check: createBashCheck(),
 			somebodyThere: p.ask.somebodyThere,
 			...p.runOptions,
+			...(p.reuse ? { reuse: p.reuse } : {}),
+			toolSchemas: p.host.toolSchemas,
 			...(p.request.timeoutMs !== undefined ? { timeoutMs: p.request.timeoutMs } : {}),
 			onEvent,
 		});
@@ -87,6 +92,8 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 	} finally {
 		hooks.signal?.removeEventListener("abort", onCallerStop);
 		await panes.close();
+		// pi lives on after the run: what it traced is exported now, not at pi's exit.
+		await flushTelemetry();
 	}
 }
 

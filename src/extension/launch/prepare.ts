@@ -6,7 +6,9 @@
  */
 import { resolve } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { loadRoster, type Scope } from "../../agents/index.ts";
+import { agentDir, loadRoster, type Scope } from "../../agents/index.ts";
+import { findRun, reuseFromFolder } from "../../reuse/index.ts";
+import { runsHome } from "../../runs/index.ts";
 import { type Fault, faultText, formatFault } from "../../faults/index.ts";
 import {
 	CHAIN_FILE,
@@ -19,6 +21,7 @@ import {
 import { type AskPort, createGitPort, type GitPort } from "../../engine/index.ts";
 import type { CheckedFlow, Value } from "../../language/index.ts";
 import { type FlowEntry, findFlow } from "../../load/index.ts";
+import type { ReuseSource } from "../../engine/index.ts";
 import { catalogueOptions, checkFlowFile } from "../../load/index.ts";
 import type { PiHost } from "../../pi/index.ts";
 import type { Script } from "../../script/index.ts";
@@ -42,6 +45,8 @@ export interface LaunchRequest {
 	script?: string;
 	/** `--retries` and `--retry-wait`: the run's transport retries (a flow's `transport:` goes over them). */
 	transport?: Partial<TransportPolicy>;
+	/** `--reuse`: `last`, or a run folder to take unchanged visits from. */
+	reuse?: string;
 }
 
 /** A run that may start: everything it needs was found and judged, so starting it cannot be refused. */
@@ -58,6 +63,8 @@ export interface Prepared {
 	projectTrusted: boolean;
 	/** What the shared preparation worked out: models, check scripts, budget, a chain's handoffs, the run model. */
 	runOptions: LaunchRunOptions;
+	/** The earlier run `--reuse` named, opened (its seal checked). */
+	reuse?: ReuseSource;
 }
 
 /** The outcome of preparing: a run that may start, or the lines saying why not. */
@@ -154,6 +161,13 @@ async function prepareChecked(
 					: "nothing was run.";
 		return refuse(...faultLines(prepared.faults, cwd), ...prepared.lines, closing);
 	}
+	let reuse: ReuseSource | undefined;
+	if (request.reuse !== undefined) {
+		const found = findRun(request.reuse, runsHome(cwd), name, cwd, agentDir());
+		const opened = found.ok ? reuseFromFolder(found.runDir, agentDir()) : found;
+		if (!opened.ok) return refuse(`${opened.error}; nothing was run.`);
+		reuse = opened.source;
+	}
 	return {
 		ok: true,
 		value: {
@@ -167,6 +181,7 @@ async function prepareChecked(
 			cwd,
 			projectTrusted: scope.project ?? false,
 			runOptions: prepared.runOptions,
+			...(reuse ? { reuse } : {}),
 		},
 	};
 }

@@ -4,7 +4,7 @@
  * nothing here can change the run.
  */
 import type { Budget } from "../../runtime/index.ts";
-import type { FlowEvent } from "../../runtime/index.ts";
+import type { FlowEvent, ReuseNote } from "../../runtime/index.ts";
 import { addUsage, emptyUsage, type Usage } from "../../runtime/index.ts";
 
 /** One visit of a node (a loop or a map visits a node several times; each has its own row data). */
@@ -20,6 +20,8 @@ export interface VisitState {
 	endedAt?: number;
 	usage?: Usage;
 	error?: string;
+	/** With `--reuse`: taken from the earlier run, or why it ran. */
+	reuse?: ReuseNote;
 }
 
 /** A turn in flight, kept until it ends so its clock and tools can be drawn. */
@@ -101,6 +103,7 @@ export function foldLive(state: LiveState, event: FlowEvent, now: number): LiveS
 				endedAt: now,
 				usage: event.usage,
 				...(event.error ? { error: event.error } : {}),
+				...(event.reuse ? { reuse: event.reuse } : {}),
 			});
 			break;
 		}

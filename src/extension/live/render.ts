@@ -32,6 +32,13 @@ export interface FrameOptions {
 	maxRows?: number;
 	/** A last line, e.g. how to stop. */
 	footer?: string;
+	/**
+	 * The visit whose turn ended and that waits for the person (`/step`), and since when: drawn as ended,
+	 * its clock stopped there, its turn row gone.
+	 */
+	waiting?: { path: string; since: number };
+	/** Time each visit spent waiting for the person, left out of its clock. */
+	waited?: ReadonlyMap<string, number>;
 }
 
 /** The flow's nodes, depth first, in file order: the rows exist before anything runs, so the view shows what is to come. */
@@ -58,15 +65,23 @@ export function showLive(
 	now: number,
 	options: FrameOptions = {},
 ): string[] {
-	const visits = [...state.visits.values()];
-	const turns = [...state.turns.values()];
+	const waiting = options.waiting;
+	// A visit waiting for the person has ended its turn: it is drawn ended at the moment it started to wait.
+	const visits = [...state.visits.values()].map((v) =>
+		v.path === waiting?.path && v.state === "running" ? { ...v, state: "done" as const, endedAt: waiting.since } : v,
+	);
+	const waited = options.waited ?? new Map<string, number>();
+	const rounds = currentRounds(visits);
+	const turns = [...state.turns.values()].filter((t) => t.path !== waiting?.path);
 	const rows = withCallees(tree, visits);
 	const body: { line: string; running: boolean }[] = [];
 	for (const row of rows) {
-		const mine = visits.filter((v) => v.address === row.address);
+		// Inside a loop, only the round under way counts: round 1's ✓ is not this round's.
+		const mine = visits.filter((v) => v.address === row.address && inCurrentRound(v.path, rounds));
 		const indent = "  ".repeat(row.depth);
+		const round = rounds.get(row.address);
 		body.push({
-			line: `${indent}${glyphOf(mine)} ${row.id} · ${row.what}${factsOf(mine, now)}`,
+			line: `${indent}${glyphOf(mine)} ${row.id} · ${row.what}${round && round > 1 ? ` · round ${round}` : ""}${factsOf(mine, now, waited)}`,
 			running: mine.some((v) => v.state === "running"),
 		});
 		for (const turn of turns.filter((t) => addressOfTurn(t) === row.address)) {
@@ -102,7 +117,28 @@ function glyphOf(visits: readonly VisitState[]): string {
 	return latest.state === "failed" ? "✗" : "✓";
 }
 
-function factsOf(visits: readonly VisitState[], now: number): string {
+/** A visit path's innermost loop round: the path before its last `#n`, and n (`fix#2/code` → fix, 2). */
+function roundOf(path: string): { loop: string; round: number } | undefined {
+	const m = /^(.*)#(\d+)(?:\/[^#]*)?$/.exec(path);
+	return m ? { loop: m[1], round: Number(m[2]) } : undefined;
+}
+
+/** Each loop visit's (`fix`, `deliver#2/work[1]/pair`) newest round seen so far. */
+function currentRounds(visits: readonly VisitState[]): Map<string, number> {
+	const rounds = new Map<string, number>();
+	for (const v of visits) {
+		const r = roundOf(v.path);
+		if (r && r.round > (rounds.get(r.loop) ?? 0)) rounds.set(r.loop, r.round);
+	}
+	return rounds;
+}
+
+function inCurrentRound(path: string, rounds: ReadonlyMap<string, number>): boolean {
+	const r = roundOf(path);
+	return !r || rounds.get(r.loop) === r.round;
+}
+
+function factsOf(visits: readonly VisitState[], now: number, waited: ReadonlyMap<string, number>): string {
 	if (visits.length === 0) return "";
 	const facts: string[] = [];
 	const running = visits.filter((v) => v.state === "running").length;
@@ -110,10 +146,31 @@ function factsOf(visits: readonly VisitState[], now: number): string {
 		facts.push(running ? `${visits.length - running}/${visits.length} ended` : `${visits.length} visits`);
 	const first = Math.min(...visits.map((v) => v.startedAt));
 	const last = running ? now : Math.max(...visits.map((v) => v.endedAt ?? now));
-	facts.push(clock(last - first));
+	const paused = visits.reduce((sum, v) => sum + (waited.get(v.path) ?? 0), 0);
+	facts.push(clock(Math.max(0, last - first - paused)));
 	const spent = addUsage(emptyUsage(), ...visits.map((v) => v.usage ?? emptyUsage()));
 	const failed = [...visits].reverse().find((v) => v.state === "failed");
-	return ` · ${facts.join(" · ")}${tokens(spent)}${failed?.error && !running ? ` · ${cut(failed.error, 80)}` : ""}`;
+	return ` · ${facts.join(" · ")}${tokens(spent)}${reuseOf(visits)}${failed?.error && !running ? ` · ${cut(failed.error, 80)}` : ""}`;
+}
+
+/**
+ * What reuse decided for a node's visits: ` · reused (saved 1.2k tokens)`, ` · 11 of 12 reused`, a
+ * question's ` · answer reused (the same question)`, and why the last one that ran did.
+ */
+function reuseOf(visits: readonly VisitState[]): string {
+	const decided = visits.filter((v) => v.reuse);
+	if (!decided.length) return "";
+	const reused = decided.filter((v) => v.reuse?.outcome === "reused");
+	const saved = reused.reduce((n, v) => n + (v.reuse?.outcome === "reused" ? v.reuse.saved.totalTokens : 0), 0);
+	const parts: string[] = [];
+	if (reused.length && reused.every((v) => v.kind === "ask")) parts.push("answer reused (the same question)");
+	else if (reused.length)
+		parts.push(
+			`${reused.length === decided.length ? "reused" : `${reused.length} of ${decided.length} reused`}${saved ? ` (saved ${formatTokens(saved)} tokens)` : ""}`,
+		);
+	const ran = [...decided].reverse().find((v) => v.reuse?.outcome === "ran");
+	if (ran?.reuse?.outcome === "ran") parts.push(`ran: ${cut(ran.reuse.why, 80)}`);
+	return parts.length ? ` · ${parts.join(" · ")}` : "";
 }
 
 function turnLine(turn: TurnState, now: number): string {

@@ -32,6 +32,10 @@ export interface LiveOptions {
 	paused?: () => boolean;
 	/** A line under the tree while it says something (`/step`: waiting for your choice). */
 	status?: () => string | undefined;
+	/** The visit that ended its turn and waits for the person, and since when (`/step`). */
+	waiting?: () => { path: string; since: number } | undefined;
+	/** How long each visit waited for the person, left out of its clock (`/step`). */
+	waited?: () => ReadonlyMap<string, number>;
 }
 
 /** Opens the live view of a run of `flow`; a no-op without a UI. */
@@ -47,7 +51,14 @@ export function openLiveView(
 		const footer = [options.status?.(), tui && options.onEscape ? "esc stops the run" : undefined]
 			.filter(Boolean)
 			.join(" · ");
-		return showLive(state, tree, Date.now(), { ...(tui ? {} : { maxRows: 8 }), ...(footer ? { footer } : {}) });
+		const waiting = options.waiting?.();
+		const waited = options.waited?.();
+		return showLive(state, tree, Date.now(), {
+			...(tui ? {} : { maxRows: 8 }),
+			...(footer ? { footer } : {}),
+			...(waiting ? { waiting } : {}),
+			...(waited ? { waited } : {}),
+		});
 	};
 	if (!ctx.hasUI) return { sink: (e) => void foldLive(state, e, Date.now()), frame, close: () => {} };
 	let redraw = () => {};

@@ -68,6 +68,7 @@ export const agentKind: KindModule<AgentNode, "agent" | "agent-from"> = {
 			description: "Open a terminal pane (tmux, herdr) following each visit's turns; closed when the visit ends.",
 		},
 		openInHerdr: { type: "boolean", description: "combo's name for `pane`." },
+		reuse: KEY.reuse,
 	},
 	section: true,
 	read: readAgent,

@@ -7,7 +7,7 @@ import type { AgentDef, Skill } from "../../agents/index.ts";
 import { dirname, join } from "node:path";
 import { formatDuration } from "../../runtime/index.ts";
 import { FAILURE_KIND_TABLE, type FailureKind } from "../../runtime/index.ts";
-import type { Result } from "../../runtime/index.ts";
+import type { ModelRequest, Result, ToolEnd } from "../../runtime/index.ts";
 import type { Subagent } from "../../runtime/index.ts";
 import type { ToolSpec } from "../../runtime/index.ts";
 import type { TransportPolicy } from "../../runtime/index.ts";
@@ -28,6 +28,8 @@ import {
 	handedOff,
 	handoffValue,
 } from "../../engine/handoff-tools.ts";
+import { skippedWhenDry } from "../../engine/dry-skips.ts";
+import { recordVisitStart } from "../../engine/start-tree.ts";
 import type { Ledger } from "../../engine/ledger.ts";
 import { modelKey, type NodeModel } from "../../engine/models.ts";
 import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "../../engine/tools.ts";
@@ -42,6 +44,10 @@ import {
 	type VisitRecord,
 } from "../../engine/frames.ts";
 import { DEFAULT_IDLE_MS, MAX_BACKOFF_MS, stopKind, type World } from "../../engine/world.ts";
+import { agentFacts } from "../../engine/identify.ts";
+import { noteToolCall } from "../../engine/trees.ts";
+import { reuseOrRun } from "../../engine/reuse.ts";
+import { replayRecord } from "../../engine/walk.ts";
 
 /** The land-the-plane directives of flow turns, written once: with resets left a checkpoint is worth naming. */
 const DIRECTIVE = {
@@ -82,6 +88,8 @@ interface AgentVisit {
 	closing?: string;
 	/** The task as composed from the node's prompt and reads. */
 	task: string;
+	/** What the task closes with: the plugins' addenda and the closing, as composed into it. */
+	told?: string;
 	/** Where a kept subagent lives (a `memory:` scope, or the agent's `lifetime:`); none: one per visit. */
 	scope?: MemoryScope;
 	/** combo's `lifetime: workflow` (or `session`): kept like `memory:`, but under a share name of its own. */
@@ -128,6 +136,11 @@ export async function runAgent(
 ): Promise<VisitRecord> {
 	const v = planVisit(world, node, frame, visit, signal, diff);
 	if ("ok" in v) return v;
+	const shared = node.memory ? `memory: ${node.memory.value}` : v.lives ? `lifetime: ${v.agent.lifetime}` : undefined;
+	const facts = await agentFacts(world, node, frame, { ...v, ...(shared ? { shared } : {}) }, diff);
+	const reused = await reuseOrRun(world, node, visit, facts, (e) => replayRecord(e, node, frame));
+	if (reused) return reused.record;
+	await recordVisitStart(world, frameCwd(frame, world), visit, node.tools?.map((t) => t.value) ?? v.agent.tools);
 	const p = startProgress(v);
 	try {
 		for (;;) {
@@ -170,14 +183,8 @@ function planVisit(
 	const addenda = (world.options.plugins ?? [])
 		.map((p) => p.taskAddendum?.(node.id.value, visit))
 		.filter((t): t is string => !!t);
-	const task = composeTask(
-		world.flow.prompts.get(node.id.value) ?? "",
-		node.reads,
-		frame,
-		world,
-		[...addenda, closing].filter(Boolean).join("\n\n") || undefined,
-		diff,
-	);
+	const told = [...addenda, closing].filter(Boolean).join("\n\n") || undefined;
+	const task = composeTask(world.flow.prompts.get(node.id.value) ?? "", node.reads, frame, world, told, diff);
 	// combo's `lifetime: workflow` (or `session`): the node keeps its subagent across its visits, as `memory:`
 	// would, but its own subagent, so no other node's `submit` type is forced on it.
 	const lives = !node.memory && (agent.lifetime === "workflow" || agent.lifetime === "session");
@@ -195,6 +202,7 @@ function planVisit(
 		...(ledger ? { ledger } : {}),
 		...(closing ? { closing } : {}),
 		task,
+		...(told ? { told } : {}),
 		...(scope ? { scope } : {}),
 		lives,
 		shareName: lives ? `${agent.name}@${node.id.value}` : agent.name,
@@ -293,11 +301,44 @@ async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 			world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text }),
 		onDraft: (text: string) =>
 			world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text, draft: true }),
-		onToolCall: (tool, args) => {
+		onToolCall: (tool, args, callId) => {
 			captured.calls?.push(tool);
 			world.recorder.toolCall(at.at, tool);
-			world.emit({ type: "tool_call", path: at.at, agent: agent.name, subagent: sub?.id ?? "", tool, args });
+			noteToolCall(world, at.at, tool);
+			world.emit({
+				type: "tool_call",
+				path: at.at,
+				agent: agent.name,
+				subagent: sub?.id ?? "",
+				tool,
+				args,
+				...(callId ? { callId } : {}),
+			});
 		},
+		// Requests and tool ends, only for an observer that draws them (a recording trace).
+		...(world.options.requestEvents
+			? {
+					onRequest: (r: ModelRequest) => {
+						const [path, name, id] = [at.at, agent.name, sub?.id ?? ""];
+						if (r.phase === "start")
+							world.emit({
+								type: "request_start",
+								path,
+								agent: name,
+								subagent: id,
+								provider: r.provider,
+								model: r.model,
+								server: r.server,
+							});
+						else {
+							const { phase: _end, ...end } = r;
+							world.emit({ ...end, type: "request_end", path, agent: name, subagent: id });
+						}
+					},
+					onToolEnd: (e: ToolEnd) =>
+						world.emit({ type: "tool_end", path: at.at, agent: agent.name, subagent: sub?.id ?? "", ...e }),
+				}
+			: {}),
 	});
 	return { sub, captured, visit: at, queue: Promise.resolve() };
 }
@@ -436,6 +477,7 @@ function endedRecord(v: AgentVisit, p: Progress, s: HeldSubagent, result: Result
 		v.agent,
 		recordOf(world, node, result, s.captured, ledger, signal, timeoutMs),
 		s.captured.calls ?? [],
+		(rule) => skippedWhenDry(s.sub, `${v.visit}: ${rule}`),
 	);
 	if (p.lastDoc) last.handoff = handoffValue(p.lastDoc);
 	if (last.ok && p.lastDoc && !node.output && !ledger && !result.output.trim()) last.output = p.lastDoc.summary;
@@ -473,12 +515,18 @@ const ANSWER_TOOLS = new Set(["submit", "verdict", "finish", "checkpoint"]);
  * combo's `mustCallTool`: a turn that answers without the tool use its agent requires (any tool, or the one
  * named) is a bad answer, retried like a missing `submit`: an auditor that read nothing has audited nothing.
  */
-function mustHaveCalled(agent: AgentDef, record: VisitRecord, calls: readonly string[]): VisitRecord {
+function mustHaveCalled(
+	agent: AgentDef,
+	record: VisitRecord,
+	calls: readonly string[],
+	dry: (rule: string) => boolean,
+): VisitRecord {
 	if (!record.ok || agent.mustCallTool === undefined) return record;
 	const used = calls.filter((c) => !ANSWER_TOOLS.has(c));
 	const want = agent.mustCallTool;
 	if (want === true ? used.length > 0 : used.includes(want)) return record;
 	const what = want === true ? "a tool" : `\`${want}\``;
+	if (dry(`\`${agent.name}\` must call ${what} (mustCallTool): only a model's turn can`)) return record;
 	return {
 		ok: false,
 		error: {

@@ -55,6 +55,7 @@ export const askKind: KindModule<AskNode, "ask" | "ask-from"> = {
 		},
 		reads: KEY.reads,
 		timeout: KEY.timeout,
+		reuse: KEY["reuse-never"],
 	},
 	noRetry: "a person's answer is not retried",
 	section: false,

@@ -8,6 +8,8 @@ import type { AskAnswer, AskCard } from "../../engine/ports/index.ts";
 import { diffFor, renderRead, valueAt } from "../../engine/turn.ts";
 import type { Frame, VisitRecord } from "../../engine/frames.ts";
 import { stopKind, type World } from "../../engine/world.ts";
+import { askFacts } from "../../engine/identify.ts";
+import { reuseOrRun } from "../../engine/reuse.ts";
 
 /** Asks the person; with nobody there, `default:`, else "enough", else `nobody`. */
 export async function runAsk(
@@ -60,9 +62,19 @@ export async function runAsk(
 	if (node.fallback !== undefined) card.hasDefault = true;
 	if (node.timeout) card.timeoutMs = node.timeout.value;
 	card.reads = node.reads.map((r) => ({ address: r.text, text: renderRead(r, frame, world, diff) }));
+	const reused = await reuseOrRun(world, node, visit, askFacts(world, node, frame, { ...card }), (e) => ({
+		ok: e.ok,
+		...(e.output !== undefined ? { output: e.output } : {}),
+	}));
+	if (reused) {
+		if (reused.answer) world.recorder.asked(visit, card, reused.answer);
+		return reused.record;
+	}
 	const port = world.options.ask;
+	const asked = performance.now();
 	const answer: AskAnswer = port?.somebodyThere ? await port.ask(card, signal) : { kind: "nobody" };
 	world.recorder.asked(visit, card, answer);
+	world.emit({ type: "ask_answered", path: visit, answer: answer.kind, waitedMs: performance.now() - asked });
 	return answerRecord(world, node, card, answer, signal);
 }
 

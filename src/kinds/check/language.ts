@@ -22,7 +22,7 @@ export const checkKind: KindModule<CheckNode, "check"> = {
 			}),
 		},
 	],
-	keys: { timeout: KEY.timeout },
+	keys: { timeout: KEY.timeout, reuse: KEY["reuse-never"] },
 	noRetry: "a check is a script: raise its `timeout:` or make it stable instead",
 	section: false,
 	read: readCheck,

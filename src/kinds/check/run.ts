@@ -6,12 +6,20 @@ import type { CheckNode } from "../../language/ast.ts";
 import { DEFAULT_CHECK_TIMEOUT_MS } from "../../language/check/index.ts";
 import { type Frame, frameCwd, type VisitRecord } from "../../engine/frames.ts";
 import { stopKind, type World } from "../../engine/world.ts";
+import { checkFacts } from "../../engine/identify.ts";
+import { reuseOrRun } from "../../engine/reuse.ts";
+import type { EndedVisit } from "../../engine/record.ts";
+
+/** A check's earlier end as a record: passed or red, with its report. */
+function replayed(ended: EndedVisit): VisitRecord {
+	return { ok: ended.ok, ...(ended.output !== undefined ? { output: ended.output } : {}) };
+}
 
 /** Runs a check script; passed or red, it is a value. */
 export async function runCheck(
 	world: World,
 	node: CheckNode,
-	_visit: string,
+	visit: string,
 	signal: AbortSignal,
 	frame?: Frame,
 ): Promise<VisitRecord> {
@@ -22,6 +30,11 @@ export async function runCheck(
 	const cwd = frame ? frameCwd(frame, world) : world.options.cwd;
 	const timeoutMs = node.timeout?.value ?? DEFAULT_CHECK_TIMEOUT_MS;
 	const content = world.options.scripts?.get(script);
+	if (frame) {
+		const facts = await checkFacts(world, frame, node, script);
+		const reused = await reuseOrRun(world, node, visit, facts, replayed);
+		if (reused) return reused.record;
+	}
 	const out = await port.run({
 		script,
 		root: cwd,

@@ -26,11 +26,20 @@ export async function runCommit(world: World, node: CommitNode, frame: Frame): P
 		message,
 		slug: world.slug,
 		...(run.branch ? { branch: run.branch } : {}),
+		...(run.startTree ? { since: run.startTree } : {}),
 	});
 	// A branch opened by a commit that then failed (a hook) is still the run's: the next commit goes there.
 	if (out.branch) run.branch = out.branch;
 	if (!out.ok) return { ok: false, error: { kind: out.kind, message: out.message } };
-	return { ok: true, output: { committed: out.committed, ...(out.sha ? { sha: out.sha } : {}), branch: out.branch } };
+	return {
+		ok: true,
+		output: {
+			committed: out.committed,
+			...(out.sha ? { sha: out.sha } : {}),
+			branch: out.branch,
+			...(out.left_out ? { left_out: out.left_out } : {}),
+		},
+	};
 }
 
 /**

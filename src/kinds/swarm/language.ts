@@ -58,6 +58,7 @@ export const swarmKind: KindModule<SwarmNode, "swarm"> = {
 		until: { ...ref("condition"), description: "The swarm stops when this holds." },
 		reads: KEY.reads,
 		timeout: KEY.timeout,
+		reuse: KEY.reuse,
 	},
 	noRetry: "a swarm asks a failing member again next round",
 	section: true,

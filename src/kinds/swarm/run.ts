@@ -11,6 +11,8 @@ import { modelKey } from "../../engine/models.ts";
 import { diffFor, renderRead, valueAt } from "../../engine/turn.ts";
 import { type Frame, frameCwd, lookupIn, type VisitRecord } from "../../engine/frames.ts";
 import { stopKind, type World } from "../../engine/world.ts";
+import { swarmFacts } from "../../engine/identify.ts";
+import { reuseOrRun } from "../../engine/reuse.ts";
 
 /** A swarm: members told the same goal, a board and (with `claims-from`) claims; `until` may stop it early. */
 export async function runSwarm(
@@ -31,6 +33,12 @@ export async function runSwarm(
 	const diff = await diffFor(world, node.reads, frame);
 	const reads = node.reads.map((r) => `## ${r.text}\n\n${renderRead(r, frame, world, diff)}`).join("\n\n");
 	const goal = [world.flow.prompts.get(node.id.value) ?? "", reads].filter(Boolean).join("\n\n");
+	const facts = await swarmFacts(world, node, frame, goal, diff);
+	const reused = await reuseOrRun(world, node, visit, facts, (e) => ({
+		ok: e.ok,
+		...(e.output !== undefined ? { output: e.output } : {}),
+	}));
+	if (reused) return reused.record;
 	const lookupFor = (state: { round: number; posts: readonly { member: string; text: string }[] }) => {
 		const inner: Frame = {
 			parent: frame,

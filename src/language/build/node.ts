@@ -6,7 +6,7 @@
 import { isMap, isScalar, isSeq, type Node } from "yaml";
 import { nearest } from "../../faults/index.ts";
 import { type Range, withArticle } from "../../text/index.ts";
-import type { FlowNode, Located } from "../ast.ts";
+import type { FlowNode, Located, ReuseOption } from "../ast.ts";
 import { KEY_OWNER, KIND_KEYS, KIND_OF, kindNamed, NODE_KEYS } from "../../kinds/language.ts";
 import { type BuildContext, type Entry, seqItems } from "./context.ts";
 import { ADDRESS_WORDS, ID_PATTERN, RESERVED_WORDS } from "./words.ts";
@@ -23,6 +23,7 @@ export interface NodeInput {
 	kindKey: string;
 	range: Range;
 	onFail?: Located<"continue">;
+	reuse?: Located<ReuseOption>;
 	refused: Set<string>;
 }
 
@@ -171,7 +172,18 @@ function readNode(
 			ctx.report("key-type", s.range, `${path}.on-fail`, `\`on-fail\` takes only \`continue\`, not \`${s.value}\``);
 		else if (s) onFail = { value: "continue", range: s.range };
 	}
-	const input: NodeInput = { ctx, id, path, keys, kindKey, range, refused, ...(onFail ? { onFail } : {}) };
+	const reuse = readReuse(ctx, keys.get("reuse"), path, own.keys.reuse);
+	const input: NodeInput = {
+		ctx,
+		id,
+		path,
+		keys,
+		kindKey,
+		range,
+		refused,
+		...(onFail ? { onFail } : {}),
+		...(reuse ? { reuse } : {}),
+	};
 	return own.read(input);
 }
 
@@ -197,7 +209,36 @@ function refuseInside(entries: readonly Entry[], refused: Set<string>): void {
 	for (const e of entries) if (e.key !== "id") walk(e.value);
 }
 
+/** `reuse:` on a kind whose schema lists it, read against the values that schema allows. */
+function readReuse(
+	ctx: BuildContext,
+	entry: Entry | undefined,
+	path: string,
+	schema: { enum?: unknown } | undefined,
+): Located<ReuseOption> | undefined {
+	const allowed = Array.isArray(schema?.enum) ? (schema.enum as string[]) : [];
+	if (!entry || !allowed.length) return undefined;
+	const s = ctx.str(entry, `${path}.reuse`, allowed.map((a) => `\`${a}\``).join(" or "));
+	if (s && !allowed.includes(s.value)) {
+		ctx.report(
+			"key-type",
+			s.range,
+			`${path}.reuse`,
+			`\`reuse\` takes ${allowed.map((a) => `\`${a}\``).join(" or ")} here, not \`${s.value}\``,
+			{ expected: allowed },
+		);
+		return undefined;
+	}
+	return s ? { value: s.value as ReuseOption, range: s.range } : undefined;
+}
+
 /** The common fields of every node. */
 export function base(n: NodeInput) {
-	return { id: n.id, path: n.path, range: n.range, ...(n.onFail ? { onFail: n.onFail } : {}) };
+	return {
+		id: n.id,
+		path: n.path,
+		range: n.range,
+		...(n.onFail ? { onFail: n.onFail } : {}),
+		...(n.reuse ? { reuse: n.reuse } : {}),
+	};
 }

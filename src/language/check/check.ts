@@ -18,6 +18,7 @@ import { Scope, type ScopePoints } from "./scope.ts";
 import { checkSections } from "./sections.ts";
 import { checkSequence } from "./sequence.ts";
 import type { CalleeResolver, SkillResolver, Walk } from "./walk.ts";
+import { explainDedents } from "./dedent.ts";
 
 /** What checking needs besides the flow. */
 export interface CheckContext {
@@ -90,7 +91,8 @@ export function checkFlow(
 	const prompts = checkSections(w, refused);
 	checkCopies(w);
 	checkMemory(w);
-	if (w.faults.length > 0) return { faults: sortFaults(dedupe(w.faults)), scopes };
+	if (w.faults.length > 0)
+		return { faults: sortFaults(explainDedents(flow.file, flow.nodes, dedupe(w.faults))), scopes };
 	const { total, nodes: bounds } = computeBounds(flow, (node) => w.callees.get(node.id.value)?.bound);
 	const commits = nodes.some(
 		(n) => n.kind === "commit" || (n.kind === "flow" && w.callees.get(n.id.value)?.commits === true),

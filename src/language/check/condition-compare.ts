@@ -70,6 +70,15 @@ function enumAgainstLiterals(e: Operand, other: Operand, report: Report, why = "
 	}
 }
 
+/** What to write instead when two sides of a comparison have different types. */
+function likeWithLike(a: Type, b: Type): string {
+	const kinds = new Set([a.kind, b.kind]);
+	if (kinds.has("number") && (kinds.has("string") || kinds.has("freeString")))
+		return "Write the number without quotes (`== 3`), or compare a text field with quoted text.";
+	if (kinds.has("boolean")) return "Write `true` or `false` without quotes, or read a boolean field.";
+	return "Read fields of the same type on both sides, or compare with a literal of that type.";
+}
+
 /** `==` and `!=` (and `in`, element against element): reports why the sides cannot meet, if they cannot. */
 export function checkEquality(a: Operand, b: Operand, opRange: Range, report: Report): void {
 	if (freeAgainstLiteral(a, b, report) || freeAgainstLiteral(b, a, report)) return;
@@ -85,7 +94,9 @@ export function checkEquality(a: Operand, b: Operand, opRange: Range, report: Re
 	if (stringLike(ta) && stringLike(tb)) {
 		if (ta.kind === "enum" && tb.kind === "enum" && !ta.values.some((v) => tb.values.includes(v))) {
 			const message = `${describe(ta)} and ${describe(tb)} share no value, so this never holds.`;
-			report.add("condition-type", opRange, message);
+			report.add("condition-type", opRange, message, {
+				hint: `Compare with one of the values, quoted: ${ta.values.map((v) => `"${v}"`).join(", ")}.`,
+			});
 			return;
 		}
 		enumAgainstLiterals(a, b, report);
@@ -94,7 +105,7 @@ export function checkEquality(a: Operand, b: Operand, opRange: Range, report: Re
 	}
 	if (ta.kind !== tb.kind) {
 		const message = `This compares ${describe(ta)} with ${describe(tb)}; compare like with like.`;
-		report.add("condition-type", opRange, message);
+		report.add("condition-type", opRange, message, { hint: likeWithLike(ta, tb) });
 	}
 }
 

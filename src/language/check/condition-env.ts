@@ -67,7 +67,11 @@ export function readFields(
 			// From the dot, so the fault reads `.verdict` rather than just the name.
 			const range: Range = i > 0 ? { start: segments[i - 1].range.end, end: seg.range.end } : seg.range;
 			const message = `\`.${seg.name}\` cannot be read: ${why}.`;
-			return { fault: fault("condition-type", env.file, range, env.path, message) };
+			const hint =
+				type.kind === "text"
+					? "Give the node an `output:` type with that field (`output: { ok: boolean }`) and read it."
+					: "Read the value itself, without the field, or give it an object type that has the field.";
+			return { fault: fault("condition-type", env.file, range, env.path, message, { hint }) };
 		}
 		const field = type.fields.find((f) => f.name === seg.name);
 		if (!field) {

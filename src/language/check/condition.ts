@@ -39,8 +39,12 @@ interface Walk {
 
 const stringLike = (t: Type) => t.kind === "string" || t.kind === "enum" || t.kind === "freeString";
 
+/** The fix every mismatched operand gets (issue 33: the fault said what was wrong, never what to write). */
+const LIKE_WITH_LIKE =
+	"Compare like with like: a number with a number, text with quoted text; read a typed field (`x.output.count`) or use `size(x)` for a list's length.";
+
 function want(w: Walk, part: Operand | undefined, ok: (t: Type) => boolean, message: (t: Type) => string): void {
-	if (part && !ok(part.type)) w.report.add("condition-type", part.range, message(part.type));
+	if (part && !ok(part.type)) w.report.add("condition-type", part.range, message(part.type), { hint: LIKE_WITH_LIKE });
 }
 
 function address(w: Walk, expr: AddressExpr, scope: Scope, allowText: boolean): Operand | undefined {
@@ -89,7 +93,9 @@ function list(w: Walk, expr: Expr & { kind: "list" }, scope: Scope): Operand | u
 	if (parts.every((p) => stringLike(p.type))) return { type: listOf(STRING), range: expr.range, elements };
 	const odd = parts.find((p) => !sameType(p.type, first)) as Operand;
 	const message = `A list holds one type: this is ${describe(odd.type)} after ${describe(first)}.`;
-	w.report.add("condition-type", odd.range, message);
+	w.report.add("condition-type", odd.range, message, {
+		hint: 'Write every item of the list as the same type: all quoted text (`["a", "b"]`) or all numbers.',
+	});
 	return undefined;
 }
 
@@ -182,7 +188,9 @@ function walk(w: Walk, expr: Expr, scope: Scope, allowText = false): Operand | u
 			if (!target) return { type: BOOLEAN, range: expr.range };
 			if (target.type.kind !== "list") {
 				const message = `\`${expr.method}\` works on lists, not ${describe(target.type)}.`;
-				w.report.add("condition-type", target.range, message);
+				w.report.add("condition-type", target.range, message, {
+					hint: `Use \`${expr.method}\` on a list field of a typed output (\`x.output.files.${expr.method}(f, ...)\`), or compare the value itself.`,
+				});
 				return { type: BOOLEAN, range: expr.range };
 			}
 			const inner = new Map(scope).set(expr.variable.name, target.type.of);
@@ -203,7 +211,9 @@ export function checkCondition(expr: Expr, env: ConditionEnv): ConditionCheck {
 	const w: Walk = { env, faults, report: reporter(env.file, env.path, faults) };
 	const root = walk(w, expr, new Map());
 	if (root && root.type.kind !== "boolean") {
-		w.report.add("condition-type", root.range, `A condition is true or false; this is ${describe(root.type)}.`);
+		w.report.add("condition-type", root.range, `A condition is true or false; this is ${describe(root.type)}.`, {
+			hint: 'Compare it (`x.output.count > 0`, `x.output.status == "done"`) or read a boolean field.',
+		});
 	}
 	faults.sort((x, y) => x.offset - y.offset || x.endOffset - y.endOffset);
 	return root ? { faults, type: root.type } : { faults };

@@ -30,7 +30,12 @@ export const OBLIGATIONS_TYPE = listOf(objectOf([field("id", STRING), field("tex
 export const CHECK_TYPE = objectOf([field("passed", BOOLEAN), field("report", STRING)]);
 
 /** A commit's output. */
-export const COMMIT_TYPE = objectOf([field("committed", BOOLEAN), field("sha", STRING, true), field("branch", STRING)]);
+export const COMMIT_TYPE = objectOf([
+	field("committed", BOOLEAN),
+	field("sha", STRING, true),
+	field("branch", STRING),
+	field("left_out", listOf(STRING), true),
+]);
 
 /** A handoff document as later nodes read it (`<node>.handoff.status`, ...). */
 export const HANDOFF_TYPE = objectOf([

@@ -450,7 +450,15 @@ export class Scope {
 					t.kind === "text"
 						? "an agent's untyped text has no fields; give the node an `output:` type"
 						: `it is ${typeToString(t)}, which has no fields`;
-				return { fault: fault(codes.intoText, this.file, seg.range, path, `\`.${seg.name}\` cannot be read: ${why}`) };
+				const hint =
+					t.kind === "text"
+						? "Give the node an `output:` type with that field (`output: { ok: boolean }`) and read it."
+						: t.kind === "list"
+							? "A list has no fields: use `size(x)`, `all` or `exists`, or read the field of its items inside them."
+							: "Read the value itself, without the field.";
+				return {
+					fault: fault(codes.intoText, this.file, seg.range, path, `\`.${seg.name}\` cannot be read: ${why}`, { hint }),
+				};
 			}
 			const next = t.fields.find((x) => x.name === seg.name);
 			if (!next) {

@@ -5,6 +5,8 @@
  *
  *   worst case ≤ 30 turns; at most 3 turns in flight at once, so a token or cost budget can be passed by
  *   what 3 turns spend (a turn budget never is)
+ *   worst case ≤ 4 turns; one turn at a time, so a token or cost budget can be passed by what that turn
+ *   spends (a turn budget never is)
  */
 import type { Bound } from "../check/index.ts";
 
@@ -16,6 +18,8 @@ export function inFlightOf(bound: Bound): number {
 /** One line for `plan`. */
 export function overshootText(bound: Bound): string {
 	const n = inFlightOf(bound);
-	const turns = `${n} turn${n === 1 ? "" : "s"}`;
-	return `worst case ≤ ${bound.turns} turns; at most ${turns} in flight at once, so a token or cost budget can be passed by what ${turns} spend (a turn budget never is)`;
+	// One turn at a time "spends", never "spend": the sentence is said for each shape of flow.
+	const inFlight = n === 1 ? "one turn at a time" : `at most ${n} turns in flight at once`;
+	const spend = n === 1 ? "what that turn spends" : `what ${n} turns spend`;
+	return `worst case ≤ ${bound.turns} turns; ${inFlight}, so a token or cost budget can be passed by ${spend} (a turn budget never is)`;
 }

@@ -17,7 +17,7 @@ import {
 	getCurrentTools,
 	getSystemMessageText,
 } from "@earendil-works/pi-ai";
-import { fillTemplate, type Script, type ScriptStep, stepsFor } from "../../script/index.ts";
+import { fillArgs, fillTemplate, type Script, type ScriptStep, stepsFor } from "../../script/index.ts";
 
 /** Provider and model id of the scripted model: `--model scripted` or `scripted/scripted`. */
 export const SCRIPTED_PROVIDER = "scripted";
@@ -162,7 +162,10 @@ function messageFor(step: ScriptStep, context: Context, reasoning?: string): Ass
 	const blocks = [];
 	if (step.thinking) blocks.push(fauxThinking(step.thinking));
 	if (step.say !== undefined) blocks.push(fauxText(fill(step.say, context, reasoning)));
-	for (const call of step.calls) blocks.push(fauxToolCall(call.name, call.args as Parameters<typeof fauxToolCall>[1]));
+	for (const call of step.calls) {
+		const args = fillArgs(call.args, (t) => fill(t, context, reasoning));
+		blocks.push(fauxToolCall(call.name, args as Parameters<typeof fauxToolCall>[1]));
+	}
 	const stopReason = step.calls.length > 0 ? "toolUse" : step.length ? "length" : "stop";
 	return fauxAssistantMessage(blocks, { stopReason });
 }

@@ -3,11 +3,14 @@
  * (1215-Labs' context-manager) gets the subagent tool on the command line, as it does inside pi: the model
  * calls it, a child turn runs, and the parent reads the child's answer. Before, only the extension handed
  * the tool over, and `pi-flows run` gave such an agent a tool list naming a tool pi did not have.
- * Both agent files are the peers' own (test/fixtures/peers/), run on the scripted model.
+ * Both agent files are the peers' own (test/fixtures/peers/), run on the scripted model. A flow called as a
+ * tool of `pi-flows mcp` (the official SDK's client over stdio) gets the same tool.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../../src/agents/index.ts";
 import { CORPUS } from "../../helpers/peer-corpus.ts";
@@ -87,5 +90,29 @@ describe("pi-flows run", () => {
 		expect(r.stdout.trim()).toBe("manager heard: SCOUT looked: find the tests");
 		// The explorer's child ran too: its answer is the one the explorer passed on.
 		expect(r.stderr).not.toMatch(/not found|unknown tool/i);
+	}, 120_000);
+});
+
+describe("pi-flows mcp", () => {
+	it("hands the subagent tool to the agents of a flow called as a tool", async () => {
+		const client = new Client({ name: "subagent-tool-test", version: "1.0.0" });
+		await client.connect(
+			new StdioClientTransport({
+				command: process.execPath,
+				args: [join(PACKAGE_ROOT, "bin/pi-flows.js"), "mcp", "--project", "--script", "s.yaml"],
+				cwd: project.cwd,
+				env: { ...project.env, HOME: join(project.cwd, "..", "home") } as Record<string, string>,
+				stderr: "pipe",
+			}),
+		);
+		try {
+			const r = await client.callTool({ name: "delegates", arguments: { input: "What reads flows?" } });
+			expect(r.structuredContent).toMatchObject({
+				status: "ok",
+				answer: "manager heard: SCOUT looked: find the tests",
+			});
+		} finally {
+			await client.close();
+		}
 	}, 120_000);
 });

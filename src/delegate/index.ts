@@ -1,9 +1,10 @@
 /**
- * The `subagent` tool on the command line, as in pi: an agent whose tools list `subagent` (Claude Code's
- * `Task` and `Agent` read as it, combo's explorer writes it) gets the tool, one level deeper, so a flow run
- * from a terminal delegates as the same flow run by `/run` does. The tool is the extension's own (the same
- * call, plan and depth bound); it is loaded only when such an agent spawns, so a run without one starts as
- * light as before.
+ * The `subagent` tool outside pi (the command line and the MCP server), as in pi: an agent whose tools list
+ * `subagent` (Claude Code's `Task` and `Agent` read as it, combo's explorer writes it) gets the tool, one
+ * level deeper, so a flow run from a terminal or another agent host delegates as the same flow run by `/run`
+ * does. It sits in a folder of its own because both `src/cli` and `src/mcp` need it and the CLI imports the
+ * MCP server. The tool is the extension's own (the same call, plan and depth bound); it is loaded only when
+ * such an agent spawns, so a run without one starts as light as before.
  */
 import type { Scope } from "../agents/index.ts";
 import type { PiHost } from "../pi/index.ts";

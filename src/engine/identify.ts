@@ -1,0 +1,237 @@
+/**
+ * The facts of a visit handed to `src/identity`, which alone decides the parts: the agent as loaded, the
+ * model, the task's section and reads, the answer tools, the settings that reach the turn, and the tree
+ * the visit saw (`trees.ts`).
+ *
+ *   agentFacts(world, node, frame, …) → { identity: { key, parts: { section, "read:input", tools, tree, … } },
+ *                                         cwd, tree: "4b825dc6…", mayWrite: false }
+ */
+import type { AgentDef } from "../agents/index.ts";
+import {
+	type AgentPart,
+	agentIdentity,
+	askIdentity,
+	blockIdentity,
+	checkIdentity,
+	commitIdentity,
+	NO_TREE,
+	swarmIdentity,
+	type VisitIdentity,
+} from "../identity/index.ts";
+import type { AgentNode, Address, FlowNode, SwarmNode } from "../language/ast.ts";
+import { allNodes } from "../language/ast.ts";
+import type { CheckedFlow } from "../language/check/index.ts";
+import type { HandoffPolicy } from "../handoff/index.ts";
+import { checkpointTool, finishTool } from "./handoff-tools.ts";
+import type { Ledger } from "./ledger.ts";
+import { modelKey, type NodeModel } from "./models.ts";
+import { submitTool, verdictTool } from "./tools.ts";
+import { renderRead } from "./turn.ts";
+import { type Frame, frameCwd } from "./frames.ts";
+import { treeFor, WRITING_TOOLS } from "./trees.ts";
+import type { World } from "./world.ts";
+
+/** A visit's identity with what reuse needs beside it: the folder it works in and the tree it saw there. */
+export interface VisitFacts {
+	identity: VisitIdentity;
+	cwd: string;
+	/** The tree at the visit's start (also for `reuse: ignore-tree`, when the visit may write). */
+	tree: string;
+	/** Whether the visit's tools can change the tree (its change is then recorded). */
+	mayWrite: boolean;
+	/** Why the visit can never be reused, whatever its identity (a shared conversation, `reuse: never`). */
+	never?: string;
+	/** Node ids whose values the visit reads (the plan marks it "may change" when one of them runs). */
+	depends: string[];
+}
+
+/** The agent file as the identity sees it. */
+function agentPart(agent: AgentDef): AgentPart {
+	return {
+		name: agent.name,
+		file: agent.file,
+		prompt: agent.prompt,
+		tools: agent.tools,
+		skills: (agent.skills ?? []).map((k) => ({ name: k.name, ...(k.skill ? { text: k.skill.text } : {}) })),
+		...(agent.mustCallTool !== undefined ? { mustCallTool: agent.mustCallTool } : {}),
+		...(agent.lifetime ? { lifetime: agent.lifetime } : {}),
+	};
+}
+
+/** The reads of a turn, as the task renders them. */
+function readsOf(world: World, reads: readonly Address[], frame: Frame, diff: string | undefined) {
+	return reads.map((r) => ({ address: r.text, text: renderRead(r, frame, world, diff) }));
+}
+
+/** Node ids a visit's reads depend on: a node read directly, a map's list behind an `item`, a block by its id. */
+function dependsOf(world: World, addresses: readonly Address[]): string[] {
+	const out = new Set<string>();
+	const add = (a: Address | undefined) => {
+		const b = a ? world.flow.resolutions.get(a.expr)?.binding : undefined;
+		if (!b) return;
+		if (b.kind === "node" || b.kind === "block") out.add(b.id);
+		else if (b.kind === "item") {
+			out.add(b.map);
+			const map = allNodes(world.flow.nodes).find((n) => n.id.value === b.map);
+			if (map?.kind === "map") add(map.from);
+		}
+	};
+	for (const a of addresses) add(a);
+	return [...out];
+}
+
+/** What an agent visit was planned with (see `planVisit` in agent.ts). */
+export interface AgentPlan {
+	agent: AgentDef;
+	model?: NodeModel;
+	ledger?: Ledger;
+	/** The closing words the task ends with, any plugin's addendum included. */
+	told?: string;
+	task: string;
+	shared?: string;
+	policy: HandoffPolicy;
+	threshold: number;
+	maxContinuations: number;
+}
+
+/** The facts of an agent visit. */
+export async function agentFacts(
+	world: World,
+	node: AgentNode,
+	frame: Frame,
+	plan: AgentPlan,
+	diff: string | undefined,
+): Promise<VisitFacts> {
+	const { agent } = plan;
+	const cwd = frameCwd(frame, world);
+	const tools = node.tools ? node.tools.map((t) => t.value) : agent.tools;
+	const mayWrite = tools.some((t) => WRITING_TOOLS.has(t));
+	const ignoreTree = node.reuse?.value === "ignore-tree";
+	const tree = tools.length && (!ignoreTree || mayWrite) ? await treeFor(world, cwd) : NO_TREE;
+	const typed = world.flow.answerTypes.get(node.id.value) ?? node.output?.value;
+	const blank = { refusals: 0 };
+	const answerTools = [
+		...(typed ? [submitTool(typed, blank)] : []),
+		...(plan.ledger ? [verdictTool(plan.ledger, node.path, { at: "" }, blank)] : []),
+		...(plan.policy.enabled ? [finishTool({}), checkpointTool({}, plan.policy.checkpointReset)] : []),
+	].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+	const identity = agentIdentity({
+		agent: agentPart(agent),
+		...(node.tools ? { nodeTools: tools } : {}),
+		...(world.options.toolSchemas ? { toolSchemas: world.options.toolSchemas(tools) } : {}),
+		answerTools,
+		nodeSkills: (world.flow.skills.get(node.id.value) ?? []).map((k) => ({ name: k.name, text: k.text })),
+		...(plan.model ? { model: plan.model.spec ?? plan.model.ref } : {}),
+		thinking: node.thinking?.value ?? agent.thinking ?? "default",
+		section: world.flow.prompts.get(node.id.value) ?? "",
+		reads: readsOf(world, node.reads, frame, diff),
+		...(plan.told ? { closing: plan.told } : {}),
+		settings: {
+			handoff: plan.policy.enabled
+				? { watermark: plan.threshold, continuations: plan.maxContinuations, resets: plan.policy.maxResets }
+				: "off",
+		},
+		tree: ignoreTree ? NO_TREE : tree,
+		task: plan.task,
+	});
+	const never =
+		node.reuse?.value === "never"
+			? "`reuse: never`"
+			: plan.shared
+				? `it shares a subagent (${plan.shared}) whose conversation a reused visit would not carry`
+				: undefined;
+	const agentFrom = node.agentFrom ? [node.agentFrom] : [];
+	return {
+		identity,
+		cwd,
+		tree,
+		mayWrite,
+		...(never ? { never } : {}),
+		depends: dependsOf(world, [...node.reads, ...agentFrom]),
+	};
+}
+
+/** The facts of a swarm visit: its goal, its members as loaded with their models, the tree. */
+export async function swarmFacts(
+	world: World,
+	node: SwarmNode,
+	frame: Frame,
+	goal: string,
+	diff: string | undefined,
+): Promise<VisitFacts> {
+	const cwd = frameCwd(frame, world);
+	const members = world.flow.members.get(node.id.value) ?? [];
+	const mayWrite = members.some((m) => m.agent.tools.some((t) => WRITING_TOOLS.has(t)));
+	const readsTree = members.some((m) => m.agent.tools.length > 0);
+	const ignoreTree = node.reuse?.value === "ignore-tree";
+	const tree = readsTree && (!ignoreTree || mayWrite) ? await treeFor(world, cwd) : NO_TREE;
+	const identity = swarmIdentity({
+		section: world.flow.prompts.get(node.id.value) ?? "",
+		reads: readsOf(world, node.reads, frame, diff),
+		members: members.map((m) => {
+			const model = world.options.models.get(modelKey(world.prefix, node.id.value, m.agent.name));
+			return {
+				agent: agentPart(m.agent),
+				...(model ? { model: model.spec ?? model.ref } : {}),
+				...(world.options.toolSchemas ? { schemas: world.options.toolSchemas(m.agent.tools) } : {}),
+			};
+		}),
+		settings: { definition: definitionOf(world.flow, node), counts: members.map((m) => m.count) },
+		tree: ignoreTree ? NO_TREE : tree,
+		task: goal,
+	});
+	return {
+		identity,
+		cwd,
+		tree,
+		mayWrite,
+		...(node.reuse?.value === "never" ? { never: "`reuse: never`" } : {}),
+		depends: dependsOf(world, node.reads),
+	};
+}
+
+/** The facts of a check visit: the script as snapshotted, and the tree it judges. */
+export async function checkFacts(world: World, frame: Frame, node: FlowNode, script: string): Promise<VisitFacts> {
+	const cwd = frameCwd(frame, world);
+	const tree = await treeFor(world, cwd);
+	const content = world.options.scripts?.get(script);
+	return {
+		identity: checkIdentity({ script, ...(content !== undefined ? { content } : {}), tree }),
+		cwd,
+		tree,
+		// A script can write anything; whether it did is seen by hashing the tree after it.
+		mayWrite: true,
+		...(node.reuse?.value === "never" ? { never: "`reuse: never`" } : {}),
+		depends: [],
+	};
+}
+
+/** The facts of a question: the card as the person would see it. */
+export function askFacts(
+	world: World,
+	node: FlowNode & { reads: readonly Address[] },
+	frame: Frame,
+	card: { reads: readonly { address: string; text: string }[] } & Record<string, unknown>,
+): VisitFacts {
+	const { reads, visit: _visit, ...question } = card;
+	return {
+		identity: askIdentity({ question, reads }),
+		cwd: frameCwd(frame, world),
+		tree: NO_TREE,
+		mayWrite: false,
+		...(node.reuse?.value === "never" ? { never: "`reuse: never`" } : {}),
+		depends: dependsOf(world, node.reads),
+	};
+}
+
+/** The identity of a block, a call or a commit: kept for the record, never reused. */
+export function recordedIdentity(world: World, node: FlowNode, message?: string): VisitIdentity {
+	return node.kind === "commit"
+		? commitIdentity({ message: message ?? "" })
+		: blockIdentity({ definition: definitionOf(world.flow, node) });
+}
+
+/** A node's frontmatter as written. */
+function definitionOf(flow: CheckedFlow, node: FlowNode): string {
+	return flow.source.text.slice(node.range.start.offset, node.range.end.offset);
+}

@@ -1,0 +1,214 @@
+/**
+ * A visit's identity: the parts that decide what its turn is asked and can do, each hashed on its own, so
+ * two visits with equal keys would be asked the same thing with the same means, and a difference is named
+ * by the part that differs ("`## answer` changed", "`scout.md` tools changed", "3 files of the tree
+ * changed"). The evaluator gathers the facts of a visit; this module alone decides which fact goes into
+ * which part, so reuse across runs, cassettes and their explanations all read one definition.
+ *
+ *   agentIdentity({ node: "look", section: "Read the notes.", reads: [{ address: "input", text: "q" }], ... })
+ *     → { v: 1, key: "9f…", parts: { section: "1c…", "read:input": "77…", prompt: "…", tools: "…", model: "…", … } }
+ *
+ * Policy is left out on purpose (retries, timeouts, concurrency, `on-fail`): they decide how often a turn
+ * is tried, not what it is asked, so changing them keeps every identity (pi-taskflow strips them alike).
+ */
+import { digestOf } from "./hash.ts";
+
+/** Bumped when the parts are computed differently: every visit of an older identity then misses, said once. */
+export const IDENTITY_VERSION = 1;
+
+/** The tree part of a visit that reads none (no tools that reach the repository, or `reuse: ignore-tree`). */
+export const NO_TREE = "none";
+
+/** The words a difference is named with: they never enter the key. */
+export interface IdentityShown {
+	/** The agent file's name, `scout.md`. */
+	agent?: string;
+	/** Whether the tools are the agent file's own, or narrowed by the node's `tools:`. */
+	toolsFrom?: "agent" | "node";
+	/** The model as resolved, `anthropic/claude-sonnet-4-5`. */
+	model?: string;
+	thinking?: string;
+	/** The git tree the visit saw, to name the files that changed since (absent: no repository). */
+	tree?: string;
+}
+
+/** What a visit is, as the journal keeps it for every visit (`identity` entries). */
+export interface VisitIdentity {
+	/** {@link IDENTITY_VERSION} of the code that computed it. */
+	v: number;
+	/** The digest of every part (name and hash, in name order): equal keys, equal visits. */
+	key: string;
+	/** Each part's digest, by part name (`section`, `read:input`, `tools`, `tree`, …). */
+	parts: Record<string, string>;
+	/** The digest of the task as the first request carried it (agent and swarm visits), for cassettes. */
+	task?: string;
+	shown?: IdentityShown;
+}
+
+/** An agent file as the visit loaded it. */
+export interface AgentPart {
+	name: string;
+	file: string;
+	prompt: string;
+	tools: readonly string[];
+	/** The agent's own skills, with their text when the roster found them. */
+	skills?: readonly { name: string; text?: string }[];
+	mustCallTool?: true | string;
+	lifetime?: string;
+}
+
+/** A tool the evaluator adds to a turn (`submit`, `verdict`, `finish`, `checkpoint`), as the model sees it. */
+export interface AnswerTool {
+	name: string;
+	description?: string;
+	parameters: unknown;
+}
+
+/** One read of a turn: the address as written and the text under its heading. */
+export interface ReadPart {
+	address: string;
+	text: string;
+}
+
+/** The facts of one agent visit. */
+export interface AgentFacts {
+	agent: AgentPart;
+	/** The node's `tools:` narrowing, when it has one. */
+	nodeTools?: readonly string[];
+	/** The built-in tools' schemas by name, as the host declares them (absent: names alone are hashed). */
+	toolSchemas?: Readonly<Record<string, unknown>>;
+	answerTools: readonly AnswerTool[];
+	/** The node's `skills:`, with their text. */
+	nodeSkills: readonly { name: string; text: string }[];
+	/** The model as resolved before the run; absent: pi's settings decide. */
+	model?: string;
+	thinking: string;
+	/** The node's `## <id>` prose. */
+	section: string;
+	reads: readonly ReadPart[];
+	/** The task's closing words (how to answer, a ledger's open obligations) and any plugin's addendum. */
+	closing?: string;
+	/** The flow's settings that reach the turn (the handoff policy and its caps). */
+	settings: unknown;
+	/** The tree the visit saw, or {@link NO_TREE}. */
+	tree: string;
+	/** The whole task of the first request. */
+	task: string;
+}
+
+/** The identity of an agent visit. */
+export function agentIdentity(f: AgentFacts): VisitIdentity {
+	const tools = f.nodeTools ?? f.agent.tools;
+	const parts: Record<string, unknown> = {
+		section: f.section.trim(),
+		...readParts(f.reads),
+		closing: f.closing ?? "",
+		prompt: f.agent.prompt,
+		tools: tools.map((name) => ({ name, schema: schemaDigest(f.toolSchemas?.[name]) })),
+		answer: f.answerTools,
+		skills: { agent: f.agent.skills ?? [], node: f.nodeSkills },
+		model: f.model ?? "pi's settings",
+		thinking: f.thinking,
+		settings: { flow: f.settings, mustCallTool: f.agent.mustCallTool ?? null, lifetime: f.agent.lifetime ?? null },
+		tree: f.tree,
+	};
+	return built(
+		parts,
+		{
+			agent: baseName(f.agent.file),
+			toolsFrom: f.nodeTools ? "node" : "agent",
+			...(f.model ? { model: f.model } : {}),
+			thinking: f.thinking,
+			...(f.tree !== NO_TREE ? { tree: f.tree } : {}),
+		},
+		f.task,
+	);
+}
+
+/** The facts of a swarm visit: its goal and reads, its members as loaded, its settings, the tree. */
+export interface SwarmFacts {
+	section: string;
+	reads: readonly ReadPart[];
+	members: readonly { agent: AgentPart; model?: string; schemas?: Readonly<Record<string, unknown>> }[];
+	settings: unknown;
+	tree: string;
+	task: string;
+}
+
+/** The identity of a swarm visit. */
+export function swarmIdentity(f: SwarmFacts): VisitIdentity {
+	return built(
+		{
+			section: f.section.trim(),
+			...readParts(f.reads),
+			members: f.members.map((m) => ({
+				name: m.agent.name,
+				prompt: m.agent.prompt,
+				tools: m.agent.tools.map((name) => ({ name, schema: schemaDigest(m.schemas?.[name]) })),
+				skills: m.agent.skills ?? [],
+				model: m.model ?? "pi's settings",
+			})),
+			settings: f.settings,
+			tree: f.tree,
+		},
+		f.tree !== NO_TREE ? { tree: f.tree } : {},
+		f.task,
+	);
+}
+
+/** The identity of a check visit: the script's text as snapshotted, and the tree it judges. */
+export function checkIdentity(f: { script: string; content?: string; tree: string }): VisitIdentity {
+	return built(
+		{ script: { path: f.script, content: f.content ?? null }, tree: f.tree },
+		f.tree !== NO_TREE ? { tree: f.tree } : {},
+	);
+}
+
+/** The identity of a question: the card as the person would see it, its reads apart. */
+export function askIdentity(f: { question: unknown; reads: readonly ReadPart[] }): VisitIdentity {
+	return built({ question: f.question, ...readParts(f.reads) });
+}
+
+/** The identity of a commit: its message (commits always run; the identity is kept for the record). */
+export function commitIdentity(f: { message: string }): VisitIdentity {
+	return built({ message: f.message });
+}
+
+/** The identity of a block or a call: its definition as written (its children have their own). */
+export function blockIdentity(f: { definition: string }): VisitIdentity {
+	return built({ definition: f.definition });
+}
+
+/** Digests of the host's tool schemas, by the schema object: the host hands the same objects to every visit. */
+const SCHEMAS = new WeakMap<object, string>();
+
+function schemaDigest(schema: unknown): string | null {
+	if (schema === undefined || schema === null) return null;
+	if (typeof schema !== "object") return digestOf(schema);
+	let d = SCHEMAS.get(schema);
+	if (d === undefined) SCHEMAS.set(schema, (d = digestOf(schema)));
+	return d;
+}
+
+function readParts(reads: readonly ReadPart[]): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const r of reads) out[`read:${r.address}`] = r.text;
+	return out;
+}
+
+function built(parts: Record<string, unknown>, shown?: IdentityShown, task?: string): VisitIdentity {
+	const hashed: Record<string, string> = {};
+	for (const name of Object.keys(parts).sort()) hashed[name] = digestOf(parts[name]);
+	return {
+		v: IDENTITY_VERSION,
+		key: digestOf(hashed),
+		parts: hashed,
+		...(task !== undefined ? { task: digestOf(task) } : {}),
+		...(shown && Object.keys(shown).length ? { shown } : {}),
+	};
+}
+
+function baseName(file: string): string {
+	const i = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
+	return i >= 0 ? file.slice(i + 1) : file;
+}
