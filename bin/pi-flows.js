@@ -10,6 +10,12 @@ if (major < 22 || (major === 22 && minor < 19)) {
 	process.exit(1);
 }
 
+// A database URL given on the command line (`--database postgres://user:password@…`) would stay readable
+// by every user of the machine in `ps` for a worker's whole life: the command line the system shows is
+// rewritten first thing, with every URL's password masked (the process keeps its own copy in memory).
+const shown = process.argv.map((a) => a.replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*):[^\s@]*@/gi, "$1:***@"));
+if (shown.some((a, i) => a !== process.argv[i])) process.title = shown.join(" ");
+
 const sources = new URL("../src/cli/main.ts", import.meta.url);
 const cli = await import(existsSync(sources) ? sources.href : new URL("../dist/cli.js", import.meta.url).href);
 process.exitCode = await cli.main(process.argv.slice(2), cli.processIo());

@@ -5,7 +5,6 @@ export {
 	claudeHome,
 	type DefinitionDir,
 	definitionDirs,
-	isProjectContent,
 	nearestProjectDir,
 	PACKAGE_ROOT,
 	projectClaudeDir,

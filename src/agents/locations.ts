@@ -3,9 +3,9 @@
  * else `~/.pi/agent`), read at call time so tests and CLI runs can point it at a temp folder; a test pins
  * this to pi's own `getAgentDir()`.
  */
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, resolve, sep } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { PACKAGE_ROOT } from "../package/index.ts";
 import type { AgentPeer } from "./peer-keys.ts";
 
@@ -109,25 +109,4 @@ export function projectRoot(cwd: string): string {
 		if (parent === dir) return resolve(cwd);
 		dir = parent;
 	}
-}
-
-function real(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return resolve(path);
-	}
-}
-
-const within = (root: string, path: string) => path === root || path.startsWith(`${root}${sep}`);
-
-/**
- * Whether a file given by path is the project's content, with the trust rules of `.pi/flows` and
- * `.pi/agents`: its real location is inside the project, and not inside the package or the person's agent
- * folder. Naming a repository file by path (`.pi/flows/x.md`, `docs/any.md`) is no way around trust.
- */
-export function isProjectContent(file: string, cwd: string, env: NodeJS.ProcessEnv = process.env): boolean {
-	const path = real(file);
-	if (within(real(PACKAGE_ROOT), path) || within(real(agentDir(env)), path)) return false;
-	return within(real(projectRoot(cwd)), path);
 }

@@ -8,6 +8,7 @@ import type { Range } from "../text/index.ts";
 import { firstHere, report, type Sink, type Source, sink, source } from "./report.ts";
 import { readChain, readGlobals } from "./steps.ts";
 import { type Segment, tokenize } from "./tokens.ts";
+import { countWords, MAX_CHAIN_CHARS } from "../limits/index.ts";
 import type { ChainSpec, ParseChainOptions } from "./types.ts";
 
 /** The result of reading a chain: a value exactly when there are no faults. */
@@ -64,6 +65,15 @@ function checkBudget(into: Sink, path: string): void {
 export function parseChain(text: string, options: ParseChainOptions): ParsedChain {
 	const into = sink();
 	const src = source(text, options, options.file);
+	if (text.length > MAX_CHAIN_CHARS) {
+		// The chain grammar's work grows with the text (a 20,000-step chain took 39 s): refuse before it runs.
+		const span = { start: MAX_CHAIN_CHARS, end: text.length };
+		const message = `this chain is ${countWords(text.length)} characters long; one is read up to ${countWords(MAX_CHAIN_CHARS)}`;
+		report(into, src, "chain-too-long", span, src.path, message, {
+			hint: "split the work into flows that call each other (`flow:` nodes), each with its own chain",
+		});
+		return { faults: into.faults };
+	}
 	const segments = segmentsOf(src, into);
 	const steps = segments ? readChain(segments, src, into) : [];
 	if (options.globals) {

@@ -8,6 +8,7 @@ import { type Fault, faultText } from "../faults/index.ts";
 import { CHAIN_FILE, judgeChain } from "../launch/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
+import { cliTrusted } from "./project.ts";
 import { runChecked } from "./run.ts";
 import { flag } from "./args.ts";
 
@@ -36,7 +37,7 @@ export async function chainCommand(args: Args, io: Io): Promise<number> {
 	const globals = globalsOf(args);
 	const judged = judgeChain(text, {
 		cwd: io.cwd,
-		scope: { project: args.flags.has("project") },
+		scope: { project: cliTrusted(args, io) },
 		env: io.env,
 		description: "a chain run from the command line",
 		file: "chain.md",

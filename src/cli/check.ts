@@ -10,19 +10,19 @@ import { catalogueOptions, checkFlowFile, type Judged } from "../load/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath, formatFaults, formatNotes } from "./output.ts";
-import { cliScope, skippedProjectFlows } from "./project.ts";
+import { cliScope, cliTrusted, skippedProjectFlows } from "./project.ts";
 
 /** Runs `check`. */
 export function checkCommand(args: Args, io: Io): number {
 	// A path names its file directly (its agents are read beside it); with none, the scope's flows.
-	const scope = { project: args.flags.has("project") || args.positionals.length > 0 };
+	const scope = { project: cliTrusted(args, io) || args.positionals.length > 0 };
 	const roster = loadRoster(io.cwd, scope, io.env);
 	// A word that is no path is a flow's name, found as `list`, `plan` and `run` find it.
 	const unfound: string[] = [];
 	const files = args.positionals.length
 		? args.positionals.flatMap((p) => {
 				if (p.includes("/") || p.endsWith(".md") || existsSync(resolve(io.cwd, p))) return expand(resolve(io.cwd, p));
-				const found = findFlow(p, io.cwd, cliScope(args), io.env);
+				const found = findFlow(p, io.cwd, cliScope(args, io), io.env);
 				if (found.ok) return [found.value.file];
 				unfound.push(found.error);
 				return [];
@@ -61,7 +61,7 @@ export function checkCommand(args: Args, io: Io): number {
 
 /** Runs `list`. */
 export function listCommand(args: Args, io: Io): number {
-	const scope = cliScope(args);
+	const scope = cliScope(args, io);
 	const roster = loadRoster(io.cwd, scope, io.env);
 	const { flows } = listFlows(io.cwd, scope, io.env);
 	const rows = flows.map((f) => {

@@ -13,6 +13,7 @@ import { reuseLine, reuseSummary } from "../identity/index.ts";
 import { type JournalEntry, snapshotOf, type Snapshot } from "../runs/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
+import { cliTrusted } from "./project.ts";
 
 async function database() {
 	return import("../distributed/index.ts");
@@ -47,7 +48,7 @@ export async function workerCommand(args: Args, io: Io): Promise<number> {
 			url: parsed.value.url,
 			cwd: io.cwd,
 			agentDir: io.agentDir,
-			projectTrusted: args.flags.has("project"),
+			projectTrusted: cliTrusted(args, io),
 			slots,
 			pollMs,
 			deadAfterMs,

@@ -15,6 +15,7 @@ import { openHost, readScript } from "../pi/index.ts";
 import { withSubagentTool } from "../delegate/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
+import { cliTrusted } from "./project.ts";
 import { displayPath } from "./output.ts";
 import { formatUsage } from "../runtime/index.ts";
 
@@ -50,10 +51,10 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 		return 2;
 	}
 	const agentName = flag(args, "agent") ?? "worker";
-	const agent = loadRoster(io.cwd, { project: args.flags.has("project") }, io.env).get(agentName);
+	const agent = loadRoster(io.cwd, { project: cliTrusted(args, io) }, io.env).get(agentName);
 	if (agent?.kind !== "agent") {
 		// The one rule for project files: an unread project agent is named, with how to trust it.
-		const dir = !agent && !args.flags.has("project") ? nearestProjectDir(io.cwd, "agents") : undefined;
+		const dir = !agent && !cliTrusted(args, io) ? nearestProjectDir(io.cwd, "agents") : undefined;
 		const unread =
 			dir && existsSync(join(dir, `${agentName}.md`))
 				? `: it is a project agent (${displayPath(join(dir, `${agentName}.md`), io.cwd)}) and was not read; ${PROJECT_TRUST.replace("project flows", "project agents")}`
@@ -61,7 +62,12 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows: no usable agent \`${agentName}\`${agent ? ` (${agent.cause})` : unread}`);
 		return 2;
 	}
-	const handoff = await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env });
+	const handoff = await resolveHandoffPolicy({
+		cwd: io.cwd,
+		agentDir: io.agentDir,
+		env: io.env,
+		projectTrusted: cliTrusted(args, io),
+	});
 	for (const w of handoff.warnings) io.stderr(`pi-flows: ${w}`);
 	if (!handoff.policy.enabled) {
 		const where = handoff.source === "env" ? "HANDOFF_ENABLED" : `enable_handoff in the ${handoff.source} settings`;
@@ -90,7 +96,7 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 	const host = await openHost({
 		cwd: io.cwd,
 		agentDir: io.agentDir,
-		projectTrusted: args.flags.has("project"),
+		projectTrusted: cliTrusted(args, io),
 		...(script?.value ? { script: script.value } : {}),
 	});
 	const model = flag(args, "model") ?? (script ? "scripted" : undefined);
@@ -109,7 +115,7 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 	try {
 		const out = await drive(task, {
 			cwd: io.cwd,
-			spawn: withSubagentTool(host, io.cwd, { project: args.flags.has("project") }, model),
+			spawn: withSubagentTool(host, io.cwd, { project: cliTrusted(args, io) }, model),
 			agent,
 			...(model ? { model } : {}),
 			maxTurns,
@@ -118,6 +124,8 @@ export async function driveCommand(args: Args, io: Io): Promise<number> {
 			handoff: handoff.policy,
 			fresh: args.flags.has("fresh"),
 			onResume: (r) => io.stderr(pickedUp(r, io.cwd)),
+			onNote: (note) => io.stderr(`pi-flows: ${note}`),
+			keyDir: io.agentDir,
 			onTurn: (t) =>
 				io.stderr(
 					`turn ${t.n} · ${t.outcome}${t.doc ? ` · ${t.doc.status}` : ""}${t.error ? ` · ${t.error}` : ""} · ${formatUsage(t.usage)}`,

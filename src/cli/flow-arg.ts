@@ -9,6 +9,7 @@ import { findFlow } from "../load/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
+import { cliTrusted } from "./project.ts";
 import { formatFaults } from "./output.ts";
 
 /** The checked flow named by the first positional, or the exit code after saying why not. */
@@ -22,7 +23,7 @@ export function checkedFlowArg(
 		io.stderr(`usage: pi-flows ${command} <flow name or path> [--project]`);
 		return { ok: false, code: 2 };
 	}
-	const scope = { project: args.flags.has("project") };
+	const scope = { project: cliTrusted(args, io) };
 	const found = findFlow(name, io.cwd, scope, io.env);
 	if (!found.ok) {
 		io.stderr(`pi-flows: ${found.error}`);

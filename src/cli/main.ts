@@ -8,6 +8,7 @@ import { type Args, type FlagSpec, parseArgs } from "./args.ts";
 import { commandHelp, usage } from "./help.ts";
 import type { Io } from "./io.ts";
 import { CHAIN_CLI_FLAGS } from "../chain/index.ts";
+import { redactText } from "../secrets/index.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
 	run: {
@@ -219,8 +220,9 @@ export function processIo(): Io {
 		cwd: process.cwd(),
 		env: process.env,
 		agentDir: agentDir(process.env),
-		stdout: (t) => process.stdout.write(`${t}\n`),
-		stderr: (t) => process.stderr.write(`${t}\n`),
+		// Every line the command prints is masked here, whichever part of pi-flows said it.
+		stdout: (t) => process.stdout.write(`${redactText(t)}\n`),
+		stderr: (t) => process.stderr.write(`${redactText(t)}\n`),
 	};
 }
 
@@ -234,7 +236,9 @@ if (import.meta.main) {
 		(error: unknown) => {
 			// A programming error: say so plainly, with the stack for the bug report.
 			process.stderr.write(
-				`pi-flows: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+				redactText(
+					`pi-flows: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+				),
 			);
 			process.exitCode = 70;
 		},

@@ -15,6 +15,7 @@ import { redactText, rememberSecret } from "../secrets/index.ts";
 import { type Args, flag } from "./args.ts";
 import { backendOf } from "./backend.ts";
 import type { Io } from "./io.ts";
+import { cliTrusted } from "./project.ts";
 import { readRunFlags } from "./run-flags.ts";
 
 /** Where a generated HTTP token is written for the person to copy into their host's settings. */
@@ -44,7 +45,7 @@ export async function mcpCommand(args: Args, io: Io): Promise<number> {
 		cwd: io.cwd,
 		env: io.env,
 		agentDir: io.agentDir,
-		project: args.flags.has("project"),
+		project: cliTrusted(args, io),
 		flags: flags.value,
 		...(runsDir ? { runsDir } : {}),
 		waitMs,

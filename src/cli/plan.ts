@@ -10,6 +10,7 @@ import { durationFlagError, parseDuration } from "../language/syntax/index.ts";
 import { type Args, flag } from "./args.ts";
 import { checkedFlowArg } from "./flow-arg.ts";
 import type { Io } from "./io.ts";
+import { cliTrusted } from "./project.ts";
 import { displayPath } from "./output.ts";
 import { runsHome } from "../runs/index.ts";
 import { reusePlan } from "./plan-reuse.ts";
@@ -44,7 +45,7 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 	const host = await openHost({
 		cwd: io.cwd,
 		agentDir: io.agentDir,
-		projectTrusted: args.flags.has("project"),
+		projectTrusted: cliTrusted(args, io),
 		...(script ? { script } : {}),
 	});
 	const model = flag(args, "model");
@@ -54,6 +55,7 @@ export async function planCommand(args: Args, io: Io): Promise<number> {
 		...(timeoutMs !== undefined ? { timeoutMs } : {}),
 		...(launch.value ? { budget: launch.value } : {}),
 		runsHome: runsHome(io.cwd, flag(args, "runs-dir")),
+		keyDir: io.agentDir,
 		display,
 	});
 	const reuse = reusing ? await reusePlan(checked.value, inputWords.join(" "), args, io, host) : undefined;

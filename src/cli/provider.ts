@@ -1,13 +1,15 @@
 /**
  * `pi-flows provider [script.yaml]`: serves the scripted provider (OpenAI chat-completions and Anthropic
  * messages) on 127.0.0.1 until interrupted, and writes the `models.json` that points pi at it, so a user
- * can run their own flows through pi's real provider code against the faults real providers have.
+ * can run their own flows through pi's real provider code against the faults real providers have. With
+ * `--agent-dir`, its providers are added to that folder's `models.json`, every other provider kept.
  */
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { readProviderScript, startProviderServer, type ProviderServerOptions } from "../provider/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
+import { mergeModelsFile } from "./models-file.ts";
 
 /** Runs the command; resolves when the server stops. */
 export async function providerCommand(args: Args, io: Io, stop?: AbortSignal): Promise<number> {
@@ -31,15 +33,23 @@ export async function providerCommand(args: Args, io: Io, stop?: AbortSignal): P
 	const server = await startProviderServer(options);
 	const models = server.modelsJson({ name: flag(args, "name") ?? "wire" });
 	const dir = flag(args, "agent-dir");
+	let written = "";
 	if (dir) {
-		mkdirSync(resolve(io.cwd, dir), { recursive: true });
-		writeFileSync(join(resolve(io.cwd, dir), "models.json"), `${JSON.stringify(models, null, 2)}\n`);
+		const merged = mergeModelsFile(resolve(io.cwd, dir), models);
+		if (!merged.ok) {
+			await server.close();
+			io.stderr(`pi-flows provider: ${merged.error}`);
+			return 2;
+		}
+		const kept = merged.kept.length ? `, keeping ${merged.kept.join(", ")}` : "";
+		const copy = merged.backup ? `; the old file is ${merged.backup}` : "";
+		written = `; ${merged.added.join(", ")} added to ${merged.path}${kept}${copy}`;
 	}
 	io.stdout(JSON.stringify({ url: server.url, models }));
 	io.stderr(
 		`pi-flows provider: serving ${server.url} (models ${Object.keys(models.providers as object)
 			.map((p) => `${p}/wire-1`)
-			.join(", ")})${dir ? `; models.json written to ${dir}` : ""}; Ctrl-C stops`,
+			.join(", ")})${written}; Ctrl-C stops`,
 	);
 	await new Promise<void>((done) => {
 		const end = () => done();

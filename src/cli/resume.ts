@@ -12,6 +12,7 @@ import { withSubagentTool } from "../delegate/index.ts";
 import { type Args, flag } from "./args.ts";
 import { commandAsk, terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
+import { cliTrusted } from "./project.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
 import { durationFlagError, parseDuration } from "../language/syntax/index.ts";
 import { displayPath } from "./output.ts";
@@ -25,6 +26,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 		io.stderr(`pi-flows: ${backend.error}`);
 		return 2;
 	}
+	if (backend.skipped) io.stderr(`pi-flows: ${backend.skipped}`);
 	if (backend.value === "dbos" || flag(args, "database") !== undefined)
 		return (await import("./distributed.ts")).resumeDistributed(args, io);
 	const home = runsHome(io.cwd, flag(args, "runs-dir"));
@@ -63,7 +65,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			openHost({
 				cwd: io.cwd,
 				agentDir: io.agentDir,
-				projectTrusted: args.flags.has("project"),
+				projectTrusted: cliTrusted(args, io),
 				...(script ? { script } : {}),
 				...(policy ? { transport: policy } : {}),
 			}),
@@ -95,11 +97,18 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 		const outcome = await resumeRun({
 			runDir,
 			cwd: io.cwd,
-			handoff: (await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env })).policy,
+			handoff: (
+				await resolveHandoffPolicy({
+					cwd: io.cwd,
+					agentDir: io.agentDir,
+					env: io.env,
+					projectTrusted: cliTrusted(args, io),
+				})
+			).policy,
 			spawn: withSubagentTool(
 				prep.host,
 				io.cwd,
-				{ project: args.flags.has("project") },
+				{ project: cliTrusted(args, io) },
 				prep.snapshot.settings.model ?? (prep.snapshot.settings.script ? "scripted" : undefined),
 			),
 			...(prep.toolSchemas ? { toolSchemas: prep.toolSchemas } : {}),

@@ -23,6 +23,7 @@ import { readRunFlags } from "./run-flags.ts";
 import { backendOf } from "./backend.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
+import { cliTrusted } from "./project.ts";
 import { displayPath, formatFaults } from "./output.ts";
 import type { Fault } from "../faults/index.ts";
 
@@ -34,7 +35,7 @@ export async function runCommand(args: Args, io: Io): Promise<number> {
 		return 2;
 	}
 	const rawInput = rest.join(" ");
-	const scope = { project: args.flags.has("project") };
+	const scope = { project: cliTrusted(args, io) };
 	const found = findFlow(name, io.cwd, scope, io.env);
 	if (!found.ok) {
 		io.stderr(`pi-flows: ${found.error}`);
@@ -96,7 +97,7 @@ export async function runChecked(
 				openHost({
 					cwd: io.cwd,
 					agentDir: io.agentDir,
-					projectTrusted: args.flags.has("project"),
+					projectTrusted: cliTrusted(args, io),
 					...(script ? { script } : {}),
 					...(transport ? { transport } : {}),
 				}),
@@ -109,13 +110,19 @@ export async function runChecked(
 		});
 		if (!prepared.ok) return refuse(prepared, scriptPath, show, io);
 		const { host, runOptions } = prepared;
-		const handoff = await resolveHandoffPolicy({ cwd: io.cwd, agentDir: io.agentDir, env: io.env });
+		const handoff = await resolveHandoffPolicy({
+			cwd: io.cwd,
+			agentDir: io.agentDir,
+			env: io.env,
+			projectTrusted: cliTrusted(args, io),
+		});
 		for (const w of handoff.warnings) io.stderr(`pi-flows: ${w}`);
 		const backend = backendOf(args, io);
 		if (!backend.ok) {
 			io.stderr(`pi-flows: ${backend.error}`);
 			return 2;
 		}
+		if (backend.skipped) io.stderr(`pi-flows: ${backend.skipped}`);
 		if (backend.value === "dbos") {
 			// The same checks ran here; the run itself goes to the database and its workers.
 			const { runDistributed } = await import("./distributed.ts");
@@ -159,7 +166,7 @@ export async function runChecked(
 			runsHome: home,
 			handoff: handoff.policy,
 			keyDir: io.agentDir,
-			spawn: withSubagentTool(host, io.cwd, { project: args.flags.has("project") }, runOptions.model),
+			spawn: withSubagentTool(host, io.cwd, { project: cliTrusted(args, io) }, runOptions.model),
 			cwd: io.cwd,
 			signal: world.signal,
 			ask,

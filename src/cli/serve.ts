@@ -7,6 +7,7 @@ import { runsHome } from "../runs/index.ts";
 import { openDbos, startServer } from "../serve/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
+import { cliTrusted } from "./project.ts";
 import { displayPath } from "./output.ts";
 
 /** Runs `serve`: 0 once stopped, 2 when it cannot start. */
@@ -33,7 +34,7 @@ export async function serveCommand(args: Args, io: Io): Promise<number> {
 			agentDir: io.agentDir,
 			env: io.env,
 			home,
-			project: args.flags.has("project"),
+			project: cliTrusted(args, io),
 			...(db ? { db } : {}),
 			host,
 			port,
@@ -48,7 +49,7 @@ export async function serveCommand(args: Args, io: Io): Promise<number> {
 			`pi-flows serve: warning: listening on ${host}, beyond this machine's loopback: whoever reaches it can try the token; keep the link to yourself`,
 		);
 	io.stderr(
-		`pi-flows serve: runs under ${displayPath(home, io.cwd)}${db ? " and the database's" : ""}${args.flags.has("project") ? "" : " (project runs need --project)"}; Ctrl-C stops`,
+		`pi-flows serve: runs under ${displayPath(home, io.cwd)}${db ? " and the database's" : ""}${cliTrusted(args, io) ? "" : " (project runs need --project)"}; Ctrl-C stops`,
 	);
 	io.stdout(served.url);
 	await new Promise<void>((resolve) => {

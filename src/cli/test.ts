@@ -1,6 +1,7 @@
 /**
  * `pi-flows test [files...]`: runs flow tests (`*.test.yaml` beside a flow) on the scripted model and
- * says, per test, what differed. With no file, every test beside every flow found. Exit 1 when any fails.
+ * says, per test, what differed. With no file, every test beside every flow found. Exit 1 when any fails,
+ * 2 when a test named is repository content the person did not trust (nothing is run).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -9,17 +10,27 @@ import { readFlowTest, runFlowTest } from "../flowtest/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath } from "./output.ts";
-import { skippedProjectFlows } from "./project.ts";
+import { cliTrusted, skippedProjectFlows } from "./project.ts";
+import { pathTrust } from "../trust/index.ts";
 import type { Scope } from "../agents/index.ts";
 
 /** Runs `test`. */
 export async function testCommand(args: Args, io: Io): Promise<number> {
-	// As `check`: a path names its test directly (its flow and agents read beside it); with none, the
-	// tests beside the flows the scope reads, and the project's are named when skipped.
-	const sources = { project: args.flags.has("project") || args.positionals.length > 0 };
-	const files = args.positionals.length
-		? args.positionals.flatMap((p) => expand(resolve(io.cwd, p)))
-		: besideFlows(io, sources);
+	// A test runs its script's tool calls for real, so a path is no trust: a test of this project's (or of
+	// another repository's) runs only as any project content does, with the project trusted. With no path,
+	// the tests beside the flows the scope reads, and the project's are named when skipped.
+	const trusted = cliTrusted(args, io);
+	const sources = { project: trusted };
+	const named = args.positionals.flatMap((p) => expand(resolve(io.cwd, p)));
+	const refusals = named.flatMap((file) => {
+		const trust = pathTrust(file, { cwd: io.cwd, trusted, env: io.env, shown: displayPath(file, io.cwd) });
+		return trust.ok ? [] : [trust.refusal];
+	});
+	if (refusals.length) {
+		for (const r of refusals) io.stderr(`pi-flows test: ${r}`);
+		return 2;
+	}
+	const files = args.positionals.length ? named : besideFlows(io, sources);
 	const skipped = args.positionals.length ? undefined : skippedProjectFlows(io, sources);
 	if (files.length === 0) {
 		io.stderr("pi-flows test: no flow tests found (write `<flow>.test.yaml` beside a flow)");

@@ -18,7 +18,7 @@ import {
 	type DatabaseTarget,
 	parseDatabaseUrl,
 } from "./database.ts";
-import { redact } from "../secrets/index.ts";
+import { redact, redactedJson } from "../secrets/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import type { Snapshot } from "../runs/index.ts";
 
@@ -56,7 +56,7 @@ function pathOf(entry: JournalEntry): string | null {
 function journalInsert(runId: string, entries: readonly JournalEntry[], executor: string) {
 	const values: unknown[] = [];
 	const rows = entries.map((e, i) => {
-		values.push(runId, e.type, pathOf(e), finalEnd(e), executor, JSON.stringify(e));
+		values.push(runId, e.type, pathOf(e), finalEnd(e), executor, redactedJson(e));
 		const b = i * 6;
 		return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}::jsonb)`;
 	});
@@ -174,7 +174,7 @@ export class RunStore {
 		await this.query(
 			`UPDATE pi_flows.runs SET status = $2, updated_at = now(),
 				result = COALESCE($3::jsonb, result) WHERE id = $1`,
-			[id, status, result === undefined ? null : JSON.stringify(result)],
+			[id, status, result === undefined ? null : redactedJson(result)],
 		);
 	}
 
@@ -238,7 +238,7 @@ export class RunStore {
 		if (!events.length) return;
 		const values: unknown[] = [runId];
 		const rows = events.map((e, i) => {
-			values.push(JSON.stringify(e));
+			values.push(redactedJson(e));
 			return `($1, $${i + 2}::jsonb)`;
 		});
 		await this.query(`INSERT INTO pi_flows.events (run_id, event) VALUES ${rows.join(", ")}`, values);

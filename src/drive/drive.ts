@@ -10,9 +10,12 @@
  * saved in the instant before the kill) and picks up where the chain stood: a turn whose handoff was
  * recorded is never run again; a turn cut off before it recorded one is run again from the same kickoff.
  */
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentDef } from "../agents/index.ts";
+import { type AgentDef, projectRoot } from "../agents/index.ts";
+import { isLink, safeMkdir, safeWrite } from "../fs-safe/index.ts";
+import { redactedJson, redactText } from "../secrets/index.ts";
+import { untrustedRecord } from "../trust/index.ts";
 import { checkpointTool, continuationPrompt, finishTool, handedOff, type HandoffCapture } from "../engine/index.ts";
 import {
 	DEFAULT_POLICY,
@@ -25,17 +28,18 @@ import {
 	renderHandoff,
 	writeHandoff,
 } from "../handoff/index.ts";
-import { acquireLock } from "../runs/index.ts";
+import { acquireLock, runKey, SEAL_FILE } from "../runs/index.ts";
 import type { Spawn } from "../runtime/index.ts";
 import { addUsage, emptyUsage, type Usage } from "../runtime/index.ts";
 import {
 	type DriveEnd,
 	type DriveEntry,
 	type DriveJournal,
-	journalPath,
+	DRIVE_SEAL,
 	openDriveJournal,
-	readDriveJournal,
 	readPointer,
+	readSealedDriveJournal,
+	startDriveRecord,
 	type TurnOutcome,
 	taskSha,
 	writePointer,
@@ -107,6 +111,10 @@ export interface DriveOptions {
 	onTurn?: (turn: DriveTurn) => void;
 	/** Called once, before the first turn, when this drive continues an earlier one. */
 	onResume?: (resume: DriveResume) => void;
+	/** Hears what the drive did not read, and why (a record in `.pi/drive` it did not make here). */
+	onNote?: (note: string) => void;
+	/** The pi agent folder holding the person's run key, which seals the records. Default: pi's agent folder. */
+	keyDir?: string;
 }
 
 /** The file every turn's document is written to, and named as the seed's source. */
@@ -228,22 +236,28 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 		};
 	}
 	const sha = taskSha(task);
-	const pointer = options.fresh ? undefined : readPointer(options.cwd);
+	const key = runKey(options.keyDir);
+	if (!key.ok) return { ...none, end: "refused", logDir: options.logDir ?? "", message: key.error };
+	const root = projectRoot(options.cwd);
+	const found = options.fresh ? ({ kind: "none" } as const) : readPointer(options.cwd, key.key);
+	if (found.kind === "untrusted")
+		options.onNote?.(`${untrustedRecord(".pi/drive/current.json", found.why)}; this drive starts afresh`);
+	const pointer = found.kind === "ok" ? found.pointer : undefined;
 	let earlier: DriveEntry[] = [];
+	let sealedUpTo: string | undefined;
 	let logDir = options.logDir ?? join(options.cwd, ".pi", "drive", new Date().toISOString().replace(/[:.]/g, "-"));
 	if (pointer) {
-		const read = readDriveJournal(pointer.logDir);
+		const read = readSealedDriveJournal(pointer.logDir, key.key);
+		if (!read.ok) options.onNote?.(`${untrustedRecord(pointer.logDir, read.why)}; this drive starts afresh`);
 		const ended = read.ok ? read.entries.findLast((e) => e.type === "drive_end") : undefined;
 		const last = read.ok ? read.entries.at(-1) : undefined;
 		const complete = last?.type === "drive_end" && ended?.type === "drive_end" && ended.end === "complete";
 		if (pointer.taskSha === sha) {
-			if (!read.ok && !/ENOENT/.test(read.error)) {
-				return { ...none, end: "refused", logDir: pointer.logDir, message: `${read.error}; start over with --fresh` };
-			}
 			if (complete) return { ...none, end: "complete", logDir: pointer.logDir, alreadyComplete: true };
 			if (read.ok) {
 				earlier = read.entries;
 				logDir = pointer.logDir;
+				sealedUpTo = read.last;
 			}
 		} else if (read.ok && !complete && read.entries.some((e) => e.type === "turn_start")) {
 			return {
@@ -256,18 +270,29 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 			};
 		}
 	}
-	mkdirSync(logDir, { recursive: true });
+	// Every record is written inside the project (or the log folder the person named), never through a link.
+	const roots = [root, ...(options.logDir ? [options.logDir] : []), ...(sealedUpTo ? [logDir] : [])];
+	try {
+		safeMkdir(logDir, roots);
+	} catch (error) {
+		return { ...none, end: "refused", logDir, message: (error as Error).message };
+	}
 	// One driver per drive: a live one refuses a second; a killed one's lock is stale and taken over.
 	const lock = acquireLock(logDir);
 	if (!lock.ok) return { ...none, end: "refused", logDir, message: lock.message.replace(/^the run/, "this drive") };
 	let journal: DriveJournal | undefined;
 	try {
-		// A new drive in a folder that holds an old one's journal keeps that journal under another name.
-		if (earlier.length === 0 && existsSync(journalPath(logDir))) {
-			renameSync(journalPath(logDir), join(logDir, `journal-${now().replace(/[:.]/g, "-")}.jsonl`));
+		try {
+			if (sealedUpTo === undefined) {
+				// A new drive in a folder that holds an old one's record keeps that record under other names.
+				setAside(logDir);
+				sealedUpTo = startDriveRecord(logDir, sha, key.key, roots);
+			}
+			journal = openDriveJournal(logDir, { key: key.key, last: sealedUpTo }, roots);
+			writePointer(options.cwd, { logDir, taskSha: sha }, key.key, [root]);
+		} catch (error) {
+			return { ...none, end: "refused", logDir, message: (error as Error).message };
 		}
-		journal = openDriveJournal(logDir);
-		writePointer(options.cwd, { logDir, taskSha: sha });
 		const life = earlier.filter((e) => e.type === "drive_start").length + 1;
 		journal.append({ type: "drive_start", life, task, taskSha: sha, at: now(), pid: process.pid });
 		let state: RelayState = { n: 1, task, resets: 0 };
@@ -296,7 +321,7 @@ export async function drive(task: string, options: DriveOptions): Promise<DriveR
 			};
 			options.onResume?.(resumed);
 		}
-		const result = await driveTurns({ start: state, options, policy, journal, logDir, life });
+		const result = await driveTurns({ start: state, options, policy, journal, logDir, life, roots });
 		journal.append({ type: "drive_end", end: result.end, at: now() });
 		return { ...result, logDir, ...(resumed ? { resumed } : {}) };
 	} finally {
@@ -316,6 +341,7 @@ async function driveTurns({
 	journal,
 	logDir,
 	life,
+	roots,
 }: {
 	start: RelayState;
 	options: DriveOptions;
@@ -323,6 +349,8 @@ async function driveTurns({
 	journal: DriveJournal;
 	logDir: string;
 	life: number;
+	/** Where the drive's records may be written (src/fs-safe). */
+	roots: readonly string[];
 }): Promise<Omit<DriveResult, "logDir">> {
 	const maxTurns = options.maxTurns ?? 10;
 	const turns: DriveTurn[] = [];
@@ -341,8 +369,13 @@ async function driveTurns({
 		const { n, outcome, doc, error } = turn;
 		const kept = { ...(doc ? { doc } : {}), ...(error ? { error } : {}) };
 		journal.append({ type: "turn_end", n, outcome, ...kept, usage: turn.usage, at: now() });
-		writeFileSync(join(logDir, `turn-${turn.n}.json`), `${JSON.stringify(turn, null, 2)}\n`);
-		if (turn.doc) writeFileSync(join(logDir, `turn-${turn.n}.handoff.md`), renderHandoff(turn.doc));
+		try {
+			safeWrite(join(logDir, `turn-${turn.n}.json`), `${redactedJson(turn, 2)}\n`, roots);
+			if (turn.doc) safeWrite(join(logDir, `turn-${turn.n}.handoff.md`), redactText(renderHandoff(turn.doc)), roots);
+		} catch (error) {
+			// A link a turn's bash left in the log folder: the turn is recorded in the journal; nothing goes through it.
+			return { end: "refused", turns, usage, message: (error as Error).message };
+		}
 		options.onTurn?.(turn);
 		const next = advance(state, turn);
 		state = next.state;
@@ -418,4 +451,13 @@ async function oneTurn(
 
 function now(): string {
 	return new Date().toISOString();
+}
+
+/** Moves an earlier drive's record in `logDir` aside (renames move a link itself, never what it points to). */
+function setAside(logDir: string): void {
+	const suffix = now().replace(/[:.]/g, "-");
+	for (const name of ["journal.jsonl", SEAL_FILE, DRIVE_SEAL.head]) {
+		const path = join(logDir, name);
+		if (existsSync(path) || isLink(path)) renameSync(path, join(logDir, `${name}.${suffix}`));
+	}
 }

@@ -4,6 +4,7 @@
  * results, `/flows <name>`'s plan) is drawn for the person and kept out of the model's context by the
  * `context` hook, so walking a flow by hand never fills the model's window with it.
  */
+import { redactJson, redactText } from "../secrets/index.ts";
 import { type ExtensionAPI, type ExtensionContext, getMarkdownTheme } from "@earendil-works/pi-coding-agent";
 import { Container, Markdown, Text } from "@earendil-works/pi-tui";
 
@@ -31,8 +32,9 @@ export function postResult(
 	content: string,
 	details: ResultDetails,
 ): void {
+	// The session file is a record too: a key a provider echoed in a failed turn never reaches it.
 	pi.sendMessage(
-		{ customType: RESULT_MESSAGE, content, display: true, details },
+		{ customType: RESULT_MESSAGE, content: redactText(content), display: true, details: redactJson(details) },
 		ctx.isIdle() ? { triggerTurn: false } : { triggerTurn: false, deliverAs: "nextTurn" },
 	);
 }
@@ -45,7 +47,7 @@ export function postNote(
 	details: Record<string, unknown> = {},
 ): void {
 	pi.sendMessage(
-		{ customType: NOTE_MESSAGE, content, display: true, details },
+		{ customType: NOTE_MESSAGE, content: redactText(content), display: true, details: redactJson(details) },
 		ctx.isIdle() ? { triggerTurn: false } : { triggerTurn: false, deliverAs: "nextTurn" },
 	);
 }
@@ -89,9 +91,10 @@ export function say(
 	text: string,
 	level: "info" | "warning" | "error" = "info",
 ): void {
+	const shown = redactText(text);
 	if (ctx.hasUI) {
-		ctx.ui.notify(text, level);
+		ctx.ui.notify(shown, level);
 		return;
 	}
-	process.stderr.write(`${text}\n`);
+	process.stderr.write(`${shown}\n`);
 }

@@ -76,7 +76,14 @@ export async function resumeInPi(
 		const outcome = await resumeRun({
 			runDir,
 			cwd: ctx.cwd,
-			handoff: (await resolveHandoffPolicy({ cwd: ctx.cwd, agentDir: agentDir(), env: process.env })).policy,
+			handoff: (
+				await resolveHandoffPolicy({
+					cwd: ctx.cwd,
+					agentDir: agentDir(),
+					env: process.env,
+					projectTrusted: ctx.isProjectTrusted(),
+				})
+			).policy,
 			spawn: host.spawn,
 			toolSchemas: host.toolSchemas,
 			reuseFrom: (from) => {

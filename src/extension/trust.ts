@@ -12,9 +12,10 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { markdownFiles, markdownFilesDeep, nearestProjectDir, type Scope } from "../agents/index.ts";
+import { TRUST_ENV } from "../trust/index.ts";
 
 /** Set to `1` to load project agents and flows without asking (headless runs in a repository you own). */
-export const TRUST_ENV = "PI_FLOWS_TRUST_PROJECT";
+export { TRUST_ENV };
 
 /** What pi gates behind project trust in 1.6; a resource missing here only makes us ask when pi would not. */
 const PI_GATED = [

@@ -31,6 +31,24 @@ export const FAULT_CATALOGUE = {
 			"The flow file is larger than 1 MiB. A flow is instructions, and the bound keeps a check quick and its memory small whatever a file holds.",
 		fix: "Move long reference text out of the flow into a file the agents read; a flow holds instructions, not data.",
 	},
+	"too-many-nodes": {
+		stage: "read",
+		trigger:
+			"The file holds more than 10,000 nodes (blocks and their bodies counted). Checking costs each node its scope, and a check must answer quickly whatever a repository ships.",
+		fix: "Split the flow into flows that call each other with `flow:` nodes; a map over a list runs many turns from one node.",
+	},
+	"expression-too-long": {
+		stage: "read",
+		trigger:
+			"A condition or an address is longer than 1,000 characters. The expression grammar's work grows with the text (a 200 KB condition took 29 s and 2 GB to read), so the reader stops at the bound; the fault points at the first character past it.",
+		fix: "Compute the parts in earlier nodes (an agent's typed output, a check) and test their results in a short condition.",
+	},
+	"expression-budget": {
+		stage: "read",
+		trigger:
+			"The conditions of one file pass 8,000 characters together, or its addresses (`reads:`, `map-from:`, ...) 60,000: the grammar's work on a file is bounded however it is split. The fault points at the one that crossed the bound, and the rest of the file is not read.",
+		fix: "Split the flow into flows that call each other with `flow:` nodes.",
+	},
 	"pipeline-format-removed": {
 		stage: "read",
 		trigger:
@@ -206,6 +224,12 @@ export const FAULT_CATALOGUE = {
 		trigger:
 			"Chain text that fits nowhere: an unclosed quote, text glued to a closing quote, words after a step's reference, `--flag=value`, or steps after the `--` section.",
 		fix: "Close the quote, quote a goal that has spaces, separate steps with `->`, write `--flag value`; the hint says which.",
+	},
+	"chain-too-long": {
+		stage: "chain",
+		trigger:
+			"A chain's text is longer than 2,000 characters (a few hundred steps). The chain grammar's work grows with the text (a 20,000-step chain took 39 s), so it is refused before it is read; the fault points at the first character past the bound.",
+		fix: "Split the work into flows that call each other (`flow:` nodes), each with a short chain.",
 	},
 	"chain-empty-step": {
 		stage: "chain",

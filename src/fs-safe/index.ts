@@ -8,9 +8,26 @@
  * In: the path to write and the roots it must stay in. Out: undefined (safe) or the refusal.
  * Example: `unsafeWrite("/repo/HANDOFF.md", ["/repo"])` → "/repo/HANDOFF.md is a symbolic link (to
  * ../../.bashrc); pi-flows never writes through a link".
+ *
+ * The safe writers below ask it first and then write without following a link: a record pi-flows keeps in
+ * a repository-controlled folder (`.pi/drive`, a run folder) can never become a write of the person's
+ * files through a link the repository shipped or a turn's `bash` left behind.
  */
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { dirname, resolve, sep } from "node:path";
+import { randomBytes } from "node:crypto";
+import {
+	closeSync,
+	constants,
+	fsyncSync,
+	lstatSync,
+	mkdirSync,
+	openSync,
+	readlinkSync,
+	realpathSync,
+	renameSync,
+	rmSync,
+	writeSync,
+} from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
 
 /** The real location of `path`'s nearest existing ancestor (itself included), with what was missing below it. */
 function realNearest(path: string): string {
@@ -66,4 +83,44 @@ export function unsafeWrite(path: string, roots: readonly string[]): string | un
 		return `${file} resolves to ${realNearest(file)}, outside ${outside}; pi-flows never writes there on a repository's say-so`;
 	}
 	return undefined;
+}
+
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+function refuseUnsafe(path: string, roots: readonly string[]): void {
+	const why = unsafeWrite(path, roots);
+	if (why) throw new Error(why);
+}
+
+/** Makes `dir` and its parents, refusing first when it would be made through a link or outside `roots`. */
+export function safeMkdir(dir: string, roots: readonly string[]): void {
+	refuseUnsafe(dir, roots);
+	mkdirSync(dir, { recursive: true });
+	// Made: it must still be where it was meant to be (a link put in its way meanwhile is refused).
+	refuseUnsafe(dir, roots);
+}
+
+/** Replaces `path` with `text` whole: a temp file beside it (made exclusively, never through a link), fsync, rename. */
+export function safeWrite(path: string, text: string, roots: readonly string[]): void {
+	refuseUnsafe(path, roots);
+	const temp = join(dirname(path), `.${randomBytes(6).toString("hex")}.tmp`);
+	const fd = openSync(temp, CREATE, 0o644);
+	let written = false;
+	try {
+		writeSync(fd, text);
+		fsyncSync(fd);
+		written = true;
+	} finally {
+		closeSync(fd);
+		if (!written) rmSync(temp, { force: true });
+	}
+	// rename replaces a link at `path` rather than following it (and the check above refused one).
+	renameSync(temp, path);
+}
+
+/** Opens `path` for appending (created when missing), never through a link nor outside `roots`; the caller closes it. */
+export function safeAppendFd(path: string, roots: readonly string[]): number {
+	refuseUnsafe(path, roots);
+	return openSync(path, APPEND, 0o644);
 }

@@ -8,6 +8,7 @@
  *   → { enabled: false, source: "env", layers: [env set false, project absent, global absent, default true], warnings: [] }
  */
 import { dirname, join } from "node:path";
+import { untrustedSetting } from "../trust/index.ts";
 import type { SettingsEnv } from "./settings.ts";
 import { attempt, type FileOperations, localFileOperations, PROJECT_CONFIG_DIR, readText } from "./store.ts";
 
@@ -29,7 +30,7 @@ export interface SwitchLayer {
 	/** The variable name or file path. */
 	where: string;
 	/** `set`: holds a usable value; `absent`: nothing there; `invalid`: a value that is not a switch; `malformed`: the file is not a JSON object; `unreadable`: I/O failed. */
-	state: "set" | "absent" | "invalid" | "malformed" | "unreadable";
+	state: "set" | "absent" | "invalid" | "malformed" | "unreadable" | "untrusted";
 	value?: boolean;
 	/** The value as written (JSON), when there is one. */
 	raw?: string;
@@ -51,6 +52,11 @@ export interface SwitchPlaces {
 	cwd: string;
 	agentDir: string;
 	env: SettingsEnv;
+	/**
+	 * Whether the project's `.pi/settings.json` counts: it is repository content, and a clone that switched
+	 * the protocol off would take every turn's `finish` and watermark away. Default: false (named, not read).
+	 */
+	projectTrusted?: boolean;
 }
 
 /** The two settings files. */
@@ -81,13 +87,21 @@ export async function resolveSwitch(
 	const paths = switchPaths(places);
 	const layers: SwitchLayer[] = [
 		envLayer(places.env[SWITCH_ENV]),
-		await fileLayer("project", paths.project, ops),
+		untrustedLayer(await fileLayer("project", paths.project, ops), places.projectTrusted ?? false),
 		await fileLayer("global", paths.global, ops),
 		{ source: "default", where: "built-in default", state: "set", value: true },
 	];
 	const winner = layers.find((l) => l.state === "set" && l.value !== undefined) ?? layers[3];
 	const warnings = layers.flatMap((l) => (l.message && l.state !== "absent" ? [`${l.where}: ${l.message}`] : []));
 	return { enabled: winner.value ?? true, source: winner.source, layers, warnings };
+}
+
+/** The project's layer as the trust rule leaves it: a value of an untrusted project is named, not used. */
+function untrustedLayer(layer: SwitchLayer, trusted: boolean): SwitchLayer {
+	if (trusted || layer.state !== "set") return layer;
+	const what = `switches the handoff protocol ${layer.value ? "on" : "off"} (\`${SWITCH_KEY}\`)`;
+	const { value: _value, ...rest } = layer;
+	return { ...rest, state: "untrusted", message: untrustedSetting("", what).trimStart() };
 }
 
 function envLayer(raw: string | undefined): SwitchLayer {

@@ -25,6 +25,8 @@ export interface PlanOptions {
 	budget?: LaunchBudget;
 	/** Where earlier runs' folders are, for the forecast. */
 	runsHome: string;
+	/** The pi agent folder whose run key seals the runs the forecast reads. Default: pi's agent folder. */
+	keyDir?: string;
 	/** How a path is shown (relative to the working folder). */
 	display: (path: string) => string;
 }
@@ -50,7 +52,7 @@ export function planFlow(
 		...(model ? { runModel: model } : {}),
 		...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
 	});
-	const forecast = forecastOf(options.runsHome, flow.name.value);
+	const forecast = forecastOf(options.runsHome, flow.name.value, options.keyDir);
 	const budgetLines = showBudget(budget);
 	if (budgetLines.length) budgetLines.push(`worst case ≤ ${flow.bound.turns} turns`);
 	// The largest overshoot a budget allows, next to the worst case (docs/runs.md, "at most").

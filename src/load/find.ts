@@ -6,7 +6,6 @@ import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import {
 	definitionDirs,
-	isProjectContent,
 	markdownFiles,
 	markdownFilesDeep,
 	nearestProjectDir,
@@ -14,6 +13,7 @@ import {
 	type Source,
 } from "../agents/index.ts";
 import { missHint } from "../faults/index.ts";
+import { PROJECT_TRUST, pathTrust, untrustedPath } from "../trust/index.ts";
 
 /** A flow file found in one of the sources. */
 export interface FlowEntry {
@@ -88,14 +88,8 @@ export function unreadProjectFlows(cwd: string, scope: Scope = {}): { dir: strin
 	return dir && flows.length ? { dir, flows: flows.sort((a, b) => a.name.localeCompare(b.name)) } : undefined;
 }
 
-/** How a command reads project flows, said once for every command that finds flows by name. */
-export const PROJECT_TRUST =
-	"project flows are repository content, read only when trusted: add `--project` on the command line, or trust the project in pi";
-
-/** The refusal of a project flow given by path while the project is not trusted. */
-export function untrustedPath(path: string): string {
-	return `${path} is inside this project, so it is repository content: ${PROJECT_TRUST} (or set PI_FLOWS_TRUST_PROJECT=1). Nothing was run.`;
-}
+/** How a command reads project flows and refuses an untrusted one: the trust rule's own words (src/trust). */
+export { PROJECT_TRUST, untrustedPath };
 
 /** A flow by name or by path; a miss names the nearest flows, or says the name is an unread project flow. */
 export function findFlow(
@@ -108,9 +102,10 @@ export function findFlow(
 	if (looksLikePath) {
 		const file = resolve(cwd, nameOrPath);
 		if (existsSync(file) && statSync(file).isFile()) {
-			// One trust rule: a repository file named by path is project content, as `.pi/flows/<name>` is.
-			if (!scope.project && isProjectContent(file, cwd, env))
-				return { ok: false, error: untrustedPath(nameOrPath), nearest: [] };
+			// One trust rule: a repository file named by path is project content, as `.pi/flows/<name>` is,
+			// and a file of another repository (or worktree of another) is never this project's to trust.
+			const trust = pathTrust(file, { cwd, trusted: scope.project ?? false, env, shown: nameOrPath });
+			if (!trust.ok) return { ok: false, error: trust.refusal, nearest: [] };
 			return { ok: true, value: { name: flowNameOf(file), file, source: "project" } };
 		}
 		return { ok: false, error: `no flow file at ${nameOrPath}`, nearest: [] };

@@ -8,8 +8,8 @@
 import { createRequire } from "node:module";
 
 interface WriteFileAtomic {
-	(path: string, data: string, options?: { encoding?: string; fsync?: boolean }): Promise<void>;
-	sync(path: string, data: string, options?: { encoding?: string; fsync?: boolean }): void;
+	(path: string, data: string, options?: { encoding?: string; fsync?: boolean; mode?: number }): Promise<void>;
+	sync(path: string, data: string, options?: { encoding?: string; fsync?: boolean; mode?: number }): void;
 }
 
 const load = createRequire(import.meta.url);

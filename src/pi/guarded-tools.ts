@@ -1,10 +1,10 @@
 /**
- * pi's own `write` and `edit` tools with operations that refuse some folders. A turn's `write` could
- * otherwise rewrite its own run's snapshot (dropping an `ask` gate, adding a check script of its
- * choosing) or the project's flows and agents mid-run. (The run's seal catches a changed record anyway;
- * this keeps the run from being steered while it goes.)
+ * pi's own `write` and `edit` tools with operations that refuse the write guard's paths (src/guard). A
+ * turn's `write` could otherwise rewrite its own run's snapshot (dropping an `ask` gate, adding a check
+ * script of its choosing), a definition the next run reads (`.pi/agents`, `.claude/agents`, the agent
+ * folder's `agents/`), or the person's credentials (`models.json`, whose `!command` keys pi runs).
  *
- * In: the turn's folder, its tool names, the folders writes must not touch. Out: tool definitions that
+ * In: the turn's folder, its tool names, the paths writes must not touch. Out: tool definitions that
  * replace pi's built-ins of the same names (pi lets an SDK tool win a name).
  * Example: `guardedTools("/repo", ["read", "write"], { noWrite: ["/repo/.pi/runs/x"] })` → [write].
  */
@@ -15,7 +15,7 @@ import {
 	createWriteToolDefinition,
 	type ToolDefinition,
 } from "@earendil-works/pi-coding-agent";
-import { resolvesInside } from "../fs-safe/index.ts";
+import { guardRefusal } from "../guard/index.ts";
 
 /** What a turn's file tools may not touch. */
 export interface Guard {
@@ -23,16 +23,15 @@ export interface Guard {
 	noWrite: readonly string[];
 }
 
-function refuse(path: string, within: readonly string[], what: string): void {
-	const hit = within.find((p) => resolvesInside(p, path));
-	if (hit) throw new Error(`${path} is inside ${hit}, ${what}; pi-flows refuses this to every turn`);
+function refuse(path: string, within: readonly string[]): void {
+	const refusal = guardRefusal(path, within);
+	if (refusal) throw new Error(refusal);
 }
 
 /** Guarded replacements for the turn's `write` and `edit` (only those it has). */
 export function guardedTools(cwd: string, names: readonly string[], guard: Guard): ToolDefinition[] {
 	const tools: ToolDefinition[] = [];
-	const what = "which holds the run's own record or the project's flows and agents";
-	const noWrite = (path: string) => refuse(path, guard.noWrite, what);
+	const noWrite = (path: string) => refuse(path, guard.noWrite);
 	if (guard.noWrite.length && names.includes("write")) {
 		tools.push(
 			createWriteToolDefinition(cwd, {

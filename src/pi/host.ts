@@ -28,6 +28,8 @@ import {
 	SCRIPTED_PROVIDER,
 } from "./scripted/index.ts";
 import { openSubagent } from "./subagent.ts";
+import { learnKeyOf } from "./keys.ts";
+import { learnSecrets } from "../secrets/index.ts";
 import { createGate, type Gate } from "../runtime/index.ts";
 import { mergePolicy, type TransportPolicy } from "../runtime/index.ts";
 
@@ -91,6 +93,9 @@ export interface PiHost {
 export async function openHost(options: HostOptions): Promise<PiHost> {
 	const agentDir = options.agentDir ?? defaultAgentDir();
 	const runtime = options.modelRuntime ?? (await personalRuntime(agentDir));
+	// The credentials of this agent folder are secrets of every record the run writes.
+	learnSecrets({ env: process.env, agentDir });
+	const learned = new Set<string>();
 	const scripted = options.script ? createScriptedModel(options.script) : undefined;
 	if (scripted) {
 		runtime.registerNativeProvider(scripted.provider);
@@ -148,6 +153,7 @@ export async function openHost(options: HostOptions): Promise<PiHost> {
 	const spawn: Spawn = async (request: SpawnRequest) => {
 		const resolved = resolveModel(request.model ?? request.agent.model);
 		if (!resolved.ok) throw new Error(resolved.error);
+		await learnKeyOf(runtime, resolved.value.model, learned);
 		counter++;
 		const sub = await openSubagent({
 			id: `${request.agent.name}#${counter}`,
@@ -183,6 +189,7 @@ export async function openHost(options: HostOptions): Promise<PiHost> {
 		for (const [provider, e] of byProvider) {
 			let why = "";
 			try {
+				await learnKeyOf(runtime, e.model, learned);
 				if (await runtime.getAuth(e.model)) continue;
 			} catch (error) {
 				why = `: ${(error as Error).message ?? String(error)}`;

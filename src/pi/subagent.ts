@@ -14,6 +14,7 @@ import { createAgentSession, sessionDefaults, staticResources } from "./host.ts"
 import { bindScriptedTurn, SCRIPTED_PROVIDER, type ScriptedModel, unbindScriptedTurn } from "./scripted/index.ts";
 import { findWithoutFd } from "./find-without-fd.ts";
 import { guardedTools } from "./guarded-tools.ts";
+import { guardedPaths } from "../guard/index.ts";
 import { toPiTool } from "./tools.ts";
 import type { Gate } from "../runtime/index.ts";
 import type { TransportPolicy, TransportRetry } from "../runtime/index.ts";
@@ -40,8 +41,10 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	const { request } = o;
 	const thinking = (request.thinking ?? o.model.thinking ?? request.agent.thinking ?? "off") as Thinking;
 	const names = request.tools ?? request.agent.tools;
-	// The run's own record and the project's definitions are out of reach of the turn's write and edit.
-	const guarded = request.protectedPaths?.length ? guardedTools(o.cwd, names, { noWrite: request.protectedPaths }) : [];
+	// The write guard (src/guard) for the folder this turn works in, whatever started it, plus what its
+	// caller adds (the run's own record, the run's project when the turn works in a copy).
+	const noWrite = [...guardedPaths({ cwd: o.cwd }), ...(request.protectedPaths ?? [])];
+	const guarded = guardedTools(o.cwd, names, { noWrite });
 	// `find` on Node's glob where `fd` cannot run (pi would try to download it, which fails offline).
 	const custom = [...guarded, ...findWithoutFd(o.cwd, names, o.agentDir), ...(request.customTools ?? []).map(toPiTool)];
 	const { session } = await createAgentSession({

@@ -120,7 +120,7 @@ export function faultsHtml(data: RunData, model: RunModel): string {
 	const earlier = ends.filter((e) => e !== lastEnd && !e.ok);
 	if (earlier.length)
 		out.push(
-			`<ul class="life-ends">${earlier.map((e) => `<li>life ${e.life} failed${e.failedAt ? ` at <code>${esc(e.failedAt)}</code>` : ""}: ${esc(why(e))}</li>`).join("")}</ul>`,
+			`<ul class="life-ends">${earlier.map((e) => `<li>life ${esc(e.life)} failed${e.failedAt ? ` at <code>${esc(e.failedAt)}</code>` : ""}: ${esc(why(e))}</li>`).join("")}</ul>`,
 		);
 	const absorbed = new Set(
 		data.journal.flatMap((e) => (e.type === "visit_end" && e.ended.absorbed ? [`${e.life}\u0000${e.path}`] : [])),
@@ -134,7 +134,7 @@ export function faultsHtml(data: RunData, model: RunModel): string {
 					: absorbed.has(`${v.life}\u0000${v.path}`)
 						? "failed, absorbed by on-fail: continue"
 						: "failed";
-			return `<tr class="fault state-${v.state}" data-path="${esc(v.path)}"><td>${esc(v.path)}</td><td class="num">${v.life}</td><td>${esc(how)}</td><td>${esc(clip(v.error ?? "", 2000))}</td></tr>`;
+			return `<tr class="fault state-${v.state}" data-path="${esc(v.path)}"><td>${esc(v.path)}</td><td class="num">${esc(v.life)}</td><td>${esc(how)}</td><td>${esc(clip(v.error ?? "", 2000))}</td></tr>`;
 		});
 		out.push(
 			`<table class="faults"><thead><tr><th>visit</th><th>life</th><th>how</th><th>error</th></tr></thead><tbody>${rows.join("\n")}</tbody></table>`,
@@ -146,7 +146,7 @@ export function faultsHtml(data: RunData, model: RunModel): string {
 			.map(([k, n]) => `${k} ${n}`)
 			.join(", ");
 		out.push(
-			`<p class="absorbed">${soaked.count} failed visit${soaked.count === 1 ? " was" : "s were"} absorbed by <code>on-fail: continue</code> (${esc(kinds)}): ${soaked.visits
+			`<p class="absorbed">${esc(soaked.count)} failed visit${soaked.count === 1 ? " was" : "s were"} absorbed by <code>on-fail: continue</code> (${esc(kinds)}): ${soaked.visits
 				.slice(0, 20)
 				.map((v) => `<code>${esc(v.path)}</code> ${esc(v.kind)}: ${esc(clip(v.message, 200))}`)
 				.join("; ")}</p>`,
@@ -160,7 +160,7 @@ export function faultsHtml(data: RunData, model: RunModel): string {
 			.slice(0, 200)
 			.map((e) =>
 				e.type === "provider_retry"
-					? `<tr class="retry" data-path="${esc(e.path)}"><td>${esc(e.path)}</td><td class="num">${e.life}</td><td>${esc(e.reason)}</td><td class="num">${e.attempt}</td><td class="num">${(e.delayMs / 1000).toFixed(1)}s</td><td>${esc(clip(e.message, 300))}</td></tr>`
+					? `<tr class="retry" data-path="${esc(e.path)}"><td>${esc(e.path)}</td><td class="num">${esc(e.life)}</td><td>${esc(e.reason)}</td><td class="num">${esc(e.attempt)}</td><td class="num">${esc(`${(Number(e.delayMs) / 1000).toFixed(1)}s`)}</td><td>${esc(clip(e.message, 300))}</td></tr>`
 					: "",
 			);
 		out.push(

@@ -4,6 +4,7 @@
  * case a string ever slipped through unescaped), and it folds long parts with `<details>`, which needs no
  * JavaScript.
  */
+import { redactText } from "../secrets/index.ts";
 import { clip, clock, cost, esc, ms, shown, tokens } from "./format.ts";
 import { graphSvg } from "./graph.ts";
 import { runModel } from "./model.ts";
@@ -41,8 +42,15 @@ svg .grid{stroke:#d8dee4;stroke-width:1}svg .tick{font-size:10px;fill:#6e7781}sv
 svg .life-boundary{stroke:#8250df;stroke-width:2;stroke-dasharray:6 4}
 `;
 
-/** The whole page for a run, as a string; pure, so the same data always makes the same page. */
+/**
+ * The whole page for a run, as a string; the same data always makes the same page. Every known secret
+ * is masked in it (the page is a record too: it is mailed and archived with the run).
+ */
 export function reportHtml(data: RunData): string {
+	return redactText(pageOf(data));
+}
+
+function pageOf(data: RunData): string {
 	const model = runModel(data);
 	const snap = data.snapshot;
 	const flowName = snap.flow.name;

@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import type { CheckedFlow } from "../language/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
@@ -73,7 +74,15 @@ export function readRun(runDir: string): { ok: true; value: RunData } | { ok: fa
 		if (read.torn) problems.push("the journal's last line was cut mid-write (a crash); it is ignored");
 	} else problems.push(read.error);
 	const events = readEvents(join(runDir, "events.jsonl"), problems);
-	const usageFile = readJson<UsageFile>(join(runDir, "usage.json"), problems);
+	const written = readJson<UsageFile>(join(runDir, "usage.json"), problems);
+	// usage.json is unsealed: the figures are the journal's (which the seal covers), and a file that
+	// disagrees with them is said to.
+	const fromJournal = usageOf(journal, snap.value.settings.budget);
+	const usageFile = written && isDeepStrictEqual(written, fromJournal) ? written : undefined;
+	if (written && !usageFile)
+		problems.push(
+			"usage.json differs from the journal (it is from an earlier life, or it was changed after it was written); the figures here are the journal's",
+		);
 	const result = readJson<ResultFile>(join(runDir, "result.json"), problems);
 	return {
 		ok: true,
@@ -83,7 +92,7 @@ export function readRun(runDir: string): { ok: true; value: RunData } | { ok: fa
 			...("value" in checked ? { flow: checked.value } : {}),
 			journal,
 			events,
-			usage: usageFile ?? usageOf(journal, snap.value.settings.budget),
+			usage: usageFile ?? fromJournal,
 			usageFromFile: usageFile !== undefined,
 			...(result ? { result } : {}),
 			problems,

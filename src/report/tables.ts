@@ -37,7 +37,7 @@ export function usageTable(usage: UsageFile, fromFile: boolean): string {
 		shares ? `<td class="num" data-col="budget">${esc(percent(n ?? 0))}</td>` : "";
 	const rows = Object.entries(usage.nodes).map(
 		([address, n]) =>
-			`<tr class="node-usage" data-node="${esc(address)}"><th scope="row">${esc(address)}</th><td class="num" data-col="visits">${n.visits}</td>${cells(n.usage)}${share(shares?.[address])}</tr>`,
+			`<tr class="node-usage" data-node="${esc(address)}"><th scope="row">${esc(address)}</th><td class="num" data-col="visits">${esc(n.visits)}</td>${cells(n.usage)}${share(shares?.[address])}</tr>`,
 	);
 	const visits = Object.values(usage.nodes).reduce((s, n) => s + n.visits, 0);
 	const totalShare = shares ? Object.values(shares).reduce((s, x) => s + x, 0) : undefined;
@@ -47,7 +47,7 @@ export function usageTable(usage: UsageFile, fromFile: boolean): string {
 			: `<p class="note">usage.json is missing (the run never ended a life); these figures were rebuilt from the journal.</p>`,
 		`<table class="usage"><thead><tr><th>node</th><th>visits</th>${HEAD.map((h) => `<th>${h}</th>`).join("")}${shares ? "<th>of budget</th>" : ""}</tr></thead>`,
 		`<tbody>${rows.join("\n") || `<tr><td colspan="${HEAD.length + 2}">No agent turn was paid for.</td></tr>`}</tbody>`,
-		`<tfoot><tr class="total"><th scope="row">total</th><td class="num" data-col="visits">${visits}</td>${cells(usage.total)}${share(totalShare)}</tr></tfoot></table>`,
+		`<tfoot><tr class="total"><th scope="row">total</th><td class="num" data-col="visits">${esc(visits)}</td>${cells(usage.total)}${share(totalShare)}</tr></tfoot></table>`,
 	].join("\n");
 }
 
@@ -65,7 +65,7 @@ export function livesTable(usage: UsageFile, lives: readonly LifeSpan[]): string
 			const u = usage.lives.find((l) => l.life === n);
 			const l = span.get(n);
 			const outcome = l?.outcome ?? u?.end ?? "interrupted";
-			return `<tr class="life-row" data-life="${n}"><th scope="row">${n}</th><td>${esc(clock(u?.startedAt ?? (l ? new Date(l.start).toISOString() : "")))}</td><td class="outcome-${esc(outcome)}">${esc(outcome)}</td><td class="num">${esc(u ? tokens(u.usage.totalTokens) : "")}</td><td class="num">${esc(u ? cost(u.usage.cost) : "")}</td><td class="num">${esc(l ? ms(l.end - l.start) : "")}</td><td>${esc(l?.error ?? "")}</td></tr>`;
+			return `<tr class="life-row" data-life="${esc(n)}"><th scope="row">${esc(n)}</th><td>${esc(clock(u?.startedAt ?? (l ? new Date(l.start).toISOString() : "")))}</td><td class="outcome-${esc(outcome)}">${esc(outcome)}</td><td class="num">${esc(u ? tokens(u.usage.totalTokens) : "")}</td><td class="num">${esc(u ? cost(u.usage.cost) : "")}</td><td class="num">${esc(l ? ms(l.end - l.start) : "")}</td><td>${esc(l?.error ?? "")}</td></tr>`;
 		});
 	return `<table class="lives"><thead><tr><th>life</th><th>started</th><th>ended</th><th>tokens</th><th>cost</th><th>wall time</th><th>error</th></tr></thead><tbody>${rows.join("\n")}</tbody></table>`;
 }
@@ -85,7 +85,7 @@ export function visitsTable(usage: UsageFile, journal: readonly JournalEntry[]):
 	}
 	const rows = usage.visits.map(
 		(v) =>
-			`<tr class="${v.ok ? "ok" : "failed"}" data-path="${esc(v.path)}" data-life="${v.life}"><td>${esc(v.path)}</td><td>${esc(v.kind)}</td><td class="num">${v.life}</td><td>${v.ok ? "ok" : "failed"}</td>${cells(v.usage)}<td class="out"><code>${esc(clip(ends.get(`${v.life}\u0000${v.path}`) ?? "", 400))}</code></td></tr>`,
+			`<tr class="${v.ok ? "ok" : "failed"}" data-path="${esc(v.path)}" data-life="${esc(v.life)}"><td>${esc(v.path)}</td><td>${esc(v.kind)}</td><td class="num">${esc(v.life)}</td><td>${v.ok ? "ok" : "failed"}</td>${cells(v.usage)}<td class="out"><code>${esc(clip(ends.get(`${v.life}\u0000${v.path}`) ?? "", 400))}</code></td></tr>`,
 	);
 	return [
 		`<details class="visits"><summary>Every visit that ended (${usage.visits.length}): usage, then the output or the error; blocks include their children's usage</summary>`,

@@ -174,7 +174,7 @@ export function timelineSvg(
 			.filter(Boolean)
 			.join(" · ");
 		out.push(
-			`<g class="life" data-life="${s.life.life}"><title>${esc(`${head}${s.life.error ? `\n${s.life.error}` : ""}`)}</title><text class="life-head life-${s.life.outcome}" x="${px(s.x)}" y="14">${esc(fit(head, s.w, 12))}</text></g>`,
+			`<g class="life" data-life="${esc(s.life.life)}"><title>${esc(`${head}${s.life.error ? `\n${s.life.error}` : ""}`)}</title><text class="life-head life-${s.life.outcome}" x="${px(s.x)}" y="14">${esc(fit(head, s.w, 12))}</text></g>`,
 		);
 		const step = tickStep(s.span, s.w);
 		for (let t = 0; t <= s.span; t += step) {
@@ -211,7 +211,7 @@ export function timelineSvg(
 				.filter(Boolean)
 				.join("\n");
 			out.push(
-				`<g><title>${esc(title)}</title><rect class="bar ${block ? "bar-block" : "bar-leaf"} state-${v.state}" data-path="${esc(v.path)}" data-life="${v.life}" x="${px(x1)}" y="${px(y)}" width="${px(w)}" height="${ROW - 4}" rx="3"/>`,
+				`<g><title>${esc(title)}</title><rect class="bar ${block ? "bar-block" : "bar-leaf"} state-${v.state}" data-path="${esc(v.path)}" data-life="${esc(v.life)}" x="${px(x1)}" y="${px(y)}" width="${px(w)}" height="${ROW - 4}" rx="3"/>`,
 			);
 			const label = barLabel(v);
 			if (w > textWidth(label, 10) + 8)

@@ -1,13 +1,17 @@
 /**
  * The forecast `pi-flows plan` shows beside the worst case: what earlier runs of the same flow actually
  * spent, per node (median and max of tokens and cost per visit, and visits per run), and for a whole run.
- * Nothing is estimated: every figure comes from earlier runs' `usage.json`.
+ * Nothing is estimated: every figure comes from earlier runs' sealed journals (what their `usage.json`
+ * holds, made again from the record the seal vouches for). A run folder whose seal does not check (one a
+ * repository shipped, or one changed after the fact) is not this person's run and tells nothing: a clone
+ * could otherwise make a plan promise any cost it likes.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readJournal } from "./journal.ts";
 import { listRunFolders } from "./run-folder.ts";
+import { runKey, verifyRun } from "./seal.ts";
 import { readSnapshot } from "./snapshot.ts";
-import type { UsageFile } from "./usage-file.ts";
+import { type UsageFile, usageOf } from "./usage-file.ts";
 
 /** What earlier runs of one node spent. */
 export interface NodeForecast {
@@ -35,17 +39,20 @@ const median = (xs: number[]) => {
 };
 const stat = (xs: number[]) => ({ median: median(xs), max: xs.length ? Math.max(...xs) : 0 });
 
-/** The forecast from the runs of `flow` under `home`; undefined when there are none. */
-export function forecastOf(home: string, flow: string): Forecast | undefined {
+/** The forecast from the sealed runs of `flow` under `home` (`keyDir` holds the run key); undefined when there are none. */
+export function forecastOf(home: string, flow: string, keyDir?: string): Forecast | undefined {
 	const usages: UsageFile[] = [];
+	const key = runKey(keyDir);
+	if (!key.ok) return undefined;
 	for (const dir of listRunFolders(home)) {
-		const snap = readSnapshot(dir);
+		const sealed = verifyRun(key.key, dir);
+		if (!sealed.ok) continue;
+		const snap = readSnapshot(dir, sealed.snapshot);
 		if (!snap.ok || snap.value.flow.name !== flow) continue;
-		try {
-			usages.push(JSON.parse(readFileSync(join(dir, "usage.json"), "utf8")) as UsageFile);
-		} catch {
-			// A run killed before it wrote usage.json has nothing to tell about costs.
-		}
+		const journal = readJournal(join(dir, "journal.jsonl"));
+		const entries = journal.ok ? journal.entries.slice(0, sealed.lines) : [];
+		// A run killed before it ended a life has nothing to tell about costs.
+		if (entries.some((e) => e.type === "run_end")) usages.push(usageOf(entries, snap.value.settings.budget));
 	}
 	if (!usages.length) return undefined;
 	const byNode = new Map<string, { visits: number[]; tokens: number[]; cost: number[] }>();

@@ -16,9 +16,22 @@ export {
 export { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from "./snapshot.ts";
 export { addressOf, type UsageFile, usageOf, writeUsage } from "./usage-file.ts";
 export { type Forecast, forecastOf, type NodeForecast, showForecast } from "./forecast.ts";
-export { newestResumable, type SealedRun, sealedRun } from "./resumable.ts";
+export { newestResumable, newestSealed, type SealedRun, sealedRun } from "./resumable.ts";
 export { RUN_GITIGNORE } from "./run-folder.ts";
-export { runKey, runKeyPath, SEAL_FILE, verifyRun } from "./seal.ts";
+export {
+	journalSealer,
+	type JournalSealer,
+	mac,
+	RUN_SEAL,
+	runKey,
+	runKeyPath,
+	same,
+	SEAL_FILE,
+	type SealKind,
+	sealSnapshot,
+	trimJournal,
+	verifyRun,
+} from "./seal.ts";
 export { APPEND_NO_LINK, writeAtomic } from "./files.ts";
 export { runEndEntry } from "./runner.ts";
 export { lifeTraces } from "./life-traces.ts";

@@ -9,6 +9,7 @@ import type { Value } from "../language/types/index.ts";
 import type { VisitIdentity } from "../identity/index.ts";
 import type { FailureKind } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
+import { redactedJson } from "../secrets/index.ts";
 import { APPEND_NO_LINK } from "./files.ts";
 import { readEntry } from "./read-entry.ts";
 
@@ -67,7 +68,8 @@ export function fileJournal(path: string): JournalWriter {
 	return {
 		append(entry, durable = false) {
 			if (closed) return;
-			writeSync(fd, `${JSON.stringify(entry)}\n`);
+			// Masked at the writer: a provider's error echoing its key never reaches the record.
+			writeSync(fd, `${redactedJson(entry)}\n`);
 			if (durable) fsyncSync(fd);
 		},
 		close() {

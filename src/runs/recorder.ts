@@ -10,7 +10,8 @@ import type { Value } from "../language/types/index.ts";
 import type { VisitIdentity } from "../identity/index.ts";
 import { type FlowEvent, TRACE_ONLY_EVENTS } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
-import { appendNoLink } from "./files.ts";
+import { redactedJson } from "../secrets/index.ts";
+import { appendJsonLines, appendNoLink } from "./files.ts";
 import type { JournalWriter } from "./journal.ts";
 
 /** How a failed write of the run's record is reported: the same words for every write, so callers can tell it. */
@@ -93,13 +94,14 @@ export function folderRecorder(
 		transcript: (path: string, subagent: string, messages: readonly unknown[]) =>
 			guard("transcript", () => {
 				mkdirSync(transcripts, { recursive: true });
-				const lines = messages.map((m) => JSON.stringify({ life, visit: path, message: m })).join("\n");
-				if (lines) appendNoLink(join(transcripts, `${subagent.replace(/[^A-Za-z0-9_.-]/g, "-")}.jsonl`), `${lines}\n`);
+				const lines = messages.map((m) => ({ life, visit: path, message: m }));
+				appendJsonLines(join(transcripts, `${subagent.replace(/[^A-Za-z0-9_.-]/g, "-")}.jsonl`), lines);
 			}),
 		onEvent(event) {
 			// A trace's own facts (asked only while tracing): events.jsonl is the same traced or not.
 			if (TRACE_ONLY_EVENTS.has(event.type)) return;
-			pending.push(JSON.stringify({ ...event, life, at: at() }));
+			// Serialised (and masked) now: the event object may change after it was announced.
+			pending.push(redactedJson({ ...event, life, at: at() }));
 			if (pending.length >= 512 || event.type === "run_end") flush();
 			else if (!timer) {
 				timer = setTimeout(flush, EVENTS_LATENCY_MS);

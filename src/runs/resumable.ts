@@ -40,3 +40,22 @@ export function newestResumable(home: string, keyDir?: string): { runDir?: strin
 	}
 	return { ...(best ? { runDir: best.runDir } : {}), skipped };
 }
+
+/**
+ * The newest run under `home` whose seal checks, however it ended: what a command that reads "the run I
+ * just made" (`pi-flows report`) takes, never a folder a repository shipped. Folders skipped are counted.
+ */
+export function newestSealed(home: string, keyDir?: string): { runDir?: string; skipped: number } {
+	let best: { runDir: string; at: string } | undefined;
+	let skipped = 0;
+	for (const dir of listRunFolders(home)) {
+		const run = sealedRun(dir, keyDir);
+		if (!run.ok) {
+			skipped++;
+			continue;
+		}
+		const at = String(run.snapshot.createdAt);
+		if (!best || at > best.at) best = { runDir: dir, at };
+	}
+	return { ...(best ? { runDir: best.runDir } : {}), skipped };
+}

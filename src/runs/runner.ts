@@ -25,9 +25,11 @@ import { reuseSummary } from "../identity/index.ts";
 import { fanOutEvents } from "../runtime/index.ts";
 import { flatFailure } from "../runtime/index.ts";
 import { emptyUsage } from "../runtime/index.ts";
+import { redactedJson } from "../secrets/index.ts";
+import { guardedPaths as writeGuard } from "../guard/index.ts";
 import { captureWanted, type RunTrace, traceRun } from "../telemetry/index.ts";
 import { lifeTraces } from "./life-traces.ts";
-import { writeAtomic } from "./files.ts";
+import { writeJsonAtomic } from "./files.ts";
 import { folderControl } from "./control.ts";
 import { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
 import { acquireLock, type LockOutcome } from "./lock.ts";
@@ -452,8 +454,8 @@ function sealedJournal(
 			if (broken || !file || !sealer) return;
 			try {
 				file.append(entry, durable);
-				// The line as fileJournal wrote it; a line the seal does not cover is cut off by the next resume.
-				sealer.seal(JSON.stringify(entry), durable === true);
+				// The line as fileJournal wrote it (masked); a line the seal does not cover is cut off by the next resume.
+				sealer.seal(redactedJson(entry), durable === true);
 			} catch (error) {
 				broken = true;
 				throw error;
@@ -503,11 +505,15 @@ async function runFlowOnce(
 	return result;
 }
 
-/** What no turn may write or edit: the run's own record, and the project's flows and agents. */
+/**
+ * What no turn of the run may write or edit beyond the guard of its own folder (src/pi adds that): the
+ * run's record, and the run's project's guarded paths, which a turn working in a copy's worktree would
+ * otherwise not see.
+ */
 function guardedPaths(cwd: string, runDir: string): string[] {
-	const root = projectRoot(cwd);
 	const home = dirname(runDir);
-	return [resolvesInside(root, home) ? home : runDir, join(root, ".pi", "flows"), join(root, ".pi", "agents")];
+	const records = [resolvesInside(projectRoot(cwd), home) ? home : runDir];
+	return writeGuard({ cwd, records });
 }
 
 /** The journal's last word on a life, the same on every backend. */
@@ -543,10 +549,18 @@ function writeEndFiles(
 	attempt("usage.json", () => writeUsage(runDir, entries, budget));
 	const reused = reuseSummary(final.visits);
 	attempt("result.json", () =>
-		writeAtomic(
-			join(runDir, "result.json"),
-			`${JSON.stringify({ flow: final.flow, life, ok: final.ok, output: final.output, error: final.error, errorKind: final.errorKind, failedAt: final.failedAt, usage: final.usage, ...(final.absorbed ? { absorbed: final.absorbed } : {}), ...(reused ? { reuse: reused } : {}) }, null, 2)}\n`,
-		),
+		writeJsonAtomic(join(runDir, "result.json"), {
+			flow: final.flow,
+			life,
+			ok: final.ok,
+			output: final.output,
+			error: final.error,
+			errorKind: final.errorKind,
+			failedAt: final.failedAt,
+			usage: final.usage,
+			...(final.absorbed ? { absorbed: final.absorbed } : {}),
+			...(reused ? { reuse: reused } : {}),
+		}),
 	);
 	return unwritten;
 }

@@ -32,6 +32,22 @@ import { APPEND_NO_LINK } from "./files.ts";
 /** The seal file's name inside a run folder. */
 export const SEAL_FILE = "seal";
 
+/**
+ * What a seal is over: a run folder's `snapshot.json`, or a drive's `drive.json` (src/drive keeps its
+ * records in the repository's `.pi/drive`, sealed the same way). The domain keeps a run's seal from
+ * passing for a drive's.
+ */
+export interface SealKind {
+	domain: string;
+	/** The file the first seal line covers. */
+	head: string;
+	/** What the messages call the sealed thing. */
+	what: "run" | "drive";
+}
+
+/** A run folder's seal. */
+export const RUN_SEAL: SealKind = { domain: "pi-flows run", head: "snapshot.json", what: "run" };
+
 /** Where the person's run key lives: their pi agent folder, never the project. */
 export function runKeyPath(dir: string = agentDir()): string {
 	return join(dir, "pi-flows", "run-key");
@@ -67,13 +83,15 @@ export function runKey(dir: string = agentDir()): { ok: true; key: Buffer } | { 
 	};
 }
 
-function mac(key: Buffer, ...parts: string[]): string {
+/** An HMAC over the parts, each length-prefixed: what a seal line or a sealed pointer holds. */
+export function mac(key: Buffer, ...parts: string[]): string {
 	const h = createHmac("sha256", key);
 	for (const p of parts) h.update(`${Buffer.byteLength(p)}:`).update(p);
 	return h.digest("hex");
 }
 
-function same(a: string, b: string): boolean {
+/** Whether two seal lines are equal, in constant time. */
+export function same(a: string, b: string): boolean {
 	return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
@@ -86,10 +104,10 @@ function realDir(runDir: string): string {
 	}
 }
 
-/** Starts the seal of a new run over its snapshot's exact text. */
-export function sealSnapshot(key: Buffer, runDir: string, snapshotText: string): string {
+/** Starts the seal of a new run over its snapshot's exact text (or of a drive over its `drive.json`). */
+export function sealSnapshot(key: Buffer, runDir: string, snapshotText: string, kind: SealKind = RUN_SEAL): string {
 	const dir = realDir(runDir);
-	const first = mac(key, "pi-flows run", dir, snapshotText);
+	const first = mac(key, kind.domain, dir, snapshotText);
 	writeFileSync(join(runDir, SEAL_FILE), `${JSON.stringify({ v: 1, dir, mac: first })}\n`, { flag: "wx", mode: 0o600 });
 	return first;
 }
@@ -129,13 +147,13 @@ export type Verified = { ok: true; lines: number; last: string; snapshot: string
  * Checks a run folder's snapshot and journal against its seal. Anything else (no seal, another folder,
  * another key, a changed snapshot or journal line) is refused with the reason.
  */
-export function verifyRun(key: Buffer, runDir: string): Verified {
+export function verifyRun(key: Buffer, runDir: string, kind: SealKind = RUN_SEAL): Verified {
 	let sealText: string;
 	try {
 		sealText = readFileSync(join(runDir, SEAL_FILE), "utf8");
 	} catch {
 		const why = `${runDir} has no seal: it was not made by this person's pi-flows (or by one older than the seal)`;
-		return { ok: false, why: `${why}; a run folder from elsewhere is never resumed` };
+		return { ok: false, why: `${why}; a ${kind.what} folder from elsewhere is never resumed` };
 	}
 	const seals = sealText.split("\n");
 	// A seal line cut mid-write (no newline) sealed nothing.
@@ -153,20 +171,20 @@ export function verifyRun(key: Buffer, runDir: string): Verified {
 	if (head.dir !== dir) {
 		return {
 			ok: false,
-			why: `the run was made in ${head.dir}, not here (${dir}); a run folder copied or moved from elsewhere is never resumed`,
+			why: `the ${kind.what} was made in ${head.dir}, not here (${dir}); a ${kind.what} folder copied or moved from elsewhere is never resumed`,
 		};
 	}
 	let snapshot: string;
 	try {
-		snapshot = readFileSync(join(runDir, "snapshot.json"), "utf8");
+		snapshot = readFileSync(join(runDir, kind.head), "utf8");
 	} catch (error) {
-		return { ok: false, why: `${runDir} holds no readable snapshot: ${(error as Error).message}` };
+		return { ok: false, why: `${runDir} holds no readable ${kind.head}: ${(error as Error).message}` };
 	}
-	if (!same(mac(key, "pi-flows run", dir, snapshot), head.mac)) {
-		const why = `snapshot.json of ${runDir} does not match its seal`;
+	if (!same(mac(key, kind.domain, dir, snapshot), head.mac)) {
+		const why = `${kind.head} of ${runDir} does not match its seal`;
 		return {
 			ok: false,
-			why: `${why}: it was changed after the run started, or the run was made with another person's key`,
+			why: `${why}: it was changed after the ${kind.what} started, or the ${kind.what} was made with another person's key`,
 		};
 	}
 	let journal = "";

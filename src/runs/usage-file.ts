@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import type { Budget } from "../runtime/index.ts";
 import { addUsage, emptyUsage, type Usage } from "../runtime/index.ts";
-import { writeAtomic } from "./files.ts";
+import { writeJsonAtomic } from "./files.ts";
 import type { JournalEntry } from "./journal.ts";
 
 /** One paid visit. */
@@ -119,6 +119,6 @@ function budgetUse(limits: Budget, total: Usage, leaves: readonly PaidVisit[], n
 /** Writes usage.json. */
 export function writeUsage(runDir: string, entries: readonly JournalEntry[], budget?: Budget): UsageFile {
 	const usage = usageOf(entries, budget);
-	writeAtomic(join(runDir, "usage.json"), `${JSON.stringify(usage, null, 2)}\n`);
+	writeJsonAtomic(join(runDir, "usage.json"), usage);
 	return usage;
 }

@@ -12,6 +12,8 @@ export const MASK = "***";
 
 /** Passwords of the URLs parsed in this process, in every spelling a message could carry them. */
 const secrets = new Set<string>();
+/** {@link secrets}, longest first, made again only when one was added: redaction runs at every write. */
+let longestFirst: string[] = [];
 
 /**
  * A password shorter than this is not cut out of arbitrary text by itself (a password "1" would turn every
@@ -31,7 +33,9 @@ export function rememberSecret(password: string): string {
 	} catch {
 		// Not valid percent-encoding: the raw spelling is the only one.
 	}
+	const before = secrets.size;
 	for (const s of spellings) if (s.length >= SHORTEST_LITERAL) secrets.add(s);
+	if (secrets.size !== before) longestFirst = [...secrets].sort((a, b) => b.length - a.length);
 	return password;
 }
 
@@ -39,8 +43,13 @@ export function rememberSecret(password: string): string {
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@'"`]*):[^\s'"`]*@/gi;
 /** The shape hints print (`postgres://USER:PASSWORD@HOST…`): not a password, so not masked. */
 const PLACEHOLDER = ":PASSWORD@";
-/** `password=…`, `PGPASSWORD=…`, `"password": "…"`, `password: …` as libpq, env and JSON spell them. */
-const KEY_PASSWORD = /\b((?:pg)?(?:passw(?:or)?d|pwd)\b["']?\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s,;&}"']+)/gi;
+/**
+ * `password=…`, `PGPASSWORD=…`, `"password": "…"`, `password: …` as libpq, env and JSON spell them. A quoted
+ * value runs past its escaped quotes and a bare one stops at a backslash, so masking the text of a JSON
+ * line never leaves a quote unescaped in it.
+ */
+const KEY_PASSWORD =
+	/\b((?:pg)?(?:passw(?:or)?d|pwd)\b["']?\s*[=:]\s*)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s,;&}"'\\]+)/gi;
 
 /**
  * The text with every password in it replaced by {@link MASK}: the remembered ones wherever they occur,
@@ -50,7 +59,7 @@ const KEY_PASSWORD = /\b((?:pg)?(?:passw(?:or)?d|pwd)\b["']?\s*[=:]\s*)("[^"]*"|
 export function redact(text: string): string {
 	let out = text;
 	// Longest first, so a password that contains another remembered one is cut whole.
-	for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(MASK);
+	for (const s of longestFirst) if (out.includes(s)) out = out.split(s).join(MASK);
 	out = out.replace(URL_PASSWORD, (whole, head: string) => (whole.endsWith(PLACEHOLDER) ? whole : `${head}:${MASK}@`));
 	out = out.replace(KEY_PASSWORD, (_m, head: string, value: string) => {
 		const quote = value[0] === '"' || value[0] === "'" ? value[0] : "";

@@ -139,9 +139,10 @@ describe("every turn of a flow counts as it ends", () => {
 	});
 
 	it("the `subagent` tool called by an agent inside the flow", async () => {
+		// The boss holds its scouts' tools: a child never has more than its parent (extension/tool/tool-cap.ts).
 		project.write(
 			"~agent/agents/boss.md",
-			"---\nname: boss\ndescription: delegates\ntools: read, subagent\n---\nYou delegate.\n",
+			"---\nname: boss\ndescription: delegates\ntools: read, grep, find, ls, subagent\n---\nYou delegate.\n",
 		);
 		const flow = flowOf("d", "  - id: lead\n    agent: boss\n", { lead: "Get it done." });
 		const tasks = Array.from({ length: 6 }, (_, i) => `{ agent: scout, task: part ${i + 1} }`).join(", ");

@@ -136,7 +136,7 @@ describe("one switch, one cap", () => {
 		project.write(".pi/settings.json", '{ "enable_handoff": false }\n');
 		const r = spawnSync(
 			process.execPath,
-			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "none.yaml"],
+			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "none.yaml", "--project"],
 			{ cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 },
 		);
 		expect(r.status).toBe(2);

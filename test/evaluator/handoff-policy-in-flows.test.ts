@@ -45,7 +45,7 @@ describe("the switch in flow turns", () => {
 
 	it("reads HANDOFF_ENABLED and enable_handoff, env first", async () => {
 		project.write(".pi/settings.json", '{ "enable_handoff": false }\n');
-		const places = { cwd: project.cwd, agentDir: project.agentDir };
+		const places = { cwd: project.cwd, agentDir: project.agentDir, projectTrusted: true };
 		expect((await resolveHandoffPolicy({ ...places, env: {} })).policy.enabled).toBe(false);
 		expect((await resolveHandoffPolicy({ ...places, env: { HANDOFF_ENABLED: "on" } })).policy.enabled).toBe(true);
 		const capped = await resolveHandoffPolicy({

@@ -84,7 +84,8 @@ describe("enable_handoff precedence", () => {
 	it.each(cases)("$name", async (c) => {
 		put(join(cwd, ".pi", "settings.json"), c.project);
 		put(join(agentDir, "settings.json"), c.global);
-		const r = await resolveSwitch({ cwd, agentDir, env: c.env === undefined ? {} : { HANDOFF_ENABLED: c.env } });
+		const env = c.env === undefined ? {} : { HANDOFF_ENABLED: c.env };
+		const r = await resolveSwitch({ cwd, agentDir, env, projectTrusted: true });
 		expect({ enabled: r.enabled, source: r.source }).toEqual({ enabled: c.enabled, source: c.source });
 		expect(r.layers.map((l) => l.source)).toEqual(["env", "project", "global", "default"]);
 		expect(r.warnings).toHaveLength(c.warns ?? 0);
@@ -100,7 +101,16 @@ describe("enable_handoff precedence", () => {
 		const project = join(cwd, ".pi", "settings.json");
 		expect((await writeSwitch(true, "project", { cwd, agentDir })).ok).toBe(true);
 		expect(JSON.parse(readFileSync(project, "utf8"))).toEqual({ enable_handoff: true });
-		expect((await resolveSwitch({ cwd, agentDir, env: {} })).source).toBe("project");
+		expect((await resolveSwitch({ cwd, agentDir, env: {}, projectTrusted: true })).source).toBe("project");
+	});
+
+	it("does not read the project's layer of an untrusted project, and says so", async () => {
+		put(join(cwd, ".pi", "settings.json"), { value: false });
+		put(join(agentDir, "settings.json"), undefined);
+		const r = await resolveSwitch({ cwd, agentDir, env: {} });
+		expect({ enabled: r.enabled, source: r.source }).toEqual({ enabled: true, source: "default" });
+		expect(r.layers[1]).toMatchObject({ source: "project", state: "untrusted" });
+		expect(r.warnings.join("\n")).toContain("switches the handoff protocol off (`enable_handoff`), which was not read");
 	});
 
 	it("refuses to rewrite a settings file that is not valid JSON", async () => {

@@ -39,11 +39,15 @@ const KIND_TABLES = /^kinds\/(language|run|facts)\.ts$/;
  * so it must stay light (test/install/library-by-name.test.ts holds its first bundle to that): it takes the
  * tool's registration alone, where the tool's door also carries the run the tool starts, and the
  * registration takes the agents' names from their files' `name:` lines, where the agents' door also carries
- * the roster's YAML reader.
+ * the roster's YAML reader. The redaction (at every writer, the extension's messages among them) and the
+ * trust rule's words (which the handoff switch, read at pi's start, says) need only where the agent folder
+ * is (agents/locations.ts), for the same reason.
  */
 const PAST_THE_DOOR = new Set([
 	"extension/index.ts imports extension/tool/subagent-tool.ts",
 	"extension/tool/subagent-tool.ts imports agents/roster-files.ts",
+	"secrets/index.ts imports agents/locations.ts",
+	"trust/rule.ts imports agents/locations.ts",
 ]);
 
 /** Relative specifiers a file imports or re-exports, type-only ones included. */

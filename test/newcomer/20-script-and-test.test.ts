@@ -86,7 +86,7 @@ describe("pi-flows test names the step", () => {
 			".pi/flows/triage.test.yaml",
 			"input: x\nscript:\n  turns:\n    scout:\n      - call: submit\n        args: { severity: high, files: [a] }\n    code:\n      - say: fixed\n    review:\n      - call: verdict\n        args: { approved: true, resolved: [{ id: o1, how: done }] }\nexpect:\n  ok: true\n",
 		);
-		const r = await cli(project, "test", ".pi/flows/triage.test.yaml");
+		const r = await cli(project, "test", ".pi/flows/triage.test.yaml", "--project");
 		expect(r.code).toBe(1);
 		expect(r.stdout).toContain(
 			'the `verdict` tool refused its arguments: resolved.0.how: expected one of ["addressed","withdrawn"]',
@@ -101,7 +101,7 @@ describe("pi-flows test names the step", () => {
 			".pi/flows/review.test.yaml",
 			"input: x\nscript:\n  turns:\n    plan:\n      - call: read\n        args: { path: nothing.md }\n    look:\n      - say: ok\n    sum:\n      - say: ok\nexpect:\n  ok: true\n",
 		);
-		const r = await cli(project, "test", ".pi/flows/review.test.yaml");
+		const r = await cli(project, "test", ".pi/flows/review.test.yaml", "--project");
 		expect(r.stdout).toContain("at script entry `plan`: its 1 step(s) ran out before the turn ended");
 	});
 });

@@ -43,7 +43,7 @@ describe("docs/first-flows.md", () => {
 		project.write(".pi/flows/triage.test.yaml", "");
 		const made = await cli(project, "script", "triage", "--project", "--test", "--out", ".pi/flows/starter.test.yaml");
 		expect(made.code, made.stderr).toBe(0);
-		const tested = await cli(project, "test", ".pi/flows/starter.test.yaml");
+		const tested = await cli(project, "test", ".pi/flows/starter.test.yaml", "--project");
 		expect(tested.code, tested.stdout).toBe(0);
 	});
 
@@ -52,7 +52,7 @@ describe("docs/first-flows.md", () => {
 			".pi/flows/triage.test.yaml",
 			(DOC_FILES.get(".pi/flows/triage.test.yaml") ?? "").replace("how: addressed", "how: done"),
 		);
-		const tested = await cli(project, "test", ".pi/flows/triage.test.yaml");
+		const tested = await cli(project, "test", ".pi/flows/triage.test.yaml", "--project");
 		const shown = /```text\n(✗ \.pi\/flows\/triage\.test\.yaml[\s\S]*?)```/.exec(doc)?.[1] ?? "";
 		const flat = (t: string) => t.replace(/\s+/g, " ").trim();
 		for (const line of shown.split(/\n(?= {2}\S)/))

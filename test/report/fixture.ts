@@ -137,10 +137,15 @@ export async function surveyRun(project: TempProject): Promise<Fixture> {
 		ask: scriptedAsk({ pick: "left" }),
 		// A low warning threshold, so the first life's turns cross it without stopping the run.
 		budget: { turns: 40, warnAt: 0.1 },
+		// Sealed with the project's person's key, as `pi-flows run` there would: `pi-flows report` then trusts it.
+		keyDir: project.agentDir,
 	});
 	if ("refused" in started) throw new Error(started.refused);
 	if (started.result.ok) throw new Error("the fixture's first life was meant to fail");
-	const { out: resumed } = await resumeScripted(project, started.runDir, SCRIPT_2, { ask: scriptedAsk({}) });
+	const { out: resumed } = await resumeScripted(project, started.runDir, SCRIPT_2, {
+		ask: scriptedAsk({}),
+		keyDir: project.agentDir,
+	});
 	if ("refused" in resumed) throw new Error(resumed.refused);
 	if (!resumed.result.ok) throw new Error(`the fixture's second life failed: ${resumed.result.error}`);
 	return { runDir: started.runDir, flow };

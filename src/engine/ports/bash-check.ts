@@ -15,6 +15,7 @@ import { abortFailure } from "../../runtime/index.ts";
 import type { Failure } from "../../runtime/index.ts";
 import { formatDuration } from "../../runtime/index.ts";
 import { type LongTimer, longTimeout } from "../../runtime/index.ts";
+import { redactText } from "../../secrets/index.ts";
 import { ByteTail } from "./cut.ts";
 
 /** How much of a check's output a report keeps: the end, where failures are summed up. */
@@ -181,13 +182,14 @@ async function runScript(content: string, request: CheckRequest, graceMs: number
 			ok: false,
 			kind: "unavailable",
 			message: `bash could not start in ${request.cwd}: ${ending.error.message}`,
-			report: tail.text(),
+			report: redactText(tail.text()),
 		};
 	}
 	if (child.pid !== undefined) await killGroup(child.pid, graceMs);
 	const last = ending.by === "exit" ? ending : await exited;
 	await settle(child, closed);
-	const report = tail.text();
+	// Masked before it reaches the journal or a prompt: a script that prints `env` prints the keys too.
+	const report = redactText(tail.text());
 	if (ending.by === "halt") return { ok: false, ...ending.halt, report };
 	const code = last.by === "exit" ? last.code : null;
 	return { ok: true, passed: code === 0, report, exitCode: code, ms: Math.round(performance.now() - started) };

@@ -10,7 +10,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, realpath, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
+import { guardedPaths, guardHit } from "../../guard/index.ts";
 import { leaves } from "./bash-check.ts";
 import { slugify } from "./git-commit.ts";
 import { type GitFailure, git, gitWords, headCommit, indexOfTree, out, type ScratchIndex } from "./git-exec.ts";
@@ -205,6 +206,14 @@ async function landOne(top: string, copy: Copy): Promise<LandResult> {
 	if (!patch.ok)
 		return { landed: false, refused: [], message: `the copy's patch could not be taken: ${gitWords(patch)}` };
 	if (patch.stdout.length === 0) return { landed: true };
+	// The write guard holds at landing too: a turn in a copy wrote its worktree's `.pi/agents/evil.md`.
+	const guarded = await guardedFiles(top, patch.stdout);
+	if (guarded.length)
+		return {
+			landed: false,
+			refused: guarded,
+			message: `the copy's patch writes ${guarded.join(", ")}, where pi-flows or pi reads definitions, settings or credentials; no turn's change lands there`,
+		};
 	const tree = await indexOfTree(top);
 	if (!tree.ok) return { landed: false, refused: [], message: `the run's tree cannot be read: ${tree.message}` };
 	try {
@@ -285,6 +294,12 @@ function namedInErrors(stderr: string): string[] {
 		if (file) files.push(file);
 	}
 	return files;
+}
+
+/** The files of a patch that fall in the write guard of the tree at `top` (src/guard). */
+async function guardedFiles(top: string, patch: Buffer): Promise<string[]> {
+	const guarded = guardedPaths({ cwd: top });
+	return (await patchFiles(top, patch)).filter((file) => guardHit(join(top, file), guarded) !== undefined);
 }
 
 /** Every file a patch touches: the refusal's list when git names none. */

@@ -95,7 +95,9 @@ export function createSwitchControl(pi: ExtensionAPI, environment: HandoffEnviro
 		async refresh(ctx) {
 			const env = environment.env();
 			settings = readHandoffSettings(env);
-			resolution = await resolveSwitch({ cwd: ctx.cwd, agentDir: environment.agentDir(), env }, environment.ops);
+			// pi's own trust governs the project's settings file: pi reads it only in a project the person trusted.
+			const places = { cwd: ctx.cwd, agentDir: environment.agentDir(), env, projectTrusted: ctx.isProjectTrusted() };
+			resolution = await resolveSwitch(places, environment.ops);
 			apply(resolution.enabled);
 			const warnings = [...resolution.warnings, ...settings.warnings.map((w) => w.message)];
 			const key = warnings.join("\n");

@@ -64,7 +64,8 @@ export async function launch(p: Prepared, hooks: LaunchHooks = {}): Promise<Laun
 		// The journaled runner: a snapshot, a lock, a journal flushed at each visit's end, events, usage and
 		// the result, so a run started in pi is resumable by `/run resume` and `pi-flows resume` alike.
 		// The same switch and cap as the interactive session: enable_handoff / HANDOFF_* reach every flow turn.
-		const handoff = (await resolveHandoffPolicy({ cwd: p.cwd, agentDir: agentDir(), env: process.env })).policy;
+		const places = { cwd: p.cwd, agentDir: agentDir(), env: process.env, projectTrusted: p.projectTrusted };
+		const handoff = (await resolveHandoffPolicy(places)).policy;
 		const outcome = await startRun(p.flow, p.input, {
 			runsHome: runsHome(p.cwd),
 			handoff,

@@ -59,6 +59,8 @@ export interface Prepared {
 	git: GitPort;
 	ask: AskPort;
 	cwd: string;
+	/** Whether the project was trusted (pi's trust, or the person's yes): its `.pi/settings.json` counts then. */
+	projectTrusted: boolean;
 	/** What the shared preparation worked out: models, check scripts, budget, a chain's handoffs, the run model. */
 	runOptions: LaunchRunOptions;
 	/** The earlier run `--reuse` named, opened (its seal checked). */
@@ -91,7 +93,7 @@ export async function prepareLaunch(
 			`${found.value.name} does not check (${n} fault${n === 1 ? "" : "s"}); nothing was run.`,
 		);
 	}
-	return prepareChecked(checked.value, found.value, request, ctx, ask);
+	return prepareChecked(checked.value, found.value, request, ctx, scope, ask);
 }
 
 /**
@@ -116,6 +118,7 @@ export async function prepareChain(
 		{ name: "chain", file, source: "user" },
 		{ ...request, name: "chain" },
 		ctx,
+		scope,
 		ask,
 		judged.place,
 	);
@@ -127,6 +130,7 @@ async function prepareChecked(
 	entry: FlowEntry,
 	request: LaunchRequest,
 	ctx: LaunchContext,
+	scope: Scope,
 	ask: AskPort,
 	place?: (faults: readonly Fault[]) => Fault[],
 ): Promise<Preparation> {
@@ -175,6 +179,7 @@ async function prepareChecked(
 			git,
 			ask,
 			cwd,
+			projectTrusted: scope.project ?? false,
 			runOptions: prepared.runOptions,
 			...(reuse ? { reuse } : {}),
 		},

@@ -24,6 +24,7 @@ import type { ToolSpec } from "../../runtime/index.ts";
 import type { Usage } from "../../runtime/index.ts";
 import { answerOf } from "../launch/index.ts";
 import { SUBAGENT_TOOL, withChildTools } from "./child-tools.ts";
+import { cappedSpawn, childCap } from "./tool-cap.ts";
 import { launch } from "../launch/index.ts";
 import { prepareChain, prepareLaunch } from "../launch/index.ts";
 import type { SubagentParams } from "./params.ts";
@@ -51,6 +52,11 @@ export interface CallCore {
 	defaultModel?: string;
 	/** The budget of the run whose turn holds the tool: the children's turns are gated and counted by it. */
 	budget?: TurnBudget;
+	/**
+	 * The most tools a child may have: the session's active tools, then each parent agent's (tool-cap.ts).
+	 * Default: no cap (a library caller's own spawn decides).
+	 */
+	cap?: ReadonlySet<string>;
 }
 
 /** What the tool shows and keeps. */
@@ -105,9 +111,10 @@ export async function runCall(
 		if (progress.fold(event, Date.now())) onProgress?.(details(true));
 	};
 	const childTools = (request: SpawnRequest) => [
-		childTool({ ...core, depth: core.depth + 1, ask: NOBODY, ...budgetOf(request) }),
+		childTool({ ...core, depth: core.depth + 1, ask: NOBODY, ...budgetOf(request), cap: childCap(core.cap, request) }),
 	];
-	const bind = (spawn: Spawn): Spawn => (core.budget ? budgetedSpawn(spawn, core.budget) : spawn);
+	// A child never has more than its parent: the cap comes before the child's own `subagent` is handed over.
+	const bind = (spawn: Spawn): Spawn => cappedSpawn(core.budget ? budgetedSpawn(spawn, core.budget) : spawn, core.cap);
 	if (plan.mode === "flow" || (plan.mode === "chain" && "written" in plan)) {
 		const request = {
 			input: plan.input,
@@ -148,7 +155,13 @@ export async function runCall(
 		),
 	);
 	// Delegated turns are unattended too: the watermark asks them to land, under the same switch and threshold.
-	const policy = (await resolveHandoffPolicy({ cwd: core.pi.cwd, agentDir: agentDir(), env: process.env })).policy;
+	const places = {
+		cwd: core.pi.cwd,
+		agentDir: agentDir(),
+		env: process.env,
+		projectTrusted: core.scope.project ?? false,
+	};
+	const policy = (await resolveHandoffPolicy(places)).policy;
 	const watermark = policy.enabled ? { threshold: policy.watermark, directive: ANSWER_DIRECTIVE } : undefined;
 	const options = {
 		cwd: core.pi.cwd,
@@ -246,8 +259,9 @@ export function runChildTools(
 		host: async () => host,
 		...(runModel ? { defaultModel: runModel } : {}),
 	};
-	// Built per subagent: each one's tool carries that subagent's share of the run's budget.
-	return (request) => [childTool({ ...core, ...budgetOf(request) })];
+	// Built per subagent: each one's tool carries that subagent's share of the run's budget, and its tools as
+	// the cap of the children it delegates to.
+	return (request) => [childTool({ ...core, ...budgetOf(request), cap: childCap(undefined, request) })];
 }
 
 /** The run's budget as the spawn request carries it (see `budgetedSpawn`). */

@@ -22,6 +22,7 @@ export async function executeSubagent(
 	signal: AbortSignal | undefined,
 	onUpdate: AgentToolUpdateCallback<SubagentDetails> | undefined,
 	ctx: ExtensionContext,
+	activeTools?: readonly string[],
 ): Promise<AgentToolResult<SubagentDetails>> {
 	const scope = await projectScope(ctx, memory);
 	let host: Promise<PiHost> | undefined;
@@ -31,6 +32,7 @@ export async function executeSubagent(
 		ask: ctx.hasUI ? dialogAsk(ctx.ui) : NOBODY,
 		...depthFromEnv(),
 		host: () => (host ??= hostFor(ctx)),
+		...(activeTools ? { cap: new Set(activeTools) } : {}),
 	};
 	const out = await runCall(core, params, signal, (details) =>
 		onUpdate?.({ content: [{ type: "text", text: progressText(details) }], details }),

@@ -33,7 +33,8 @@ export function registerSubagentTool(pi: ExtensionAPI, memory: TrustMemory): voi
 		parameters: subagentParameters,
 		async execute(toolCallId, params, signal, onUpdate, ctx): Promise<AgentToolResult<SubagentDetails>> {
 			const { executeSubagent } = await import("./subagent-execute.ts");
-			return executeSubagent(memory, toolCallId, params, signal, onUpdate, ctx);
+			// The session's active tools, as pi holds them now: no child of this call gets more.
+			return executeSubagent(memory, toolCallId, params, signal, onUpdate, ctx, pi.getActiveTools());
 		},
 		renderCall: (args, theme) => renderSubagentCall(args, theme),
 		renderResult: (result, options, theme) => renderSubagentResult(result, options, theme),

@@ -20,6 +20,7 @@ import { buildContext, type Entry } from "./context.ts";
 import { readSequence } from "./node.ts";
 import { FLOW_KEYS } from "./words.ts";
 import { describe } from "./yaml-nodes.ts";
+import { STOPPED_READING } from "../../limits/index.ts";
 
 /** What the builder gives back. */
 export interface BuildResult {
@@ -148,6 +149,8 @@ export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: C
 			}
 		}
 	}
+	// Past a bound the rest of the file was not read: judging it (its sections, its reads) would only cascade.
+	if (ctx.faults.some((f) => STOPPED_READING.has(f.code))) return { faults: sortFaults(ctx.faults), refused };
 	return {
 		value: {
 			file: file.file,

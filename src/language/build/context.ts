@@ -11,6 +11,7 @@ import type { FlowFile } from "../read/index.ts";
 import { parseAddress, parseCondition, readDuration, scalarBase, type SourceAt } from "../syntax/index.ts";
 import { parseTypeShorthand, type Type } from "../types/index.ts";
 import { describe } from "./yaml-nodes.ts";
+import { fileBounds } from "../../limits/index.ts";
 
 /** A key and its value, as the builder reads them. */
 export interface Entry {
@@ -27,6 +28,8 @@ export interface BuildContext {
 	readonly faults: Fault[];
 	report(code: FaultCode, range: Range, path: string, message: string, details?: Parameters<typeof fault>[5]): void;
 	rangeOf(node: Node | null | undefined, fallback: Range): Range;
+	/** Counts a node; false (and one fault, the first time) once the file passed its bound of nodes. */
+	node(range: Range, path: string): boolean;
 	/** The entries of a mapping, in order. */
 	entries(node: Node | null): Entry[] | undefined;
 	str(e: Entry, path: string, what: string): Located<string> | undefined;
@@ -52,6 +55,8 @@ export interface BuildContext {
 /** Opens a build context over a read file. */
 export function buildContext(file: FlowFile): BuildContext {
 	const faults: Fault[] = [];
+	// Bounds on the grammar's and the checker's work, whatever a repository ships (src/limits).
+	const bounds = fileBounds((code, range, path, message, details) => report(code, range, path, message, details));
 	const report: BuildContext["report"] = (code, range, path, message, details) =>
 		faults.push(fault(code, file.file, range, path, message, details));
 	const rangeOf = (node: Node | null | undefined, fallback: Range): Range => {
@@ -76,6 +81,7 @@ export function buildContext(file: FlowFile): BuildContext {
 		faults,
 		report,
 		rangeOf,
+		node: (range, path) => bounds.node(range, path),
 		entries(node) {
 			if (!isMap(node)) return undefined;
 			return (node.items as Pair<Node, Node>[]).map((pair) => {
@@ -134,6 +140,7 @@ export function buildContext(file: FlowFile): BuildContext {
 				report("key-type", e.range, path, `an address like \`plan.output\` is expected here, not ${describe(e.value)}`);
 				return undefined;
 			}
+			if (!bounds.expression("address", src.text, e.range, path)) return undefined;
 			const parsed = parseAddress(src.text, src.at);
 			faults.push(...parsed.faults);
 			if (!parsed.value) return undefined;
@@ -151,6 +158,7 @@ export function buildContext(file: FlowFile): BuildContext {
 				);
 				return undefined;
 			}
+			if (!bounds.expression("condition", src.text, e.range, path)) return undefined;
 			const parsed = parseCondition(src.text, src.at);
 			faults.push(...parsed.faults);
 			return parsed.value ? { text: src.text, expr: parsed.value, range: e.range } : undefined;

@@ -47,6 +47,7 @@ export function readSequence(
 	}
 	const out: FlowNode[] = [];
 	for (const item of items) {
+		if (!ctx.node(ctx.rangeOf(item, range), parent || "nodes")) break;
 		const built = readNode(ctx, item, ctx.rangeOf(item, range), parent, refused);
 		if (built) out.push(built);
 	}

@@ -10,6 +10,9 @@ import type { AddressExpr, Expr } from "./expr.ts";
 import { expressionGrammar } from "./grammars.ts";
 import { rangeIn, type SourceAt } from "./source-at.ts";
 import { toTree } from "./tree.ts";
+import { countWords, MAX_EXPRESSION_CHARS } from "../../limits/index.ts";
+
+const LONG_HINT = "compute the parts in earlier nodes (an agent's output, a check) and test their results here";
 
 /** A parse result: a value when there are no faults, as the reader's `{ value, faults }`. */
 export interface Parsed<T> {
@@ -34,6 +37,13 @@ function parse(text: string, at: SourceAt, rule: "Condition" | "Address", code: 
 				}),
 			],
 		};
+	}
+	if (text.length > MAX_EXPRESSION_CHARS) {
+		// The grammar's work grows with the text: a bound on length is a bound on the check's time.
+		const what = rule === "Condition" ? "condition" : "address";
+		const message = `this ${what} is ${countWords(text.length)} characters long; one is read up to ${countWords(MAX_EXPRESSION_CHARS)}`;
+		const range = rangeIn(at, MAX_EXPRESSION_CHARS, text.length);
+		return { faults: [fault("expression-too-long", at.file, range, at.path, message, { hint: LONG_HINT })] };
 	}
 	try {
 		const match = expressionGrammar().match(text, rule);
