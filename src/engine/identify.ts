@@ -9,18 +9,21 @@
 import type { AgentDef } from "../agents/index.ts";
 import {
 	type AgentPart,
+	type AnswerTool,
 	agentIdentity,
 	askIdentity,
 	blockIdentity,
 	checkIdentity,
 	commitIdentity,
 	NO_TREE,
+	stable,
 	swarmIdentity,
 	type VisitIdentity,
 } from "../identity/index.ts";
 import type { AgentNode, Address, FlowNode, SwarmNode } from "../language/ast.ts";
 import { allNodes } from "../language/ast.ts";
 import type { CheckedFlow } from "../language/check/index.ts";
+import type { Type } from "../language/types/index.ts";
 import type { HandoffPolicy } from "../handoff/index.ts";
 import { checkpointTool, finishTool } from "./handoff-tools.ts";
 import type { Ledger } from "./ledger.ts";
@@ -94,6 +97,37 @@ export interface AgentPlan {
 	maxContinuations: number;
 }
 
+/** The answer tools a node's visits were last offered, with what they were made from. */
+interface Answers {
+	typed: Type | undefined;
+	enabled: boolean;
+	reset: HandoffPolicy["checkpointReset"];
+	tools: readonly AnswerTool[];
+}
+
+/**
+ * The answer tools of a node's visits, by node: without a ledger they depend only on the answer type and
+ * the handoff policy, so every visit of a map's thousand items shares one list, marked stable so its
+ * canonical text is written once and not on every visit. A ledger's verdict tool reads the ledger's state
+ * at the visit: those are made afresh each time.
+ */
+const ANSWERS = new WeakMap<AgentNode, Answers>();
+
+function answerToolsOf(node: AgentNode, typed: Type | undefined, plan: AgentPlan): readonly AnswerTool[] {
+	const { enabled, checkpointReset: reset } = plan.policy;
+	const known = plan.ledger ? undefined : ANSWERS.get(node);
+	if (known && known.typed === typed && known.enabled === enabled && known.reset === reset) return known.tools;
+	const blank = { refusals: 0 };
+	const tools = [
+		...(typed ? [submitTool(typed, blank)] : []),
+		...(plan.ledger ? [verdictTool(plan.ledger, node.path, { at: "" }, blank)] : []),
+		...(enabled ? [finishTool({}), checkpointTool({}, reset)] : []),
+	].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+	if (plan.ledger) return tools;
+	ANSWERS.set(node, { typed, enabled, reset, tools: stable(tools) });
+	return tools;
+}
+
 /** The facts of an agent visit. */
 export async function agentFacts(
 	world: World,
@@ -109,12 +143,7 @@ export async function agentFacts(
 	const ignoreTree = node.reuse?.value === "ignore-tree";
 	const tree = tools.length && (!ignoreTree || mayWrite) ? await treeFor(world, cwd) : NO_TREE;
 	const typed = world.flow.answerTypes.get(node.id.value) ?? node.output?.value;
-	const blank = { refusals: 0 };
-	const answerTools = [
-		...(typed ? [submitTool(typed, blank)] : []),
-		...(plan.ledger ? [verdictTool(plan.ledger, node.path, { at: "" }, blank)] : []),
-		...(plan.policy.enabled ? [finishTool({}), checkpointTool({}, plan.policy.checkpointReset)] : []),
-	].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+	const answerTools = answerToolsOf(node, typed, plan);
 	const identity = agentIdentity({
 		agent: agentPart(agent),
 		...(node.tools ? { nodeTools: tools } : {}),

@@ -11,7 +11,7 @@
  * Policy is left out on purpose (retries, timeouts, concurrency, `on-fail`): they decide how often a turn
  * is tried, not what it is asked, so changing them keeps every identity (pi-taskflow strips them alike).
  */
-import { digestOf } from "./hash.ts";
+import { digestOf, stable } from "./hash.ts";
 
 /** Bumped when the parts are computed differently: every visit of an older identity then misses, said once. */
 export const IDENTITY_VERSION = 1;
@@ -105,7 +105,7 @@ export function agentIdentity(f: AgentFacts): VisitIdentity {
 		closing: f.closing ?? "",
 		prompt: f.agent.prompt,
 		tools: tools.map((name) => ({ name, schema: schemaDigest(f.toolSchemas?.[name]) })),
-		answer: f.answerTools,
+		answer: f.answerTools.map(stableSchema),
 		skills: { agent: f.agent.skills ?? [], node: f.nodeSkills },
 		model: f.model ?? "pi's settings",
 		thinking: f.thinking,
@@ -188,6 +188,13 @@ function schemaDigest(schema: unknown): string | null {
 	let d = SCHEMAS.get(schema);
 	if (d === undefined) SCHEMAS.set(schema, (d = digestOf(schema)));
 	return d;
+}
+
+/** An answer tool whose schema is written out once: a tool's parameters never change once it is made. */
+function stableSchema(tool: AnswerTool): AnswerTool {
+	const p = tool.parameters;
+	if (p !== null && typeof p === "object") stable(p);
+	return tool;
 }
 
 function readParts(reads: readonly ReadPart[]): Record<string, string> {

@@ -4,7 +4,7 @@
  * is told in. Pure: no git, no pi, no evaluator; the evaluator hands it the facts, including the tree git
  * hashed, so a command that only prints (`check`, a report) can load it.
  */
-export { canonical, digest, digestOf } from "./hash.ts";
+export { canonical, digest, digestOf, stable } from "./hash.ts";
 export {
 	type AgentFacts,
 	type AgentPart,
