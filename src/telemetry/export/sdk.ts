@@ -23,6 +23,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Protocol, Telemetry } from "./index.ts";
 import { samplerFromEnv } from "./sampler.ts";
+import { captureWanted } from "../content.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -51,7 +52,7 @@ export function registerSdk(env: Env, protocol: Protocol, note: (line: string) =
 		)
 		.merge(detectResources({ detectors: [envDetector] }));
 	const exporter = protocol === "http/json" ? new JsonExporter() : new ProtobufExporter();
-	const provider = exportingProvider(exporter, { resource, sampler });
+	const provider = exportingProvider(exporter, { resource, sampler, content: captureWanted(env) });
 	trace.setGlobalTracerProvider(provider);
 	// An export that does not finish in time is given up: said once, and nothing later about it.
 	const bounded = async (work: Promise<void>, timeoutMs: number): Promise<boolean> => {
@@ -94,14 +95,33 @@ export function registerSdk(env: Env, protocol: Protocol, note: (line: string) =
 }
 
 /**
- * The provider every exporting process uses (and bench/trace.ts measures): spans batched with the SDK's
- * defaults (512 a batch, every 5 s, and at a flush) into `exporter`.
+ * How spans are batched. The SDK's queue holds 2,048 spans and drops what arrives while it is full and an
+ * export is under way: a 1,000-item map makes 2,000 spans in about a second, so a larger map lost spans.
+ * The queue holds 16,384 (a few MiB of span objects), and a batch is 2,048 spans, a quarter of the HTTP
+ * requests of the SDK's 512 (13% less of the trace's CPU, measured on 2,000 visit spans); with message
+ * content captured a span can hold kilobytes, and a batch stays at the SDK's 512 so a request stays within
+ * what receivers take.
+ */
+export const BATCHING = {
+	maxQueueSize: 16_384,
+	maxExportBatchSize: 2_048,
+	withContent: { maxQueueSize: 16_384, maxExportBatchSize: 512 },
+} as const;
+
+/**
+ * The provider every exporting process uses (and bench/trace.ts measures): spans batched by
+ * {@link BATCHING} (every 5 s, when a batch is full, and at a flush) into `exporter`.
  */
 export function exportingProvider(
 	exporter: SpanExporter,
-	options: { resource?: Resource; sampler?: Sampler } = {},
+	options: { resource?: Resource; sampler?: Sampler; content?: boolean } = {},
 ): TracerProvider {
-	return new TracerProvider({ ...options, spanProcessors: [new BatchSpanProcessor({ exporter })] });
+	const { content, ...rest } = options;
+	const { maxQueueSize, maxExportBatchSize } = content ? BATCHING.withContent : BATCHING;
+	return new TracerProvider({
+		...rest,
+		spanProcessors: [new BatchSpanProcessor({ exporter, maxQueueSize, maxExportBatchSize })],
+	});
 }
 
 /**
