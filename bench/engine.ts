@@ -8,7 +8,7 @@
  *                        turn of the shipped `scout` on the scripted model (no latency), through the whole
  *                        pipeline (check, resolve models, runFlow), versus a bare loop of the same 1,000
  *                        turns (`host.spawn` + `ask` + `close`, 8 at a time with `mapConcurrent`); a fresh
- *                        host per round on both sides, opened outside the clock. Target: engine/bare ≤ 1.2,
+ *                        host per round on both sides, opened outside the clock. Target: engine/bare ≤ 1.1 (issue 34),
  *                        judged on wall time and on CPU time: the main thread's (the steadiest on a loaded machine) and the
  *                        whole process's (with the GC's helper threads).
  *                        A third side, the bare loop making exactly the engine's spawn request and ask options
@@ -47,7 +47,7 @@ import {
 	taskFor,
 } from "./lib/sandbox.ts";
 
-const ENGINE = { items: 1000, concurrency: 8, rounds: 9, warmup: 2, target: 1.2 };
+const ENGINE = { items: 1000, concurrency: 8, rounds: 9, warmup: 2, target: 1.1 };
 const PARALLEL = { items: 64, concurrency: 8, latencyMs: 50, single: 8, rounds: 7, warmup: 1, target: 1.15 };
 const PROCESS = { turns: 10, warmup: 2, inProcessWarmup: 20 };
 

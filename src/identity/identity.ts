@@ -11,7 +11,7 @@
  * Policy is left out on purpose (retries, timeouts, concurrency, `on-fail`): they decide how often a turn
  * is tried, not what it is asked, so changing them keeps every identity (pi-taskflow strips them alike).
  */
-import { digestOf, stable } from "./hash.ts";
+import { canonical, digest, digestOf, stable } from "./hash.ts";
 
 /** Bumped when the parts are computed differently: every visit of an older identity then misses, said once. */
 export const IDENTITY_VERSION = 1;
@@ -203,9 +203,29 @@ function readParts(reads: readonly ReadPart[]): Record<string, string> {
 	return out;
 }
 
+/**
+ * Part digests by the part's canonical text, for the parts a node's visits share (its prompt, tools,
+ * answer tools, settings, section): a map of a thousand items hashed the same ten texts a thousand times.
+ * Bounded: texts past 4 KiB are hashed each time, and the table starts afresh past 1,024 texts.
+ */
+const PART_DIGESTS = new Map<string, string>();
+
+function partDigest(name: string, value: unknown): string {
+	// A read is the visit's own (the item, the output read): it would only fill the table.
+	if (name.startsWith("read:")) return digestOf(value);
+	const text = typeof value === "string" ? value : canonical(value);
+	if (text.length > 4096) return digest(text);
+	let d = PART_DIGESTS.get(text);
+	if (d === undefined) {
+		if (PART_DIGESTS.size >= 1024) PART_DIGESTS.clear();
+		PART_DIGESTS.set(text, (d = digest(text)));
+	}
+	return d;
+}
+
 function built(parts: Record<string, unknown>, shown?: IdentityShown, task?: string): VisitIdentity {
 	const hashed: Record<string, string> = {};
-	for (const name of Object.keys(parts).sort()) hashed[name] = digestOf(parts[name]);
+	for (const name of Object.keys(parts).sort()) hashed[name] = partDigest(name, parts[name]);
 	return {
 		v: IDENTITY_VERSION,
 		key: digestOf(hashed),
