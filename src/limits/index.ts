@@ -96,3 +96,49 @@ export function fileBounds(report: ReportBound): FileBounds {
 export function countWords(n: number): string {
 	return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
+
+/**
+ * A node flood's tail blanked before the YAML parse. The builder counts each item of `nodes:` before
+ * reading it and stops at the item past {@link MAX_NODES} (nested bodies count too, so it may stop
+ * sooner), so no item after the list's `MAX_NODES + 1`-th is ever read; yet yaml parsed all of them, a
+ * second of a 1 MiB flood's check. When the top-level `nodes:` block list holds more items than that,
+ * every character of the items after it becomes a space (line breaks kept): offsets, lines and columns
+ * of everything else stay exactly where they were, keys after the list included, and the builder meets
+ * the same items up to its bound. Anything else (a flow list, fewer items) is returned as it is.
+ *
+ *   floodCut("nodes:\n  - id: n0\n  ...")   // same length; items past the 10,001st are spaces
+ */
+export function floodCut(yaml: string): string {
+	// Each item takes two characters at the least (`-` and its line break): a shorter text holds too few.
+	if (yaml.length < (MAX_NODES + 2) * 2) return yaml;
+	const list = /^nodes:[ \t]*(?:#.*)?\r?$/m.exec(yaml);
+	if (!list) return yaml;
+	let at = yaml.indexOf("\n", list.index);
+	let indent = -1;
+	let items = 0;
+	let cutFrom = -1;
+	while (at >= 0 && at < yaml.length) {
+		const start = at + 1;
+		const next = yaml.indexOf("\n", start);
+		const end = next < 0 ? yaml.length : next;
+		const line = yaml.slice(start, end);
+		const spaces = line.length - line.trimStart().length;
+		const text = line.trim();
+		if (text && !text.startsWith("#")) {
+			const item = text === "-" || text.startsWith("- ");
+			if (indent < 0) {
+				if (!item) return yaml;
+				indent = spaces;
+			}
+			// The list ends at a line less indented than its items, or, for items at column 0, at one that is no item.
+			if (spaces < indent || (spaces === indent && !item)) return cutFrom < 0 ? yaml : blank(yaml, cutFrom, start);
+			if (spaces === indent && ++items === MAX_NODES + 2) cutFrom = start;
+		}
+		at = next;
+	}
+	return cutFrom < 0 ? yaml : blank(yaml, cutFrom, yaml.length);
+}
+
+function blank(text: string, from: number, to: number): string {
+	return text.slice(0, from) + text.slice(from, to).replace(/[^\r\n]/g, " ") + text.slice(to);
+}

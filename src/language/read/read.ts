@@ -14,6 +14,7 @@ import { unified } from "unified";
 import { type Document, parseDocument } from "yaml";
 import { type Fault, fault } from "../../faults/index.ts";
 import { FILE_START, type LineTable, lineTable, type Range } from "../../text/index.ts";
+import { floodCut } from "../../limits/index.ts";
 import { yamlMistake } from "./yaml-mistake.ts";
 
 /** One `## <id>` section of the body. */
@@ -113,7 +114,8 @@ export function readFlow(text: string, file: string): { value?: FlowFile; faults
 	const fmEnd = first.position.end.offset ?? fmStart;
 	const newline = text.indexOf("\n", fmStart);
 	const yamlBase = newline < 0 ? fmEnd : newline + 1;
-	const yaml = parseDocument(first.value, { prettyErrors: false, uniqueKeys: true });
+	// A node flood's items past the builder's bound are blanked first: it never reads them (src/limits).
+	const yaml = parseDocument(floodCut(first.value), { prettyErrors: false, uniqueKeys: true });
 	const frontmatterRange = table.range(fmStart, fmEnd);
 	const faults: Fault[] = [];
 	if (yaml.errors.length > 0) {
