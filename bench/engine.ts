@@ -13,7 +13,9 @@
  *                        whole process's (with the GC's helper threads).
  *                        A third side, the bare loop making exactly the engine's spawn request and ask options
  *                        (captured from a one-item run), splits the overhead into what the engine asks of pi
- *                        per turn and the evaluator's own work.
+ *                        per turn and the evaluator's own work. A fourth side runs the same pipeline on
+ *                        sessions that answer at once without pi: the evaluator's own work alone, which
+ *                        the differences of the other sides carry inside the machine's noise.
  *   2. parallel          64 items at concurrency 8 with `latencyMs: 50`, versus the ideal
  *      efficiency        ceil(64/8) × t1, where t1 is the per-turn time measured at concurrency 1 (8 items,
  *                        same pipeline, same latency). Target: ≤ 1.15.
@@ -31,6 +33,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../src/agents/index.ts";
 import { mapConcurrent } from "../src/combinators/index.ts";
+import type { PiHost } from "../src/pi/index.ts";
 import type { AskOptions, SpawnRequest } from "../src/runtime/subagent.ts";
 import { describeMachine, machine } from "./lib/machine.ts";
 import { replaceSection } from "./lib/perf-doc.ts";
@@ -102,6 +105,32 @@ function dump(part: string, sides: Record<string, Sample[]>): void {
 		);
 }
 
+/** A session that answers `ok` at once: no pi, so a run on it is the evaluator's own work. */
+const stubSpawn: PiHost["spawn"] = async (request) => ({
+	id: `stub-${request.agent.name}`,
+	agent: request.agent.name,
+	model: "scripted/scripted",
+	close: async () => {},
+	ask: async () => ({
+		agent: request.agent.name,
+		output: "ok",
+		messages: [],
+		usage: {
+			input: 1,
+			output: 1,
+			cacheRead: 0,
+			cacheWrite: 0,
+			totalTokens: 2,
+			cost: 0,
+			requests: 1,
+			toolCalls: 0,
+			ms: 0,
+		},
+		model: "scripted/scripted",
+		ok: true,
+	}),
+});
+
 async function engineOverhead(box: Sandbox): Promise<Row[]> {
 	const { items: n, concurrency } = ENGINE;
 	const items = itemsOf(n);
@@ -146,6 +175,13 @@ async function engineOverhead(box: Sandbox): Promise<Row[]> {
 		// The same bare loop, making exactly the engine's spawn request and ask options: what the engine asks
 		// of pi per turn, without the evaluator around it.
 		engineTurn: bareLoop({ ...engineTurn.request, onToolCall: () => {} }, engineAsk),
+		// The whole pipeline on sessions that answer at once without pi: the evaluator's own work alone,
+		// which the differences of the sides above carry inside the machine's noise.
+		stubbed: async () => {
+			const host = await box.host(script);
+			const ran = await runPipeline(box, { ...host, spawn: stubSpawn }, flow);
+			return { ms: ran.totalMs, cpuMs: ran.cpuMs, threadMs: ran.threadMs };
+		},
 	});
 	dump("1", sides);
 	const ratio = ratios(wall(sides.engine), wall(sides.bare));
@@ -210,6 +246,10 @@ async function engineOverhead(box: Sandbox): Promise<Row[]> {
 		{
 			figure: "   engine's added CPU per turn: asked of pi / the evaluator's own work",
 			value: `${plus(asked - bare)} / ${plus(engine - asked)}`,
+		},
+		{
+			figure: "   the evaluator alone (check + run on sessions answering without pi), main-thread CPU per turn / bare",
+			value: `${fmtMs(perTurn(thread(sides.stubbed)))} (${fmtX(1 + perTurn(thread(sides.stubbed)) / bare)})`,
 		},
 		{
 			figure: "   wall per turn: bare / engine",
