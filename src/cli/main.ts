@@ -116,7 +116,7 @@ type Runner = () => Promise<(args: Args, io: Io) => number | Promise<number>>;
 
 /**
  * Where each command's code lives, one `import()` per command (docs/decisions.md). A command of `COMMANDS`
- * missing here is refused as unknown; test/cli-help.test.ts catches that for every command.
+ * missing here is refused as unknown; test/cli/help.test.ts catches that for every command.
  */
 const RUNNERS: Record<string, Runner> = {
 	run: async () => (await import("./run.ts")).runCommand,
