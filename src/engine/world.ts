@@ -3,6 +3,7 @@
  * (questions, checks, git), the run's signal and deadlines, and the event sink. One world per run; the
  * walk reads it and never reaches past it.
  */
+import type { RunTable } from "./kind.ts";
 import type { HandoffPolicy } from "../handoff/index.ts";
 import type { EventSink, Failure, FlowEvent } from "../runtime/index.ts";
 import type { Spawn } from "../runtime/index.ts";
@@ -113,6 +114,8 @@ export interface RunPlugin {
 /** The run's world, as the walk sees it. */
 export interface World {
 	readonly flow: CheckedFlow;
+	/** The run half of every kind (`kinds/run.ts`), handed in by the run's entry. */
+	readonly runners: RunTable;
 	readonly options: RunOptions;
 	readonly input: Value;
 	readonly emit: EventSink;

@@ -7,8 +7,7 @@
  * A dry run is the same walk on dry ports (`dry.ts`), so a kind's runner does not change for it; `dry` says
  * what the kind does under them, in the words of docs/runs.md's table (a test holds the two together).
  */
-import type { FlowNode } from "../language/ast.ts";
-import type { KindRunner, RunTable } from "../engine/kind.ts";
+import type { RunTable } from "../engine/kind.ts";
 import { diffFor } from "../engine/turn.ts";
 import { runAgent } from "./agent/run.ts";
 import { runAsk } from "./ask/run.ts";
@@ -24,9 +23,9 @@ import { runSwarm } from "./swarm/run.ts";
 export type { KindRunner, RunTable, VisitEnd } from "../engine/kind.ts";
 
 /**
- * Every kind's runner; the type names every kind of the union. Each is called through an arrow: the
- * runners and this table import each other (a block runs its body through the walk), so bindings are read
- * when a visit runs, never while the modules load.
+ * Every kind's runner; the type names every kind of the union. The walk imports no runner: the run's entry
+ * (`engine/run.ts`) hands this table in as `World.runners`, so a block running its body back through the
+ * walk closes no circle of imports.
  */
 export const RUNNERS = {
 	agent: {
@@ -72,8 +71,3 @@ export const RUNNERS = {
 		dry: "its members' turns answer as agent turns do in a dry run",
 	},
 } satisfies RunTable;
-
-/** A node's runner, typed with the node's own type. */
-export function runnerOf<N extends FlowNode>(node: N): KindRunner<N> {
-	return RUNNERS[node.kind as FlowNode["kind"]] as unknown as KindRunner<N>;
-}
