@@ -52,6 +52,7 @@ export const mapKind: KindModule<MapNode, "map" | "map-from"> = {
 	},
 	noRetry: "retry the nodes inside the body",
 	section: false,
+	leaf: false,
 	read: readMap,
 	check: checkMap,
 	output: () => undefined,

@@ -35,6 +35,7 @@ export const parallelKind: KindModule<ParallelNode, "parallel"> = {
 	keys: { copies: KEY.copies, "fail-fast": KEY["fail-fast"], join: KEY.join },
 	noRetry: "retry the nodes inside the branches",
 	section: false,
+	leaf: false,
 	read: readParallel,
 	check: checkParallel,
 	output: () => undefined,

@@ -62,6 +62,7 @@ export const swarmKind: KindModule<SwarmNode, "swarm"> = {
 	},
 	noRetry: "a swarm asks a failing member again next round",
 	section: true,
+	leaf: true,
 	read: readSwarm,
 	check: checkSwarm,
 	output: () => SWARM_TYPE,
