@@ -15,7 +15,7 @@ import type { Budget, BudgetGauge } from "./budget.ts";
 import type { Replay, RunRecorder } from "./record.ts";
 import type { ReuseSource } from "./reuse.ts";
 import type { NodeModel } from "./models.ts";
-import type { AskPort, CheckPort, GitPort, TreeSnapshot } from "./ports/index.ts";
+import type { AskPort, CheckPort, Clock, GitPort, TreeSnapshot } from "./ports/index.ts";
 import type { VisitRecord } from "./frames.ts";
 
 /** Options of one run. */
@@ -36,6 +36,8 @@ export interface RunOptions {
 	check?: CheckPort;
 	/** Commits, diffs and copies. */
 	git?: GitPort;
+	/** What a `wait` sleeps on; default: the system clock. A dry run and a flow test pass an instant one. */
+	clock?: Clock;
 	/** Base of the retry backoff: attempt n waits base × 2^(n-1), at most 30s. Default 1000. */
 	retryBackoffMs?: number;
 	/** Snapshotted check scripts by path (read once at the run stage). */
