@@ -52,6 +52,8 @@ interface Gen {
 	/** Ids that take a section (agents and swarms). */
 	sections: string[];
 	kinds: Set<NodeKind>;
+	/** Kind keys never picked (fuzz/compare.ts holds a tree against one without them). */
+	exclude: readonly string[];
 }
 
 /**
@@ -231,7 +233,7 @@ function pickKind(g: Gen, depth: number): NodeKind {
 			"flow",
 			"swarm",
 		] as const);
-	return r.weighted<NodeKind>(NODE_KINDS.map((k) => [WEIGHTS[k], k] as const));
+	return r.weighted<NodeKind>(NODE_KINDS.filter((k) => !g.exclude.includes(k)).map((k) => [WEIGHTS[k], k] as const));
 }
 
 function node(g: Gen, s: Scope, depth: number): Made {
@@ -569,10 +571,16 @@ const EMPTY: Scope = {
 
 /**
  * A flow named `name` of about `size` nodes. `slips` at 0 gives files that mostly check; higher gives
- * every refusal of the builder and the checker.
+ * every refusal of the builder and the checker. Kind keys in `exclude` are never picked.
  */
-export function generateFlow(r: Rng, name: string, size: number, slips: number): GeneratedFlow {
-	const g: Gen = { r, count: 0, budget: size, slips, sections: [], kinds: new Set() };
+export function generateFlow(
+	r: Rng,
+	name: string,
+	size: number,
+	slips: number,
+	exclude: readonly string[] = [],
+): GeneratedFlow {
+	const g: Gen = { r, count: 0, budget: size, slips, sections: [], kinds: new Set(), exclude };
 	const front: Yaml = {
 		name: slip<unknown>(
 			g,
