@@ -34,7 +34,7 @@ export interface Condition {
 }
 
 /** What every node has. */
-interface NodeBase {
+export interface NodeBase {
 	id: Located<string>;
 	/** The node address: ids of the enclosing nodes and this one, `deliver/work/code`. */
 	path: string;
