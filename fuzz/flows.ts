@@ -42,6 +42,8 @@ const WEIGHTS: Record<NodeKind, number> = {
 	"ask-from": 1,
 	flow: 1,
 	swarm: 1,
+	wait: 1,
+	"wait-from": 1,
 };
 
 interface Gen {
@@ -242,6 +244,7 @@ function node(g: Gen, s: Scope, depth: number): Made {
 	// Without what these read, the well-formed version cannot be written: an agent stands in.
 	if (!g.r.chance(g.slips)) {
 		if ((kind === "agent-from" || kind === "ask-from" || kind === "map-from") && !s.typed.length) kind = "agent";
+		if (kind === "wait-from" && !s.typed.length) kind = "wait";
 		if (kind === "commit" && (s.concurrent || !s.texts.length)) kind = "agent";
 	}
 	const id = freshId(g);
@@ -520,6 +523,27 @@ function node(g: Gen, s: Scope, depth: number): Made {
 			if (r.chance(0.3)) out.reads = reads(g, s);
 			if (r.chance(g.slips)) out["claims-from"] = address(r, names);
 			g.sections.push(id);
+			break;
+		case "wait":
+			out = {
+				id,
+				wait: slip(
+					g,
+					() => r.pick(["1s", "90s", "10m"]),
+					() => duration(r),
+				),
+			};
+			break;
+		case "wait-from":
+			out = {
+				id,
+				"wait-from": slip(
+					g,
+					() => `${r.pick(s.typed)}.output.n`,
+					() => address(r, names),
+				),
+			};
+			if (!r.chance(g.slips)) out.max = r.pick(["5m", "1h"]);
 			break;
 		default:
 			return unknownKindKey(kind);

@@ -20,6 +20,7 @@ import { loopKind } from "./loop/language.ts";
 import { mapKind } from "./map/language.ts";
 import { parallelKind } from "./parallel/language.ts";
 import { swarmKind } from "./swarm/language.ts";
+import { waitKind } from "./wait/language.ts";
 
 export type {
 	Body,
@@ -48,6 +49,7 @@ export const KINDS = {
 	ask: askKind,
 	flow: flowKind,
 	swarm: swarmKind,
+	wait: waitKind,
 } satisfies KindTable;
 
 /** The table with its derived lists, as the stages receive it. */

@@ -19,6 +19,7 @@ import { runLoop } from "./loop/run.ts";
 import { runMap } from "./map/run.ts";
 import { runParallel } from "./parallel/run.ts";
 import { runSwarm } from "./swarm/run.ts";
+import { runWait } from "./wait/run.ts";
 
 export type { KindRunner, RunTable, VisitEnd } from "../engine/kind.ts";
 
@@ -69,5 +70,9 @@ export const RUNNERS = {
 	swarm: {
 		run: async (world, node, frame, visit, signal) => ({ record: await runSwarm(world, node, frame, visit, signal) }),
 		dry: "its members' turns answer as agent turns do in a dry run",
+	},
+	wait: {
+		run: async (world, node, frame, visit, signal) => ({ record: await runWait(world, node, frame, visit, signal) }),
+		dry: "does not sleep: the dry clock moves on at once by the duration it names",
 	},
 } satisfies RunTable;

@@ -87,6 +87,8 @@ describe("completion", () => {
 			"ask-from",
 			"flow",
 			"swarm",
+			"wait",
+			"wait-from",
 			"on-fail",
 		]);
 		lsp.client.closeAll();
