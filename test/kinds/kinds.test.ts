@@ -84,6 +84,8 @@ describe("the registry of node kinds", () => {
 			"ask-from",
 			"flow",
 			"swarm",
+			"wait",
+			"wait-from",
 		]);
 		for (const key of KIND_KEYS) expect(NODE_KINDS).toContain(KIND_OF[key]);
 		// A key several kinds take is said to belong to the first kind that lists it.
@@ -102,6 +104,7 @@ describe("the registry of node kinds", () => {
 		"ask",
 		"flow",
 		"swarm",
+		"wait",
 	] as const) {
 		it(`${kind}: its keys, schema, output type, plan row, Mermaid and report drawing come from its module`, () => {
 			const module = KINDS[kind];
