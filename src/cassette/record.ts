@@ -76,7 +76,7 @@ export function recordRun(r: RunToRecord): Recorded | { error: string } {
 		} else if (e.type === "identity") identities.set(e.path, { life: e.life, identity: e.identity });
 		else if (e.type === "turns") {
 			const key = `${e.life}\u0000${e.path}`;
-			turnFacts.set(key, [...(turnFacts.get(key) ?? []), ...e.turns]);
+			turnFacts.set(key, [...(turnFacts.get(key) ?? []), ...(e.turns as Turn[])]);
 		} else if (e.type === "asked") answers[e.path] = answerOf(e.answer);
 		else if (e.type === "run_end") end = e;
 	}

@@ -50,6 +50,9 @@ export interface Player {
 /** Parts a replay does not compare: its scratch folder is no repository (tool results say what it read). */
 const NOT_COMPARED = new Set(["tree"]);
 
+/** The identity's parts that reach the model only as the task's words. */
+const IN_TASK = (part: string) => part === "section" || part === "closing" || part.startsWith("read:");
+
 /** The player of a cassette in a mode. */
 export function cassettePlayer(cassette: Cassette, mode: ReplayMode, file: string): Player {
 	const differences: Difference[] = [];
@@ -98,7 +101,7 @@ export function compare(
 	index: number,
 	recorded: CassetteVisit,
 	now: VisitIdentity | undefined,
-	was: Asked,
+	before: Asked,
 	asked: Asked,
 ): Difference[] {
 	const out: string[] = [];
@@ -113,27 +116,33 @@ export function compare(
 			parts: recorded.identity.parts,
 			shown: recorded.identity.shown,
 		};
-		const parts = changedParts(was as VisitIdentity, now).filter((p) => !NOT_COMPARED.has(p));
+		// The parts the task carries are hashed from what the run had; the cassette keeps the task as sent,
+		// masked. A task sent unchanged (an upstream answer masked alike on both sides) outweighs them.
+		const i = firstUser(before.messages);
+		const sameTask = i >= 0 && before.messages[i] === asked.messages[firstUser(asked.messages)];
+		const parts = changedParts(was as VisitIdentity, now).filter(
+			(p) => !NOT_COMPARED.has(p) && !(sameTask && IN_TASK(p)),
+		);
 		if (parts.length) {
 			out.push(explainChange(parts, { node: recorded.node, was: was as VisitIdentity, now }));
 			explained = true;
 		}
 	}
-	if (was.system !== asked.system && !explained) out.push("the system prompt changed");
-	if (was.tools.join(",") !== asked.tools.join(",")) out.push(toolWords(was.tools, asked.tools));
-	else if (was.schemas !== asked.schemas && !explained) out.push("the tools' schemas changed");
-	const n = Math.max(was.messages.length, asked.messages.length);
+	if (before.system !== asked.system && !explained) out.push("the system prompt changed");
+	if (before.tools.join(",") !== asked.tools.join(",")) out.push(toolWords(before.tools, asked.tools));
+	else if (before.schemas !== asked.schemas && !explained) out.push("the tools' schemas changed");
+	const n = Math.max(before.messages.length, asked.messages.length);
 	for (let i = 0; i < n; i++) {
-		const a = was.messages[i];
+		const a = before.messages[i];
 		const b = asked.messages[i];
 		if (a === b) continue;
 		if (a === undefined || b === undefined) {
-			out.push(`it was sent ${asked.messages.length} message(s); the recording ${was.messages.length}`);
+			out.push(`it was sent ${asked.messages.length} message(s); the recording ${before.messages.length}`);
 			break;
 		}
 		const role = roleOf(a);
-		if (role === "user" && explained && i === firstUser(was.messages)) continue;
-		out.push(messageWords(role, i, was.messages));
+		if (role === "user" && explained && i === firstUser(before.messages)) continue;
+		out.push(messageWords(role, i, before.messages));
 	}
 	return out.map((part) => ({ visit, turn, part }));
 }
