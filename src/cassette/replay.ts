@@ -188,7 +188,9 @@ export async function withoutNetwork<T>(body: () => Promise<T>): Promise<T> {
 		throw refuse(`fetch ${String((input as { url?: string })?.url ?? input)}`);
 	}) as typeof fetch;
 	net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
-		const first = args[0] as { path?: string; port?: number; host?: string } | number | string;
+		// Node's own callers pass their arguments already normalised, as one array.
+		const given = Array.isArray(args[0]) ? (args[0] as unknown[])[0] : args[0];
+		const first = given as { path?: string; port?: number; host?: string } | number | string;
 		const local = typeof first === "object" && first !== null && typeof first.path === "string";
 		const pipe = typeof first === "string" && !/^\d+$/.test(first);
 		if (!local && !pipe) {
