@@ -165,6 +165,21 @@ describe("pi-flows record", () => {
 		expect(replay.code, replay.stdout).toBe(0);
 	});
 
+	it("fails at once a visit the cassette does not hold, and a cassette that is not one", async () => {
+		const file = join(project.cwd, CASSETTE);
+		const text = readFileSync(file, "utf8");
+		writeFileSync(file, text.slice(0, text.indexOf("  answer:\n    node: answer")));
+		const dropped = await cli("test", TEST, "--project", "--replay", "lockdown");
+		expect(dropped.code).toBe(1);
+		expect(dropped.stdout).toContain("visit answer is not in the cassette two.herons.cassette.yaml (it holds look)");
+		writeFileSync(file, "cassette: 9\n");
+		const bad = await cli("test", TEST, "--project");
+		expect(bad.stdout).toContain(
+			"two.herons.cassette.yaml: `cassette` is 9; this pi-flows reads cassettes of version 1",
+		);
+		writeFileSync(file, text);
+	});
+
 	it("refuses bad input with words: an unknown run, a bad name, a bad mode", async () => {
 		expect((await cli("record", "nope", "--project")).stderr).toContain("no run folder nope");
 		expect((await cli("record", "--name", "../x", "--project")).code).toBe(2);
