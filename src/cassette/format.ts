@@ -26,7 +26,7 @@ export const CASSETTE_VERSION = 1;
 export interface CassetteVisit {
 	node: string;
 	/** The identity the visit had (`src/identity`): its key, parts and the words a difference is said in. */
-	identity?: Pick<VisitIdentity, "key" | "parts" | "shown">;
+	identity?: Pick<VisitIdentity, "key" | "parts" | "shown"> & { v?: number };
 	turns: Turn[];
 }
 
@@ -53,6 +53,7 @@ export function writeCassette(c: Cassette, head: string): string {
 			...(v.identity
 				? {
 						identity: {
+							...(v.identity.v !== undefined ? { v: v.identity.v } : {}),
 							key: v.identity.key,
 							parts: sorted(v.identity.parts),
 							...(v.identity.shown ? { shown: shownOf(v.identity.shown) } : {}),

@@ -106,6 +106,7 @@ export function recordRun(r: RunToRecord): Recorded | { error: string } {
 			...(id
 				? {
 						identity: {
+							v: id.identity.v,
 							key: id.identity.key,
 							parts: id.identity.parts,
 							...(id.identity.shown ? { shown: id.identity.shown } : {}),

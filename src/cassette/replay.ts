@@ -12,7 +12,7 @@
  * fails at once: nothing else may answer it.
  */
 import net from "node:net";
-import { changedParts, explainChange, type VisitIdentity } from "../identity/index.ts";
+import { changedParts, digestOf, explainChange, type VisitIdentity } from "../identity/index.ts";
 import type { Script, ScriptRequest, ScriptStep } from "../script/index.ts";
 import { lineTable, type Range } from "../text/index.ts";
 import type { Cassette, CassetteVisit } from "./format.ts";
@@ -47,6 +47,9 @@ export interface Player {
 	identity(path: string, identity: VisitIdentity): void;
 }
 
+/** The system digest of a conversation recorded without pi's system message: one that continued. */
+const NO_SYSTEM = digestOf([]);
+
 /** Parts a replay does not compare: its scratch folder is no repository (tool results say what it read). */
 const NOT_COMPARED = new Set(["tree"]);
 
@@ -59,6 +62,21 @@ export function cassettePlayer(cassette: Cassette, mode: ReplayMode, file: strin
 	const identities = new Map<string, VisitIdentity>();
 	const turns = new Map<string, ScriptStep[]>();
 	for (const [path, v] of cassette.visits) turns.set(path, v.turns.map(stepOf));
+	// A visit that continues a shared subagent's conversation (`memory:`) recorded only its own messages:
+	// its requests are compared from where its first began, the earlier visits' turns being theirs.
+	const offsets = new Map<string, number>();
+	const askedNow = (r: ScriptRequest, recorded: CassetteVisit): Asked => {
+		const asked = askedOf(r.messages);
+		const first = recorded.turns[0]?.asked;
+		if (!first || first.system !== NO_SYSTEM) return asked;
+		if (!offsets.has(r.visit)) offsets.set(r.visit, Math.max(0, asked.messages.length - first.messages.length));
+		return {
+			system: NO_SYSTEM,
+			tools: [],
+			schemas: first.schemas,
+			messages: asked.messages.slice(offsets.get(r.visit)),
+		};
+	};
 	const check = (r: ScriptRequest): string | undefined => {
 		const recorded = cassette.visits.get(r.visit);
 		if (!recorded)
@@ -66,7 +84,7 @@ export function cassettePlayer(cassette: Cassette, mode: ReplayMode, file: strin
 		const turn = recorded.turns[r.index];
 		if (!turn)
 			return `visit ${r.visit}, turn ${r.index + 1} is not in the cassette ${file}: it recorded ${recorded.turns.length} turn(s) of this visit`;
-		const found = compare(r.visit, r.index, recorded, identities.get(r.visit), turn.asked, askedOf(r.messages));
+		const found = compare(r.visit, r.index, recorded, identities.get(r.visit), turn.asked, askedNow(r, recorded));
 		differences.push(...found);
 		if (found.length && mode !== "warn") return `${mode} replay of ${file}: ${found.map(differenceLine).join("; ")}`;
 		return undefined;
@@ -111,7 +129,7 @@ export function compare(
 	let explained = false;
 	if (index === 0 && now && recorded.identity) {
 		const was = {
-			v: now.v,
+			v: recorded.identity.v ?? now.v,
 			key: recorded.identity.key,
 			parts: recorded.identity.parts,
 			shown: recorded.identity.shown,

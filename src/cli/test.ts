@@ -46,7 +46,15 @@ export async function testCommand(args: Args, io: Io): Promise<number> {
 	}
 	let failed = 0;
 	for (const file of files) {
-		const read = readFlowTest(readFileSync(file, "utf8"), file);
+		let text: string;
+		try {
+			text = readFileSync(file, "utf8");
+		} catch (error) {
+			failed++;
+			io.stdout(`✗ ${displayPath(file, io.cwd)}\n  it cannot be read: ${(error as Error).message}`);
+			continue;
+		}
+		const read = readFlowTest(text, file);
 		if (!read.value) {
 			failed++;
 			io.stdout(`✗ ${displayPath(file, io.cwd)}\n  ${read.problems.join("\n  ")}`);

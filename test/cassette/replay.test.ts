@@ -91,6 +91,17 @@ describe("a cassette's replay", () => {
 		]);
 	});
 
+	it("compares a visit that continued a shared conversation (`memory:`) from where it began", () => {
+		const earlier = [sys, user("Read a."), call, result("A"), say];
+		const c = cassette();
+		c.visits.set("second", { node: "second", turns: turnsOf([user("Go on."), say]) });
+		const p = cassettePlayer(c, "strict", "f.c.yaml");
+		expect(p.script.check?.({ visit: "second", index: 0, messages: [...earlier, user("Go on.")] })).toBeUndefined();
+		expect(p.script.check?.({ visit: "second", index: 0, messages: [...earlier, user("Go.")] })).toBe(
+			"strict replay of f.c.yaml: visit second, turn 1: the task changed",
+		);
+	});
+
 	it("fails at once, in every mode, a request the cassette does not hold", () => {
 		for (const mode of ["warn", "strict", "lockdown"] as const) {
 			const p = cassettePlayer(cassette(), mode, "f.c.yaml");
