@@ -112,21 +112,26 @@ function declared(messages: readonly unknown[]): Loose[] {
 	return tools;
 }
 
-/** The fingerprint of a request carrying `messages` (pi's messages, as a transcript or a request holds them). */
-export function askedOf(messages: readonly unknown[], cwd = cwdOf(messages)): Asked {
+/** One message's share of a fingerprint, computed once however many requests carry it. */
+type Piece = { system: unknown } | { sent: string };
+
+function pieceOf(m: unknown, cwd: string | undefined): Piece {
+	const x = m as Loose;
+	if (x.role === "system")
+		return { system: { content: contentOf(x.content, cwd), sections: cleanDeep(x.sections ?? null, cwd) } };
+	if (x.role === "toolResult")
+		return {
+			sent: `result ${String(x.toolName)} ${digestOf({ content: contentOf(x.content, cwd), error: x.isError === true })}`,
+		};
+	return { sent: `${String(x.role)} ${digestOf(contentOf(x.content, cwd))}` };
+}
+
+function askedFrom(pieces: readonly Piece[], messages: readonly unknown[]): Asked {
 	const system: unknown[] = [];
 	const sent: string[] = [];
-	for (const m of messages) {
-		const x = m as Loose;
-		if (x.role === "system") {
-			system.push({ content: contentOf(x.content, cwd), sections: cleanDeep(x.sections ?? null, cwd) });
-			continue;
-		}
-		if (x.role === "toolResult")
-			sent.push(
-				`result ${String(x.toolName)} ${digestOf({ content: contentOf(x.content, cwd), error: x.isError === true })}`,
-			);
-		else sent.push(`${String(x.role)} ${digestOf(contentOf(x.content, cwd))}`);
+	for (const p of pieces) {
+		if ("system" in p) system.push(p.system);
+		else sent.push(p.sent);
 	}
 	const tools = declared(messages);
 	return {
@@ -135,6 +140,14 @@ export function askedOf(messages: readonly unknown[], cwd = cwdOf(messages)): As
 		schemas: digestOf(tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))),
 		messages: sent,
 	};
+}
+
+/** The fingerprint of a request carrying `messages` (pi's messages, as a transcript or a request holds them). */
+export function askedOf(messages: readonly unknown[], cwd = cwdOf(messages)): Asked {
+	return askedFrom(
+		messages.map((m) => pieceOf(m, cwd)),
+		messages,
+	);
 }
 
 /** What an assistant message answered, as a cassette keeps it (masked, and the masks told to `found`). */
@@ -169,14 +182,17 @@ export function answerOf(message: unknown, cwd: string | undefined, found?: (kin
 export function turnsOf(messages: readonly unknown[], found?: (f: Found) => void): Turn[] {
 	const cwd = cwdOf(messages);
 	const turns: Turn[] = [];
+	// Each message is digested once: request k carries the pieces of every message before it.
+	const pieces: Piece[] = [];
 	for (let i = 0; i < messages.length; i++) {
 		const m = messages[i] as Loose;
+		if (i > 0) pieces.push(pieceOf(messages[i - 1], cwd));
 		const n = turns.length + 1;
 		if (m.role === "toolResult" && found)
 			cleanDeep(m.content, cwd, (kind) => found({ where: `turn ${n}, a result of \`${String(m.toolName)}\``, kind }));
 		if (m.role !== "assistant") continue;
 		turns.push({
-			asked: askedOf(messages.slice(0, i), cwd),
+			asked: askedFrom(pieces, messages.slice(0, i)),
 			answer: answerOf(m, cwd, (kind) => found?.({ where: `turn ${n}, the answer`, kind })),
 		});
 	}
