@@ -62,7 +62,7 @@ export interface TurnsEntry {
 /** The tools whose `path` argument names a file the turn read as it was: the test's scratch folder gets it. */
 const READS_FILE = new Set(["read", "edit"]);
 
-/** Records a finished run; `undefined` for a run that has not ended. */
+/** Records a finished run, or says why it cannot (a run that has not ended). */
 export function recordRun(r: RunToRecord): Recorded | { error: string } {
 	const ends = new Map<string, Extract<JournalEntry, { type: "visit_end" }>>();
 	const identities = new Map<string, { life: number; identity: VisitIdentity }>();
