@@ -82,13 +82,14 @@ beforeAll(async () => {
 	server = await serve();
 	const run = await cli("run", "two", "what do herons do?", "--model", "wire/wire-1", "--project");
 	expect(run.code, run.stderr).toBe(0);
-});
+}, 120_000);
 afterAll(async () => {
 	await server?.close();
 	project.cleanup();
 });
 
-describe("pi-flows record", () => {
+// Each step is a few CLI processes on a shared machine: minutes of margin, not the default 30 s.
+describe("pi-flows record", { timeout: 120_000 }, () => {
 	it("names a secret-shaped value, and --strict refuses to write", async () => {
 		const strict = await cli("record", "--name", "strict", "--strict", "--project");
 		expect(strict.code).toBe(1);
