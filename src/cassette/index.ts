@@ -11,6 +11,7 @@ export {
 	type Recorded,
 	type RecordedTest,
 	recordRun,
+	reusedFrom,
 	type RunToRecord,
 	type TranscriptOf,
 	type TurnsEntry,

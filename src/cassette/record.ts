@@ -30,6 +30,11 @@ export interface RunToRecord {
 	entries: readonly JournalEntry[];
 	/** A run folder's transcripts; a DBOS run's turns are in its entries. */
 	transcript?: TranscriptOf;
+	/**
+	 * A DBOS run's visits reused from other runs of the database: those runs' entries, by run id, where
+	 * their `turns` facts are.
+	 */
+	earlier?: ReadonlyMap<string, readonly JournalEntry[]>;
 	/** The repository the run worked in, where the files its tools read are found. */
 	repo: string;
 }
@@ -90,8 +95,14 @@ export function recordRun(r: RunToRecord): Recorded | { error: string } {
 		const reused = e.ended.reuse?.outcome === "reused" ? e.ended.reuse : undefined;
 		const found = (f: Found) => redacted.push({ visit: e.path, ...f });
 		let turns: Turn[] | undefined;
-		if (r.backend === "dbos") turns = turnFacts.get(`${reused?.life ?? e.life}\u0000${reused?.path ?? e.path}`);
-		else {
+		if (r.backend === "dbos") {
+			const where =
+				reused?.transcript ?? (reused ? { run: reused.from, path: reused.path, life: reused.life } : undefined);
+			turns =
+				where && where.run !== r.run
+					? turnsIn(r.earlier?.get(where.run) ?? [], where.path, where.life)
+					: turnFacts.get(`${where?.life ?? e.life}\u0000${where?.path ?? e.path}`);
+		} else {
 			const where = reused?.transcript ?? { path: e.path, life: e.life };
 			const messages = r.transcript?.(where);
 			if (messages?.length) turns = conversations(messages).flatMap((c) => turnsOf(c, found));
@@ -150,6 +161,23 @@ export function recordRun(r: RunToRecord): Recorded | { error: string } {
 		},
 		missing,
 	};
+}
+
+/** The turns a DBOS run journaled for one visit in one life. */
+function turnsIn(entries: readonly JournalEntry[], path: string, life: number): Turn[] | undefined {
+	const turns = entries.flatMap((e) =>
+		e.type === "turns" && e.path === path && e.life === life ? (e.turns as Turn[]) : [],
+	);
+	return turns.length ? turns : undefined;
+}
+
+/** The runs a DBOS run's reused visits were taken from, whose turns a recording of it reads. */
+export function reusedFrom(entries: readonly JournalEntry[]): string[] {
+	const runs = new Set<string>();
+	for (const e of entries)
+		if (e.type === "visit_end" && e.ended.reuse?.outcome === "reused")
+			runs.add(e.ended.reuse.transcript?.run ?? e.ended.reuse.from);
+	return [...runs];
 }
 
 /** What the test expects: how the run ended, every visit it ended, and each visit's value. */

@@ -54,6 +54,7 @@ const COMMANDS: Record<string, FlagSpec> = {
 		refresh: true,
 		project: false,
 		model: true,
+		script: true,
 		timeout: true,
 		retries: true,
 		"runs-dir": true,

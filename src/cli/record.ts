@@ -3,7 +3,8 @@
  * here, or with `--backend dbos` a run of the database) kept as a cassette beside its flow, with a flow
  * test that replays it (`pi-flows test`). Secret-shaped values are masked and named; `--strict` refuses to
  * write when there is one. `--refresh NODE` runs the flow again against its real model, reusing every
- * visit but NODE's (and what its answer changes) from the recorded run, and records that run instead.
+ * visit but NODE's (and what its answer changes) from the recorded run, and records that run instead
+ * (on the DBOS backend, on the database's workers).
  *
  * Exit: 0 written · 1 refused by `--strict` · 2 bad usage, no such run, a run not ended, or a file unsafe.
  */
@@ -14,13 +15,14 @@ import {
 	readCassette,
 	type RunToRecord,
 	recordRun,
+	reusedFrom,
 	testText,
 	type TranscriptOf,
 	writeCassette,
 } from "../cassette/index.ts";
 import { NAME } from "../cassette/files.ts";
 import { safeWrite } from "../fs-safe/index.ts";
-import { listRunFolders, runsHome } from "../runs/index.ts";
+import { type JournalEntry, listRunFolders, runsHome } from "../runs/index.ts";
 import { findRun, readRun } from "../reuse/index.ts";
 import { type Args, flag } from "./args.ts";
 import { backendOf } from "./backend.ts";
@@ -46,16 +48,15 @@ export async function recordCommand(args: Args, io: Io): Promise<number> {
 	const refresh = flag(args, "refresh");
 	let named = args.positionals[0];
 	if (refresh !== undefined) {
-		if (backend.value === "dbos") {
-			say("--refresh runs on the run folder backend only; record a database run again after `pi-flows run --reuse`");
-			return 2;
-		}
-		const again = await refreshed(args, io, home, name, refresh);
+		const again =
+			backend.value === "dbos"
+				? await refreshedInDatabase(args, io, name, refresh)
+				: await refreshed(args, io, home, name, refresh);
 		if ("error" in again) {
 			say(again.error);
 			return 2;
 		}
-		named = again.runDir;
+		named = again.run;
 	}
 	const opened = backend.value === "dbos" ? await databaseRecord(args, io, named) : folderRecord(io, home, named);
 	if ("error" in opened) {
@@ -176,11 +177,18 @@ async function databaseRecord(args: Args, io: Io, named: string | undefined): Pr
 	const { databaseRun } = await import("./distributed.ts");
 	const read = await databaseRun(args, io, named, "");
 	if ("error" in read) return read;
+	// A visit reused from another run of the database has its turns in that run's journal.
+	const earlier = new Map<string, JournalEntry[]>();
+	for (const id of reusedFrom(read.entries)) {
+		const other = id === read.from ? undefined : await databaseRun(args, io, id, "");
+		if (other && !("error" in other)) earlier.set(id, other.entries);
+	}
 	return {
 		run: read.from,
 		backend: "dbos",
 		snapshot: read.snapshot,
 		entries: read.entries,
+		earlier,
 		repo: read.snapshot.settings.cwd,
 	};
 }
@@ -195,7 +203,7 @@ async function refreshed(
 	home: string,
 	name: string,
 	node: string,
-): Promise<{ runDir: string } | { error: string }> {
+): Promise<{ run: string } | { error: string }> {
 	const last = args.positionals[0];
 	const earlier = folderRecord(io, home, last);
 	if ("error" in earlier) return earlier;
@@ -211,30 +219,94 @@ async function refreshed(
 	if (!found.ok) return { error: `the cassette's run ${from}: ${found.error}` };
 	const snap = readRun(found.runDir, io.agentDir);
 	if (!snap.ok) return { error: snap.error };
-	const input = snap.snapshot.input;
 	const flags = new Map<string, string | true>([
 		["reuse", found.runDir],
 		["rerun-from", node],
 		["runs-dir", home],
 	]);
 	if (snap.snapshot.settings.model) flags.set("model", snap.snapshot.settings.model);
-	for (const k of ["project", "model", "timeout", "retries"]) {
+	for (const k of ["project", "model", "script", "timeout", "retries"]) {
 		const v = args.flags.get(k);
 		if (v !== undefined) flags.set(k, v);
 	}
 	const before = new Set(listRunFolders(home));
+	const ran = await runAgain(snap.snapshot, flags, args, io);
+	if ("error" in ran) return ran;
+	const runDir = listRunFolders(home).filter((d) => !before.has(d))[0];
+	if (!runDir) return { error: "the refreshed run left no run folder; the cassette is unchanged" };
+	return { run: runDir };
+}
+
+/**
+ * `--refresh NODE --backend dbos`: as {@link refreshed}, the run named (or the cassette's, when one of this
+ * name exists) played again on the database's workers with `--reuse ID --rerun-from NODE`.
+ */
+async function refreshedInDatabase(
+	args: Args,
+	io: Io,
+	name: string,
+	node: string,
+): Promise<{ run: string } | { error: string }> {
+	const named = args.positionals[0];
+	const earlier = await databaseRecord(args, io, named);
+	if ("error" in earlier) return earlier;
+	const files = cassetteFiles(earlier.snapshot.flow.file, earlier.snapshot.flow.name, name);
+	let from = earlier;
+	if (existsSync(files.cassette)) {
+		const read = readCassette(readFileSync(files.cassette, "utf8"), files.cassette);
+		if (!read.value) return { error: read.problems.join("; ") };
+		if (read.value.run !== earlier.run) {
+			const recorded = await databaseRecord(args, io, read.value.run);
+			if ("error" in recorded) return { error: `the cassette's run ${read.value.run}: ${recorded.error}` };
+			from = recorded;
+		}
+	}
+	const flags = new Map<string, string | true>([
+		["reuse", from.run],
+		["rerun-from", node],
+		["backend", "dbos"],
+		["json", true],
+	]);
+	if (from.snapshot.settings.model) flags.set("model", from.snapshot.settings.model);
+	for (const k of ["project", "model", "script", "timeout", "retries", "database"]) {
+		const v = args.flags.get(k);
+		if (v !== undefined) flags.set(k, v);
+	}
+	const ran = await runAgain(from.snapshot, flags, args, io);
+	if ("error" in ran) return ran;
+	try {
+		const id = (JSON.parse(ran.stdout) as { run?: unknown }).run;
+		if (typeof id === "string") return { run: id };
+	} catch {
+		// Said below.
+	}
+	return { error: "the refreshed run did not say its id; the cassette is unchanged" };
+}
+
+/**
+ * The flow of `snapshot` run again with its input and `flags`, as `pi-flows run` runs it. What the run
+ * prints on stdout goes to stderr (record's stdout is the files it wrote) and is returned.
+ */
+async function runAgain(
+	snapshot: RunToRecord["snapshot"],
+	flags: Map<string, string | true>,
+	_args: Args,
+	io: Io,
+): Promise<{ stdout: string } | { error: string }> {
+	const input = snapshot.input;
+	let stdout = "";
 	const { runCommand } = await import("./run.ts");
 	const code = await runCommand(
+		{ positionals: [snapshot.flow.file, typeof input === "string" ? input : JSON.stringify(input)], flags },
 		{
-			positionals: [snap.snapshot.flow.file, typeof input === "string" ? input : JSON.stringify(input)],
-			flags,
+			...io,
+			stdout: (text) => {
+				stdout += `${text}\n`;
+				if (!flags.has("json")) io.stderr(text);
+			},
 		},
-		io,
 	);
-	const made = listRunFolders(home).filter((d) => !before.has(d));
 	if (code !== 0 && code !== 1)
 		return { error: `the refreshed run did not start (exit ${code}); the cassette is unchanged` };
-	const runDir = made[0];
-	if (!runDir) return { error: "the refreshed run left no run folder; the cassette is unchanged" };
-	return { runDir };
+	return { stdout };
 }

@@ -1,8 +1,8 @@
 /**
  * `pi-flows record` of a run on the DBOS backend: its workers keep no transcripts, so each turn's answers
  * and the digests of what it was asked are journaled in the database (`turns` facts, no tool result); the
- * run recorded from there replays in lockdown, every map item's visit from the cassette, and a reworded
- * section is named by the strict replay.
+ * run recorded from there replays in lockdown, every map item's visit from the cassette, a reworded
+ * section is named by the strict replay, and `--refresh sum` plays that node alone on the workers.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -35,7 +35,7 @@ describePostgres("record a run of the DBOS backend", (pg) => {
 	});
 	afterAll(() => project?.cleanup());
 
-	it("records from the database's turns, replays in lockdown, and names a changed section", async () => {
+	it("records from the database's turns, replays in lockdown, names a changed section, refreshes one node", async () => {
 		const url = await pg().database();
 		const a = startWorker(project, ["--database", url, "--project", "--slots", "2"]);
 		await a.executor;
@@ -68,5 +68,28 @@ describePostgres("record a run of the DBOS backend", (pg) => {
 		const strict = await cliChild(project, ["test", test, "--project"]);
 		expect(strict.status).toBe(1);
 		expect(strict.stdout).toContain("visit sum, turn 1: `## sum` changed");
+		writeFileSync(flow, fanFlow(3));
+
+		// --refresh sum: the database's workers play `sum` again (from the new script) and reuse every item.
+		project.write("fan2.yaml", SCRIPT.replace("all done", "all summed"));
+		const refreshed = await cliChild(project, [
+			"record",
+			id,
+			"--name",
+			"db",
+			"--refresh",
+			"sum",
+			"--script",
+			"fan2.yaml",
+			"--project",
+			...db,
+		]);
+		expect(refreshed.status, `${refreshed.stderr}\n${a.log()}`).toBe(0);
+		expect(refreshed.stderr).toContain("reused 3 of 4 visits");
+		const updated = readFileSync(join(project.cwd, ".pi/flows/fan.db.cassette.yaml"), "utf8");
+		expect(updated).toContain("all summed");
+		expect(updated).not.toContain(`run: ${id}`);
+		const again = await cliChild(project, ["test", test, "--project", "--replay", "lockdown"]);
+		expect(again.status, again.stdout).toBe(0);
 	}, 240_000);
 });
