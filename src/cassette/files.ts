@@ -7,7 +7,7 @@ import { Document } from "yaml";
 import { basename, dirname, join } from "node:path";
 import type { RecordedTest } from "./record.ts";
 
-/** A recording's name: what a file name can hold, and a person can type. */
+/** A recording's name (`--name`): what a file name can hold and a person can type, never a path. */
 export const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** The two files of a recording named `name` of the flow in `flowFile`. */

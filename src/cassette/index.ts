@@ -14,7 +14,6 @@ export {
 	reusedFrom,
 	type RunToRecord,
 	type TranscriptOf,
-	type TurnsEntry,
 } from "./record.ts";
 export {
 	cassettePlayer,
@@ -27,4 +26,4 @@ export {
 	withoutNetwork,
 } from "./replay.ts";
 export { type Answer, type Asked, askedOf, answerOf, cleanText, type Found, type Turn, turnsOf } from "./turns.ts";
-export { cassetteFiles, testText } from "./files.ts";
+export { cassetteFiles, NAME, testText } from "./files.ts";

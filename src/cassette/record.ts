@@ -56,14 +56,6 @@ export interface Recorded {
 	missing: string[];
 }
 
-/** The fact a DBOS worker journals for each turn it plays (it keeps no transcript). */
-export interface TurnsEntry {
-	type: "turns";
-	life: number;
-	path: string;
-	turns: Turn[];
-}
-
 /** The tools whose `path` argument names a file the turn read as it was: the test's scratch folder gets it. */
 const READS_FILE = new Set(["read", "edit"]);
 
@@ -74,7 +66,7 @@ export function recordRun(r: RunToRecord): Recorded | { error: string } {
 	const turnFacts = new Map<string, Turn[]>();
 	const answers: Record<string, unknown> = {};
 	let end: Extract<JournalEntry, { type: "run_end" }> | undefined;
-	for (const e of r.entries as readonly (JournalEntry | TurnsEntry)[]) {
+	for (const e of r.entries) {
 		if (e.type === "visit_end") {
 			ends.delete(e.path);
 			ends.set(e.path, e);

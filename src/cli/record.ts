@@ -12,6 +12,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import {
 	cassetteFiles,
+	NAME,
 	readCassette,
 	type RunToRecord,
 	recordRun,
@@ -20,7 +21,6 @@ import {
 	type TranscriptOf,
 	writeCassette,
 } from "../cassette/index.ts";
-import { NAME } from "../cassette/files.ts";
 import { safeWrite } from "../fs-safe/index.ts";
 import { type JournalEntry, listRunFolders, runsHome } from "../runs/index.ts";
 import { findRun, readRun } from "../reuse/index.ts";
@@ -230,7 +230,7 @@ async function refreshed(
 		if (v !== undefined) flags.set(k, v);
 	}
 	const before = new Set(listRunFolders(home));
-	const ran = await runAgain(snap.snapshot, flags, args, io);
+	const ran = await runAgain(snap.snapshot, flags, io);
 	if ("error" in ran) return ran;
 	const runDir = listRunFolders(home).filter((d) => !before.has(d))[0];
 	if (!runDir) return { error: "the refreshed run left no run folder; the cassette is unchanged" };
@@ -272,7 +272,7 @@ async function refreshedInDatabase(
 		const v = args.flags.get(k);
 		if (v !== undefined) flags.set(k, v);
 	}
-	const ran = await runAgain(from.snapshot, flags, args, io);
+	const ran = await runAgain(from.snapshot, flags, io);
 	if ("error" in ran) return ran;
 	try {
 		const id = (JSON.parse(ran.stdout) as { run?: unknown }).run;
@@ -290,7 +290,6 @@ async function refreshedInDatabase(
 async function runAgain(
 	snapshot: RunToRecord["snapshot"],
 	flags: Map<string, string | true>,
-	_args: Args,
 	io: Io,
 ): Promise<{ stdout: string } | { error: string }> {
 	const input = snapshot.input;
