@@ -11,6 +11,7 @@ export {
 	type Script,
 	type ScriptCall,
 	type ScriptPrice,
+	type ScriptRequest,
 	type ScriptStep,
 	stepsFor,
 	type TemplateTurn,

@@ -13,6 +13,7 @@ export {
 	readScript,
 	type Script,
 	type ScriptCall,
+	type ScriptRequest,
 	type ScriptStep,
 	stepsFor,
 } from "../../script/index.ts";
