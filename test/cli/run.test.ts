@@ -95,7 +95,10 @@ describe("pi-flows run", () => {
 	it("exits 2 for an unknown model, with no turn", () => {
 		const r = cli("run", "explore", "q", "--model", "nosuch/model");
 		expect(r.code).toBe(2);
-		expect(r.stderr).toContain("look/scout: unknown model `nosuch/model`");
+		// Said once, naming every node the run's model would have reached.
+		expect(r.stderr).toContain("pi-flows: look/scout, answer: unknown model `nosuch/model`");
+		expect(r.stderr.match(/unknown model/g)).toHaveLength(1);
+		expect(r.stderr).toContain("pi-flows: nothing was run");
 	});
 
 	it("refuses an unknown flag with the nearest one", () => {
