@@ -4,8 +4,7 @@
  * state. The graph, the timeline and the tables all read this, so they can never disagree about what
  * happened to a node.
  */
-import { FAILURE_KIND_TABLE, type FailureKind, readFailureKind } from "../runtime/index.ts";
-import { addressOf } from "../runs/index.ts";
+import { addressOf, FAILURE_KIND_TABLE, type FailureKind, readFailureKind } from "../runtime/index.ts";
 import type { RunData } from "./read.ts";
 
 /** How a node ended, as the graph colours it. */

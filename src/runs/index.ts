@@ -14,7 +14,7 @@ export {
 	startRun,
 } from "./runner.ts";
 export { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from "./snapshot.ts";
-export { addressOf, type UsageFile, usageOf, writeUsage } from "./usage-file.ts";
+export { type UsageFile, usageOf, writeUsage } from "./usage-file.ts";
 export { type Forecast, forecastOf, type NodeForecast, showForecast } from "./forecast.ts";
 export { newestResumable, newestSealed, type SealedRun, sealedRun } from "./resumable.ts";
 export { RUN_GITIGNORE } from "./run-folder.ts";
