@@ -1,8 +1,10 @@
 /**
  * Help text, rendered from the same flag spec the parser uses (`COMMANDS` in main.ts), so a flag added to a
  * command shows in `pi-flows <command> --help` and in the usage without a second edit. This module carries
- * only words: what each command is for, what its positionals are, what each flag means. It imports nothing,
- * so `--help` loads three small files and no part of the runtime.
+ * only words: what each command is for, what its positionals are, what each flag means. It imports nothing
+ * but the spec's type, so `pi-flows --help` (and `<command> --help`) loads 15 of our modules, main.ts, this,
+ * the parser, the redaction every printed line passes and the fault helpers behind a did-you-mean, plus one
+ * package (fastest-levenshtein), and no command's code: test/cli/help-loads.test.ts counts them.
  *
  * Input: a command's name and its {@link FlagSpec}. Output: the text printed on stdout. Example:
  * `commandHelp("graph", { project: false })` gives `usage: pi-flows graph <flow> [--project]`, the summary,

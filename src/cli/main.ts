@@ -3,12 +3,15 @@
  * schema. `main` takes its world as arguments so tests drive it in-process; the last lines run it when this
  * file is the program.
  */
-import { agentDir } from "../agents/index.ts";
+// The program's first module: `--help` loads it, the help's words and the flag parser, and nothing of what
+// the commands do (test/cli/help-loads.test.ts counts them). So the agents' folder and the chain's flags
+// come from their own files, past the doors that carry the roster's reader and the chain's checkers.
+import { agentDir } from "../agents/locations.ts";
+import { CHAIN_CLI_FLAGS } from "../chain/cli-flags.ts";
+import { redactText } from "../secrets/index.ts";
 import { type Args, type FlagSpec, parseArgs } from "./args.ts";
 import { commandHelp, usage } from "./help.ts";
 import type { Io } from "./io.ts";
-import { CHAIN_CLI_FLAGS } from "../chain/index.ts";
-import { redactText } from "../secrets/index.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
 	run: {
