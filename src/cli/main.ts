@@ -119,7 +119,7 @@ type Runner = () => Promise<(args: Args, io: Io) => number | Promise<number>>;
 
 /**
  * Where each command's code lives, one `import()` per command (docs/decisions.md). A command of `COMMANDS`
- * missing here is refused as unknown; test/cli-help.test.ts catches that for every command.
+ * missing here is refused as unknown; test/cli/help.test.ts catches that for every command.
  */
 const RUNNERS: Record<string, Runner> = {
 	run: async () => (await import("./run.ts")).runCommand,
@@ -147,7 +147,7 @@ const RUNNERS: Record<string, Runner> = {
  * The commands that run flows: they register the OpenTelemetry SDK when the environment asks for an OTLP
  * exporter (docs/observability.md), and export what they traced before the command's exit code is given.
  */
-const TRACED = new Set(["run", "resume", "chain", "worker"]);
+const TRACED = new Set(["run", "resume", "chain", "worker", "mcp"]);
 
 /** The commands and their flags, for the help walk in tests and for `pi-flows help`. */
 export const COMMAND_SPECS: Readonly<Record<string, FlagSpec>> = COMMANDS;

@@ -248,7 +248,7 @@ export interface Flow {
 /**
  * Nodes directly inside a node (its bodies, in order). Kept here, beside the union, so any layer can walk a
  * tree without loading the kind modules; a kind module's `bodies` gives the same nodes with the plan's
- * labels (test/language/kinds.test.ts holds the two together).
+ * labels (test/kinds/kinds.test.ts holds the two together).
  */
 export function childrenOf(node: FlowNode): FlowNode[] {
 	switch (node.kind) {

@@ -36,7 +36,7 @@ const KIND_TABLES = /^kinds\/(language|run|facts)\.ts$/;
 
 /**
  * Imports that pass a door on purpose, each with its reason. pi loads the extension's entry at every start,
- * so it must stay light (test/install/library-by-name.test.ts holds its first bundle to that): it takes the
+ * so it must stay light (test/e2e/install/library-by-name.test.ts holds its first bundle to that): it takes the
  * tool's registration alone, where the tool's door also carries the run the tool starts, and the
  * registration takes the agents' names from their files' `name:` lines, where the agents' door also carries
  * the roster's YAML reader. The redaction (at every writer, the extension's messages among them) and the
