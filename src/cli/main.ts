@@ -115,13 +115,13 @@ const COMMANDS: Record<string, FlagSpec> = {
 };
 
 /** A command's code, loaded only when that command runs: `--help` and `check` never load pi's runtime. */
-type Runner = () => Promise<(args: Args, io: Io) => number | Promise<number>>;
+type CommandCode = () => Promise<(args: Args, io: Io) => number | Promise<number>>;
 
 /**
  * Where each command's code lives, one `import()` per command (docs/decisions.md). A command of `COMMANDS`
  * missing here is refused as unknown; test/cli/help.test.ts catches that for every command.
  */
-const RUNNERS: Record<string, Runner> = {
+const COMMAND_CODE: Record<string, CommandCode> = {
 	run: async () => (await import("./run.ts")).runCommand,
 	resume: async () => (await import("./resume.ts")).resumeCommand,
 	check: async () => (await import("./check.ts")).checkCommand,
@@ -179,8 +179,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 		return 0;
 	}
 	const spec = COMMANDS[command];
-	const runner = RUNNERS[command];
-	if (!spec || !runner) {
+	const code = COMMAND_CODE[command];
+	if (!spec || !code) {
 		io.stderr(`pi-flows: unknown command \`${command}\`\n${usage(COMMANDS)}`);
 		return 2;
 	}
@@ -193,9 +193,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 		io.stderr(`pi-flows ${command}: ${parsed.error}\n${commandHelp(command, spec).split("\n")[0]}`);
 		return 2;
 	}
-	let run: Awaited<ReturnType<Runner>>;
+	let run: Awaited<ReturnType<CommandCode>>;
 	try {
-		run = await runner();
+		run = await code();
 	} catch (error) {
 		// A part that cannot load (a broken install, a missing optional dependency) costs this command only.
 		const why = error instanceof Error ? error.message : String(error);

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { loadRoster, type Scope } from "../agents/index.ts";
+import { loadRoster, type Sources } from "../agents/index.ts";
 import { faultText } from "../faults/index.ts";
 import {
 	type AskAnswer,
@@ -36,7 +36,7 @@ export interface TestOutcome {
 /** Runs a test. */
 export async function runFlowTest(
 	test: FlowTest,
-	options: { cwd: string; agentDir: string; env: NodeJS.ProcessEnv; sources: Scope },
+	options: { cwd: string; agentDir: string; env: NodeJS.ProcessEnv; sources: Sources },
 ): Promise<TestOutcome> {
 	const name = test.flow ?? basename(test.file).replace(/\.test\.ya?ml$/, "");
 	const beside = join(dirname(test.file), `${name}.md`);

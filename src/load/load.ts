@@ -5,7 +5,7 @@
  * `chain:` and a pi-subagents `.chain.md` file is a flow, so the loader needs both, and neither needs it.
  */
 import { readFileSync } from "node:fs";
-import { findSkill, type Roster, type Scope as Sources, skillNames } from "../agents/index.ts";
+import { findSkill, type Roster, type Sources, skillNames } from "../agents/index.ts";
 import { type Fault, fault, sortFaults } from "../faults/index.ts";
 import { chainExpander } from "../chain/index.ts";
 import { chainMdToFlow, isChainMd, placeInChainFile } from "../chain/index.ts";
