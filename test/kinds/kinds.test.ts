@@ -99,6 +99,8 @@ describe("the registry of node kinds", () => {
 		expect(Object.keys(RUNNERS).sort()).toEqual([...NODE_KINDS].sort());
 		for (const kind of NODE_KINDS) expect(KINDS[kind].kind).toBe(kind);
 		expect(NODE_KEYS).toEqual(KEYS_BY_KIND);
+		// The kinds in the language's order, as the hand-written table lists them.
+		expect(NODE_KINDS).toEqual(Object.keys(KEYS_BY_KIND));
 		// The language's order of kind keys: each literal, then its `-from` twin.
 		expect(KIND_KEYS).toEqual([
 			"agent",
