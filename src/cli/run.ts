@@ -5,7 +5,7 @@
  */
 import { loadRoster } from "../agents/index.ts";
 import type { CheckedFlow, Value } from "../language/index.ts";
-import { DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, resolveModels } from "../engine/index.ts";
+import { DRY_ASK, DRY_CHECK, dryGit, drySpawn, instantClock, runFlow, resolveModels } from "../engine/index.ts";
 import { findFlow } from "../load/index.ts";
 import type { ReuseSource } from "../engine/index.ts";
 import { findRun, reuseFromFolder } from "../reuse/index.ts";
@@ -247,6 +247,7 @@ async function dryRun(
 			ask: DRY_ASK,
 			check: DRY_CHECK,
 			git: dryGit(io.cwd),
+			clock: instantClock(),
 			retryBackoffMs: 0,
 		});
 		if (args.flags.has("json")) io.stdout(JSON.stringify(skipped.length ? { ...result, skipped } : result, null, 2));

@@ -79,6 +79,7 @@ export function storeRecorder(
 			fact({ type: "asked", path, question: card.question, answer }),
 		toolCall: (path: string, tool: string) => fact({ type: "tool_call", life, path, tool }),
 		handoff: (path: string, doc: Value) => fact({ type: "handoff", life, path, doc, at: at() }),
+		fact: (path: string, key: string, value: Value) => fact({ type: "fact", life, path, key, value, at: at() }),
 		identity: (path: string, identity: VisitIdentity) => fact({ type: "identity", life, path, identity }),
 		// Transcripts stay on the worker that ran the turn (they hold every tool result): see docs/distributed.md.
 		transcript: () => {},
@@ -113,6 +114,7 @@ export function liveReplay(entries: readonly JournalEntry[]): Replay & { add(ent
 		ended: (p) => ended.get(p) ?? base.ended(p),
 		mapItems: (p) => mapItems.get(p) ?? base.mapItems(p),
 		handoff: (p) => (ended.has(p) ? undefined : base.handoff?.(p)),
+		fact: (p, key) => base.fact?.(p, key),
 		add(more) {
 			for (const e of more) {
 				if (e.type === "visit_end") ended.set(e.path, e.ended);

@@ -68,6 +68,12 @@ export interface RunRecorder {
 	 * (run/start-tree.ts). Optional: a recorder that keeps nothing may leave it out.
 	 */
 	tree?(path: string, snapshot: TreeSnapshot): void;
+	/**
+	 * A fact a kind keeps about one visit (`key` is the kind's own name for it, a `wait`'s `deadline`),
+	 * durable when it returns, so a resume of the visit cut midway reads it back (`Replay.fact`) instead of
+	 * starting over. A kind's facts need no change here: the kind names them in its own folder.
+	 */
+	fact?(path: string, key: string, value: Value): void;
 }
 
 /** What a resumed run reads from the journal of its earlier lives. */
@@ -83,6 +89,8 @@ export interface Replay {
 	handoff?(path: string): Value | undefined;
 	/** The tree a visit (or, for "", the run) recorded at its start in an earlier life. */
 	tree?(path: string): TreeSnapshot | undefined;
+	/** The last value a visit recorded under `key` in an earlier life (`RunRecorder.fact`). */
+	fact?(path: string, key: string): Value | undefined;
 }
 
 /** A recorder that keeps nothing. */

@@ -12,6 +12,7 @@ import {
 	type AskAnswer,
 	type CheckPort,
 	dryGit,
+	instantClock,
 	type FlowResult,
 	resolveModels,
 	runFlow,
@@ -106,6 +107,8 @@ async function runIn(
 		ask: scriptedAsk(answers),
 		check,
 		git: dryGit(cwd),
+		// A test of a flow that waits does not sleep: its clock moves on by what each `wait` names.
+		clock: instantClock(),
 		retryBackoffMs: 0,
 	});
 	const failures = compare(test.expect, result);

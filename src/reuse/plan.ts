@@ -15,6 +15,7 @@ import {
 	DRY_ASK,
 	DRY_CHECK,
 	dryGit,
+	instantClock,
 	drySpawn,
 	type GitPort,
 	type ReuseQuery,
@@ -97,6 +98,8 @@ export async function planReuse(flow: CheckedFlow, input: Value, options: PlanOp
 		ask: DRY_ASK,
 		check: DRY_CHECK,
 		git,
+		// A plan walks the flow: a `wait` in it does not sleep.
+		clock: instantClock(),
 		retryBackoffMs: 0,
 		reuse: source,
 		...(options.plugins ? { plugins: options.plugins } : {}),

@@ -38,6 +38,8 @@ export type JournalEntry =
 			at: string;
 	  }
 	| { type: "map_items"; path: string; items: Value[] }
+	/** A fact a kind keeps about a visit, by the kind's own key (a `wait`'s deadline): `RunRecorder.fact`. */
+	| { type: "fact"; life: number; path: string; key: string; value: Value; at: string }
 	| { type: "carry"; path: string; value: Value }
 	| { type: "asked"; path: string; question: string; answer: AskAnswer }
 	| { type: "tool_call"; life: number; path: string; tool: string }

@@ -50,6 +50,7 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 	const endedCount = new Map<string, number>();
 	const mapItems = new Map<string, Value[]>();
 	const handoffs = new Map<string, Value>();
+	const facts = new Map<string, Value>();
 	const trees = new Map<string, TreeSnapshot>();
 	const started = new Map<string, number>();
 	const writes = new Map<string, boolean>();
@@ -71,6 +72,9 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 				break;
 			case "handoff":
 				handoffs.set(e.path, e.doc);
+				break;
+			case "fact":
+				facts.set(factKey(e.path, e.key), e.value);
 				break;
 			case "tree":
 				// The run's own start is its first life's; a visit's is the one its last start recorded.
@@ -107,6 +111,7 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 			mapItems: (p) => mapItems.get(p),
 			handoff: (p) => (ended.has(p) ? undefined : handoffs.get(p)),
 			tree: (p) => trees.get(p),
+			fact: (p, key) => facts.get(factKey(p, key)),
 		},
 		lives,
 		...(end ? { end } : {}),
@@ -116,4 +121,9 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 		endedCount,
 		spent,
 	};
+}
+
+/** A kind's fact about a visit, keyed by both (a visit path holds no NUL). */
+function factKey(path: string, key: string): string {
+	return `${path}\0${key}`;
 }

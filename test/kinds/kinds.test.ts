@@ -68,6 +68,7 @@ const KEYS_BY_KIND: Record<FlowNode["kind"], readonly string[]> = {
 	ask: ["options", "confirm", "enough", "default", "reads", "timeout", "reuse"],
 	flow: ["input"],
 	swarm: ["rounds", "claims-from", "until", "reads", "timeout", "reuse"],
+	wait: ["max"],
 };
 
 /** The shipped flows are the callees, and nothing of a project or of `~/.pi` is read (as fuzz/targets.ts). */
@@ -116,6 +117,8 @@ describe("the registry of node kinds", () => {
 			"ask-from",
 			"flow",
 			"swarm",
+			"wait",
+			"wait-from",
 		]);
 		for (const key of KIND_KEYS) expect(NODE_KINDS).toContain(KIND_OF[key]);
 		expect(KIND_OF["agent-from"]).toBe("agent");
@@ -146,6 +149,8 @@ describe("the registry of node kinds", () => {
 			"ask-from",
 			"flow",
 			"swarm",
+			"wait",
+			"wait-from",
 		];
 		expect(kindKeys.filter((k) => !written.has(k))).toEqual([]);
 		// The generator draws from its own list, which must be the language's kind keys.
@@ -163,6 +168,7 @@ describe("the registry of node kinds", () => {
 		"ask",
 		"flow",
 		"swarm",
+		"wait",
 	] as const) {
 		it(`${kind}: its keys, schema, output type, plan row, Mermaid and report drawing come from its module`, () => {
 			const module = KINDS[kind];

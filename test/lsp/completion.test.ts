@@ -88,6 +88,8 @@ describe("completion", () => {
 			"ask-from",
 			"flow",
 			"swarm",
+			"wait",
+			"wait-from",
 			"on-fail",
 		]);
 		lsp.client.closeAll();

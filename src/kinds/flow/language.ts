@@ -21,6 +21,7 @@ export const flowKind: KindModule<CallNode, "flow"> = {
 	keys: { input: address("What the called flow receives: an address, never a literal.") },
 	noRetry: "rerunning a flow would ask answered questions and commit again; retry inside the callee",
 	section: false,
+	leaf: false,
 	read: readCall,
 	check: checkCall,
 	output: () => undefined,
