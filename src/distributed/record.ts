@@ -16,6 +16,7 @@ import type { Usage } from "../runtime/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import { journalState } from "../runs/index.ts";
 import type { RunStore } from "./store.ts";
+import { turnsOf } from "../cassette/index.ts";
 
 /** A recorder on the store, plus its event sink and the wait for its writes. */
 export interface StoreRecorder extends RunRecorder {
@@ -81,8 +82,10 @@ export function storeRecorder(
 		handoff: (path: string, doc: Value) => fact({ type: "handoff", life, path, doc, at: at() }),
 		fact: (path: string, key: string, value: Value) => fact({ type: "fact", life, path, key, value, at: at() }),
 		identity: (path: string, identity: VisitIdentity) => fact({ type: "identity", life, path, identity }),
-		// Transcripts stay on the worker that ran the turn (they hold every tool result): see docs/distributed.md.
-		transcript: () => {},
+		// Transcripts stay out of the database (they hold every tool result): see docs/distributed.md. What
+		// the model answered, and digests of what it was asked, are kept, so the run can become a cassette.
+		transcript: (path: string, _subagent: string, messages: readonly unknown[]) =>
+			fact({ type: "turns", life, path, turns: turnsOf(messages) }),
 		onEvent(event) {
 			if (TRACE_ONLY_EVENTS.has(event.type) || (options.keep && !options.keep(event))) return;
 			events.push({ ...event, life, at: at(), worker: `${hostname()}:${process.pid}` });

@@ -44,6 +44,11 @@ export type JournalEntry =
 	| { type: "asked"; path: string; question: string; answer: AskAnswer }
 	| { type: "tool_call"; life: number; path: string; tool: string }
 	| { type: "handoff"; life: number; path: string; doc: Value; at: string }
+	/**
+	 * What each model request of a turn answered and a digest of what it was asked (`src/cassette`): written
+	 * by the DBOS backend, which keeps no transcripts, so a run of its database can be recorded as a cassette.
+	 */
+	| { type: "turns"; life: number; path: string; turns: unknown[] }
 	/** The tree a visit that may write started from (`path` ""`: the run's start), as a git tree object. */
 	| { type: "tree"; life: number; path: string; tree: string; head?: string; at: string }
 	| {

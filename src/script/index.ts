@@ -10,6 +10,7 @@ export {
 	type Script,
 	type ScriptCall,
 	type ScriptPrice,
+	type ScriptRequest,
 	type ScriptStep,
 	stepsFor,
 	type TemplateTurn,

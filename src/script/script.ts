@@ -37,7 +37,22 @@ export interface ScriptStep {
 	hang?: boolean;
 	/** Milliseconds to wait before answering. */
 	delayMs?: number;
+	/**
+	 * Played as written, no template filled: a recorded answer (a cassette's) whose text may hold `{{`.
+	 * Never read from a script file.
+	 */
+	literal?: true;
 	range: Range;
+}
+
+/** A request about to be answered, as a script's {@link Script.check} sees it. */
+export interface ScriptRequest {
+	/** The visit path the request belongs to. */
+	visit: string;
+	/** Which request of the visit it is, from 0 (attempts of a visit continue the count). */
+	index: number;
+	/** The messages the model is sent (pi's), system messages included. */
+	messages: readonly unknown[];
 }
 
 /** A whole script. */
@@ -56,6 +71,11 @@ export interface Script {
 	 * pi prices each answer from it. Default: no price (every turn costs $0, which a cost budget says).
 	 */
 	price?: ScriptPrice;
+	/**
+	 * Asked before each request is answered: text fails the request with it (a provider error) instead of
+	 * answering. A cassette's replay compares what the model is asked with what was recorded here.
+	 */
+	check?: (request: ScriptRequest) => string | undefined;
 }
 
 /** Dollars per million tokens. */

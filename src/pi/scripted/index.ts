@@ -12,6 +12,7 @@ export {
 	readScript,
 	type Script,
 	type ScriptCall,
+	type ScriptRequest,
 	type ScriptStep,
 	stepsFor,
 } from "../../script/index.ts";
