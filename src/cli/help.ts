@@ -1,8 +1,11 @@
 /**
  * Help text, rendered from the same flag spec the parser uses (`COMMANDS` in main.ts), so a flag added to a
  * command shows in `pi-flows <command> --help` and in the usage without a second edit. This module carries
- * only words: what each command is for, what its positionals are, what each flag means. It imports nothing,
- * so `--help` loads three small files and no part of the runtime.
+ * only words: what each command is for, what its positionals are, what each flag means. It imports nothing
+ * but the spec's type, so `pi-flows --help` (and `<command> --help`) loads main.ts, this, the parser, the
+ * redaction every printed line passes and the fault helpers behind a did-you-mean (16 of our modules when
+ * this was written; docs/cli.md gives the count test/cli/help-loads.test.ts holds), one package
+ * (fastest-levenshtein), and no command's code.
  *
  * Input: a command's name and its {@link FlagSpec}. Output: the text printed on stdout. Example:
  * `commandHelp("graph", { project: false })` gives `usage: pi-flows graph <flow> [--project]`, the summary,

@@ -18,7 +18,7 @@ import type { Script } from "../script/index.ts";
 import { type LaunchStage, prepareLaunch, readInput, readLaunchScript } from "../launch/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
-import { report, terminalWorld } from "./launch.ts";
+import { printOutcome, terminalWorld } from "./launch.ts";
 import { parentTrace, readRunFlags } from "./run-flags.ts";
 import { backendOf } from "./backend.ts";
 import { type Args, flag } from "./args.ts";
@@ -182,7 +182,7 @@ export async function runChecked(
 			io.stderr(`pi-flows: ${outcome.refused}`);
 			return 2;
 		}
-		return report(outcome, args, io);
+		return printOutcome(outcome, args, io);
 	} finally {
 		await world.done();
 	}

@@ -13,7 +13,7 @@ import type { Io } from "./io.ts";
 import { displayPath } from "./output.ts";
 import { cliTrusted, skippedProjectFlows } from "./project.ts";
 import { pathTrust } from "../trust/index.ts";
-import type { Scope } from "../agents/index.ts";
+import type { Sources } from "../agents/index.ts";
 
 /** Runs `test`. */
 export async function testCommand(args: Args, io: Io): Promise<number> {
@@ -77,7 +77,7 @@ export async function testCommand(args: Args, io: Io): Promise<number> {
 	return failed ? 1 : 0;
 }
 
-function besideFlows(io: Io, scope: Scope): string[] {
+function besideFlows(io: Io, scope: Sources): string[] {
 	const dirs = new Set(listFlows(io.cwd, scope, io.env).flows.map((f) => dirname(f.file)));
 	return [...dirs].flatMap((d) => expand(d));
 }

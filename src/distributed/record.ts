@@ -74,7 +74,7 @@ export function storeRecorder(
 		visitStart: (path, node, kind) => fact({ type: "visit_start", life, path, node, kind, at: at() }),
 		visitEnd: (path: string, node: string, kind: string, ended: EndedVisit, usage: Usage) =>
 			fact({ type: "visit_end", life, path, node, kind, ended, usage, at: at() }),
-		frozen: (path: string, items: readonly Value[]) => fact({ type: "map_items", path, items: [...items] }),
+		mapItems: (path: string, items: readonly Value[]) => fact({ type: "map_items", path, items: [...items] }),
 		carried: (path: string, value: Value) => fact({ type: "carry", path, value }),
 		asked: (path: string, card: AskCard, answer: AskAnswer) =>
 			fact({ type: "asked", path, question: card.question, answer }),
@@ -112,16 +112,16 @@ export function storeRecorder(
 export function liveReplay(entries: readonly JournalEntry[]): Replay & { add(entries: readonly JournalEntry[]): void } {
 	const base = journalState(entries).replay;
 	const ended = new Map<string, EndedVisit>();
-	const frozen = new Map<string, Value[]>();
+	const mapItems = new Map<string, Value[]>();
 	return {
 		ended: (p) => ended.get(p) ?? base.ended(p),
-		frozen: (p) => frozen.get(p) ?? base.frozen(p),
+		mapItems: (p) => mapItems.get(p) ?? base.mapItems(p),
 		handoff: (p) => (ended.has(p) ? undefined : base.handoff?.(p)),
 		fact: (p, key) => base.fact?.(p, key),
 		add(more) {
 			for (const e of more) {
 				if (e.type === "visit_end") ended.set(e.path, e.ended);
-				else if (e.type === "map_items") frozen.set(e.path, e.items);
+				else if (e.type === "map_items") mapItems.set(e.path, e.items);
 			}
 		},
 	};

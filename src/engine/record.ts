@@ -47,7 +47,8 @@ export interface RunRecorder {
 	visitStart(path: string, node: string, kind: string): void;
 	/** Must be durable when it returns: a resume trusts every ended visit it finds. */
 	visitEnd(path: string, node: string, kind: string, ended: EndedVisit, usage: Usage): void;
-	frozen(path: string, items: readonly Value[]): void;
+	/** A map's items, read once: a resume runs the same list (the journal's `map_items`). */
+	mapItems(path: string, items: readonly Value[]): void;
 	carried(iteration: string, value: Value): void;
 	asked(path: string, card: AskCard, answer: AskAnswer): void;
 	/** A tool call of a turn, so a cut turn that may have written is known to be in doubt. */
@@ -79,8 +80,8 @@ export interface RunRecorder {
 export interface Replay {
 	/** The visit's end, when it ended in an earlier life. */
 	ended(path: string): EndedVisit | undefined;
-	/** A map's list as it was frozen. */
-	frozen(path: string): Value[] | undefined;
+	/** A map's items as its first life read them. */
+	mapItems(path: string): Value[] | undefined;
 	/**
 	 * The last handoff document a visit cut mid-turn had journaled (see `RunRecorder.handoff`), so the
 	 * visit goes on from it instead of from its start. Optional: a replay without it starts over.
@@ -96,7 +97,7 @@ export interface Replay {
 export const NO_RECORD: RunRecorder = {
 	visitStart: () => {},
 	visitEnd: () => {},
-	frozen: () => {},
+	mapItems: () => {},
 	carried: () => {},
 	asked: () => {},
 	toolCall: () => {},

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { loadRoster, type Scope } from "../agents/index.ts";
+import { loadRoster, type Sources } from "../agents/index.ts";
 import { faultText } from "../faults/index.ts";
 import {
 	type AskAnswer,
@@ -52,7 +52,7 @@ export interface FlowTestOptions {
 	cwd: string;
 	agentDir: string;
 	env: NodeJS.ProcessEnv;
-	sources: Scope;
+	sources: Sources;
 	/** How a cassette is replayed (default `strict`). */
 	replay?: ReplayMode;
 }

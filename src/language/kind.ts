@@ -1,10 +1,10 @@
 /**
  * What a node kind is made of, as one contract: the language half of a kind (its keys and their schema,
  * its reader, its checker with its output type and bounds, and the words the plan, Mermaid and the report
- * print for it). Each kind fills it in one module (`kinds/<kind>.ts`) and the registry (`kinds/index.ts`)
- * holds them in a table typed over the `FlowNode` union, so a kind added to the AST and not here fails to
- * compile. The run half (how a visit runs, what a dry run does) is `run/kinds.ts`: running needs the
- * evaluator, and the checker must not load it.
+ * print for it). Each kind fills it in its folder's `src/kinds/<kind>/language.ts`, and the registry
+ * (`src/kinds/language.ts`) holds them in a table typed over the `FlowNode` union, so a kind added to the AST
+ * and not here fails to compile. The run half (how a visit runs, what a dry run does) is the folder's
+ * `run.ts`, gathered in `src/kinds/run.ts`: running needs the engine, and the checker must not load it.
  *
  * The renderers hand a kind their drawing primitives (`MermaidKit`, `GraphKit`), so a kind says what it
  * draws and the renderer keeps how lines, boxes and layout are written.

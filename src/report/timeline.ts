@@ -8,6 +8,7 @@
  */
 import { childrenOf, type FlowNode } from "../language/index.ts";
 import { type CheckedFlow, LANGUAGE } from "../language/index.ts";
+import { instanceOf, visitSteps } from "../runtime/index.ts";
 import { esc, fit, ms, px, textWidth } from "./format.ts";
 import { STATE_WORDS } from "./graph.ts";
 import type { LifeSpan, VisitSpan } from "./model.ts";
@@ -43,23 +44,23 @@ export function strandOf(
 	path: string,
 	parallels: ReadonlySet<string>,
 ): { strand: string; fan: string; member: string; depth: number } {
-	const segs = path.split("/");
+	const steps = visitSteps(path);
+	const segs = steps.map((s) => s.text);
 	const address: string[] = [];
 	let at = 0;
 	let fan = "";
 	let member = "";
-	segs.forEach((seg, i) => {
-		const item = /\[(\d+)\]$/.exec(seg);
+	steps.forEach((step, i) => {
 		if (i > 0 && parallels.has(address.join("/"))) {
 			at = i + 1;
 			fan = segs.slice(0, i).join("/");
-			member = seg;
-		} else if (item) {
+			member = step.text;
+		} else if (step.item !== undefined) {
 			at = i + 1;
-			fan = [...segs.slice(0, i), seg.slice(0, item.index)].join("/");
-			member = item[0];
+			fan = [...segs.slice(0, i), step.node].join("/");
+			member = `[${step.item}]`;
 		}
-		address.push(seg.replace(/#\d+|\[\d+\]/g, ""));
+		address.push(step.node);
 	});
 	return { strand: segs.slice(0, at).join("/"), fan, member, depth: segs.length - 1 - at };
 }
@@ -107,9 +108,9 @@ export function lanesOf(visits: readonly VisitSpan[], parallels: ReadonlySet<str
 
 /** `review #2`, `act [3]`: the node and the iteration or item it ran in, so repeated bars tell apart. */
 function barLabel(v: VisitSpan): string {
-	const segs = v.path.split("/");
-	const instance = /(#\d+|\[\d+\])+$/.exec(segs.at(-2) ?? "");
-	return instance ? `${v.node} ${instance[0]}` : v.node;
+	const parent = visitSteps(v.path).at(-2);
+	const instance = parent ? instanceOf(parent) : "";
+	return instance ? `${v.node} ${instance}` : v.node;
 }
 
 /** Nice tick steps (1, 2, 5 × 10ⁿ ms) so axis labels read as round numbers. */

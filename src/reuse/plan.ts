@@ -24,8 +24,8 @@ import {
 	UNKNOWN_TREE,
 } from "../engine/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
-import { formatTokens, type ReuseNote } from "../runtime/index.ts";
-import { addressOf, reuseSource, spentBy } from "./source.ts";
+import { addressOf, formatTokens, type ReuseNote } from "../runtime/index.ts";
+import { reuseSource, spentBy } from "./source.ts";
 
 /** One visit of the plan. */
 export interface ReusePlanRow {

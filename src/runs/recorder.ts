@@ -77,7 +77,7 @@ export function folderRecorder(
 					ended.reuse?.outcome !== "reused",
 				),
 			),
-		frozen: (path: string, items: readonly Value[]) =>
+		mapItems: (path: string, items: readonly Value[]) =>
 			guard("map items", () => journal.append({ type: "map_items", path, items: [...items] }, true)),
 		carried: (path: string, value: Value) => guard("carry", () => journal.append({ type: "carry", path, value }, true)),
 		asked: (path: string, card: AskCard, answer: AskAnswer) =>

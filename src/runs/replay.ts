@@ -48,7 +48,7 @@ export interface JournalState {
 export function journalState(entries: readonly JournalEntry[]): JournalState {
 	const ended = new Map<string, EndedVisit>();
 	const endedCount = new Map<string, number>();
-	const frozen = new Map<string, Value[]>();
+	const mapItems = new Map<string, Value[]>();
 	const handoffs = new Map<string, Value>();
 	const facts = new Map<string, Value>();
 	const trees = new Map<string, TreeSnapshot>();
@@ -92,7 +92,7 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 				}
 				break;
 			case "map_items":
-				frozen.set(e.path, e.items);
+				mapItems.set(e.path, e.items);
 				break;
 			case "run_end":
 				end = e;
@@ -108,7 +108,7 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 		// A cut visit's last document (a checkpoint, or a partial finish) is where it goes on from.
 		replay: {
 			ended: (p) => ended.get(p),
-			frozen: (p) => frozen.get(p),
+			mapItems: (p) => mapItems.get(p),
 			handoff: (p) => (ended.has(p) ? undefined : handoffs.get(p)),
 			tree: (p) => trees.get(p),
 			fact: (p, key) => facts.get(factKey(p, key)),

@@ -4,7 +4,6 @@
  * the scripted provider (src/pi) both play a script, so it lives below both.
  */
 export {
-	addressOfVisit,
 	checkScriptKeys,
 	fillTemplate,
 	readScript,

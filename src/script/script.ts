@@ -12,6 +12,7 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseDocument } from "yaml";
 import { didYouMean, type Fault, fault, nearest } from "../faults/index.ts";
+import { addressOf } from "../runtime/index.ts";
 import { lineTable, type Range } from "../text/index.ts";
 
 /** One tool call a step makes. */
@@ -283,17 +284,12 @@ function argsOf(node: Node | undefined, key: string, bad: Bad): Record<string, u
 	return node.toJSON() as Record<string, unknown>;
 }
 
-/** The node address of a visit path: `deliver#2/work[1]/code` → `deliver/work/code`. */
-export function addressOfVisit(path: string): string {
-	return path.replace(/#\d+/g, "").replace(/\[\d+\]/g, "");
-}
-
 /**
  * The steps a visit plays: its exact path, else its node address, else its node id, else an enclosing
  * node's address (a swarm's members play the swarm's entry), else `*`.
  */
 export function stepsFor(script: Script, visit: string): { key: string; steps: ScriptStep[] } | undefined {
-	const address = addressOfVisit(visit);
+	const address = addressOf(visit);
 	const parts = address.split("/");
 	const id = parts[parts.length - 1] ?? address;
 	const enclosing = parts.slice(0, -1).map((_, i) => parts.slice(0, parts.length - 1 - i).join("/"));
@@ -311,7 +307,7 @@ export function checkScriptKeys(script: Script, nodeAddresses: readonly string[]
 	const faults: Fault[] = [];
 	for (const [key, range] of script.keyRanges) {
 		if (key === "*") continue;
-		const address = addressOfVisit(key);
+		const address = addressOf(key);
 		if (known.has(address) || ids.has(address)) continue;
 		// A swarm's members play turns under the swarm's address (`survey/member[1]#2`).
 		if ([...known].some((a) => address.startsWith(`${a}/`))) continue;

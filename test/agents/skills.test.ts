@@ -9,7 +9,7 @@ import { type AgentDef, loadRoster, parseAgentFile } from "../../src/agents/inde
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { planOf, showPlan } from "../../src/language/render/index.ts";
 import { agentIn } from "../../src/extension/tool/plan.ts";
-import { fromSnapshot } from "../../src/runs/runner.ts";
+import { fromSnapshot } from "../../src/runs/lives.ts";
 import { snapshotOf } from "../../src/runs/snapshot.ts";
 import { flowOf, runInline } from "../helpers/run.ts";
 import { agentFile, type TempProject, tempProject } from "../helpers/project.ts";

@@ -108,9 +108,12 @@ describe("evaluate", () => {
 		if (!outcome.ok) expect(text.slice(outcome.range?.start.offset, outcome.range?.end.offset)).toBe("1 / zero");
 	});
 
-	it("is deterministic", () => {
+	it("gives the hand-computed value of a condition mixing a list, a string's size and arithmetic", () => {
+		// A task is done; `héllo 👋` is 7 code points (8 UTF-16 units); the score is 7.
 		const text = "plan.output.tasks.exists(t, t.done) && size(input) > review.output.score - 1";
-		expect(run(text)).toEqual(run(text));
+		expect(run(text)).toEqual({ ok: true, value: true });
+		expect(run("size(input) > review.output.score")).toEqual({ ok: true, value: false });
+		expect(run("plan.output.tasks.exists(t, t.done) && size(input) == 7")).toEqual({ ok: true, value: true });
 	});
 
 	it("turns a value of the wrong shape into an error rather than a throw", () => {

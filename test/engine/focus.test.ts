@@ -43,13 +43,13 @@ function memoryJournal() {
 			ends.set(p, ended);
 			endsInOrder.push(p);
 		},
-		frozen: () => {},
+		mapItems: () => {},
 		carried: () => {},
 		asked: () => {},
 		toolCall: () => {},
 		transcript: () => {},
 	};
-	const replay: Replay = { ended: (p) => ends.get(p), frozen: () => undefined };
+	const replay: Replay = { ended: (p) => ends.get(p), mapItems: () => undefined };
 	return { recorder, replay, ends, starts, endsInOrder };
 }
 

@@ -165,7 +165,7 @@ describe("a flow visit cut mid-turn after a checkpoint", () => {
 	it("goes on from the journaled checkpoint on resume, with the task and that document only", async () => {
 		const replay = {
 			ended: () => undefined,
-			frozen: () => undefined,
+			mapItems: () => undefined,
 			handoff: (p: string) => (p === "work" ? checkpoint : undefined),
 		};
 		const ran = await runInline(project, "p", one, 'turns:\n  work:\n    - say: "{{task|lines:30}}"\n', "in", {

@@ -48,6 +48,11 @@ const PAST_THE_DOOR = new Set([
 	"extension/tool/subagent-tool.ts imports agents/roster-files.ts",
 	"secrets/index.ts imports agents/locations.ts",
 	"trust/rule.ts imports agents/locations.ts",
+	// `pi-flows --help` loads main.ts alone of the commands' code (test/cli/help-loads.test.ts): it takes
+	// the agents' folder and the chain's flag names from their files, not from the doors that carry the
+	// roster's YAML reader and the chain's value checkers.
+	"cli/main.ts imports agents/locations.ts",
+	"cli/main.ts imports chain/cli-flags.ts",
 ]);
 
 /** Relative specifiers a file imports or re-exports, type-only ones included. */

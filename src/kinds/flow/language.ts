@@ -83,7 +83,10 @@ function checkCall(w: Walk, node: CallNode, scope: Scope): Type {
 		return unresolved(w, node);
 	}
 	if ("cycle" in found) {
-		report(w, "call-cycle", at, `${node.path}.flow`, `calling \`${name}\` leads back here: ${found.cycle.join(" → ")}`);
+		const ring = found.cycle.join(" → ");
+		report(w, "call-cycle", at, `${node.path}.flow`, `calling \`${name}\` leads back here: ${ring}`, {
+			cycle: found.cycle,
+		});
 		return unresolved(w, node);
 	}
 	if ("faults" in found) {

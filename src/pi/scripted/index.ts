@@ -8,7 +8,6 @@ export {
 	type ScriptedModel,
 } from "./provider.ts";
 export {
-	addressOfVisit,
 	checkScriptKeys,
 	readScript,
 	type Script,

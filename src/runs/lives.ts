@@ -1,8 +1,9 @@
 /**
- * Durable runs: a run folder with a snapshot, a lock, a journal flushed at each visit's end, events,
- * `usage.json` and `result.json`. `startRun` begins a run; `resumeRun` continues one from its journal:
- * ended visits are replayed, answered questions are not asked again, frozen lists stay frozen, a turn cut
- * mid-way runs again (and is reported in doubt when it may have written to the tree).
+ * A run's lives: a run folder with a snapshot, a lock, a journal flushed at each visit's end, events,
+ * `usage.json` and `result.json`. `startRun` begins a run's first life; `resumeRun` starts another from its
+ * journal: ended visits are replayed, answered questions are not asked again, a map's items stay as they
+ * were read, a turn cut mid-way runs again (and is reported in doubt when it may have written to the tree).
+ * (Named for lives, not "runner": a kind's runner is `KindRunner` in src/engine/kind.ts.)
  */
 import { readFileSync, truncateSync } from "node:fs";
 import type { Tracer } from "@opentelemetry/api";
