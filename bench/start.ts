@@ -18,7 +18,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { cleanEnv, installForLibrary, node, pack, piCli, repo, scratch } from "../test/install/packed.ts";
+import { cleanEnv, installForLibrary, node, pack, piCli, repo, scratch } from "../test/helpers/packed.ts";
 import { describeMachine, machine } from "./lib/machine.ts";
 import { replaceSection } from "./lib/perf-doc.ts";
 

@@ -42,6 +42,8 @@ const WEIGHTS: Record<NodeKind, number> = {
 	"ask-from": 1,
 	flow: 1,
 	swarm: 1,
+	wait: 1,
+	"wait-from": 1,
 };
 
 interface Gen {
@@ -52,6 +54,8 @@ interface Gen {
 	/** Ids that take a section (agents and swarms). */
 	sections: string[];
 	kinds: Set<NodeKind>;
+	/** Kind keys never picked (fuzz/compare.ts holds a tree against one without them). */
+	exclude: readonly string[];
 }
 
 /**
@@ -231,7 +235,7 @@ function pickKind(g: Gen, depth: number): NodeKind {
 			"flow",
 			"swarm",
 		] as const);
-	return r.weighted<NodeKind>(NODE_KINDS.map((k) => [WEIGHTS[k], k] as const));
+	return r.weighted<NodeKind>(NODE_KINDS.filter((k) => !g.exclude.includes(k)).map((k) => [WEIGHTS[k], k] as const));
 }
 
 function node(g: Gen, s: Scope, depth: number): Made {
@@ -240,6 +244,7 @@ function node(g: Gen, s: Scope, depth: number): Made {
 	// Without what these read, the well-formed version cannot be written: an agent stands in.
 	if (!g.r.chance(g.slips)) {
 		if ((kind === "agent-from" || kind === "ask-from" || kind === "map-from") && !s.typed.length) kind = "agent";
+		if (kind === "wait-from" && !s.typed.length) kind = "wait";
 		if (kind === "commit" && (s.concurrent || !s.texts.length)) kind = "agent";
 	}
 	const id = freshId(g);
@@ -519,6 +524,27 @@ function node(g: Gen, s: Scope, depth: number): Made {
 			if (r.chance(g.slips)) out["claims-from"] = address(r, names);
 			g.sections.push(id);
 			break;
+		case "wait":
+			out = {
+				id,
+				wait: slip(
+					g,
+					() => r.pick(["1s", "90s", "10m"]),
+					() => duration(r),
+				),
+			};
+			break;
+		case "wait-from":
+			out = {
+				id,
+				"wait-from": slip(
+					g,
+					() => `${r.pick(s.typed)}.output.n`,
+					() => address(r, names),
+				),
+			};
+			if (!r.chance(g.slips)) out.max = r.pick(["5m", "1h"]);
+			break;
 		default:
 			return unknownKindKey(kind);
 	}
@@ -569,10 +595,16 @@ const EMPTY: Scope = {
 
 /**
  * A flow named `name` of about `size` nodes. `slips` at 0 gives files that mostly check; higher gives
- * every refusal of the builder and the checker.
+ * every refusal of the builder and the checker. Kind keys in `exclude` are never picked.
  */
-export function generateFlow(r: Rng, name: string, size: number, slips: number): GeneratedFlow {
-	const g: Gen = { r, count: 0, budget: size, slips, sections: [], kinds: new Set() };
+export function generateFlow(
+	r: Rng,
+	name: string,
+	size: number,
+	slips: number,
+	exclude: readonly string[] = [],
+): GeneratedFlow {
+	const g: Gen = { r, count: 0, budget: size, slips, sections: [], kinds: new Set(), exclude };
 	const front: Yaml = {
 		name: slip<unknown>(
 			g,

@@ -259,7 +259,7 @@ async function main(): Promise<number> {
 		if (o.knownBug) {
 			const still = o.crashes + o.broken + o.slow > 0;
 			console.log(
-				`\n${o.target}: ${o.knownBug}\n  ${still ? `still reproduces (${n(o.crashes)} crashes), e.g. ${o.failures[0]?.input}` : "did not reproduce: if it is fixed, drop the mark here and the it.fails in test/reliability/fuzz-sample.test.ts"}`,
+				`\n${o.target}: ${o.knownBug}\n  ${still ? `still reproduces (${n(o.crashes)} crashes), e.g. ${o.failures[0]?.input}` : "did not reproduce: if it is fixed, drop the mark here and the it.fails in test/language/fuzz-sample.test.ts"}`,
 			);
 		}
 	}

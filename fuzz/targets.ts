@@ -1,6 +1,6 @@
 /**
  * What is fuzzed, and what every answer must be. Shared by `npm run fuzz` (fuzz/run.ts, 100,000 cases)
- * and the sample in `npm test` (test/reliability/fuzz-sample.test.ts), so the two can never drift apart.
+ * and the sample in `npm test` (test/language/fuzz-sample.test.ts), so the two can never drift apart.
  *
  * A target's `judge` returns what is wrong with one answer; a throw is a crash and is caught by the
  * harness. Every parser here promises never to throw and to answer with a value or positioned faults.

@@ -1,5 +1,5 @@
 /**
- * Writes docs/faults.md from the fault catalogue (`npm run docs:faults`); test/language/faults-doc.test.ts
+ * Writes docs/faults.md from the fault catalogue (`npm run docs:faults`); test/faults/docs.test.ts
  * fails until the page matches, so a new or reworded code reaches the docs in the same change.
  */
 import { writeFileSync } from "node:fs";

@@ -10,6 +10,7 @@
  */
 
 // Workflows: the combinators, the pool and the trail they run on, their results and events.
+import type { Sources } from "./agents/index.ts";
 export * from "./combinators/index.ts";
 export type { ErrorKind, Result } from "./runtime/index.ts";
 export { FAILURE_KIND_TABLE, FAILURE_KINDS, type Failure, type FailureKind } from "./runtime/index.ts";
@@ -19,7 +20,9 @@ export type { Spawn, SpawnRequest, Subagent } from "./runtime/index.ts";
 // A real spawn: pi as the host, the agents that can play turns, the scripted model for offline runs.
 export { type HostOptions, openHost, type PiHost, type ResolvedModel } from "./pi/index.ts";
 export { readScript, type Script } from "./script/index.ts";
-export { type AgentDef, agentDir, loadRoster, type Roster, type Scope } from "./agents/index.ts";
+export { type AgentDef, agentDir, loadRoster, type Roster, type Sources } from "./agents/index.ts";
+/** @deprecated The sources a roster reads are {@link Sources}; kept so code written against 0.x still compiles. */
+export type Scope = Sources;
 
 // Flow files: find, check (every fault at once, with positions), resolve models, run.
 export type { CheckedFlow } from "./language/index.ts";

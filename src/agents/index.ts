@@ -9,7 +9,7 @@ export {
 	PACKAGE_ROOT,
 	projectClaudeDir,
 	projectRoot,
-	type Scope,
+	type Sources,
 } from "./locations.ts";
 export {
 	type AgentNote,

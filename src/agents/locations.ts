@@ -36,7 +36,7 @@ export function nearestProjectDir(cwd: string, kind: "agents" | "flows" | "chain
 }
 
 /** Which sources a lookup may read. Project files are repository-controlled, so they are opt-in. */
-export interface Scope {
+export interface Sources {
 	/** Read the package's own agents/flows. Default true. */
 	shipped?: boolean;
 	/** Read the user's folder under the agent dir. Default true. */
@@ -58,7 +58,7 @@ export interface Scope {
 export function definitionDirs(
 	kind: "agents" | "flows",
 	cwd: string,
-	scope: Scope = {},
+	scope: Sources = {},
 	env: NodeJS.ProcessEnv = process.env,
 ): DefinitionDir[] {
 	const dirs: DefinitionDir[] = [];

@@ -4,7 +4,7 @@
  */
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { definitionDirs, type Scope } from "./locations.ts";
+import { definitionDirs, type Sources } from "./locations.ts";
 
 /**
  * `*.md` files in `dir` and its subfolders, sorted, each folder's own files before its subfolders'. Hidden
@@ -65,7 +65,7 @@ export function markdownFiles(dir: string): string[] {
  */
 export function agentNamesIn(
 	cwd: string,
-	scope: Scope,
+	scope: Sources,
 	env: NodeJS.ProcessEnv = process.env,
 ): { name: string; source: string }[] {
 	const byName = new Map<string, string>();

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, relative } from "node:path";
 import { parseAgentFile } from "./agent.ts";
-import { definitionDirs, nearestProjectDir, projectClaudeDir, projectRoot, type Scope } from "./locations.ts";
+import { definitionDirs, nearestProjectDir, projectClaudeDir, projectRoot, type Sources } from "./locations.ts";
 import { markdownFilesDeep } from "./roster-files.ts";
 
 /** The folders a roster read and the project agents it skipped. */
@@ -24,7 +24,7 @@ export interface RosterPlaces {
 }
 
 /** The places of the roster `loadRoster(cwd, scope, env)` reads. */
-export function rosterPlaces(cwd: string, scope: Scope, env: NodeJS.ProcessEnv): RosterPlaces {
+export function rosterPlaces(cwd: string, scope: Sources, env: NodeJS.ProcessEnv): RosterPlaces {
 	const home = env.HOME || homedir();
 	const root = projectRoot(cwd);
 	const show = (dir: string, source: string) => {

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { nearest } from "../faults/index.ts";
 import { type AgentDef, type BrokenAgent, parseAgentFile } from "./agent.ts";
-import { definitionDirs, type Scope } from "./locations.ts";
+import { definitionDirs, type Sources } from "./locations.ts";
 import { markdownFiles, markdownFilesDeep } from "./roster-files.ts";
 import { type RosterPlaces, rosterPlaces } from "./roster-places.ts";
 import { findSkill, skillNames } from "./skills.ts";
@@ -51,7 +51,7 @@ export function rosterOf(entries: Iterable<AgentDef | BrokenAgent>, places?: Ros
  * top level such a file stays a broken entry, so a broken `scout.md` is reported rather than silently
  * falling back to another `scout`.
  */
-export function loadRoster(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv = process.env): Roster {
+export function loadRoster(cwd: string, scope: Sources = {}, env: NodeJS.ProcessEnv = process.env): Roster {
 	const found: (AgentDef | BrokenAgent)[] = [];
 	for (const { dir, source, peer } of definitionDirs("agents", cwd, scope, env)) {
 		// pi-subagents keeps its `.chain.md` chains beside its agents: those are flows (load/find.ts).
@@ -84,7 +84,7 @@ function isAgentShaped(entry: BrokenAgent): boolean {
  * The agent with each of its `skills:` looked up, beside its file first (skills.ts). Done when the roster is
  * read, so the checker, a run's snapshot and the spawn all see the one answer, and a resumed run the same.
  */
-function withSkills(agent: AgentDef, cwd: string, scope: Scope, env: NodeJS.ProcessEnv): AgentDef {
+function withSkills(agent: AgentDef, cwd: string, scope: Sources, env: NodeJS.ProcessEnv): AgentDef {
 	if (!agent.skills?.length) return agent;
 	let names: string[] | undefined;
 	const skills = agent.skills.map((s) => {

@@ -15,7 +15,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parse } from "yaml";
 import type { AgentDef, AgentSkill } from "./agent.ts";
-import { agentDir, nearestProjectDir, type Scope } from "./locations.ts";
+import { agentDir, nearestProjectDir, type Sources } from "./locations.ts";
 
 /** A skill as a subagent receives it. */
 export interface Skill {
@@ -44,7 +44,7 @@ export interface SkillDir {
 /** The folders a name is looked up in, nearest first; `agentFile` adds the agent's own folder. */
 export function skillDirs(
 	cwd: string,
-	scope: Scope = {},
+	scope: Sources = {},
 	env: NodeJS.ProcessEnv = process.env,
 	agentFile?: string,
 ): SkillDir[] {
@@ -67,7 +67,7 @@ export function skillDirs(
 export function findSkill(
 	name: string,
 	cwd: string,
-	scope: Scope = {},
+	scope: Sources = {},
 	env: NodeJS.ProcessEnv = process.env,
 	agentFile?: string,
 ): Skill | undefined {
@@ -81,7 +81,7 @@ export function findSkill(
 /** Every skill name the scope can see, for did-you-mean. */
 export function skillNames(
 	cwd: string,
-	scope: Scope = {},
+	scope: Sources = {},
 	env: NodeJS.ProcessEnv = process.env,
 	agentFile?: string,
 ): string[] {

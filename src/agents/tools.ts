@@ -2,7 +2,7 @@
  * The tools a flow's subagent can be given: pi's built-in tools (pi 1.6) and pi-flows' own `subagent`.
  * Flow subagents load no pi extensions, and pi takes an unknown name in a tool list without a word, so an
  * agent that lists `fetch_url` would run with no such tool and its model would never know why. The checker
- * refuses such an agent instead (`unknown-tool`); test/agents-tools.test.ts holds this list against pi.
+ * refuses such an agent instead (`unknown-tool`); test/agents/tools.test.ts holds this list against pi.
  *
  *   tools: read, fetch_url   →  unknown-tool: … lists `fetch_url`, which a flow's subagent cannot have
  */

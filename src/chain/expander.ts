@@ -2,14 +2,14 @@
  * `chain:` in a flow's frontmatter: the chain string parsed with its faults at their columns inside the
  * YAML value, then turned into the flow's nodes.
  */
-import type { Scope } from "../agents/index.ts";
+import type { Sources } from "../agents/index.ts";
 import type { ChainExpander } from "../language/build/index.ts";
 import { parseChain } from "./parse.ts";
 import { findTemplate } from "./templates.ts";
 import { chainToNodes } from "./to-flow.ts";
 
 /** The expander the loader hands the builder, finding templates from `cwd`. */
-export function chainExpander(cwd: string, scope: Scope = {}, env: NodeJS.ProcessEnv = process.env): ChainExpander {
+export function chainExpander(cwd: string, scope: Sources = {}, env: NodeJS.ProcessEnv = process.env): ChainExpander {
 	return (chain, file, base) => {
 		const parsed = parseChain(chain.value, {
 			file: file.file,

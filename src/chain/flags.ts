@@ -1,7 +1,7 @@
 /**
- * Every flag a chain accepts, in one table: where it may stand, what value it takes and where that value
- * goes. The parser, the printer and docs/chain.md follow this table, so a flag cannot be read in one and
- * missing from another.
+ * Every flag a chain accepts, in one table: where it may stand, what value it takes, where that value goes
+ * and how it prints. The parser, the printer (`format.ts`) and docs/chain.md follow this table, so a flag
+ * cannot be read in one and missing from another.
  */
 import {
 	type Checked,
@@ -11,9 +11,11 @@ import {
 	checkSkills,
 	checkThinking,
 	checkTimeout,
+	modelText,
 	type ValueText,
 } from "./values.ts";
-import type { ChainGlobals, ChainStep } from "./types.ts";
+import { formatDuration } from "./duration.ts";
+import type { ChainGlobals, ChainModel, ChainStep } from "./types.ts";
 
 /**
  * `step`: only after a step reference, for that step. `global`: anywhere, for the whole chain.
@@ -34,37 +36,65 @@ export interface FlagSpec {
 	check?: (value: ValueText) => Checked<unknown>;
 	/** What the value looks like, for docs and for "needs a value" faults. */
 	shape?: string;
+	/** The words after `--<flag>` that read back to `value` (the printer's half of `check`). */
+	print(value: never): string[];
 }
+
+/** A field the printer leaves out: unset, or an empty list (`--skill` with no skill says nothing). */
+export function unset(value: unknown): boolean {
+	return value === undefined || (Array.isArray(value) && value.length === 0);
+}
+
+const text = (v: string) => [v];
+const count = (v: number) => [String(v)];
+const duration = (ms: number) => [formatDuration(ms)];
+const model = (m: ChainModel) => [modelText(m)];
+const skills = (s: readonly string[]) => [s.join(",")];
+const flag = (on: boolean) => (on ? [] : ["false"]);
 
 const tokens = (v: ValueText) => checkCount(v, 1, "tokens");
 const MODEL_SHAPE = "a model such as sonnet, opus:high or provider/id";
 
 /** The flags, in the order the printer writes them. */
 export const CHAIN_FLAGS: Readonly<Record<string, FlagSpec>> = {
-	model: { scope: "step", step: "model", check: checkModel, shape: MODEL_SHAPE },
-	skill: { scope: "step", step: "skills", check: checkSkills, shape: "skill[,skill…]" },
-	thinking: { scope: "step", step: "thinking", check: checkThinking, shape: "a thinking level" },
-	timeout: { scope: "step", step: "timeoutMs", check: checkTimeout, shape: "seconds or a duration" },
-	"global-model": { scope: "global", global: "model", check: checkModel, shape: MODEL_SHAPE },
-	"global-skill": { scope: "global", global: "skills", check: checkSkills, shape: "skill[,skill…]" },
-	"global-thinking": { scope: "global", global: "thinking", check: checkThinking, shape: "a thinking level" },
-	"budget-total": { scope: "global", global: "budgetTotal", check: tokens, shape: "a number of tokens" },
-	"budget-warning": { scope: "global", global: "budgetWarning", check: tokens, shape: "a number of tokens" },
+	model: { scope: "step", step: "model", check: checkModel, shape: MODEL_SHAPE, print: model },
+	skill: { scope: "step", step: "skills", check: checkSkills, shape: "skill[,skill…]", print: skills },
+	thinking: { scope: "step", step: "thinking", check: checkThinking, shape: "a thinking level", print: text },
+	timeout: { scope: "step", step: "timeoutMs", check: checkTimeout, shape: "seconds or a duration", print: duration },
+	"global-model": { scope: "global", global: "model", check: checkModel, shape: MODEL_SHAPE, print: model },
+	"global-skill": { scope: "global", global: "skills", check: checkSkills, shape: "skill[,skill…]", print: skills },
+	"global-thinking": {
+		scope: "global",
+		global: "thinking",
+		check: checkThinking,
+		shape: "a thinking level",
+		print: text,
+	},
+	"budget-total": { scope: "global", global: "budgetTotal", check: tokens, shape: "a number of tokens", print: count },
+	"budget-warning": {
+		scope: "global",
+		global: "budgetWarning",
+		check: tokens,
+		shape: "a number of tokens",
+		print: count,
+	},
 	retry: {
 		scope: "both",
 		step: "retry",
 		global: "retry",
 		check: (v) => checkCount(v, 0, "retries"),
 		shape: "a whole number",
+		print: count,
 	},
-	backoff: { scope: "global", global: "backoffMs", check: checkBackoff, shape: "a duration" },
+	backoff: { scope: "global", global: "backoffMs", check: checkBackoff, shape: "a duration", print: duration },
 	"max-history": {
 		scope: "global",
 		global: "maxHistory",
 		check: (v) => checkCount(v, 0, "steps"),
 		shape: "a whole number",
+		print: count,
 	},
-	"continue-on-error": { scope: "both", step: "continueOnError", global: "continueOnError" },
+	"continue-on-error": { scope: "both", step: "continueOnError", global: "continueOnError", print: flag },
 };
 
 /** Where a flag is being read: on a step, or among the chain-wide flags after `--`. */

@@ -3,9 +3,8 @@
  * chain-wide flags after ` -- `. Used to show a chain back to its author (normalised: `deep` prints
  * `high`, `90s` prints `1m30s`) and to store one; reading the output gives the same spec.
  */
-import { formatDuration } from "./duration.ts";
+import { CHAIN_FLAGS, type FlagSpec, unset } from "./flags.ts";
 import type { ChainGlobals, ChainRef, ChainSpec, ChainStep } from "./types.ts";
-import { modelText as model } from "./values.ts";
 
 function quoted(text: string): string {
 	return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
@@ -25,28 +24,20 @@ function ref(r: ChainRef): string {
 }
 
 function step(s: ChainStep): string {
-	const parts = [ref(s.ref)];
-	if (s.model) parts.push("--model", model(s.model));
-	if (s.skills?.length) parts.push("--skill", s.skills.join(","));
-	if (s.thinking) parts.push("--thinking", s.thinking);
-	if (s.timeoutMs !== undefined) parts.push("--timeout", formatDuration(s.timeoutMs));
-	if (s.retry !== undefined) parts.push("--retry", String(s.retry));
-	if (s.continueOnError !== undefined) parts.push("--continue-on-error", ...(s.continueOnError ? [] : ["false"]));
-	return parts.join(" ");
+	return [ref(s.ref), ...flagsOf((spec) => (spec.step ? s[spec.step] : undefined))].join(" ");
 }
 
 function globals(g: ChainGlobals): string[] {
-	const parts: string[] = [];
-	if (g.model) parts.push("--global-model", model(g.model));
-	if (g.skills?.length) parts.push("--global-skill", g.skills.join(","));
-	if (g.thinking) parts.push("--global-thinking", g.thinking);
-	if (g.budgetTotal !== undefined) parts.push("--budget-total", String(g.budgetTotal));
-	if (g.budgetWarning !== undefined) parts.push("--budget-warning", String(g.budgetWarning));
-	if (g.retry !== undefined) parts.push("--retry", String(g.retry));
-	if (g.backoffMs !== undefined) parts.push("--backoff", formatDuration(g.backoffMs));
-	if (g.maxHistory !== undefined) parts.push("--max-history", String(g.maxHistory));
-	if (g.continueOnError !== undefined) parts.push("--continue-on-error", ...(g.continueOnError ? [] : ["false"]));
-	return parts;
+	return flagsOf((spec) => (spec.global ? g[spec.global] : undefined));
+}
+
+/** Every flag whose field `valueOf` finds set, in the table's order, each with its printed value. */
+function flagsOf(valueOf: (spec: FlagSpec) => unknown): string[] {
+	return Object.entries(CHAIN_FLAGS).flatMap(([name, spec]) => {
+		const value = valueOf(spec);
+		// An empty text (a thinking level never is one) prints nothing, as the parser never makes one.
+		return unset(value) || value === "" ? [] : [`--${name}`, ...spec.print(value as never)];
+	});
 }
 
 /** The canonical text of a chain; `parseChain` reads it back to an equal spec (ranges aside). */

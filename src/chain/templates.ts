@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentDir, nearestProjectDir, type Scope } from "../agents/index.ts";
+import { agentDir, nearestProjectDir, type Sources } from "../agents/index.ts";
 
 /** A template's text and its frontmatter settings. */
 export interface Template {
@@ -20,7 +20,7 @@ export interface Template {
 export function findTemplate(
 	name: string,
 	cwd: string,
-	scope: Scope = {},
+	scope: Sources = {},
 	env: NodeJS.ProcessEnv = process.env,
 ): Template | undefined {
 	if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(name) || name.split("/").includes("..")) return undefined;

@@ -4,13 +4,13 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { loadRoster, type Roster, type Scope } from "../agents/index.ts";
+import { loadRoster, type Roster, type Sources } from "../agents/index.ts";
 import { findFlow, listFlows } from "../load/index.ts";
 import { catalogueOptions, checkFlowFile, type Judged } from "../load/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath, formatFaults, formatNotes } from "./output.ts";
-import { cliScope, cliTrusted, skippedProjectFlows } from "./project.ts";
+import { cliSources, cliTrusted, skippedProjectFlows } from "./project.ts";
 
 /** Runs `check`. */
 export function checkCommand(args: Args, io: Io): number {
@@ -22,7 +22,7 @@ export function checkCommand(args: Args, io: Io): number {
 	const files = args.positionals.length
 		? args.positionals.flatMap((p) => {
 				if (p.includes("/") || p.endsWith(".md") || existsSync(resolve(io.cwd, p))) return expand(resolve(io.cwd, p));
-				const found = findFlow(p, io.cwd, cliScope(args, io), io.env);
+				const found = findFlow(p, io.cwd, cliSources(args, io), io.env);
 				if (found.ok) return [found.value.file];
 				unfound.push(found.error);
 				return [];
@@ -61,7 +61,7 @@ export function checkCommand(args: Args, io: Io): number {
 
 /** Runs `list`. */
 export function listCommand(args: Args, io: Io): number {
-	const scope = cliScope(args, io);
+	const scope = cliSources(args, io);
 	const roster = loadRoster(io.cwd, scope, io.env);
 	const { flows } = listFlows(io.cwd, scope, io.env);
 	const rows = flows.map((f) => {
@@ -84,7 +84,7 @@ export function listCommand(args: Args, io: Io): number {
 }
 
 /** Callees are found where the caller's own lookup would find them, so a `flow:` node is judged as run. */
-function judge(file: string, roster: Roster, io: Io, scope: Scope): Judged {
+function judge(file: string, roster: Roster, io: Io, scope: Sources): Judged {
 	return checkFlowFile(file, roster, catalogueOptions(io.cwd, scope, io.env));
 }
 

@@ -1,8 +1,11 @@
 /**
  * Help text, rendered from the same flag spec the parser uses (`COMMANDS` in main.ts), so a flag added to a
  * command shows in `pi-flows <command> --help` and in the usage without a second edit. This module carries
- * only words: what each command is for, what its positionals are, what each flag means. It imports nothing,
- * so `--help` loads three small files and no part of the runtime.
+ * only words: what each command is for, what its positionals are, what each flag means. It imports nothing
+ * but the spec's type, so `pi-flows --help` (and `<command> --help`) loads main.ts, this, the parser, the
+ * redaction every printed line passes and the fault helpers behind a did-you-mean (16 of our modules when
+ * this was written; docs/cli.md gives the count test/cli/help-loads.test.ts holds), one package
+ * (fastest-levenshtein), and no command's code.
  *
  * Input: a command's name and its {@link FlagSpec}. Output: the text printed on stdout. Example:
  * `commandHelp("graph", { project: false })` gives `usage: pi-flows graph <flow> [--project]`, the summary,
@@ -46,8 +49,14 @@ export const COMMAND_DOCS: Record<string, CommandDoc> = {
 	},
 	test: {
 		args: "[files...]",
-		summary: "run flow tests (*.test.yaml beside a flow) on the scripted model",
-		notes: "exit: 0 all passed · 1 any failed",
+		summary: "run flow tests (*.test.yaml beside a flow) on the scripted model, or replaying a recorded run's cassette",
+		notes: "exit: 0 all passed · 1 any failed; cassettes replay strict by default, lockdown when CI is set",
+	},
+	record: {
+		args: "[run]",
+		summary:
+			"keep a finished run (the newest when none is named) as a cassette beside its flow, with a flow test that replays it",
+		notes: "exit: 0 written · 1 refused by --strict · 2 bad usage or no such finished run; see docs/scripted-model.md",
 	},
 	chain: {
 		args: '"<@a -> @b --model p/m -> \\"goal\\">" [goal]',
@@ -150,13 +159,25 @@ export const FLAG_DOCS: Record<string, FlagDoc> = {
 	fresh: { text: "start the drive over from TASK.md, ignoring the journal and HANDOFF.md of an earlier drive" },
 	out: { value: "FILE", text: "where the output goes (report: the HTML page; script: the YAML)" },
 	test: { text: "write a whole flow test (*.test.yaml) rather than a bare script" },
+	replay: {
+		value: "strict|warn|lockdown",
+		text: "how a cassette replays: any difference fails (strict), is reported (warn), or strict with no network (lockdown; the default when CI is set)",
+	},
+	strict: { text: "refuse to write a cassette holding a secret-shaped value (they are redacted and named otherwise)" },
+	refresh: {
+		value: "NODE",
+		text: "run the cassette's run again on its real model, reusing every visit but NODE's, and record that run",
+	},
 	retries: {
 		value: "N",
 		text: "tries per provider request on a transient fault (429, 529, 5xx, a cut stream); default 8",
 	},
 	"retry-wait": { value: "D", text: "the longest total wait for one request's retries (default 5m)" },
 	"agent-dir": { value: "DIR", text: "the pi agent folder whose models.json gets the provider (default: pi's)" },
-	name: { value: "N", text: "the provider's name in models.json (default wire)" },
+	name: {
+		value: "N",
+		text: "provider: its name in models.json (default wire); record: the cassette's name (default recorded)",
+	},
 	"global-model": { value: "M", text: "chain-wide: the model of every step that names none (as after the chain's --)" },
 	"global-skill": { value: "S[,S]", text: "chain-wide: skills added to every step" },
 	"global-thinking": { value: "LEVEL", text: "chain-wide: the thinking level of every step that sets none" },

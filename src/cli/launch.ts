@@ -57,7 +57,7 @@ export function terminalWorld(io: Io) {
 }
 
 /** Prints an outcome and gives the exit code: 0 ok, 1 failed (resumable when it says so). */
-export function report(outcome: RunOutcome, args: Args, io: Io): number {
+export function printOutcome(outcome: RunOutcome, args: Args, io: Io): number {
 	const { result, runDir } = outcome;
 	const where = displayPath(runDir, io.cwd);
 	const reused = reuseSummary(result.visits);

@@ -3,12 +3,15 @@
  * schema. `main` takes its world as arguments so tests drive it in-process; the last lines run it when this
  * file is the program.
  */
-import { agentDir } from "../agents/index.ts";
+// The program's first module: `--help` loads it, the help's words and the flag parser, and nothing of what
+// the commands do (test/cli/help-loads.test.ts counts them). So the agents' folder and the chain's flags
+// come from their own files, past the doors that carry the roster's reader and the chain's checkers.
+import { agentDir } from "../agents/locations.ts";
+import { CHAIN_CLI_FLAGS } from "../chain/cli-flags.ts";
+import { redactText } from "../secrets/index.ts";
 import { type Args, type FlagSpec, parseArgs } from "./args.ts";
 import { commandHelp, usage } from "./help.ts";
 import type { Io } from "./io.ts";
-import { CHAIN_CLI_FLAGS } from "../chain/index.ts";
-import { redactText } from "../secrets/index.ts";
 
 const COMMANDS: Record<string, FlagSpec> = {
 	run: {
@@ -47,7 +50,20 @@ const COMMANDS: Record<string, FlagSpec> = {
 		database: true,
 	},
 	check: { json: false, project: false },
-	test: { project: false },
+	test: { project: false, replay: true },
+	record: {
+		name: true,
+		strict: false,
+		refresh: true,
+		project: false,
+		model: true,
+		script: true,
+		timeout: true,
+		retries: true,
+		"runs-dir": true,
+		backend: true,
+		database: true,
+	},
 	chain: {
 		goal: true,
 		model: true,
@@ -112,17 +128,18 @@ const COMMANDS: Record<string, FlagSpec> = {
 };
 
 /** A command's code, loaded only when that command runs: `--help` and `check` never load pi's runtime. */
-type Runner = () => Promise<(args: Args, io: Io) => number | Promise<number>>;
+type CommandCode = () => Promise<(args: Args, io: Io) => number | Promise<number>>;
 
 /**
  * Where each command's code lives, one `import()` per command (docs/decisions.md). A command of `COMMANDS`
- * missing here is refused as unknown; test/cli-help.test.ts catches that for every command.
+ * missing here is refused as unknown; test/cli/help.test.ts catches that for every command.
  */
-const RUNNERS: Record<string, Runner> = {
+const COMMAND_CODE: Record<string, CommandCode> = {
 	run: async () => (await import("./run.ts")).runCommand,
 	resume: async () => (await import("./resume.ts")).resumeCommand,
 	check: async () => (await import("./check.ts")).checkCommand,
 	test: async () => (await import("./test.ts")).testCommand,
+	record: async () => (await import("./record.ts")).recordCommand,
 	chain: async () => (await import("./chain.ts")).chainCommand,
 	drive: async () => (await import("./drive.ts")).driveCommand,
 	list: async () => (await import("./check.ts")).listCommand,
@@ -144,7 +161,7 @@ const RUNNERS: Record<string, Runner> = {
  * The commands that run flows: they register the OpenTelemetry SDK when the environment asks for an OTLP
  * exporter (docs/observability.md), and export what they traced before the command's exit code is given.
  */
-const TRACED = new Set(["run", "resume", "chain", "worker"]);
+const TRACED = new Set(["run", "resume", "chain", "worker", "mcp"]);
 
 /** The commands and their flags, for the help walk in tests and for `pi-flows help`. */
 export const COMMAND_SPECS: Readonly<Record<string, FlagSpec>> = COMMANDS;
@@ -176,8 +193,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 		return 0;
 	}
 	const spec = COMMANDS[command];
-	const runner = RUNNERS[command];
-	if (!spec || !runner) {
+	const code = COMMAND_CODE[command];
+	if (!spec || !code) {
 		io.stderr(`pi-flows: unknown command \`${command}\`\n${usage(COMMANDS)}`);
 		return 2;
 	}
@@ -190,9 +207,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 		io.stderr(`pi-flows ${command}: ${parsed.error}\n${commandHelp(command, spec).split("\n")[0]}`);
 		return 2;
 	}
-	let run: Awaited<ReturnType<Runner>>;
+	let run: Awaited<ReturnType<CommandCode>>;
 	try {
-		run = await runner();
+		run = await code();
 	} catch (error) {
 		// A part that cannot load (a broken install, a missing optional dependency) costs this command only.
 		const why = error instanceof Error ? error.message : String(error);

@@ -4,7 +4,7 @@
  * `PI_FLOWS_TRUST_PROJECT=1` for headless runs in a repository they own), and a command that would have
  * seen more with it says what it skipped and how to include it, instead of acting as if it were not there.
  */
-import type { Scope } from "../agents/index.ts";
+import type { Sources } from "../agents/index.ts";
 import { unreadProjectFlows } from "../load/index.ts";
 import { PROJECT_TRUST, TRUST_ENV } from "../trust/index.ts";
 import type { Args } from "./args.ts";
@@ -17,12 +17,12 @@ export function cliTrusted(args: Args, io: Pick<Io, "env">): boolean {
 }
 
 /** The scope every command reads with: the project only when trusted. */
-export function cliScope(args: Args, io: Pick<Io, "env">): Scope {
+export function cliSources(args: Args, io: Pick<Io, "env">): Sources {
 	return { project: cliTrusted(args, io) };
 }
 
 /** `skipped 2 project flow(s) in .pi/flows (review, triage): …`, or undefined when nothing was skipped. */
-export function skippedProjectFlows(io: Io, scope: Scope): string | undefined {
+export function skippedProjectFlows(io: Io, scope: Sources): string | undefined {
 	const unread = unreadProjectFlows(io.cwd, scope);
 	if (!unread) return undefined;
 	const n = unread.flows.length;

@@ -13,9 +13,10 @@ import { type Args, flag } from "./args.ts";
 import { commandAsk, terminalAsk } from "./ask.ts";
 import type { Io } from "./io.ts";
 import { cliTrusted } from "./project.ts";
-import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
+import { budgetFlags, printOutcome, terminalWorld, transportFlags } from "./launch.ts";
 import { durationFlagError, parseDuration } from "../language/syntax/index.ts";
 import { displayPath } from "./output.ts";
+import { parentTrace } from "./run-flags.ts";
 import { backendOf } from "./backend.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 
@@ -123,6 +124,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			inDoubt,
 			keyDir: io.agentDir,
 			takeLock: args.flags.has("take-lock"),
+			...parentTrace(io.env),
 			onNote: (line) => io.stderr(`pi-flows: ${line}`),
 			...(prep.budget ? { budget: prep.budget } : {}),
 			...(timeoutMs !== undefined ? { timeoutMs } : {}),
@@ -132,7 +134,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			return 2;
 		}
 		if (outcome.resumed?.changed) io.stderr(`pi-flows: ${outcome.resumed.changed}`);
-		return report(outcome, args, io);
+		return printOutcome(outcome, args, io);
 	} finally {
 		await world.done();
 	}

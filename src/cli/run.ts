@@ -5,7 +5,7 @@
  */
 import { loadRoster } from "../agents/index.ts";
 import type { CheckedFlow, Value } from "../language/index.ts";
-import { DRY_ASK, DRY_CHECK, dryGit, drySpawn, runFlow, resolveModels } from "../engine/index.ts";
+import { DRY_ASK, DRY_CHECK, dryGit, drySpawn, instantClock, runFlow, resolveModels } from "../engine/index.ts";
 import { findFlow } from "../load/index.ts";
 import type { ReuseSource } from "../engine/index.ts";
 import { findRun, reuseFromFolder } from "../reuse/index.ts";
@@ -18,8 +18,8 @@ import type { Script } from "../script/index.ts";
 import { type LaunchStage, prepareLaunch, readInput, readLaunchScript } from "../launch/index.ts";
 import { runsHome, startRun } from "../runs/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
-import { report, terminalWorld } from "./launch.ts";
-import { readRunFlags } from "./run-flags.ts";
+import { printOutcome, terminalWorld } from "./launch.ts";
+import { parentTrace, readRunFlags } from "./run-flags.ts";
 import { backendOf } from "./backend.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
@@ -176,12 +176,13 @@ export async function runChecked(
 			...(timeoutMs !== undefined ? { timeoutMs } : {}),
 			...(idleMs !== undefined ? { idleTimeoutMs: idleMs } : {}),
 			onEvent: world.onEvent,
+			...parentTrace(io.env),
 		});
 		if ("refused" in outcome) {
 			io.stderr(`pi-flows: ${outcome.refused}`);
 			return 2;
 		}
-		return report(outcome, args, io);
+		return printOutcome(outcome, args, io);
 	} finally {
 		await world.done();
 	}
@@ -246,6 +247,7 @@ async function dryRun(
 			ask: DRY_ASK,
 			check: DRY_CHECK,
 			git: dryGit(io.cwd),
+			clock: instantClock(),
 			retryBackoffMs: 0,
 		});
 		if (args.flags.has("json")) io.stdout(JSON.stringify(skipped.length ? { ...result, skipped } : result, null, 2));

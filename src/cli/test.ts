@@ -7,12 +7,13 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { listFlows } from "../load/index.ts";
 import { readFlowTest, runFlowTest } from "../flowtest/index.ts";
-import type { Args } from "./args.ts";
+import { REPLAY_MODES, type ReplayMode } from "../cassette/index.ts";
+import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { displayPath } from "./output.ts";
 import { cliTrusted, skippedProjectFlows } from "./project.ts";
 import { pathTrust } from "../trust/index.ts";
-import type { Scope } from "../agents/index.ts";
+import type { Sources } from "../agents/index.ts";
 
 /** Runs `test`. */
 export async function testCommand(args: Args, io: Io): Promise<number> {
@@ -20,6 +21,12 @@ export async function testCommand(args: Args, io: Io): Promise<number> {
 	// another repository's) runs only as any project content does, with the project trusted. With no path,
 	// the tests beside the flows the scope reads, and the project's are named when skipped.
 	const trusted = cliTrusted(args, io);
+	// CI replays in lockdown: nothing a test does may reach a network, and no request may go unrecorded.
+	const replay = (flag(args, "replay") ?? (io.env.CI && io.env.CI !== "false" ? "lockdown" : "strict")) as ReplayMode;
+	if (!REPLAY_MODES.includes(replay)) {
+		io.stderr(`pi-flows test: --replay ${replay}: it is one of ${REPLAY_MODES.join(", ")}`);
+		return 2;
+	}
 	const sources = { project: trusted };
 	const named = args.positionals.flatMap((p) => expand(resolve(io.cwd, p)));
 	const refusals = named.flatMap((file) => {
@@ -39,18 +46,30 @@ export async function testCommand(args: Args, io: Io): Promise<number> {
 	}
 	let failed = 0;
 	for (const file of files) {
-		const read = readFlowTest(readFileSync(file, "utf8"), file);
+		let text: string;
+		try {
+			text = readFileSync(file, "utf8");
+		} catch (error) {
+			failed++;
+			io.stdout(`✗ ${displayPath(file, io.cwd)}\n  it cannot be read: ${(error as Error).message}`);
+			continue;
+		}
+		const read = readFlowTest(text, file);
 		if (!read.value) {
 			failed++;
 			io.stdout(`✗ ${displayPath(file, io.cwd)}\n  ${read.problems.join("\n  ")}`);
 			continue;
 		}
-		const outcome = await runFlowTest(read.value, { cwd: io.cwd, agentDir: io.agentDir, env: io.env, sources });
-		if (outcome.passed)
-			io.stdout(`✓ ${displayPath(file, io.cwd)} · ${outcome.flow} · ${outcome.result?.visits.length ?? 0} visit(s)`);
-		else {
+		const outcome = await runFlowTest(read.value, { cwd: io.cwd, agentDir: io.agentDir, env: io.env, sources, replay });
+		const mode = read.value.cassette !== undefined ? ` · ${replay} replay` : "";
+		if (outcome.passed) {
+			io.stdout(
+				`✓ ${displayPath(file, io.cwd)} · ${outcome.flow} · ${outcome.result?.visits.length ?? 0} visit(s)${mode}${outcome.differences?.length ? ` · ${outcome.differences.length} difference(s)` : ""}`,
+			);
+			for (const d of outcome.differences ?? []) io.stdout(`  ~ ${d}`);
+		} else {
 			failed++;
-			io.stdout(`✗ ${displayPath(file, io.cwd)} · ${outcome.flow}\n  ${outcome.failures.join("\n  ")}`);
+			io.stdout(`✗ ${displayPath(file, io.cwd)} · ${outcome.flow}${mode}\n  ${outcome.failures.join("\n  ")}`);
 		}
 	}
 	io.stdout(`${files.length - failed} passed, ${failed} failed`);
@@ -58,7 +77,7 @@ export async function testCommand(args: Args, io: Io): Promise<number> {
 	return failed ? 1 : 0;
 }
 
-function besideFlows(io: Io, scope: Scope): string[] {
+function besideFlows(io: Io, scope: Sources): string[] {
 	const dirs = new Set(listFlows(io.cwd, scope, io.env).flows.map((f) => dirname(f.file)));
 	return [...dirs].flatMap((d) => expand(d));
 }

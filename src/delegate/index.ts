@@ -6,7 +6,7 @@
  * MCP server. The tool is the extension's own (the same call, plan and depth bound); it is loaded only when
  * such an agent spawns, so a run without one starts as light as before.
  */
-import type { Scope } from "../agents/index.ts";
+import type { Sources } from "../agents/index.ts";
 import type { PiHost } from "../pi/index.ts";
 import type { Spawn, SpawnRequest, ToolSpec } from "../runtime/index.ts";
 
@@ -17,7 +17,7 @@ const SUBAGENT = "subagent";
  * `host.spawn`, handing the `subagent` tool to every agent that lists it. `runModel` is the run's model
  * (`--model`, or the script's for a dry run), which an agent the tool starts takes when it names none.
  */
-export function withSubagentTool(host: PiHost, cwd: string, scope: Scope, runModel?: string): Spawn {
+export function withSubagentTool(host: PiHost, cwd: string, scope: Sources, runModel?: string): Spawn {
 	let tools: ((request: SpawnRequest) => ToolSpec[]) | undefined;
 	let wrapped: Spawn | undefined;
 	return async (request) => {

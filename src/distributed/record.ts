@@ -16,6 +16,7 @@ import type { Usage } from "../runtime/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import { journalState } from "../runs/index.ts";
 import type { RunStore } from "./store.ts";
+import { turnsOf } from "../cassette/index.ts";
 
 /** A recorder on the store, plus its event sink and the wait for its writes. */
 export interface StoreRecorder extends RunRecorder {
@@ -73,15 +74,18 @@ export function storeRecorder(
 		visitStart: (path, node, kind) => fact({ type: "visit_start", life, path, node, kind, at: at() }),
 		visitEnd: (path: string, node: string, kind: string, ended: EndedVisit, usage: Usage) =>
 			fact({ type: "visit_end", life, path, node, kind, ended, usage, at: at() }),
-		frozen: (path: string, items: readonly Value[]) => fact({ type: "map_items", path, items: [...items] }),
+		mapItems: (path: string, items: readonly Value[]) => fact({ type: "map_items", path, items: [...items] }),
 		carried: (path: string, value: Value) => fact({ type: "carry", path, value }),
 		asked: (path: string, card: AskCard, answer: AskAnswer) =>
 			fact({ type: "asked", path, question: card.question, answer }),
 		toolCall: (path: string, tool: string) => fact({ type: "tool_call", life, path, tool }),
 		handoff: (path: string, doc: Value) => fact({ type: "handoff", life, path, doc, at: at() }),
+		fact: (path: string, key: string, value: Value) => fact({ type: "fact", life, path, key, value, at: at() }),
 		identity: (path: string, identity: VisitIdentity) => fact({ type: "identity", life, path, identity }),
-		// Transcripts stay on the worker that ran the turn (they hold every tool result): see docs/distributed.md.
-		transcript: () => {},
+		// Transcripts stay out of the database (they hold every tool result): see docs/distributed.md. What
+		// the model answered, and digests of what it was asked, are kept, so the run can become a cassette.
+		transcript: (path: string, _subagent: string, messages: readonly unknown[]) =>
+			fact({ type: "turns", life, path, turns: turnsOf(messages) }),
 		onEvent(event) {
 			if (TRACE_ONLY_EVENTS.has(event.type) || (options.keep && !options.keep(event))) return;
 			events.push({ ...event, life, at: at(), worker: `${hostname()}:${process.pid}` });
@@ -108,15 +112,16 @@ export function storeRecorder(
 export function liveReplay(entries: readonly JournalEntry[]): Replay & { add(entries: readonly JournalEntry[]): void } {
 	const base = journalState(entries).replay;
 	const ended = new Map<string, EndedVisit>();
-	const frozen = new Map<string, Value[]>();
+	const mapItems = new Map<string, Value[]>();
 	return {
 		ended: (p) => ended.get(p) ?? base.ended(p),
-		frozen: (p) => frozen.get(p) ?? base.frozen(p),
+		mapItems: (p) => mapItems.get(p) ?? base.mapItems(p),
 		handoff: (p) => (ended.has(p) ? undefined : base.handoff?.(p)),
+		fact: (p, key) => base.fact?.(p, key),
 		add(more) {
 			for (const e of more) {
 				if (e.type === "visit_end") ended.set(e.path, e.ended);
-				else if (e.type === "map_items") frozen.set(e.path, e.items);
+				else if (e.type === "map_items") mapItems.set(e.path, e.items);
 			}
 		},
 	};

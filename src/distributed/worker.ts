@@ -15,7 +15,14 @@ import { hostname } from "node:os";
 import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
 import { databaseAsk } from "./questions.ts";
 import type { CheckedFlow } from "../language/index.ts";
-import { createBashCheck, createGitPort, type RunOptions, runFlow } from "../engine/index.ts";
+import {
+	abortableSleep,
+	type Clock,
+	createBashCheck,
+	createGitPort,
+	type RunOptions,
+	runFlow,
+} from "../engine/index.ts";
 import { focusOf } from "../engine/index.ts";
 import type { ReuseSource } from "../engine/index.ts";
 import { reuseSource } from "../reuse/index.ts";
@@ -30,6 +37,34 @@ import { type RunRow, RunStore } from "./store.ts";
 import { DatabaseFault } from "./database.ts";
 import { prepareDatabase, SCHEMA_VERSION } from "./schema.ts";
 import { addUsage, emptyUsage, type Usage } from "../runtime/index.ts";
+
+/**
+ * The clock of a run on this backend: inside the run's workflow a sleep is DBOS's durable one (its wake-up
+ * is checkpointed in the system database, so a recovered workflow sleeps only what is left); outside one
+ * (an item's walk above its focus never sleeps, but a library caller may) it is the system clock's. A stop
+ * ends the wait at once either way; the `wait` kind's own deadline fact keeps the remainder across lives.
+ */
+export const DBOS_CLOCK: Clock = {
+	now: () => Date.now(),
+	sleep(ms, signal) {
+		if (!DBOS.workflowID) return abortableSleep(ms, signal);
+		if (signal?.aborted) return Promise.reject(signal.reason);
+		return new Promise((done, fail) => {
+			const onAbort = () => fail(signal?.reason);
+			signal?.addEventListener("abort", onAbort, { once: true });
+			DBOS.sleep(ms).then(
+				() => {
+					signal?.removeEventListener("abort", onAbort);
+					done();
+				},
+				(e) => {
+					signal?.removeEventListener("abort", onAbort);
+					fail(e);
+				},
+			);
+		});
+	},
+};
 
 /** The application's name in DBOS's tables, and the version every worker and client agrees on. */
 export const DBOS_APP = "pi-flows";
@@ -157,6 +192,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 				cwd: options.cwd,
 				git: createGitPort(),
 				check: createBashCheck(),
+				clock: DBOS_CLOCK,
 				scripts: new Map(Object.entries(s.scripts)),
 				spentBefore: journalState(entries).spent,
 				toolSchemas: p.host.toolSchemas,
@@ -238,6 +274,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 				bound: p.flow.bound,
 				showReplayed: (path) => endedBefore.has(path),
 				capture: captureWanted(process.env),
+				// Only the life the caller started is its child; a later life is a trace of its own, linked back.
+				...(life === 1 && p.row.snapshot.settings.traceparent ? { parent: p.row.snapshot.settings.traceparent } : {}),
 			});
 			if (!entries.some((e) => e.type === "life_start" && e.life === life))
 				await store.append(

@@ -19,7 +19,8 @@ export type Outcome = { ok: true; value: Value } | { ok: false; reason: string; 
  */
 export type Lookup = (segments: readonly string[], address: AddressExpr) => Outcome;
 
-type Scope = ReadonlyMap<string, Value>;
+/** What a condition's own `all`/`exists` bind, by name: not a scope (that is the checker's `Scope`). */
+type Bound = ReadonlyMap<string, Value>;
 type Err = { ok: false; reason: string; range?: Range };
 
 const fail = (reason: string, range?: Range): Err => ({ ok: false, reason, range });
@@ -62,7 +63,7 @@ function fields(base: Outcome, segments: readonly string[], from: number, range:
 	return current;
 }
 
-function read(segments: readonly string[], address: AddressExpr, scope: Scope, lookup: Lookup): Outcome {
+function read(segments: readonly string[], address: AddressExpr, scope: Bound, lookup: Lookup): Outcome {
 	const range = address.range;
 	const bound = scope.get(segments[0]);
 	if (bound !== undefined) return fields(ok(bound), segments, 1, range);
@@ -90,7 +91,7 @@ function arithmetic(op: string, a: number, b: number, range: Range): Outcome {
 	return Number.isFinite(value) ? ok(value) : fail("the result is too large to be a number", range);
 }
 
-function binary(expr: Expr & { kind: "binary" }, scope: Scope, lookup: Lookup): Outcome {
+function binary(expr: Expr & { kind: "binary" }, scope: Bound, lookup: Lookup): Outcome {
 	const range = expr.range;
 	if (expr.op === "&&" || expr.op === "||") {
 		const decider = expr.op === "||";
@@ -127,7 +128,7 @@ function binary(expr: Expr & { kind: "binary" }, scope: Scope, lookup: Lookup): 
 	}
 }
 
-function run(expr: Expr, scope: Scope, lookup: Lookup): Outcome {
+function run(expr: Expr, scope: Bound, lookup: Lookup): Outcome {
 	switch (expr.kind) {
 		case "number":
 		case "string":
@@ -186,7 +187,7 @@ function run(expr: Expr, scope: Scope, lookup: Lookup): Outcome {
 	}
 }
 
-function call(expr: Expr & { kind: "call" }, scope: Scope, lookup: Lookup): Outcome {
+function call(expr: Expr & { kind: "call" }, scope: Bound, lookup: Lookup): Outcome {
 	if (expr.fn === "has") {
 		if (expr.arg.kind !== "address" || expr.arg.segments.length < 2) {
 			return fail("`has` needs a field selection", expr.range);

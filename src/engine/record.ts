@@ -47,7 +47,8 @@ export interface RunRecorder {
 	visitStart(path: string, node: string, kind: string): void;
 	/** Must be durable when it returns: a resume trusts every ended visit it finds. */
 	visitEnd(path: string, node: string, kind: string, ended: EndedVisit, usage: Usage): void;
-	frozen(path: string, items: readonly Value[]): void;
+	/** A map's items, read once: a resume runs the same list (the journal's `map_items`). */
+	mapItems(path: string, items: readonly Value[]): void;
 	carried(iteration: string, value: Value): void;
 	asked(path: string, card: AskCard, answer: AskAnswer): void;
 	/** A tool call of a turn, so a cut turn that may have written is known to be in doubt. */
@@ -67,14 +68,20 @@ export interface RunRecorder {
 	 * (run/start-tree.ts). Optional: a recorder that keeps nothing may leave it out.
 	 */
 	tree?(path: string, snapshot: TreeSnapshot): void;
+	/**
+	 * A fact a kind keeps about one visit (`key` is the kind's own name for it, a `wait`'s `deadline`),
+	 * durable when it returns, so a resume of the visit cut midway reads it back (`Replay.fact`) instead of
+	 * starting over. A kind's facts need no change here: the kind names them in its own folder.
+	 */
+	fact?(path: string, key: string, value: Value): void;
 }
 
 /** What a resumed run reads from the journal of its earlier lives. */
 export interface Replay {
 	/** The visit's end, when it ended in an earlier life. */
 	ended(path: string): EndedVisit | undefined;
-	/** A map's list as it was frozen. */
-	frozen(path: string): Value[] | undefined;
+	/** A map's items as its first life read them. */
+	mapItems(path: string): Value[] | undefined;
 	/**
 	 * The last handoff document a visit cut mid-turn had journaled (see `RunRecorder.handoff`), so the
 	 * visit goes on from it instead of from its start. Optional: a replay without it starts over.
@@ -82,13 +89,15 @@ export interface Replay {
 	handoff?(path: string): Value | undefined;
 	/** The tree a visit (or, for "", the run) recorded at its start in an earlier life. */
 	tree?(path: string): TreeSnapshot | undefined;
+	/** The last value a visit recorded under `key` in an earlier life (`RunRecorder.fact`). */
+	fact?(path: string, key: string): Value | undefined;
 }
 
 /** A recorder that keeps nothing. */
 export const NO_RECORD: RunRecorder = {
 	visitStart: () => {},
 	visitEnd: () => {},
-	frozen: () => {},
+	mapItems: () => {},
 	carried: () => {},
 	asked: () => {},
 	toolCall: () => {},

@@ -9,7 +9,7 @@
  *   reuseOrRun(world, node, "answer", facts, rebuild) → undefined (it runs; its end says "`## answer` changed")
  */
 import { explainChange, NO_TREE, type VisitIdentity } from "../identity/index.ts";
-import type { ReuseNote, Usage } from "../runtime/index.ts";
+import { addressOf, type ReuseNote, type Usage } from "../runtime/index.ts";
 import { redactText } from "../secrets/index.ts";
 import type { FlowNode } from "../language/ast.ts";
 import { recordedIdentity, type VisitFacts } from "./identify.ts";
@@ -68,11 +68,6 @@ export interface ReuseSource {
 
 /** How a plan names the tree after a visit that would run and may write: `unknown after <visit>`. */
 export const UNKNOWN_TREE = "unknown after ";
-
-/** A visit path's node address: iterations (`#2`) and items (`[3]`) dropped. */
-function addressOf(path: string): string {
-	return path.replace(/#\d+/g, "").replace(/\[\d+\]/g, "");
-}
 
 /** Per run: each visit's facts until it ends, and the note a visit that ran ends with. */
 interface Pending {

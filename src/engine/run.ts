@@ -17,6 +17,7 @@ import { budgetedSpawn, budgetGauge, LAND_THE_PLANE } from "./budget.ts";
 import { type Frame, rootMemory } from "./frames.ts";
 import { recordRunStart } from "./start-tree.ts";
 import { runSequence } from "./walk.ts";
+import { RUNNERS } from "../kinds/run.ts";
 import type { RunOptions, World } from "./world.ts";
 import { type Absorbed, absorbedOf } from "./absorbed.ts";
 
@@ -95,6 +96,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 	});
 	const world: World = {
 		flow,
+		runners: RUNNERS,
 		// Every turn of the tree reaches a model through this spawn, so every turn is gated and counted here.
 		options: { ...options, spawn: budgetedSpawn(options.spawn, budget, running) },
 		input,

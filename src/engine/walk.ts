@@ -7,7 +7,7 @@ import { FAILURE_KIND_TABLE, type Failure, failureText } from "../runtime/index.
 import { addUsage, emptyUsage } from "../runtime/index.ts";
 import type { FlowNode } from "../language/ast.ts";
 import type { Value } from "../language/types/index.ts";
-import { runnerOf } from "../kinds/run.ts";
+import type { KindRunner } from "./kind.ts";
 import { createLedger } from "./ledger.ts";
 import { identifyVisit, settleVisit } from "./reuse.ts";
 import { modelKey } from "./models.ts";
@@ -158,7 +158,10 @@ function dispatch(
 	visit: string,
 	signal: AbortSignal,
 ): Promise<{ record: VisitRecord; failedAt?: string }> {
-	return runnerOf(node).run(world, node, frame, visit, signal);
+	// The kind's run half, from the table the run was started with (the walk imports no kind: a block
+	// runs its body back through here).
+	const runner = world.runners[node.kind as FlowNode["kind"]] as unknown as KindRunner<FlowNode>;
+	return runner.run(world, node, frame, visit, signal);
 }
 
 /** A journaled end as a live record: a block's ledger is rebuilt, a verdict's effect re-applied to its ledger. */

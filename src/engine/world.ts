@@ -3,6 +3,7 @@
  * (questions, checks, git), the run's signal and deadlines, and the event sink. One world per run; the
  * walk reads it and never reaches past it.
  */
+import type { RunTable } from "./kind.ts";
 import type { HandoffPolicy } from "../handoff/index.ts";
 import type { EventSink, Failure, FlowEvent } from "../runtime/index.ts";
 import type { Spawn } from "../runtime/index.ts";
@@ -14,7 +15,7 @@ import type { Budget, BudgetGauge } from "./budget.ts";
 import type { Replay, RunRecorder } from "./record.ts";
 import type { ReuseSource } from "./reuse.ts";
 import type { NodeModel } from "./models.ts";
-import type { AskPort, CheckPort, GitPort, TreeSnapshot } from "./ports/index.ts";
+import type { AskPort, CheckPort, Clock, GitPort, TreeSnapshot } from "./ports/index.ts";
 import type { VisitRecord } from "./frames.ts";
 
 /** Options of one run. */
@@ -35,6 +36,8 @@ export interface RunOptions {
 	check?: CheckPort;
 	/** Commits, diffs and copies. */
 	git?: GitPort;
+	/** What a `wait` sleeps on; default: the system clock. A dry run and a flow test pass an instant one. */
+	clock?: Clock;
 	/** Base of the retry backoff: attempt n waits base × 2^(n-1), at most 30s. Default 1000. */
 	retryBackoffMs?: number;
 	/** Snapshotted check scripts by path (read once at the run stage). */
@@ -113,6 +116,8 @@ export interface RunPlugin {
 /** The run's world, as the walk sees it. */
 export interface World {
 	readonly flow: CheckedFlow;
+	/** The run half of every kind (`kinds/run.ts`), handed in by the run's entry. */
+	readonly runners: RunTable;
 	readonly options: RunOptions;
 	readonly input: Value;
 	readonly emit: EventSink;

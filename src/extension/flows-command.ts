@@ -5,7 +5,7 @@
  * Mermaid graph. Both run the static judgement only: nothing spawns, no model is needed.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { loadRoster, markdownFiles, nearestProjectDir, type Scope } from "../agents/index.ts";
+import { loadRoster, markdownFiles, nearestProjectDir, type Sources } from "../agents/index.ts";
 import { budgetInForce, budgetLimits, showBudget } from "../engine/index.ts";
 import { findFlow, listFlows } from "../load/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";
@@ -13,7 +13,7 @@ import { boundText, mermaidOf, planOf, showPlan } from "../language/render/index
 import { completeLine } from "./completions.ts";
 import { faultLines } from "./launch/index.ts";
 import { say } from "./messages.ts";
-import { projectScope, relativeTo, type TrustMemory, untrustedRefusal } from "./trust.ts";
+import { projectSources, relativeTo, type TrustMemory, untrustedRefusal } from "./trust.ts";
 import { COMMAND_CARDS } from "./cards.ts";
 
 /** Registers `/flows`, so a person sees what can run and what is broken before asking for a run. */
@@ -22,7 +22,7 @@ export function registerFlowsCommand(pi: ExtensionAPI, memory: TrustMemory): voi
 		description: COMMAND_CARDS.flows,
 		getArgumentCompletions: completeLine(["flows"], []),
 		handler: async (args, ctx) => {
-			const scope = await projectScope(ctx, memory);
+			const scope = await projectSources(ctx, memory);
 			const name = args.trim();
 			if (!name) {
 				const listing = flowListing(ctx.cwd, scope);
@@ -35,7 +35,7 @@ export function registerFlowsCommand(pi: ExtensionAPI, memory: TrustMemory): voi
 }
 
 /** The listing: a count, then one aligned row per flow, faults under broken ones. */
-export function flowListing(cwd: string, scope: Scope): { text: string; refused: boolean } {
+export function flowListing(cwd: string, scope: Sources): { text: string; refused: boolean } {
 	const { flows } = listFlows(cwd, scope);
 	const roster = loadRoster(cwd, scope);
 	const options = catalogueOptions(cwd, scope);
@@ -80,7 +80,7 @@ export function flowListing(cwd: string, scope: Scope): { text: string; refused:
 }
 
 /** One flow's plan and graph, or why it cannot be shown. */
-export function flowPlan(cwd: string, scope: Scope, name: string): { ok: boolean; text: string } {
+export function flowPlan(cwd: string, scope: Sources, name: string): { ok: boolean; text: string } {
 	const found = findFlow(name, cwd, scope);
 	if (!found.ok) return { ok: false, text: (!scope.project && untrustedRefusal(cwd, "flows", name)) || found.error };
 	const checked = checkFlowFile(found.value.file, loadRoster(cwd, scope), catalogueOptions(cwd, scope));

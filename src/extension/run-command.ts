@@ -21,7 +21,7 @@ import { postResult, say } from "./messages.ts";
 import { runChildTools } from "./tool/index.ts";
 import { readResumeLine } from "./resume-args.ts";
 import { resumeInPi } from "./resume-command.ts";
-import { projectScope, type TrustMemory } from "./trust.ts";
+import { projectSources, type TrustMemory } from "./trust.ts";
 import { COMMAND_CARDS } from "./cards.ts";
 
 /** Registers `/run`, the person's way to start a flow and watch it without leaving the session. */
@@ -44,7 +44,7 @@ export function registerRunCommand(pi: ExtensionAPI, memory: TrustMemory): void 
 				};
 				return resumeInPi(resume.value.run, ctx, post, resume.value);
 			}
-			const scope = await projectScope(ctx, memory);
+			const scope = await projectSources(ctx, memory);
 			if (!name && !flags["--chain"]) {
 				const listing = flowListing(ctx.cwd, scope);
 				return say(ctx, `${listing.text}\n\nRun one with /run <flow> <input>.`, listing.refused ? "warning" : "info");

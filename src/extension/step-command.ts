@@ -25,7 +25,7 @@ import { openLiveView } from "./live/index.ts";
 import { postNote, say } from "./messages.ts";
 import { agentIn } from "./tool/index.ts";
 import { runChildTools } from "./tool/index.ts";
-import { projectScope, type TrustMemory, untrustedRefusal } from "./trust.ts";
+import { projectSources, type TrustMemory, untrustedRefusal } from "./trust.ts";
 import { COMMAND_CARDS } from "./cards.ts";
 
 const STEP_FLAGS: RunFlag[] = ["--model", "--timeout", "--script"];
@@ -50,7 +50,7 @@ export function registerStepCommand(pi: ExtensionAPI, memory: TrustMemory): void
 			if (!name) return say(ctx, "usage: /step <flow or agent> [input]", "error");
 			const timeout = readTimeout(flags["--timeout"]);
 			if (!timeout.ok) return say(ctx, `/step: ${timeout.error}`, "error");
-			const scope = await projectScope(ctx, memory);
+			const scope = await projectSources(ctx, memory);
 			const options = { model: flags["--model"], timeoutMs: timeout.value, script: flags["--script"] };
 			if (findFlow(name, ctx.cwd, scope).ok) return stepFlow(pi, ctx, scope, name, input, options);
 			const agent = agentIn(loadRoster(ctx.cwd, scope), name);

@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { markdownFiles, markdownFilesDeep, nearestProjectDir, type Scope } from "../agents/index.ts";
+import { markdownFiles, markdownFilesDeep, nearestProjectDir, type Sources } from "../agents/index.ts";
 import { TRUST_ENV } from "../trust/index.ts";
 
 /** Set to `1` to load project agents and flows without asking (headless runs in a repository you own). */
@@ -62,7 +62,7 @@ function projectDirs(cwd: string, kind: "flows" | "agents" | "chains"): string[]
  * The scope to read definitions with: the project's files only when trusted. Asks (ctx.ui.confirm) when
  * there are project files, pi made no decision, and a person is there.
  */
-export async function projectScope(ctx: ExtensionContext, memory: TrustMemory): Promise<Scope> {
+export async function projectSources(ctx: ExtensionContext, memory: TrustMemory): Promise<Sources> {
 	const files = projectFiles(ctx.cwd);
 	if (files.length === 0) return { project: false };
 	if (process.env[TRUST_ENV] === "1" || (ctx.isProjectTrusted() && piDecided(ctx.cwd))) return { project: true };

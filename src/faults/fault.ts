@@ -31,6 +31,11 @@ export interface Fault {
 	expected?: string[];
 	/** Other places that explain this one ("first defined here"). */
 	related?: { message: string; file: string; line: number; column: number }[];
+	/**
+	 * A `call-cycle`'s ring of flow names, first and last the same (`a → b → a`): a caller judging this
+	 * flow as its callee turns the ring to start at itself from this, never from the message's words.
+	 */
+	cycle?: string[];
 }
 
 /** What a fault needs beyond its code and where it is. */
@@ -38,6 +43,7 @@ export interface FaultDetails {
 	hint?: string;
 	expected?: string[];
 	related?: Fault["related"];
+	cycle?: string[];
 }
 
 /** Builds a fault from a code, a file, a range and a node path. */
@@ -63,6 +69,7 @@ export function fault(
 		...(details.hint ? { hint: details.hint } : {}),
 		...(details.expected?.length ? { expected: details.expected } : {}),
 		...(details.related?.length ? { related: details.related } : {}),
+		...(details.cycle?.length ? { cycle: details.cycle } : {}),
 	};
 }
 

@@ -2,17 +2,19 @@
  * Runs one flow test on the scripted model (real pi sessions; tools really execute) with the test's
  * answers and check results, git never run, and compares what came out with what was expected.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { loadRoster, type Scope } from "../agents/index.ts";
+import { loadRoster, type Sources } from "../agents/index.ts";
 import { faultText } from "../faults/index.ts";
 import {
 	type AskAnswer,
 	type CheckPort,
 	dryGit,
+	instantClock,
 	type FlowResult,
+	NO_RECORD,
 	resolveModels,
 	runFlow,
 	scriptedAsk,
@@ -23,6 +25,16 @@ import { catalogueOptions, checkFlowFile } from "../load/index.ts";
 import { checkScriptKeys, openHost, readScript, type Script, stepsFor } from "../pi/index.ts";
 import { scriptableAddresses } from "../language/check/index.ts";
 import type { Expectations, FlowTest } from "./spec.ts";
+import {
+	type Cassette,
+	cassettePlayer,
+	differenceLine,
+	type Player,
+	type ReplayMode,
+	readCassette,
+	replayModels,
+	withoutNetwork,
+} from "../cassette/index.ts";
 
 /** How one test went. */
 export interface TestOutcome {
@@ -30,14 +42,23 @@ export interface TestOutcome {
 	flow: string;
 	passed: boolean;
 	failures: string[];
+	/** A cassette's replay: every difference from the recording (in `warn`, the test may pass with some). */
+	differences?: string[];
 	result?: FlowResult;
 }
 
+/** Options of {@link runFlowTest}. */
+export interface FlowTestOptions {
+	cwd: string;
+	agentDir: string;
+	env: NodeJS.ProcessEnv;
+	sources: Sources;
+	/** How a cassette is replayed (default `strict`). */
+	replay?: ReplayMode;
+}
+
 /** Runs a test. */
-export async function runFlowTest(
-	test: FlowTest,
-	options: { cwd: string; agentDir: string; env: NodeJS.ProcessEnv; sources: Scope },
-): Promise<TestOutcome> {
+export async function runFlowTest(test: FlowTest, options: FlowTestOptions): Promise<TestOutcome> {
 	const name = test.flow ?? basename(test.file).replace(/\.test\.ya?ml$/, "");
 	const beside = join(dirname(test.file), `${name}.md`);
 	const fail = (failures: string[]): TestOutcome => ({ file: test.file, flow: name, passed: false, failures });
@@ -57,10 +78,28 @@ export async function runFlowTest(
 	);
 	if (!checked.value)
 		return fail(checked.faults.map((f) => `${f.file}:${f.line}:${f.column}: ${f.code}: ${faultText(f)}`));
-	const script = readScript(test.script, `${test.file}#script`);
-	if (!script.value) return fail(script.faults.map((f) => `script ${f.line}:${f.column}: ${f.code}: ${faultText(f)}`));
-	const keys = checkScriptKeys(script.value, scriptableAddresses(checked.value));
-	if (keys.length) return fail(keys.map((f) => `script: ${faultText(f)}`));
+	let played: { script: Script; player?: Player; cassette?: Cassette; mode?: ReplayMode };
+	if (test.cassette !== undefined) {
+		const file = resolve(dirname(test.file), test.cassette);
+		let text: string;
+		try {
+			text = readFileSync(file, "utf8");
+		} catch (error) {
+			return fail([`the cassette ${test.cassette} cannot be read: ${(error as Error).message}`]);
+		}
+		const read = readCassette(text, test.cassette);
+		if (!read.value) return fail(read.problems);
+		const mode = options.replay ?? "strict";
+		const player = cassettePlayer(read.value, mode, test.cassette);
+		played = { script: player.script, player, cassette: read.value, mode };
+	} else {
+		const script = readScript(test.script, `${test.file}#script`);
+		if (!script.value)
+			return fail(script.faults.map((f) => `script ${f.line}:${f.column}: ${f.code}: ${faultText(f)}`));
+		const keys = checkScriptKeys(script.value, scriptableAddresses(checked.value));
+		if (keys.length) return fail(keys.map((f) => `script: ${faultText(f)}`));
+		played = { script: script.value };
+	}
 	// Tools really execute, so a test runs in a scratch folder of its own (seeded with `files:`), never in
 	// the author's tree: a scripted `write` must not change the project being tested.
 	const scratch = mkdtempSync(join(tmpdir(), "pi-flows-test-"));
@@ -71,7 +110,8 @@ export async function runFlowTest(
 			mkdirSync(dirname(file), { recursive: true });
 			writeFileSync(file, text);
 		}
-		return await runIn(scratch, test, checked.value, script.value, name, options);
+		const run = () => runIn(scratch, test, checked.value as CheckedFlow, played, name, options);
+		return played.mode === "lockdown" ? await withoutNetwork(run) : await run();
 	} finally {
 		rmSync(scratch, { recursive: true, force: true });
 	}
@@ -81,13 +121,16 @@ async function runIn(
 	cwd: string,
 	test: FlowTest,
 	flow: CheckedFlow,
-	script: Script,
+	played: { script: Script; player?: Player; cassette?: Cassette; mode?: ReplayMode },
 	name: string,
 	options: { agentDir: string },
 ): Promise<TestOutcome> {
 	const fail = (failures: string[]): TestOutcome => ({ file: test.file, flow: name, passed: false, failures });
+	const { script, player, cassette } = played;
 	const host = await openHost({ cwd, agentDir: options.agentDir, script });
-	const models = resolveModels(flow, host.resolveModel, "scripted");
+	// A replay asks every node for the model the flow names (so the identity's `model` part is compared) and
+	// answers it on the scripted model: no provider is reached, nor needs to be configured.
+	const models = cassette ? replayModels(flow, cassette) : resolveModels(flow, host.resolveModel, "scripted");
 	if (!models.ok) return fail(models.errors);
 	const answers: Record<string, AskAnswer | string | boolean> = {};
 	for (const [k, v] of Object.entries(test.answers))
@@ -99,16 +142,25 @@ async function runIn(
 		},
 	};
 	const result = await runFlow(flow, test.input as never, {
-		spawn: host.spawn,
+		spawn: player ? (request) => host.spawn({ ...request, model: "scripted" }) : host.spawn,
+		...(player ? { recorder: { ...NO_RECORD, identity: player.identity } } : {}),
 		toolSchemas: host.toolSchemas,
 		models: models.models,
 		cwd,
 		ask: scriptedAsk(answers),
 		check,
 		git: dryGit(cwd),
+		// A test of a flow that waits does not sleep: its clock moves on by what each `wait` names.
+		clock: instantClock(),
 		retryBackoffMs: 0,
 	});
 	const failures = compare(test.expect, result);
+	if (player) {
+		const differences = player.differences.map(differenceLine);
+		// A strict replay's difference failed a request; it is the reason, said before what followed from it.
+		if (played.mode !== "warn") failures.unshift(...differences.map((d) => `differs from the recording: ${d}`));
+		return { file: test.file, flow: name, passed: failures.length === 0, failures, differences, result };
+	}
 	const step = failures.length && !result.ok ? scriptStepAt(script, result) : undefined;
 	if (step) failures.push(step);
 	return { file: test.file, flow: name, passed: failures.length === 0, failures, result };

@@ -9,6 +9,9 @@
  *   checks: { tests: { passed: true } }
  *   files: { README.md: "# Sample" }   # written into the scratch folder the test runs in
  *   expect: { ok: true, visits: [plan, ...], outputs: { plan: { subtasks: [{ text: a }] } } }
+ *
+ * Or, instead of `script:`, `cassette: <flow>.<name>.cassette.yaml`: a recorded run's answers, replayed
+ * with what each request is asked compared with the recording (`pi-flows record`, src/cassette).
  */
 import { parseDocument } from "yaml";
 
@@ -34,6 +37,8 @@ export interface FlowTest {
 	input: unknown;
 	/** The scripted-model script, as YAML text (the same format as `--script`). */
 	script: string;
+	/** A cassette to replay instead of the script, by path from the test's folder. */
+	cassette?: string;
 	answers: Record<string, unknown>;
 	checks: Record<string, { passed: boolean; report?: string }>;
 	/** Files written into the scratch folder the test runs in, by path. */
@@ -41,7 +46,7 @@ export interface FlowTest {
 	expect: Expectations;
 }
 
-const KEYS = ["flow", "input", "script", "answers", "checks", "files", "expect"];
+const KEYS = ["flow", "input", "script", "cassette", "answers", "checks", "files", "expect"];
 const EXPECT_KEYS = ["ok", "error", "failedAt", "visits", "visited", "outputs", "output"];
 
 /** Reads a test file; problems are sentences naming the key. */
@@ -66,6 +71,10 @@ export function readFlowTest(text: string, file: string): { value?: FlowTest; pr
 			if (!EXPECT_KEYS.includes(k))
 				problems.push(`${file}: \`expect\` has no key \`${k}\` (it has ${EXPECT_KEYS.join(", ")})`);
 	if (!("input" in data)) problems.push(`${file}: a flow test needs \`input\``);
+	if (data.cassette !== undefined && typeof data.cassette !== "string")
+		problems.push(`${file}: \`cassette\` is the path of a cassette file, from the test's folder`);
+	if (data.cassette !== undefined && data.script !== undefined)
+		problems.push(`${file}: a flow test has \`script\` or \`cassette\`, not both`);
 	if (problems.length) return { problems };
 	const script =
 		data.script === undefined ? "turns: {}\n" : typeof data.script === "string" ? data.script : stringify(data.script);
@@ -75,6 +84,7 @@ export function readFlowTest(text: string, file: string): { value?: FlowTest; pr
 			...(typeof data.flow === "string" ? { flow: data.flow } : {}),
 			input: data.input,
 			script,
+			...(typeof data.cassette === "string" ? { cassette: data.cassette } : {}),
 			answers: (data.answers ?? {}) as Record<string, unknown>,
 			checks: (data.checks ?? {}) as FlowTest["checks"],
 			files: (data.files ?? {}) as Record<string, string>,

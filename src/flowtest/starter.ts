@@ -9,7 +9,7 @@
  *                                                          args: { severity: high }
  */
 import { Document } from "yaml";
-import type { FlowNode } from "../language/index.ts";
+import { childrenOf, type FlowNode } from "../language/index.ts";
 import type { CheckedFlow } from "../language/index.ts";
 import { sampleValue, typeToString, type Value } from "../language/types/index.ts";
 
@@ -38,10 +38,7 @@ export function starterScript(flow: CheckedFlow, options: StarterOptions = {}): 
 			else if (node.kind === "flow") {
 				const callee = f.callees.get(node.id.value);
 				if (callee) walk(callee, callee.nodes, `${prefix}${node.path}/`);
-			} else if (node.kind === "choice")
-				for (const body of [...node.cases.map((c) => c.body), node.otherwise]) walk(f, body, prefix);
-			else if (node.kind === "parallel") for (const b of node.branches) walk(f, b.body, prefix);
-			else if (node.kind === "map" || node.kind === "loop") walk(f, node.body, prefix);
+			} else walk(f, childrenOf(node), prefix); // any block's inner nodes, by the AST's one exhaustive switch
 		}
 	};
 	walk(flow, flow.nodes, "");

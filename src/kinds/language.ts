@@ -2,12 +2,11 @@
  * The registry of node kinds: one module per kind of the `FlowNode` union, in a table whose type names
  * every kind, so a kind added to the AST without its module is a compile error here. The builder's key
  * tables, the JSON Schema, the checker's dispatch, bounds, the plan, Mermaid and the report's graph all
- * read a kind through this table; nothing else lists the kinds. The run half is `run/kinds.ts`.
+ * read a kind through this table; nothing else lists the kinds. The run half is `kinds/run.ts`.
  *
- * Kind modules are imported here and nowhere else: they and the stages they call import each other (a
- * block reads and checks its body through the registry), which holds only because the table is built
- * after every module it names: a program that imports `kinds/map.ts` before this file stops with
- * "Cannot access 'mapKind' before initialization".
+ * Kind modules are imported here and nowhere else. The stages a kind calls back into (a block reads and
+ * checks its body) never import this table: they receive it (`LANGUAGE`) from their entry, so no circle of
+ * imports runs through the kinds (test/layers/import-cycles.test.ts).
  */
 import type { FlowNode } from "../language/ast.ts";
 import { agentKind } from "./agent/language.ts";
@@ -16,13 +15,23 @@ import { checkKind } from "./check/language.ts";
 import { choiceKind } from "./choice/language.ts";
 import { commitKind } from "./commit/language.ts";
 import { flowKind } from "./flow/language.ts";
-import type { KindModule, KindTable } from "../language/kind.ts";
+import { type KindTable, type LanguageKinds, languageKinds } from "../language/kind.ts";
 import { loopKind } from "./loop/language.ts";
 import { mapKind } from "./map/language.ts";
 import { parallelKind } from "./parallel/language.ts";
 import { swarmKind } from "./swarm/language.ts";
+import { waitKind } from "./wait/language.ts";
 
-export type { Body, BoundKit, GraphKit, KindKey, KindModule, KindTable, MermaidKit } from "../language/kind.ts";
+export type {
+	Body,
+	BoundKit,
+	GraphKit,
+	KindKey,
+	KindModule,
+	KindTable,
+	LanguageKinds,
+	MermaidKit,
+} from "../language/kind.ts";
 export { address, type JsonSchemaDoc, KEY, ref, text, whole } from "../language/keys.ts";
 
 /**
@@ -40,22 +49,20 @@ export const KINDS = {
 	ask: askKind,
 	flow: flowKind,
 	swarm: swarmKind,
+	wait: waitKind,
 } satisfies KindTable;
 
+/** The table with its derived lists, as the stages receive it. */
+export const LANGUAGE: LanguageKinds = languageKinds(KINDS);
+
 /** The kinds as the `kind` field spells them, in the registry's order. */
-export const NODE_KINDS = Object.keys(KINDS) as FlowNode["kind"][];
+export const NODE_KINDS = LANGUAGE.names;
 
 /** A node's kind module, typed with the node's own type. */
-export function kindOf<N extends FlowNode>(node: N): KindModule<N> {
-	return KINDS[node.kind as FlowNode["kind"]] as unknown as KindModule<N>;
-}
+export const kindOf = LANGUAGE.of;
 
 /** A kind's module by its name. */
-export function kindNamed(kind: FlowNode["kind"]): KindModule<FlowNode> {
-	return KINDS[kind] as unknown as KindModule<FlowNode>;
-}
-
-const modules = NODE_KINDS.map(kindNamed);
+export const kindNamed = LANGUAGE.named;
 
 /** A kind key of any kind (`agent`, `agent-from`, `choice`, ...), as a type. */
 export type KindKeyName = {
@@ -63,24 +70,16 @@ export type KindKeyName = {
 }[keyof typeof KINDS];
 
 /** Kind keys: a node is `id` plus exactly one of these (twins count as one kind). */
-export const KIND_KEYS = modules.flatMap((m) => m.kindKeys.map((k) => k.key)) as readonly KindKeyName[];
+export const KIND_KEYS = LANGUAGE.kindKeys as readonly KindKeyName[];
 
 /** The kind a kind key makes. */
-export const KIND_OF: Readonly<Record<string, FlowNode["kind"]>> = Object.fromEntries(
-	modules.flatMap((m) => m.kindKeys.map((k) => [k.key, m.kind])),
-);
+export const KIND_OF = LANGUAGE.kindOfKey;
 
 /** Keys each kind takes besides `id`, its kind key and `on-fail`. */
-export const NODE_KEYS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
-	modules.map((m) => [m.kind, Object.keys(m.keys)]),
-);
+export const NODE_KEYS = LANGUAGE.nodeKeys;
 
 /** Which kind a key belongs to, for "it belongs to loop nodes" in unknown-key faults (the first kind wins). */
-export const KEY_OWNER: ReadonlyMap<string, string> = new Map(
-	Object.entries(NODE_KEYS)
-		.flatMap(([kind, keys]) => keys.map((k) => [k, `${kind} nodes`] as [string, string]))
-		.reverse(),
-);
+export const KEY_OWNER = LANGUAGE.keyOwner;
 
 /** Whether a node has a `## <id>` section: agent turns and swarms (whose section is the goal). */
 export function hasSection(node: FlowNode): boolean {

@@ -7,8 +7,7 @@
  * A dry run is the same walk on dry ports (`dry.ts`), so a kind's runner does not change for it; `dry` says
  * what the kind does under them, in the words of docs/runs.md's table (a test holds the two together).
  */
-import type { FlowNode } from "../language/ast.ts";
-import type { KindRunner, RunTable } from "../engine/kind.ts";
+import type { RunTable } from "../engine/kind.ts";
 import { diffFor } from "../engine/turn.ts";
 import { runAgent } from "./agent/run.ts";
 import { runAsk } from "./ask/run.ts";
@@ -20,13 +19,14 @@ import { runLoop } from "./loop/run.ts";
 import { runMap } from "./map/run.ts";
 import { runParallel } from "./parallel/run.ts";
 import { runSwarm } from "./swarm/run.ts";
+import { runWait } from "./wait/run.ts";
 
 export type { KindRunner, RunTable, VisitEnd } from "../engine/kind.ts";
 
 /**
- * Every kind's runner; the type names every kind of the union. Each is called through an arrow: the
- * runners and this table import each other (a block runs its body through the walk), so bindings are read
- * when a visit runs, never while the modules load.
+ * Every kind's runner; the type names every kind of the union. The walk imports no runner: the run's entry
+ * (`engine/run.ts`) hands this table in as `World.runners`, so a block running its body back through the
+ * walk closes no circle of imports.
  */
 export const RUNNERS = {
 	agent: {
@@ -71,9 +71,8 @@ export const RUNNERS = {
 		run: async (world, node, frame, visit, signal) => ({ record: await runSwarm(world, node, frame, visit, signal) }),
 		dry: "its members' turns answer as agent turns do in a dry run",
 	},
+	wait: {
+		run: async (world, node, frame, visit, signal) => ({ record: await runWait(world, node, frame, visit, signal) }),
+		dry: "does not sleep: the dry clock moves on at once by the duration it names",
+	},
 } satisfies RunTable;
-
-/** A node's runner, typed with the node's own type. */
-export function runnerOf<N extends FlowNode>(node: N): KindRunner<N> {
-	return RUNNERS[node.kind as FlowNode["kind"]] as unknown as KindRunner<N>;
-}

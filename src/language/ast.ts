@@ -3,6 +3,7 @@
  * checker and every renderer can point at the exact place; conditions, addresses, types and durations
  * arrive already parsed by the sub-language parsers.
  */
+import type { WaitNode } from "../kinds/wait/language.ts";
 import type { Range } from "../text/index.ts";
 import type { AddressExpr, Expr } from "./syntax/index.ts";
 import type { Type } from "./types/index.ts";
@@ -34,7 +35,7 @@ export interface Condition {
 }
 
 /** What every node has. */
-interface NodeBase {
+export interface NodeBase {
 	id: Located<string>;
 	/** The node address: ids of the enclosing nodes and this one, `deliver/work/code`. */
 	path: string;
@@ -192,7 +193,8 @@ export type FlowNode =
 	| CommitNode
 	| AskNode
 	| CallNode
-	| SwarmNode;
+	| SwarmNode
+	| WaitNode;
 
 /** The kinds, as the `kind` field spells them. */
 export type NodeKind = FlowNode["kind"];
@@ -248,7 +250,7 @@ export interface Flow {
 /**
  * Nodes directly inside a node (its bodies, in order). Kept here, beside the union, so any layer can walk a
  * tree without loading the kind modules; a kind module's `bodies` gives the same nodes with the plan's
- * labels (test/language/kinds.test.ts holds the two together).
+ * labels (test/kinds/kinds.test.ts holds the two together).
  */
 export function childrenOf(node: FlowNode): FlowNode[] {
 	switch (node.kind) {
@@ -265,6 +267,7 @@ export function childrenOf(node: FlowNode): FlowNode[] {
 		case "ask":
 		case "flow":
 		case "swarm":
+		case "wait":
 			return [];
 		default:
 			return unknownKind(node);

@@ -1,10 +1,10 @@
 /**
  * What a node kind is made of, as one contract: the language half of a kind (its keys and their schema,
  * its reader, its checker with its output type and bounds, and the words the plan, Mermaid and the report
- * print for it). Each kind fills it in one module (`kinds/<kind>.ts`) and the registry (`kinds/index.ts`)
- * holds them in a table typed over the `FlowNode` union, so a kind added to the AST and not here fails to
- * compile. The run half (how a visit runs, what a dry run does) is `run/kinds.ts`: running needs the
- * evaluator, and the checker must not load it.
+ * print for it). Each kind fills it in its folder's `src/kinds/<kind>/language.ts`, and the registry
+ * (`src/kinds/language.ts`) holds them in a table typed over the `FlowNode` union, so a kind added to the AST
+ * and not here fails to compile. The run half (how a visit runs, what a dry run does) is the folder's
+ * `run.ts`, gathered in `src/kinds/run.ts`: running needs the engine, and the checker must not load it.
  *
  * The renderers hand a kind their drawing primitives (`MermaidKit`, `GraphKit`), so a kind says what it
  * draws and the renderer keeps how lines, boxes and layout are written.
@@ -111,6 +111,11 @@ export interface KindModule<N extends FlowNode, K extends string = string> {
 	noRetry?: string;
 	/** Whether the node has a `## <id>` section (agent turns, and swarms whose section is the goal). */
 	section: boolean;
+	/**
+	 * Whether a visit runs no inner visit (no body, no callee): its failure is its own. A block's or a
+	 * call's failure is an inner visit's, counted there (the run's absorbed failures, the timeline's bars).
+	 */
+	leaf: boolean;
 	/** Builds the node from its keys (the id, kind key and `on-fail` are read already). */
 	read(input: NodeInput): N;
 	/**
@@ -140,3 +145,69 @@ export interface KindModule<N extends FlowNode, K extends string = string> {
 
 /** The registry's type: one module per kind of the union, each typed with its own node. */
 export type KindTable = { [K in FlowNode["kind"]]: KindModule<Extract<FlowNode, { kind: K }>> };
+
+/**
+ * The language half's table with the lists every stage derives from it, as the stages receive it: the
+ * builder through its context, the checker through its walk, bounds through their caller. The stages never
+ * import a kind (nor the table module): a kind calls back into them (a block reads and checks its body), so
+ * a stage that imported the table would close a circle of imports through every kind.
+ */
+export interface LanguageKinds {
+	readonly table: KindTable;
+	/** The kinds as the `kind` field spells them, in the table's order. */
+	readonly names: readonly FlowNode["kind"][];
+	/** Kind keys: a node is `id` plus exactly one of these (twins count as one kind). */
+	readonly kindKeys: readonly string[];
+	/** The kind a kind key makes. */
+	readonly kindOfKey: Readonly<Record<string, FlowNode["kind"]>>;
+	/** Keys each kind takes besides `id`, its kind key and `on-fail`. */
+	readonly nodeKeys: Readonly<Record<string, readonly string[]>>;
+	/** Which kind a key belongs to, for "it belongs to loop nodes" in unknown-key faults (the first kind wins). */
+	readonly keyOwner: ReadonlyMap<string, string>;
+	/** The kinds whose visits run no inner visit. */
+	readonly leaves: ReadonlySet<string>;
+	/** Node keys whose value is an address (or a list of them): the language server reads them as one. */
+	readonly addressKeys: ReadonlySet<string>;
+	/** Node keys whose value is a condition. */
+	readonly conditionKeys: ReadonlySet<string>;
+	/** A node's kind module, typed with the node's own type. */
+	of<N extends FlowNode>(node: N): KindModule<N>;
+	/** A kind's module by its name. */
+	named(kind: FlowNode["kind"]): KindModule<FlowNode>;
+}
+
+/** Derives the lists of a kind table once, for the stages to share. */
+export function languageKinds(table: KindTable): LanguageKinds {
+	const names = Object.keys(table) as FlowNode["kind"][];
+	const named = (kind: FlowNode["kind"]) => table[kind] as unknown as KindModule<FlowNode>;
+	const modules = names.map(named);
+	const nodeKeys = Object.fromEntries(modules.map((m) => [m.kind, Object.keys(m.keys)]));
+	// Every key a node can write with its schema; a key's kind of value is read off its schema's reference.
+	const schemas = modules.flatMap((m) => [
+		...m.kindKeys.map((k) => [k.key, k.schema] as const),
+		...Object.entries(m.keys),
+	]);
+	const refersTo = (def: string) =>
+		new Set(
+			schemas
+				.filter(([, s]) => [s.$ref, (s.items as JsonSchemaDoc | undefined)?.$ref].includes(`#/$defs/${def}`))
+				.map(([k]) => k),
+		);
+	return {
+		table,
+		names,
+		kindKeys: modules.flatMap((m) => m.kindKeys.map((k) => k.key)),
+		kindOfKey: Object.fromEntries(modules.flatMap((m) => m.kindKeys.map((k) => [k.key, m.kind]))),
+		nodeKeys,
+		keyOwner: new Map(
+			Object.entries(nodeKeys)
+				.flatMap(([kind, keys]) => keys.map((k) => [k, `${kind} nodes`] as [string, string]))
+				.reverse(),
+		),
+		leaves: new Set(modules.filter((m) => m.leaf).map((m) => m.kind)),
+		addressKeys: refersTo("address"),
+		conditionKeys: refersTo("condition"),
+		of: <N extends FlowNode>(node: N) => table[node.kind as FlowNode["kind"]] as unknown as KindModule<N>,
+		named,
+	};
+}

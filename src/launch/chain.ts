@@ -5,7 +5,7 @@
  * finds is then placed back on the chain as the person typed it, through the map the translation itself
  * records: no column arithmetic guessed from a line number, whatever quoting the translation needed.
  */
-import type { Scope } from "../agents/index.ts";
+import type { Sources } from "../agents/index.ts";
 import { loadRoster } from "../agents/index.ts";
 import { parseChain, withGlobals } from "../chain/index.ts";
 import type { Fault } from "../faults/index.ts";
@@ -84,7 +84,7 @@ export function placeOnChain(faults: readonly Fault[], chain: string, flow: Chai
 /** Where a typed chain is judged: the working folder, which definitions count, and how the run is named. */
 export interface ChainRequest {
 	cwd: string;
-	scope: Scope;
+	scope: Sources;
 	env?: NodeJS.ProcessEnv;
 	/** The flow's `description:` (who asked for the chain). */
 	description: string;

@@ -9,7 +9,7 @@ import {
 	markdownFiles,
 	markdownFilesDeep,
 	nearestProjectDir,
-	type Scope,
+	type Sources,
 	type Source,
 } from "../agents/index.ts";
 import { missHint } from "../faults/index.ts";
@@ -34,7 +34,7 @@ export function flowNameOf(file: string): string {
  */
 function flowDirs(
 	cwd: string,
-	scope: Scope,
+	scope: Sources,
 	env: NodeJS.ProcessEnv,
 ): { dir: string; source: Source; chainsOnly: boolean }[] {
 	const agents = definitionDirs("agents", cwd, scope, env);
@@ -56,7 +56,7 @@ function flowDirs(
 /** Every flow the scope can see, the winning file per name, sorted by name. */
 export function listFlows(
 	cwd: string,
-	scope: Scope = {},
+	scope: Sources = {},
 	env: NodeJS.ProcessEnv = process.env,
 ): { flows: FlowEntry[]; shadowed: FlowEntry[] } {
 	const byName = new Map<string, FlowEntry>();
@@ -79,7 +79,7 @@ export function listFlows(
  * ("skipped, read only when trusted") instead of acting as if they were not there. Undefined when there
  * are none or the scope reads them.
  */
-export function unreadProjectFlows(cwd: string, scope: Scope = {}): { dir: string; flows: FlowEntry[] } | undefined {
+export function unreadProjectFlows(cwd: string, scope: Sources = {}): { dir: string; flows: FlowEntry[] } | undefined {
 	if (scope.project) return undefined;
 	const dir = nearestProjectDir(cwd, "flows");
 	const flows = dir
@@ -95,7 +95,7 @@ export { PROJECT_TRUST, untrustedPath };
 export function findFlow(
 	nameOrPath: string,
 	cwd: string,
-	scope: Scope = {},
+	scope: Sources = {},
 	env: NodeJS.ProcessEnv = process.env,
 ): { ok: true; value: FlowEntry } | { ok: false; error: string; nearest: string[] } {
 	const looksLikePath = nameOrPath.includes("/") || nameOrPath.endsWith(".md");

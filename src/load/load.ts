@@ -5,7 +5,7 @@
  * `chain:` and a pi-subagents `.chain.md` file is a flow, so the loader needs both, and neither needs it.
  */
 import { readFileSync } from "node:fs";
-import { findSkill, type Roster, type Scope as Sources, skillNames } from "../agents/index.ts";
+import { findSkill, type Roster, type Sources, skillNames } from "../agents/index.ts";
 import { type Fault, fault, sortFaults } from "../faults/index.ts";
 import { chainExpander } from "../chain/index.ts";
 import { chainMdToFlow, isChainMd, placeInChainFile } from "../chain/index.ts";
@@ -87,7 +87,7 @@ function judgeFlowText(text: string, file: string, roster: Roster, options: Load
 			// A cycle found inside the callee is this caller's cycle only when it passes through the caller;
 			// it is then the same ring, turned to start here. A ring elsewhere makes the callee merely broken.
 			const cycle = judged.faults.find((f: Fault) => f.code === "call-cycle");
-			const ring = cycle?.message.replace(/^.*: /, "").split(" → ") ?? [];
+			const ring = cycle?.cycle ?? [];
 			const from = ring.indexOf(stack[stack.length - 1] ?? "");
 			if (from >= 0) return { cycle: [...ring.slice(from), ...ring.slice(1, from + 1)] };
 			return { faults: judged.faults, file: found.file };

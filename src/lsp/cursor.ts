@@ -7,6 +7,7 @@
  *   input:  "nodes:\n  - id: plan\n    agent: sc" with the cursor at the end
  *   output: { at: "value", role: "node", key: "agent", nodes: [{ id: "plan", keys: ["id", "agent"] }] }
  */
+import { LANGUAGE } from "../language/index.ts";
 import { inlineFrames, inlineMapping } from "./inline.ts";
 import { enclosingFrames, type Frame, type Frontmatter, frontmatterOf, itemFrame } from "./yaml-lines.ts";
 
@@ -102,9 +103,9 @@ function classify(frames: readonly Frame[], top: string[], mode: "key" | "value"
 }
 
 /** Keys whose value is one address (or a list of them, for `reads`). */
-const ADDRESS_KEYS = new Set(["reads", "map-from", "agent-from", "ask-from", "commit", "input", "claims-from"]);
+const ADDRESS_KEYS = LANGUAGE.addressKeys;
 /** Keys whose value is a condition. */
-const CONDITION_KEYS = new Set(["loop", "give-up", "until"]);
+const CONDITION_KEYS = LANGUAGE.conditionKeys;
 
 /**
  * What the value under the cursor names, from its key: completion, hover and definition all answer by this

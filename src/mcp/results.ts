@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Budget } from "../engine/index.ts";
 import { decidedByFlow, type JournalEntry, journalState, readJournal, sealedRun, usageOf } from "../runs/index.ts";
-import type { FailureKind, Usage } from "../runtime/index.ts";
+import { FAILURE_KIND_TABLE, type FailureKind, readFailureKind, type Usage } from "../runtime/index.ts";
 import { redactJson } from "../secrets/index.ts";
 import type { AskNote, Backend, LiveRun } from "./live-run.ts";
 
@@ -94,7 +94,14 @@ function usageOfRun(u: Usage, turns: number): RunReport["usage"] {
 	return { tokens: u.totalTokens, cost: u.cost, turns, ms: Math.round(u.ms) };
 }
 
-const STOPS: ReadonlySet<string> = new Set(["stopped", "cancelled"]);
+/**
+ * A run that ended in a stop (the failure table's `stop`: a person's stop, a fail-fast cut, a spent budget,
+ * an agent finishing `blocked`) is `stopped`, not `failed`: a resume runs the stopped visit again. The
+ * table decides, as it does for the walk, the resume and the report.
+ */
+function stopped(kind: FailureKind | undefined): boolean {
+	return kind !== undefined && FAILURE_KIND_TABLE[readFailureKind(kind)].stop;
+}
 
 /** A live run's report: its outcome once ended, else how far it got. */
 export function liveReport(run: LiveRun, cwd: string): RunReport {
@@ -111,7 +118,7 @@ export function liveReport(run: LiveRun, cwd: string): RunReport {
 		const cause = r.visits.findLast((v) => v.path === r.failedAt)?.errorKind;
 		return redactJson({
 			...base,
-			status: r.ok ? "ok" : r.errorKind && STOPS.has(r.errorKind) ? "stopped" : "failed",
+			status: r.ok ? "ok" : stopped(r.errorKind) ? "stopped" : "failed",
 			...(r.ok ? { answer: r.output } : {}),
 			...(r.error ? { error: r.error } : {}),
 			...(r.errorKind ? { errorKind: r.errorKind } : {}),
@@ -168,7 +175,7 @@ export function journalReport(
 	);
 	const end = state.end;
 	let status: RunStatus;
-	if (end) status = end.ok ? "ok" : end.errorKind && STOPS.has(end.errorKind) ? "stopped" : "failed";
+	if (end) status = end.ok ? "ok" : stopped(end.errorKind) ? "stopped" : "failed";
 	else status = where.running ? "running" : "interrupted";
 	const resumable =
 		status === "stopped" ||

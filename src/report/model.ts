@@ -4,7 +4,7 @@
  * state. The graph, the timeline and the tables all read this, so they can never disagree about what
  * happened to a node.
  */
-import { addressOf } from "../runs/index.ts";
+import { addressOf, FAILURE_KIND_TABLE, type FailureKind, readFailureKind } from "../runtime/index.ts";
 import type { RunData } from "./read.ts";
 
 /** How a node ended, as the graph colours it. */
@@ -51,12 +51,6 @@ export interface RunModel {
 	nodes: Map<string, NodeSummary>;
 }
 
-/**
- * Kinds that mean the run was stopped around the visit rather than the visit failing: a stop, a fail-fast
- * cut, a spent budget. They are "running when cut", the state a resume picks up.
- */
-const STOP_KINDS = new Set(["stopped", "cancelled", "budget"]);
-
 /** Derives visits, lives and node states from a run's data. */
 export function runModel(data: RunData): RunModel {
 	const raw = merged(fromEvents(data), fromJournal(data));
@@ -71,9 +65,23 @@ export function runModel(data: RunData): RunModel {
 
 type Raw = Omit<VisitSpan, "end" | "state"> & { end?: number; state?: VisitSpan["state"] };
 
-function endState(ok: boolean, error: string | undefined): VisitSpan["state"] {
+/**
+ * A visit that ended in a stop (the failure table's `stop`: a person's stop, a fail-fast cut, a spent
+ * budget, an agent finishing `blocked`) was cut around it rather than failing: "running when cut", the
+ * state a resume picks up. The table decides, so the report and the engine never disagree on a kind.
+ */
+function endState(ok: boolean, kind: FailureKind | undefined): VisitSpan["state"] {
 	if (ok) return "done";
-	return STOP_KINDS.has((error ?? "").split(":")[0].trim()) ? "cut" : "failed";
+	return kind !== undefined && FAILURE_KIND_TABLE[kind].stop ? "cut" : "failed";
+}
+
+/**
+ * The kind of a failed `node_end`: its `errorKind`. An events file from before `errorKind` existed holds
+ * only the `kind: message` line, whose first word is the kind (failureText wrote it).
+ */
+function eventKind(e: { error?: string; errorKind?: FailureKind }): FailureKind | undefined {
+	if (e.errorKind !== undefined) return readFailureKind(e.errorKind);
+	return e.error === undefined ? undefined : readFailureKind(e.error.split(":")[0]?.trim());
 }
 
 function time(iso: unknown): number | undefined {
@@ -108,7 +116,7 @@ function fromEvents(data: RunData): Raw[] {
 			if (!v) continue;
 			open.delete(key);
 			v.end = at;
-			v.state = endState(e.ok, e.error);
+			v.state = endState(e.ok, eventKind(e));
 			if (e.error) v.error = e.error;
 		}
 	}
@@ -165,7 +173,7 @@ function fromJournal(data: RunData): Raw[] {
 		open.delete(key);
 		v.end = at;
 		const error = e.ended.error ? `${e.ended.error.kind}: ${e.ended.error.message}` : undefined;
-		v.state = endState(e.ended.ok, error);
+		v.state = endState(e.ended.ok, e.ended.error?.kind);
 		if (error) v.error = error;
 	}
 	return out;

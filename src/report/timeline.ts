@@ -6,8 +6,9 @@
  * into as few lanes as never overlap, so a map at concurrency 2 shows two lanes however many items it had.
  * Inside a lane, nesting goes down a row (a loop's bar above its iterations' visits).
  */
-import type { FlowNode } from "../language/index.ts";
-import type { CheckedFlow } from "../language/index.ts";
+import { childrenOf, type FlowNode } from "../language/index.ts";
+import { type CheckedFlow, LANGUAGE } from "../language/index.ts";
+import { instanceOf, visitSteps } from "../runtime/index.ts";
 import { esc, fit, ms, px, textWidth } from "./format.ts";
 import { STATE_WORDS } from "./graph.ts";
 import type { LifeSpan, VisitSpan } from "./model.ts";
@@ -18,7 +19,6 @@ const LIFE_GAP = 30;
 const HEADER = 44;
 const ROW = 20;
 const LANE_PAD = 4;
-const BLOCK_KINDS = new Set(["map", "loop", "parallel", "choice", "flow"]);
 
 /** Addresses of the parallel nodes of a flow and its callees: after one of them, a path segment names a branch. */
 export function parallelAddresses(flow: CheckedFlow, prefix = ""): Set<string> {
@@ -29,13 +29,10 @@ export function parallelAddresses(flow: CheckedFlow, prefix = ""): Set<string> {
 			if (n.kind === "parallel") {
 				out.add(address);
 				for (const b of n.branches) walk(b.body, `${address}/${b.name.value}`);
-			} else if (n.kind === "map" || n.kind === "loop") walk(n.body, address);
-			else if (n.kind === "choice")
-				for (const body of [...n.cases.map((c) => c.body), n.otherwise]) walk(body, address);
-			else if (n.kind === "flow") {
+			} else if (n.kind === "flow") {
 				const callee = flow.callees.get(n.id.value);
 				if (callee) for (const a of parallelAddresses(callee, address)) out.add(a);
-			}
+			} else walk(childrenOf(n), address); // any other block's body sits under its own address
 		}
 	};
 	walk(flow.nodes, prefix);
@@ -47,23 +44,23 @@ export function strandOf(
 	path: string,
 	parallels: ReadonlySet<string>,
 ): { strand: string; fan: string; member: string; depth: number } {
-	const segs = path.split("/");
+	const steps = visitSteps(path);
+	const segs = steps.map((s) => s.text);
 	const address: string[] = [];
 	let at = 0;
 	let fan = "";
 	let member = "";
-	segs.forEach((seg, i) => {
-		const item = /\[(\d+)\]$/.exec(seg);
+	steps.forEach((step, i) => {
 		if (i > 0 && parallels.has(address.join("/"))) {
 			at = i + 1;
 			fan = segs.slice(0, i).join("/");
-			member = seg;
-		} else if (item) {
+			member = step.text;
+		} else if (step.item !== undefined) {
 			at = i + 1;
-			fan = [...segs.slice(0, i), seg.slice(0, item.index)].join("/");
-			member = item[0];
+			fan = [...segs.slice(0, i), step.node].join("/");
+			member = `[${step.item}]`;
 		}
-		address.push(seg.replace(/#\d+|\[\d+\]/g, ""));
+		address.push(step.node);
 	});
 	return { strand: segs.slice(0, at).join("/"), fan, member, depth: segs.length - 1 - at };
 }
@@ -111,9 +108,9 @@ export function lanesOf(visits: readonly VisitSpan[], parallels: ReadonlySet<str
 
 /** `review #2`, `act [3]`: the node and the iteration or item it ran in, so repeated bars tell apart. */
 function barLabel(v: VisitSpan): string {
-	const segs = v.path.split("/");
-	const instance = /(#\d+|\[\d+\])+$/.exec(segs.at(-2) ?? "");
-	return instance ? `${v.node} ${instance[0]}` : v.node;
+	const parent = visitSteps(v.path).at(-2);
+	const instance = parent ? instanceOf(parent) : "";
+	return instance ? `${v.node} ${instance}` : v.node;
 }
 
 /** Nice tick steps (1, 2, 5 × 10ⁿ ms) so axis labels read as round numbers. */
@@ -201,7 +198,7 @@ export function timelineSvg(
 			const x1 = x(v.life, v.start);
 			const w = Math.max(2, x(v.life, v.end) - x1);
 			const y = top + LANE_PAD + depth * ROW + 2;
-			const block = BLOCK_KINDS.has(v.kind);
+			const block = !LANGUAGE.leaves.has(v.kind);
 			const title = [
 				`${v.path} (${v.kind}) · life ${v.life} · ${STATE_WORDS[v.state]}`,
 				`${ms(v.end - v.start)}, from +${ms(v.start - (segOf.get(v.life)?.life.start ?? v.start))}`,

@@ -5,7 +5,7 @@
  * evaluator; the identity itself in `src/identity`.
  */
 export { findRun, type Opened, type ReadRun, readRun, reuseFromFolder } from "./folder.ts";
-export { addressOf, type EarlierVisit, earlierVisits, reuseSource, type SourceOptions, spentBy } from "./source.ts";
+export { type EarlierVisit, earlierVisits, reuseSource, type SourceOptions, spentBy } from "./source.ts";
 export {
 	type PlanOptions,
 	planReuse,

@@ -15,6 +15,7 @@ import {
 	DRY_ASK,
 	DRY_CHECK,
 	dryGit,
+	instantClock,
 	drySpawn,
 	type GitPort,
 	type ReuseQuery,
@@ -23,8 +24,8 @@ import {
 	UNKNOWN_TREE,
 } from "../engine/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
-import { formatTokens, type ReuseNote } from "../runtime/index.ts";
-import { addressOf, reuseSource, spentBy } from "./source.ts";
+import { addressOf, formatTokens, type ReuseNote } from "../runtime/index.ts";
+import { reuseSource, spentBy } from "./source.ts";
 
 /** One visit of the plan. */
 export interface ReusePlanRow {
@@ -97,6 +98,8 @@ export async function planReuse(flow: CheckedFlow, input: Value, options: PlanOp
 		ask: DRY_ASK,
 		check: DRY_CHECK,
 		git,
+		// A plan walks the flow: a `wait` in it does not sleep.
+		clock: instantClock(),
 		retryBackoffMs: 0,
 		reuse: source,
 		...(options.plugins ? { plugins: options.plugins } : {}),

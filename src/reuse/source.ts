@@ -11,7 +11,7 @@
 import type { AskAnswer, EndedVisit, ReuseAnswer, ReuseQuery, ReuseSource } from "../engine/index.ts";
 import { changedParts, type VisitIdentity } from "../identity/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
-import type { Usage } from "../runtime/index.ts";
+import { addressOf, type Usage } from "../runtime/index.ts";
 
 /** One ended visit of the earlier run, with its identity and what it spent. */
 export interface EarlierVisit {
@@ -24,11 +24,6 @@ export interface EarlierVisit {
 	usage: Usage;
 	identity?: VisitIdentity;
 	answer?: AskAnswer;
-}
-
-/** The node address of a visit path: iterations (`#2`) and items (`[3]`) dropped. */
-export function addressOf(path: string): string {
-	return path.replace(/#\d+/g, "").replace(/\[\d+\]/g, "");
 }
 
 /** The ended visits of a journal, the last end of each path winning (a resumed run's later life). */

@@ -7,6 +7,7 @@
  * could otherwise make a plan promise any cost it likes.
  */
 import { join } from "node:path";
+import { addressOf } from "../runtime/index.ts";
 import { readJournal } from "./journal.ts";
 import { listRunFolders } from "./run-folder.ts";
 import { runKey, verifyRun } from "./seal.ts";
@@ -60,7 +61,7 @@ export function forecastOf(home: string, flow: string, keyDir?: string): Forecas
 		const perRun = new Map<string, number>();
 		for (const v of u.visits) {
 			if (v.kind !== "agent" && v.kind !== "swarm") continue;
-			const address = v.path.replace(/#\d+/g, "").replace(/\[\d+\]/g, "");
+			const address = addressOf(v.path);
 			const n = byNode.get(address) ?? { visits: [], tokens: [], cost: [] };
 			n.tokens.push(v.usage.totalTokens);
 			n.cost.push(v.usage.cost);

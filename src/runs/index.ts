@@ -12,9 +12,9 @@ export {
 	snapshotModels,
 	type StartOptions,
 	startRun,
-} from "./runner.ts";
+} from "./lives.ts";
 export { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from "./snapshot.ts";
-export { addressOf, type UsageFile, usageOf, writeUsage } from "./usage-file.ts";
+export { type UsageFile, usageOf, writeUsage } from "./usage-file.ts";
 export { type Forecast, forecastOf, type NodeForecast, showForecast } from "./forecast.ts";
 export { newestResumable, newestSealed, type SealedRun, sealedRun } from "./resumable.ts";
 export { RUN_GITIGNORE } from "./run-folder.ts";
@@ -33,7 +33,7 @@ export {
 	verifyRun,
 } from "./seal.ts";
 export { APPEND_NO_LINK, writeAtomic } from "./files.ts";
-export { runEndEntry } from "./runner.ts";
+export { runEndEntry } from "./lives.ts";
 export { lifeTraces } from "./life-traces.ts";
 export { readEntry } from "./read-entry.ts";
 export {

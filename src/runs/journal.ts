@@ -38,10 +38,17 @@ export type JournalEntry =
 			at: string;
 	  }
 	| { type: "map_items"; path: string; items: Value[] }
+	/** A fact a kind keeps about a visit, by the kind's own key (a `wait`'s deadline): `RunRecorder.fact`. */
+	| { type: "fact"; life: number; path: string; key: string; value: Value; at: string }
 	| { type: "carry"; path: string; value: Value }
 	| { type: "asked"; path: string; question: string; answer: AskAnswer }
 	| { type: "tool_call"; life: number; path: string; tool: string }
 	| { type: "handoff"; life: number; path: string; doc: Value; at: string }
+	/**
+	 * What each model request of a turn answered and a digest of what it was asked (`src/cassette`): written
+	 * by the DBOS backend, which keeps no transcripts, so a run of its database can be recorded as a cassette.
+	 */
+	| { type: "turns"; life: number; path: string; turns: unknown[] }
 	/** The tree a visit that may write started from (`path` ""`: the run's start), as a git tree object. */
 	| { type: "tree"; life: number; path: string; tree: string; head?: string; at: string }
 	| {

@@ -77,7 +77,7 @@ export function folderRecorder(
 					ended.reuse?.outcome !== "reused",
 				),
 			),
-		frozen: (path: string, items: readonly Value[]) =>
+		mapItems: (path: string, items: readonly Value[]) =>
 			guard("map items", () => journal.append({ type: "map_items", path, items: [...items] }, true)),
 		carried: (path: string, value: Value) => guard("carry", () => journal.append({ type: "carry", path, value }, true)),
 		asked: (path: string, card: AskCard, answer: AskAnswer) =>
@@ -86,6 +86,8 @@ export function folderRecorder(
 			guard("tool call", () => journal.append({ type: "tool_call", life, path, tool })),
 		tree: (path: string, snapshot: { tree: string; head?: string }) =>
 			guard("tree", () => journal.append({ type: "tree", life, path, ...snapshot, at: at() }, true)),
+		fact: (path: string, key: string, value: Value) =>
+			guard("fact", () => journal.append({ type: "fact", life, path, key, value, at: at() }, true)),
 		handoff: (path: string, doc: Value) =>
 			guard("handoff", () => journal.append({ type: "handoff", life, path, doc, at: at() }, true)),
 		// Not flushed on its own: the visit's end, which needs it, is.

@@ -48,8 +48,9 @@ export interface JournalState {
 export function journalState(entries: readonly JournalEntry[]): JournalState {
 	const ended = new Map<string, EndedVisit>();
 	const endedCount = new Map<string, number>();
-	const frozen = new Map<string, Value[]>();
+	const mapItems = new Map<string, Value[]>();
 	const handoffs = new Map<string, Value>();
+	const facts = new Map<string, Value>();
 	const trees = new Map<string, TreeSnapshot>();
 	const started = new Map<string, number>();
 	const writes = new Map<string, boolean>();
@@ -72,6 +73,9 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 			case "handoff":
 				handoffs.set(e.path, e.doc);
 				break;
+			case "fact":
+				facts.set(factKey(e.path, e.key), e.value);
+				break;
 			case "tree":
 				// The run's own start is its first life's; a visit's is the one its last start recorded.
 				if (e.path !== "" || !trees.has("")) trees.set(e.path, { tree: e.tree, ...(e.head ? { head: e.head } : {}) });
@@ -88,7 +92,7 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 				}
 				break;
 			case "map_items":
-				frozen.set(e.path, e.items);
+				mapItems.set(e.path, e.items);
 				break;
 			case "run_end":
 				end = e;
@@ -104,9 +108,10 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 		// A cut visit's last document (a checkpoint, or a partial finish) is where it goes on from.
 		replay: {
 			ended: (p) => ended.get(p),
-			frozen: (p) => frozen.get(p),
+			mapItems: (p) => mapItems.get(p),
 			handoff: (p) => (ended.has(p) ? undefined : handoffs.get(p)),
 			tree: (p) => trees.get(p),
+			fact: (p, key) => facts.get(factKey(p, key)),
 		},
 		lives,
 		...(end ? { end } : {}),
@@ -116,4 +121,9 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 		endedCount,
 		spent,
 	};
+}
+
+/** A kind's fact about a visit, keyed by both (a visit path holds no NUL). */
+function factKey(path: string, key: string): string {
+	return `${path}\0${key}`;
 }

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import type { Budget } from "../runtime/index.ts";
-import { addUsage, emptyUsage, type Usage } from "../runtime/index.ts";
+import { addressOf, addUsage, emptyUsage, type Usage } from "../runtime/index.ts";
 import { writeJsonAtomic } from "./files.ts";
 import type { JournalEntry } from "./journal.ts";
 
@@ -44,11 +44,6 @@ export interface UsageFile {
 	budget?: BudgetUse;
 	/** What the visits taken from an earlier run had spent there (`--reuse`); absent when none was. */
 	saved?: Usage;
-}
-
-/** The address of a visit path: `deliver#2/work[1]/code` → `deliver/work/code`. */
-export function addressOf(path: string): string {
-	return path.replace(/#\d+/g, "").replace(/\[\d+\]/g, "");
 }
 
 /** Builds usage.json from the journal; leaf visits (agents, swarms) carry the spending. */

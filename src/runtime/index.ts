@@ -27,6 +27,16 @@ export {
 	readFailureKind,
 } from "./failure.ts";
 export { createGate, type Gate } from "./gate.ts";
+export {
+	addressOf,
+	enclosing,
+	instanceOf,
+	loopRoundOf,
+	mapItemOf,
+	nodeOf,
+	type VisitStep,
+	visitSteps,
+} from "./visit-path.ts";
 export { createPool, type Held, type SubagentPool, type TurnOptions } from "./pool.ts";
 export type { ModelRequest, RequestContent, RequestUsage, ToolEnd } from "./requests.ts";
 export { type ErrorKind, flatFailure, type Result } from "./result.ts";

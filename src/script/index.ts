@@ -4,13 +4,13 @@
  * the scripted provider (src/pi) both play a script, so it lives below both.
  */
 export {
-	addressOfVisit,
 	checkScriptKeys,
 	fillTemplate,
 	readScript,
 	type Script,
 	type ScriptCall,
 	type ScriptPrice,
+	type ScriptRequest,
 	type ScriptStep,
 	stepsFor,
 	type TemplateTurn,

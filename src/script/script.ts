@@ -12,6 +12,7 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseDocument } from "yaml";
 import { didYouMean, type Fault, fault, nearest } from "../faults/index.ts";
+import { addressOf } from "../runtime/index.ts";
 import { lineTable, type Range } from "../text/index.ts";
 
 /** One tool call a step makes. */
@@ -36,7 +37,22 @@ export interface ScriptStep {
 	hang?: boolean;
 	/** Milliseconds to wait before answering. */
 	delayMs?: number;
+	/**
+	 * Played as written, no template filled: a recorded answer (a cassette's) whose text may hold `{{`.
+	 * Never read from a script file.
+	 */
+	literal?: true;
 	range: Range;
+}
+
+/** A request about to be answered, as a script's {@link Script.check} sees it. */
+export interface ScriptRequest {
+	/** The visit path the request belongs to. */
+	visit: string;
+	/** Which request of the visit it is, from 0 (attempts of a visit continue the count). */
+	index: number;
+	/** The messages the model is sent (pi's), system messages included. */
+	messages: readonly unknown[];
 }
 
 /** A whole script. */
@@ -55,6 +71,11 @@ export interface Script {
 	 * pi prices each answer from it. Default: no price (every turn costs $0, which a cost budget says).
 	 */
 	price?: ScriptPrice;
+	/**
+	 * Asked before each request is answered: text fails the request with it (a provider error) instead of
+	 * answering. A cassette's replay compares what the model is asked with what was recorded here.
+	 */
+	check?: (request: ScriptRequest) => string | undefined;
 }
 
 /** Dollars per million tokens. */
@@ -263,17 +284,12 @@ function argsOf(node: Node | undefined, key: string, bad: Bad): Record<string, u
 	return node.toJSON() as Record<string, unknown>;
 }
 
-/** The node address of a visit path: `deliver#2/work[1]/code` → `deliver/work/code`. */
-export function addressOfVisit(path: string): string {
-	return path.replace(/#\d+/g, "").replace(/\[\d+\]/g, "");
-}
-
 /**
  * The steps a visit plays: its exact path, else its node address, else its node id, else an enclosing
  * node's address (a swarm's members play the swarm's entry), else `*`.
  */
 export function stepsFor(script: Script, visit: string): { key: string; steps: ScriptStep[] } | undefined {
-	const address = addressOfVisit(visit);
+	const address = addressOf(visit);
 	const parts = address.split("/");
 	const id = parts[parts.length - 1] ?? address;
 	const enclosing = parts.slice(0, -1).map((_, i) => parts.slice(0, parts.length - 1 - i).join("/"));
@@ -291,7 +307,7 @@ export function checkScriptKeys(script: Script, nodeAddresses: readonly string[]
 	const faults: Fault[] = [];
 	for (const [key, range] of script.keyRanges) {
 		if (key === "*") continue;
-		const address = addressOfVisit(key);
+		const address = addressOf(key);
 		if (known.has(address) || ids.has(address)) continue;
 		// A swarm's members play turns under the swarm's address (`survey/member[1]#2`).
 		if ([...known].some((a) => address.startsWith(`${a}/`))) continue;

@@ -11,6 +11,7 @@ import { redact, rememberSecret as rememberPassword } from "./redact.ts";
 
 export { MASK, redact, redactError, redactUrl } from "./redact.ts";
 export { learnAuth, learnSecrets, SECRET_ENV_NAME } from "./learn.ts";
+export { maskShapes, shapeMask } from "./shapes.ts";
 
 let ambient = false;
 

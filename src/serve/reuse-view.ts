@@ -9,8 +9,7 @@
  */
 import { reuseLine, reuseSummary } from "../identity/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
-import { addressOf } from "../runs/index.ts";
-import type { ReuseNote } from "../runtime/index.ts";
+import { addressOf, type ReuseNote } from "../runtime/index.ts";
 
 /** The reuse facts of a run's page. */
 export interface ReuseView {

@@ -10,9 +10,9 @@
 import { boundsUnder } from "../language/render/index.ts";
 import { DEFAULT_IDLE_MS } from "../engine/index.ts";
 import { lanesOf, parallelAddresses, type RunData, runModel, shown, clip, type VisitSpan } from "../report/index.ts";
-import { addressOf, decidedByFlow, journalState, usageOf } from "../runs/index.ts";
+import { decidedByFlow, journalState, usageOf } from "../runs/index.ts";
 import { visitAddressOf } from "../reuse/index.ts";
-import type { Usage } from "../runtime/index.ts";
+import { addressOf, type Usage, visitSteps } from "../runtime/index.ts";
 import type { RunRecord, WaitingQuestion } from "./record.ts";
 import { type ReuseView, reuseView } from "./reuse-view.ts";
 import { turnsOf, type TurnView } from "./turns.ts";
@@ -175,7 +175,7 @@ export function viewOf(record: RunRecord, now: number): RunView {
 			...(v.error ? { error: v.error } : {}),
 			...(paid ? { tokens: paid.tokens, cost: paid.cost } : {}),
 			lane: laneOf.get(v) ?? -1,
-			depth: v.path.split("/").length - 1,
+			depth: visitSteps(v.path).length - 1,
 			...(reuse?.visits[`${v.life}:${v.path}`] !== undefined ? { saved: reuse.visits[`${v.life}:${v.path}`] } : {}),
 		};
 	}

@@ -10,7 +10,7 @@ import { SpanStatusCode } from "@opentelemetry/api";
 import type { RequestUsage } from "../runtime/index.ts";
 import { redactText } from "../secrets/index.ts";
 import { EVENTS, GEN_AI, GENERAL, PF } from "./names.ts";
-import { loopRoundOf, mapItemOf } from "./paths.ts";
+import { loopRoundOf, mapItemOf } from "../runtime/index.ts";
 import { providerName } from "./providers.ts";
 
 /** A node's worst case, as the checker computed it (structurally the checker's `Bound`). */

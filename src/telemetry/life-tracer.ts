@@ -30,7 +30,7 @@ import {
 } from "./attributes.ts";
 import { inputOf, outputOf, redactedJson } from "./content.ts";
 import { EVENTS, GEN_AI, OP, PF } from "./names.ts";
-import { addressOf, enclosing } from "./paths.ts";
+import { addressOf, enclosing } from "../runtime/index.ts";
 import { splitModel } from "./providers.ts";
 import { reuseFactOf } from "./reuse.ts";
 

@@ -8,7 +8,7 @@ import { prepareChain } from "../../src/extension/launch/prepare.ts";
 import { NOBODY } from "../../src/engine/index.ts";
 import { chainAsFlow, judgeChain } from "../../src/launch/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
-import { cli } from "../newcomer/helpers.ts";
+import { cli } from "../helpers/newcomer.ts";
 
 let project: TempProject;
 beforeEach(() => {

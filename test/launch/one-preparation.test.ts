@@ -9,7 +9,7 @@ import { launch, prepareChain, prepareLaunch } from "../../src/extension/launch/
 import { NOBODY } from "../../src/engine/index.ts";
 import type { StartOptions } from "../../src/runs/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
-import { cli } from "../newcomer/helpers.ts";
+import { cli } from "../helpers/newcomer.ts";
 
 const started = vi.hoisted(() => [] as unknown[]);
 vi.mock("../../src/runs/index.ts", async (importOriginal) => {

@@ -36,7 +36,7 @@ const KIND_TABLES = /^kinds\/(language|run|facts)\.ts$/;
 
 /**
  * Imports that pass a door on purpose, each with its reason. pi loads the extension's entry at every start,
- * so it must stay light (test/install/library-by-name.test.ts holds its first bundle to that): it takes the
+ * so it must stay light (test/e2e/install/library-by-name.test.ts holds its first bundle to that): it takes the
  * tool's registration alone, where the tool's door also carries the run the tool starts, and the
  * registration takes the agents' names from their files' `name:` lines, where the agents' door also carries
  * the roster's YAML reader. The redaction (at every writer, the extension's messages among them) and the
@@ -48,6 +48,11 @@ const PAST_THE_DOOR = new Set([
 	"extension/tool/subagent-tool.ts imports agents/roster-files.ts",
 	"secrets/index.ts imports agents/locations.ts",
 	"trust/rule.ts imports agents/locations.ts",
+	// `pi-flows --help` loads main.ts alone of the commands' code (test/cli/help-loads.test.ts): it takes
+	// the agents' folder and the chain's flag names from their files, not from the doors that carry the
+	// roster's YAML reader and the chain's value checkers.
+	"cli/main.ts imports agents/locations.ts",
+	"cli/main.ts imports chain/cli-flags.ts",
 ]);
 
 /** Relative specifiers a file imports or re-exports, type-only ones included. */

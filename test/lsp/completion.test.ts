@@ -64,6 +64,7 @@ describe("completion", () => {
 			"handoff",
 			"pane",
 			"openInHerdr",
+			"reuse",
 			"on-fail",
 		]);
 		expect(inNode[0].textEdit).toEqual({
@@ -87,6 +88,8 @@ describe("completion", () => {
 			"ask-from",
 			"flow",
 			"swarm",
+			"wait",
+			"wait-from",
 			"on-fail",
 		]);
 		lsp.client.closeAll();
@@ -184,6 +187,7 @@ describe("completion", () => {
 			"handoff",
 			"pane",
 			"openInHerdr",
+			"reuse",
 			"on-fail",
 		]);
 	});

@@ -5,7 +5,7 @@ import type { CheckedFlow } from "../../src/language/index.ts";
 import { graphSvg, type NodeSummary, parallelAddresses, strandOf } from "../../src/report/index.ts";
 import { judge } from "../helpers/flows.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
-import { FLOWS, shippedFlow } from "../shipped/shipped.ts";
+import { FLOWS, shippedFlow } from "../flows/shipped.ts";
 import { type El, one, parseHtml, select, text } from "./html.ts";
 
 /** Every node address as the runtime writes it: a branch name after its parallel, a callee's nodes under their call. */

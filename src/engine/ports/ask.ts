@@ -3,6 +3,7 @@
  * a prompt in the CLI, scripted answers in tests and dry runs. With nobody there, the unattended rules
  * apply: the card's `default:`, else "that's enough" when it has one, else the node fails `nobody`.
  */
+import { addressOf, nodeOf } from "../../runtime/index.ts";
 
 /** What the person is shown. */
 export interface AskCard {
@@ -48,12 +49,7 @@ export function scriptedAsk(answers: Record<string, AskAnswer | string | boolean
 		somebodyThere: true,
 		async ask(card) {
 			log?.push(card);
-			const id =
-				card.visit
-					.split("/")
-					.pop()
-					?.replace(/#\d+$|\[\d+\]$/g, "") ?? card.visit;
-			const a = answers[card.visit] ?? answers[card.visit.replace(/#\d+/g, "").replace(/\[\d+\]/g, "")] ?? answers[id];
+			const a = answers[card.visit] ?? answers[addressOf(card.visit)] ?? answers[nodeOf(card.visit)];
 			if (a === undefined) return { kind: "nobody" };
 			return typeof a === "object" ? a : { kind: "answer", value: a };
 		},

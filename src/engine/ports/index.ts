@@ -1,8 +1,9 @@
 /**
  * The run stage's doors to the world: a check port (project scripts run with bash), a git port (diff,
- * commits on the run's branch, copies) and an ask port (questions to the person running the flow). The
+ * commits on the run's branch, copies), an ask port (questions to the person running the flow) and a clock. The
  * evaluator reaches them only through these interfaces, so a dry run or a test passes scripted ones.
  */
+export { abortableSleep, type Clock, instantClock, SYSTEM_CLOCK } from "./clock.ts";
 export { type AskAnswer, type AskCard, type AskPort, NOBODY, scriptedAsk } from "./ask.ts";
 export {
 	type BashCheckOptions,

@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { agentDir, loadRoster, type Scope } from "../../agents/index.ts";
+import { agentDir, loadRoster, type Sources } from "../../agents/index.ts";
 import { findRun, reuseFromFolder } from "../../reuse/index.ts";
 import { runsHome } from "../../runs/index.ts";
 import { type Fault, faultText, formatFault } from "../../faults/index.ts";
@@ -79,7 +79,7 @@ const refuse = (...lines: string[]): Preparation => ({ ok: false, lines });
 export async function prepareLaunch(
 	request: LaunchRequest,
 	ctx: LaunchContext,
-	scope: Scope,
+	scope: Sources,
 	ask: AskPort,
 ): Promise<Preparation> {
 	const cwd = ctx.cwd;
@@ -104,7 +104,7 @@ export async function prepareChain(
 	chain: string,
 	request: Omit<LaunchRequest, "name">,
 	ctx: LaunchContext,
-	scope: Scope,
+	scope: Sources,
 	ask: AskPort,
 ): Promise<Preparation> {
 	const file = resolve(ctx.cwd, "chain.md");
@@ -130,7 +130,7 @@ async function prepareChecked(
 	entry: FlowEntry,
 	request: LaunchRequest,
 	ctx: LaunchContext,
-	scope: Scope,
+	scope: Sources,
 	ask: AskPort,
 	place?: (faults: readonly Fault[]) => Fault[],
 ): Promise<Preparation> {

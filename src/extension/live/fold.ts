@@ -5,7 +5,7 @@
  */
 import type { Budget } from "../../runtime/index.ts";
 import type { FlowEvent, ReuseNote } from "../../runtime/index.ts";
-import { addUsage, emptyUsage, type Usage } from "../../runtime/index.ts";
+import { addressOf, addUsage, emptyUsage, type Usage } from "../../runtime/index.ts";
 
 /** One visit of a node (a loop or a map visits a node several times; each has its own row data). */
 export interface VisitState {
@@ -63,11 +63,6 @@ export interface LiveState {
 /** The state before the first event, so the view can draw the flow's tree at once. */
 export function startLive(flow: string, now: number): LiveState {
 	return { flow, startedAt: now, visits: new Map(), turns: new Map(), spent: emptyUsage(), turnsEnded: 0, notes: [] };
-}
-
-/** The node address of a visit path: iterations (`#2`) and items (`[1]`) dropped. */
-export function addressOf(visit: string): string {
-	return visit.replace(/#\d+/g, "").replace(/\[\d+\]/g, "");
 }
 
 /** What a visit's start and end both say about it. */

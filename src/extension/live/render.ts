@@ -11,7 +11,7 @@
  *     ▸ answer · synthesiser · anthropic/claude-sonnet-4-5 · 5s · read
  */
 import { allNodes, childrenOf, type CheckedFlow, type FlowNode } from "../../language/index.ts";
-import { addUsage, emptyUsage, formatTokens } from "../../runtime/index.ts";
+import { addressOf, addUsage, emptyUsage, formatTokens } from "../../runtime/index.ts";
 import type { LiveState, TurnState, VisitState } from "./fold.ts";
 import { clock, summariseTools, tokens } from "../format.ts";
 
@@ -84,7 +84,7 @@ export function showLive(
 			line: `${indent}${glyphOf(mine)} ${row.id} · ${row.what}${round && round > 1 ? ` · round ${round}` : ""}${factsOf(mine, now, waited)}`,
 			running: mine.some((v) => v.state === "running"),
 		});
-		for (const turn of turns.filter((t) => addressOfTurn(t) === row.address)) {
+		for (const turn of turns.filter((t) => addressOf(t.path) === row.address)) {
 			body.push({
 				line: `${indent}  ${turn.state === "waiting" ? "◌" : "▸"} ${turnLine(turn, now)}`,
 				running: turn.state === "running",
@@ -178,10 +178,6 @@ function turnLine(turn: TurnState, now: number): string {
 	const tools = turn.tools.length ? ` · ${summariseTools(turn.tools)}` : "";
 	const retries = turn.retries ? ` · ↻${turn.retries.count} (${turn.retries.last})` : "";
 	return `${turn.path} · ${turn.agent} · ${turn.model} · ${clock(now - turn.startedAt)}${tools}${retries}`;
-}
-
-function addressOfTurn(turn: TurnState): string {
-	return turn.path.replace(/#\d+/g, "").replace(/\[\d+\]/g, "");
 }
 
 /** The tree plus rows for visits it does not hold (nodes of called flows), each under its caller. */

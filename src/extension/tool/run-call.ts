@@ -6,7 +6,7 @@
  * needs pi's UI, so a subagent's own `subagent` tool runs the same code one level deeper.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { agentDir, loadRoster, type Scope } from "../../agents/index.ts";
+import { agentDir, loadRoster, type Sources } from "../../agents/index.ts";
 import { landThePlaneDirective, resolveHandoffPolicy } from "../../handoff/index.ts";
 import {
 	budgetedSpawn,
@@ -41,7 +41,7 @@ export const MAX_DEPTH_ENV = "PI_FLOWS_MAX_DEPTH";
 export interface CallCore {
 	/** What a flow launch needs of pi. */
 	pi: Pick<ExtensionContext, "cwd" | "model" | "modelRegistry">;
-	scope: Scope;
+	scope: Sources;
 	ask: AskPort;
 	/** Depth of the one holding the tool: 0 for the session. */
 	depth: number;
@@ -245,7 +245,7 @@ export function childTool(core: CallCore): ToolSpec {
  */
 export function runChildTools(
 	pi: CallCore["pi"],
-	scope: Scope,
+	scope: Sources,
 	host: PiHost,
 	runModel?: string,
 ): (request: SpawnRequest) => ToolSpec[] {

@@ -9,7 +9,7 @@ import { NOBODY } from "../../engine/index.ts";
 import type { PiHost } from "../../pi/index.ts";
 import { dialogAsk } from "../ask-dialogs.ts";
 import { hostFor } from "../host.ts";
-import { projectScope, type TrustMemory } from "../trust.ts";
+import { projectSources, type TrustMemory } from "../trust.ts";
 import type { SubagentParams } from "./params.ts";
 import { piUsage } from "./progress.ts";
 import { depthFromEnv, runCall, type SubagentDetails } from "./run-call.ts";
@@ -24,7 +24,7 @@ export async function executeSubagent(
 	ctx: ExtensionContext,
 	activeTools?: readonly string[],
 ): Promise<AgentToolResult<SubagentDetails>> {
-	const scope = await projectScope(ctx, memory);
+	const scope = await projectSources(ctx, memory);
 	let host: Promise<PiHost> | undefined;
 	const core = {
 		pi: ctx,

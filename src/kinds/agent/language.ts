@@ -71,6 +71,7 @@ export const agentKind: KindModule<AgentNode, "agent" | "agent-from"> = {
 		reuse: KEY.reuse,
 	},
 	section: true,
+	leaf: true,
 	read: readAgent,
 	check: checkAgent,
 	output: (node) => agentType(node.output?.value, !!node.verdict),

@@ -59,6 +59,7 @@ export const askKind: KindModule<AskNode, "ask" | "ask-from"> = {
 	},
 	noRetry: "a person's answer is not retried",
 	section: false,
+	leaf: true,
 	read: readAsk,
 	check: checkAsk,
 	output: (node) => askType(node),

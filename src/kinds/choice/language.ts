@@ -36,6 +36,7 @@ export const choiceKind: KindModule<ChoiceNode, "choice"> = {
 	},
 	noRetry: "retry the nodes inside the case",
 	section: false,
+	leaf: false,
 	read: readChoice,
 	check: checkChoice,
 	output: () => undefined,

@@ -23,6 +23,7 @@ export const commitKind: KindModule<CommitNode, "commit"> = {
 	keys: {},
 	noRetry: "put the retry on the node that writes the message",
 	section: false,
+	leaf: true,
 	read: readCommit,
 	check: checkCommit,
 	output: () => COMMIT_TYPE,

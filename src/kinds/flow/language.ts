@@ -21,6 +21,7 @@ export const flowKind: KindModule<CallNode, "flow"> = {
 	keys: { input: address("What the called flow receives: an address, never a literal.") },
 	noRetry: "rerunning a flow would ask answered questions and commit again; retry inside the callee",
 	section: false,
+	leaf: false,
 	read: readCall,
 	check: checkCall,
 	output: () => undefined,
@@ -82,7 +83,10 @@ function checkCall(w: Walk, node: CallNode, scope: Scope): Type {
 		return unresolved(w, node);
 	}
 	if ("cycle" in found) {
-		report(w, "call-cycle", at, `${node.path}.flow`, `calling \`${name}\` leads back here: ${found.cycle.join(" → ")}`);
+		const ring = found.cycle.join(" → ");
+		report(w, "call-cycle", at, `${node.path}.flow`, `calling \`${name}\` leads back here: ${ring}`, {
+			cycle: found.cycle,
+		});
 		return unresolved(w, node);
 	}
 	if ("faults" in found) {

@@ -11,7 +11,7 @@ import { readAddress, readCondition } from "../../language/check/reads.ts";
 import type { Enclosing, Scope } from "../../language/check/scope.ts";
 import { checkSequence, type SequenceOut } from "../../language/check/sequence.ts";
 import { bodyStart, report, type Walk } from "../../language/check/walk.ts";
-import { blockFacts } from "../../language/render/index.ts";
+import { blockFacts } from "../../language/render/phrases.ts";
 import type { Segment } from "../../language/syntax/index.ts";
 import { BOOLEAN, field, intersect, NUMBER, objectOf, type Type, typeToString } from "../../language/types/index.ts";
 import type { KindModule } from "../../language/kind.ts";
@@ -45,6 +45,7 @@ export const loopKind: KindModule<LoopNode, "loop"> = {
 	},
 	noRetry: "a loop already repeats; raise its `max:`",
 	section: false,
+	leaf: false,
 	read: readLoop,
 	check: checkLoop,
 	output: () => undefined,

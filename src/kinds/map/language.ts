@@ -13,7 +13,7 @@ import { readAddress } from "../../language/check/reads.ts";
 import type { Scope } from "../../language/check/scope.ts";
 import { checkSequence } from "../../language/check/sequence.ts";
 import { bodyStart, report, type Walk } from "../../language/check/walk.ts";
-import { blockFacts, plural } from "../../language/render/index.ts";
+import { blockFacts, plural } from "../../language/render/phrases.ts";
 import { field, listOf, STRING, type Type, typeToString } from "../../language/types/index.ts";
 import type { KindModule } from "../../language/kind.ts";
 import { address, KEY, whole } from "../../language/keys.ts";
@@ -52,6 +52,7 @@ export const mapKind: KindModule<MapNode, "map" | "map-from"> = {
 	},
 	noRetry: "retry the nodes inside the body",
 	section: false,
+	leaf: false,
 	read: readMap,
 	check: checkMap,
 	output: () => undefined,

@@ -24,8 +24,8 @@ export async function runMap(
 	signal: AbortSignal,
 ): Promise<VisitEnd> {
 	let items: Value[];
-	const frozen = world.options.replay?.frozen(visit);
-	if (frozen) items = frozen;
+	const kept = world.options.replay?.mapItems(visit);
+	if (kept) items = kept;
 	else if (node.items) items = node.items.map((i) => i.value);
 	else {
 		const v = node.from ? valueAt(node.from, frame, world) : { ok: false as const, reason: "no list" };
@@ -48,7 +48,7 @@ export async function runMap(
 			},
 		};
 	}
-	if (!frozen) world.recorder.frozen(visit, items);
+	if (!kept) world.recorder.mapItems(visit, items);
 	const cut = cutter(node, signal);
 	const copies = node.copies?.value ? blockCopies(world, frameCwd(frame, world)) : undefined;
 	// Items go where the backend places them, unless they work in copies (worktrees are this machine's) or

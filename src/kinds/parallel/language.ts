@@ -11,7 +11,7 @@ import { COPY_FIELDS, entryType } from "../../language/check/node-types.ts";
 import type { Scope } from "../../language/check/scope.ts";
 import { checkSequence } from "../../language/check/sequence.ts";
 import { bodyStart, type Walk } from "../../language/check/walk.ts";
-import { blockFacts } from "../../language/render/index.ts";
+import { blockFacts } from "../../language/render/phrases.ts";
 import { BOOLEAN, field, objectOf, type Type } from "../../language/types/index.ts";
 import type { KindModule } from "../../language/kind.ts";
 import { KEY, ref } from "../../language/keys.ts";
@@ -35,6 +35,7 @@ export const parallelKind: KindModule<ParallelNode, "parallel"> = {
 	keys: { copies: KEY.copies, "fail-fast": KEY["fail-fast"], join: KEY.join },
 	noRetry: "retry the nodes inside the branches",
 	section: false,
+	leaf: false,
 	read: readParallel,
 	check: checkParallel,
 	output: () => undefined,

@@ -16,7 +16,7 @@ import { readAddress, readCondition } from "../../language/check/reads.ts";
 import { lookupAgent } from "../../language/check/roster.ts";
 import type { Scope } from "../../language/check/scope.ts";
 import { report, type Walk } from "../../language/check/walk.ts";
-import { blockFacts } from "../../language/render/index.ts";
+import { blockFacts } from "../../language/render/phrases.ts";
 import { type Type, typeToString } from "../../language/types/index.ts";
 import type { KindModule } from "../../language/kind.ts";
 import { address, KEY, ref, whole } from "../../language/keys.ts";
@@ -62,6 +62,7 @@ export const swarmKind: KindModule<SwarmNode, "swarm"> = {
 	},
 	noRetry: "a swarm asks a failing member again next round",
 	section: true,
+	leaf: true,
 	read: readSwarm,
 	check: checkSwarm,
 	output: () => SWARM_TYPE,

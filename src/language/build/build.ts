@@ -17,6 +17,7 @@ import type { FlowFile } from "../read/index.ts";
 import { STRING, type Type } from "../types/index.ts";
 import { readHandoff } from "./reads.ts";
 import { buildContext, type Entry } from "./context.ts";
+import { LANGUAGE } from "../../kinds/language.ts";
 import { readSequence } from "./node.ts";
 import { FLOW_KEYS } from "./words.ts";
 import { describe } from "./yaml-nodes.ts";
@@ -42,7 +43,7 @@ export type ChainExpander = (
 
 /** Builds the flow AST; `expectedName` is the file name without `.md` (undefined skips the name rule). */
 export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: ChainExpander): BuildResult {
-	const ctx = buildContext(file);
+	const ctx = buildContext(file, LANGUAGE);
 	const refused = new Set<string>();
 	const top = ctx.entries(file.yaml.contents as never);
 	if (!top) {

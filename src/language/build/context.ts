@@ -7,6 +7,7 @@ import { isMap, isScalar, isSeq, type Node, type Pair, type Scalar } from "yaml"
 import { didYouMean, type Fault, type FaultCode, fault, missHint } from "../../faults/index.ts";
 import type { Range } from "../../text/index.ts";
 import type { Address, Condition, Located } from "../ast.ts";
+import type { LanguageKinds } from "../kind.ts";
 import type { FlowFile } from "../read/index.ts";
 import { parseAddress, parseCondition, readDuration, scalarBase, type SourceAt } from "../syntax/index.ts";
 import { parseTypeShorthand, type Type } from "../types/index.ts";
@@ -25,6 +26,8 @@ export interface Entry {
 /** The builder's view of one flow file. */
 export interface BuildContext {
 	readonly file: FlowFile;
+	/** The kinds a node can be, handed in by the builder's entry (a kind reads its body back through here). */
+	readonly kinds: LanguageKinds;
 	readonly faults: Fault[];
 	report(code: FaultCode, range: Range, path: string, message: string, details?: Parameters<typeof fault>[5]): void;
 	rangeOf(node: Node | null | undefined, fallback: Range): Range;
@@ -53,7 +56,7 @@ export interface BuildContext {
 }
 
 /** Opens a build context over a read file. */
-export function buildContext(file: FlowFile): BuildContext {
+export function buildContext(file: FlowFile, kinds: LanguageKinds): BuildContext {
 	const faults: Fault[] = [];
 	// Bounds on the grammar's and the checker's work, whatever a repository ships (src/limits).
 	const bounds = fileBounds((code, range, path, message, details) => report(code, range, path, message, details));
@@ -78,6 +81,7 @@ export function buildContext(file: FlowFile): BuildContext {
 	};
 	const ctx: BuildContext = {
 		file,
+		kinds,
 		faults,
 		report,
 		rangeOf,

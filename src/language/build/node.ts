@@ -7,7 +7,6 @@ import { isMap, isScalar, isSeq, type Node } from "yaml";
 import { nearest } from "../../faults/index.ts";
 import { type Range, withArticle } from "../../text/index.ts";
 import type { FlowNode, Located, ReuseOption } from "../ast.ts";
-import { KEY_OWNER, KIND_KEYS, KIND_OF, kindNamed, NODE_KEYS } from "../../kinds/language.ts";
 import { type BuildContext, type Entry, seqItems } from "./context.ts";
 import { ADDRESS_WORDS, ID_PATTERN, RESERVED_WORDS } from "./words.ts";
 import { describe } from "./yaml-nodes.ts";
@@ -71,6 +70,7 @@ function readNode(
 		);
 		return undefined;
 	}
+	const { kindKeys: KIND_KEYS, kindOfKey: KIND_OF, nodeKeys: NODE_KEYS, keyOwner: KEY_OWNER, named } = ctx.kinds;
 	const keys = new Map(entries.map((e) => [e.key, e]));
 	const idEntry = keys.get("id");
 	let id: Located<string> | undefined;
@@ -137,7 +137,7 @@ function readNode(
 		return undefined;
 	}
 	const kind = kinds[0];
-	const own = kindNamed(kind);
+	const own = named(kind);
 	const kindKey = written[0].key;
 	const refuses = own.kindKeys.find((k) => k.key === kindKey)?.refuses ?? {};
 	const retry = keys.get("retry");

@@ -12,7 +12,7 @@
  * Each kind's own rule is its module's `bound` and `width` (`kinds/<kind>.ts`); this file sums them.
  */
 import type { Flow, FlowNode } from "../ast.ts";
-import { type BoundKit, kindOf } from "../../kinds/language.ts";
+import type { BoundKit, LanguageKinds } from "../kind.ts";
 
 /** One node's (or a flow's) worst case. */
 export interface Bound {
@@ -51,6 +51,7 @@ export function turnTimeout(node: FlowNode, flow: Flow): { ms: number; source: T
 
 /** Computes bounds for every node address of a flow (callees' bounds come from `calleeBound`). */
 export function computeBounds(
+	kinds: LanguageKinds,
 	flow: Flow,
 	calleeBound: (node: FlowNode) => Bound | undefined,
 ): { total: Bound; nodes: Map<string, Bound> } {
@@ -63,8 +64,8 @@ export function computeBounds(
 	};
 	const widest = (list: readonly FlowNode[]): number => Math.max(0, ...list.map(width));
 	const kit: BoundKit = { flow, seq, widest, callee: calleeBound };
-	const width = (node: FlowNode): number => kindOf(node).width(node, kit);
-	const bound = (node: FlowNode): Bound => kindOf(node).bound(node, kit);
+	const width = (node: FlowNode): number => kinds.of(node).width(node, kit);
+	const bound = (node: FlowNode): Bound => kinds.of(node).bound(node, kit);
 	return { total: { ...seq(flow.nodes), inFlight: widest(flow.nodes) }, nodes };
 }
 

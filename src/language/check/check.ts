@@ -12,6 +12,7 @@ import { type Fault, fault, sortFaults } from "../../faults/index.ts";
 import type { Range } from "../../text/index.ts";
 import { allNodes, type Flow } from "../ast.ts";
 import { computeBounds } from "./bounds.ts";
+import { LANGUAGE } from "../../kinds/language.ts";
 import { brand, type CheckedFlow } from "./checked.ts";
 import { canWrite, checkCopies, checkMemory } from "./copies.ts";
 import { Scope, type ScopePoints } from "./scope.ts";
@@ -47,6 +48,7 @@ export function checkFlow(
 	const refused = new Set<string>(context.refused ?? []);
 	const w: Walk = {
 		flow,
+		kinds: LANGUAGE,
 		roster: context.roster,
 		faults: [...(context.earlier ?? [])],
 		agents: new Map(),
@@ -93,7 +95,7 @@ export function checkFlow(
 	checkMemory(w);
 	if (w.faults.length > 0)
 		return { faults: sortFaults(explainDedents(flow.file, flow.nodes, dedupe(w.faults))), scopes };
-	const { total, nodes: bounds } = computeBounds(flow, (node) => w.callees.get(node.id.value)?.bound);
+	const { total, nodes: bounds } = computeBounds(LANGUAGE, flow, (node) => w.callees.get(node.id.value)?.bound);
 	const commits = nodes.some(
 		(n) => n.kind === "commit" || (n.kind === "flow" && w.callees.get(n.id.value)?.commits === true),
 	);

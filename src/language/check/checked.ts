@@ -3,7 +3,7 @@
  * "checked before anything spawns" holds by construction: the evaluator takes nothing else.
  */
 import type { AgentDef, Skill } from "../../agents/index.ts";
-import type { Flow } from "../ast.ts";
+import { childrenOf, type Flow } from "../ast.ts";
 import type { AddressExpr } from "../syntax/index.ts";
 import type { Type } from "../types/index.ts";
 import type { Bound } from "./bounds.ts";
@@ -61,9 +61,8 @@ export function scriptableAddresses(flow: CheckedFlow, prefix = ""): string[] {
 				const callee = flow.callees.get(node.id.value);
 				if (callee) out.push(...scriptableAddresses(callee, `${prefix}${node.path}/`));
 			}
-			if (node.kind === "choice") for (const c of [...node.cases.map((x) => x.body), node.otherwise]) walk(c);
-			if (node.kind === "parallel") for (const b of node.branches) walk(b.body);
-			if (node.kind === "map" || node.kind === "loop") walk(node.body);
+			// Every block's inner nodes, by the AST's one exhaustive switch (a new block kind is walked too).
+			walk(childrenOf(node));
 		}
 	};
 	walk(flow.nodes);

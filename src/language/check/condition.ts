@@ -29,7 +29,8 @@ export interface ConditionCheck {
 	type?: Type;
 }
 
-type Scope = ReadonlyMap<string, Type>;
+/** The types of what a condition's own `all`/`exists` bind, by name (the checker's `Scope` is the rest). */
+type Bound = ReadonlyMap<string, Type>;
 
 interface Walk {
 	env: ConditionEnv;
@@ -47,7 +48,7 @@ function want(w: Walk, part: Operand | undefined, ok: (t: Type) => boolean, mess
 	if (part && !ok(part.type)) w.report.add("condition-type", part.range, message(part.type), { hint: LIKE_WITH_LIKE });
 }
 
-function address(w: Walk, expr: AddressExpr, scope: Scope, allowText: boolean): Operand | undefined {
+function address(w: Walk, expr: AddressExpr, scope: Bound, allowText: boolean): Operand | undefined {
 	const bound = scope.get(expr.segments[0].name);
 	const resolved = bound ? readFields(w.env, bound, expr.segments, 1) : w.env.resolve(expr.segments, expr);
 	if ("fault" in resolved) {
@@ -77,7 +78,7 @@ function bareWord(fault: Fault, expr: AddressExpr): Fault {
 	};
 }
 
-function list(w: Walk, expr: Expr & { kind: "list" }, scope: Scope): Operand | undefined {
+function list(w: Walk, expr: Expr & { kind: "list" }, scope: Bound): Operand | undefined {
 	if (expr.items.length === 0) {
 		w.report.add("condition-type", expr.range, "An empty list `[]` has no element type.", {
 			hint: "Test emptiness with `size(x) == 0`.",
@@ -99,7 +100,7 @@ function list(w: Walk, expr: Expr & { kind: "list" }, scope: Scope): Operand | u
 	return undefined;
 }
 
-function binary(w: Walk, expr: Expr & { kind: "binary" }, scope: Scope): Operand | undefined {
+function binary(w: Walk, expr: Expr & { kind: "binary" }, scope: Bound): Operand | undefined {
 	const a = walk(w, expr.left, scope);
 	const b = walk(w, expr.right, scope);
 	const range = expr.range;
@@ -140,7 +141,7 @@ function binary(w: Walk, expr: Expr & { kind: "binary" }, scope: Scope): Operand
 	}
 }
 
-function walk(w: Walk, expr: Expr, scope: Scope, allowText = false): Operand | undefined {
+function walk(w: Walk, expr: Expr, scope: Bound, allowText = false): Operand | undefined {
 	switch (expr.kind) {
 		case "number":
 			return { type: NUMBER, range: expr.range };

@@ -4,8 +4,7 @@
  */
 import { didYouMean, nearest } from "../../faults/index.ts";
 import { type Range, withArticle } from "../../text/index.ts";
-import { allNodes } from "../ast.ts";
-import { hasSection } from "../../kinds/language.ts";
+import { allNodes, type FlowNode } from "../ast.ts";
 import { report, type Walk } from "./walk.ts";
 
 /** Checks the sections and gives each prose node's text by id. */
@@ -13,6 +12,7 @@ export function checkSections(w: Walk, refused: ReadonlySet<string>): Map<string
 	const flow = w.flow;
 	const prompts = new Map<string, string>();
 	const nodes = allNodes(flow.nodes);
+	const hasSection = (node: FlowNode) => w.kinds.of(node).section;
 	const prose = new Set(nodes.filter(hasSection).map((n) => n.id.value));
 	const others = new Map(nodes.filter((n) => !hasSection(n)).map((n) => [n.id.value, n.kind]));
 	const seen = new Map<string, Range>();

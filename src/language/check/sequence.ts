@@ -4,7 +4,6 @@
  */
 import type { FlowNode } from "../ast.ts";
 import type { Type } from "../types/index.ts";
-import { kindOf } from "../../kinds/language.ts";
 import type { Scope } from "./scope.ts";
 import type { Walk } from "./walk.ts";
 
@@ -40,5 +39,5 @@ export function checkSequence(w: Walk, nodes: readonly FlowNode[], scope: Scope)
 
 /** Each kind checks itself: its module's `check` (`kinds/<kind>.ts`), which checks a block's body through here. */
 function checkNode(w: Walk, node: FlowNode, scope: Scope): Type {
-	return kindOf(node).check(w, node, scope);
+	return w.kinds.of(node).check(w, node, scope);
 }

@@ -2,6 +2,7 @@
  * The checker's shared state while it walks a flow: where faults go, the roster, what memory scopes are
  * used, and how called flows are found. One walk per flow file.
  */
+import type { LanguageKinds } from "../kind.ts";
 import type { AgentDef, Roster, Skill } from "../../agents/index.ts";
 import type { Fault, FaultCode } from "../../faults/index.ts";
 import { fault } from "../../faults/index.ts";
@@ -38,6 +39,8 @@ export interface MemoryUse {
 /** The walk's state. */
 export interface Walk {
 	flow: Flow;
+	/** The kinds, handed in by the checker's entry: a kind checks its body back through here. */
+	kinds: LanguageKinds;
 	roster: Roster;
 	faults: Fault[];
 	/** Agents by node id (literal agents) and by `among` name. */

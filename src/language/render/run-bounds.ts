@@ -5,7 +5,7 @@
  */
 import type { FlowNode } from "../ast.ts";
 import { type Bound, type CheckedFlow, computeBounds } from "../check/index.ts";
-import { kindOf } from "../../kinds/language.ts";
+import { kindOf, LANGUAGE } from "../../kinds/language.ts";
 
 /** Every node's bound, and the flow's, under an optional run timeout (without one: the checker's own). */
 export function boundsUnder(
@@ -18,7 +18,7 @@ export function boundsUnder(
 		const c = flow.callees.get(node.id.value);
 		return c ? boundsUnder(c, timeoutMs).total : undefined;
 	};
-	return computeBounds(copy, callee);
+	return computeBounds(LANGUAGE, copy, callee);
 }
 
 function withTimeout(node: FlowNode, ms: number): FlowNode {

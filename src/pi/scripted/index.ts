@@ -8,11 +8,11 @@ export {
 	type ScriptedModel,
 } from "./provider.ts";
 export {
-	addressOfVisit,
 	checkScriptKeys,
 	readScript,
 	type Script,
 	type ScriptCall,
+	type ScriptRequest,
 	type ScriptStep,
 	stepsFor,
 } from "../../script/index.ts";

@@ -85,6 +85,12 @@ export function createScriptedModel(script: Script): ScriptedModel {
 	): Promise<AssistantMessage> => {
 		calls++;
 		const visit = (options?.sessionId && bindings.get(options.sessionId)?.visit) || "main";
+		const index = cursors.get(visit) ?? 0;
+		const refused = script.check?.({ visit, index, messages: context.messages });
+		// Refused without moving the cursor: a retry of the visit is asked the same request again.
+		if (refused !== undefined) {
+			return fauxAssistantMessage([], { stopReason: "error", errorMessage: refused });
+		}
 		const found = stepsFor(script, visit);
 		if (!found) {
 			return fauxAssistantMessage([], {
@@ -92,7 +98,6 @@ export function createScriptedModel(script: Script): ScriptedModel {
 				errorMessage: `the script ${script.file} has no steps for node \`${visit}\`: add a \`${visit.split("/").pop()}:\` entry under \`turns:\``,
 			});
 		}
-		const index = cursors.get(visit) ?? 0;
 		const step = found.steps[index];
 		if (!step) {
 			return fauxAssistantMessage([], {
@@ -161,9 +166,10 @@ function messageFor(step: ScriptStep, context: Context, reasoning?: string): Ass
 	if (step.fail !== undefined) return fauxAssistantMessage([], { stopReason: "error", errorMessage: step.fail });
 	const blocks = [];
 	if (step.thinking) blocks.push(fauxThinking(step.thinking));
-	if (step.say !== undefined) blocks.push(fauxText(fill(step.say, context, reasoning)));
+	const filled = (t: string) => (step.literal ? t : fill(t, context, reasoning));
+	if (step.say !== undefined) blocks.push(fauxText(filled(step.say)));
 	for (const call of step.calls) {
-		const args = fillArgs(call.args, (t) => fill(t, context, reasoning));
+		const args = step.literal ? call.args : fillArgs(call.args, filled);
 		blocks.push(fauxToolCall(call.name, args as Parameters<typeof fauxToolCall>[1]));
 	}
 	const stopReason = step.calls.length > 0 ? "toolUse" : step.length ? "length" : "stop";

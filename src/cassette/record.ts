@@ -1,0 +1,276 @@
+/**
+ * A finished run made into a cassette and the flow test that replays it: per agent visit, the turns of
+ * its last life (a run folder's transcripts, or the `turns` facts a DBOS worker journaled), its identity,
+ * and around them the run's input, the person's answers, the checks' results, the files its tools read
+ * (as the visit saw them, from the tree its identity names) and what came out, which the test expects.
+ *
+ *   recordRun({ flow, run, backend, snapshot, entries, transcript, repo })
+ *     → { cassette, test: { input, files, answers, expect }, redacted: [{ visit, where, kind }] }
+ *
+ * Nothing of the run that differs between two readings of it is kept (times, ids, the absolute folder),
+ * so recording the same run twice gives the same bytes.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join, normalize, relative, resolve } from "node:path";
+import type { AskAnswer } from "../engine/index.ts";
+import type { VisitIdentity } from "../identity/index.ts";
+import type { JournalEntry, Snapshot } from "../runs/index.ts";
+import type { Cassette, CassetteVisit } from "./format.ts";
+import { cleanText, type Found, type Turn, turnsOf } from "./turns.ts";
+
+/** The messages of one visit's turns in one life, as its transcript holds them (undefined: none kept). */
+export type TranscriptOf = (where: { path: string; life: number; run?: string }) => readonly unknown[] | undefined;
+
+/** A finished run, as either backend keeps it. */
+export interface RunToRecord {
+	run: string;
+	backend: "folder" | "dbos";
+	snapshot: Snapshot;
+	entries: readonly JournalEntry[];
+	/** A run folder's transcripts; a DBOS run's turns are in its entries. */
+	transcript?: TranscriptOf;
+	/**
+	 * A DBOS run's visits reused from other runs of the database: those runs' entries, by run id, where
+	 * their `turns` facts are.
+	 */
+	earlier?: ReadonlyMap<string, readonly JournalEntry[]>;
+	/** The repository the run worked in, where the files its tools read are found. */
+	repo: string;
+}
+
+/** What a flow test replaying the cassette holds besides it. */
+export interface RecordedTest {
+	input: unknown;
+	files: Record<string, string>;
+	answers: Record<string, unknown>;
+	checks: Record<string, { passed: boolean; report?: string }>;
+	expect: Record<string, unknown>;
+}
+
+/** A run recorded. */
+export interface Recorded {
+	cassette: Cassette;
+	test: RecordedTest;
+	/** Visits that played no turn the cassette can hold (a reused visit whose transcript is gone). */
+	missing: string[];
+}
+
+/** The tools whose `path` argument names a file the turn read as it was: the test's scratch folder gets it. */
+const READS_FILE = new Set(["read", "edit"]);
+
+/** Records a finished run, or says why it cannot (a run that has not ended). */
+export function recordRun(r: RunToRecord): Recorded | { error: string } {
+	const ends = new Map<string, Extract<JournalEntry, { type: "visit_end" }>>();
+	const identities = new Map<string, { life: number; identity: VisitIdentity }>();
+	const turnFacts = new Map<string, Turn[]>();
+	const answers: Record<string, unknown> = {};
+	let end: Extract<JournalEntry, { type: "run_end" }> | undefined;
+	for (const e of r.entries) {
+		if (e.type === "visit_end") {
+			ends.delete(e.path);
+			ends.set(e.path, e);
+		} else if (e.type === "identity") identities.set(e.path, { life: e.life, identity: e.identity });
+		else if (e.type === "turns") {
+			const key = `${e.life}\u0000${e.path}`;
+			turnFacts.set(key, [...(turnFacts.get(key) ?? []), ...(e.turns as Turn[])]);
+		} else if (e.type === "asked") answers[e.path] = answerOf(e.answer);
+		else if (e.type === "run_end") end = e;
+	}
+	if (!end) return { error: `the run ${r.run} has not ended; record a finished run (or resume it first)` };
+	const redacted: Cassette["redacted"] = [];
+	const visits = new Map<string, CassetteVisit>();
+	const missing: string[] = [];
+	const files: Record<string, string> = {};
+	for (const e of ends.values()) {
+		if (e.kind !== "agent") continue;
+		const reused = e.ended.reuse?.outcome === "reused" ? e.ended.reuse : undefined;
+		const found = (f: Found) => redacted.push({ visit: e.path, ...f });
+		let turns: Turn[] | undefined;
+		if (r.backend === "dbos") {
+			const where =
+				reused?.transcript ?? (reused ? { run: reused.from, path: reused.path, life: reused.life } : undefined);
+			turns =
+				where && where.run !== r.run
+					? turnsIn(r.earlier?.get(where.run) ?? [], where.path, where.life)
+					: turnFacts.get(`${where?.life ?? e.life}\u0000${where?.path ?? e.path}`);
+		} else {
+			const where = reused?.transcript ?? { path: e.path, life: e.life };
+			const messages = r.transcript?.(where);
+			if (messages?.length) turns = conversations(messages).flatMap((c) => turnsOf(c, found));
+		}
+		if (!turns?.length) {
+			missing.push(e.path);
+			continue;
+		}
+		const id = identities.get(e.path);
+		visits.set(e.path, {
+			node: e.node,
+			...(id
+				? {
+						identity: {
+							v: id.identity.v,
+							key: id.identity.key,
+							parts: id.identity.parts,
+							...(id.identity.shown ? { shown: id.identity.shown } : {}),
+						},
+					}
+				: {}),
+			turns,
+		});
+		seedFiles(files, turns, id?.identity.shown?.tree, r, (kind, path) =>
+			redacted.push({ visit: e.path, where: `the file ${path}`, kind }),
+		);
+	}
+	const checks: RecordedTest["checks"] = {};
+	const scripts = Object.keys(r.snapshot.scripts ?? {});
+	for (const e of ends.values())
+		if (e.kind === "check" && scripts.length === 1 && e.ended.ok) {
+			const out = e.ended.output as { passed?: boolean; report?: string } | undefined;
+			if (typeof out?.passed === "boolean")
+				checks[scripts[0] as string] = { passed: out.passed, ...(out.report ? { report: out.report } : {}) };
+		}
+	const cassette: Cassette = {
+		flow: r.snapshot.flow.name,
+		run: r.run,
+		backend: r.backend,
+		...(r.snapshot.settings.model ? { model: r.snapshot.settings.model } : {}),
+		visits,
+		redacted,
+	};
+	return {
+		cassette,
+		test: {
+			input: r.snapshot.input,
+			files: Object.fromEntries(
+				Object.keys(files)
+					.sort()
+					.map((k) => [k, files[k] as string]),
+			),
+			answers,
+			checks,
+			expect: expectOf(end, [...ends.values()], redacted),
+		},
+		missing,
+	};
+}
+
+/** The turns a DBOS run journaled for one visit in one life. */
+function turnsIn(entries: readonly JournalEntry[], path: string, life: number): Turn[] | undefined {
+	const turns = entries.flatMap((e) =>
+		e.type === "turns" && e.path === path && e.life === life ? (e.turns as Turn[]) : [],
+	);
+	return turns.length ? turns : undefined;
+}
+
+/** The runs a DBOS run's reused visits were taken from, whose turns a recording of it reads. */
+export function reusedFrom(entries: readonly JournalEntry[]): string[] {
+	const runs = new Set<string>();
+	for (const e of entries)
+		if (e.type === "visit_end" && e.ended.reuse?.outcome === "reused")
+			runs.add(e.ended.reuse.transcript?.run ?? e.ended.reuse.from);
+	return [...runs];
+}
+
+/** What the test expects: how the run ended, every visit it ended, and each visit's value. */
+function expectOf(
+	end: Extract<JournalEntry, { type: "run_end" }>,
+	ends: readonly Extract<JournalEntry, { type: "visit_end" }>[],
+	redacted: Cassette["redacted"],
+): Record<string, unknown> {
+	const clean = (v: unknown) =>
+		cleanValue(v, (kind) => redacted.push({ visit: "(the run)", where: "an expected output", kind }));
+	const outputs: Record<string, unknown> = {};
+	for (const e of ends)
+		if (e.ended.ok && e.ended.output !== undefined && isTurn(e.kind)) outputs[e.path] = clean(e.ended.output);
+	return {
+		ok: end.ok,
+		...(end.ok
+			? {}
+			: { ...(end.errorKind ? { error: end.errorKind } : {}), ...(end.failedAt ? { failedAt: end.failedAt } : {}) }),
+		visited: ends.map((e) => e.path),
+		outputs,
+		...(end.ok && end.output !== undefined ? { output: clean(end.output) } : {}),
+	};
+}
+
+function isTurn(kind: string): boolean {
+	return kind === "agent" || kind === "swarm" || kind === "check" || kind === "ask";
+}
+
+function cleanValue(v: unknown, found: (kind: string) => void): unknown {
+	if (typeof v === "string") return cleanText(v, undefined, found);
+	if (Array.isArray(v)) return v.map((x) => cleanValue(x, found));
+	if (v && typeof v === "object")
+		return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cleanValue(x, found)]));
+	return v;
+}
+
+/**
+ * A visit's transcript split into its conversations: every attempt (a retry, a fresh subagent after a
+ * timeout) starts a session of its own with pi's system message, and each is asked only its own messages.
+ */
+export function conversations(messages: readonly unknown[]): unknown[][] {
+	const out: unknown[][] = [];
+	let current: unknown[] = [];
+	for (const m of messages) {
+		const role = (m as { role?: string }).role;
+		if (role === "system" && current.some((x) => (x as { role?: string }).role !== "system")) {
+			out.push(current);
+			current = [];
+		}
+		current.push(m);
+	}
+	if (current.length) out.push(current);
+	return out;
+}
+
+/** The files the turns read by path, as the visit saw them, into the test's scratch folder (masked). */
+function seedFiles(
+	files: Record<string, string>,
+	turns: readonly Turn[],
+	tree: string | undefined,
+	r: RunToRecord,
+	found: (kind: string, path: string) => void,
+): void {
+	for (const t of turns)
+		for (const c of t.answer.calls ?? []) {
+			const path = (c.args as { path?: unknown } | undefined)?.path;
+			if (!READS_FILE.has(c.name) || typeof path !== "string") continue;
+			const rel = inside(r.repo, path);
+			if (!rel || rel in files) continue;
+			const text = fileAt(r.repo, rel, tree);
+			if (text !== undefined) files[rel] = cleanText(text, undefined, (kind) => found(kind, rel));
+		}
+}
+
+/** `path` as a path inside the repository, or undefined when it leaves it. */
+function inside(repo: string, path: string): string | undefined {
+	const abs = isAbsolute(path) ? normalize(path) : resolve(repo, path.replace(/^<cwd>\/?/, ""));
+	const rel = relative(repo, abs);
+	return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel.split("\\").join("/") : undefined;
+}
+
+/** A file's text in the tree a visit saw (git's object), else as it stands. */
+function fileAt(repo: string, rel: string, tree: string | undefined): string | undefined {
+	if (tree && /^[0-9a-f]{40,64}$/.test(tree)) {
+		try {
+			return execFileSync("git", ["cat-file", "blob", `${tree}:${rel}`], {
+				cwd: repo,
+				encoding: "utf8",
+				stdio: ["ignore", "pipe", "ignore"],
+				maxBuffer: 8 * 1024 * 1024,
+			});
+		} catch {
+			// Not in that tree (written by the run itself, or a tree of another clone): as it stands.
+		}
+	}
+	const file = join(repo, rel);
+	return existsSync(file) ? readFileSync(file, "utf8") : undefined;
+}
+
+function answerOf(a: AskAnswer): unknown {
+	if (a.kind === "answer") return a.value;
+	if (a.kind === "enough") return "enough";
+	return "nobody";
+}
