@@ -31,10 +31,10 @@ function globals(g: ChainGlobals): string[] {
 	return flagsOf((spec) => (spec.global ? g[spec.global] : undefined));
 }
 
-/** Every flag whose field `valueOf` finds set, in the table's order, each with its printed value. */
-function flagsOf(valueOf: (spec: FlagSpec) => unknown): string[] {
+/** Every flag whose field `fieldOf` finds set, in the table's order, each with its printed value. */
+function flagsOf(fieldOf: (spec: FlagSpec) => unknown): string[] {
 	return Object.entries(CHAIN_FLAGS).flatMap(([name, spec]) => {
-		const value = valueOf(spec);
+		const value = fieldOf(spec);
 		// An empty text (a thinking level never is one) prints nothing, as the parser never makes one.
 		return unset(value) || value === "" ? [] : [`--${name}`, ...spec.print(value as never)];
 	});
