@@ -10,10 +10,9 @@
  * Nothing of the run that differs between two readings of it is kept (times, ids, the absolute folder),
  * so recording the same run twice gives the same bytes.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, normalize, relative, resolve } from "node:path";
-import type { AskAnswer } from "../engine/index.ts";
+import { type AskAnswer, fileInTree } from "../engine/index.ts";
 import type { VisitIdentity } from "../identity/index.ts";
 import type { JournalEntry, Snapshot } from "../runs/index.ts";
 import type { Cassette, CassetteVisit } from "./format.ts";
@@ -60,7 +59,7 @@ export interface Recorded {
 const READS_FILE = new Set(["read", "edit"]);
 
 /** Records a finished run, or says why it cannot (a run that has not ended). */
-export function recordRun(r: RunToRecord): Recorded | { error: string } {
+export async function recordRun(r: RunToRecord): Promise<Recorded | { error: string }> {
 	const ends = new Map<string, Extract<JournalEntry, { type: "visit_end" }>>();
 	const identities = new Map<string, { life: number; identity: VisitIdentity }>();
 	const turnFacts = new Map<string, Turn[]>();
@@ -118,7 +117,7 @@ export function recordRun(r: RunToRecord): Recorded | { error: string } {
 				: {}),
 			turns,
 		});
-		seedFiles(files, turns, id?.identity.shown?.tree, r, (kind, path) =>
+		await seedFiles(files, turns, id?.identity.shown?.tree, r, (kind, path) =>
 			redacted.push({ visit: e.path, where: `the file ${path}`, kind }),
 		);
 	}
@@ -226,20 +225,20 @@ export function conversations(messages: readonly unknown[]): unknown[][] {
 }
 
 /** The files the turns read by path, as the visit saw them, into the test's scratch folder (masked). */
-function seedFiles(
+async function seedFiles(
 	files: Record<string, string>,
 	turns: readonly Turn[],
 	tree: string | undefined,
 	r: RunToRecord,
 	found: (kind: string, path: string) => void,
-): void {
+): Promise<void> {
 	for (const t of turns)
 		for (const c of t.answer.calls ?? []) {
 			const path = (c.args as { path?: unknown } | undefined)?.path;
 			if (!READS_FILE.has(c.name) || typeof path !== "string") continue;
 			const rel = inside(r.repo, path);
 			if (!rel || rel in files) continue;
-			const text = fileAt(r.repo, rel, tree);
+			const text = await fileAt(r.repo, rel, tree);
 			if (text !== undefined) files[rel] = cleanText(text, undefined, (kind) => found(kind, rel));
 		}
 }
@@ -251,19 +250,12 @@ function inside(repo: string, path: string): string | undefined {
 	return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel.split("\\").join("/") : undefined;
 }
 
-/** A file's text in the tree a visit saw (git's object), else as it stands. */
-function fileAt(repo: string, rel: string, tree: string | undefined): string | undefined {
+/** A file's text in the tree a visit saw (git's object, read through the git port), else as it stands. */
+async function fileAt(repo: string, rel: string, tree: string | undefined): Promise<string | undefined> {
 	if (tree && /^[0-9a-f]{40,64}$/.test(tree)) {
-		try {
-			return execFileSync("git", ["cat-file", "blob", `${tree}:${rel}`], {
-				cwd: repo,
-				encoding: "utf8",
-				stdio: ["ignore", "pipe", "ignore"],
-				maxBuffer: 8 * 1024 * 1024,
-			});
-		} catch {
-			// Not in that tree (written by the run itself, or a tree of another clone): as it stands.
-		}
+		const text = await fileInTree(repo, tree, rel);
+		// Not in that tree (written by the run itself, or a tree of another clone): as it stands.
+		if (text !== undefined) return text;
 	}
 	const file = join(repo, rel);
 	return existsSync(file) ? readFileSync(file, "utf8") : undefined;

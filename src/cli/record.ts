@@ -63,7 +63,7 @@ export async function recordCommand(args: Args, io: Io): Promise<number> {
 		say(opened.error);
 		return 2;
 	}
-	const recorded = recordRun(opened);
+	const recorded = await recordRun(opened);
 	if ("error" in recorded) {
 		say(recorded.error);
 		return 2;

@@ -55,13 +55,13 @@ function run(entries: JournalEntry[], transcript: RunToRecord["transcript"]): Ru
 }
 
 describe("recordRun", () => {
-	it("refuses a run that has not ended", () => {
-		expect(recordRun(run([end("look", "agent", { ok: true, output: "x" })], () => []))).toEqual({
+	it("refuses a run that has not ended", async () => {
+		expect(await recordRun(run([end("look", "agent", { ok: true, output: "x" })], () => []))).toEqual({
 			error: "the run r2 has not ended; record a finished run (or resume it first)",
 		});
 	});
 
-	it("records each agent visit, a reused one from the run it came from, and what the test expects", () => {
+	it("records each agent visit, a reused one from the run it came from, and what the test expects", async () => {
 		const asked: string[] = [];
 		const entries = [
 			end("look", "agent", {
@@ -82,7 +82,7 @@ describe("recordRun", () => {
 			end("gone", "agent", { ok: true, output: "z" }),
 			{ type: "run_end", life: 1, ok: true, output: { gist: "wait" }, at: "t" } as JournalEntry,
 		];
-		const recorded = recordRun(
+		const recorded = await recordRun(
 			run(entries, (w) => {
 				asked.push(`${w.run ?? "here"}:${w.path}`);
 				if (w.path === "look") return messages("seen", "notes.md");
@@ -109,7 +109,7 @@ describe("recordRun", () => {
 		expect(testText(recorded.test, "two", join(repo, "two.r.cassette.yaml"), " head")).toBe(text);
 	});
 
-	it("reads a DBOS run's turns from its journal, by the life its visit ended in", () => {
+	it("reads a DBOS run's turns from its journal, by the life its visit ended in", async () => {
 		const turns = [{ asked: { system: "s", tools: [], schemas: "x", messages: ["user a"] }, answer: { say: "ok" } }];
 		const entries = [
 			{ type: "turns", life: 1, path: "look", turns: [{ ...turns[0], answer: { fail: "503" } }] } as JournalEntry,
@@ -117,7 +117,7 @@ describe("recordRun", () => {
 			{ ...end("look", "agent", { ok: true, output: "ok" }), life: 2 } as JournalEntry,
 			{ type: "run_end", life: 2, ok: true, output: "ok", at: "t" } as JournalEntry,
 		];
-		const recorded = recordRun({ ...run(entries, undefined), backend: "dbos" });
+		const recorded = await recordRun({ ...run(entries, undefined), backend: "dbos" });
 		if ("error" in recorded) throw new Error(recorded.error);
 		expect(recorded.cassette.visits.get("look")?.turns).toEqual(turns);
 	});

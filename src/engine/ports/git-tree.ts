@@ -211,6 +211,20 @@ export function treeOf(cwd: string, leaveOut: readonly string[] = []): Promise<T
 	return treeHasher()(cwd, leaveOut);
 }
 
+/**
+ * A file's text as a tree held it (a visit's identity names the tree it started from), or undefined when
+ * the tree has no such file, git cannot read it, or it is larger than `maxBytes`.
+ */
+export async function fileInTree(
+	cwd: string,
+	tree: string,
+	path: string,
+	maxBytes = 8 * 1024 * 1024,
+): Promise<string | undefined> {
+	const read = await git(cwd, ["cat-file", "blob", `${tree}:${path}`], { maxBuffer: maxBytes });
+	return read.ok ? read.stdout.toString("utf8") : undefined;
+}
+
 /** The files that differ between two trees, in git's order. */
 export async function filesBetween(cwd: string, before: string, after: string): Promise<string[] | GitFailure> {
 	const listed = await git(cwd, ["diff-tree", "-r", "--name-only", "--no-renames", "-z", before, after]);

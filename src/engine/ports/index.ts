@@ -23,6 +23,7 @@ export { type ChangeOutcome, MAX_RECORDED_PATCH, type TreeOutcome } from "./git-
 export { type GitFailure, IDENTITY } from "./git-exec.ts";
 export {
 	dirtyIn,
+	fileInTree,
 	KEPT_REF_PREFIX,
 	pathsBetween,
 	type RestoreOutcome,
