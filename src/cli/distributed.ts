@@ -11,6 +11,7 @@ import type { EventSink } from "../runtime/index.ts";
 import { formatUsage } from "../runtime/index.ts";
 import { reuseLine, reuseSummary } from "../identity/index.ts";
 import { type JournalEntry, snapshotOf, type Snapshot } from "../runs/index.ts";
+import { traceparentFromEnv } from "../telemetry/index.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
 import { cliTrusted } from "./project.ts";
@@ -160,7 +161,12 @@ export async function runDistributed(launch: DistributedLaunch, args: Args, io: 
 			return 2;
 		}
 		if (reuse) io.stderr(`pi-flows: reusing what did not change from run ${reuse.id}`);
-		const settings = { ...launch.settings, ...(reuse ? { reuse: reuse.id } : {}) };
+		const parent = traceparentFromEnv(io.env);
+		const settings = {
+			...launch.settings,
+			...(reuse ? { reuse: reuse.id } : {}),
+			...(parent ? { traceparent: parent } : {}),
+		};
 		const snapshot = snapshotOf(launch.flow, launch.input, launch.scripts, settings);
 		const id = await enqueueRun(opened.store, opened.url, snapshot);
 		io.stderr(`pi-flows: run ${id} is in the database; a worker picks it up (pi-flows worker --database ...)`);

@@ -144,7 +144,7 @@ const RUNNERS: Record<string, Runner> = {
  * The commands that run flows: they register the OpenTelemetry SDK when the environment asks for an OTLP
  * exporter (docs/observability.md), and export what they traced before the command's exit code is given.
  */
-const TRACED = new Set(["run", "resume", "chain", "worker"]);
+const TRACED = new Set(["run", "resume", "chain", "worker", "mcp"]);
 
 /** The commands and their flags, for the help walk in tests and for `pi-flows help`. */
 export const COMMAND_SPECS: Readonly<Record<string, FlagSpec>> = COMMANDS;

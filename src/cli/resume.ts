@@ -16,6 +16,7 @@ import { cliTrusted } from "./project.ts";
 import { budgetFlags, report, terminalWorld, transportFlags } from "./launch.ts";
 import { durationFlagError, parseDuration } from "../language/syntax/index.ts";
 import { displayPath } from "./output.ts";
+import { parentTrace } from "./run-flags.ts";
 import { backendOf } from "./backend.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 
@@ -123,6 +124,7 @@ export async function resumeCommand(args: Args, io: Io): Promise<number> {
 			inDoubt,
 			keyDir: io.agentDir,
 			takeLock: args.flags.has("take-lock"),
+			...parentTrace(io.env),
 			onNote: (line) => io.stderr(`pi-flows: ${line}`),
 			...(prep.budget ? { budget: prep.budget } : {}),
 			...(timeoutMs !== undefined ? { timeoutMs } : {}),

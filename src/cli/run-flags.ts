@@ -5,6 +5,7 @@
  */
 import { durationFlagError, parseDuration } from "../language/syntax/index.ts";
 import type { RunFlags } from "../launch/index.ts";
+import { traceparentFromEnv } from "../telemetry/index.ts";
 import { type Args, flag } from "./args.ts";
 import { budgetFlags, transportFlags } from "./launch.ts";
 
@@ -37,4 +38,13 @@ export function readRunFlags(args: Args): { ok: true; value: RunFlags } | { ok: 
 			...(script ? { script } : {}),
 		},
 	};
+}
+
+/**
+ * The runner's trace option for a caller's `TRACEPARENT` (a CI job or a script that wraps the command in a
+ * span of its own): the life started here is drawn inside the caller's trace.
+ */
+export function parentTrace(env: NodeJS.ProcessEnv): { telemetry?: { parent: string } } {
+	const parent = traceparentFromEnv(env);
+	return parent ? { telemetry: { parent } } : {};
 }

@@ -19,7 +19,7 @@ import { type LaunchStage, prepareLaunch, readInput, readLaunchScript } from "..
 import { runsHome, startRun } from "../runs/index.ts";
 import { resolveHandoffPolicy } from "../handoff/index.ts";
 import { report, terminalWorld } from "./launch.ts";
-import { readRunFlags } from "./run-flags.ts";
+import { parentTrace, readRunFlags } from "./run-flags.ts";
 import { backendOf } from "./backend.ts";
 import { type Args, flag } from "./args.ts";
 import type { Io } from "./io.ts";
@@ -176,6 +176,7 @@ export async function runChecked(
 			...(timeoutMs !== undefined ? { timeoutMs } : {}),
 			...(idleMs !== undefined ? { idleTimeoutMs: idleMs } : {}),
 			onEvent: world.onEvent,
+			...parentTrace(io.env),
 		});
 		if ("refused" in outcome) {
 			io.stderr(`pi-flows: ${outcome.refused}`);

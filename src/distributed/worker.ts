@@ -238,6 +238,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 				bound: p.flow.bound,
 				showReplayed: (path) => endedBefore.has(path),
 				capture: captureWanted(process.env),
+				// Only the life the caller started is its child; a later life is a trace of its own, linked back.
+				...(life === 1 && p.row.snapshot.settings.traceparent ? { parent: p.row.snapshot.settings.traceparent } : {}),
 			});
 			if (!entries.some((e) => e.type === "life_start" && e.life === life))
 				await store.append(

@@ -28,13 +28,23 @@ export type Started = { ok: true; run: LiveRun } | LaunchRefusal;
 /** A run's report, or why there is none (a sentence for the host's model). */
 export type Read = { ok: true; report: RunReport } | { ok: false; error: string };
 
+/** What a call that starts a life brings: whether it answers forms, and the caller's trace context. */
+export interface LaunchCall {
+	attended: boolean;
+	/** W3C `traceparent`, already checked well formed; the life's root span becomes its child. */
+	traceparent?: string;
+}
+
 /** The runs of one backend. */
 export interface RunBackend {
 	name: Backend;
-	/** Starts a checked flow; `attended`: the starting client answers forms. */
-	launch(flow: CheckedFlow, input: Value, options: { attended: boolean }): Promise<Started>;
+	/**
+	 * Starts a checked flow; `attended`: the starting client answers forms; `traceparent`: the call's
+	 * `_meta.traceparent`, which the run's trace continues.
+	 */
+	launch(flow: CheckedFlow, input: Value, options: LaunchCall): Promise<Started>;
 	/** Starts the next life of a run that is not under way, as `pi-flows resume` does. */
-	resume(handle: string, options: { inDoubt?: InDoubt; attended: boolean }): Promise<Started>;
+	resume(handle: string, options: LaunchCall & { inDoubt?: InDoubt }): Promise<Started>;
 	/** A run this server does not follow: how it stands, from its folder or the database. */
 	read(handle: string): Promise<Read>;
 	/** The handles of the backend's runs, newest first. */

@@ -14,7 +14,7 @@ import { formatDatabaseFailure, prepareDatabase, redactError } from "../distribu
 import { createGitPort } from "../engine/index.ts";
 import type { CheckedFlow, Value } from "../language/index.ts";
 import { type InDoubt, snapshotOf } from "../runs/index.ts";
-import type { Read, RunBackend, Started } from "./backend.ts";
+import type { LaunchCall, Read, RunBackend, Started } from "./backend.ts";
 import { prepareFlow } from "./folder.ts";
 import { type Ended, type LiveRun, liveState, QUESTION_GRACE_MS } from "./live-run.ts";
 import { journalReport } from "./results.ts";
@@ -117,7 +117,7 @@ export async function dbosBackend(
 		ok: true,
 		value: {
 			name: "dbos",
-			async launch(flow: CheckedFlow, input: Value, options: { attended: boolean }): Promise<Started> {
+			async launch(flow: CheckedFlow, input: Value, options: LaunchCall): Promise<Started> {
 				const prepared = await prepareFlow(settings, flow, options.attended, createGitPort());
 				if (!prepared.ok) return prepared;
 				const { runOptions } = prepared;
@@ -131,6 +131,7 @@ export async function dbosBackend(
 					...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),
 					...(runOptions.budget ? { budget: runOptions.budget } : {}),
 					...(runOptions.script ? { script: runOptions.script } : {}),
+					...(options.traceparent ? { traceparent: options.traceparent } : {}),
 				});
 				try {
 					const id = await enqueueRun(store, url, snapshot);
@@ -140,7 +141,7 @@ export async function dbosBackend(
 				}
 			},
 
-			async resume(handle: string, options: { inDoubt?: InDoubt; attended: boolean }): Promise<Started> {
+			async resume(handle: string, options: LaunchCall & { inDoubt?: InDoubt }): Promise<Started> {
 				try {
 					const row = await store.run(handle);
 					if (!row) return { ok: false, stage: "run", faults: [], lines: [`no run \`${handle}\` in the database`] };

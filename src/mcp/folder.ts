@@ -25,7 +25,7 @@ import {
 	usageOf,
 } from "../runs/index.ts";
 import type { FlowEvent } from "../runtime/index.ts";
-import { isHandle, type LaunchRefusal, type Read, type RunBackend, type Started } from "./backend.ts";
+import { isHandle, type LaunchCall, type LaunchRefusal, type Read, type RunBackend, type Started } from "./backend.ts";
 import { type LiveRun, type LiveState, liveState, QUESTION_GRACE_MS } from "./live-run.ts";
 import { diskReport } from "./results.ts";
 import type { McpSettings } from "./settings.ts";
@@ -55,7 +55,7 @@ export function folderBackend(settings: McpSettings): RunBackend {
 
 	return {
 		name: "folder",
-		async launch(flow: CheckedFlow, input: Value, options: { attended: boolean }): Promise<Started> {
+		async launch(flow: CheckedFlow, input: Value, options: LaunchCall): Promise<Started> {
 			const git = createGitPort();
 			const prepared = await prepareFlow(settings, flow, options.attended, git);
 			if (!prepared.ok) return prepared;
@@ -83,6 +83,7 @@ export function folderBackend(settings: McpSettings): RunBackend {
 				...(flags.idleMs !== undefined ? { idleTimeoutMs: flags.idleMs } : {}),
 				onEvent: state.onEvent,
 				onRunDir: named,
+				...(options.traceparent ? { telemetry: { parent: options.traceparent } } : {}),
 			});
 			const first = await Promise.race([folder, done]);
 			if (typeof first !== "string") {
@@ -92,7 +93,7 @@ export function folderBackend(settings: McpSettings): RunBackend {
 			return { ok: true, run: folderRun(first, flow.name.value, state, done) };
 		},
 
-		async resume(handle: string, options: { inDoubt?: InDoubt; attended: boolean }): Promise<Started> {
+		async resume(handle: string, options: LaunchCall & { inDoubt?: InDoubt }): Promise<Started> {
 			const runDir = dirOf(handle);
 			if (!runDir) return { ok: false, stage: "run", faults: [], lines: [notFound(handle)] };
 			const prep = await prepareResume(runDir, {
@@ -133,6 +134,7 @@ export function folderBackend(settings: McpSettings): RunBackend {
 				onEvent,
 				inDoubt: options.inDoubt ?? "stop",
 				keyDir: agentDir,
+				...(options.traceparent ? { telemetry: { parent: options.traceparent } } : {}),
 				onNote: (line) => settings.note(line),
 				...(prep.budget ? { budget: prep.budget } : {}),
 				...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),

@@ -11,6 +11,7 @@ import type { InDoubt } from "../runs/index.ts";
 import { redactJson, redactText } from "../secrets/index.ts";
 import { attend, type CallView } from "./attend.ts";
 import type { LaunchRefusal, RunBackend, Started } from "./backend.ts";
+import { formatTraceparent, parseTraceparent } from "../telemetry/index.ts";
 import type { flowCatalogue } from "./catalogue.ts";
 import type { ToolAnswer } from "./dispatch.ts";
 import { answerOf, formOf } from "./elicit.ts";
@@ -23,6 +24,7 @@ import {
 	inputResponse,
 	type McpServer,
 	type ServerContext,
+	TRACEPARENT_META_KEY,
 } from "./sdk.ts";
 import type { McpSettings } from "./settings.ts";
 import { declaresTasks, type TaskTable } from "./tasks.ts";
@@ -49,6 +51,17 @@ export interface ServerWorld {
 	tick(): number;
 }
 
+/**
+ * The call's trace context, as the MCP conventions for OpenTelemetry carry it (`_meta.traceparent`); a value
+ * that is not a well-formed `traceparent` is ignored, as a propagator ignores it.
+ */
+function traceOf(ctx: ServerContext): { traceparent?: string } {
+	const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
+	const context = parseTraceparent(meta?.[TRACEPARENT_META_KEY]);
+	const text = context ? formatTraceparent(context) : undefined;
+	return text ? { traceparent: text } : {};
+}
+
 /** Launches a checked flow for a call and follows it (or makes it a task); a refusal is a tool error. */
 export async function startAndFollow(
 	world: ServerWorld,
@@ -59,7 +72,7 @@ export async function startAndFollow(
 	place?: (faults: readonly Fault[]) => Fault[],
 ): Promise<ToolAnswer> {
 	const call = callView(world, server, ctx);
-	const launched = await world.backend.launch(flow, input, { attended: call.canElicit });
+	const launched = await world.backend.launch(flow, input, { attended: call.canElicit, ...traceOf(ctx) });
 	return followStarted(world, server, ctx, call, launched, place);
 }
 
@@ -77,6 +90,7 @@ export async function resumeAndFollow(
 	const call = callView(world, server, ctx);
 	const resumed = await world.backend.resume(handle, {
 		attended: call.canElicit,
+		...traceOf(ctx),
 		...(inDoubt ? { inDoubt } : {}),
 	});
 	return followStarted(world, server, ctx, call, resumed);

@@ -20,6 +20,7 @@ export {
 	ProtocolError,
 	ProtocolErrorCode,
 	type ServerContext,
+	TRACEPARENT_META_KEY,
 	WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 export { serveStdio } from "@modelcontextprotocol/server/stdio";

@@ -70,10 +70,12 @@ export interface StartOptions extends Omit<RunOptions, "recorder" | "replay" | "
 	/** The pi agent folder holding the person's run key (see `seal.ts`). Default: pi's agent dir. */
 	keyDir?: string;
 	/**
-	 * The run's trace: a tracer (default the global one, a no-op without an SDK) and whether message
-	 * content goes on spans (default `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`).
+	 * The run's trace: a tracer (default the global one, a no-op without an SDK), whether message
+	 * content goes on spans (default `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`), and the caller's
+	 * span as W3C `traceparent` (an MCP call's `_meta.traceparent`, a pipeline's `TRACEPARENT`): this life's
+	 * root is then its child, so the run shows inside the trace of whatever asked for it.
 	 */
-	telemetry?: { tracer?: Tracer; capture?: boolean };
+	telemetry?: { tracer?: Tracer; capture?: boolean; parent?: string };
 	/**
 	 * Told the run's folder once it is made and locked, before the first visit: a surface that hands out
 	 * a handle to a run still under way (the MCP server) names it by its folder.
@@ -343,6 +345,7 @@ async function runLife(l: LifeOptions): Promise<RunOutcome | Refusal> {
 		...(l.inDoubt ? { inDoubt: l.inDoubt } : {}),
 		capture: options.telemetry?.capture ?? captureWanted(process.env),
 		...(options.telemetry?.tracer ? { tracer: options.telemetry.tracer } : {}),
+		...(options.telemetry?.parent ? { parent: options.telemetry.parent } : {}),
 	});
 	/** One of the runner's own writes to the journal; a failure is a value, as in the recorder. */
 	const record = (what: string, fn: () => void) => {

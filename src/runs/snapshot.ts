@@ -45,6 +45,11 @@ export interface Snapshot {
 		 * them too instead of taking them from the run it reuses.
 		 */
 		rerunFrom?: string[];
+		/**
+		 * The caller's span as W3C `traceparent` (an MCP call's `_meta.traceparent`, a pipeline's
+		 * `TRACEPARENT`): the first life's root is its child, on whichever worker runs it.
+		 */
+		traceparent?: string;
 	};
 }
 

@@ -10,16 +10,15 @@
  *
  * Rerun from a node (its preview, then the run) is `rerun.ts`, on the same reading of the run (`fresh`).
  */
-import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AskAnswer } from "../engine/index.ts";
 import { unsafeWrite } from "../fs-safe/index.ts";
-import { PACKAGE_ROOT } from "../package/index.ts";
 import { answerFits, APPEND_NO_LINK, askStop, CONTROL_DIR, giveAnswer, readJournal } from "../runs/index.ts";
 import { redactText } from "../secrets/index.ts";
 import type { Catalog } from "./catalog.ts";
 import { FolderRun } from "./folder-source.ts";
+import { startCli } from "./own-cli.ts";
 import { DbosRun } from "./dbos-source.ts";
 import type { RunRecord, SourceKind } from "./record.ts";
 import { PROJECT_RUN_TRUST } from "./trust.ts";
@@ -139,12 +138,12 @@ export async function resumeAction(catalog: Catalog, source: SourceKind, id: str
 	if (!view.actions.resume.ok) return refused(409, view.actions.resume.why);
 	const o = catalog.options;
 	// A resume runs its sealed snapshot, never the project's files, so it takes no `--project` of its own.
-	const args = [join(PACKAGE_ROOT, "bin", "pi-flows.js"), "resume", id, "--in-doubt", choice, "--ask-web"];
+	const args = ["resume", id, "--in-doubt", choice, "--ask-web"];
 	let env: NodeJS.ProcessEnv = o.env;
 	let logDir: string | undefined;
 	if (source === "folder") {
 		const dir = catalog.folderOf(id) as string;
-		args[2] = dir;
+		args[1] = dir;
 		logDir = join(dir, CONTROL_DIR);
 	} else {
 		if (!o.db) return refused(404, "no database");
@@ -163,7 +162,7 @@ export async function resumeAction(catalog: Catalog, source: SourceKind, id: str
 		if (unsafe) return refused(409, unsafe);
 		log = openSync(logPath, APPEND_NO_LINK, 0o600);
 	}
-	const child = spawn(process.execPath, args, { cwd: o.cwd, env, detached: true, stdio: ["ignore", log, log] });
+	const child = startCli(args, { cwd: o.cwd, env, log });
 	if (typeof log === "number") closeSync(log);
 	const exited = new Promise<number | null>((resolve) => {
 		child.once("exit", (code) => resolve(code));

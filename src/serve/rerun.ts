@@ -12,16 +12,15 @@
  * person edited it. Refused in words when the run is still going, was not made here by this person, is
  * the project's and the server was not trusted with it, or when its flow file no longer has the node.
  */
-import { execFile, spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { unsafeWrite } from "../fs-safe/index.ts";
-import { PACKAGE_ROOT } from "../package/index.ts";
 import { type ReusePlan, summaryLine } from "../reuse/index.ts";
 import { APPEND_NO_LINK, CONTROL_DIR, listRunFolders, type Snapshot } from "../runs/index.ts";
 import { type ActionResult, done, fresh, refused, saidBy } from "./actions.ts";
 import type { Catalog } from "./catalog.ts";
+import { runCli, startCli } from "./own-cli.ts";
 import type { SourceKind } from "./record.ts";
 import { viewOf } from "./view.ts";
 
@@ -44,7 +43,6 @@ export interface RerunPreview {
 const RERUN_WAIT_MS = 20_000;
 /** Past this an input does not go on a command line (Linux takes 128 KiB an argument). */
 const MAX_INPUT = 100_000;
-const BIN = join(PACKAGE_ROOT, "bin", "pi-flows.js");
 
 /** What both steps read from the request and the run. */
 interface Launch {
@@ -132,17 +130,10 @@ export async function previewAction(catalog: Catalog, source: SourceKind, id: st
 	const launch = await launchOf(catalog, source, id, body);
 	if ("status" in launch) return launch;
 	const o = catalog.options;
-	const args = [BIN, "plan", ...launch.common, "--json", "--", launch.input];
-	const ran = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-		execFile(
-			process.execPath,
-			args,
-			{ cwd: o.cwd, env: launch.env, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 },
-			(error, stdout, stderr) => {
-				const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-				resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-			},
-		);
+	const ran = await runCli(["plan", ...launch.common, "--json", "--", launch.input], {
+		cwd: o.cwd,
+		env: launch.env,
+		timeoutMs: 120_000,
 	});
 	let plan: ReusePlan | undefined;
 	if (ran.code === 0) {
@@ -169,16 +160,11 @@ export async function rerunAction(catalog: Catalog, source: SourceKind, id: stri
 	const launch = await launchOf(catalog, source, id, body);
 	if ("status" in launch) return launch;
 	const o = catalog.options;
-	const args = [BIN, "run", ...launch.common, ...launch.runOnly, "--ask-web", "--", launch.input];
+	const args = ["run", ...launch.common, ...launch.runOnly, "--ask-web", "--", launch.input];
 	const log = openLog(catalog, source, id, launch.life);
 	if ("status" in log) return log;
 	const before = new Set(await runIds(catalog, source));
-	const child = spawn(process.execPath, args, {
-		cwd: o.cwd,
-		env: launch.env,
-		detached: true,
-		stdio: ["ignore", log.fd, log.fd],
-	});
+	const child = startCli(args, { cwd: o.cwd, env: launch.env, log: log.fd });
 	closeSync(log.fd);
 	const exited = new Promise<number | null>((resolve) => {
 		child.once("exit", (code) => resolve(code));

@@ -6,7 +6,7 @@
  */
 export { captureWanted } from "./content.ts";
 export { type ReuseFact, reuseFactOf } from "./reuse.ts";
-export { formatTraceparent, parseTraceparent } from "./traceparent.ts";
+export { formatTraceparent, parseTraceparent, traceparentFromEnv } from "./traceparent.ts";
 export { endOpenTraces } from "./open-traces.ts";
 export {
 	type LifeTrace,

@@ -29,3 +29,13 @@ export function parseTraceparent(text: unknown): SpanContext | undefined {
 	};
 	return isSpanContextValid(context) ? context : undefined;
 }
+
+/**
+ * The caller's trace context handed to a process in the environment, as OpenTelemetry's proposal for
+ * environment carriers names it (`TRACEPARENT`, the way a CI job or a script wraps `pi-flows run` in its
+ * own span); anything that is not a well-formed `traceparent` is no context at all.
+ */
+export function traceparentFromEnv(env: NodeJS.ProcessEnv): string | undefined {
+	const context = parseTraceparent(env.TRACEPARENT);
+	return context ? formatTraceparent(context) : undefined;
+}

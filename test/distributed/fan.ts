@@ -29,20 +29,13 @@ export function fanFlow(items: number): string {
 	);
 }
 
-/** `pi-flows run fan go --script <script> --backend dbos`, followed to its end. */
-export function runFan(project: TempProject, url: string, script: string) {
-	return cliChild(project, [
-		"run",
-		"fan",
-		"go",
-		"--script",
-		script,
-		"--project",
-		"--backend",
-		"dbos",
-		"--database",
-		url,
-	]);
+/** `pi-flows run fan go --script <script> --backend dbos`, followed to its end; `env` added to the project's. */
+export function runFan(project: TempProject, url: string, script: string, env: NodeJS.ProcessEnv = {}) {
+	return cliChild(
+		project,
+		["run", "fan", "go", "--script", script, "--project", "--backend", "dbos", "--database", url],
+		env,
+	);
 }
 
 /** One row of the database's journal, in the order it was written. */

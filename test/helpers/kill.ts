@@ -16,11 +16,11 @@ export interface Exited {
 }
 
 /** Runs `pi-flows <args>` in the project without blocking, so two can race. */
-export function cliChild(project: TempProject, args: readonly string[]): Promise<Exited> {
+export function cliChild(project: TempProject, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Exited> {
 	return new Promise((resolve) => {
 		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], {
 			cwd: project.cwd,
-			env: project.env,
+			env: { ...project.env, ...env },
 		});
 		let stdout = "";
 		let stderr = "";

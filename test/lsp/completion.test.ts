@@ -64,6 +64,7 @@ describe("completion", () => {
 			"handoff",
 			"pane",
 			"openInHerdr",
+			"reuse",
 			"on-fail",
 		]);
 		expect(inNode[0].textEdit).toEqual({
@@ -184,6 +185,7 @@ describe("completion", () => {
 			"handoff",
 			"pane",
 			"openInHerdr",
+			"reuse",
 			"on-fail",
 		]);
 	});

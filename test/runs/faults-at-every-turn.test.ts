@@ -155,8 +155,8 @@ function failingJournal(good: number): (path: string) => JournalWriter {
 	};
 }
 
-/** life_start, a start and an end per turn, run_end: every append an unbroken run makes. */
-const ENTRIES = 1 + 2 * TURNS + 1;
+/** life_start, a start, an identity and an end per turn, run_end: every append an unbroken run makes. */
+const ENTRIES = 1 + 3 * TURNS + 1;
 const EVERY_ENTRY = Array.from({ length: ENTRIES }, (_, n) => n);
 
 describe("the journal's disk failing after every entry", () => {
@@ -190,11 +190,11 @@ describe("the journal's disk failing after every entry", () => {
 	// Every append fails the same way, the runner's own (`life_start`, `run_end`) as much as the recorder's:
 	// the run ends with a failed result, not the disk's exception; no turn starts after the record stopped;
 	// result.json and usage.json are still written; and a resume continues from what the journal holds.
-	// After 0 entries `life_start` fails, after 10 a turn's visit_end (the 5th turn), after 41 `run_end`.
+	// After 0 entries `life_start` fails, after 15 a turn's visit_end (the 5th turn), after 61 `run_end`.
 	it("ends with a failed result naming the journal, not with the disk's exception, and spends no turn after it", async () => {
 		const cases = [
 			{ good: 0, turns: 0, replayed: 0 },
-			{ good: 10, turns: 5, replayed: 4 },
+			{ good: 15, turns: 5, replayed: 4 },
 			{ good: ENTRIES - 1, turns: TURNS, replayed: TURNS },
 		];
 		const rows = await Promise.all(

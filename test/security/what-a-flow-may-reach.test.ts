@@ -153,7 +153,17 @@ describe("nothing from a flow file reaches a shell", () => {
 			"src/engine/ports/bash-check.ts",
 			"src/engine/ports/git-exec.ts",
 			"src/panes/backend.ts",
+			"src/serve/own-cli.ts",
 		]);
+		// The web view starts only our own CLI, on this Node, with an argument list: a run id, a flow's path
+		// or an input edited on the page is an argument, never shell text.
+		const own = readFileSync(join(PACKAGE_ROOT, "src/serve/own-cli.ts"), "utf8");
+		expect(own).toMatch(/import \{ type ChildProcess, execFile, spawn \} from "node:child_process";/);
+		expect(own.match(/execFile\(/g)).toHaveLength(1);
+		expect(own.match(/spawn\(/g)).toHaveLength(1);
+		expect(own).toContain("execFile(\n\t\t\tprocess.execPath,\n\t\t\t[BIN, ...args],");
+		expect(own).toContain("spawn(process.execPath, [BIN, ...args], {");
+		expect(own).not.toMatch(/shell:\s*true|execSync|exec\(/);
 		// The pane backend (issue 17) runs tmux with an argument list, never a shell: a visit path is only an argument.
 		const panes = readFileSync(join(PACKAGE_ROOT, "src/panes/backend.ts"), "utf8");
 		expect(panes).toMatch(/import \{ execFileSync \} from "node:child_process";/);
@@ -183,7 +193,8 @@ describe("nothing from a flow file reaches a shell", () => {
 		git("init", "-q", "-b", "main");
 		git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "start");
 		const sneaky = ".pi/checks/$(touch${IFS}pwned_path)`touch${IFS}pwned_path2`.sh";
-		p.write(sneaky, 'printf "%s\\n" "ran as $0"\n');
+		// The check leaves a file, so the commit node has what the run changed to commit (it commits only that).
+		p.write(sneaky, 'printf "%s\\n" "ran as $0"\nprintf "checked\\n" > checked.txt\n');
 		const hostile = "$(touch pwned_a) `touch pwned_b` ; touch pwned_c && touch pwned_d | tee pwned_e";
 		// An id with shell syntax is refused before anything runs.
 		const badId = checkFlowText(

@@ -146,6 +146,30 @@ describe("a life's trace", () => {
 		expect(attr(root, "pi_flows.bound.waits")).toBe(true);
 	});
 
+	it("draws each swarm member's requests as `chat` spans under the swarm's visit, one per member and round", async () => {
+		const flow = checked(
+			"crowd",
+			flowOf("crowd", "  - id: survey\n    swarm: [{ agent: scout, count: 2 }, reviewer]\n    rounds: 2\n", {
+				survey: "Survey the tree.",
+			}),
+		);
+		const out = await run(flow, 'turns:\n  "*":\n    - say: looked\n', true);
+		expect(out.result.ok, out.result.error).toBe(true);
+		const spans = exporter.getFinishedSpans();
+		const survey = spans.find((s) => s.name === "swarm survey") as ReadableSpan;
+		expect(survey, spans.map((s) => s.name).join(", ")).toBeDefined();
+		const chats = spans.filter((s) => s.name === "chat scripted");
+		// Three members, two rounds: six requests, every one the swarm visit's child, none left open.
+		expect(chats).toHaveLength(6);
+		for (const c of chats) {
+			expect(parentOf(spans, c)).toBe(survey);
+			expect(c.attributes).toMatchObject({
+				"gen_ai.operation.name": "chat",
+				"gen_ai.response.finish_reasons": ["stop"],
+			});
+		}
+	});
+
 	it("draws a kind it has no code for, fails a visit with status and exception, and reads the reuse fact", () => {
 		const t = traceRun({
 			flow: "later",

@@ -13,6 +13,7 @@ import { type Frame, frameCwd, lookupIn, type VisitRecord } from "../../engine/f
 import { stopKind, type World } from "../../engine/world.ts";
 import { swarmFacts } from "../../engine/identify.ts";
 import { reuseOrRun } from "../../engine/reuse.ts";
+import type { ModelRequest } from "../../runtime/index.ts";
 
 /** A swarm: members told the same goal, a board and (with `claims-from`) claims; `until` may stop it early. */
 export async function runSwarm(
@@ -55,7 +56,14 @@ export async function runSwarm(
 		// Each member runs on the model resolved for it before the run (the run's, the flow's, its agent's).
 		spawn: async (request) => {
 			const m = world.options.models.get(modelKey(world.prefix, node.id.value, request.agent.name));
-			const sub = await world.options.spawn({ ...request, ...(m ? { model: m.spec ?? m.ref } : {}) });
+			// A member's requests are the swarm visit's, told apart by the member's subagent id (known once spawned).
+			const member = { id: "" };
+			const sub = await world.options.spawn({
+				...request,
+				...(m ? { model: m.spec ?? m.ref } : {}),
+				...(world.options.requestEvents ? { onRequest: memberRequests(world, visit, request.agent.name, member) } : {}),
+			});
+			member.id = sub.id;
 			models.set(sub.id, sub.model);
 			return sub;
 		},
@@ -105,5 +113,25 @@ function swarmValue(
 		posts: posts.map((p) => ({ member: p.member, text: p.text })),
 		held: report ? report.held.map((h) => h.key) : claims ? [...claims.held().keys()] : [],
 		released: report ? report.released.map((r) => r.key) : (claims?.releases().map((r) => r.key) ?? []),
+	};
+}
+
+/** A member's model requests as the visit's `request_start`/`request_end` events (a recording trace's `chat` spans). */
+function memberRequests(world: World, visit: string, agent: string, member: { id: string }) {
+	return (r: ModelRequest) => {
+		if (r.phase === "start")
+			world.emit({
+				type: "request_start",
+				path: visit,
+				agent,
+				subagent: member.id,
+				provider: r.provider,
+				model: r.model,
+				server: r.server,
+			});
+		else {
+			const { phase: _end, ...end } = r;
+			world.emit({ ...end, type: "request_end", path: visit, agent, subagent: member.id });
+		}
 	};
 }

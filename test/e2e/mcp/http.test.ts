@@ -216,11 +216,20 @@ describe("the Tasks extension over streamable HTTP", () => {
 		await execution.cancel();
 		const { outcome } = await execution.settle();
 		expect(outcome.status).toBe("cancelled");
-		const got = await rawRequest(
-			server,
-			{ method: "tasks/get", params: { taskId: execution.handle.taskId } },
-			{ extensions: { "io.modelcontextprotocol/tasks": {} } },
-		);
+		// The extension's cancel is eventually consistent: the task says `working … stopping` until the run
+		// has stopped at a safe point, then `cancelled`.
+		const taskOf = () =>
+			rawRequest(
+				server,
+				{ method: "tasks/get", params: { taskId: execution.handle.taskId } },
+				{ extensions: { "io.modelcontextprotocol/tasks": {} } },
+			);
+		let got = await taskOf();
+		for (let i = 0; i < 200 && got.result?.status === "working"; i++) {
+			expect(got.result.statusMessage).toMatch(/; stopping$/);
+			await new Promise((r) => setTimeout(r, 100));
+			got = await taskOf();
+		}
 		expect(got.result).toMatchObject({
 			status: "cancelled",
 			ttlMs: 86_400_000,

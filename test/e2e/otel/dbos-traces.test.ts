@@ -14,6 +14,8 @@ import { fanFlow, journalRows, runFan } from "../../distributed/fan.ts";
 
 const ITEMS = 6;
 const CONSUMER = 5;
+const CALLER_TRACE = "0af7651916cd43dd8448eb211c80319c";
+const CALLER_SPAN = "b7ad6b7169203331";
 
 let receiver: Receiver | undefined;
 afterEach(async () => {
@@ -44,7 +46,8 @@ describePostgres("traces on the DBOS backend", (pg) => {
 				startWorker(project, ["--database", url, "--project", "--slots", "2", "--dead-after-ms", "4000"], env),
 			);
 			await Promise.all(workers.map((w) => w.executor));
-			const ran = await runFan(project, url, "s.yaml");
+			// The person's own span (a CI job's) wraps the command: the run, on whichever worker, is inside it.
+			const ran = await runFan(project, url, "s.yaml", { TRACEPARENT: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` });
 			expect(ran.status, `${ran.stderr}\n${workers.map((w) => w.log()).join("\n")}`).toBe(0);
 			// A worker leaving (SIGTERM) exports what it traced before it exits.
 			await Promise.all(
@@ -61,7 +64,8 @@ describePostgres("traces on the DBOS backend", (pg) => {
 			expect(new Set(spans.map((s) => s.traceId)).size, tree).toBe(1);
 			for (const s of spans) expect(s.resource["service.name"]).toBe("fan-workers");
 
-			const roots = spans.filter((s) => s.parentSpanId === "");
+			expect(spans[0]?.traceId).toBe(CALLER_TRACE);
+			const roots = spans.filter((s) => s.parentSpanId === CALLER_SPAN);
 			expect(
 				roots.map((s) => s.name),
 				tree,

@@ -98,6 +98,14 @@ const cases: Record<string, [text: string, fault: string, covers: string]> = {
 		"unknown-skill 8:14",
 		"nosuch",
 	],
+	// `review` belongs inside the loop it closes: dedented out, one fault at its id, not a cascade of reads.
+	"node-indentation": [
+		head(
+			"  - id: fix\n    loop: review.output.approved\n    max: 2\n    do:\n      - id: code\n        agent: scout\n  - id: review\n    agent: reviewer\n    reads: [code]\n    output: { approved: boolean }\n",
+		) + sections("code", "review"),
+		"node-indentation 12:9",
+		"review",
+	],
 };
 
 describe("check-stage faults: one mistake, one fault, at the mistake", () => {
