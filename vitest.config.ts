@@ -9,6 +9,12 @@ export default defineConfig({
 		testTimeout: 30_000,
 		hookTimeout: 30_000,
 		pool: "forks",
+		// vitest's default is one worker fewer than the cores, one on a two-core machine, and most files
+		// spend their time waiting on the processes they start (pi-flows, pi, git, Postgres, Chromium): three
+		// files at a time keep two cores busy. VITEST_MAX_WORKERS overrides it.
+		maxWorkers: 3,
+		// One temp folder per run for what test files share (the packed tarball, test/helpers/packed.ts).
+		globalSetup: ["test/helpers/global-setup.ts"],
 		env: { PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" },
 	},
 });
