@@ -98,12 +98,13 @@ describe("copies", () => {
 
 	it("refuses the later item's patch when two items write the same file, as a value, in item order", async () => {
 		gitProject(project, { "README.md": "readme\n" });
-		// The first item ends last: landing follows item order, not finishing order.
+		// The first item ends last: landing follows item order, not finishing order. Its head start is long
+		// enough for the second item's two turns and its copy's git work on a loaded machine.
 		const ran = await runInline(
 			project,
 			"fan",
 			mapFlow,
-			writes({ path: "same.txt", content: "first version" }, { path: "same.txt", content: "second version" }, 500),
+			writes({ path: "same.txt", content: "first version" }, { path: "same.txt", content: "second version" }, 2500),
 			"x",
 			{ git: createGitPort() },
 		);
