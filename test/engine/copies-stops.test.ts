@@ -423,14 +423,19 @@ ${until}  - id: answer
 	it("fails where it was stopped, not at the node after it", async () => {
 		settingsModel();
 		const controller = new AbortController();
-		setTimeout(() => controller.abort(), 300);
+		// Stopped once the swarm has begun (its members hang), whatever the machine's speed.
 		const ran = await runInline(
 			project,
 			"survey",
 			flow(""),
 			`turns:\n  list:\n    - call: submit\n      args: { files: [a.md] }\n  survey:\n    - hang: true\n`,
 			"x",
-			{ signal: controller.signal },
+			{
+				signal: controller.signal,
+				onEvent: (e) => {
+					if (e.type === "node_start" && e.path === "survey") setTimeout(() => controller.abort(), 200);
+				},
+			},
 		);
 		expect(ran.result).toMatchObject({ ok: false, errorKind: "stopped", failedAt: "survey" });
 		expect(paths(ran.result)).toEqual(["list", "survey"]);

@@ -4,6 +4,8 @@
  * tracer has never heard of included (a `wait` node); a map item and a loop round say which; an ask's span
  * says how it was answered and after how long; the reuse fact and in-doubt reruns are attributes.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -146,28 +148,36 @@ describe("a life's trace", () => {
 		expect(attr(root, "pi_flows.bound.waits")).toBe(true);
 	});
 
-	it("draws each swarm member's requests as `chat` spans under the swarm's visit, one per member and round", async () => {
+	it("draws each swarm member's requests and tool calls as `chat` and `execute_tool` spans under the swarm's visit", async () => {
 		const flow = checked(
 			"crowd",
 			flowOf("crowd", "  - id: survey\n    swarm: [{ agent: scout, count: 2 }, reviewer]\n    rounds: 2\n", {
 				survey: "Survey the tree.",
 			}),
 		);
-		const out = await run(flow, 'turns:\n  "*":\n    - say: looked\n', true);
+		const out = await run(flow, 'turns:\n  "*":\n    - call: ls\n      args: { path: "." }\n    - say: looked\n', true);
 		expect(out.result.ok, out.result.error).toBe(true);
 		const spans = exporter.getFinishedSpans();
 		const survey = spans.find((s) => s.name === "swarm survey") as ReadableSpan;
 		expect(survey, spans.map((s) => s.name).join(", ")).toBeDefined();
 		const chats = spans.filter((s) => s.name === "chat scripted");
-		// Three members, two rounds: six requests, every one the swarm visit's child, none left open.
-		expect(chats).toHaveLength(6);
+		// Three members, two rounds, two requests a turn (the tool call, then the answer): every one the swarm
+		// visit's child, none left open.
+		expect(chats).toHaveLength(12);
 		for (const c of chats) {
 			expect(parentOf(spans, c)).toBe(survey);
-			expect(c.attributes).toMatchObject({
-				"gen_ai.operation.name": "chat",
-				"gen_ai.response.finish_reasons": ["stop"],
-			});
+			expect(c.attributes).toMatchObject({ "gen_ai.operation.name": "chat" });
 		}
+		expect(chats.filter((c) => String(attr(c, "gen_ai.response.finish_reasons")) === "stop")).toHaveLength(6);
+		const tools = spans.filter((s) => s.name === "execute_tool ls");
+		expect(tools).toHaveLength(6);
+		for (const t of tools) expect(parentOf(spans, t)).toBe(survey);
+		// The members' calls are the visit's in its journal too, so a cut after a writing one is in doubt.
+		const journal = readFileSync(join(out.runDir, "journal.jsonl"), "utf8")
+			.split("\n")
+			.filter(Boolean)
+			.map((l) => JSON.parse(l) as { type: string; path?: string; tool?: string });
+		expect(journal.filter((e) => e.type === "tool_call" && e.path === "survey" && e.tool === "ls")).toHaveLength(6);
 	});
 
 	it("draws a kind it has no code for, fails a visit with status and exception, and reads the reuse fact", () => {

@@ -13,7 +13,8 @@ import { type Frame, frameCwd, lookupIn, type VisitRecord } from "../../engine/f
 import { stopKind, type World } from "../../engine/world.ts";
 import { swarmFacts } from "../../engine/identify.ts";
 import { reuseOrRun } from "../../engine/reuse.ts";
-import type { ModelRequest } from "../../runtime/index.ts";
+import type { ModelRequest, ToolEnd } from "../../runtime/index.ts";
+import { noteToolCall } from "../../engine/trees.ts";
 
 /** A swarm: members told the same goal, a board and (with `claims-from`) claims; `until` may stop it early. */
 export async function runSwarm(
@@ -58,10 +59,32 @@ export async function runSwarm(
 			const m = world.options.models.get(modelKey(world.prefix, node.id.value, request.agent.name));
 			// A member's requests are the swarm visit's, told apart by the member's subagent id (known once spawned).
 			const member = { id: "" };
+			const agent = request.agent.name;
 			const sub = await world.options.spawn({
 				...request,
 				...(m ? { model: m.spec ?? m.ref } : {}),
-				...(world.options.requestEvents ? { onRequest: memberRequests(world, visit, request.agent.name, member) } : {}),
+				// A member's tool call is the swarm visit's, as an agent visit's is its own: journaled (a writing
+				// tool puts the visit in doubt if it is cut), noted for the tree, and told to whoever watches.
+				onToolCall: (tool, args, callId) => {
+					world.recorder.toolCall(visit, tool);
+					noteToolCall(world, visit, tool);
+					world.emit({
+						type: "tool_call",
+						path: visit,
+						agent,
+						subagent: member.id,
+						tool,
+						args,
+						...(callId ? { callId } : {}),
+					});
+				},
+				...(world.options.requestEvents
+					? {
+							onRequest: memberRequests(world, visit, agent, member),
+							onToolEnd: (e: ToolEnd) =>
+								world.emit({ type: "tool_end", path: visit, agent, subagent: member.id, ...e }),
+						}
+					: {}),
 			});
 			member.id = sub.id;
 			models.set(sub.id, sub.model);
