@@ -109,8 +109,9 @@ describe("copies", () => {
 			{ git: createGitPort() },
 		);
 		expect(ran.result.ok).toBe(true);
+		// Item 1 ends last unless the machine is starved of CPU for its whole head start; either way the
+		// landing below must follow item order, so the ending order is not asserted.
 		const order = paths(ran.result);
-		expect(order.indexOf("work[1]/look")).toBeGreaterThan(order.indexOf("work[2]/look"));
 		expect(order.slice(-2)).toEqual(["work", "after"]);
 		const work = outputAt(ran.result, "work") as { item: string; ok: boolean; landed: boolean; refused?: string[] }[];
 		expect(work[0]).toMatchObject({ item: "first", ok: true, landed: true });
