@@ -5,7 +5,7 @@
  */
 import type { RunTable } from "./kind.ts";
 import type { HandoffPolicy } from "../handoff/index.ts";
-import type { EventSink, Failure, FlowEvent } from "../runtime/index.ts";
+import type { EventSink, Failure, FlowEvent, ModelRequest } from "../runtime/index.ts";
 import type { Spawn } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import type { CheckedFlow } from "../language/check/index.ts";
@@ -154,4 +154,25 @@ export function stopKind(world: World, signal: AbortSignal): Failure<"stopped" |
 	if (world.options.signal?.aborted) return { kind: "stopped", message: "the run was stopped" };
 	if (signal.aborted) return { kind: "cancelled", message: "cut by a failing sibling (fail-fast)" };
 	return { kind: "stopped", message: "stopped" };
+}
+
+/**
+ * One model request of a visit's session as the visit's `request_start` or `request_end` event (what a
+ * recording trace draws as a `chat` span), told apart from the visit's other sessions by `subagent`.
+ */
+export function emitRequest(world: World, path: string, agent: string, subagent: string, r: ModelRequest): void {
+	if (r.phase === "start")
+		world.emit({
+			type: "request_start",
+			path,
+			agent,
+			subagent,
+			provider: r.provider,
+			model: r.model,
+			server: r.server,
+		});
+	else {
+		const { phase: _end, ...end } = r;
+		world.emit({ ...end, type: "request_end", path, agent, subagent });
+	}
 }

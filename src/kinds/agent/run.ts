@@ -43,7 +43,7 @@ import {
 	memoryScope,
 	type VisitRecord,
 } from "../../engine/frames.ts";
-import { DEFAULT_IDLE_MS, MAX_BACKOFF_MS, stopKind, type World } from "../../engine/world.ts";
+import { DEFAULT_IDLE_MS, emitRequest, MAX_BACKOFF_MS, stopKind, type World } from "../../engine/world.ts";
 import { agentFacts } from "../../engine/identify.ts";
 import { noteToolCall } from "../../engine/trees.ts";
 import { reuseOrRun } from "../../engine/reuse.ts";
@@ -318,23 +318,7 @@ async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 		// Requests and tool ends, only for an observer that draws them (a recording trace).
 		...(world.options.requestEvents
 			? {
-					onRequest: (r: ModelRequest) => {
-						const [path, name, id] = [at.at, agent.name, sub?.id ?? ""];
-						if (r.phase === "start")
-							world.emit({
-								type: "request_start",
-								path,
-								agent: name,
-								subagent: id,
-								provider: r.provider,
-								model: r.model,
-								server: r.server,
-							});
-						else {
-							const { phase: _end, ...end } = r;
-							world.emit({ ...end, type: "request_end", path, agent: name, subagent: id });
-						}
-					},
+					onRequest: (r: ModelRequest) => emitRequest(world, at.at, agent.name, sub?.id ?? "", r),
 					onToolEnd: (e: ToolEnd) =>
 						world.emit({ type: "tool_end", path: at.at, agent: agent.name, subagent: sub?.id ?? "", ...e }),
 				}

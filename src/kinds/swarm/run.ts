@@ -10,7 +10,7 @@ import { evaluate } from "../../engine/evaluate.ts";
 import { modelKey } from "../../engine/models.ts";
 import { diffFor, renderRead, valueAt } from "../../engine/turn.ts";
 import { type Frame, frameCwd, lookupIn, type VisitRecord } from "../../engine/frames.ts";
-import { stopKind, type World } from "../../engine/world.ts";
+import { emitRequest, stopKind, type World } from "../../engine/world.ts";
 import { swarmFacts } from "../../engine/identify.ts";
 import { reuseOrRun } from "../../engine/reuse.ts";
 import type { ModelRequest, ToolEnd } from "../../runtime/index.ts";
@@ -80,7 +80,7 @@ export async function runSwarm(
 				},
 				...(world.options.requestEvents
 					? {
-							onRequest: memberRequests(world, visit, agent, member),
+							onRequest: (r: ModelRequest) => emitRequest(world, visit, agent, member.id, r),
 							onToolEnd: (e: ToolEnd) =>
 								world.emit({ type: "tool_end", path: visit, agent, subagent: member.id, ...e }),
 						}
@@ -136,25 +136,5 @@ function swarmValue(
 		posts: posts.map((p) => ({ member: p.member, text: p.text })),
 		held: report ? report.held.map((h) => h.key) : claims ? [...claims.held().keys()] : [],
 		released: report ? report.released.map((r) => r.key) : (claims?.releases().map((r) => r.key) ?? []),
-	};
-}
-
-/** A member's model requests as the visit's `request_start`/`request_end` events (a recording trace's `chat` spans). */
-function memberRequests(world: World, visit: string, agent: string, member: { id: string }) {
-	return (r: ModelRequest) => {
-		if (r.phase === "start")
-			world.emit({
-				type: "request_start",
-				path: visit,
-				agent,
-				subagent: member.id,
-				provider: r.provider,
-				model: r.model,
-				server: r.server,
-			});
-		else {
-			const { phase: _end, ...end } = r;
-			world.emit({ ...end, type: "request_end", path: visit, agent, subagent: member.id });
-		}
 	};
 }
