@@ -29,6 +29,11 @@ export interface EndedVisit {
 	reuse?: ReuseNote;
 	/** What the visit changed in the tree, so a later run can write it again instead of running it. */
 	effect?: TreeEffect;
+	/**
+	 * Milliseconds the visit was held waiting for a person (a `/step` pause), inside its start and end:
+	 * its time is the span less this. Absent: never held.
+	 */
+	held?: number;
 }
 
 /**

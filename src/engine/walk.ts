@@ -105,10 +105,17 @@ export async function runVisit(
 	// A visit's usage is its own turns and its children's, nothing else: concurrent siblings spend into
 	// their own visits, so each visit counts through its own world.
 	let own = emptyUsage();
+	// Likewise the time its turns were held for a person: a /step pause is not the visit's time. The
+	// pauses of a run are one at a time, so a block's share is its children's sum.
+	let held = 0;
 	const scoped: World = Object.create(world);
 	scoped.spend = (u) => {
 		own = addUsage(own, { ...u, ms: 0 });
 		world.spend(u);
+	};
+	scoped.hold = (ms) => {
+		held += ms;
+		world.hold?.(ms);
 	};
 	let out: { record: VisitRecord; failedAt?: string };
 	try {
@@ -123,7 +130,7 @@ export async function runVisit(
 		};
 	}
 	out = { ...out, record: await settleVisit(world, node, visit, out.record) };
-	const usage = { ...own, ms: performance.now() - started };
+	const usage = { ...own, ms: Math.max(0, performance.now() - started - held) };
 	const { record } = out;
 	// Stopped and cut visits did not end: a resume runs them again from their start.
 	if (!isStop(record))
@@ -131,7 +138,11 @@ export async function runVisit(
 			visit,
 			node.id.value,
 			node.kind,
-			{ ...endedOf(record), ...(!record.ok && node.onFail ? { absorbed: true } : {}) },
+			{
+				...endedOf(record),
+				...(!record.ok && node.onFail ? { absorbed: true } : {}),
+				...(held > 0 ? { held: Math.round(held) } : {}),
+			},
 			usage,
 		);
 	world.emit({
@@ -141,6 +152,7 @@ export async function runVisit(
 		kind: node.kind,
 		ok: record.ok,
 		usage,
+		...(held > 0 ? { held: Math.round(held) } : {}),
 		...(agent ? { agent } : {}),
 		...(record.error ? { error: failureText(record.error), errorKind: record.error.kind } : {}),
 		...(record.output !== undefined ? { output: record.output as Value } : {}),

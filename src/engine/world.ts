@@ -125,6 +125,11 @@ export interface World {
 	spend(usage: Usage): void;
 	/** The run's total so far (a copy). */
 	spent(): Usage;
+	/**
+	 * Time a turn was held for a person (`Result.heldMs`): each visit around it leaves it out of its own
+	 * time, as it counts its usage. Optional: a world without it keeps wall time.
+	 */
+	hold?(ms: number): void;
 	/** What the tree changed since HEAD, for a node that reads `diff` ("" when there is no git port). */
 	diff(cwd: string): Promise<string>;
 	/** Where the run's facts go; a no-op recorder when nothing is journaled. */

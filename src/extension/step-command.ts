@@ -79,16 +79,17 @@ async function stepFlow(
 ): Promise<void> {
 	let asking = false;
 	let waiting: string | undefined;
-	// The visit whose turn ended and waits for the person: shown ended, its wait left out of its clock.
+	// The visit whose turn ended and waits for the person: drawn ended while it waits. Once it ends, its
+	// node_end says how long it was held, and the view leaves that out of its clock.
 	let pausedAt: { path: string; since: number } | undefined;
-	const waited = new Map<string, number>();
+	let redraw = () => {};
 	const hooks = {
 		opened: () => (asking = true),
 		closed: () => (asking = false),
 		waiting: (what: string | undefined) => (waiting = what),
 		pause: (path: string | undefined) => {
-			if (pausedAt) waited.set(pausedAt.path, (waited.get(pausedAt.path) ?? 0) + Date.now() - pausedAt.since);
 			pausedAt = path === undefined ? undefined : { path, since: Date.now() };
+			redraw();
 		},
 	};
 	const request = {
@@ -106,8 +107,8 @@ async function stepFlow(
 		paused: () => asking,
 		status: () => waiting,
 		waiting: () => pausedAt,
-		waited: () => waited,
 	});
+	redraw = view.redraw;
 	const gate = stepGate(pi, ctx, stop, hooks);
 	try {
 		const childTools = runChildTools(ctx, scope, prepared.value.host, o.model ?? (o.script ? "scripted" : undefined));
@@ -179,27 +180,37 @@ function stepGate(
 	let editNext = false;
 	const turn = async (sub: Subagent, task: string, options: AskOptions | undefined): Promise<Result> => {
 		const label = options?.label ?? sub.agent;
+		// The person's time in the dialogs, handed back with the result: the visit leaves it out of its own.
+		let held = 0;
+		const person = async <T>(dialog: () => Promise<T>): Promise<T> => {
+			const from = performance.now();
+			try {
+				return await dialog();
+			} finally {
+				held += performance.now() - from;
+			}
+		};
 		let text = task;
 		if (editNext && !stop.signal.aborted) {
 			editNext = false;
 			hooks.opened();
-			text = (await ctx.ui.editor(`Edit what ${label} reads`, task).finally(hooks.closed)) ?? task;
+			text = (await person(() => ctx.ui.editor(`Edit what ${label} reads`, task)).finally(hooks.closed)) ?? task;
 		}
 		postNote(pi, ctx, readsNote(label, sub.agent, sub.model, text));
 		const result = await sub.ask(text, options);
 		postNote(pi, ctx, resultNote(label, result));
-		if (stop.signal.aborted) return result;
+		if (stop.signal.aborted) return held ? { ...result, heldMs: held } : result;
 		hooks.opened();
 		hooks.waiting(`${label} ended: waiting for your choice`);
 		hooks.pause?.(label);
-		const next = await ctx.ui.select(`${label} ended. Next?`, [...STEP_CHOICES]).finally(() => {
+		const next = await person(() => ctx.ui.select(`${label} ended. Next?`, [...STEP_CHOICES])).finally(() => {
 			hooks.closed();
 			hooks.waiting(undefined);
 			hooks.pause?.(undefined);
 		});
 		if (next === "edit the next input") editNext = true;
 		else if (next !== "continue") stop.abort();
-		return result;
+		return { ...result, heldMs: held };
 	};
 	return (spawn: Spawn): Spawn =>
 		async (request) => {

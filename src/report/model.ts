@@ -21,6 +21,8 @@ export interface VisitSpan {
 	/** Epoch milliseconds; the end of its life when the visit never ended (it was running when cut). */
 	end: number;
 	state: Exclude<NodeState, "never">;
+	/** Milliseconds of the span it was held for a person (a `/step` pause): its time is `end - start - held`. */
+	held: number;
 	agent?: string;
 	model?: string;
 	error?: string;
@@ -58,12 +60,17 @@ export function runModel(data: RunData): RunModel {
 	const lifeEnd = new Map(lives.map((l) => [l.life, l.end]));
 	const visits: VisitSpan[] = raw.map((v) => {
 		const { end, ...rest } = v;
-		return { ...rest, end: end ?? Math.max(v.start, lifeEnd.get(v.life) ?? v.start), state: v.state ?? "cut" };
+		return {
+			...rest,
+			end: end ?? Math.max(v.start, lifeEnd.get(v.life) ?? v.start),
+			state: v.state ?? "cut",
+			held: v.held ?? 0,
+		};
 	});
 	return { visits, lives, nodes: nodesOf(visits) };
 }
 
-type Raw = Omit<VisitSpan, "end" | "state"> & { end?: number; state?: VisitSpan["state"] };
+type Raw = Omit<VisitSpan, "end" | "state" | "held"> & { end?: number; state?: VisitSpan["state"]; held?: number };
 
 /**
  * A visit that ended in a stop (the failure table's `stop`: a person's stop, a fail-fast cut, a spent
@@ -118,6 +125,7 @@ function fromEvents(data: RunData): Raw[] {
 			v.end = at;
 			v.state = endState(e.ok, eventKind(e));
 			if (e.error) v.error = e.error;
+			if (e.held) v.held = e.held;
 		}
 	}
 	return out;
@@ -147,6 +155,8 @@ function merged(events: Raw[], journal: Raw[]): Raw[] {
 				twin.state = j.state;
 				if (j.error) twin.error = j.error;
 			}
+			// The journal is the record: its end says how long the visit was held.
+			if (j.held !== undefined) twin.held = j.held;
 			continue;
 		}
 		if (!seen.has(key(j))) out.push(j);
@@ -175,6 +185,7 @@ function fromJournal(data: RunData): Raw[] {
 		const error = e.ended.error ? `${e.ended.error.kind}: ${e.ended.error.message}` : undefined;
 		v.state = endState(e.ended.ok, e.ended.error?.kind);
 		if (error) v.error = error;
+		if (e.ended.held) v.held = e.ended.held;
 	}
 	return out;
 }

@@ -4,6 +4,7 @@
  * case a string ever slipped through unescaped), and it folds long parts with `<details>`, which needs no
  * JavaScript.
  */
+import { LANGUAGE } from "../language/index.ts";
 import { redactText } from "../secrets/index.ts";
 import { clip, clock, cost, esc, ms, shown, tokens } from "./format.ts";
 import { graphSvg } from "./graph.ts";
@@ -36,7 +37,7 @@ svg rect.node{stroke-width:1.6}svg rect.block{stroke-width:1.4}
 svg .state-done{fill:#dcf5e3;stroke:#1a7f37}svg .state-failed{fill:#ffe1de;stroke:#cf222e}svg .state-cut{fill:#fff1c2;stroke:#bf8700}svg .state-never{fill:#f3f4f6;stroke:#8c959f;stroke-dasharray:5 3}
 svg rect.block.state-done{fill:#f2fbf4}svg rect.block.state-failed{fill:#fff5f4}svg rect.block.state-cut{fill:#fffbeb}svg rect.block.state-never{fill:#fafafa}
 svg rect.branch{fill:none;stroke:#8c959f;stroke-dasharray:3 3}svg .edge{stroke:#57606a;stroke-width:1.4}svg .arrowhead{fill:#57606a}
-svg rect.bar.state-done{fill:#2da44e;stroke:#1a7f37}svg rect.bar.state-failed{fill:#e5534b;stroke:#cf222e}svg rect.bar.state-cut{fill:#e3b341;stroke:#bf8700}svg rect.bar-block{fill-opacity:.22;stroke-width:1}
+svg rect.bar.state-done{fill:#2da44e;stroke:#1a7f37}svg rect.bar.state-failed{fill:#e5534b;stroke:#cf222e}svg rect.bar.state-cut{fill:#e3b341;stroke:#bf8700}svg rect.bar-block{fill-opacity:.22;stroke-width:1}svg rect.held{fill:#fff;fill-opacity:.65;stroke:none}
 svg .bar-label{font-size:10px;fill:#fff;pointer-events:none}svg .bar-label.on-block{fill:#1f2328}svg .lane-0{fill:#f6f8fa}svg .lane-1{fill:#fff}svg .lane-label{font-size:11px;fill:#57606a}
 svg .grid{stroke:#d8dee4;stroke-width:1}svg .tick{font-size:10px;fill:#6e7781}svg .life-head{font-size:12px;font-weight:600}svg .life-head.life-ok{fill:#1a7f37}svg .life-head.life-failed{fill:#cf222e}svg .life-head.life-interrupted{fill:#9a6700}
 svg .life-boundary{stroke:#8250df;stroke-width:2;stroke-dasharray:6 4}
@@ -77,6 +78,8 @@ function pageOf(data: RunData): string {
 				.join(", ")
 		: "none";
 	const wall = model.lives.reduce((s, l) => s + (l.end - l.start), 0);
+	// Each pause is held by one leaf (an agent turn) and by every block around it: counted at the leaves.
+	const held = model.visits.reduce((s, v) => s + (LANGUAGE.leaves.has(v.kind) ? v.held : 0), 0);
 	const output = data.result?.output ?? (lastEnd?.ok ? lastEnd.output : undefined);
 	const facts: [string, string][] = [
 		["run folder", data.dir],
@@ -87,7 +90,7 @@ function pageOf(data: RunData): string {
 		["budget", budgetText],
 		[
 			"spent",
-			`${tokens(data.usage.total.totalTokens)} tokens · ${cost(data.usage.total.cost)} · ${ms(wall)} wall time`,
+			`${tokens(data.usage.total.totalTokens)} tokens · ${cost(data.usage.total.cost)} · ${ms(wall)} wall time${held ? `, ${ms(held)} of it waiting for you (/step)` : ""}`,
 		],
 	];
 	const reused = reuseFacts(data.journal);

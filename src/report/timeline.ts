@@ -113,6 +113,11 @@ function barLabel(v: VisitSpan): string {
 	return instance ? `${v.node} ${instance}` : v.node;
 }
 
+/** A visit's own time: its span less what it waited for the person (a `/step` pause). */
+function busyOf(v: Pick<VisitSpan, "start" | "end" | "held">): number {
+	return Math.max(0, v.end - v.start - v.held);
+}
+
 /** Nice tick steps (1, 2, 5 × 10ⁿ ms) so axis labels read as round numbers. */
 function tickStep(span: number, width: number): number {
 	const raw = span / Math.max(1, Math.floor(width / 90));
@@ -201,7 +206,7 @@ export function timelineSvg(
 			const block = !LANGUAGE.leaves.has(v.kind);
 			const title = [
 				`${v.path} (${v.kind}) · life ${v.life} · ${STATE_WORDS[v.state]}`,
-				`${ms(v.end - v.start)}, from +${ms(v.start - (segOf.get(v.life)?.life.start ?? v.start))}`,
+				`${ms(busyOf(v))}, from +${ms(v.start - (segOf.get(v.life)?.life.start ?? v.start))}${v.held ? ` (and ${ms(v.held)} waiting for you, left out)` : ""}`,
 				[v.agent, v.model].filter(Boolean).join(" on "),
 				v.error ?? "",
 			]
@@ -210,6 +215,14 @@ export function timelineSvg(
 			out.push(
 				`<g><title>${esc(title)}</title><rect class="bar ${block ? "bar-block" : "bar-leaf"} state-${v.state}" data-path="${esc(v.path)}" data-life="${esc(v.life)}" x="${px(x1)}" y="${px(y)}" width="${px(w)}" height="${ROW - 4}" rx="3"/>`,
 			);
+			// A leaf's wait for the person (`/step`'s choice after its turn) is the end of its bar, drawn pale:
+			// the bar stays on the run's clock, its solid part is the visit's own time.
+			if (v.held && !block) {
+				const hw = Math.min(w, x(v.life, v.end) - x(v.life, v.end - v.held));
+				out.push(
+					`<rect class="held" data-path="${esc(v.path)}" data-held="${esc(Math.round(v.held))}" x="${px(x1 + w - hw)}" y="${px(y)}" width="${px(hw)}" height="${ROW - 4}" rx="3"/>`,
+				);
+			}
 			const label = barLabel(v);
 			if (w > textWidth(label, 10) + 8)
 				out.push(

@@ -98,7 +98,8 @@ export function reuseSource(
 	const taken = new Set<string>();
 	const take = (v: EarlierVisit): ReuseAnswer => {
 		taken.add(v.path);
-		const { reuse: earlier, ...ended } = v.ended;
+		// The earlier run's pauses for a person are not this run's.
+		const { reuse: earlier, held: _held, ...ended } = v.ended;
 		const transcript =
 			earlier?.outcome === "reused" && earlier.transcript
 				? earlier.transcript

@@ -33,6 +33,8 @@ export type FlowEvent =
 			/** A run with `--reuse`: whether the visit was taken from the earlier run, or why it ran. */
 			reuse?: ReuseNote;
 			usage: Usage;
+			/** Milliseconds the visit was held for a person (a `/step` pause), already left out of `usage.ms`. */
+			held?: number;
 	  }
 	/** A turn asked for, not yet started: it waits for a shared session, a `/step` pause or a slot. */
 	| { type: "turn_wait"; path: string; agent: string; subagent: string }

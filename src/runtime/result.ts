@@ -25,6 +25,11 @@ export interface Result {
 	/** A failed turn's {@link Failure}, spelled flat (`message` as `error`, `kind` as `errorKind`): see {@link failureOf}. */
 	error?: string;
 	errorKind?: FailureKind;
+	/**
+	 * Milliseconds a wrapper around the turn held it for a person (a `/step` pause: the editor before it,
+	 * the choice after it). Not the turn's time: its visit leaves it out of its own. Absent: not held.
+	 */
+	heldMs?: number;
 }
 
 /** The flat failure fields a result or a run's end carries. */

@@ -22,6 +22,8 @@ export interface VisitState {
 	error?: string;
 	/** With `--reuse`: taken from the earlier run, or why it ran. */
 	reuse?: ReuseNote;
+	/** Milliseconds it was held for a person (a `/step` pause), as its end says: left out of its clock. */
+	held?: number;
 }
 
 /** A turn in flight, kept until it ends so its clock and tools can be drawn. */
@@ -99,6 +101,7 @@ export function foldLive(state: LiveState, event: FlowEvent, now: number): LiveS
 				usage: event.usage,
 				...(event.error ? { error: event.error } : {}),
 				...(event.reuse ? { reuse: event.reuse } : {}),
+				...(event.held ? { held: event.held } : {}),
 			});
 			break;
 		}

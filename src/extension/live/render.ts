@@ -34,11 +34,9 @@ export interface FrameOptions {
 	footer?: string;
 	/**
 	 * The visit whose turn ended and that waits for the person (`/step`), and since when: drawn as ended,
-	 * its clock stopped there, its turn row gone.
+	 * its clock stopped there, its turn row gone. Once it ends, its `node_end` says how long it was held.
 	 */
 	waiting?: { path: string; since: number };
-	/** Time each visit spent waiting for the person, left out of its clock. */
-	waited?: ReadonlyMap<string, number>;
 }
 
 /** The flow's nodes, depth first, in file order: the rows exist before anything runs, so the view shows what is to come. */
@@ -70,7 +68,6 @@ export function showLive(
 	const visits = [...state.visits.values()].map((v) =>
 		v.path === waiting?.path && v.state === "running" ? { ...v, state: "done" as const, endedAt: waiting.since } : v,
 	);
-	const waited = options.waited ?? new Map<string, number>();
 	const rounds = currentRounds(visits);
 	const turns = [...state.turns.values()].filter((t) => t.path !== waiting?.path);
 	const rows = withCallees(tree, visits);
@@ -81,7 +78,7 @@ export function showLive(
 		const indent = "  ".repeat(row.depth);
 		const round = rounds.get(row.address);
 		body.push({
-			line: `${indent}${glyphOf(mine)} ${row.id} · ${row.what}${round && round > 1 ? ` · round ${round}` : ""}${factsOf(mine, now, waited)}`,
+			line: `${indent}${glyphOf(mine)} ${row.id} · ${row.what}${round && round > 1 ? ` · round ${round}` : ""}${factsOf(mine, now)}`,
 			running: mine.some((v) => v.state === "running"),
 		});
 		for (const turn of turns.filter((t) => addressOf(t.path) === row.address)) {
@@ -138,7 +135,7 @@ function inCurrentRound(path: string, rounds: ReadonlyMap<string, number>): bool
 	return !r || rounds.get(r.loop) === r.round;
 }
 
-function factsOf(visits: readonly VisitState[], now: number, waited: ReadonlyMap<string, number>): string {
+function factsOf(visits: readonly VisitState[], now: number): string {
 	if (visits.length === 0) return "";
 	const facts: string[] = [];
 	const running = visits.filter((v) => v.state === "running").length;
@@ -146,7 +143,8 @@ function factsOf(visits: readonly VisitState[], now: number, waited: ReadonlyMap
 		facts.push(running ? `${visits.length - running}/${visits.length} ended` : `${visits.length} visits`);
 	const first = Math.min(...visits.map((v) => v.startedAt));
 	const last = running ? now : Math.max(...visits.map((v) => v.endedAt ?? now));
-	const paused = visits.reduce((sum, v) => sum + (waited.get(v.path) ?? 0), 0);
+	// A /step pause is the person's time, not the node's.
+	const paused = visits.reduce((sum, v) => sum + (v.held ?? 0), 0);
 	facts.push(clock(Math.max(0, last - first - paused)));
 	const spent = addUsage(emptyUsage(), ...visits.map((v) => v.usage ?? emptyUsage()));
 	const failed = [...visits].reverse().find((v) => v.state === "failed");

@@ -20,6 +20,8 @@ export interface LiveView {
 	sink: EventSink;
 	/** The frame as it stands (kept with the result, so the last frame survives the widget). */
 	frame(): string[];
+	/** Draws the frame again now: something the events do not carry changed (`/step` began to wait). */
+	redraw(): void;
 	/** Stops the clock, the Esc listener and clears the widget. Idempotent. */
 	close(): void;
 }
@@ -34,8 +36,6 @@ export interface LiveOptions {
 	status?: () => string | undefined;
 	/** The visit that ended its turn and waits for the person, and since when (`/step`). */
 	waiting?: () => { path: string; since: number } | undefined;
-	/** How long each visit waited for the person, left out of its clock (`/step`). */
-	waited?: () => ReadonlyMap<string, number>;
 }
 
 /** Opens the live view of a run of `flow`; a no-op without a UI. */
@@ -52,15 +52,13 @@ export function openLiveView(
 			.filter(Boolean)
 			.join(" · ");
 		const waiting = options.waiting?.();
-		const waited = options.waited?.();
 		return showLive(state, tree, Date.now(), {
 			...(tui ? {} : { maxRows: 8 }),
 			...(footer ? { footer } : {}),
 			...(waiting ? { waiting } : {}),
-			...(waited ? { waited } : {}),
 		});
 	};
-	if (!ctx.hasUI) return { sink: (e) => void foldLive(state, e, Date.now()), frame, close: () => {} };
+	if (!ctx.hasUI) return { sink: (e) => void foldLive(state, e, Date.now()), frame, redraw: () => {}, close: () => {} };
 	let redraw = () => {};
 	if (tui) {
 		ctx.ui.setWidget(
@@ -97,6 +95,9 @@ export function openLiveView(
 			if (!closed) redraw();
 		},
 		frame,
+		redraw: () => {
+			if (!closed) redraw();
+		},
 		close: () => {
 			if (closed) return;
 			closed = true;

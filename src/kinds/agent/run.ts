@@ -387,6 +387,7 @@ async function playTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Re
 		});
 		if (!started && r.errorKind !== "budget") start();
 		world.spend(r.usage);
+		if (r.heldMs) world.hold?.(r.heldMs);
 		world.recorder.transcript(visit, s.sub.id, r.messages);
 		if (started)
 			world.emit({

@@ -1,7 +1,7 @@
 /**
  * Issue 33, point 7: the live view as a person saw it, replayed from a run's events. Under `/step`, a node
  * whose turn ended and waits for the person is drawn ended, not running, its clock stopped when the wait
- * began and the wait left out of its time once it ends; inside a loop, round 2 does not show round 1's ✓
+ * began and the wait its end reports left out of its time once it ends; inside a loop, round 2 does not show round 1's ✓
  * for a node it has not reached yet, and the loop says which round it is in.
  */
 import { describe, expect, it } from "vitest";
@@ -36,9 +36,9 @@ describe("the live view", () => {
 		const waiting = showLive(s, tree, 30_000, { waiting: { path: "look", since: 2_000 } }).join("\n");
 		expect(waiting).toContain("✓ look · scout · 2s");
 		expect(waiting).not.toMatch(/▸ look/);
-		// The person chose at 40s; the node's end lands then, and its time is still its 2s.
-		foldLive(s, end("look", "look"), 40_000);
-		const after = showLive(s, tree, 41_000, { waited: new Map([["look", 38_000]]) }).join("\n");
+		// The person chose at 40s; the node's end lands then, saying it was held 38s, and its time is still its 2s.
+		foldLive(s, { ...end("look", "look"), held: 38_000 } as FlowEvent, 40_000);
+		const after = showLive(s, tree, 41_000).join("\n");
 		expect(after).toContain("✓ look · scout · 2s");
 	});
 
