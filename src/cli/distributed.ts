@@ -314,7 +314,7 @@ export async function reportDistributed(args: Args, io: Io): Promise<number> {
 			io.stderr(`pi-flows: no run ${id} in this database (see pi-flows runs)`);
 			return 2;
 		}
-		const { reportHtml } = await import("../report/index.ts");
+		const { journalTroubles, reportHtml } = await import("../report/index.ts");
 		const { fromSnapshot, usageOf } = await import("../runs/index.ts");
 		const { writeAtomic } = await import("../runs/files.ts");
 		const { resolve } = await import("node:path");
@@ -332,8 +332,8 @@ export async function reportDistributed(args: Args, io: Io): Promise<number> {
 			usageFromFile: true,
 			...(row.result ? { result: row.result as never } : {}),
 			problems,
-			// The database keeps no transcripts: the page says what the journal knows.
-			troubles: [],
+			// The database keeps no transcripts: its workers journal each turn's tool troubles instead.
+			troubles: journalTroubles(journal),
 		});
 		const out = resolve(io.cwd, flag(args, "out") ?? `${id}.html`);
 		writeAtomic(out, html);

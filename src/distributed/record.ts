@@ -14,7 +14,7 @@ import type { VisitIdentity } from "../identity/index.ts";
 import { type FlowEvent, TRACE_ONLY_EVENTS } from "../runtime/index.ts";
 import type { Usage } from "../runtime/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
-import { journalState } from "../runs/index.ts";
+import { journalState, troublesIn } from "../runs/index.ts";
 import type { RunStore } from "./store.ts";
 import { turnsOf } from "../cassette/index.ts";
 
@@ -83,9 +83,12 @@ export function storeRecorder(
 		fact: (path: string, key: string, value: Value) => fact({ type: "fact", life, path, key, value, at: at() }),
 		identity: (path: string, identity: VisitIdentity) => fact({ type: "identity", life, path, identity }),
 		// Transcripts stay out of the database (they hold every tool result): see docs/distributed.md. What
-		// the model answered, and digests of what it was asked, are kept, so the run can become a cassette.
-		transcript: (path: string, _subagent: string, messages: readonly unknown[]) =>
-			fact({ type: "turns", life, path, turns: turnsOf(messages) }),
+		// the model answered, and digests of what it was asked, are kept, so the run can become a cassette;
+		// and the tool results that were errors, with their words, so the report says what went wrong.
+		transcript: (path: string, _subagent: string, messages: readonly unknown[]) => {
+			fact({ type: "turns", life, path, turns: turnsOf(messages) });
+			for (const t of troublesIn(messages)) fact({ type: "tool_trouble", life, path, ...t });
+		},
 		onEvent(event) {
 			if (TRACE_ONLY_EVENTS.has(event.type) || (options.keep && !options.keep(event))) return;
 			events.push({ ...event, life, at: at(), worker: `${hostname()}:${process.pid}` });

@@ -9,6 +9,6 @@ export { type LifeSpan, type NodeState, type NodeSummary, type RunModel, runMode
 export { faultsHtml, handoffsHtml, questionsHtml } from "./notes.ts";
 export { REPORT_CSS, reportHtml } from "./page.ts";
 export { type RecordedEvent, type ResultFile, readRun, type RunData } from "./read.ts";
-export { readTroubles, type ToolTrouble } from "./troubles.ts";
+export { journalTroubles, readTroubles, type ToolTrouble } from "./troubles.ts";
 export { livesTable, usageTable, visitsTable } from "./tables.ts";
 export { type Lane, lanesOf, parallelAddresses, strandOf, timelineSvg } from "./timeline.ts";

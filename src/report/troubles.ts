@@ -1,35 +1,32 @@
 /**
  * What went wrong inside the turns, with its words: every tool call pi refused (its arguments did not
  * validate: `files: expected at most 10 items`) and every tool that failed as it ran (`find: fd is not
- * available`), read from the run's transcripts; every visit that was ever cut in doubt, life by life; and
- * what a resume would truly do with the run as it stands. The page shows these as rows of their own beside
- * the counts, so a person reads the cause, not a number.
+ * available`), read from the run's transcripts (or, on the DBOS backend, which keeps none, from the
+ * journal's `tool_trouble` facts); every visit that was ever cut in doubt, life by life; and what a resume
+ * would truly do with the run as it stands. The page shows these as rows of their own beside the counts,
+ * so a person reads the cause, not a number.
  *
  *   readTroubles(runDir) → [{ life: 1, visit: "look", tool: "find", refused: false, words: "fd is not available" }]
  *   resumeWould(journal)  → "A resume stops at the visit in doubt (fix) unless told: …"
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type JournalEntry, journalState } from "../runs/index.ts";
+import { type JournalEntry, journalState, type TroubleWords, troublesIn } from "../runs/index.ts";
 import { redactText } from "../secrets/index.ts";
 
-/** One tool result that was an error. */
-export interface ToolTrouble {
+/** One tool result that was an error, and the visit and life whose turn it was. */
+export interface ToolTrouble extends TroubleWords {
 	life: number;
 	visit: string;
-	tool: string;
-	/** pi refused the call before running it (its arguments did not validate), rather than the tool failing. */
-	refused: boolean;
-	words: string;
 }
 
 interface TranscriptLine {
 	life?: number;
 	visit?: string;
-	message?: { role?: string; toolName?: string; isError?: boolean; content?: { type?: string; text?: string }[] };
+	message?: unknown;
 }
 
-/** Every erroring tool result the run's transcripts hold, in file order. */
+/** Every erroring tool result the run's transcripts hold, in file order (a run folder's). */
 export function readTroubles(runDir: string): ToolTrouble[] {
 	const dir = join(runDir, "transcripts");
 	if (!existsSync(dir)) return [];
@@ -45,22 +42,20 @@ export function readTroubles(runDir: string): ToolTrouble[] {
 			} catch {
 				continue;
 			}
-			const m = parsed.message;
-			if (m?.role !== "toolResult" || !m.isError) continue;
-			const words = (m.content ?? [])
-				.map((c) => (c.type === "text" ? (c.text ?? "") : ""))
-				.join("\n")
-				.trim();
-			out.push({
-				life: parsed.life ?? 1,
-				visit: parsed.visit ?? "",
-				tool: m.toolName ?? "?",
-				refused: /^Validation failed for tool/.test(words),
-				words: redactText(words),
-			});
+			for (const t of troublesIn([parsed.message]))
+				out.push({ life: parsed.life ?? 1, visit: parsed.visit ?? "", ...t });
 		}
 	}
 	return out;
+}
+
+/** The troubles a journal holds as `tool_trouble` facts (the DBOS backend's, which keeps no transcripts). */
+export function journalTroubles(journal: readonly JournalEntry[]): ToolTrouble[] {
+	return journal.flatMap((e) =>
+		e.type === "tool_trouble"
+			? [{ life: e.life, visit: e.path, tool: e.tool, refused: e.refused, words: redactText(e.words) }]
+			: [],
+	);
 }
 
 /** Every visit cut in doubt, with the life it was cut in (a later life may have run it again). */

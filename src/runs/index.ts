@@ -50,3 +50,4 @@ export {
 	stopAsked,
 } from "./control.ts";
 export { describeInDoubt, type InDoubtVisit, inDoubtChanges, putBack } from "./in-doubt.ts";
+export { MAX_TROUBLE_WORDS, troublesIn, type TroubleWords } from "./tool-troubles.ts";

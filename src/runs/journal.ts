@@ -43,6 +43,11 @@ export type JournalEntry =
 	| { type: "carry"; path: string; value: Value }
 	| { type: "asked"; path: string; question: string; answer: AskAnswer }
 	| { type: "tool_call"; life: number; path: string; tool: string }
+	/**
+	 * A tool result of a turn that was an error, with its words (`tool-troubles.ts`): written by the DBOS
+	 * backend, which keeps no transcripts, so its report lists refused calls and failed tools as a folder's does.
+	 */
+	| { type: "tool_trouble"; life: number; path: string; tool: string; refused: boolean; words: string }
 	| { type: "handoff"; life: number; path: string; doc: Value; at: string }
 	/**
 	 * What each model request of a turn answered and a digest of what it was asked (`src/cassette`): written

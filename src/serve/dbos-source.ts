@@ -5,7 +5,7 @@
  * worker's question waits for the person at the browser as it waits for one at a terminal
  * (`src/distributed/questions.ts`). Loaded only when the server is given a database.
  */
-import type { RecordedEvent, ResultFile } from "../report/index.ts";
+import { journalTroubles, type RecordedEvent, type ResultFile } from "../report/index.ts";
 import { fromSnapshot, type JournalEntry, readEntry, type Snapshot } from "../runs/index.ts";
 import type { Follower } from "./live.ts";
 import type { RunRecord, WaitingQuestion } from "./record.ts";
@@ -159,7 +159,7 @@ export class DbosRun implements Follower {
 			sealed: true,
 			project: this.project,
 			problems: this.#problems,
-			troubles: [],
+			troubles: journalTroubles(this.#entries),
 		};
 	}
 
