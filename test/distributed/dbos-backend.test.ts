@@ -235,6 +235,11 @@ describePostgres("the DBOS backend", (pg) => {
 			const refused = await cliChild(project, ["resume", id, "--database", url]);
 			expect(refused.status).toBe(2);
 			expect(refused.stderr).toContain("--in-doubt rerun");
+			// The run's report names the visit in doubt, from the database's journal as from a folder's.
+			const page = join(project.cwd, "writes-report.html");
+			const report = await cliChild(project, ["report", id, "--database", url, "--out", page]);
+			expect(report.status, report.stderr).toBe(0);
+			expect(readFileSync(page, "utf8")).toMatch(/class="warning in-doubt">In doubt \(life 1\): items\[1\]\/edit/);
 			// Whichever worker is still alive runs it again once told to.
 			const resumed = await cliChild(project, ["resume", id, "--database", url, "--in-doubt", "rerun"]);
 			expect(resumed.status, `${resumed.stderr}\n${a.log()}\n${b.log()}`).toBe(0);
