@@ -10,6 +10,7 @@ import base from "./vitest.config.ts";
 export default defineConfig({
 	test: {
 		...base.test,
+		projects: undefined,
 		include: ["test/language/**/*.test.ts", "test/kinds/**/*.test.ts", "test/engine/**/*.test.ts"],
 		exclude: [
 			"test/language/read/never-throws.test.ts",

@@ -5,6 +5,9 @@
  * stay imports, resolved by pi's loader or by npm: the dependencies ship inside the tarball
  * (`bundleDependencies`), so `pi install` and `npm i` of it need no registry; a `devDependency` the code
  * imports is bundled. Why: docs/decisions.md, "How the package ships".
+ *
+ * `--out <dir>` builds into another folder and `--no-types` skips the declarations: the tests run the CLI
+ * as the tarball ships it from such a build (test/helpers/built-cli.ts), which needs no `.d.ts`.
  */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,10 +22,14 @@ const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
 	dependencies?: Record<string, string>;
 };
 const external = [...Object.keys(manifest.peerDependencies ?? {}), ...Object.keys(manifest.dependencies ?? {})];
+const args = process.argv.slice(2);
+const outAt = args.indexOf("--out");
+const out = outAt >= 0 && args[outAt + 1] ? resolve(args[outAt + 1]) : join(root, "dist");
+const types = !args.includes("--no-types");
 const isExternal = (id: string) =>
 	id.startsWith("node:") || external.some((name) => id === name || id.startsWith(`${name}/`));
 
-rmSync(join(root, "dist"), { recursive: true, force: true });
+rmSync(out, { recursive: true, force: true });
 // The extension is built on its own: pi loads it on every start through jiti, file by file, so what it
 // registers with sits in one file, and only the code behind a command or the tool is split off.
 const builds: Record<string, string>[] = [
@@ -45,7 +52,7 @@ for (const input of builds) {
 			},
 		},
 		output: {
-			dir: join(root, "dist"),
+			dir: out,
 			format: "esm",
 			entryFileNames: "[name].js",
 			chunkFileNames: `chunks/${Object.keys(input)[0]}/[name]-[hash].js`,
@@ -55,26 +62,27 @@ for (const input of builds) {
 }
 
 // The grammars as ohm recipes, so the built package skips parsing grammar text (src/grammar/compile.ts).
-mkdirSync(join(root, "dist", "grammar"), { recursive: true });
+mkdirSync(join(out, "grammar"), { recursive: true });
 for (const file of readdirSync(join(root, "grammar")).filter((f) => f.endsWith(".ohm"))) {
 	writeFileSync(
-		join(root, "dist", "grammar", `${file}.json`),
+		join(out, "grammar", `${file}.json`),
 		recipeOf(ohm.grammar(readFileSync(join(root, "grammar", file), "utf8"))),
 	);
 }
 
 // The web view's page code (`pi-flows serve`), shipped as written: no bundler touches it.
-mkdirSync(join(root, "dist", "serve"), { recursive: true });
+mkdirSync(join(out, "serve"), { recursive: true });
 for (const file of readdirSync(join(root, "src", "serve", "assets")))
-	copyFileSync(join(root, "src", "serve", "assets", file), join(root, "dist", "serve", file));
+	copyFileSync(join(root, "src", "serve", "assets", file), join(out, "serve", file));
 
 /** ohm's serialised grammar (`toRecipe` exists on every grammar but not in ohm's type declarations). */
 function recipeOf(grammar: ohm.Grammar): string {
 	return (grammar as unknown as { toRecipe(): string }).toRecipe();
 }
 
-execFileSync(
-	process.execPath,
-	[join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")],
-	{ stdio: "inherit" },
-);
+if (types)
+	execFileSync(
+		process.execPath,
+		[join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")],
+		{ stdio: "inherit" },
+	);

@@ -2,6 +2,7 @@
  * The `pi-flows` binary, run as a subprocess in a temp project with its own pi agent dir: what a person
  * at a terminal sees, exit codes included.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -18,7 +19,7 @@ afterEach(() => project.cleanup());
 const cli = (...args: string[]) => cliWith(project.env, ...args);
 
 function cliWith(env: NodeJS.ProcessEnv, ...args: string[]) {
-	const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/bin/pi-flows.js`, ...args], {
+	const r = spawnSync(process.execPath, [cliBin(), ...args], {
 		cwd: project.cwd,
 		env,
 		encoding: "utf8",

@@ -6,10 +6,11 @@
  * the node takes its default as in CI; an answer already in the database is returned to a visit that asks
  * again (a worker killed while waiting, taken over by another) without asking anyone.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { loadRoster, PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { loadRoster } from "../../src/agents/index.ts";
 import { enqueueRun, followRun } from "../../src/distributed/client.ts";
 import { answerQuestions, databaseAsk } from "../../src/distributed/questions.ts";
 import { RunStore } from "../../src/distributed/store.ts";
@@ -122,7 +123,7 @@ describePostgres("questions on the DBOS backend", (pg) => {
 		const worker = await startWorker(project, url);
 		project.write("paint.yaml", SCRIPT);
 		const quote = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
-		const command = [process.execPath, join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "paint", "the fence"]
+		const command = [process.execPath, cliBin(), "run", "paint", "the fence"]
 			.concat(["--script", "paint.yaml", "--project", "--backend", "dbos", "--database", url])
 			.map(quote)
 			.join(" ");

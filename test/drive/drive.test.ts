@@ -1,8 +1,9 @@
+import { cliBin } from "../helpers/built-cli.ts";
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadRoster, PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { loadRoster } from "../../src/agents/index.ts";
 import { drive } from "../../src/drive/index.ts";
 import { scriptedHost } from "../helpers/host.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
@@ -73,11 +74,12 @@ describe("the chain driver", () => {
 	it("runs from the CLI with its own exit code for blocked", () => {
 		project.write("TASK.md", "Do the thing.\n");
 		project.write("s.yaml", `turns:\n  turn1:\n${finish("blocked", ", blocked: need credentials")}`);
-		const r = spawnSync(
-			process.execPath,
-			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "s.yaml"],
-			{ cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 },
-		);
+		const r = spawnSync(process.execPath, [cliBin(), "drive", "TASK.md", "--script", "s.yaml"], {
+			cwd: project.cwd,
+			env: project.env,
+			encoding: "utf8",
+			timeout: 60_000,
+		});
 		expect(r.status).toBe(4);
 		expect(r.stderr).toContain("blocked: need credentials");
 	});

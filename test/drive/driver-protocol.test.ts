@@ -3,11 +3,12 @@
  * handed off), a checkpoint is HANDOFF.md before the turn goes on, kickoffs carry the task and the latest
  * document only, the switch and the reset cap apply, and a stopped turn is logged as stopped.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadRoster, PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { loadRoster } from "../../src/agents/index.ts";
 import { type DriveOptions, drive } from "../../src/drive/index.ts";
 import { DEFAULT_POLICY, parseHandoff } from "../../src/handoff/index.ts";
 import type { PiHost } from "../../src/pi/index.ts";
@@ -134,11 +135,12 @@ describe("one switch, one cap", () => {
 		expect(off.calls).toBe(0);
 		project.write("TASK.md", "Do it.\n");
 		project.write(".pi/settings.json", '{ "enable_handoff": false }\n');
-		const r = spawnSync(
-			process.execPath,
-			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "none.yaml", "--project"],
-			{ cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 },
-		);
+		const r = spawnSync(process.execPath, [cliBin(), "drive", "TASK.md", "--script", "none.yaml", "--project"], {
+			cwd: project.cwd,
+			env: project.env,
+			encoding: "utf8",
+			timeout: 60_000,
+		});
 		expect(r.status).toBe(2);
 		expect(r.stderr).toContain("enable_handoff in the project settings");
 	});
@@ -192,11 +194,12 @@ describe("stops and faults", () => {
 
 	it("says it cannot read a missing --script, with no stack", () => {
 		project.write("TASK.md", "Do it.\n");
-		const r = spawnSync(
-			process.execPath,
-			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "missing.yaml"],
-			{ cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 },
-		);
+		const r = spawnSync(process.execPath, [cliBin(), "drive", "TASK.md", "--script", "missing.yaml"], {
+			cwd: project.cwd,
+			env: project.env,
+			encoding: "utf8",
+			timeout: 60_000,
+		});
 		expect(r.status).toBe(2);
 		expect(r.stderr.trim()).toBe("pi-flows: cannot read the script missing.yaml: no such file");
 	});

@@ -7,11 +7,11 @@
  * come from inside the turn (a bash call that SIGKILLs the driver, once) or from the test watching the
  * journal, so every point is hit exactly, not by timing.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { currentPointerPath } from "../../src/drive/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 
@@ -64,11 +64,10 @@ afterAll(() => {
 });
 
 function start(project: TempProject): ChildProcess {
-	const child = spawn(
-		process.execPath,
-		[join(PACKAGE_ROOT, "bin/pi-flows.js"), "drive", "TASK.md", "--script", "s.yaml"],
-		{ cwd: project.cwd, env: project.env },
-	);
+	const child = spawn(process.execPath, [cliBin(), "drive", "TASK.md", "--script", "s.yaml"], {
+		cwd: project.cwd,
+		env: project.env,
+	});
 	writeFileSync(join(project.cwd, "driver.pid"), String(child.pid));
 	return child;
 }

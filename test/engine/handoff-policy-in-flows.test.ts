@@ -3,11 +3,11 @@
  * has no `finish`/`checkpoint` (not even past the watermark) and no steer; `HANDOFF_MAX_RESETS` bounds checkpoint resets; a `finish` that
  * crosses the watermark ends the turn with no further request; every document is journaled as written.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { DEFAULT_POLICY, resolveHandoffPolicy } from "../../src/handoff/index.ts";
 import type { RunRecorder } from "../../src/engine/index.ts";
 import { NO_RECORD } from "../../src/engine/record.ts";
@@ -63,11 +63,12 @@ describe("the switch in flow turns", () => {
 			"s.yaml",
 			'turns:\n  work:\n    - call: finish\n      args: { status: done, summary: x }\n    - say: "{{result}}"\n',
 		);
-		const r = spawnSync(
-			process.execPath,
-			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "p", "go", "--script", "s.yaml", "--project"],
-			{ cwd: project.cwd, env: project.env, encoding: "utf8", timeout: 60_000 },
-		);
+		const r = spawnSync(process.execPath, [cliBin(), "run", "p", "go", "--script", "s.yaml", "--project"], {
+			cwd: project.cwd,
+			env: project.env,
+			encoding: "utf8",
+			timeout: 60_000,
+		});
 		expect(r.status, r.stderr).toBe(0);
 		expect(r.stdout).toMatch(/Tool finish not found|not available|unknown tool/i);
 	});

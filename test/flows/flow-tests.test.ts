@@ -2,6 +2,7 @@
  * The shipped flows' own flow tests (`flows/*.test.yaml`), run the way an author runs them: `pi-flows
  * test` as a subprocess, on the scripted model, every test passing.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +13,7 @@ import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 it("every shipped flow has a flow test, and every one passes", () => {
 	const agentDir = mkdtempSync(join(tmpdir(), "pi-flows-flowtests-"));
 	try {
-		const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "test"], {
+		const r = spawnSync(process.execPath, [cliBin(), "test"], {
 			cwd: PACKAGE_ROOT,
 			env: { ...process.env, PI_CODING_AGENT_DIR: agentDir },
 			encoding: "utf8",

@@ -2,10 +2,10 @@
  * `pi-flows` as a child process, for the tests that need a real process to kill or two at once: the crash
  * tests SIGKILL a run at a chosen point of its journal, then resume it with the real CLI.
  */
+import { cliBin } from "./built-cli.ts";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import type { TempProject } from "./project.ts";
 
 /** What a finished `pi-flows` process said. */
@@ -18,7 +18,7 @@ export interface Exited {
 /** Runs `pi-flows <args>` in the project without blocking, so two can race. */
 export function cliChild(project: TempProject, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Exited> {
 	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], {
+		const child = spawn(process.execPath, [cliBin(), ...args], {
 			cwd: project.cwd,
 			env: { ...project.env, ...env },
 		});
@@ -59,11 +59,11 @@ export function killWhen(
 		return made[0] ? join(dir, made[0]) : undefined;
 	};
 	return new Promise((resolve, reject) => {
-		const child: ChildProcess = spawn(
-			process.execPath,
-			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", ...args, "--runs-dir", home],
-			{ cwd: project.cwd, env: project.env, stdio: "ignore" },
-		);
+		const child: ChildProcess = spawn(process.execPath, [cliBin(), "run", ...args, "--runs-dir", home], {
+			cwd: project.cwd,
+			env: project.env,
+			stdio: "ignore",
+		});
 		const timer = setInterval(() => {
 			const dir = folder();
 			const journal = dir && join(dir, "journal.jsonl");

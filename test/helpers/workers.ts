@@ -2,10 +2,9 @@
  * `pi-flows worker` processes for the distributed tests, started the way a person starts one (the
  * installed-style binary, its own stdout and stderr) and stopped after each test, however it ended.
  */
+import { cliBin } from "./built-cli.ts";
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
 import { afterEach } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import type { TempProject } from "./project.ts";
 
 /** A started worker: its process, its executor id once it joined, and everything it printed. */
@@ -23,7 +22,7 @@ const workers: WorkerProcess[] = [];
  * (SIGTERM, then SIGKILL after 10 s), so a failing test leaves none behind.
  */
 export function startWorker(project: TempProject, args: string[], env: NodeJS.ProcessEnv = {}): WorkerProcess {
-	const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "worker", ...args], {
+	const child = spawn(process.execPath, [cliBin(), "worker", ...args], {
 		cwd: project.cwd,
 		env: { ...project.env, ...env },
 		stdio: ["ignore", "pipe", "pipe"],

@@ -4,9 +4,10 @@
  * pi-subagents' `src/agents/chain-serializer.ts` (nicobailon/pi-subagents 36d49ce): frontmatter with name and
  * description, one `## <agent>` section per step, settings up to the first blank line, then the task.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadRoster, PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { loadRoster } from "../../src/agents/index.ts";
 import { projectFiles } from "../../src/extension/trust.ts";
 import { listFlows } from "../../src/load/index.ts";
 import { catalogueOptions, checkFlowFile } from "../../src/load/index.ts";
@@ -40,7 +41,7 @@ beforeEach(() => {
 afterEach(() => p.cleanup());
 
 const cli = (...args: string[]) => {
-	const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/bin/pi-flows.js`, ...args], {
+	const r = spawnSync(process.execPath, [cliBin(), ...args], {
 		cwd: p.cwd,
 		env: p.env,
 		encoding: "utf8",

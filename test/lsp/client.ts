@@ -2,6 +2,7 @@
  * A real LSP client for the tests: `pi-flows lsp` spawned as an editor would spawn it, in a temp project with
  * its own pi agent dir, spoken to over stdio with JSON-RPC. What the tests see is what an editor sees.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { type ChildProcess, spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import {
@@ -29,7 +30,6 @@ import {
 	StreamMessageReader,
 	StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import type { TempProject } from "../helpers/project.ts";
 
 /** A connected client and the server process behind it. */
@@ -55,10 +55,7 @@ export interface LspClient {
 }
 
 /** Spawns the server in `project` (by default as `main.ts lsp --stdio`) and initializes it. */
-export async function startClient(
-	project: TempProject,
-	argv = [`${PACKAGE_ROOT}/src/cli/main.ts`, "lsp", "--stdio"],
-): Promise<LspClient> {
+export async function startClient(project: TempProject, argv = [cliBin(), "lsp", "--stdio"]): Promise<LspClient> {
 	const child: ChildProcess = spawn(process.execPath, argv, {
 		cwd: project.cwd,
 		env: project.env,

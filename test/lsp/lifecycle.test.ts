@@ -2,9 +2,9 @@
  * The server's life as an editor sees it: what it says it can do, which documents it treats as flows (and
  * leaves every other Markdown file alone), a clean shutdown and exit, and the command's usage.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { find, startClient } from "./client.ts";
 import { FLOW, serverPerFile } from "./fixture.ts";
 
@@ -48,19 +48,14 @@ describe("the language server", () => {
 	});
 
 	it("runs from the installed binary with the flags editors pass, and exits 0 after shutdown and exit", async () => {
-		const other = await startClient(lsp.project, [
-			`${PACKAGE_ROOT}/bin/pi-flows.js`,
-			"lsp",
-			"--stdio",
-			`--clientProcessId=${process.pid}`,
-		]);
+		const other = await startClient(lsp.project, [cliBin(), "lsp", "--stdio", `--clientProcessId=${process.pid}`]);
 		const uri = other.open(lsp.project.file, FLOW);
 		expect((await other.diagnostics(uri, 1)).diagnostics).toEqual([]);
 		expect(await other.stop()).toBe(0);
 	});
 
 	it("refuses arguments it does not take, with its usage", () => {
-		const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/src/cli/main.ts`, "lsp", "flows/"], {
+		const r = spawnSync(process.execPath, [cliBin(), "lsp", "flows/"], {
 			cwd: lsp.project.cwd,
 			env: lsp.project.env,
 			encoding: "utf8",

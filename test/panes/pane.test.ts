@@ -5,9 +5,9 @@
  * tmux server of its own (its own socket), and the scripted turn itself lists the server's panes with `bash`,
  * so what it sees is what a person would see while the visit runs.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { execFileSync, spawnSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 
 let p: TempProject;
@@ -39,11 +39,12 @@ const LOOKER = "---\nname: looker\ndescription: lists panes\ntools: bash\n---\nY
 const SCRIPT = `turns:\n  look:\n    - say: listing the panes\n      call: bash\n      args: { command: "sleep 1; tmux -L ${socket} list-panes -a -F '#{pane_title}|#{pane_current_command}'; for id in $(tmux -L ${socket} list-panes -a -F '#{pane_id}'); do tmux -L ${socket} capture-pane -p -t $id; done" }\n    - say: "{{result}}"\n  after:\n    - call: bash\n      args: { command: "tmux -L ${socket} list-panes -a -F '#{pane_title}'" }\n    - say: "{{result}}"\n`;
 
 function run(env: NodeJS.ProcessEnv) {
-	const r = spawnSync(
-		process.execPath,
-		[`${PACKAGE_ROOT}/bin/pi-flows.js`, "run", "watch", "q", "--script", "s.yaml", "--project", "--json"],
-		{ cwd: p.cwd, env, encoding: "utf8", timeout: 60_000 },
-	);
+	const r = spawnSync(process.execPath, [cliBin(), "run", "watch", "q", "--script", "s.yaml", "--project", "--json"], {
+		cwd: p.cwd,
+		env,
+		encoding: "utf8",
+		timeout: 60_000,
+	});
 	return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

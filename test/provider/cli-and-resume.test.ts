@@ -3,6 +3,7 @@
  * provider in its agent dir), `pi-flows provider` serving a YAML script, and usage.json equal to the bill
  * across a stopped and resumed run.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,7 +12,6 @@ import { resolveModels } from "../../src/engine/index.ts";
 import { openHost } from "../../src/pi/index.ts";
 import type { Answer, WireRequest } from "../../src/provider/index.ts";
 import { resumeRun, startRun } from "../../src/runs/index.ts";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { tempProject } from "../helpers/project.ts";
 import { FAST, checkIn, itemOf, mapFlow, serverBill, usageJson, type Wire, wireProject } from "../helpers/wire.ts";
 
@@ -30,7 +30,7 @@ function cli(
 	env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], { cwd, env });
+		const child = spawn(process.execPath, [cliBin(), ...args], { cwd, env });
 		children.push(child);
 		let stdout = "";
 		let stderr = "";
@@ -91,11 +91,10 @@ describe("pi-flows run as a subprocess over HTTP", () => {
 				"provider.yaml",
 				`rules:\n  - when: item-2\n    faults: [{ fault: "503", retryAfter: 0.05 }]\n    reply: { tools: [{ name: submit, args: { item: item-2, note: scripted } }] }\ndefault: { tools: [{ name: submit, args: { item: any, note: default } }] }\n`,
 			);
-			const server = spawn(
-				process.execPath,
-				[join(PACKAGE_ROOT, "bin/pi-flows.js"), "provider", "provider.yaml", "--agent-dir", p.agentDir],
-				{ cwd: p.cwd, env: p.env },
-			);
+			const server = spawn(process.execPath, [cliBin(), "provider", "provider.yaml", "--agent-dir", p.agentDir], {
+				cwd: p.cwd,
+				env: p.env,
+			});
 			children.push(server);
 			let serverErr = "";
 			server.stderr.on("data", (d) => (serverErr += d));

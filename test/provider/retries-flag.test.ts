@@ -3,11 +3,11 @@
  * launches one, read the same way: `pi-flows chain` as a subprocess and `/run` in a real pi process, both
  * against the provider server. A server that answers 503 to everything sees exactly N requests.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { readTransportFlags } from "../../src/launch/index.ts";
 import { startProviderServer, type ProviderServer } from "../../src/provider/index.ts";
 import { readCommandLine } from "../../src/extension/args.ts";
@@ -29,7 +29,7 @@ afterEach(async () => {
 
 function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
 	return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], { cwd, env });
+		const child = spawn(process.execPath, [cliBin(), ...args], { cwd, env });
 		children.push(child);
 		let stdout = "";
 		let stderr = "";

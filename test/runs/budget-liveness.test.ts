@@ -1,8 +1,8 @@
+import { cliBin } from "../helpers/built-cli.ts";
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { journalState, readJournal } from "../../src/runs/index.ts";
 import { flowOf, runInline } from "../helpers/run.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
@@ -70,11 +70,11 @@ describe("liveness", () => {
 			flowOf("slow", "  - id: a\n    agent: scout\n  - id: b\n    agent: scout\n", { a: "A.", b: "B." }),
 		);
 		project.write("s.yaml", "turns:\n  a:\n    - say: quick\n  b:\n    - delay: 4000\n      say: slow but fine\n");
-		const child = spawn(
-			process.execPath,
-			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "slow", "go", "--script", "s.yaml", "--project"],
-			{ cwd: project.cwd, env: project.env, stdio: "ignore" },
-		);
+		const child = spawn(process.execPath, [cliBin(), "run", "slow", "go", "--script", "s.yaml", "--project"], {
+			cwd: project.cwd,
+			env: project.env,
+			stdio: "ignore",
+		});
 		const runsDir = join(project.cwd, ".pi/runs");
 		const journal = () => {
 			const dir = existsSync(runsDir) ? readdirSync(runsDir)[0] : undefined;

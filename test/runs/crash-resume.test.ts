@@ -7,11 +7,11 @@
  * ended exactly once. `PI_FLOWS_CRASH_SWEEP=1` (`npm run test:crash-sweep`) adds 20 kill points spread
  * evenly over the run, the sweep this file ran in `npm test` before the distinct states were picked.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { journalState, readJournal } from "../../src/runs/index.ts";
 import { cliChild, killWhen } from "../helpers/kill.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
@@ -126,7 +126,7 @@ function distinctPoints(lines: readonly JournalLine[]): Map<string, number> {
 }
 
 function cli(args: string[]) {
-	return spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], {
+	return spawnSync(process.execPath, [cliBin(), ...args], {
 		cwd: project.cwd,
 		env: project.env,
 		encoding: "utf8",

@@ -6,10 +6,10 @@
  * it. Times are `bench/limits.ts`'s business; here each case must end with its fault (the process's own
  * timeout is only the hang guard).
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { type LspClient, startClient } from "../lsp/client.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 
@@ -53,7 +53,7 @@ type Fault = { code: string; line: number; column: number; message: string };
 /** `pi-flows check --json <file>` as a person runs it, with a hang guard (the process is killed past it). */
 function check(name: string, text: string): Fault[] {
 	const file = p.write(`${name}/big.md`, text);
-	const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "check", "--json", file], {
+	const r = spawnSync(process.execPath, [cliBin(), "check", "--json", file], {
 		cwd: p.cwd,
 		env: p.env,
 		encoding: "utf8",

@@ -2,10 +2,10 @@
  * Attack set-ups for the security tests: temp git repositories with their own pi agent folders (so each
  * "person" has their own run key), and the real `pi-flows` CLI run in them.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 
 const made: TempProject[] = [];
@@ -41,7 +41,7 @@ export function git(p: TempProject, ...args: string[]): string {
 
 /** The `pi-flows` CLI in the project, as the person would type it. */
 export function cli(p: TempProject, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
-	const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], {
+	const r = spawnSync(process.execPath, [cliBin(), ...args], {
 		cwd: p.cwd,
 		env: p.env,
 		encoding: "utf8",

@@ -3,11 +3,11 @@
  * the person had configured there (their base URLs and keys), with no copy. Now it merges: every other
  * provider is kept, the old file is copied beside it first, and a file it cannot read is left alone.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 
 const projects: TempProject[] = [];
@@ -29,7 +29,7 @@ const CONFIGURED = {
 /** Starts the provider on `dir` and resolves once it has written the file (it prints its address then). */
 function provider(p: TempProject, dir: string): Promise<{ code: number | null; stderr: string }> {
 	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "provider", "--agent-dir", dir], {
+		const child = spawn(process.execPath, [cliBin(), "provider", "--agent-dir", dir], {
 			cwd: p.cwd,
 			env: p.env,
 		});

@@ -4,13 +4,13 @@
  * check script that prints `env` put `ANTHROPIC_API_KEY` into the journal and into the next agent's prompt.
  * pi-flows knows every key it resolved; each writer now masks them all.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import type { TempProject } from "../helpers/project.ts";
 import { cleanup, repo } from "./helpers.ts";
 
@@ -47,7 +47,7 @@ afterAll(async () => {
 
 function cli(p: TempProject, env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number | null; out: string }> {
 	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], { cwd: p.cwd, env });
+		const child = spawn(process.execPath, [cliBin(), ...args], { cwd: p.cwd, env });
 		let out = "";
 		child.stdout.on("data", (d) => (out += d));
 		child.stderr.on("data", (d) => (out += d));

@@ -3,13 +3,13 @@
  * provider (a local OpenAI-compatible server, over HTTP, as a real provider is reached) and appear in
  * no run file, transcript, event, report or message, whether the turn succeeds or the provider refuses.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import type { TempProject } from "../helpers/project.ts";
 import { cleanup, repo } from "./helpers.ts";
 
@@ -61,7 +61,7 @@ afterAll(async () => {
 /** The CLI run asynchronously, so this process's server can answer it. */
 function cli(p: TempProject, env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number | null; out: string }> {
 	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], { cwd: p.cwd, env });
+		const child = spawn(process.execPath, [cliBin(), ...args], { cwd: p.cwd, env });
 		let out = "";
 		child.stdout.on("data", (d) => (out += d));
 		child.stderr.on("data", (d) => (out += d));

@@ -4,6 +4,7 @@
  * is ever parsed by a shell; and no input, however large or hostile, takes more than bounded time and
  * memory to be refused or checked.
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,7 +24,7 @@ import type { HugeCase, HugeReport } from "./huge-input.ts";
 afterAll(cleanupProjects);
 
 function cli(p: TempProject, ...args: string[]) {
-	const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], {
+	const r = spawnSync(process.execPath, [cliBin(), ...args], {
 		cwd: p.cwd,
 		env: p.env,
 		encoding: "utf8",

@@ -4,12 +4,12 @@
  * server, a flow file that no longer has the node or is gone, an edited input too large to post), and
  * an edited input previewed as the run it would be (`input changed`).
  */
+import { cliBin } from "../helpers/built-cli.ts";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import { type Served, startServer } from "../../src/serve/index.ts";
 import { agentFile, type TempProject, tempProject } from "../helpers/project.ts";
 import { flowOf } from "../helpers/run.ts";
@@ -91,11 +91,11 @@ describe("rerun from a node, refused in words", () => {
 		project.write(".pi/flows/tri.md", TRI);
 		project.write("tri.yaml", 'turns:\n  a:\n    - say: "one"\n  b:\n    - say: "two"\n  c:\n    - say: "three"\n');
 		project.write("slow.yaml", 'turns:\n  a:\n    - say: "one"\n      delay: 60000\n');
-		const ran = spawnSync(
-			process.execPath,
-			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "tri", "go", "--script", "tri.yaml", "--project"],
-			{ cwd: project.cwd, env: project.env, encoding: "utf8" },
-		);
+		const ran = spawnSync(process.execPath, [cliBin(), "run", "tri", "go", "--script", "tri.yaml", "--project"], {
+			cwd: project.cwd,
+			env: project.env,
+			encoding: "utf8",
+		});
 		expect(ran.status, ran.stderr).toBe(0);
 		run = folders()[0];
 	}, 60_000);
@@ -136,11 +136,11 @@ describe("rerun from a node, refused in words", () => {
 	});
 
 	it("refuses a run still going: a rerun reads a run that ended", async () => {
-		const child = spawn(
-			process.execPath,
-			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "tri", "go", "--script", "slow.yaml", "--project"],
-			{ cwd: project.cwd, env: project.env, stdio: "ignore" },
-		);
+		const child = spawn(process.execPath, [cliBin(), "run", "tri", "go", "--script", "slow.yaml", "--project"], {
+			cwd: project.cwd,
+			env: project.env,
+			stdio: "ignore",
+		});
 		children.push(child);
 		const before = folders();
 		let going = "";

@@ -7,11 +7,11 @@
  * HTTP on 127.0.0.1), each request naming the model the alias resolved to. Before, `sonnet` went to Amazon
  * Bedrock for all three and the chain was refused: "no credentials for amazon-bedrock".
  */
+import { cliBin } from "../../helpers/built-cli.ts";
 import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../../src/agents/index.ts";
 import { type ProviderServer, startProviderServer } from "../../../src/provider/index.ts";
 import { CORPUS } from "../../helpers/peer-corpus.ts";
 import { type TempProject, tempProject } from "../../helpers/project.ts";
@@ -55,7 +55,7 @@ afterAll(() => project.cleanup());
 /** Runs the CLI without blocking this process's event loop (a provider server may live here). */
 function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], { cwd: project.cwd, env });
+		const child = spawn(process.execPath, [cliBin(), ...args], { cwd: project.cwd, env });
 		children.push(child);
 		let stdout = "";
 		let stderr = "";

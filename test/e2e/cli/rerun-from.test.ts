@@ -5,11 +5,11 @@
  * instead of taking it from the earlier run; a node the flow does not have is refused with the nearest,
  * before anything is made.
  */
+import { cliBin } from "../../helpers/built-cli.ts";
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../../src/agents/index.ts";
 import { killWhen } from "../../helpers/kill.ts";
 import { agentFile, type TempProject, tempProject } from "../../helpers/project.ts";
 import { flowOf } from "../../helpers/run.ts";
@@ -18,7 +18,7 @@ let project: TempProject;
 let first = "";
 
 function cli(...args: string[]) {
-	const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/bin/pi-flows.js`, ...args], {
+	const r = spawnSync(process.execPath, [cliBin(), ...args], {
 		cwd: project.cwd,
 		env: project.env,
 		encoding: "utf8",

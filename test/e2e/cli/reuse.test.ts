@@ -3,17 +3,17 @@
  * run twice. A rerun whose script is empty (`turns: {}`) can only succeed if nothing played; every visit
  * that plays says why, in the line the person reads and in `result.json`.
  */
+import { cliBin } from "../../helpers/built-cli.ts";
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../../src/agents/index.ts";
 import { type TempProject, tempProject } from "../../helpers/project.ts";
 
 let project: TempProject;
 
 function cli(...args: string[]) {
-	const r = spawnSync(process.execPath, [`${PACKAGE_ROOT}/bin/pi-flows.js`, ...args], {
+	const r = spawnSync(process.execPath, [cliBin(), ...args], {
 		cwd: project.cwd,
 		env: project.env,
 		encoding: "utf8",

@@ -6,13 +6,13 @@
  * Both agent files are the peers' own (test/fixtures/peers/), run on the scripted model. A flow called as a
  * tool of `pi-flows mcp` (the official SDK's client over stdio) gets the same tool.
  */
+import { cliBin } from "../../helpers/built-cli.ts";
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../../src/agents/index.ts";
 import { CORPUS } from "../../helpers/peer-corpus.ts";
 import { type TempProject, tempProject } from "../../helpers/project.ts";
 
@@ -69,15 +69,7 @@ describe("pi-flows run", () => {
 	it("hands the subagent tool to an agent listing `subagent` or Claude Code's `Task`", () => {
 		const r = spawnSync(
 			process.execPath,
-			[
-				join(PACKAGE_ROOT, "bin/pi-flows.js"),
-				"run",
-				"delegates",
-				"What reads flows?",
-				"--script",
-				"s.yaml",
-				"--project",
-			],
+			[cliBin(), "run", "delegates", "What reads flows?", "--script", "s.yaml", "--project"],
 			{
 				cwd: project.cwd,
 				env: { ...project.env, HOME: join(project.cwd, "..", "home") },
@@ -99,7 +91,7 @@ describe("pi-flows mcp", () => {
 		await client.connect(
 			new StdioClientTransport({
 				command: process.execPath,
-				args: [join(PACKAGE_ROOT, "bin/pi-flows.js"), "mcp", "--project", "--script", "s.yaml"],
+				args: [cliBin(), "mcp", "--project", "--script", "s.yaml"],
 				cwd: project.cwd,
 				env: { ...project.env, HOME: join(project.cwd, "..", "home") } as Record<string, string>,
 				stderr: "pipe",

@@ -6,11 +6,10 @@
  * declined one taking the default); `run_stop` asking the database, so the worker stops the run as
  * Ctrl-C does, and `run_resume` starting its next life on the worker; `runs` listing the database's runs.
  */
+import { cliBin } from "../../helpers/built-cli.ts";
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../../src/agents/index.ts";
 import { RunStore } from "../../../src/distributed/store.ts";
 import { migrateDatabase } from "../../../src/distributed/worker.ts";
 import { describePostgres } from "../../helpers/postgres.ts";
@@ -31,7 +30,7 @@ describePostgres("pi-flows mcp on the DBOS backend", (pg) => {
 		url = await pg().database();
 		// Migrated once here, so the worker and the server (which only checks the schema) start side by side.
 		await migrateDatabase(url);
-		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "worker", "--database", url], {
+		const child = spawn(process.execPath, [cliBin(), "worker", "--database", url], {
 			cwd: project.cwd,
 			env: project.env,
 			stdio: ["ignore", "pipe", "pipe"],

@@ -7,13 +7,13 @@
  * `late.yaml` writes a file and answers 3 s later (a run that outlives a short `--wait`, and one cut after
  * a write: in doubt), `http.yaml` answers after 1.5 s (long enough to cancel).
  */
+import { cliBin } from "../../helpers/built-cli.ts";
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createTaskSessionFromClient } from "@modelcontextprotocol/ext-tasks/client";
-import { PACKAGE_ROOT } from "../../../src/agents/index.ts";
 import { agentFile, type TempProject, tempProject } from "../../helpers/project.ts";
 
 /** The report every run tool returns (`structuredContent`). */
@@ -85,7 +85,7 @@ export async function connectStdio(
 	await client.connect(
 		new StdioClientTransport({
 			command: process.execPath,
-			args: [join(PACKAGE_ROOT, "bin/pi-flows.js"), "mcp", "--project", ...options.args],
+			args: [cliBin(), "mcp", "--project", ...options.args],
 			cwd: project.cwd,
 			env: project.env as Record<string, string>,
 			stderr: "pipe",
@@ -109,11 +109,10 @@ export async function startHttp(
 	env: NodeJS.ProcessEnv = {},
 ): Promise<HttpServer> {
 	const token = "test-token-0123456789";
-	const child: ChildProcess = spawn(
-		process.execPath,
-		[join(PACKAGE_ROOT, "bin/pi-flows.js"), "mcp", "--http", "--project", ...args],
-		{ cwd: project.cwd, env: { ...project.env, ...env, PI_FLOWS_MCP_TOKEN: token } },
-	);
+	const child: ChildProcess = spawn(process.execPath, [cliBin(), "mcp", "--http", "--project", ...args], {
+		cwd: project.cwd,
+		env: { ...project.env, ...env, PI_FLOWS_MCP_TOKEN: token },
+	});
 	let err = "";
 	const url = await new Promise<URL>((resolve, reject) => {
 		child.stderr?.on("data", (d) => {

@@ -4,12 +4,12 @@
  * @modelcontextprotocol/inspector --cli --method tools/list -- … mcp --project`), the CLI started once.
  * Calling the tools is the SDK client's part (stdio.test.ts, http.test.ts).
  */
+import { cliBin } from "../../helpers/built-cli.ts";
 import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../../src/agents/index.ts";
 import type { TempProject } from "../../helpers/project.ts";
 import { mcpProject } from "./fixture.ts";
 
@@ -29,14 +29,7 @@ afterAll(() => project.cleanup());
 
 /** `inspector --cli <method args> -- node pi-flows mcp --project --script greet.yaml`, its JSON answer. */
 async function inspect(method: string[]): Promise<Record<string, unknown>> {
-	const server = [
-		process.execPath,
-		join(PACKAGE_ROOT, "bin/pi-flows.js"),
-		"mcp",
-		"--project",
-		"--script",
-		"greet.yaml",
-	];
+	const server = [process.execPath, cliBin(), "mcp", "--project", "--script", "greet.yaml"];
 	const { stdout } = await run(process.execPath, [INSPECTOR, "--cli", ...method, "--", ...server], {
 		cwd: project.cwd,
 		// The Inspector keeps a catalogue under HOME; the test's own home keeps the person's untouched.

@@ -5,11 +5,10 @@
  * trace. The real CLI as a subprocess, the official SDK client over stdio, the official exporter to a
  * receiver in this test; a malformed value is no context, never a failed run.
  */
+import { cliBin } from "../../helpers/built-cli.ts";
 import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../../src/agents/index.ts";
 import { drawTree, type ReceivedSpan, type Receiver, startReceiver } from "../../helpers/otlp.ts";
 import type { TempProject } from "../../helpers/project.ts";
 import { mcpProject, type Report, sdkClient } from "../mcp/fixture.ts";
@@ -31,11 +30,10 @@ const roots = (spans: readonly ReceivedSpan[]) => spans.filter((s) => s.name ===
 
 function run(p: TempProject, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
 	return new Promise((resolve) => {
-		const child = spawn(
-			process.execPath,
-			[join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", "hello", "Ada", "--project", "--script", "greet.yaml"],
-			{ cwd: p.cwd, env: { ...p.env, ...env } },
-		);
+		const child = spawn(process.execPath, [cliBin(), "run", "hello", "Ada", "--project", "--script", "greet.yaml"], {
+			cwd: p.cwd,
+			env: { ...p.env, ...env },
+		});
 		let stderr = "";
 		child.stderr.on("data", (d) => (stderr += d));
 		child.on("close", (code) => resolve({ code, stderr }));
@@ -73,7 +71,7 @@ describe("a run inside its caller's trace", () => {
 		await client.connect(
 			new StdioClientTransport({
 				command: process.execPath,
-				args: [join(PACKAGE_ROOT, "bin/pi-flows.js"), "mcp", "--project", "--script", "greet.yaml"],
+				args: [cliBin(), "mcp", "--project", "--script", "greet.yaml"],
 				cwd: project.cwd,
 				env: { ...project.env, ...otlp(receiver) } as Record<string, string>,
 				stderr: "pipe",

@@ -6,11 +6,11 @@
  * a cut stream; a run that fails, is resumed and links back; content only when the switch asks, redacted;
  * a Ctrl-C that still exports.
  */
+import { cliBin } from "../../helpers/built-cli.ts";
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../../src/agents/index.ts";
 import type { Answer, WireRequest } from "../../../src/provider/index.ts";
 import { drawTree, type ReceivedSpan, type Receiver, startReceiver } from "../../helpers/otlp.ts";
 import { agentFile, tempProject } from "../../helpers/project.ts";
@@ -45,7 +45,7 @@ function cli(
 	onStderr?: (all: string, child: ChildProcess) => void,
 ) {
 	return new Promise<Ran>((resolve) => {
-		const child = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], { cwd, env });
+		const child = spawn(process.execPath, [cliBin(), ...args], { cwd, env });
 		children.push(child);
 		let stdout = "";
 		let stderr = "";

@@ -11,6 +11,7 @@
  *
  * With PI_FLOWS_WRITE_SHOTS=1 the screenshots of the runs list and a run page are written to docs/web/.
  */
+import { cliBin } from "../../helpers/built-cli.ts";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
 	copyFileSync,
@@ -146,7 +147,7 @@ describe.skipIf(!present)(
 			flow: string,
 			script: string,
 		): { child: ChildProcess; out: () => string; exit: Promise<number | null> } {
-			const command = [process.execPath, join(PACKAGE_ROOT, "bin/pi-flows.js"), "run", flow, "the fence"]
+			const command = [process.execPath, cliBin(), "run", flow, "the fence"]
 				.concat(["--script", script, "--project"])
 				.map(quote)
 				.join(" ");
@@ -208,7 +209,7 @@ describe.skipIf(!present)(
 			project.write(".pi/flows/tri.md", TRI);
 			project.write("tri.yaml", TRI_SCRIPT);
 			shots = mkdtempSync(join(tmpdir(), "pi-flows-serve-shots-"));
-			server = spawn(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), "serve", "--project"], {
+			server = spawn(process.execPath, [cliBin(), "serve", "--project"], {
 				cwd: project.cwd,
 				env: project.env,
 				stdio: ["ignore", "pipe", "pipe"],
@@ -369,7 +370,7 @@ describe.skipIf(!present)(
 
 		it("reruns from a node: the preview as pi-flows plan --reuse says it, then the run, its reused visits saved", async () => {
 			const cli = (...args: string[]) =>
-				spawnSync(process.execPath, [join(PACKAGE_ROOT, "bin/pi-flows.js"), ...args], {
+				spawnSync(process.execPath, [cliBin(), ...args], {
 					cwd: project.cwd,
 					env: project.env,
 					encoding: "utf8",

@@ -9,11 +9,12 @@
  * run --backend dbos --reuse ID --rerun-from`, detached) goes to the worker and ends with the visits it
  * took counted as saved.
  */
+import { cliBin } from "../../helpers/built-cli.ts";
 import { spawnSync } from "node:child_process";
 import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { loadRoster, PACKAGE_ROOT } from "../../../src/agents/index.ts";
+import { loadRoster } from "../../../src/agents/index.ts";
 import { enqueueRun } from "../../../src/distributed/client.ts";
 import { RunStore } from "../../../src/distributed/store.ts";
 import { catalogueOptions, checkFlowText } from "../../../src/load/index.ts";
@@ -200,7 +201,7 @@ describePostgres("pi-flows serve over the DBOS backend", (pg) => {
 			};
 			const planned = spawnSync(
 				process.execPath,
-				[join(PACKAGE_ROOT, "bin/pi-flows.js"), "plan", join(project.cwd, ".pi/flows/paint.md"), "--project"].concat([
+				[cliBin(), "plan", join(project.cwd, ".pi/flows/paint.md"), "--project"].concat([
 					"--reuse",
 					id,
 					"--rerun-from",

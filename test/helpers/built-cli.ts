@@ -1,0 +1,87 @@
+/**
+ * The `pi-flows` command the tests start: this checkout built as the tarball ships it (`dist/` bundled by
+ * scripts/build.ts, beside a copy of `bin/`), not the TypeScript sources. Node strips the types of some four hundred source files on every start, a second and
+ * more of CPU a process; the suite starts the CLI hundreds of times, and a user never runs the sources. The
+ * build is kept in `node_modules/.cache/pi-flows-cli/<digest>/`, the digest of every input the build
+ * reads, so it is made once after a change and reused by every later run; the tests of the sources' own
+ * start (test/cli/help-loads, the demo) still start `src/`. The build folder holds no `package.json`: the
+ * built code finds the checkout's own (src/package/root.ts walks up to it), so it reads this checkout's
+ * `agents/`, `flows/` and `grammar/` at their paths, and Node takes its files as the modules they are.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { PACKAGE_ROOT } from "../../src/package/index.ts";
+
+const CACHE = join(PACKAGE_ROOT, "node_modules/.cache/pi-flows-cli");
+
+/** What the build reads: the sources, the grammars, the page assets, the build script and the manifests. */
+const INPUTS = ["src", "grammar", "bin", "scripts/build.ts", "package.json", "package-lock.json"];
+
+let built: string | undefined;
+
+/** The path of `bin/pi-flows.js` in the build of the checkout as it is now (built on first use). */
+export function cliBin(): string {
+	built ??= ensureBuilt();
+	return join(built, "bin/pi-flows.js");
+}
+
+function ensureBuilt(): string {
+	const dir = join(CACHE, digestOfInputs());
+	if (existsSync(join(dir, "dist/cli.js"))) return dir;
+	return underLock(() => {
+		if (existsSync(join(dir, "dist/cli.js"))) return dir;
+		const making = `${dir}.making`;
+		rmSync(making, { recursive: true, force: true });
+		mkdirSync(join(making, "bin"), { recursive: true });
+		cpSync(join(PACKAGE_ROOT, "bin"), join(making, "bin"), { recursive: true });
+		execFileSync(
+			process.execPath,
+			[join(PACKAGE_ROOT, "scripts/build.ts"), "--out", join(making, "dist"), "--no-types"],
+			{ cwd: PACKAGE_ROOT, stdio: ["ignore", "ignore", "pipe"] },
+		);
+		// Older builds are of sources that no longer exist.
+		for (const old of readdirSync(CACHE))
+			if (join(CACHE, old) !== making) rmSync(join(CACHE, old), { recursive: true, force: true });
+		renameSync(making, dir);
+		return dir;
+	});
+}
+
+/** A digest of every input file's path and content. */
+function digestOfInputs(): string {
+	const hash = createHash("sha256");
+	const add = (path: string) => {
+		const info = statSync(path, { throwIfNoEntry: false });
+		if (!info) return;
+		if (info.isDirectory()) {
+			for (const entry of readdirSync(path).sort()) add(join(path, entry));
+			return;
+		}
+		hash.update(relative(PACKAGE_ROOT, path)).update("\0").update(readFileSync(path)).update("\0");
+	};
+	for (const input of INPUTS) add(join(PACKAGE_ROOT, input));
+	return hash.digest("hex").slice(0, 16);
+}
+
+/** Runs `work` holding the build lock, so parallel test files build once. */
+function underLock<T>(work: () => T): T {
+	mkdirSync(CACHE, { recursive: true });
+	const lock = join(dirname(CACHE), "pi-flows-cli.lock");
+	for (;;) {
+		try {
+			mkdirSync(lock);
+			break;
+		} catch {
+			const held = statSync(lock, { throwIfNoEntry: false });
+			if (held && Date.now() - held.mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true });
+			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+		}
+	}
+	try {
+		return work();
+	} finally {
+		rmSync(lock, { recursive: true, force: true });
+	}
+}
