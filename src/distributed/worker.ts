@@ -27,7 +27,7 @@ import { focusOf } from "../engine/index.ts";
 import type { ReuseSource } from "../engine/index.ts";
 import { reuseSource } from "../reuse/index.ts";
 import { openHost, type PiHost, readScript } from "../pi/index.ts";
-import { fanOutEvents, type FlowEvent } from "../runtime/index.ts";
+import { FAILURE_KIND_TABLE, type FailureKind, fanOutEvents, type FlowEvent } from "../runtime/index.ts";
 import { journalState, lifeTraces } from "../runs/index.ts";
 import { captureWanted, type RunTrace, traceRun } from "../telemetry/index.ts";
 import { fromSnapshot, runEndEntry, snapshotModels } from "../runs/index.ts";
@@ -317,7 +317,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 				const final = { ...result, usage };
 				await store.append(runId, [runEndEntry(life, final)], executor);
 				traced.end(final);
-				const status = final.ok ? "ok" : final.errorKind === "stopped" ? "stopped" : "failed";
+				const status = runStatus(final);
 				await store.setStatus(runId, status, final);
 				return { ok: final.ok, status };
 			} finally {
@@ -487,4 +487,14 @@ export function journalUsage(entries: readonly JournalEntry[], _life?: number): 
 		if (e.type === "visit_end" && (e.kind === "agent" || e.kind === "swarm"))
 			total = addUsage(total, { ...e.usage, ms: 0 });
 	return total;
+}
+
+/**
+ * The status a run's row keeps when its last life ends: a stop of the failure table (a person's stop, a
+ * spent budget, a `blocked` agent, a sibling's fail-fast) is `stopped`, as the run folder's report calls it
+ * cut and a resume takes it up; any other failure is `failed`.
+ */
+export function runStatus(result: { ok: boolean; errorKind?: FailureKind }): "ok" | "stopped" | "failed" {
+	if (result.ok) return "ok";
+	return result.errorKind !== undefined && FAILURE_KIND_TABLE[result.errorKind].stop ? "stopped" : "failed";
 }
