@@ -41,9 +41,13 @@ function ensureBuilt(): string {
 			[join(PACKAGE_ROOT, "scripts/build.ts"), "--out", join(making, "dist"), "--no-types"],
 			{ cwd: PACKAGE_ROOT, stdio: ["ignore", "ignore", "pipe"] },
 		);
-		// Older builds are of sources that no longer exist.
-		for (const old of readdirSync(CACHE))
-			if (join(CACHE, old) !== making) rmSync(join(CACHE, old), { recursive: true, force: true });
+		// Builds of sources that no longer exist go once they are an hour old: a run started before the
+		// sources changed may still be starting its own.
+		for (const old of readdirSync(CACHE)) {
+			const at = join(CACHE, old);
+			const made = statSync(at, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+			if (at !== making && Date.now() - made > 3_600_000) rmSync(at, { recursive: true, force: true });
+		}
 		renameSync(making, dir);
 		return dir;
 	});
