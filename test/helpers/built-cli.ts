@@ -1,7 +1,8 @@
 /**
  * The `pi-flows` command the tests start: this checkout built as the tarball ships it (`dist/` bundled by
- * scripts/build.ts, beside a copy of `bin/`), not the TypeScript sources. Node strips the types of the hundreds of source files a start loads, a second and
- * more of CPU a process; the suite starts the CLI hundreds of times, and a user never runs the sources. The
+ * scripts/build.ts, beside a copy of `bin/`), not the TypeScript sources. Node strips the types of the
+ * hundreds of source files a start loads, a second and more of CPU a process; the suite starts the CLI
+ * hundreds of times, and a user never runs the sources. The
  * build is kept in `node_modules/.cache/pi-flows-cli/<digest>/`, the digest of every input the build
  * reads, so it is made once after a change and reused by every later run; the tests of the sources' own
  * start (test/cli/help-loads, the demo) still start `src/`. The build folder holds no `package.json`: the
