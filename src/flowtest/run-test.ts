@@ -137,7 +137,14 @@ async function runIn(
 		answers[k] = v === "enough" ? { kind: "enough" } : v === "nobody" ? { kind: "nobody" } : (v as string | boolean);
 	const check: CheckPort = {
 		run: async (request) => {
-			const r = test.checks[request.script] ?? Object.values(test.checks)[0] ?? { passed: true };
+			if (player) {
+				const r = player.checked(request, test.checks);
+				if ("refused" in r) return { ok: false, kind: "unavailable", message: r.refused, report: "" };
+				return { ok: true, passed: r.passed, report: r.report, exitCode: r.passed ? 0 : 1, ms: 0 };
+			}
+			const r = (request.visit !== undefined ? test.checks[request.visit] : undefined) ??
+				test.checks[request.script] ??
+				Object.values(test.checks)[0] ?? { passed: true };
 			return { ok: true, passed: r.passed, report: r.report ?? "", exitCode: r.passed ? 0 : 1, ms: 0 };
 		},
 	};
