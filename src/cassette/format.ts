@@ -30,6 +30,11 @@ export interface CassetteVisit {
 	identity?: Pick<VisitIdentity, "key" | "parts" | "shown"> & { v?: number };
 	/** An agent visit's turns (a swarm's: none, its members' are under `members`). */
 	turns: Turn[];
+	/**
+	 * The project's files the visit's tools read by path, each with its digest as the visit saw it (the
+	 * identity's `tree` part, down to the files the visit depended on), for a replay to compare.
+	 */
+	tree?: Record<string, string>;
 	/** A swarm visit's members' turns, by the member's name and round (`scout[1]#2`), in that order. */
 	members?: Map<string, Turn[]>;
 }
@@ -64,6 +69,7 @@ export function writeCassette(c: Cassette, head: string): string {
 						},
 					}
 				: {}),
+			...(v.tree && Object.keys(v.tree).length ? { tree: v.tree } : {}),
 			...(v.members?.size && !v.turns.length
 				? {
 						members: Object.fromEntries(
@@ -166,12 +172,19 @@ export function readCassette(text: string, file: string): { value?: Cassette; pr
 						]),
 					)
 				: undefined;
+			const tree = visit.tree as CassetteVisit["tree"];
+			if (
+				tree !== undefined &&
+				(!tree || typeof tree !== "object" || Object.values(tree).some((d) => typeof d !== "string"))
+			)
+				bad(`visit \`${path}\`: \`tree\` maps file paths to their digests`);
 			const identity = visit.identity as CassetteVisit["identity"];
 			if (identity !== undefined && (typeof identity?.key !== "string" || typeof identity.parts !== "object"))
 				bad(`visit \`${path}\`: \`identity\` is \`{ key, parts }\``);
 			visits.set(path, {
 				node: typeof visit.node === "string" ? visit.node : (path.split("/").pop() ?? path),
 				...(identity ? { identity } : {}),
+				...(tree ? { tree } : {}),
 				turns,
 				...(kept ? { members: kept } : {}),
 			});

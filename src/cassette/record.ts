@@ -13,7 +13,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, normalize, relative, resolve } from "node:path";
 import { type AskAnswer, fileInTree } from "../engine/index.ts";
-import type { VisitIdentity } from "../identity/index.ts";
+import { digestOf, type VisitIdentity } from "../identity/index.ts";
 import { CHECK_SCRIPT } from "../kinds/check/run.ts";
 import { byMember, memberTurnsOf } from "../kinds/swarm/facts.ts";
 import type { JournalEntry, Snapshot } from "../runs/index.ts";
@@ -87,6 +87,7 @@ export async function recordRun(r: RunToRecord): Promise<Recorded | { error: str
 	const visits = new Map<string, CassetteVisit>();
 	const missing: string[] = [];
 	const files: Record<string, string> = {};
+	const written = new Set([...ends.values()].flatMap((e) => e.ended.effect?.files ?? []));
 	for (const e of ends.values()) {
 		const reused = e.ended.reuse?.outcome === "reused" ? e.ended.reuse : undefined;
 		const found = (f: Found) => redacted.push({ visit: e.path, ...f });
@@ -103,10 +104,15 @@ export async function recordRun(r: RunToRecord): Promise<Recorded | { error: str
 				continue;
 			}
 			const id = identities.get(e.path);
-			visits.set(e.path, { node: e.node, ...identityOf(id), turns: [], members });
-			await seedFiles(files, [...members.values()].flat(), id?.identity.shown?.tree, r, (kind, path) =>
-				redacted.push({ visit: e.path, where: `the file ${path}`, kind }),
+			const tree = await seedFiles(
+				files,
+				[...members.values()].flat(),
+				id?.identity.shown?.tree,
+				r,
+				written,
+				(kind, path) => redacted.push({ visit: e.path, where: `the file ${path}`, kind }),
 			);
+			visits.set(e.path, { node: e.node, ...identityOf(id), turns: [], members, ...treeOf(tree) });
 			continue;
 		}
 		if (e.kind !== "agent") continue;
@@ -128,10 +134,10 @@ export async function recordRun(r: RunToRecord): Promise<Recorded | { error: str
 			continue;
 		}
 		const id = identities.get(e.path);
-		visits.set(e.path, { node: e.node, ...identityOf(id), turns });
-		await seedFiles(files, turns, id?.identity.shown?.tree, r, (kind, path) =>
+		const tree = await seedFiles(files, turns, id?.identity.shown?.tree, r, written, (kind, path) =>
 			redacted.push({ visit: e.path, where: `the file ${path}`, kind }),
 		);
+		visits.set(e.path, { node: e.node, ...identityOf(id), turns, ...treeOf(tree) });
 	}
 	// Every check visit's result by its path (a loop's `fix#1/tests` red, `fix#2/tests` green), with the
 	// script it ran, so a replay answers each visit as the run was answered and names a check it never saw.
@@ -176,6 +182,10 @@ export async function recordRun(r: RunToRecord): Promise<Recorded | { error: str
 		},
 		missing,
 	};
+}
+
+function treeOf(tree: Record<string, string>): Pick<CassetteVisit, "tree"> {
+	return Object.keys(tree).length ? { tree } : {};
 }
 
 /** A visit's identity as a cassette keeps it. */
@@ -276,23 +286,37 @@ export function conversations(messages: readonly unknown[]): unknown[][] {
 	return out;
 }
 
-/** The files the turns read by path, as the visit saw them, into the test's scratch folder (masked). */
+/**
+ * The files the turns read by path, as the visit saw them, into the test's scratch folder (masked), and
+ * the visit's fingerprint of them: each file's digest as it saw it (unmasked), so a replay notices the
+ * project's file changed since. A file the run itself wrote is left out of the fingerprint: the project
+ * holds the run's own change now.
+ */
 async function seedFiles(
 	files: Record<string, string>,
 	turns: readonly Turn[],
 	tree: string | undefined,
 	r: RunToRecord,
+	written: ReadonlySet<string>,
 	found: (kind: string, path: string) => void,
-): Promise<void> {
+): Promise<Record<string, string>> {
+	const seen: Record<string, string> = {};
 	for (const t of turns)
 		for (const c of t.answer.calls ?? []) {
 			const path = (c.args as { path?: unknown } | undefined)?.path;
 			if (!READS_FILE.has(c.name) || typeof path !== "string") continue;
 			const rel = inside(r.repo, path);
-			if (!rel || rel in files) continue;
+			if (!rel || rel in seen) continue;
 			const text = await fileAt(r.repo, rel, tree);
-			if (text !== undefined) files[rel] = cleanText(text, undefined, (kind) => found(kind, rel));
+			if (text === undefined) continue;
+			if (!written.has(rel)) seen[rel] = digestOf(text);
+			if (!(rel in files)) files[rel] = cleanText(text, undefined, (kind) => found(kind, rel));
 		}
+	return Object.fromEntries(
+		Object.keys(seen)
+			.sort()
+			.map((k) => [k, seen[k] as string]),
+	);
 }
 
 /** `path` as a path inside the repository, or undefined when it leaves it. */

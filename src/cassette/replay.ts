@@ -68,15 +68,43 @@ export type CheckAnswer = { passed: boolean; report: string } | { refused: strin
 /** The system digest of a conversation recorded without pi's system message: one that continued. */
 const NO_SYSTEM = digestOf([]);
 
-/** Parts a replay does not compare: its scratch folder is no repository (tool results say what it read). */
+/**
+ * Parts a replay does not compare as digests: its scratch folder is no repository. The tree is compared
+ * file by file instead, the files the visit read against the project's (`CassetteVisit.tree`).
+ */
 const NOT_COMPARED = new Set(["tree"]);
 
 /** The identity's parts that reach the model only as the task's words. */
 const IN_TASK = (part: string) => part === "section" || part === "closing" || part.startsWith("read:");
 
-/** The player of a cassette in a mode. */
-export function cassettePlayer(cassette: Cassette, mode: ReplayMode, file: string): Player {
+/**
+ * The player of a cassette in a mode. `project` reads a file of the project the replay stands in (by path
+ * from its root; undefined: no such file): a visit's first request compares the files its tools read when
+ * recorded (the visit's `tree`) with the project's now, and names each that changed. Without it the tree
+ * is not compared.
+ */
+export function cassettePlayer(
+	cassette: Cassette,
+	mode: ReplayMode,
+	file: string,
+	project?: (path: string) => string | undefined,
+): Player {
 	const differences: Difference[] = [];
+	// Each visit's tree is compared once, at whichever of its requests comes first (a swarm's members race).
+	const treeSeen = new Set<string>();
+	const treeDifferences = (visit: string, recorded: CassetteVisit | undefined): Difference[] => {
+		if (!project || !recorded?.tree || treeSeen.has(visit)) return [];
+		treeSeen.add(visit);
+		return Object.entries(recorded.tree).flatMap(([path, was]) => {
+			const now = project(path);
+			if (now !== undefined && digestOf(now) === was) return [];
+			const part =
+				now === undefined
+					? `the project's \`${path}\`, which it read, is gone since the recording`
+					: `the project's \`${path}\`, which it read, changed since the recording`;
+			return [{ visit, part }];
+		});
+	};
 	const identities = new Map<string, VisitIdentity>();
 	const turns = new Map<string, ScriptStep[]>();
 	// A swarm's members play under their own labels (`survey/scout[1]#2`), as the scripted model names them;
@@ -125,9 +153,12 @@ export function cassettePlayer(cassette: Cassette, mode: ReplayMode, file: strin
 		if (!turn)
 			return `${whose}, turn ${r.index + 1} is not in the cassette ${file}: it recorded ${recorded.turns.length} turn(s) of this ${member ? "member's round" : "visit"}`;
 		const visit = member?.path ?? r.visit;
-		const found = compare(visit, r.index, recorded, identities.get(visit), turn.asked, askedNow(r, recorded)).map(
-			(d) => (member ? { ...d, member: { name: member.name, round: member.round } } : d),
-		);
+		const found = [
+			...treeDifferences(visit, member ? cassette.visits.get(visit) : recorded),
+			...compare(visit, r.index, recorded, identities.get(visit), turn.asked, askedNow(r, recorded)).map((d) =>
+				member ? { ...d, member: { name: member.name, round: member.round } } : d,
+			),
+		];
 		differences.push(...found);
 		if (found.length && mode !== "warn") return `${mode} replay of ${file}: ${found.map(differenceLine).join("; ")}`;
 		return undefined;

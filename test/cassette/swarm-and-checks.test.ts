@@ -2,7 +2,8 @@
  * A run with a swarm and two checks, played on real pi sessions on the scripted model, recorded and
  * replayed: each member's rounds are kept and played back under the member's name, each check's result is
  * kept by its visit with the script it ran, and a strict replay names a member's changed tool result by
- * visit, member, round and turn, and a check that ran another script by its visit.
+ * visit, member, round and turn, a file of the project the members read that changed since, and a check
+ * that ran another script by its visit.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -157,6 +158,27 @@ describe("a recorded swarm and its checks", { timeout: 120_000 }, () => {
 		} finally {
 			writeFileSync(testFile, before);
 		}
+	});
+
+	it("names a file of the project the members read that changed since the recording, once for the visit", async () => {
+		const notes = project.write("notes.md", "Herons fly.\n");
+		try {
+			const strict = await replay();
+			expect(strict.passed).toBe(false);
+			// The member that asked first is refused; what follows from it (a board without its post) comes after.
+			expect(strict.failures[0]).toBe(
+				"differs from the recording: visit survey: the project's `notes.md`, which it read, changed since the recording",
+			);
+			// The scratch folder still holds the file as recorded: only the tree is named, once, not a tool result.
+			const warn = await replay("warn");
+			expect(warn.passed).toBe(true);
+			expect(warn.differences).toEqual([
+				"visit survey: the project's `notes.md`, which it read, changed since the recording",
+			]);
+		} finally {
+			writeFileSync(notes, "Herons stand still.\n");
+		}
+		expect((await replay()).passed).toBe(true);
 	});
 
 	it("names a check that ran another script than the recording's, and fails it when strict", async () => {
