@@ -77,8 +77,6 @@ beforeAll(async () => {
 		cwd: project.cwd,
 		check: createBashCheck(),
 		scripts: new Map(Object.entries(SCRIPTS)),
-		// As `--model scripted`: the cassette keeps the run's model, which its replay asks of every member.
-		model: "scripted",
 		somebodyThere: true,
 		retryBackoffMs: 0,
 		keyDir: project.agentDir,
