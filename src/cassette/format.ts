@@ -17,6 +17,7 @@
  */
 import { Document, parseDocument } from "yaml";
 import type { VisitIdentity } from "../identity/index.ts";
+import { byMember } from "../kinds/swarm/facts.ts";
 import type { Found, Turn } from "./turns.ts";
 
 /** The format's version: a reader refuses a cassette of another. */
@@ -27,7 +28,15 @@ export interface CassetteVisit {
 	node: string;
 	/** The identity the visit had (`src/identity`): its key, parts and the words a difference is said in. */
 	identity?: Pick<VisitIdentity, "key" | "parts" | "shown"> & { v?: number };
+	/** An agent visit's turns (a swarm's: none, its members' are under `members`). */
 	turns: Turn[];
+	/**
+	 * The project's files the visit's tools read by path, each with its digest as the visit saw it (the
+	 * identity's `tree` part, down to the files the visit depended on), for a replay to compare.
+	 */
+	tree?: Record<string, string>;
+	/** A swarm visit's members' turns, by the member's name and round (`scout[1]#2`), in that order. */
+	members?: Map<string, Turn[]>;
 }
 
 /** A whole cassette. */
@@ -60,7 +69,14 @@ export function writeCassette(c: Cassette, head: string): string {
 						},
 					}
 				: {}),
-			turns: v.turns.map((t) => ({ asked: t.asked, answer: t.answer })),
+			...(v.tree && Object.keys(v.tree).length ? { tree: v.tree } : {}),
+			...(v.members?.size && !v.turns.length
+				? {
+						members: Object.fromEntries(
+							[...v.members.keys()].sort(byMember).map((label) => [label, (v.members?.get(label) ?? []).map(turnData)]),
+						),
+					}
+				: { turns: v.turns.map(turnData) }),
 		};
 	}
 	const data = {
@@ -79,6 +95,10 @@ export function writeCassette(c: Cassette, head: string): string {
 	return doc.toString({ lineWidth: 0, flowCollectionPadding: true });
 }
 
+function turnData(t: Turn): { asked: Turn["asked"]; answer: Turn["answer"] } {
+	return { asked: t.asked, answer: t.answer };
+}
+
 /** The words a difference is named with, the tree left out (a replay runs in a folder of its own). */
 function shownOf(shown: NonNullable<VisitIdentity["shown"]>): Record<string, string> {
 	const out: Record<string, string> = {};
@@ -92,6 +112,29 @@ function sorted(parts: Record<string, string>): Record<string, string> {
 			.sort()
 			.map((k) => [k, parts[k] as string]),
 	);
+}
+
+/** A list of recorded turns read back; each malformed one is a problem said `where` it is. */
+function turnList(list: readonly unknown[], where: string, bad: (what: string) => void): Turn[] {
+	const turns: Turn[] = [];
+	list.forEach((t: unknown, i: number) => {
+		const turn = t as Record<string, unknown> | null;
+		const asked = turn?.asked as Turn["asked"] | undefined;
+		const answer = turn?.answer as Turn["answer"] | undefined;
+		if (
+			!asked ||
+			typeof asked.system !== "string" ||
+			!Array.isArray(asked.messages) ||
+			!Array.isArray(asked.tools) ||
+			!answer ||
+			typeof answer !== "object"
+		)
+			bad(`${where}, turn ${i + 1}: a turn is \`{ asked: { system, tools, schemas, messages }, answer }\``);
+		else if (answer.calls !== undefined && !Array.isArray(answer.calls))
+			bad(`${where}, turn ${i + 1}: \`answer.calls\` is a list of \`{ name, args }\``);
+		else turns.push({ asked, answer });
+	});
+	return turns;
 }
 
 /** Reads a cassette; every problem is a sentence naming the file and the key. */
@@ -114,37 +157,36 @@ export function readCassette(text: string, file: string): { value?: Cassette; pr
 	else
 		for (const [path, v] of Object.entries(raw as Record<string, unknown>)) {
 			const visit = v as Record<string, unknown> | null;
-			if (!visit || typeof visit !== "object" || !Array.isArray(visit.turns)) {
-				bad(`visit \`${path}\` needs \`turns\`, a list`);
+			const members = visit?.members;
+			const swarm = members !== undefined && members !== null && typeof members === "object" && !Array.isArray(members);
+			if (!visit || typeof visit !== "object" || (!Array.isArray(visit.turns) && !swarm)) {
+				bad(`visit \`${path}\` needs \`turns\`, a list (or a swarm's \`members\`, a mapping)`);
 				continue;
 			}
-			const turns: Turn[] = [];
-			visit.turns.forEach((t: unknown, i: number) => {
-				const turn = t as Record<string, unknown> | null;
-				const asked = turn?.asked as Turn["asked"] | undefined;
-				const answer = turn?.answer as Turn["answer"] | undefined;
-				if (
-					!asked ||
-					typeof asked.system !== "string" ||
-					!Array.isArray(asked.messages) ||
-					!Array.isArray(asked.tools) ||
-					!answer ||
-					typeof answer !== "object"
-				)
-					bad(
-						`visit \`${path}\`, turn ${i + 1}: a turn is \`{ asked: { system, tools, schemas, messages }, answer }\``,
-					);
-				else if (answer.calls !== undefined && !Array.isArray(answer.calls))
-					bad(`visit \`${path}\`, turn ${i + 1}: \`answer.calls\` is a list of \`{ name, args }\``);
-				else turns.push({ asked, answer });
-			});
+			const turns = turnList(Array.isArray(visit.turns) ? visit.turns : [], `visit \`${path}\``, bad);
+			const kept = swarm
+				? new Map(
+						Object.entries(members as Record<string, unknown>).map(([label, list]) => [
+							label,
+							turnList(Array.isArray(list) ? list : [null], `visit \`${path}\`, member \`${label}\``, bad),
+						]),
+					)
+				: undefined;
+			const tree = visit.tree as CassetteVisit["tree"];
+			if (
+				tree !== undefined &&
+				(!tree || typeof tree !== "object" || Object.values(tree).some((d) => typeof d !== "string"))
+			)
+				bad(`visit \`${path}\`: \`tree\` maps file paths to their digests`);
 			const identity = visit.identity as CassetteVisit["identity"];
 			if (identity !== undefined && (typeof identity?.key !== "string" || typeof identity.parts !== "object"))
 				bad(`visit \`${path}\`: \`identity\` is \`{ key, parts }\``);
 			visits.set(path, {
 				node: typeof visit.node === "string" ? visit.node : (path.split("/").pop() ?? path),
 				...(identity ? { identity } : {}),
+				...(tree ? { tree } : {}),
 				turns,
+				...(kept ? { members: kept } : {}),
 			});
 		}
 	if (problems.length) return { problems };

@@ -16,11 +16,13 @@ export {
 	type TranscriptOf,
 } from "./record.ts";
 export {
+	type CheckAnswer,
 	cassettePlayer,
 	compare,
 	type Difference,
 	differenceLine,
 	type Player,
+	type RecordedCheck,
 	REPLAY_MODES,
 	type ReplayMode,
 	withoutNetwork,

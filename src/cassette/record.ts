@@ -13,7 +13,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, normalize, relative, resolve } from "node:path";
 import { type AskAnswer, fileInTree } from "../engine/index.ts";
-import type { VisitIdentity } from "../identity/index.ts";
+import { digestOf, type VisitIdentity } from "../identity/index.ts";
+import { CHECK_SCRIPT } from "../kinds/check/run.ts";
+import { byMember, memberTurnsOf } from "../kinds/swarm/facts.ts";
 import type { JournalEntry, Snapshot } from "../runs/index.ts";
 import type { Cassette, CassetteVisit } from "./format.ts";
 import { cleanText, type Found, type Turn, turnsOf } from "./turns.ts";
@@ -30,8 +32,8 @@ export interface RunToRecord {
 	/** A run folder's transcripts; a DBOS run's turns are in its entries. */
 	transcript?: TranscriptOf;
 	/**
-	 * A DBOS run's visits reused from other runs of the database: those runs' entries, by run id, where
-	 * their `turns` facts are.
+	 * The runs this run's visits were reused from: their entries, by run (a database run's id, a run
+	 * folder's path), where a DBOS run's `turns` facts and a swarm's member facts are.
 	 */
 	earlier?: ReadonlyMap<string, readonly JournalEntry[]>;
 	/** The repository the run worked in, where the files its tools read are found. */
@@ -43,7 +45,8 @@ export interface RecordedTest {
 	input: unknown;
 	files: Record<string, string>;
 	answers: Record<string, unknown>;
-	checks: Record<string, { passed: boolean; report?: string }>;
+	/** Each check visit's result by its path, with the script it ran. */
+	checks: Record<string, { script?: string; passed: boolean; report?: string }>;
 	expect: Record<string, unknown>;
 }
 
@@ -64,6 +67,7 @@ export async function recordRun(r: RunToRecord): Promise<Recorded | { error: str
 	const identities = new Map<string, { life: number; identity: VisitIdentity }>();
 	const turnFacts = new Map<string, Turn[]>();
 	const answers: Record<string, unknown> = {};
+	const scripts = new Map<string, string>();
 	let end: Extract<JournalEntry, { type: "run_end" }> | undefined;
 	for (const e of r.entries) {
 		if (e.type === "visit_end") {
@@ -74,6 +78,8 @@ export async function recordRun(r: RunToRecord): Promise<Recorded | { error: str
 			const key = `${e.life}\u0000${e.path}`;
 			turnFacts.set(key, [...(turnFacts.get(key) ?? []), ...(e.turns as Turn[])]);
 		} else if (e.type === "asked") answers[e.path] = answerOf(e.answer);
+		else if (e.type === "fact" && e.key === CHECK_SCRIPT && typeof e.value === "string")
+			scripts.set(`${e.life}\u0000${e.path}`, e.value);
 		else if (e.type === "run_end") end = e;
 	}
 	if (!end) return { error: `the run ${r.run} has not ended; record a finished run (or resume it first)` };
@@ -81,10 +87,35 @@ export async function recordRun(r: RunToRecord): Promise<Recorded | { error: str
 	const visits = new Map<string, CassetteVisit>();
 	const missing: string[] = [];
 	const files: Record<string, string> = {};
+	const written = new Set([...ends.values()].flatMap((e) => e.ended.effect?.files ?? []));
 	for (const e of ends.values()) {
-		if (e.kind !== "agent") continue;
 		const reused = e.ended.reuse?.outcome === "reused" ? e.ended.reuse : undefined;
 		const found = (f: Found) => redacted.push({ visit: e.path, ...f });
+		if (e.kind === "swarm") {
+			const where = reused?.transcript ?? (reused ? { run: reused.from, path: reused.path, life: reused.life } : e);
+			const members = memberTurnsIn(
+				"run" in where && where.run !== r.run ? (r.earlier?.get(where.run) ?? []) : r.entries,
+				where.path,
+				where.life,
+				found,
+			);
+			if (!members.size) {
+				missing.push(e.path);
+				continue;
+			}
+			const id = identities.get(e.path);
+			const tree = await seedFiles(
+				files,
+				[...members.values()].flat(),
+				id?.identity.shown?.tree,
+				r,
+				written,
+				(kind, path) => redacted.push({ visit: e.path, where: `the file ${path}`, kind }),
+			);
+			visits.set(e.path, { node: e.node, ...identityOf(id), turns: [], members, ...treeOf(tree) });
+			continue;
+		}
+		if (e.kind !== "agent") continue;
 		let turns: Turn[] | undefined;
 		if (r.backend === "dbos") {
 			const where =
@@ -103,31 +134,30 @@ export async function recordRun(r: RunToRecord): Promise<Recorded | { error: str
 			continue;
 		}
 		const id = identities.get(e.path);
-		visits.set(e.path, {
-			node: e.node,
-			...(id
-				? {
-						identity: {
-							v: id.identity.v,
-							key: id.identity.key,
-							parts: id.identity.parts,
-							...(id.identity.shown ? { shown: id.identity.shown } : {}),
-						},
-					}
-				: {}),
-			turns,
-		});
-		await seedFiles(files, turns, id?.identity.shown?.tree, r, (kind, path) =>
+		const tree = await seedFiles(files, turns, id?.identity.shown?.tree, r, written, (kind, path) =>
 			redacted.push({ visit: e.path, where: `the file ${path}`, kind }),
 		);
+		visits.set(e.path, { node: e.node, ...identityOf(id), turns, ...treeOf(tree) });
 	}
+	// Every check visit's result by its path (a loop's `fix#1/tests` red, `fix#2/tests` green), with the
+	// script it ran, so a replay answers each visit as the run was answered and names a check it never saw.
 	const checks: RecordedTest["checks"] = {};
-	const scripts = Object.keys(r.snapshot.scripts ?? {});
 	for (const e of ends.values())
-		if (e.kind === "check" && scripts.length === 1 && e.ended.ok) {
+		if (e.kind === "check" && e.ended.ok) {
 			const out = e.ended.output as { passed?: boolean; report?: string } | undefined;
-			if (typeof out?.passed === "boolean")
-				checks[scripts[0] as string] = { passed: out.passed, ...(out.report ? { report: out.report } : {}) };
+			if (typeof out?.passed !== "boolean") continue;
+			const script = scripts.get(`${e.life}\u0000${e.path}`);
+			checks[e.path] = {
+				...(script ? { script } : {}),
+				passed: out.passed,
+				...(out.report
+					? {
+							report: cleanText(out.report, undefined, (kind) =>
+								redacted.push({ visit: e.path, where: "its report", kind }),
+							),
+						}
+					: {}),
+			};
 		}
 	const cassette: Cassette = {
 		flow: r.snapshot.flow.name,
@@ -152,6 +182,38 @@ export async function recordRun(r: RunToRecord): Promise<Recorded | { error: str
 		},
 		missing,
 	};
+}
+
+function treeOf(tree: Record<string, string>): Pick<CassetteVisit, "tree"> {
+	return Object.keys(tree).length ? { tree } : {};
+}
+
+/** A visit's identity as a cassette keeps it. */
+function identityOf(id: { identity: VisitIdentity } | undefined): Pick<CassetteVisit, "identity"> {
+	if (!id) return {};
+	const { v, key, parts, shown } = id.identity;
+	return { identity: { v, key, parts, ...(shown ? { shown } : {}) } };
+}
+
+/**
+ * A swarm visit's members' turns in one life, by member and round, from the swarm's journal facts
+ * (kinds/swarm/facts.ts); the values masked while they were journaled are told to `found`.
+ */
+function memberTurnsIn(
+	entries: readonly JournalEntry[],
+	path: string,
+	life: number,
+	found: (f: Found) => void,
+): Map<string, Turn[]> {
+	const kept = new Map<string, Turn[]>();
+	for (const e of entries) {
+		if (e.type !== "fact" || e.path !== path || e.life !== life) continue;
+		const m = memberTurnsOf(e.key, e.value);
+		if (!m) continue;
+		kept.set(m.label, m.kept.turns);
+		for (const f of m.kept.found) found({ ...f, where: `member ${m.name}, round ${m.round}, ${f.where}` });
+	}
+	return new Map([...kept.keys()].sort(byMember).map((k) => [k, kept.get(k) as Turn[]]));
 }
 
 /** The turns a DBOS run journaled for one visit in one life. */
@@ -224,23 +286,37 @@ export function conversations(messages: readonly unknown[]): unknown[][] {
 	return out;
 }
 
-/** The files the turns read by path, as the visit saw them, into the test's scratch folder (masked). */
+/**
+ * The files the turns read by path, as the visit saw them, into the test's scratch folder (masked), and
+ * the visit's fingerprint of them: each file's digest as it saw it (unmasked), so a replay notices the
+ * project's file changed since. A file the run itself wrote is left out of the fingerprint: the project
+ * holds the run's own change now.
+ */
 async function seedFiles(
 	files: Record<string, string>,
 	turns: readonly Turn[],
 	tree: string | undefined,
 	r: RunToRecord,
+	written: ReadonlySet<string>,
 	found: (kind: string, path: string) => void,
-): Promise<void> {
+): Promise<Record<string, string>> {
+	const seen: Record<string, string> = {};
 	for (const t of turns)
 		for (const c of t.answer.calls ?? []) {
 			const path = (c.args as { path?: unknown } | undefined)?.path;
 			if (!READS_FILE.has(c.name) || typeof path !== "string") continue;
 			const rel = inside(r.repo, path);
-			if (!rel || rel in files) continue;
+			if (!rel || rel in seen) continue;
 			const text = await fileAt(r.repo, rel, tree);
-			if (text !== undefined) files[rel] = cleanText(text, undefined, (kind) => found(kind, rel));
+			if (text === undefined) continue;
+			if (!written.has(rel)) seen[rel] = digestOf(text);
+			if (!(rel in files)) files[rel] = cleanText(text, undefined, (kind) => found(kind, rel));
 		}
+	return Object.fromEntries(
+		Object.keys(seen)
+			.sort()
+			.map((k) => [k, seen[k] as string]),
+	);
 }
 
 /** `path` as a path inside the repository, or undefined when it leaves it. */

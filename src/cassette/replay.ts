@@ -27,15 +27,18 @@ export const REPLAY_MODES: readonly ReplayMode[] = ["strict", "warn", "lockdown"
 /** One difference between a replayed request and its recording. */
 export interface Difference {
 	visit: string;
-	/** The request of the visit, from 1. */
-	turn: number;
+	/** A swarm's member and round whose request it was (`scout[1]`, round 2). */
+	member?: { name: string; round: number };
+	/** The request of the visit (of the member's round), from 1; absent for a check visit. */
+	turn?: number;
 	/** What differs, in words: "`## answer` changed", "the result of `read` changed". */
 	part: string;
 }
 
 /** A difference as one line. */
 export function differenceLine(d: Difference): string {
-	return `visit ${d.visit}, turn ${d.turn}: ${d.part}`;
+	const member = d.member ? `, member ${d.member.name}, round ${d.member.round}` : "";
+	return `visit ${d.visit}${member}${d.turn !== undefined ? `, turn ${d.turn}` : ""}: ${d.part}`;
 }
 
 /** A replay in progress: the script to play, and what it found. */
@@ -45,23 +48,82 @@ export interface Player {
 	readonly differences: Difference[];
 	/** Told each visit's identity as it starts (the run's recorder hook). */
 	identity(path: string, identity: VisitIdentity): void;
+	/**
+	 * A check visit's result from the recorded ones (by visit path, else a hand-written one by script path),
+	 * or why the replay refuses it: a check the recording did not run, or one that ran another script.
+	 */
+	checked(request: { visit?: string; script: string }, recorded: Readonly<Record<string, RecordedCheck>>): CheckAnswer;
 }
+
+/** A check's result as a flow test holds it. */
+export interface RecordedCheck {
+	script?: string;
+	passed: boolean;
+	report?: string;
+}
+
+/** What a replayed check is answered: a result, or the refusal that fails it. */
+export type CheckAnswer = { passed: boolean; report: string } | { refused: string };
 
 /** The system digest of a conversation recorded without pi's system message: one that continued. */
 const NO_SYSTEM = digestOf([]);
 
-/** Parts a replay does not compare: its scratch folder is no repository (tool results say what it read). */
+/**
+ * Parts a replay does not compare as digests: its scratch folder is no repository. The tree is compared
+ * file by file instead, the files the visit read against the project's (`CassetteVisit.tree`).
+ */
 const NOT_COMPARED = new Set(["tree"]);
 
 /** The identity's parts that reach the model only as the task's words. */
 const IN_TASK = (part: string) => part === "section" || part === "closing" || part.startsWith("read:");
 
-/** The player of a cassette in a mode. */
-export function cassettePlayer(cassette: Cassette, mode: ReplayMode, file: string): Player {
+/**
+ * The player of a cassette in a mode. `project` reads a file of the project the replay stands in (by path
+ * from its root; undefined: no such file): a visit's first request compares the files its tools read when
+ * recorded (the visit's `tree`) with the project's now, and names each that changed. Without it the tree
+ * is not compared.
+ */
+export function cassettePlayer(
+	cassette: Cassette,
+	mode: ReplayMode,
+	file: string,
+	project?: (path: string) => string | undefined,
+): Player {
 	const differences: Difference[] = [];
+	// Each visit's tree is compared once, at whichever of its requests comes first (a swarm's members race).
+	const treeSeen = new Set<string>();
+	const treeDifferences = (visit: string, recorded: CassetteVisit | undefined): Difference[] => {
+		if (!project || !recorded?.tree || treeSeen.has(visit)) return [];
+		treeSeen.add(visit);
+		return Object.entries(recorded.tree).flatMap(([path, was]) => {
+			const now = project(path);
+			if (now !== undefined && digestOf(now) === was) return [];
+			const part =
+				now === undefined
+					? `the project's \`${path}\`, which it read, is gone since the recording`
+					: `the project's \`${path}\`, which it read, changed since the recording`;
+			return [{ visit, part }];
+		});
+	};
 	const identities = new Map<string, VisitIdentity>();
 	const turns = new Map<string, ScriptStep[]>();
-	for (const [path, v] of cassette.visits) turns.set(path, v.turns.map(stepOf));
+	// A swarm's members play under their own labels (`survey/scout[1]#2`), as the scripted model names them;
+	// each is compared as a visit of its own under the swarm's identity.
+	const members = new Map<string, { path: string; name: string; round: number; recorded: CassetteVisit }>();
+	for (const [path, v] of cassette.visits) {
+		turns.set(path, v.turns.map(stepOf));
+		for (const [label, kept] of v.members ?? []) {
+			const hash = label.lastIndexOf("#");
+			const recorded = { node: v.node, ...(v.identity ? { identity: v.identity } : {}), turns: kept };
+			members.set(`${path}/${label}`, {
+				path,
+				name: label.slice(0, hash),
+				round: Number(label.slice(hash + 1)),
+				recorded,
+			});
+			turns.set(`${path}/${label}`, kept.map(stepOf));
+		}
+	}
 	// A visit that continues a shared subagent's conversation (`memory:`) recorded only its own messages:
 	// its requests are compared from where its first began, the earlier visits' turns being theirs.
 	const offsets = new Map<string, number>();
@@ -78,13 +140,25 @@ export function cassettePlayer(cassette: Cassette, mode: ReplayMode, file: strin
 		};
 	};
 	const check = (r: ScriptRequest): string | undefined => {
-		const recorded = cassette.visits.get(r.visit);
-		if (!recorded)
+		const member = members.get(r.visit);
+		const recorded = member?.recorded ?? cassette.visits.get(r.visit);
+		if (!recorded) {
+			const swarm = [...cassette.visits].find(([p, v]) => v.members && r.visit.startsWith(`${p}/`));
+			if (swarm)
+				return `visit ${swarm[0]}, member ${r.visit.slice(swarm[0].length + 1).replace(/#(\d+)$/, ", round $1")} is not in the cassette ${file} (it holds ${[...(swarm[1].members?.keys() ?? [])].join(", ")}); record the run again`;
 			return `visit ${r.visit} is not in the cassette ${file} (it holds ${[...cassette.visits.keys()].join(", ") || "no visit"}); record the run again`;
+		}
 		const turn = recorded.turns[r.index];
+		const whose = member ? `visit ${member.path}, member ${member.name}, round ${member.round}` : `visit ${r.visit}`;
 		if (!turn)
-			return `visit ${r.visit}, turn ${r.index + 1} is not in the cassette ${file}: it recorded ${recorded.turns.length} turn(s) of this visit`;
-		const found = compare(r.visit, r.index, recorded, identities.get(r.visit), turn.asked, askedNow(r, recorded));
+			return `${whose}, turn ${r.index + 1} is not in the cassette ${file}: it recorded ${recorded.turns.length} turn(s) of this ${member ? "member's round" : "visit"}`;
+		const visit = member?.path ?? r.visit;
+		const found = [
+			...treeDifferences(visit, member ? cassette.visits.get(visit) : recorded),
+			...compare(visit, r.index, recorded, identities.get(visit), turn.asked, askedNow(r, recorded)).map((d) =>
+				member ? { ...d, member: { name: member.name, round: member.round } } : d,
+			),
+		];
 		differences.push(...found);
 		if (found.length && mode !== "warn") return `${mode} replay of ${file}: ${found.map(differenceLine).join("; ")}`;
 		return undefined;
@@ -93,6 +167,19 @@ export function cassettePlayer(cassette: Cassette, mode: ReplayMode, file: strin
 		script: { file, turns, keyRanges: new Map(), contextWindow: 128_000, latencyMs: 0, check },
 		differences,
 		identity: (path, identity) => identities.set(path, identity),
+		checked: (request, recorded) => {
+			const own = request.visit !== undefined ? recorded[request.visit] : undefined;
+			const given = recorded[request.script];
+			const answer = (r: RecordedCheck | undefined) => ({ passed: r?.passed ?? true, report: r?.report ?? "" });
+			if (own && (own.script === undefined || own.script === request.script)) return answer(own);
+			if (!own && given) return answer(given);
+			const part = own
+				? `the check ran \`${request.script}\`; the recording ran \`${own.script}\``
+				: `the check \`${request.script}\` ran; the recording holds no result for this visit`;
+			const d: Difference = { visit: request.visit ?? request.script, part };
+			differences.push(d);
+			return mode === "warn" ? answer(own) : { refused: `${mode} replay of ${file}: ${differenceLine(d)}` };
+		},
 	};
 }
 

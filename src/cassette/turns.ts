@@ -177,10 +177,10 @@ export function answerOf(message: unknown, cwd: string | undefined, found?: (kin
 
 /**
  * The requests of one visit's transcript: one per assistant message, asked with every message before it.
- * `found` hears each secret-shaped value masked, in an answer or in a tool result the model was sent.
+ * `found` hears each secret-shaped value masked, in an answer or in a tool result the model was sent;
+ * `cwd` is the session's folder when these messages do not state it (a later turn of a kept session).
  */
-export function turnsOf(messages: readonly unknown[], found?: (f: Found) => void): Turn[] {
-	const cwd = cwdOf(messages);
+export function turnsOf(messages: readonly unknown[], found?: (f: Found) => void, cwd = cwdOf(messages)): Turn[] {
 	const turns: Turn[] = [];
 	// Each message is digested once: request k carries the pieces of every message before it.
 	const pieces: Piece[] = [];

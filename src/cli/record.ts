@@ -90,7 +90,10 @@ export async function recordCommand(args: Args, io: Io): Promise<number> {
 	}
 	const files = cassetteFiles(flowFile, cassette.flow, name);
 	const shown = { cassette: displayPath(files.cassette, io.cwd), test: displayPath(files.test, io.cwd) };
-	const turns = [...cassette.visits.values()].reduce((n, v) => n + v.turns.length, 0);
+	const turns = [...cassette.visits.values()].reduce(
+		(n, v) => n + v.turns.length + [...(v.members?.values() ?? [])].reduce((k, t) => k + t.length, 0),
+		0,
+	);
 	const head = ` A cassette of run ${cassette.run} of \`${cassette.flow}\`, written by \`pi-flows record\`: per visit and turn, what
  the model answered and a fingerprint of what it was asked. Replayed by ${basename(files.test)}; see
  docs/scripted-model.md. Record it again rather than editing it.`;
@@ -131,11 +134,18 @@ function folderRecord(io: Io, home: string, named: string | undefined): RunToRec
 	}
 	const read = readRun(runDir, io.agentDir);
 	if (!read.ok) return { error: read.error };
+	// A swarm reused from an earlier run has its members' turns in that run's journal, read when its seal checks.
+	const earlier = new Map<string, JournalEntry[]>();
+	for (const dir of reusedFrom(read.entries)) {
+		const other = readRun(dir, io.agentDir);
+		if (other.ok) earlier.set(dir, other.entries);
+	}
 	return {
 		run: basename(runDir),
 		backend: "folder",
 		snapshot: read.snapshot,
 		entries: read.entries,
+		earlier,
 		transcript: transcriptsOf(runDir, io.agentDir),
 		repo: read.snapshot.settings.cwd,
 	};

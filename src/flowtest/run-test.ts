@@ -2,7 +2,7 @@
  * Runs one flow test on the scripted model (real pi sessions; tools really execute) with the test's
  * answers and check results, git never run, and compares what came out with what was expected.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
@@ -90,7 +90,14 @@ export async function runFlowTest(test: FlowTest, options: FlowTestOptions): Pro
 		const read = readCassette(text, test.cassette);
 		if (!read.value) return fail(read.problems);
 		const mode = options.replay ?? "strict";
-		const player = cassettePlayer(read.value, mode, test.cassette);
+		// The project the test stands in: the files the recorded visits read are compared with its own.
+		const root = options.cwd;
+		const player = cassettePlayer(read.value, mode, test.cassette, (path) => {
+			const at = resolve(root, path);
+			return at.startsWith(`${root}/`) && existsSync(at) && statSync(at).isFile()
+				? readFileSync(at, "utf8")
+				: undefined;
+		});
 		played = { script: player.script, player, cassette: read.value, mode };
 	} else {
 		const script = readScript(test.script, `${test.file}#script`);
@@ -137,7 +144,14 @@ async function runIn(
 		answers[k] = v === "enough" ? { kind: "enough" } : v === "nobody" ? { kind: "nobody" } : (v as string | boolean);
 	const check: CheckPort = {
 		run: async (request) => {
-			const r = test.checks[request.script] ?? Object.values(test.checks)[0] ?? { passed: true };
+			if (player) {
+				const r = player.checked(request, test.checks);
+				if ("refused" in r) return { ok: false, kind: "unavailable", message: r.refused, report: "" };
+				return { ok: true, passed: r.passed, report: r.report, exitCode: r.passed ? 0 : 1, ms: 0 };
+			}
+			const r = (request.visit !== undefined ? test.checks[request.visit] : undefined) ??
+				test.checks[request.script] ??
+				Object.values(test.checks)[0] ?? { passed: true };
 			return { ok: true, passed: r.passed, report: r.report ?? "", exitCode: r.passed ? 0 : 1, ms: 0 };
 		},
 	};

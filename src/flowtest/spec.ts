@@ -40,7 +40,11 @@ export interface FlowTest {
 	/** A cassette to replay instead of the script, by path from the test's folder. */
 	cassette?: string;
 	answers: Record<string, unknown>;
-	checks: Record<string, { passed: boolean; report?: string }>;
+	/**
+	 * Check results by visit path (`fix#2/tests`, as `pi-flows record` writes them, with the `script` it
+	 * ran) or by script path (any visit of that script); default: passed.
+	 */
+	checks: Record<string, { script?: string; passed: boolean; report?: string }>;
 	/** Files written into the scratch folder the test runs in, by path. */
 	files: Record<string, string>;
 	expect: Expectations;

@@ -151,7 +151,13 @@ export function swarmIdentity(f: SwarmFacts): VisitIdentity {
 			settings: f.settings,
 			tree: f.tree,
 		},
-		f.tree !== NO_TREE ? { tree: f.tree } : {},
+		{
+			...(f.tree !== NO_TREE ? { tree: f.tree } : {}),
+			// The model its members share, in words (a cassette's replay asks it of a flow that names none).
+			...(f.members[0]?.model && f.members.every((m) => m.model === f.members[0]?.model)
+				? { model: f.members[0].model }
+				: {}),
+		},
 		f.task,
 	);
 }

@@ -1,13 +1,15 @@
 /**
  * A run's record made into a cassette and its test, without a CLI: every agent visit's turns from its
  * transcript (a reused visit's from the run it was taken from), the person's answers, the files read, what
- * came out; a run that has not ended is refused; a visit whose turns are gone is named.
+ * came out; a run that has not ended is refused; a visit whose turns are gone is named; the files a visit
+ * read are fingerprinted (not one the run wrote), and each check's result is kept by its visit.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type RunToRecord, recordRun, testText } from "../../src/cassette/index.ts";
+import { digestOf } from "../../src/identity/index.ts";
 import type { JournalEntry, Snapshot } from "../../src/runs/index.ts";
 
 const repo = mkdtempSync(join(tmpdir(), "pi-flows-record-"));
@@ -107,6 +109,39 @@ describe("recordRun", () => {
 		const text = testText(recorded.test, "two", join(repo, "two.r.cassette.yaml"), " head");
 		expect(text).toContain("cassette: two.r.cassette.yaml");
 		expect(testText(recorded.test, "two", join(repo, "two.r.cassette.yaml"), " head")).toBe(text);
+	});
+
+	it("fingerprints the project files a visit read, leaving out one the run wrote; keeps each check by visit", async () => {
+		writeFileSync(join(repo, "plan.md"), "step one\n");
+		const read = (path: string) => ({
+			role: "assistant",
+			content: [{ type: "toolCall", id: path, name: "read", arguments: { path } }],
+		});
+		const result = { role: "toolResult", toolName: "read", content: [{ type: "text", text: "x" }] };
+		const entries = [
+			end("fix", "agent", { ok: true, output: "done", effect: { before: "a", after: "b", files: ["notes.md"] } }),
+			{ type: "fact", life: 1, path: "fix#1/tests", key: "script", value: ".pi/checks/t.sh", at: "t" } as JournalEntry,
+			end("fix#1/tests", "check", { ok: true, output: { passed: false, report: "1 failing" } }),
+			end("fix#2/tests", "check", { ok: true, output: { passed: true, report: "" } }),
+			{ type: "run_end", life: 1, ok: true, output: "done", at: "t" } as JournalEntry,
+		];
+		const recorded = await recordRun(
+			run(entries, () => [
+				...messages("x").slice(0, 2),
+				read("plan.md"),
+				result,
+				read("notes.md"),
+				result,
+				{ role: "assistant", content: [{ type: "text", text: "done" }], stopReason: "stop" },
+			]),
+		);
+		if ("error" in recorded) throw new Error(recorded.error);
+		expect(recorded.cassette.visits.get("fix")?.tree).toEqual({ "plan.md": digestOf("step one\n") });
+		expect(Object.keys(recorded.test.files)).toEqual(["notes.md", "plan.md"]);
+		expect(recorded.test.checks).toEqual({
+			"fix#1/tests": { script: ".pi/checks/t.sh", passed: false, report: "1 failing" },
+			"fix#2/tests": { passed: true },
+		});
 	});
 
 	it("reads a DBOS run's turns from its journal, by the life its visit ended in", async () => {

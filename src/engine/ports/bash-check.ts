@@ -42,6 +42,8 @@ export interface CheckRequest {
 	signal?: AbortSignal;
 	/** The script's text read once at the run stage, so an agent editing the file mid-run changes nothing. */
 	content?: string;
+	/** The check visit asking (`fix#2/tests`), so a flow test can answer each visit of a check its own result. */
+	visit?: string;
 }
 
 /** The check port: the evaluator's only way to run a project script, so a dry run can swap it. */

@@ -10,6 +10,9 @@ import { checkFacts } from "../../engine/identify.ts";
 import { reuseOrRun } from "../../engine/reuse.ts";
 import type { EndedVisit } from "../../engine/record.ts";
 
+/** The journal fact a check keeps: the script's path its visit ran (read by `pi-flows record`). */
+export const CHECK_SCRIPT = "script";
+
 /** A check's earlier end as a record: passed or red, with its report. */
 function replayed(ended: EndedVisit): VisitRecord {
 	return { ok: ended.ok, ...(ended.output !== undefined ? { output: ended.output } : {}) };
@@ -35,8 +38,11 @@ export async function runCheck(
 		const reused = await reuseOrRun(world, node, visit, facts, replayed);
 		if (reused) return reused.record;
 	}
+	// The script a visit ran is kept by name, so a recording keeps each check's result with the script behind it.
+	world.recorder.fact?.(visit, CHECK_SCRIPT, script);
 	const out = await port.run({
 		script,
+		visit,
 		root: cwd,
 		cwd,
 		timeoutMs,

@@ -15,6 +15,8 @@ import { swarmFacts } from "../../engine/identify.ts";
 import { reuseOrRun } from "../../engine/reuse.ts";
 import type { ModelRequest, ToolEnd } from "../../runtime/index.ts";
 import { noteToolCall } from "../../engine/trees.ts";
+import { cwdOf } from "../../cassette/turns.ts";
+import { keepMemberTurns } from "./facts.ts";
 
 /** A swarm: members told the same goal, a board and (with `claims-from`) claims; `until` may stop it early. */
 export async function runSwarm(
@@ -88,7 +90,18 @@ export async function runSwarm(
 			});
 			member.id = sub.id;
 			models.set(sub.id, sub.model);
-			return sub;
+			// Each round's turn is journaled under the member's label, so `pi-flows record` keeps the members'
+			// answers; the folder a later round's messages no longer state is the first round's.
+			let cwd: string | undefined;
+			return {
+				...sub,
+				ask: async (task, options) => {
+					const r = await sub.ask(task, options);
+					cwd ??= cwdOf(r.messages);
+					keepMemberTurns(world, visit, options?.label, r.messages, cwd);
+					return r;
+				},
+			};
 		},
 		signal,
 		timeoutMs: world.options.timeoutMs ?? turnTimeout(node, world.flow).ms,

@@ -1,8 +1,8 @@
 /**
  * `pi-flows record` as a person meets it: a flow run over HTTP against the project's provider server (pi's
  * real OpenAI provider code), recorded into a cassette beside the flow, replayed by `pi-flows test` with the
- * server stopped (lockdown: no network), then a section and a file edited and the strict replay naming the
- * visit, the turn and the part. A secret-shaped answer is redacted and named, and `--strict` refuses it;
+ * server stopped (lockdown: no network), then a section, a file of the test and a file of the project edited
+ * and the strict replay naming the visit, the turn and the part (the project's file by name). A secret-shaped answer is redacted and named, and `--strict` refuses it;
  * a re-record is byte-identical; `--refresh NODE` pays for that node alone.
  */
 import { execFileSync } from "node:child_process";
@@ -147,6 +147,15 @@ describe("pi-flows record", { timeout: 120_000 }, () => {
 		expect(warn.code, warn.stdout).toBe(0);
 		expect(warn.stdout).toContain("~ visit look, turn 2: the result of `read` (call 1 of this visit) changed");
 		writeFileSync(testFile, test);
+		// The project's own file, which `look` read, edited since the recording: the tree it depended on.
+		const notes = join(project.cwd, "notes.md");
+		writeFileSync(notes, "Herons fly.\n");
+		const tree = await cli("test", TEST, "--project");
+		writeFileSync(notes, "Herons stand still for a long time.\n");
+		expect(tree.code).toBe(1);
+		expect(tree.stdout).toContain(
+			"differs from the recording: visit look: the project's `notes.md`, which it read, changed since the recording",
+		);
 	});
 
 	it("--refresh answer runs that node alone against the real model and updates the cassette", async () => {
