@@ -1,8 +1,10 @@
 /**
- * Faults injected into a 20-turn run, at every turn: a provider error, a hang past the idle bound, a check
+ * Faults injected into a 10-turn run, at every turn: a provider error, a hang past the idle bound, a check
  * script that never exits, and a journal whose disk stops taking writes. Each run must end with an error
  * that names the visit, close every session it opened, and be resumable to the output an unbroken run
- * gives. Every case has its own temp project; independent cases run a few at a time.
+ * gives. Every case has its own temp project; independent cases run a few at a time. Ten turns put a fault
+ * first, in the middle and last as twenty did, at a quarter of the cost (the work grows as the square of the
+ * turns: a run per turn, each as long as the flow).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,12 +14,12 @@ import { fileJournal, type JournalWriter, runsHome } from "../../src/runs/index.
 import { flowOf } from "../helpers/run.ts";
 import { checked, cleanupProjects, inBatches, project, resume, start, stillAlive } from "../helpers/durable.ts";
 
-const TURNS = 20;
+const TURNS = 10;
 const IDS = Array.from({ length: TURNS }, (_, i) => `n${i + 1}`);
 /** Each turn says what it read plus its own id, so the last output proves every turn ran, in order, once. */
 const FULL = IDS.join(">");
 const FLOW = flowOf(
-	"twenty",
+	"ten",
 	IDS.map((id, i) => `  - id: ${id}\n    agent: scout\n${i ? `    reads: [${IDS[i - 1]}]\n` : ""}`).join(""),
 	Object.fromEntries(IDS.map((id) => [id, `Add your name to what you read.`])),
 );
@@ -36,7 +38,7 @@ describe("a provider error at every turn", () => {
 	it(`fails naming the visit, closes every session, and resumes to the full output (${TURNS} runs)`, async () => {
 		const rows = await inBatches(EVERY_TURN, 5, async (turn) => {
 			const p = project();
-			const flow = checked(p, "twenty", FLOW);
+			const flow = checked(p, "ten", FLOW);
 			const first = await start(p, flow, script({ turn, step: `fail: "injected provider error at turn ${turn}"` }));
 			const after = await resume(p, first.out?.runDir ?? "", script());
 			return { turn, first, after };
@@ -66,7 +68,7 @@ describe("a hang at every turn", () => {
 	it(`ends by the idle bound naming the visit, closes every session, and resumes (${TURNS} runs)`, async () => {
 		const rows = await inBatches(EVERY_TURN, 5, async (turn) => {
 			const p = project();
-			const flow = checked(p, "twenty", FLOW);
+			const flow = checked(p, "ten", FLOW);
 			const first = await start(p, flow, script({ turn, step: "hang: true" }), { idleTimeoutMs: IDLE_MS });
 			const after = await resume(p, first.out?.runDir ?? "", script());
 			return { turn, first, after };
@@ -162,7 +164,7 @@ const EVERY_ENTRY = Array.from({ length: ENTRIES }, (_, n) => n);
 describe("the journal's disk failing after every entry", () => {
 	async function failAt(good: number) {
 		const p = project();
-		const flow = checked(p, "twenty", FLOW);
+		const flow = checked(p, "ten", FLOW);
 		return { p, first: await start(p, flow, script(), { journal: failingJournal(good) }) };
 	}
 
@@ -190,7 +192,7 @@ describe("the journal's disk failing after every entry", () => {
 	// Every append fails the same way, the runner's own (`life_start`, `run_end`) as much as the recorder's:
 	// the run ends with a failed result, not the disk's exception; no turn starts after the record stopped;
 	// result.json and usage.json are still written; and a resume continues from what the journal holds.
-	// After 0 entries `life_start` fails, after 15 a turn's visit_end (the 5th turn), after 61 `run_end`.
+	// After 0 entries `life_start` fails, after 15 a turn's visit_end (the 5th turn), after 31 `run_end`.
 	it("ends with a failed result naming the journal, not with the disk's exception, and spends no turn after it", async () => {
 		const cases = [
 			{ good: 0, turns: 0, replayed: 0 },
