@@ -17,6 +17,7 @@ import {
 	checkIdentity,
 	commitIdentity,
 	NO_TREE,
+	type ReadPart,
 	stable,
 	swarmIdentity,
 	type VisitIdentity,
@@ -120,6 +121,8 @@ export interface AgentPlan {
 	/** The closing words the task ends with, any plugin's addendum included. */
 	told?: string;
 	task: string;
+	/** The reads as the task rendered them, so the identity hashes what the turn was asked. */
+	reads: readonly ReadPart[];
 	shared?: string;
 	policy: HandoffPolicy;
 	threshold: number;
@@ -222,13 +225,7 @@ function nodeDepends(world: World, node: FlowNode, addresses: () => readonly Add
 }
 
 /** The facts of an agent visit. */
-export async function agentFacts(
-	world: World,
-	node: AgentNode,
-	frame: Frame,
-	plan: AgentPlan,
-	diff: string | undefined,
-): Promise<VisitFacts> {
+export async function agentFacts(world: World, node: AgentNode, frame: Frame, plan: AgentPlan): Promise<VisitFacts> {
 	const { agent } = plan;
 	const cwd = frameCwd(frame, world);
 	const tools = node.tools ? node.tools.map((t) => t.value) : agent.tools;
@@ -239,7 +236,7 @@ export async function agentFacts(
 	const answerTools = answerToolsOf(node, typed, plan);
 	const identity = agentIdentity({
 		...sharedFacts(world, node, plan, answerTools),
-		reads: readsOf(world, node.reads, frame, diff),
+		reads: plan.reads,
 		...(plan.told ? { closing: plan.told } : {}),
 		tree: ignoreTree ? NO_TREE : tree,
 		task: plan.task,
