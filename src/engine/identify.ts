@@ -9,6 +9,7 @@
 import type { AgentDef } from "../agents/index.ts";
 import {
 	type AgentPart,
+	type AgentShared,
 	type AnswerTool,
 	agentIdentity,
 	askIdentity,
@@ -16,6 +17,7 @@ import {
 	checkIdentity,
 	commitIdentity,
 	NO_TREE,
+	type ReadPart,
 	stable,
 	swarmIdentity,
 	type VisitIdentity,
@@ -48,9 +50,34 @@ export interface VisitFacts {
 	depends: string[];
 }
 
+/** The agent file as the identity sees it, with what it was made from. */
+interface KnownPart {
+	def: Pick<AgentDef, "name" | "file" | "prompt" | "tools" | "skills" | "mustCallTool" | "lifetime">;
+	part: AgentPart;
+}
+
+/**
+ * The identity's view of each agent, by the loaded agent: one object for every visit of it, so the
+ * identity hashes its shared parts once (`agentIdentity`). Remade if any field it copies was replaced.
+ */
+const PARTS = new WeakMap<AgentDef, KnownPart>();
+
 /** The agent file as the identity sees it. */
 function agentPart(agent: AgentDef): AgentPart {
-	return {
+	const known = PARTS.get(agent);
+	const d = known?.def;
+	if (
+		known &&
+		d?.name === agent.name &&
+		d.file === agent.file &&
+		d.prompt === agent.prompt &&
+		d.tools === agent.tools &&
+		d.skills === agent.skills &&
+		d.mustCallTool === agent.mustCallTool &&
+		d.lifetime === agent.lifetime
+	)
+		return known.part;
+	const part: AgentPart = {
 		name: agent.name,
 		file: agent.file,
 		prompt: agent.prompt,
@@ -59,6 +86,9 @@ function agentPart(agent: AgentDef): AgentPart {
 		...(agent.mustCallTool !== undefined ? { mustCallTool: agent.mustCallTool } : {}),
 		...(agent.lifetime ? { lifetime: agent.lifetime } : {}),
 	};
+	const { name, file, prompt, tools, skills, mustCallTool, lifetime } = agent;
+	PARTS.set(agent, { def: { name, file, prompt, tools, skills, mustCallTool, lifetime }, part });
+	return part;
 }
 
 /** The reads of a turn, as the task renders them. */
@@ -91,6 +121,8 @@ export interface AgentPlan {
 	/** The closing words the task ends with, any plugin's addendum included. */
 	told?: string;
 	task: string;
+	/** The reads as the task rendered them, so the identity hashes what the turn was asked. */
+	reads: readonly ReadPart[];
 	shared?: string;
 	policy: HandoffPolicy;
 	threshold: number;
@@ -128,14 +160,72 @@ function answerToolsOf(node: AgentNode, typed: Type | undefined, plan: AgentPlan
 	return tools;
 }
 
+/** A node's shared facts as last handed to the identity, with the inputs they were made from. */
+interface KnownShared {
+	inputs: readonly unknown[];
+	shared: AgentShared;
+}
+
+/**
+ * The facts every visit of a node shares (its agent, tools, skills, model, section, settings), by node:
+ * remade when any input differs by reference, so a map's items hand the identity the same objects and
+ * their parts are hashed once, not on every visit.
+ */
+const SHARED = new WeakMap<AgentNode, KnownShared>();
+
+function sharedFacts(world: World, node: AgentNode, plan: AgentPlan, answerTools: readonly AnswerTool[]): AgentShared {
+	const { agent } = plan;
+	const skills = world.flow.skills.get(node.id.value);
+	const inputs = [
+		agentPart(agent),
+		node.tools,
+		world.options.toolSchemas,
+		answerTools,
+		skills,
+		plan.model?.spec ?? plan.model?.ref,
+		node.thinking?.value ?? agent.thinking ?? "default",
+		world.flow.prompts.get(node.id.value) ?? "",
+		plan.policy.enabled,
+		plan.threshold,
+		plan.maxContinuations,
+		plan.policy.maxResets,
+	];
+	const known = SHARED.get(node);
+	if (known && inputs.every((x, i) => x === known.inputs[i])) return known.shared;
+	const [part, , , , , model, thinking, section] = inputs as [AgentPart, ...unknown[]];
+	const tools = node.tools ? node.tools.map((t) => t.value) : agent.tools;
+	const shared: AgentShared = {
+		agent: part,
+		...(node.tools ? { nodeTools: tools } : {}),
+		...(world.options.toolSchemas ? { toolSchemas: world.options.toolSchemas(tools) } : {}),
+		answerTools,
+		nodeSkills: (skills ?? []).map((k) => ({ name: k.name, text: k.text })),
+		...(model !== undefined ? { model: model as string } : {}),
+		thinking: thinking as string,
+		section: section as string,
+		settings: {
+			handoff: plan.policy.enabled
+				? { watermark: plan.threshold, continuations: plan.maxContinuations, resets: plan.policy.maxResets }
+				: "off",
+		},
+	};
+	SHARED.set(node, { inputs, shared });
+	return shared;
+}
+
+/** Node ids a node's visits depend on, by node: the reads and the flow never change during a run. */
+const DEPENDS = new WeakMap<FlowNode, { flow: CheckedFlow; depends: readonly string[] }>();
+
+function nodeDepends(world: World, node: FlowNode, addresses: () => readonly Address[]): string[] {
+	const known = DEPENDS.get(node);
+	if (known?.flow === world.flow) return [...known.depends];
+	const depends = dependsOf(world, addresses());
+	DEPENDS.set(node, { flow: world.flow, depends });
+	return [...depends];
+}
+
 /** The facts of an agent visit. */
-export async function agentFacts(
-	world: World,
-	node: AgentNode,
-	frame: Frame,
-	plan: AgentPlan,
-	diff: string | undefined,
-): Promise<VisitFacts> {
+export async function agentFacts(world: World, node: AgentNode, frame: Frame, plan: AgentPlan): Promise<VisitFacts> {
 	const { agent } = plan;
 	const cwd = frameCwd(frame, world);
 	const tools = node.tools ? node.tools.map((t) => t.value) : agent.tools;
@@ -145,21 +235,9 @@ export async function agentFacts(
 	const typed = world.flow.answerTypes.get(node.id.value) ?? node.output?.value;
 	const answerTools = answerToolsOf(node, typed, plan);
 	const identity = agentIdentity({
-		agent: agentPart(agent),
-		...(node.tools ? { nodeTools: tools } : {}),
-		...(world.options.toolSchemas ? { toolSchemas: world.options.toolSchemas(tools) } : {}),
-		answerTools,
-		nodeSkills: (world.flow.skills.get(node.id.value) ?? []).map((k) => ({ name: k.name, text: k.text })),
-		...(plan.model ? { model: plan.model.spec ?? plan.model.ref } : {}),
-		thinking: node.thinking?.value ?? agent.thinking ?? "default",
-		section: world.flow.prompts.get(node.id.value) ?? "",
-		reads: readsOf(world, node.reads, frame, diff),
+		...sharedFacts(world, node, plan, answerTools),
+		reads: plan.reads,
 		...(plan.told ? { closing: plan.told } : {}),
-		settings: {
-			handoff: plan.policy.enabled
-				? { watermark: plan.threshold, continuations: plan.maxContinuations, resets: plan.policy.maxResets }
-				: "off",
-		},
 		tree: ignoreTree ? NO_TREE : tree,
 		task: plan.task,
 	});
@@ -169,14 +247,13 @@ export async function agentFacts(
 			: plan.shared
 				? `it shares a subagent (${plan.shared}) whose conversation a reused visit would not carry`
 				: undefined;
-	const agentFrom = node.agentFrom ? [node.agentFrom] : [];
 	return {
 		identity,
 		cwd,
 		tree,
 		mayWrite,
 		...(never ? { never } : {}),
-		depends: dependsOf(world, [...node.reads, ...agentFrom]),
+		depends: nodeDepends(world, node, () => [...node.reads, ...(node.agentFrom ? [node.agentFrom] : [])]),
 	};
 }
 

@@ -40,8 +40,23 @@ export function composeTask(
 	closing?: string,
 	diff?: string,
 ): string {
+	return taskOf(section, renderedReads(reads, frame, reading, diff), closing);
+}
+
+/** Each read's address as written and the text under its heading, rendered once for the task and the identity. */
+export function renderedReads(
+	reads: readonly Address[],
+	frame: Frame,
+	reading: Reading,
+	diff?: string,
+): { address: string; text: string }[] {
+	return reads.map((r) => ({ address: r.text, text: renderRead(r, frame, reading, diff) }));
+}
+
+/** The task of one agent turn from its reads as rendered. */
+export function taskOf(section: string, reads: readonly { address: string; text: string }[], closing?: string): string {
 	const parts = [section.trim()];
-	for (const read of reads) parts.push(`## ${read.text}\n\n${renderRead(read, frame, reading, diff)}`.trimEnd());
+	for (const read of reads) parts.push(`## ${read.address}\n\n${read.text}`.trimEnd());
 	if (closing) parts.push(closing);
 	return `${parts.join("\n\n")}\n`;
 }

@@ -70,8 +70,11 @@ export interface ReadPart {
 	text: string;
 }
 
-/** The facts of one agent visit. */
-export interface AgentFacts {
+/**
+ * The facts of an agent visit that every visit of its node shares: who is asked, with what means and
+ * settings. A caller handing the same objects to every visit (identify.ts does) has their parts hashed once.
+ */
+export interface AgentShared {
 	agent: AgentPart;
 	/** The node's `tools:` narrowing, when it has one. */
 	nodeTools?: readonly string[];
@@ -85,24 +88,54 @@ export interface AgentFacts {
 	thinking: string;
 	/** The node's `## <id>` prose. */
 	section: string;
+	/** The flow's settings that reach the turn (the handoff policy and its caps). */
+	settings: unknown;
+}
+
+/** The facts of one agent visit. */
+export interface AgentFacts extends AgentShared {
 	reads: readonly ReadPart[];
 	/** The task's closing words (how to answer, a ledger's open obligations) and any plugin's addendum. */
 	closing?: string;
-	/** The flow's settings that reach the turn (the handoff policy and its caps). */
-	settings: unknown;
 	/** The tree the visit saw, or {@link NO_TREE}. */
 	tree: string;
 	/** The whole task of the first request. */
 	task: string;
 }
 
-/** The identity of an agent visit. */
-export function agentIdentity(f: AgentFacts): VisitIdentity {
+/** The shared parts last hashed for an agent part, with the facts they were hashed from. */
+interface SharedDigests {
+	facts: AgentShared;
+	hashed: Record<string, string>;
+}
+
+/**
+ * The digests of the shared parts, by the agent part: a map's thousand visits hand the same objects, so
+ * the parts are hashed on the first visit and looked up by reference after. Objects are compared by
+ * reference only, so the caller must not change one it handed in (a changed copy is simply hashed anew).
+ */
+const SHARED = new WeakMap<AgentPart, SharedDigests>();
+
+function sameShared(a: AgentShared, b: AgentShared): boolean {
+	return (
+		a.agent === b.agent &&
+		a.nodeTools === b.nodeTools &&
+		a.toolSchemas === b.toolSchemas &&
+		a.answerTools === b.answerTools &&
+		a.nodeSkills === b.nodeSkills &&
+		a.model === b.model &&
+		a.thinking === b.thinking &&
+		a.section === b.section &&
+		a.settings === b.settings
+	);
+}
+
+function sharedDigests(f: AgentShared): Record<string, string> {
+	const known = SHARED.get(f.agent);
+	if (known && sameShared(known.facts, f)) return known.hashed;
 	const tools = f.nodeTools ?? f.agent.tools;
 	const parts: Record<string, unknown> = {
 		section: f.section.trim(),
-		...readParts(f.reads),
-		closing: f.closing ?? "",
 		prompt: f.agent.prompt,
 		tools: tools.map((name) => ({ name, schema: schemaDigest(f.toolSchemas?.[name]) })),
 		answer: f.answerTools.map(stableSchema),
@@ -110,10 +143,34 @@ export function agentIdentity(f: AgentFacts): VisitIdentity {
 		model: f.model ?? "pi's settings",
 		thinking: f.thinking,
 		settings: { flow: f.settings, mustCallTool: f.agent.mustCallTool ?? null, lifetime: f.agent.lifetime ?? null },
-		tree: f.tree,
 	};
-	return built(
-		parts,
+	const hashed: Record<string, string> = {};
+	for (const name of Object.keys(parts)) hashed[name] = partDigest(name, parts[name]);
+	SHARED.set(f.agent, {
+		facts: {
+			agent: f.agent,
+			...(f.nodeTools ? { nodeTools: f.nodeTools } : {}),
+			...(f.toolSchemas ? { toolSchemas: f.toolSchemas } : {}),
+			answerTools: f.answerTools,
+			nodeSkills: f.nodeSkills,
+			...(f.model !== undefined ? { model: f.model } : {}),
+			thinking: f.thinking,
+			section: f.section,
+			settings: f.settings,
+		},
+		hashed,
+	});
+	return hashed;
+}
+
+/** The identity of an agent visit. */
+export function agentIdentity(f: AgentFacts): VisitIdentity {
+	const own: Record<string, string> = {};
+	for (const [name, text] of Object.entries(readParts(f.reads))) own[name] = partDigest(name, text);
+	own.closing = partDigest("closing", f.closing ?? "");
+	own.tree = partDigest("tree", f.tree);
+	return fromDigests(
+		{ ...sharedDigests(f), ...own },
 		{
 			agent: baseName(f.agent.file),
 			toolsFrom: f.nodeTools ? "node" : "agent",
@@ -231,10 +288,23 @@ function partDigest(name: string, value: unknown): string {
 
 function built(parts: Record<string, unknown>, shown?: IdentityShown, task?: string): VisitIdentity {
 	const hashed: Record<string, string> = {};
-	for (const name of Object.keys(parts).sort()) hashed[name] = partDigest(name, parts[name]);
+	for (const name of Object.keys(parts)) hashed[name] = partDigest(name, parts[name]);
+	return fromDigests(hashed, shown, task);
+}
+
+/** An identity from its parts' digests, kept in name order (the key's canonical text sorts them anyway). */
+function fromDigests(digests: Record<string, string>, shown?: IdentityShown, task?: string): VisitIdentity {
+	const hashed: Record<string, string> = {};
+	// The key's text is `canonical(hashed)`, written here in the same pass: every value is a digest string.
+	let text = "{";
+	for (const name of Object.keys(digests).sort()) {
+		const d = digests[name];
+		hashed[name] = d;
+		text += `${text.length > 1 ? "," : ""}${JSON.stringify(name)}:${JSON.stringify(d)}`;
+	}
 	return {
 		v: IDENTITY_VERSION,
-		key: digestOf(hashed),
+		key: digest(`${text}}`),
 		parts: hashed,
 		...(task !== undefined ? { task: digestOf(task) } : {}),
 		...(shown && Object.keys(shown).length ? { shown } : {}),

@@ -7,6 +7,7 @@
 export { canonical, digest, digestOf, stable } from "./hash.ts";
 export {
 	type AgentFacts,
+	type AgentShared,
 	type AgentPart,
 	type AnswerTool,
 	agentIdentity,

@@ -14,17 +14,31 @@ import { glob } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { createFindToolDefinition, type ToolDefinition } from "@earendil-works/pi-coding-agent";
 
+/**
+ * What {@link fdAvailable} found, by PATH and agent folder: every spawn asks, and probing a dozen folders
+ * (a failed `accessSync` throws) was a tenth of a bare turn. Kept for the process: `fd` appearing mid-run
+ * leaves that run's turns on the glob `find`, which answers the same.
+ */
+const FD_FOUND = new Map<string, boolean>();
+
 /** Whether `fd` can run here: on the PATH, or where pi keeps the tools it fetched. */
 export function fdAvailable(agentDir: string, env: NodeJS.ProcessEnv = process.env): boolean {
-	const dirs = [...(env.PATH ?? "").split(delimiter).filter(Boolean), join(agentDir, "bin")];
-	return dirs.some((dir) => {
-		try {
-			accessSync(join(dir, "fd"), constants.X_OK);
-			return true;
-		} catch {
-			return false;
-		}
-	});
+	const key = `${env.PATH ?? ""}\0${agentDir}`;
+	let found = FD_FOUND.get(key);
+	if (found === undefined) {
+		const dirs = [...(env.PATH ?? "").split(delimiter).filter(Boolean), join(agentDir, "bin")];
+		found = dirs.some((dir) => {
+			try {
+				accessSync(join(dir, "fd"), constants.X_OK);
+				return true;
+			} catch {
+				return false;
+			}
+		});
+		if (FD_FOUND.size >= 64) FD_FOUND.clear();
+		FD_FOUND.set(key, found);
+	}
+	return found;
 }
 
 const SKIPPED = new Set(["node_modules", ".git"]);

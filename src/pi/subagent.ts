@@ -42,9 +42,11 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	const thinking = (request.thinking ?? o.model.thinking ?? request.agent.thinking ?? "off") as Thinking;
 	const names = request.tools ?? request.agent.tools;
 	// The write guard (src/guard) for the folder this turn works in, whatever started it, plus what its
-	// caller adds (the run's own record, the run's project when the turn works in a copy).
-	const noWrite = [...guardedPaths({ cwd: o.cwd }), ...(request.protectedPaths ?? [])];
-	const guarded = guardedTools(o.cwd, names, { noWrite });
+	// caller adds (the run's own record, the run's project when the turn works in a copy). Only a turn that
+	// can write needs it: walking every folder up from the cwd was a tenth of a read-only turn.
+	const writes = names.includes("write") || names.includes("edit");
+	const noWrite = writes ? [...guardedPaths({ cwd: o.cwd }), ...(request.protectedPaths ?? [])] : [];
+	const guarded = writes ? guardedTools(o.cwd, names, { noWrite }) : [];
 	// `find` on Node's glob where `fd` cannot run (pi would try to download it, which fails offline).
 	const custom = [...guarded, ...findWithoutFd(o.cwd, names, o.agentDir), ...(request.customTools ?? []).map(toPiTool)];
 	const { session } = await createAgentSession({

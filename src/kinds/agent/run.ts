@@ -34,7 +34,7 @@ import type { Ledger } from "../../engine/ledger.ts";
 import { modelKey, type NodeModel } from "../../engine/models.ts";
 import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "../../engine/tools.ts";
 import { lastRefusal } from "../../engine/refusal.ts";
-import { composeTask, valueAt } from "../../engine/turn.ts";
+import { renderedReads, taskOf, valueAt } from "../../engine/turn.ts";
 import {
 	findLedger,
 	type Frame,
@@ -88,6 +88,8 @@ interface AgentVisit {
 	closing?: string;
 	/** The task as composed from the node's prompt and reads. */
 	task: string;
+	/** The reads as rendered into the task, each under its address. */
+	reads: readonly { address: string; text: string }[];
 	/** What the task closes with: the plugins' addenda and the closing, as composed into it. */
 	told?: string;
 	/** Where a kept subagent lives (a `memory:` scope, or the agent's `lifetime:`); none: one per visit. */
@@ -137,7 +139,7 @@ export async function runAgent(
 	const v = planVisit(world, node, frame, visit, signal, diff);
 	if ("ok" in v) return v;
 	const shared = node.memory ? `memory: ${node.memory.value}` : v.lives ? `lifetime: ${v.agent.lifetime}` : undefined;
-	const facts = await agentFacts(world, node, frame, { ...v, ...(shared ? { shared } : {}) }, diff);
+	const facts = await agentFacts(world, node, frame, { ...v, ...(shared ? { shared } : {}) });
 	const reused = await reuseOrRun(world, node, visit, facts, (e) => replayRecord(e, node, frame));
 	if (reused) return reused.record;
 	await recordVisitStart(world, frameCwd(frame, world), visit, node.tools?.map((t) => t.value) ?? v.agent.tools);
@@ -184,7 +186,8 @@ function planVisit(
 		.map((p) => p.taskAddendum?.(node.id.value, visit))
 		.filter((t): t is string => !!t);
 	const told = [...addenda, closing].filter(Boolean).join("\n\n") || undefined;
-	const task = composeTask(world.flow.prompts.get(node.id.value) ?? "", node.reads, frame, world, told, diff);
+	const reads = renderedReads(node.reads, frame, world, diff);
+	const task = taskOf(world.flow.prompts.get(node.id.value) ?? "", reads, told);
 	// combo's `lifetime: workflow` (or `session`): the node keeps its subagent across its visits, as `memory:`
 	// would, but its own subagent, so no other node's `submit` type is forced on it.
 	const lives = !node.memory && (agent.lifetime === "workflow" || agent.lifetime === "session");
@@ -202,6 +205,7 @@ function planVisit(
 		...(ledger ? { ledger } : {}),
 		...(closing ? { closing } : {}),
 		task,
+		reads,
 		...(told ? { told } : {}),
 		...(scope ? { scope } : {}),
 		lives,
