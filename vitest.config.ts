@@ -21,6 +21,8 @@ export default defineConfig({
 		maxWorkers: 3,
 		// One temp folder per run for what test files share (the packed tarball, test/helpers/packed.ts).
 		globalSetup: ["test/helpers/global-setup.ts"],
+		// Before each file: the cleanups every file needs (test/helpers/each-file.ts says why they are there).
+		setupFiles: ["test/helpers/each-file.ts"],
 		env: { PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" },
 		// A file's tests import pi, the engine and the language afresh in an isolated worker: about a second and
 		// a half of CPU a file, a third of the suite's. The test files keep no state between files (each makes

@@ -4,7 +4,6 @@
  */
 import { cliBin } from "./built-cli.ts";
 import { type ChildProcess, spawn } from "node:child_process";
-import { afterEach } from "vitest";
 import type { TempProject } from "./project.ts";
 
 /** A started worker: its process, its executor id once it joined, and everything it printed. */
@@ -19,7 +18,7 @@ const workers: WorkerProcess[] = [];
 /**
  * Starts `pi-flows worker <args>` in the project. Its `executor` resolves with the id it printed on joining
  * and rejects, with what it printed, if it exits first. Every worker started here is stopped after the test
- * (SIGTERM, then SIGKILL after 10 s), so a failing test leaves none behind.
+ * ({@link stopWorkers}), so a failing test leaves none behind.
  */
 export function startWorker(project: TempProject, args: string[], env: NodeJS.ProcessEnv = {}): WorkerProcess {
 	const child = spawn(process.execPath, [cliBin(), "worker", ...args], {
@@ -45,7 +44,12 @@ export function startWorker(project: TempProject, args: string[], env: NodeJS.Pr
 	return w;
 }
 
-afterEach(async () => {
+/**
+ * Stops every worker started since the last call (SIGTERM, then SIGKILL after 10 s). Registered after each
+ * test of every file by test/helpers/each-file.ts: a hook registered here, at the top of the module, would
+ * reach only the first file of a worker that shares its modules between files.
+ */
+export async function stopWorkers(): Promise<void> {
 	for (const w of workers.splice(0)) {
 		if (w.child.exitCode !== null || w.child.signalCode !== null) continue;
 		const gone = new Promise((r) => w.child.once("exit", r));
@@ -53,4 +57,4 @@ afterEach(async () => {
 		await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
 		if (w.child.exitCode === null) w.child.kill("SIGKILL");
 	}
-});
+}
