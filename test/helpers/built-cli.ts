@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { PACKAGE_ROOT } from "../../src/package/index.ts";
+import { underFolderLock } from "./folder-lock.ts";
 
 const CACHE = join(PACKAGE_ROOT, "node_modules/.cache/pi-flows-cli");
 
@@ -31,7 +32,7 @@ export function cliBin(): string {
 function ensureBuilt(): string {
 	const dir = join(CACHE, digestOfInputs());
 	if (existsSync(join(dir, "dist/cli.js"))) return dir;
-	return underLock(() => {
+	return underFolderLock(join(dirname(CACHE), "pi-flows-cli.lock"), 300_000, () => {
 		if (existsSync(join(dir, "dist/cli.js"))) return dir;
 		const making = `${dir}.making`;
 		rmSync(making, { recursive: true, force: true });
@@ -68,25 +69,4 @@ function digestOfInputs(): string {
 	};
 	for (const input of INPUTS) add(join(PACKAGE_ROOT, input));
 	return hash.digest("hex").slice(0, 16);
-}
-
-/** Runs `work` holding the build lock, so parallel test files build once. */
-function underLock<T>(work: () => T): T {
-	mkdirSync(CACHE, { recursive: true });
-	const lock = join(dirname(CACHE), "pi-flows-cli.lock");
-	for (;;) {
-		try {
-			mkdirSync(lock);
-			break;
-		} catch {
-			const held = statSync(lock, { throwIfNoEntry: false });
-			if (held && Date.now() - held.mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true });
-			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-		}
-	}
-	try {
-		return work();
-	} finally {
-		rmSync(lock, { recursive: true, force: true });
-	}
 }

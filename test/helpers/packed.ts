@@ -3,6 +3,7 @@
  * into temp folders the way pi and npm install it. Nothing here reads the repository's own sources at run
  * time; the repository lends only pi (the host) and Node 22.
  */
+import { underFolderLock } from "./folder-lock.ts";
 import { execFileSync, spawnSync } from "node:child_process";
 import {
 	copyFileSync,
@@ -127,23 +128,7 @@ function packInto(into: string): void {
 
 /** Runs `work` holding the pack lock, which every packer of this checkout takes in turn. */
 function underPackLock<T>(work: () => T): T {
-	const lock = join(repo, "node_modules/.cache/pi-flows-pack.lock");
-	mkdirSync(dirname(lock), { recursive: true });
-	for (;;) {
-		try {
-			mkdirSync(lock);
-			break;
-		} catch {
-			const held = statSync(lock, { throwIfNoEntry: false });
-			if (held && Date.now() - held.mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
-			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
-		}
-	}
-	try {
-		return work();
-	} finally {
-		rmSync(lock, { recursive: true, force: true });
-	}
+	return underFolderLock(join(repo, "node_modules/.cache/pi-flows-pack.lock"), 600_000, work);
 }
 
 /** The files a tarball holds, relative to its `package/` folder. */
