@@ -17,8 +17,8 @@
  */
 import { Document, parseDocument } from "yaml";
 import type { VisitIdentity } from "../identity/index.ts";
-import { byMember } from "../kinds/swarm/facts.ts";
-import type { Found, Turn } from "./turns.ts";
+import { byMember } from "../kinds/facts.ts";
+import type { Found, Turn } from "../identity/index.ts";
 
 /** The format's version: a reader refuses a cassette of another. */
 export const CASSETTE_VERSION = 1;

@@ -27,5 +27,14 @@ export {
 	type ReplayMode,
 	withoutNetwork,
 } from "./replay.ts";
-export { type Answer, type Asked, askedOf, answerOf, cleanText, type Found, type Turn, turnsOf } from "./turns.ts";
+export {
+	type Answer,
+	type Asked,
+	askedOf,
+	answerOf,
+	cleanText,
+	type Found,
+	type Turn,
+	turnsOf,
+} from "../identity/index.ts";
 export { cassetteFiles, NAME, testText } from "./files.ts";

@@ -14,11 +14,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, normalize, relative, resolve } from "node:path";
 import { type AskAnswer, fileInTree } from "../engine/index.ts";
 import { digestOf, type VisitIdentity } from "../identity/index.ts";
-import { CHECK_SCRIPT } from "../kinds/check/run.ts";
-import { byMember, memberTurnsOf } from "../kinds/swarm/facts.ts";
+import { byMember, CHECK_SCRIPT, memberTurnsOf } from "../kinds/facts.ts";
 import type { JournalEntry, Snapshot } from "../runs/index.ts";
 import type { Cassette, CassetteVisit } from "./format.ts";
-import { cleanText, type Found, type Turn, turnsOf } from "./turns.ts";
+import { cleanText, type Found, type Turn, turnsOf } from "../identity/index.ts";
 
 /** The messages of one visit's turns in one life, as its transcript holds them (undefined: none kept). */
 export type TranscriptOf = (where: { path: string; life: number; run?: string }) => readonly unknown[] | undefined;

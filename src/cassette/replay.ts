@@ -16,7 +16,7 @@ import { changedParts, digestOf, explainChange, type VisitIdentity } from "../id
 import type { Script, ScriptRequest, ScriptStep } from "../script/index.ts";
 import { lineTable, type Range } from "../text/index.ts";
 import type { Cassette, CassetteVisit } from "./format.ts";
-import { type Asked, askedOf } from "./turns.ts";
+import { type Asked, askedOf } from "../identity/index.ts";
 
 /** How a replay treats a difference. */
 export type ReplayMode = "strict" | "warn" | "lockdown";

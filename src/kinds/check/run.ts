@@ -9,9 +9,7 @@ import { stopKind, type World } from "../../engine/world.ts";
 import { checkFacts } from "../../engine/identify.ts";
 import { reuseOrRun } from "../../engine/reuse.ts";
 import type { EndedVisit } from "../../engine/record.ts";
-
-/** The journal fact a check keeps: the script's path its visit ran (read by `pi-flows record`). */
-export const CHECK_SCRIPT = "script";
+import { CHECK_SCRIPT } from "./facts.ts";
 
 /** A check's earlier end as a record: passed or red, with its report. */
 function replayed(ended: EndedVisit): VisitRecord {

@@ -7,7 +7,7 @@
  *   keepMemberTurns(world, "survey", "survey/scout[1]#2", messages, cwd)
  *     → fact { path: "survey", key: "member scout[1]#2", value: { turns: [...], found: [] } }
  */
-import { cwdOf, type Found, type Turn, turnsOf } from "../../cassette/turns.ts";
+import { cwdOf, type Found, type Turn, turnsOf } from "../../identity/index.ts";
 import type { Value } from "../../language/types/index.ts";
 import type { World } from "../../engine/world.ts";
 

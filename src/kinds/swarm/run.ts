@@ -15,7 +15,7 @@ import { swarmFacts } from "../../engine/identify.ts";
 import { reuseOrRun } from "../../engine/reuse.ts";
 import type { ModelRequest, ToolEnd } from "../../runtime/index.ts";
 import { noteToolCall } from "../../engine/trees.ts";
-import { cwdOf } from "../../cassette/turns.ts";
+import { cwdOf } from "../../identity/index.ts";
 import { keepMemberTurns } from "./facts.ts";
 
 /** A swarm: members told the same goal, a board and (with `claims-from`) claims; `until` may stop it early. */

@@ -9,7 +9,7 @@
  *     → [{ asked: { system, tools: [read], schemas, messages: ["user 1c…"] }, answer: { calls: [read …] } },
  *        { asked: { …, messages: ["user 1c…", "assistant 9a…", "result read 77…"] }, answer: { say: "done" } }]
  */
-import { digestOf } from "../identity/index.ts";
+import { digestOf } from "./hash.ts";
 import { maskShapes, redactJson, redactText } from "../secrets/index.ts";
 
 /** What one request asked, digested part by part. */
