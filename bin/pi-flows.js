@@ -3,6 +3,7 @@
 // tarball ships no src/). In a checkout, Node >= 22.19 runs the TypeScript sources directly, so a dist/ left
 // by a build never shadows the code being edited.
 import { existsSync } from "node:fs";
+import * as nodeModule from "node:module";
 
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 19)) {
@@ -15,6 +16,11 @@ if (major < 22 || (major === 22 && minor < 19)) {
 // rewritten first thing, with every URL's password masked (the process keeps its own copy in memory).
 const shown = process.argv.map((a) => a.replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*):[^\s@]*@/gi, "$1:***@"));
 if (shown.some((a, i) => a !== process.argv[i])) process.title = shown.join(" ");
+
+// As pi's own command does: V8 keeps the code it compiles in a cache folder (the system's temp folder
+// unless NODE_COMPILE_CACHE names another; NODE_DISABLE_COMPILE_CACHE turns it off), and the next start
+// reads it instead of compiling again, about a third of a start's CPU.
+nodeModule.enableCompileCache?.();
 
 const sources = new URL("../src/cli/main.ts", import.meta.url);
 const cli = await import(existsSync(sources) ? sources.href : new URL("../dist/cli.js", import.meta.url).href);

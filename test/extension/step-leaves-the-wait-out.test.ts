@@ -10,20 +10,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ms, readRun, reportHtml, runModel } from "../../src/report/index.ts";
 import type { JournalEntry } from "../../src/runs/index.ts";
 import { all, one, parseHtml, select, text } from "../report/html.ts";
-import { sequence } from "./helpers/flows.ts";
-import { type Line, rpc, runFoldersIn, type Sandbox, sandbox } from "./helpers/pi-process.ts";
+import { type Line, rpc, runFoldersIn, pairSandbox, type Sandbox } from "./helpers/pi-process.ts";
 
 let box: Sandbox;
 beforeEach(() => {
-	box = sandbox(["echo", "judge"]);
-	box.write(
-		"~agent/flows/pair.md",
-		sequence("pair", [
-			{ id: "draft", agent: "echo" },
-			{ id: "review", agent: "judge" },
-		]),
-	);
-	box.write("pair.script.yaml", "turns:\n  draft:\n    - say: DRAFT\n  review:\n    - say: REVIEWED\n");
+	box = pairSandbox("turns:\n  draft:\n    - say: DRAFT\n  review:\n    - say: REVIEWED\n");
 });
 afterEach(() => box.cleanup());
 

@@ -1,21 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { sequence } from "./helpers/flows.ts";
-import { contentOf, type Line, rpc, type Sandbox, sandbox } from "./helpers/pi-process.ts";
+import { contentOf, type Line, rpc, pairSandbox, type Sandbox } from "./helpers/pi-process.ts";
 
 let box: Sandbox;
 beforeEach(() => {
-	box = sandbox(["echo", "judge"]);
-	box.write(
-		"~agent/flows/pair.md",
-		sequence("pair", [
-			{ id: "draft", agent: "echo" },
-			{ id: "review", agent: "judge" },
-		]),
-	);
-	box.write(
-		"pair.script.yaml",
-		'turns:\n  draft:\n    - say: DRAFT TEXT\n  review:\n    - say: "REVIEW SAW: {{task}}"\n',
-	);
+	box = pairSandbox('turns:\n  draft:\n    - say: DRAFT TEXT\n  review:\n    - say: "REVIEW SAW: {{task}}"\n');
 });
 afterEach(() => box.cleanup());
 

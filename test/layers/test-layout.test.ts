@@ -22,7 +22,7 @@ const BESIDE_SRC: Record<string, string> = {
 const TEST = join(PACKAGE_ROOT, "test");
 const SRC = join(PACKAGE_ROOT, "src");
 
-/** Every test file of test/, relative to it, fixtures and helpers left out (they hold no tests). */
+/** Every test file of test/, relative to it, fixtures and helpers left out (helpers/ tests only the suite's own tools). */
 const testFiles = readdirSync(TEST, { recursive: true, encoding: "utf8" }).filter(
 	(f) => f.endsWith(".test.ts") && !f.startsWith("fixtures/") && !f.startsWith("helpers/"),
 );

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { agent } from "./flows.ts";
+import { agent, sequence } from "./flows.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repo = resolve(here, "../../..");
@@ -34,6 +34,23 @@ export interface Sandbox {
 	/** pi's arguments: our extension and the test provider, offline, no session. */
 	args(extra?: string[]): string[];
 	cleanup(): void;
+}
+
+/**
+ * The two-node flow the `/step` tests walk: `pair` runs `draft` (agent echo) then `review` (agent judge),
+ * installed in the agent dir, with `pair.script.yaml` in the project holding `script`.
+ */
+export function pairSandbox(script: string): Sandbox {
+	const box = sandbox(["echo", "judge"]);
+	box.write(
+		"~agent/flows/pair.md",
+		sequence("pair", [
+			{ id: "draft", agent: "echo" },
+			{ id: "review", agent: "judge" },
+		]),
+	);
+	box.write("pair.script.yaml", script);
+	return box;
 }
 
 /** A sandbox, with an answer-only agent file in the agent dir for each of `agents`. */
