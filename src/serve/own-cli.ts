@@ -5,10 +5,19 @@
  * (`plan --reuse`, `run`, `resume`), so the page and the terminal cannot disagree.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { PACKAGE_ROOT } from "../package/index.ts";
 
-const BIN = join(PACKAGE_ROOT, "bin", "pi-flows.js");
+/**
+ * The command this server was started as, when that is our `bin/pi-flows.js`, so the page's runs are the
+ * same build as the server that shows them (a copy built elsewhere, or the tarball's, never the sources of
+ * the package root it reads its files from); the package's own otherwise (the library serving a page).
+ */
+const BIN = ownBin(process.argv[1]) ?? join(PACKAGE_ROOT, "bin", "pi-flows.js");
+
+function ownBin(started: string | undefined): string | undefined {
+	return started && basename(started) === "pi-flows.js" && basename(dirname(started)) === "bin" ? started : undefined;
+}
 
 /** How a finished command ended: its exit code (-1 when it could not start or was killed) and what it printed. */
 export interface CliOutput {
