@@ -66,7 +66,7 @@ afterAll(async () => {
 	// git's dumb-protocol client may leave keep-alive connections open, which `close` alone waits out.
 	server?.closeAllConnections();
 	await new Promise((done) => (server ? server.close(done) : done(undefined)));
-	// Five installs' worth of packages to delete.
+	// Four installs' worth of packages to delete.
 	box.cleanup();
 }, 120_000);
 
@@ -113,18 +113,13 @@ describe("pi-flows loads wherever pi loads a package", () => {
 		await loadsAndRuns(at, join(at.agentDir, "npm/node_modules/pi-flows"), "dist/extension.js");
 	}, 300_000);
 
-	it("from a git: source: the sources, with only the runtime dependencies pi's git install brings", async () => {
+	it("from a git: source: the sources, with only the runtime dependencies pi's git install brings, also with a build left in dist/", async () => {
 		const at = place("git");
 		await at.install(gitUrl);
 		const root = join(at.agentDir, "git/127.0.0.1/me/pi-flows");
 		expect(existsSync(join(root, "node_modules/yaml")), "npm install --omit=dev ran").toBe(true);
 		await loadsAndRuns(at, root, "src/extension/index.ts");
-	}, 300_000);
-
-	it("a checkout with a build left in dist/ registers once, from its sources", async () => {
-		const at = place("git-built");
-		await at.install(gitUrl);
-		const root = join(at.agentDir, "git/127.0.0.1/me/pi-flows");
+		// The same clone once a build has been left in its dist/: it still registers once, from its sources.
 		const unpacked = join(box.dir, "unpacked");
 		mkdirSync(unpacked, { recursive: true });
 		execFileSync("tar", ["-xzf", tarball, "-C", unpacked]);
