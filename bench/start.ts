@@ -83,18 +83,33 @@ try {
 		refuses: true,
 	});
 	const flow = join(installed, "flows/explore.md");
+	const demo = ["run", "explore", "What is pi-flows?", "--script", join(installed, "flows/explore.script.yaml")];
 	const sides = {
 		node: { args: ["-e", "0"], cwd: box.dir, env: cleanEnv() },
 		help: { args: [join(installed, "bin/pi-flows.js"), "--help"], cwd: cliProject, env: cleanEnv() },
 		check: { args: [join(installed, "bin/pi-flows.js"), "check", flow], cwd: cliProject, env: cleanEnv() },
 		helpTs: { args: [join(repo, "src/cli/main.ts"), "--help"], cwd: repo, env: cleanEnv() },
 		checkTs: { args: [join(repo, "src/cli/main.ts"), "check", flow], cwd: repo, env: cleanEnv() },
+		// The demo: a whole run of a shipped flow on the scripted model, which loads pi for its sessions.
+		demo: { args: [join(installed, "bin/pi-flows.js"), ...demo], cwd: cliProject, env: cleanEnv() },
+		demoTs: { args: [join(repo, "src/cli/main.ts"), ...demo], cwd: cliProject, env: cleanEnv() },
 		piWithout: pi(without),
 		piEmpty: pi(withEmpty),
 		piWith: pi(withFlows),
 		piWithTs: pi(without, ["-e", join(repo, "src/extension/index.ts")]),
 	} as Record<string, { args: string[]; cwd: string; env: NodeJS.ProcessEnv; refuses?: boolean }>;
-	type Side = "node" | "help" | "check" | "helpTs" | "checkTs" | "piWithout" | "piEmpty" | "piWith" | "piWithTs";
+	type Side =
+		| "node"
+		| "help"
+		| "check"
+		| "helpTs"
+		| "checkTs"
+		| "demo"
+		| "demoTs"
+		| "piWithout"
+		| "piEmpty"
+		| "piWith"
+		| "piWithTs";
 	const names = Object.keys(sides) as Side[];
 	const run = (side: Side): { wall: number; cpu: number } => {
 		const { args, cwd, env, refuses } = sides[side];
@@ -193,6 +208,12 @@ try {
 			"",
 			"",
 		],
+		[
+			"  ↳ the demo, `pi-flows run explore … --script …` (a whole run on the scripted model, pi loaded): wall · CPU medians, built / sources",
+			`${ms("demo")} · ${cpuMs("demo")} / ${ms("demoTs")} · ${cpuMs("demoTs")}`,
+			"",
+			"",
+		],
 	];
 	const end = machine();
 	const table = [
@@ -210,7 +231,7 @@ Measured on ${describeMachine(host)}, ${end.load.toFixed(1)} at the end (the who
 
 ${table}
 
-Wall time is what a person waits; on a loaded machine it mostly measures the queue for a core, so the pi start is also given in CPU time (user + system of the child process, from the kernel's accounting of waited-for children, 10 ms ticks). For pi's start both are the ratio of the medians, as issue 33 measured it; the other rows are medians of per-round ratios. How each side runs: every side is one process started by \`spawnSync\` with the Node 22 the package brings. \`--help\` and \`check\` run the installed \`bin/pi-flows.js\` (the bundle in \`dist/\`); the sources side runs \`src/cli/main.ts\` with Node's type stripping. The pi sides run pi's own CLI as a person starts it, \`pi --offline --no-session -p hi\` with no model configured (pi loads its packages, finds no model, says so and exits 1; a side that ends otherwise, or where an extension failed to load, stops the bench): "no packages" is an agent folder whose \`settings.json\` lists none, "empty package" one where \`pi install\` put a package whose extension is \`export default function () {}\`, "pi-flows" one where it put the packed tarball, listed as \`npm:pi-flows\`; "sources" loads \`src/extension/index.ts\` with \`-e\` (pi's jiti compiles the TypeScript; its cache is warmed by one untimed run of every side).
+Wall time is what a person waits; on a loaded machine it mostly measures the queue for a core, so the pi start is also given in CPU time (user + system of the child process, from the kernel's accounting of waited-for children, 10 ms ticks). For pi's start both are the ratio of the medians, as issue 33 measured it; the other rows are medians of per-round ratios. How each side runs: every side is one process started by \`spawnSync\` with the Node 22 the package brings. \`--help\`, \`check\` and the demo run the installed \`bin/pi-flows.js\` (the bundle in \`dist/\`, which loads pi's own bundle and keeps V8's compile cache: docs/decisions.md, "The CLI loads pi's bundle"); the sources side runs \`src/cli/main.ts\` with Node's type stripping. The demo is \`run explore\` with the shipped script, each start a whole run in the same scratch project. The pi sides run pi's own CLI as a person starts it, \`pi --offline --no-session -p hi\` with no model configured (pi loads its packages, finds no model, says so and exits 1; a side that ends otherwise, or where an extension failed to load, stops the bench): "no packages" is an agent folder whose \`settings.json\` lists none, "empty package" one where \`pi install\` put a package whose extension is \`export default function () {}\`, "pi-flows" one where it put the packed tarball, listed as \`npm:pi-flows\`; "sources" loads \`src/extension/index.ts\` with \`-e\` (pi's jiti compiles the TypeScript; its cache is warmed by one untimed run of every side).
 
 What pi pays for any package is the empty package's row: pi resolves the package, loads jiti (which it loads only for an extension) and imports the entry through it; pi-flows' own part is the row below it. Until issue 33 this bench ran both pi sides as \`pi --no-session -e probe.ts --model probe/probe -p hi\`, \`probe.ts\` being a scripted model registered by an extension of its own, and took the median of per-round ratios. Both sides then loaded an extension through jiti and played a model turn, so what pi pays for any package, and the turn, stood in the denominator as well as the numerator, and the ratio read 1.01×; the issue's way, no model and nothing else loaded on the bare side, read 1.16× wall and 1.19× CPU on the same build.
 
