@@ -31,7 +31,9 @@ const isExternal = (id: string) =>
 
 rmSync(out, { recursive: true, force: true });
 // The extension is built on its own: pi loads it on every start through jiti, file by file, so what it
-// registers with sits in one file, and only the code behind a command or the tool is split off.
+// registers with sits in one file, and only the code behind a command or the tool is split off. The CLI
+// is built on its own too, as its imports of pi go to pi's bundle (piBundlePlugin below) and the
+// library's must stay the package's entry.
 const PI = "@earendil-works/pi-coding-agent";
 const builds: Record<string, string>[] = [
 	{ cli: "src/cli/main.ts" },

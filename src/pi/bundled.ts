@@ -1,8 +1,8 @@
 /**
  * pi's library as the `pi-flows` command loads it. pi's package ships its library twice: `dist/index.js`,
- * the entry its `exports` name, a tree of some 1,700 modules (typebox, pi-ai's providers, undici) that
- * costs a start about 1.3 s more CPU than the same library as pi's own CLI loads it, `dist/bundle/index.js`,
- * two dozen chunks exporting the same names. The command owns its whole process, so nothing else in it
+ * the entry its `exports` name, a tree of some 1,700 modules (typebox, pi-ai's providers, undici), and
+ * `dist/bundle/index.js`, two dozen chunks exporting the same names, as pi's own CLI loads it; the first
+ * costs a start about 1.3 s more CPU. The command owns its whole process, so nothing else in it
  * holds another copy of pi to disagree with; the CLI's build (scripts/build.ts) points its imports of pi's
  * package here. The extension and the library keep the package's own entry: inside pi an extension must use
  * the copy pi hands it, and a program that imports pi-flows imports pi itself. The bundle is taken only if
