@@ -38,7 +38,8 @@ import type { World } from "./world.ts";
 
 /** A visit's identity with what reuse needs beside it: the folder it works in and the tree it saw there. */
 export interface VisitFacts {
-	identity: VisitIdentity;
+	/** Made only when something reads it ({@link identifies}). */
+	identity?: VisitIdentity;
 	cwd: string;
 	/** The tree at the visit's start (also for `reuse: ignore-tree`, when the visit may write). */
 	tree: string;
@@ -48,6 +49,15 @@ export interface VisitFacts {
 	never?: string;
 	/** Node ids whose values the visit reads (the plan marks it "may change" when one of them runs). */
 	depends: string[];
+}
+
+/**
+ * Whether a visit's identity is read in this run: a recorder that journals it (every run folder, the DBOS
+ * journal, so every CLI, extension and MCP run) or an earlier run to reuse from. A library run with neither
+ * makes none: hashing a turn's parts was a third of the evaluator's own work a turn, for nobody.
+ */
+export function identifies(world: World): boolean {
+	return world.recorder.identity !== undefined || world.options.reuse !== undefined;
 }
 
 /** The agent file as the identity sees it, with what it was made from. */
@@ -232,15 +242,7 @@ export async function agentFacts(world: World, node: AgentNode, frame: Frame, pl
 	const mayWrite = tools.some((t) => WRITING_TOOLS.has(t));
 	const ignoreTree = node.reuse?.value === "ignore-tree";
 	const tree = tools.length && (!ignoreTree || mayWrite) ? await treeFor(world, cwd) : NO_TREE;
-	const typed = world.flow.answerTypes.get(node.id.value) ?? node.output?.value;
-	const answerTools = answerToolsOf(node, typed, plan);
-	const identity = agentIdentity({
-		...sharedFacts(world, node, plan, answerTools),
-		reads: plan.reads,
-		...(plan.told ? { closing: plan.told } : {}),
-		tree: ignoreTree ? NO_TREE : tree,
-		task: plan.task,
-	});
+	const identity = identifies(world) ? agentVisitIdentity(world, node, plan, ignoreTree ? NO_TREE : tree) : undefined;
 	const never =
 		node.reuse?.value === "never"
 			? "`reuse: never`"
@@ -248,13 +250,24 @@ export async function agentFacts(world: World, node: AgentNode, frame: Frame, pl
 				? `it shares a subagent (${plan.shared}) whose conversation a reused visit would not carry`
 				: undefined;
 	return {
-		identity,
+		...(identity ? { identity } : {}),
 		cwd,
 		tree,
 		mayWrite,
 		...(never ? { never } : {}),
 		depends: nodeDepends(world, node, () => [...node.reads, ...(node.agentFrom ? [node.agentFrom] : [])]),
 	};
+}
+
+function agentVisitIdentity(world: World, node: AgentNode, plan: AgentPlan, tree: string): VisitIdentity {
+	const typed = world.flow.answerTypes.get(node.id.value) ?? node.output?.value;
+	return agentIdentity({
+		...sharedFacts(world, node, plan, answerToolsOf(node, typed, plan)),
+		reads: plan.reads,
+		...(plan.told ? { closing: plan.told } : {}),
+		tree,
+		task: plan.task,
+	});
 }
 
 /** The facts of a swarm visit: its goal, its members as loaded with their models, the tree. */
@@ -271,23 +284,25 @@ export async function swarmFacts(
 	const readsTree = members.some((m) => m.agent.tools.length > 0);
 	const ignoreTree = node.reuse?.value === "ignore-tree";
 	const tree = readsTree && (!ignoreTree || mayWrite) ? await treeFor(world, cwd) : NO_TREE;
-	const identity = swarmIdentity({
-		section: world.flow.prompts.get(node.id.value) ?? "",
-		reads: readsOf(world, node.reads, frame, diff),
-		members: members.map((m) => {
-			const model = world.options.models.get(modelKey(world.prefix, node.id.value, m.agent.name));
-			return {
-				agent: agentPart(m.agent),
-				...(model ? { model: model.spec ?? model.ref } : {}),
-				...(world.options.toolSchemas ? { schemas: world.options.toolSchemas(m.agent.tools) } : {}),
-			};
-		}),
-		settings: { definition: definitionOf(world.flow, node), counts: members.map((m) => m.count) },
-		tree: ignoreTree ? NO_TREE : tree,
-		task: goal,
-	});
+	const identity = identifies(world)
+		? swarmIdentity({
+				section: world.flow.prompts.get(node.id.value) ?? "",
+				reads: readsOf(world, node.reads, frame, diff),
+				members: members.map((m) => {
+					const model = world.options.models.get(modelKey(world.prefix, node.id.value, m.agent.name));
+					return {
+						agent: agentPart(m.agent),
+						...(model ? { model: model.spec ?? model.ref } : {}),
+						...(world.options.toolSchemas ? { schemas: world.options.toolSchemas(m.agent.tools) } : {}),
+					};
+				}),
+				settings: { definition: definitionOf(world.flow, node), counts: members.map((m) => m.count) },
+				tree: ignoreTree ? NO_TREE : tree,
+				task: goal,
+			})
+		: undefined;
 	return {
-		identity,
+		...(identity ? { identity } : {}),
 		cwd,
 		tree,
 		mayWrite,
@@ -302,7 +317,9 @@ export async function checkFacts(world: World, frame: Frame, node: FlowNode, scr
 	const tree = await treeFor(world, cwd);
 	const content = world.options.scripts?.get(script);
 	return {
-		identity: checkIdentity({ script, ...(content !== undefined ? { content } : {}), tree }),
+		...(identifies(world)
+			? { identity: checkIdentity({ script, ...(content !== undefined ? { content } : {}), tree }) }
+			: {}),
 		cwd,
 		tree,
 		// A script can write anything; whether it did is seen by hashing the tree after it.
@@ -321,7 +338,7 @@ export function askFacts(
 ): VisitFacts {
 	const { reads, visit: _visit, ...question } = card;
 	return {
-		identity: askIdentity({ question, reads }),
+		...(identifies(world) ? { identity: askIdentity({ question, reads }) } : {}),
 		cwd: frameCwd(frame, world),
 		tree: NO_TREE,
 		mayWrite: false,

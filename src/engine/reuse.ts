@@ -100,16 +100,18 @@ export async function reuseOrRun(
 	facts: VisitFacts,
 	rebuild: (ended: EndedVisit) => VisitRecord,
 ): Promise<Reused | undefined> {
-	world.recorder.identity?.(visit, facts.identity);
+	const { identity } = facts;
+	if (identity) world.recorder.identity?.(visit, identity);
 	pendingOf(world).facts.set(visit, facts);
 	const source = world.options.reuse;
-	if (!source) return undefined;
+	// A source makes every visit's facts carry an identity (`identifies`).
+	if (!source || !identity) return undefined;
 	const query: ReuseQuery = {
 		path: visit,
 		address: addressOf(visit),
 		node: node.id.value,
 		kind: node.kind,
-		identity: facts.identity,
+		identity,
 		depends: facts.depends,
 	};
 	if (facts.never) return ran(world, source, query, facts.never, []);
@@ -143,7 +145,7 @@ export async function reuseOrRun(
 			? explainChange(changed, {
 					node: node.id.value,
 					was: answer.was,
-					now: facts.identity,
+					now: identity,
 					...(changed.includes("tree") ? { treeFiles: await treeFiles(world, facts.cwd, answer.was, facts) } : {}),
 				})
 			: "it did not run in the earlier run");
@@ -169,7 +171,7 @@ function ran(world: World, source: ReuseSource, query: ReuseQuery, why: string, 
 /** The files between the earlier visit's tree and this one's, when git still knows both. */
 async function treeFiles(world: World, cwd: string, was: VisitIdentity, facts: VisitFacts): Promise<string[]> {
 	const a = was.shown?.tree;
-	const b = facts.identity.shown?.tree;
+	const b = facts.identity?.shown?.tree;
 	if (!a || !b || !world.options.git?.files) return [];
 	const files = await world.options.git.files(cwd, a, b);
 	return Array.isArray(files) ? files : [];
