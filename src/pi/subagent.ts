@@ -3,7 +3,8 @@
  * discovery, an in-memory session. `ask` never throws for a failed turn; it reads pi's stop reason and
  * returns `ok: false` with the error, and the usage is the delta of pi's counters over the turn.
  */
-import type { AgentSession, ModelRuntime } from "@earendil-works/pi-coding-agent";
+import type { AgentSession, CreateAgentSessionOptions, ModelRuntime } from "@earendil-works/pi-coding-agent";
+import { SUBAGENT_TOOLS } from "../agents/index.ts";
 import { formatDuration } from "../runtime/index.ts";
 import { longTimeout } from "../runtime/index.ts";
 import type { ErrorKind, Result } from "../runtime/index.ts";
@@ -36,6 +37,28 @@ interface OpenOptions {
 
 type Thinking = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
 
+/** pi's built-in tools: every one the turn does not name is left out of its session. */
+const BUILT_IN = SUBAGENT_TOOLS.filter((t) => t !== "subagent");
+
+/**
+ * The turn's tools as pi's session options: nothing but `names` and our own tools is registered. Not as an
+ * allowlist (`tools: names`), because pi declares every tool an allowlist names the moment it registers it,
+ * so a tool offered later (the handoff tools, declared at the watermark) had to be taken back after the
+ * session was made, rebuilding its system prompt and tools on every spawn. Instead the names are added to an
+ * empty selection (`noTools: "builtin"`), every other built-in tool and every MCP tool is excluded, and a
+ * tool offered later is registered inactive (`toPiTool`: `defaultActive: false`). With no names at all,
+ * pi's selection stays empty and only our own tools are declared.
+ */
+function toolSelection(
+	names: readonly string[],
+): Pick<CreateAgentSessionOptions, "tools" | "noTools" | "excludeTools"> {
+	return {
+		...(names.length ? { tools: names.map((n) => `+${n}`) } : {}),
+		noTools: "builtin",
+		excludeTools: [...BUILT_IN.filter((t) => !names.includes(t)), "mcp__*"],
+	};
+}
+
 /** Creates the session and wraps it as a {@link Subagent}. */
 export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	const { request } = o;
@@ -59,13 +82,10 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 			request.appendPrompt ? `${request.agent.prompt}\n\n${request.appendPrompt}` : request.agent.prompt,
 			request.agent.skills,
 		),
-		tools: [...names, ...(request.customTools ?? []).map((t) => t.name)],
+		...toolSelection(names),
 		...(custom.length ? { customTools: custom } : {}),
 		...sessionDefaults(o.cwd, request.sessionDir),
 	});
-	// Tools offered later are registered (the allowlist names them) but not declared until a watermark offers them.
-	const later = new Set((request.customTools ?? []).filter((t) => t.later).map((t) => t.name));
-	if (later.size) session.setActiveToolsByName(session.getActiveToolNames().filter((n) => !later.has(n)));
 	let hooks: TransportHooks | undefined;
 	if (o.transport && o.model.model.provider !== SCRIPTED_PROVIDER)
 		wrapTransport(session.agent, o.transport.policy, o.transport.gate, () => hooks);

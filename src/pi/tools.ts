@@ -26,6 +26,8 @@ export function toPiTool(spec: ToolSpec): ToolDefinition {
 		label: spec.label,
 		description: spec.description,
 		parameters: spec.parameters as unknown as ToolDefinition["parameters"],
+		// Registered, not declared: a watermark declares it (src/pi/subagent.ts, `toolSelection`).
+		...(spec.later ? { defaultActive: false } : {}),
 		async execute(_toolCallId, params, signal) {
 			const outcome = await spec.execute(params as Record<string, unknown>, signal);
 			return {

@@ -17,7 +17,7 @@ export function withChildTools(spawn: Spawn, tools: ((request: SpawnRequest) => 
 		if (!allowed.includes(SUBAGENT_TOOL)) return spawn(request);
 		return spawn({
 			...request,
-			// The custom tool adds its own name to the allowlist; listing it twice would ask pi for two.
+			// The tool arrives as one of our own; named among pi's built-ins too, pi would be asked for two.
 			tools: allowed.filter((t) => t !== SUBAGENT_TOOL),
 			customTools: [...(request.customTools ?? []), ...tools(request)],
 		});

@@ -1,0 +1,88 @@
+// What a subagent's session declares to its model, request by request (src/pi/subagent.ts, `toolSelection`):
+// exactly the tools its turn names and its own tools; a tool offered later is registered but declared only
+// once a watermark offers it; no other built-in tool, whatever pi's defaults or the settings say.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openHost, readScript } from "../../src/pi/index.ts";
+import type { Result, ToolSpec } from "../../src/runtime/index.ts";
+import { type TempProject, tempProject } from "../helpers/project.ts";
+
+let project: TempProject;
+beforeEach(() => {
+	project = tempProject();
+});
+afterEach(() => project.cleanup());
+
+const agent = (tools: string[]) => ({
+	kind: "agent" as const,
+	name: "probe",
+	description: "d",
+	tools,
+	prompt: "You probe.",
+	file: "probe.md",
+	source: "project" as const,
+});
+
+const tool = (name: string, later?: boolean): ToolSpec => ({
+	name,
+	label: name,
+	description: `The ${name} tool.`,
+	parameters: { type: "object", properties: {} },
+	execute: async () => ({ text: `${name} ran` }),
+	...(later ? { later } : {}),
+});
+
+/** The tools declared to the model in each request of the turn, in the order pi declared them. */
+function declaredPerRequest(r: Result): string[][] {
+	const declared: string[] = [];
+	const perRequest: string[][] = [];
+	for (const m of r.messages as { role?: string; toolsAdded?: { name: string }[] }[]) {
+		if (m.role === "system") declared.push(...(m.toolsAdded ?? []).map((t) => t.name));
+		if (m.role === "assistant") perRequest.push([...declared]);
+	}
+	return perRequest;
+}
+
+async function turn(script: string, tools: string[], customTools: ToolSpec[], threshold?: number): Promise<Result> {
+	const host = await openHost({
+		cwd: project.cwd,
+		agentDir: project.agentDir,
+		script: readScript(script, "s.yaml").value,
+	});
+	const sub = await host.spawn({ agent: agent(tools), model: "scripted", cwd: project.cwd, customTools });
+	try {
+		return await sub.ask("go", {
+			label: "probe",
+			...(threshold !== undefined
+				? { watermark: { threshold, directive: "Land the plane.", offer: ["later"] } }
+				: {}),
+		});
+	} finally {
+		await sub.close();
+	}
+}
+
+describe("a subagent's tools", () => {
+	it("are what the turn names and its own tools, not the later one, even where settings name defaults", async () => {
+		writeFileSync(join(project.agentDir, "settings.json"), JSON.stringify({ defaultTools: ["bash", "write"] }));
+		const r = await turn('turns:\n  "*":\n    - say: ok\n', ["read", "grep"], [tool("now"), tool("later", true)]);
+		expect(r.ok).toBe(true);
+		expect(declaredPerRequest(r).map((d) => [...d].sort())).toEqual([["grep", "now", "read"]]);
+	});
+
+	it("with no tools named, are only its own", async () => {
+		const r = await turn('turns:\n  "*":\n    - say: ok\n', [], [tool("now"), tool("later", true)]);
+		expect(r.ok).toBe(true);
+		expect(declaredPerRequest(r)).toEqual([["now"]]);
+	});
+
+	it("gain the later tool once the watermark offers it, for the next request", async () => {
+		const script = 'turns:\n  "*":\n    - call: now\n    - call: later\n    - say: done\n';
+		const r = await turn(script, ["read"], [tool("now"), tool("later", true)], 0);
+		expect(r.ok).toBe(true);
+		const requests = declaredPerRequest(r).map((d) => [...d].sort());
+		expect(requests[0]).toEqual(["now", "read"]);
+		expect(requests[1]).toEqual(["later", "now", "read"]);
+	});
+});
