@@ -6,6 +6,7 @@ import { loadRoster } from "../../src/agents/index.ts";
 import { type FlowResult, resolveModels, type RunOptions, runFlow } from "../../src/engine/index.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import type { FlowEvent } from "../../src/runtime/events.ts";
+import type { Spawn } from "../../src/runtime/index.ts";
 import { countingSpawn, scriptedHost } from "./host.ts";
 import type { TempProject } from "./project.ts";
 
@@ -25,6 +26,8 @@ export async function runInline(
 	script: string,
 	input: unknown = "the input",
 	options: Partial<RunOptions> = {},
+	/** Wraps the scripted host's spawn, as a surface does (`/step`'s gate wraps every turn). */
+	wrap: (spawn: Spawn) => Spawn = (spawn) => spawn,
 ): Promise<Ran> {
 	project.write(`.pi/flows/${name}.md`, flowText);
 	const sources = { project: true };
@@ -45,7 +48,7 @@ export async function runInline(
 	const { spawn, spawns } = countingSpawn(host);
 	const events: FlowEvent[] = [];
 	const result = await runFlow(checked.value, input as never, {
-		spawn,
+		spawn: wrap(spawn),
 		models: models.models,
 		cwd: project.cwd,
 		retryBackoffMs: 1,

@@ -97,6 +97,8 @@ export async function runSwarm(
 				...sub,
 				ask: async (task, options) => {
 					const r = await sub.ask(task, options);
+					// A member's turn held for a person (a `/step` pause) is the person's time, not the swarm's.
+					if (r.heldMs) world.hold?.(r.heldMs);
 					cwd ??= cwdOf(r.messages);
 					keepMemberTurns(world, visit, options?.label, r.messages, cwd);
 					return r;
