@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { formatDuration } from "../../runtime/index.ts";
 import { FAILURE_KIND_TABLE, type FailureKind } from "../../runtime/index.ts";
 import type { ModelRequest, Result, ToolEnd } from "../../runtime/index.ts";
-import type { Subagent } from "../../runtime/index.ts";
+import type { SpawnRequest, Subagent } from "../../runtime/index.ts";
 import type { ToolSpec } from "../../runtime/index.ts";
 import type { TransportPolicy } from "../../runtime/index.ts";
 import { type AgentNode, allNodes } from "../../language/ast.ts";
@@ -288,18 +288,11 @@ async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 	}
 	const skills = world.flow.skills.get(node.id.value) ?? [];
 	const transport = transportOf(world);
-	const sub = await world.options.spawn({
+	// Built field by field: a literal of a dozen conditional spreads was a few hundred bytes of garbage a
+	// turn, and every byte a turn leaves is paid again in the collections of pi's own young objects.
+	const request: SpawnRequest = {
 		agent,
-		...(v.model ? { model: v.model.spec ?? v.model.ref } : {}),
-		...(node.thinking ? { thinking: node.thinking.value } : {}),
 		cwd: frameCwd(v.frame, world),
-		...(node.tools ? { tools: node.tools.map((t) => t.value) } : {}),
-		...(tools.length ? { customTools: tools } : {}),
-		...(skills.length ? { appendPrompt: skills.map(skillBlock).join("\n\n") } : {}),
-		...(transport ? { transport } : {}),
-		...(scope && world.options.sessionsDir
-			? { sessionDir: join(world.options.sessionsDir, safeName(`${scope.instance}--${v.shareName}`)) }
-			: {}),
 		// Every visit's messages are events: a pane shows them, and so does a watcher's page (`pi-flows serve`).
 		onMessage: (text: string) =>
 			world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text }),
@@ -319,15 +312,22 @@ async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 				...(callId ? { callId } : {}),
 			});
 		},
-		// Requests and tool ends, only for an observer that draws them (a recording trace).
-		...(world.options.requestEvents
-			? {
-					onRequest: (r: ModelRequest) => emitRequest(world, at.at, agent.name, sub?.id ?? "", r),
-					onToolEnd: (e: ToolEnd) =>
-						world.emit({ type: "tool_end", path: at.at, agent: agent.name, subagent: sub?.id ?? "", ...e }),
-				}
-			: {}),
-	});
+	};
+	if (v.model) request.model = v.model.spec ?? v.model.ref;
+	if (node.thinking) request.thinking = node.thinking.value;
+	if (node.tools) request.tools = node.tools.map((t) => t.value);
+	if (tools.length) request.customTools = tools;
+	if (skills.length) request.appendPrompt = skills.map(skillBlock).join("\n\n");
+	if (transport) request.transport = transport;
+	if (scope && world.options.sessionsDir)
+		request.sessionDir = join(world.options.sessionsDir, safeName(`${scope.instance}--${v.shareName}`));
+	// Requests and tool ends, only for an observer that draws them (a recording trace).
+	if (world.options.requestEvents) {
+		request.onRequest = (r: ModelRequest) => emitRequest(world, at.at, agent.name, sub?.id ?? "", r);
+		request.onToolEnd = (e: ToolEnd) =>
+			world.emit({ type: "tool_end", path: at.at, agent: agent.name, subagent: sub?.id ?? "", ...e });
+	}
+	const sub = await world.options.spawn(request);
 	return { sub, captured, visit: at, queue: Promise.resolve() };
 }
 
