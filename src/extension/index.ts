@@ -9,7 +9,6 @@
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { AutocompleteItem } from "@earendil-works/pi-tui";
-import { builtEntryShadowed } from "./built-shadowed.ts";
 import { COMMAND_CARDS } from "./cards.ts";
 import { registerHandoff } from "./handoff/index.ts";
 import { registerMessages } from "./messages.ts";
@@ -19,7 +18,6 @@ import type { CommandCode } from "./wiring.ts";
 
 /** pi calls this once per session with its extension API. */
 export default function piFlows(pi: ExtensionAPI): void {
-	if (builtEntryShadowed(import.meta.url)) return;
 	// One trust decision per project for this pi process, shared by every command and the tool.
 	const trust: TrustMemory = new Map();
 	registerMessages(pi);

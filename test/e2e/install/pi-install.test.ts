@@ -31,6 +31,7 @@ describe("the packed tarball", () => {
 		for (const f of [
 			"dist/cli.js",
 			"dist/extension.js",
+			"extension.ts",
 			"dist/index.js",
 			"dist/types/index.d.ts",
 			"bin/pi-flows.js",

@@ -3,12 +3,22 @@
  * the packed tarball (`pi install npm:pi-flows@file:<tarball>`: the name first, so pi knows where npm put
  * it), a `git:` source (a snapshot of this tree served over loopback HTTP, git's "dumb" protocol: pi's
  * `git:` takes hosts, not file paths or file URLs), a local path and `pi -e <checkout>` (this checkout,
- * after `npm install`). The tarball runs the build (`dist/extension.js`), the others the sources through
- * pi's jiti (`src/extension/index.ts`); a checkout with a build left in `dist/` registers once, from its
- * sources. `npm:pi-flows` from the registry is pi-install.test.ts's case (the same install, listed by name).
+ * after `npm install`). Everywhere pi loads the one entry `pi.extensions` names, `extension.ts`; it runs the
+ * build (`dist/extension.js`) from the tarball, which ships no sources, and the sources
+ * (`src/extension/index.ts`, through pi's jiti) everywhere else, even where a build was left in `dist/`.
+ * `npm:pi-flows` from the registry is pi-install.test.ts's case (the same install, listed by name).
  */
 import { execFile, execFileSync } from "node:child_process";
-import { cpSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+	cpSync,
+	createReadStream,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	statSync,
+	writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join, normalize } from "node:path";
@@ -85,13 +95,13 @@ function place(name: string) {
 	return { agentDir, project, env, install };
 }
 
-/** pi started there registers our commands once, from `root`'s `entry`, and `/run explore` ends ok. */
-async function loadsAndRuns(at: ReturnType<typeof place>, root: string, entry: string, args: string[] = []) {
+/** pi started there registers our commands once, from `root`'s entry, and `/run explore` ends ok. */
+async function loadsAndRuns(at: ReturnType<typeof place>, root: string, args: string[] = []) {
 	const pi = piRpc(at.project, at.env, args);
 	try {
 		const ours = await commandsFrom(pi, root);
 		expect(ours.names).toEqual(OUR_COMMANDS);
-		expect(ours.files).toEqual([join(root, entry)]);
+		expect(ours.files).toEqual([join(root, "extension.ts")]);
 		expect(pi.lines.filter((l) => l.type === "extension_error")).toEqual([]);
 		expect(pi.stderr()).not.toMatch(/Failed to load extension/);
 		const script = join(root, "flows/explore.script.yaml");
@@ -110,7 +120,11 @@ describe("pi-flows loads wherever pi loads a package", () => {
 	it("from the packed tarball, installed as npm:pi-flows@file:<tarball>: the build", async () => {
 		const at = place("tarball");
 		await at.install(`npm:pi-flows@file:${tarball}`);
-		await loadsAndRuns(at, join(at.agentDir, "npm/node_modules/pi-flows"), "dist/extension.js");
+		const root = join(at.agentDir, "npm/node_modules/pi-flows");
+		// No sources beside the entry: what registered is the build.
+		expect(existsSync(join(root, "src"))).toBe(false);
+		expect(existsSync(join(root, "dist/extension.js"))).toBe(true);
+		await loadsAndRuns(at, root);
 	}, 300_000);
 
 	it("from a git: source: the sources, with only the runtime dependencies pi's git install brings, also with a build left in dist/", async () => {
@@ -118,18 +132,20 @@ describe("pi-flows loads wherever pi loads a package", () => {
 		await at.install(gitUrl);
 		const root = join(at.agentDir, "git/127.0.0.1/me/pi-flows");
 		expect(existsSync(join(root, "node_modules/yaml")), "npm install --omit=dev ran").toBe(true);
-		await loadsAndRuns(at, root, "src/extension/index.ts");
-		// The same clone once a build has been left in its dist/: it still registers once, from its sources.
+		await loadsAndRuns(at, root);
+		// The same clone once a build has been left in its dist/, one that would register a command of its own:
+		// it still registers once, from its sources, and the build's command is nowhere.
 		const unpacked = join(box.dir, "unpacked");
 		mkdirSync(unpacked, { recursive: true });
 		execFileSync("tar", ["-xzf", tarball, "-C", unpacked]);
 		cpSync(join(unpacked, "package/dist"), join(root, "dist"), { recursive: true });
+		writeFileSync(
+			join(root, "dist/extension.js"),
+			'export default function (pi) { pi.registerCommand("stale-build", { handler: async () => {} }); }\n',
+		);
 		const pi = piRpc(at.project, at.env);
 		try {
-			expect(await commandsFrom(pi, root)).toEqual({
-				names: OUR_COMMANDS,
-				files: [join(root, "src/extension/index.ts")],
-			});
+			expect(await commandsFrom(pi, root)).toEqual({ names: OUR_COMMANDS, files: [join(root, "extension.ts")] });
 			expect(pi.lines.filter((l) => l.type === "extension_error")).toEqual([]);
 		} finally {
 			await pi.close();
@@ -139,10 +155,10 @@ describe("pi-flows loads wherever pi loads a package", () => {
 	it("from a local path: a checkout after npm install", async () => {
 		const at = place("local");
 		await at.install(repo);
-		await loadsAndRuns(at, repo, "src/extension/index.ts");
+		await loadsAndRuns(at, repo);
 	}, 300_000);
 
 	it("with pi -e <checkout>", async () => {
-		await loadsAndRuns(place("dash-e"), repo, "src/extension/index.ts", ["-e", repo]);
+		await loadsAndRuns(place("dash-e"), repo, ["-e", repo]);
 	}, 300_000);
 });
