@@ -157,7 +157,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 				}
 			: {}),
 	};
-	const absorbed = absorbedOf(visits, result.failedAt);
+	const absorbed = absorbedOf(flow.kinds.leaves, visits, result.failedAt);
 	if (absorbed) result.absorbed = absorbed;
 	for (const p of plugins) if (p.settle) result = p.settle(result);
 	emit({

@@ -148,9 +148,10 @@ export type KindTable = { [K in FlowNode["kind"]]: KindModule<Extract<FlowNode, 
 
 /**
  * The language half's table with the lists every stage derives from it, as the stages receive it: the
- * builder through its context, the checker through its walk, bounds through their caller. The stages never
- * import a kind (nor the table module): a kind calls back into them (a block reads and checks its body), so
- * a stage that imported the table would close a circle of imports through every kind.
+ * builder and the checker as an argument (then through the builder's context and the checker's walk),
+ * bounds through their caller, the renderers through the checked flow (`CheckedFlow.kinds`). The stages
+ * never import a kind (nor the table module): a kind calls back into them (a block reads and checks its
+ * body), so a stage that imported the table would close a circle of imports through every kind.
  */
 export interface LanguageKinds {
 	readonly table: KindTable;

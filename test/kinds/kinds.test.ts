@@ -21,6 +21,7 @@ import {
 	KIND_OF,
 	KINDS,
 	kindOf,
+	LANGUAGE,
 	type MermaidKit,
 	NODE_KEYS,
 	NODE_KINDS,
@@ -90,7 +91,7 @@ function samples(): Map<FlowNode["kind"], { node: FlowNode; flow: CheckedFlow }>
 }
 
 const SAMPLES = samples();
-const schema = frontmatterSchema();
+const schema = frontmatterSchema(LANGUAGE);
 const defs = schema.$defs as Record<string, { properties: Record<string, unknown>; required: string[] }>;
 
 describe("the registry of node kinds", () => {

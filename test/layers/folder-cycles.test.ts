@@ -16,16 +16,8 @@ import { PACKAGE_ROOT } from "../../src/agents/index.ts";
  */
 const KNOWN: readonly { cycle: readonly string[]; why: string }[] = [
 	{
-		cycle: ["engine", "language", "kinds"],
-		why: "the stages' entries (build.ts, check.ts, the renderers, engine/run.ts) bind the kind tables they hand inward; no file-level circle remains (import-cycles.test.ts)",
-	},
-	{
 		cycle: ["engine", "kinds"],
 		why: "engine/run.ts hands kinds/run.ts in as World.runners; the kinds' run halves use the engine",
-	},
-	{
-		cycle: ["kinds", "language"],
-		why: "the language's entries hand kinds/language.ts inward; the kinds' language halves use the stages",
 	},
 ];
 
