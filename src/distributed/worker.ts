@@ -15,14 +15,8 @@ import { hostname } from "node:os";
 import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
 import { databaseAsk } from "./questions.ts";
 import type { CheckedFlow } from "../language/index.ts";
-import {
-	abortableSleep,
-	type Clock,
-	createBashCheck,
-	createGitPort,
-	type RunOptions,
-	runFlow,
-} from "../engine/index.ts";
+import { abortableSleep, type Clock, createBashCheck, createGitPort, type RunOptions } from "../engine/index.ts";
+import { runFlow } from "../kinds/run.ts";
 import { focusOf } from "../engine/index.ts";
 import type { ReuseSource } from "../engine/index.ts";
 import { reuseSource } from "../reuse/index.ts";
