@@ -41,46 +41,68 @@ export const RUNNERS = {
 			record: await runAgent(world, node, frame, visit, signal, await diffFor(world, node.reads, frame)),
 		}),
 		dry: "answers from the script, else with a value made up from its output type (through its own `submit` tool) or a placeholder text; skips, and says so, what only a model's turn can meet (`mustCallTool`; a scripted text answer where `submit` is due gets a sample)",
+		reuses: true,
+		unseenWrites: false,
 	},
 	choice: {
 		run: (world, node, frame, visit, signal) => runChoice(world, node, frame, visit, signal),
 		dry: "runs the first case whose condition holds on the made-up values",
+		reuses: false,
+		unseenWrites: false,
 	},
 	parallel: {
 		run: (world, node, frame, visit, signal) => runParallel(world, node, frame, visit, signal),
 		dry: "runs every branch; copies land without git",
+		reuses: false,
+		unseenWrites: false,
 	},
 	map: {
 		run: (world, node, frame, visit, signal) => runMap(world, node, frame, visit, signal),
 		dry: "runs its body per item of its list, or of the made-up list it reads",
+		reuses: false,
+		unseenWrites: false,
 	},
 	loop: {
 		run: (world, node, frame, visit, signal) => runLoop(world, node, frame, visit, signal),
 		dry: "repeats its body until its condition holds on the made-up values, at most `max` times",
+		reuses: false,
+		unseenWrites: false,
 	},
 	check: {
 		run: async (world, node, frame, visit, signal) => ({ record: await runCheck(world, node, visit, signal, frame) }),
 		dry: "passes without running the script",
+		reuses: true,
+		unseenWrites: true,
 	},
 	commit: {
 		run: async (world, node, frame) => ({ record: await runCommit(world, node, frame) }),
 		dry: "commits nothing: git is not run",
+		reuses: false,
+		unseenWrites: false,
 	},
 	ask: {
 		run: async (world, node, frame, visit, signal) => ({ record: await runAsk(world, node, frame, visit, signal) }),
 		dry: "takes its default (or its `enough`), else its first option, yes, or an empty answer",
+		reuses: true,
+		unseenWrites: false,
 	},
 	flow: {
 		run: (world, node, frame, visit, signal) => runCall(world, node, frame, visit, signal),
 		dry: "runs the callee dry",
+		reuses: false,
+		unseenWrites: false,
 	},
 	swarm: {
 		run: async (world, node, frame, visit, signal) => ({ record: await runSwarm(world, node, frame, visit, signal) }),
 		dry: "its members' turns answer as agent turns do in a dry run",
+		reuses: true,
+		unseenWrites: true,
 	},
 	wait: {
 		run: async (world, node, frame, visit, signal) => ({ record: await runWait(world, node, frame, visit, signal) }),
 		dry: "does not sleep: the dry clock moves on at once by the duration it names",
+		reuses: false,
+		unseenWrites: false,
 	},
 } satisfies RunTable;
 

@@ -257,6 +257,13 @@ describe("the registry of node kinds", () => {
 		for (const kind of NODE_KINDS) expect(doc).toContain(`| \`${kind}\` | ${RUNNERS[kind].dry} |`);
 	});
 
+	it("a runner says it reuses exactly when its run half goes through reuseOrRun", () => {
+		const calls = (kind: string) =>
+			/\breuseOrRun\(/.test(readFileSync(join(PACKAGE_ROOT, "src", "kinds", kind, "run.ts"), "utf8"));
+		expect(NODE_KINDS.filter((k) => RUNNERS[k].reuses)).toEqual(NODE_KINDS.filter(calls));
+		expect(NODE_KINDS.filter(calls)).toContain("agent");
+	});
+
 	it("loads neither the evaluator nor pi: the kind modules' imports stay in the language", () => {
 		const seen = new Set<string>();
 		const visit = (file: string) => {
