@@ -257,6 +257,13 @@ describe("the registry of node kinds", () => {
 		for (const kind of NODE_KINDS) expect(doc).toContain(`| \`${kind}\` | ${RUNNERS[kind].dry} |`);
 	});
 
+	it("a kind's visits are a model's turns exactly when its run half spawns a subagent", () => {
+		const spawns = (kind: string) =>
+			/\bworld\.options\.spawn\(/.test(readFileSync(join(PACKAGE_ROOT, "src", "kinds", kind, "run.ts"), "utf8"));
+		expect(NODE_KINDS.filter((k) => LANGUAGE.modelTurns.has(k))).toEqual(NODE_KINDS.filter(spawns));
+		expect(NODE_KINDS.filter(spawns)).toContain("agent");
+	});
+
 	it("a runner says it reuses exactly when its run half goes through reuseOrRun", () => {
 		const calls = (kind: string) =>
 			/\breuseOrRun\(/.test(readFileSync(join(PACKAGE_ROOT, "src", "kinds", kind, "run.ts"), "utf8"));

@@ -39,6 +39,7 @@ export const waitKind: KindModule<WaitNode, "wait" | "wait-from"> = {
 	noRetry: "a wait has nothing to try again",
 	section: false,
 	leaf: true,
+	modelTurns: false,
 	read: readWait,
 	check: checkWait,
 	output: () => WAIT_TYPE,

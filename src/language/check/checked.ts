@@ -63,7 +63,7 @@ export function scriptableAddresses(flow: CheckedFlow, prefix = ""): string[] {
 	const out: string[] = [];
 	const walk = (nodes: Flow["nodes"]) => {
 		for (const node of nodes) {
-			if (node.kind === "agent" || node.kind === "swarm") out.push(`${prefix}${node.path}`);
+			if (flow.kinds.modelTurns.has(node.kind)) out.push(`${prefix}${node.path}`);
 			if (node.kind === "flow") {
 				const callee = flow.callees.get(node.id.value);
 				if (callee) out.push(...scriptableAddresses(callee, `${prefix}${node.path}/`));
