@@ -17,7 +17,8 @@ import { writeFileSync } from "node:fs";
 import { loadRoster } from "../src/agents/index.ts";
 import { drive } from "../src/drive/index.ts";
 import { chainRunOptions } from "../src/launch/index.ts";
-import { resolveModels, runFlow } from "../src/engine/index.ts";
+import { resolveModels } from "../src/engine/index.ts";
+import { runFlow } from "../src/kinds/run.ts";
 import { catalogueOptions, checkFlowText } from "../src/load/index.ts";
 import { openHost, readScript } from "../src/pi/index.ts";
 

@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadRoster } from "../src/agents/index.ts";
-import { resolveModels, runFlow } from "../src/engine/index.ts";
+import { resolveModels } from "../src/engine/index.ts";
+import { runFlow } from "../src/kinds/run.ts";
 import { catalogueOptions, checkFlowText } from "../src/load/index.ts";
 import { openHost, readScript } from "../src/pi/index.ts";
 

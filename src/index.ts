@@ -27,7 +27,8 @@ export type Scope = Sources;
 // Flow files: find, check (every fault at once, with positions), resolve models, run.
 export type { CheckedFlow } from "./language/index.ts";
 export { findFlow, listFlows } from "./load/index.ts";
-export { type FlowResult, type NodeModel, resolveModels, runFlow, type RunOptions } from "./engine/index.ts";
+export { type FlowResult, type NodeModel, resolveModels, type RunOptions } from "./engine/index.ts";
+export { runFlow } from "./kinds/run.ts";
 export { catalogueOptions, checkFlowFile, checkFlowText, type LoadOptions } from "./load/index.ts";
 
 // Reuse across runs: `runFlow(flow, input, { reuse: reuseFromFolder(runDir).source })` takes every visit an

@@ -5,7 +5,8 @@
  */
 import { loadRoster } from "../agents/index.ts";
 import type { CheckedFlow, Value } from "../language/index.ts";
-import { DRY_ASK, DRY_CHECK, dryGit, drySpawn, instantClock, runFlow, resolveModels } from "../engine/index.ts";
+import { DRY_ASK, DRY_CHECK, dryGit, drySpawn, instantClock, resolveModels } from "../engine/index.ts";
+import { runFlow } from "../kinds/run.ts";
 import { findFlow } from "../load/index.ts";
 import type { ReuseSource } from "../engine/index.ts";
 import { findRun, reuseFromFolder } from "../reuse/index.ts";

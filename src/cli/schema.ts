@@ -2,6 +2,7 @@
  * `pi-flows schema`: the JSON Schema of a flow's frontmatter on stdout, for an editor's YAML support
  * (point `yaml.schemas` or a `# yaml-language-server: $schema=` comment at the saved file).
  */
+import { LANGUAGE } from "../kinds/language.ts";
 import { frontmatterSchema } from "../language/index.ts";
 import type { Args } from "./args.ts";
 import type { Io } from "./io.ts";
@@ -12,6 +13,6 @@ export function schemaCommand(args: Args, io: Io): number {
 		io.stderr("usage: pi-flows schema");
 		return 2;
 	}
-	io.stdout(JSON.stringify(frontmatterSchema(), null, 2));
+	io.stdout(JSON.stringify(frontmatterSchema(LANGUAGE), null, 2));
 	return 0;
 }

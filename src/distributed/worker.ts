@@ -15,14 +15,9 @@ import { hostname } from "node:os";
 import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
 import { databaseAsk } from "./questions.ts";
 import type { CheckedFlow } from "../language/index.ts";
-import {
-	abortableSleep,
-	type Clock,
-	createBashCheck,
-	createGitPort,
-	type RunOptions,
-	runFlow,
-} from "../engine/index.ts";
+import { abortableSleep, type Clock, createBashCheck, createGitPort, type RunOptions } from "../engine/index.ts";
+import { LANGUAGE } from "../kinds/language.ts";
+import { runFlow } from "../kinds/run.ts";
 import { focusOf } from "../engine/index.ts";
 import type { ReuseSource } from "../engine/index.ts";
 import { reuseSource } from "../reuse/index.ts";
@@ -484,8 +479,7 @@ async function prepareRun(store: RunStore, runId: string, options: WorkerOptions
 export function journalUsage(entries: readonly JournalEntry[], _life?: number): Usage {
 	let total = emptyUsage();
 	for (const e of entries)
-		if (e.type === "visit_end" && (e.kind === "agent" || e.kind === "swarm"))
-			total = addUsage(total, { ...e.usage, ms: 0 });
+		if (e.type === "visit_end" && LANGUAGE.modelTurns.has(e.kind)) total = addUsage(total, { ...e.usage, ms: 0 });
 	return total;
 }
 

@@ -5,7 +5,6 @@
  */
 import { FAILURE_KIND_TABLE, type FailureKind } from "../runtime/index.ts";
 import type { VisitOutcome } from "./run.ts";
-import { LANGUAGE } from "../language/index.ts";
 
 /** How many visits were absorbed, by kind, and which. */
 export interface Absorbed {
@@ -15,11 +14,19 @@ export interface Absorbed {
 	visits: { path: string; kind: FailureKind; message: string }[];
 }
 
-/** The absorbed failures among a run's visits; undefined when there are none. */
-export function absorbedOf(visits: readonly VisitOutcome[], failedAt?: string): Absorbed | undefined {
+/**
+ * The absorbed failures among a run's visits; undefined when there are none. `leaves` are the kinds whose
+ * visits run no inner visit (`LanguageKinds.leaves`, from the flow's own table): a block's failure is an
+ * inner visit's, counted there.
+ */
+export function absorbedOf(
+	leaves: ReadonlySet<string>,
+	visits: readonly VisitOutcome[],
+	failedAt?: string,
+): Absorbed | undefined {
 	const out: Absorbed = { count: 0, byKind: {}, visits: [] };
 	for (const v of visits) {
-		if (v.ok || !LANGUAGE.leaves.has(v.kind) || v.path === failedAt) continue;
+		if (v.ok || !leaves.has(v.kind) || v.path === failedAt) continue;
 		// A visit that failed without saying how is nobody's kind: `unknown`, never a guess from its words.
 		const kind = v.errorKind ?? "unknown";
 		if (FAILURE_KIND_TABLE[kind].stop) continue;

@@ -9,7 +9,7 @@ export {
 	type ResolveModel,
 	resolveModels,
 } from "./models.ts";
-export { type FlowResult, runFlow, slugOf, type VisitOutcome } from "./run.ts";
+export { type FlowResult, slugOf, type VisitOutcome } from "./run.ts";
 export { type Absorbed, absorbedOf, formatAbsorbed } from "./absorbed.ts";
 export { composeTask, renderRead } from "./turn.ts";
 export type { RunOptions, RunPlugin, World } from "./world.ts";

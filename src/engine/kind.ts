@@ -19,6 +19,17 @@ export interface KindRunner<N extends FlowNode> {
 	run(world: World, node: N, frame: Frame, visit: string, signal: AbortSignal): Promise<VisitEnd>;
 	/** What a dry run does for this kind: the same runner on the dry ports of `dry.ts`. */
 	dry: string;
+	/**
+	 * Whether `run` goes through `reuseOrRun` (`reuse.ts`), which journals the visit's identity and may take
+	 * the visit from an earlier run. The walk identifies every other visit (a block, a call, a commit) as it
+	 * starts, so a kind that said neither would be journaled without an identity or with two.
+	 */
+	reuses: boolean;
+	/**
+	 * Whether a visit can change the tree without a tool call the walk sees (a check's script, a swarm's
+	 * members): reuse then looks at the tree itself for the change to record, not only after a writing tool.
+	 */
+	unseenWrites: boolean;
 }
 
 /** The run table's type: one run half per kind of the union, each typed with its own node. */

@@ -208,11 +208,11 @@ async function writeAgain(
 }
 
 /**
- * The identity of a visit whose runner has none of its own (a block, a call, a commit), journaled as it
- * starts. A commit never reuses: with an earlier run, its end says so.
+ * The identity of a visit whose runner has none of its own (a block, a call, a commit: its run table entry
+ * does not say `reuses`), journaled as it starts. A commit never reuses: with an earlier run, its end says so.
  */
 export function identifyVisit(world: World, node: FlowNode, frame: Frame, visit: string): void {
-	if (node.kind === "agent" || node.kind === "ask" || node.kind === "check" || node.kind === "swarm") return;
+	if (world.runners[node.kind].reuses) return;
 	let message: string | undefined;
 	if (node.kind === "commit" && node.message) {
 		const v = valueAt(node.message, frame, world);
@@ -251,7 +251,7 @@ export async function settleVisit(
 	let out = note && !record.reuse ? { ...record, reuse: note } : record;
 	if (!facts?.mayWrite || !out.ok || out.reuse?.outcome === "reused" || world.options.reuse?.planning) return out;
 	// Checks and swarms are not seen calling tools: what they changed is seen in the tree itself.
-	const unseen = node.kind === "check" || node.kind === "swarm";
+	const unseen = world.runners[node.kind].unseenWrites;
 	if (!wrote && !unseen) return out;
 	if (unseen) treeChanged(world);
 	const after = await treeFor(world, facts.cwd);

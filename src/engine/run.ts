@@ -17,7 +17,7 @@ import { budgetedSpawn, budgetGauge, LAND_THE_PLANE } from "./budget.ts";
 import { type Frame, rootMemory } from "./frames.ts";
 import { recordRunStart } from "./start-tree.ts";
 import { runSequence } from "./walk.ts";
-import { RUNNERS } from "../kinds/run.ts";
+import type { RunTable } from "./kind.ts";
 import type { RunOptions, World } from "./world.ts";
 import { type Absorbed, absorbedOf } from "./absorbed.ts";
 
@@ -59,8 +59,18 @@ export interface FlowResult {
 	absorbed?: Absorbed;
 }
 
-/** Runs a checked flow on `input`. */
-export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptions): Promise<FlowResult> {
+/**
+ * Runs a checked flow on `input`, each visit by its kind's runner in `runners` (`RUNNERS` of
+ * `src/kinds/run.ts`). The table is handed in because the kinds' runners call back into the engine (a
+ * block runs its body through the walk): an engine that imported them would tie the two folders in a
+ * circle. The rest of the tree calls `runFlow` of `src/kinds/run.ts`, this bound to that table.
+ */
+export async function runFlowWith(
+	runners: RunTable,
+	flow: CheckedFlow,
+	input: Value,
+	options: RunOptions,
+): Promise<FlowResult> {
 	const started = performance.now();
 	const visits: VisitOutcome[] = [];
 	const sink: EventSink = options.onEvent ?? (() => {});
@@ -96,7 +106,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 	});
 	const world: World = {
 		flow,
-		runners: RUNNERS,
+		runners,
 		// Every turn of the tree reaches a model through this spawn, so every turn is gated and counted here.
 		options: { ...options, spawn: budgetedSpawn(options.spawn, budget, running) },
 		input,
@@ -157,7 +167,7 @@ export async function runFlow(flow: CheckedFlow, input: Value, options: RunOptio
 				}
 			: {}),
 	};
-	const absorbed = absorbedOf(visits, result.failedAt);
+	const absorbed = absorbedOf(flow.kinds.leaves, visits, result.failedAt);
 	if (absorbed) result.absorbed = absorbed;
 	for (const p of plugins) if (p.settle) result = p.settle(result);
 	emit({

@@ -16,9 +16,9 @@ import {
 	type FlowResult,
 	NO_RECORD,
 	resolveModels,
-	runFlow,
 	scriptedAsk,
 } from "../engine/index.ts";
+import { runFlow } from "../kinds/run.ts";
 import type { CheckedFlow } from "../language/index.ts";
 import { findFlow } from "../load/index.ts";
 import { catalogueOptions, checkFlowFile } from "../load/index.ts";

@@ -4,9 +4,13 @@
  * tables, the JSON Schema, the checker's dispatch, bounds, the plan, Mermaid and the report's graph all
  * read a kind through this table; nothing else lists the kinds. The run half is `kinds/run.ts`.
  *
- * Kind modules are imported here and nowhere else. The stages a kind calls back into (a block reads and
- * checks its body) never import this table: they receive it (`LANGUAGE`) from their entry, so no circle of
- * imports runs through the kinds (test/layers/import-cycles.test.ts).
+ * Kind modules are imported here and nowhere else. A kind calls back into the language's stages (a block
+ * reads and checks its body), so no file of `src/language/` imports this table: whoever composes the stages
+ * hands `LANGUAGE` in (src/load to the builder and the checker, the language server to the builder, the
+ * CLI to `frontmatterSchema`), and the renderers read it off the checked flow (`CheckedFlow.kinds`). So no
+ * circle of imports, between files or between folders, runs through the kinds
+ * (test/layers/import-cycles.test.ts, folder-cycles.test.ts). This door loads neither the engine nor pi:
+ * the language server and `pi-flows check` import it.
  */
 import type { FlowNode } from "../language/ast.ts";
 import { agentKind } from "./agent/language.ts";

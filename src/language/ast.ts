@@ -3,7 +3,6 @@
  * checker and every renderer can point at the exact place; conditions, addresses, types and durations
  * arrive already parsed by the sub-language parsers.
  */
-import type { WaitNode } from "../kinds/wait/language.ts";
 import type { Range } from "../text/index.ts";
 import type { AddressExpr, Expr } from "./syntax/index.ts";
 import type { Type } from "./types/index.ts";
@@ -180,6 +179,17 @@ export interface SwarmNode extends NodeBase {
 	until?: Condition;
 	reads: Address[];
 	timeout?: Located<number>;
+}
+
+/** The run sleeps for a duration, or for one an earlier node produced, at most `max`. */
+export interface WaitNode extends NodeBase {
+	kind: "wait";
+	/** `wait: 90s`, in ms. */
+	ms?: Located<number>;
+	/** `wait-from:` an address of a duration (`"90s"`) or a number of seconds. */
+	from?: Address;
+	/** `max:` beside `wait-from`: the longest it waits, in ms. */
+	max?: Located<number>;
 }
 
 /** Every node kind of the language. */

@@ -6,7 +6,7 @@
 export * from "./ast.ts";
 export { buildFlow } from "./build/index.ts";
 export * from "./check/index.ts";
-export { hasSection, KINDS, kindOf, LANGUAGE, NODE_KINDS } from "../kinds/language.ts";
+export type { GraphKit, LanguageKinds } from "./kind.ts";
 export { type FlowFile, readFlow, type Section } from "./read/index.ts";
 export * from "./types/index.ts";
 export { frontmatterSchema } from "./schema.ts";

@@ -116,6 +116,12 @@ export interface KindModule<N extends FlowNode, K extends string = string> {
 	 * call's failure is an inner visit's, counted there (the run's absorbed failures, the timeline's bars).
 	 */
 	leaf: boolean;
+	/**
+	 * Whether a visit is a model's turns (an agent's turn, a swarm's members'): its usage is its own model
+	 * requests (a block's only sums its children's), it keeps a transcript, and a script answers it. What
+	 * reads a journal counts and reuses visits by this, never by naming the kinds.
+	 */
+	modelTurns: boolean;
 	/** Builds the node from its keys (the id, kind key and `on-fail` are read already). */
 	read(input: NodeInput): N;
 	/**
@@ -148,9 +154,10 @@ export type KindTable = { [K in FlowNode["kind"]]: KindModule<Extract<FlowNode, 
 
 /**
  * The language half's table with the lists every stage derives from it, as the stages receive it: the
- * builder through its context, the checker through its walk, bounds through their caller. The stages never
- * import a kind (nor the table module): a kind calls back into them (a block reads and checks its body), so
- * a stage that imported the table would close a circle of imports through every kind.
+ * builder and the checker as an argument (then through the builder's context and the checker's walk),
+ * bounds through their caller, the renderers through the checked flow (`CheckedFlow.kinds`). The stages
+ * never import a kind (nor the table module): a kind calls back into them (a block reads and checks its
+ * body), so a stage that imported the table would close a circle of imports through every kind.
  */
 export interface LanguageKinds {
 	readonly table: KindTable;
@@ -166,6 +173,8 @@ export interface LanguageKinds {
 	readonly keyOwner: ReadonlyMap<string, string>;
 	/** The kinds whose visits run no inner visit. */
 	readonly leaves: ReadonlySet<string>;
+	/** The kinds whose visits are a model's turns (agent turns, swarms). */
+	readonly modelTurns: ReadonlySet<string>;
 	/** Node keys whose value is an address (or a list of them): the language server reads them as one. */
 	readonly addressKeys: ReadonlySet<string>;
 	/** Node keys whose value is a condition. */
@@ -205,6 +214,7 @@ export function languageKinds(table: KindTable): LanguageKinds {
 				.reverse(),
 		),
 		leaves: new Set(modules.filter((m) => m.leaf).map((m) => m.kind)),
+		modelTurns: new Set(modules.filter((m) => m.modelTurns).map((m) => m.kind)),
 		addressKeys: refersTo("address"),
 		conditionKeys: refersTo("condition"),
 		of: <N extends FlowNode>(node: N) => table[node.kind as FlowNode["kind"]] as unknown as KindModule<N>,

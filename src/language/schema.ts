@@ -1,18 +1,17 @@
 /**
  * A JSON Schema (draft 2020-12) of a flow's frontmatter, for editors: completion of keys, and a red line
  * under an unknown key or a value of the wrong shape before the checker is even run. It is generated from
- * the kind modules (`kinds/`: each kind's keys with their schemas) and the flow's keys, so a key the
- * language gains shows up here or the schema test fails. The checker stays the judge: names, scopes, types and conditions are beyond any JSON Schema, so
- * the sub-languages (type notation, conditions) are described loosely here and strictly there.
+ * the kind table it is handed (each kind's keys with their schemas) and the flow's keys, so a key the
+ * language gains shows up here or the schema test fails. The checker stays the judge: names, scopes, types
+ * and conditions are beyond any JSON Schema, so the sub-languages (type notation, conditions) are described
+ * loosely here and strictly there.
  */
 import { ADDRESS_WORDS, FLOW_KEYS, ID_PATTERN, RESERVED_WORDS } from "./build/index.ts";
-import { kindNamed, NODE_KINDS } from "../kinds/language.ts";
-// The schema builders come from their own leaf module, not through the registry's door: this file's
-// top level calls them, and a leaf loads first whatever order the kind modules are loaded in.
-import { type JsonSchemaDoc, ref, text, whole } from "../kinds/language.ts";
+import type { LanguageKinds } from "./kind.ts";
+import { type JsonSchemaDoc, ref, text, whole } from "./keys.ts";
 
 /** A JSON Schema object; kept open because the schema is data handed to other tools, not read here. */
-export type { JsonSchemaDoc } from "../kinds/language.ts";
+export type { JsonSchemaDoc } from "./keys.ts";
 
 const ADDRESS_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$";
 /** The duration grammar as a pattern: parts largest first, each once, no zero part (grammar/duration.ohm). */
@@ -58,8 +57,8 @@ const FLOW_KEY_SCHEMAS: Record<string, JsonSchemaDoc> = {
 const NO_SCHEMA = { $comment: "no schema for this key yet" };
 
 /** One node definition per kind key, from its kind module: its keys (less its twin's), requirements and rules. */
-function nodeDefs(): [string, JsonSchemaDoc][] {
-	return NODE_KINDS.map(kindNamed).flatMap((kind) =>
+function nodeDefs(kinds: LanguageKinds): [string, JsonSchemaDoc][] {
+	return kinds.names.map(kinds.named).flatMap((kind) =>
 		kind.kindKeys.map((k): [string, JsonSchemaDoc] => {
 			const properties: Record<string, JsonSchemaDoc> = {
 				id: { ...ref("id"), description: "The node's id, unique in the file." },
@@ -82,9 +81,12 @@ function nodeDefs(): [string, JsonSchemaDoc][] {
 	);
 }
 
-/** The frontmatter's JSON Schema; `pi-flows schema` prints it. */
-export function frontmatterSchema(): JsonSchemaDoc {
-	const nodes = nodeDefs();
+/**
+ * The frontmatter's JSON Schema; `pi-flows schema` prints it. Its nodes come from `kinds` (`LANGUAGE` of
+ * `src/kinds/language.ts`), handed in so that the language imports no kind: the kinds import the language.
+ */
+export function frontmatterSchema(kinds: LanguageKinds): JsonSchemaDoc {
+	const nodes = nodeDefs(kinds);
 	const properties = Object.fromEntries(FLOW_KEYS.map((k) => [k, FLOW_KEY_SCHEMAS[k] ?? NO_SCHEMA]));
 	return {
 		$schema: "https://json-schema.org/draft/2020-12/schema",

@@ -1,8 +1,10 @@
 /**
  * read → build → check for one file, with the flows it calls found in the same catalogue and checked
- * whole: the complete static judgement of a flow, every fault at once. It sits above both src/flow (the
+ * whole: the complete static judgement of a flow, every fault at once. It sits above both src/language (the
  * language's stages) and src/chain (the chain syntax, which builds flow nodes): a flow file may hold a
  * `chain:` and a pi-subagents `.chain.md` file is a flow, so the loader needs both, and neither needs it.
+ * It is also where the kind table (`LANGUAGE`) is handed to the builder and the checker: the stages import
+ * no kind, since the kinds import them.
  */
 import { readFileSync } from "node:fs";
 import { findSkill, type Roster, type Sources, skillNames } from "../agents/index.ts";
@@ -11,6 +13,7 @@ import { chainExpander } from "../chain/index.ts";
 import { chainMdToFlow, isChainMd, placeInChainFile } from "../chain/index.ts";
 import { FILE_START, lineTable } from "../text/index.ts";
 import { buildFlow, type ChainExpander } from "../language/build/index.ts";
+import { LANGUAGE } from "../kinds/language.ts";
 import { flowNameOf, listFlows } from "./index.ts";
 import {
 	agentNotes,
@@ -69,7 +72,7 @@ export function checkFlowText(text: string, file: string, roster: Roster, option
 function judgeFlowText(text: string, file: string, roster: Roster, options: LoadOptions): Judged {
 	const read = readFlow(text, file);
 	if (!read.value) return { faults: sortFaults(read.faults) };
-	const built = buildFlow(read.value, flowNameOf(file), options.expandChain);
+	const built = buildFlow(LANGUAGE, read.value, flowNameOf(file), options.expandChain);
 	if (!built.value) return { faults: sortFaults([...read.faults, ...built.faults]) };
 	const cache = options.cache ?? new Map();
 	const calls: CalleeResolver = {
@@ -95,6 +98,7 @@ function judgeFlowText(text: string, file: string, roster: Roster, options: Load
 	};
 	const notes = agentNotes(built.value, roster);
 	const judged = checkFlow(built.value, {
+		kinds: LANGUAGE,
 		roster,
 		refused: built.refused,
 		earlier: [...read.faults, ...built.faults],

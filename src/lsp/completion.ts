@@ -10,16 +10,9 @@ import { type CompletionItem, CompletionItemKind, type Range } from "vscode-lang
 import type { Roster } from "../agents/index.ts";
 // The chain door also carries its run options (the evaluator); completion needs only the flag table.
 import { CHAIN_FLAGS, type FlagPlace, flagNames } from "../chain/index.ts";
-import { FLOW_KEYS, KIND_KEYS, NODE_KEYS, THINKING_LEVELS } from "../language/build/index.ts";
-import {
-	allNodes,
-	type Flow,
-	hasSection,
-	type Readable,
-	type Scope,
-	type ScopePoints,
-	typeToString,
-} from "../language/index.ts";
+import { hasSection, KIND_KEYS, NODE_KEYS } from "../kinds/language.ts";
+import { FLOW_KEYS, THINKING_LEVELS } from "../language/build/index.ts";
+import { allNodes, type Flow, type Readable, type Scope, type ScopePoints, typeToString } from "../language/index.ts";
 import type { FlowEntry } from "../load/index.ts";
 import { type Cursor, cursorIn, valueNames } from "./cursor.ts";
 import { headingSpans, tokenAt } from "./locate.ts";

@@ -7,7 +7,7 @@
  *   input:  "nodes:\n  - id: plan\n    agent: sc" with the cursor at the end
  *   output: { at: "value", role: "node", key: "agent", nodes: [{ id: "plan", keys: ["id", "agent"] }] }
  */
-import { LANGUAGE } from "../language/index.ts";
+import { LANGUAGE } from "../kinds/language.ts";
 import { inlineFrames, inlineMapping } from "./inline.ts";
 import { enclosingFrames, type Frame, type Frontmatter, frontmatterOf, itemFrame } from "./yaml-lines.ts";
 

@@ -9,6 +9,7 @@ import { basename, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadRoster, type Roster } from "../agents/index.ts";
 import type { Fault } from "../faults/index.ts";
+import { LANGUAGE } from "../kinds/language.ts";
 import { buildFlow, type CheckedFlow, type Flow, readFlow, type ScopePoints } from "../language/index.ts";
 import { type FlowEntry, listFlows } from "../load/index.ts";
 import { catalogueOptions, checkFlowText } from "../load/index.ts";
@@ -107,7 +108,7 @@ export class FlowDocuments {
 
 	#build(state: DocState, text: string): Flow | undefined {
 		const read = readFlow(text, state.file);
-		return read.value ? buildFlow(read.value).value : undefined;
+		return read.value ? buildFlow(LANGUAGE, read.value).value : undefined;
 	}
 
 	/** The flow as the text builds now, else as it last built: ids and shapes for the cursor's node. */

@@ -7,8 +7,7 @@
  * find it.
  */
 import type { FlowNode } from "../language/index.ts";
-import type { CheckedFlow } from "../language/index.ts";
-import { type GraphKit, kindOf } from "../kinds/language.ts";
+import type { CheckedFlow, GraphKit } from "../language/index.ts";
 import { blockFacts } from "../language/render/index.ts";
 import { esc, fit, px, textWidth } from "./format.ts";
 import type { NodeState, NodeSummary } from "./model.ts";
@@ -116,7 +115,7 @@ function one(flow: CheckedFlow, node: FlowNode, address: string, summary: Summar
 		branch,
 		nothing,
 	};
-	return kindOf(node).graph(node, kit);
+	return flow.kinds.of(node).graph(node, kit);
 }
 
 /** `3 visits · 1 failed`: the count a reader needs to tell a loop's last failure from its only visit. */

@@ -4,7 +4,7 @@
  * case a string ever slipped through unescaped), and it folds long parts with `<details>`, which needs no
  * JavaScript.
  */
-import { LANGUAGE } from "../language/index.ts";
+import { LANGUAGE } from "../kinds/language.ts";
 import { redactText } from "../secrets/index.ts";
 import { clip, clock, cost, esc, ms, shown, tokens } from "./format.ts";
 import { graphSvg } from "./graph.ts";

@@ -7,7 +7,8 @@
  * Inside a lane, nesting goes down a row (a loop's bar above its iterations' visits).
  */
 import { childrenOf, type FlowNode } from "../language/index.ts";
-import { type CheckedFlow, LANGUAGE } from "../language/index.ts";
+import { LANGUAGE } from "../kinds/language.ts";
+import type { CheckedFlow } from "../language/index.ts";
 import { instanceOf, visitSteps } from "../runtime/index.ts";
 import { esc, fit, ms, px, textWidth } from "./format.ts";
 import { STATE_WORDS } from "./graph.ts";

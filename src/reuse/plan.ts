@@ -20,9 +20,9 @@ import {
 	type GitPort,
 	type ReuseQuery,
 	type RunOptions,
-	runFlow,
 	UNKNOWN_TREE,
 } from "../engine/index.ts";
+import { runFlow } from "../kinds/run.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import { addressOf, formatTokens, type ReuseNote } from "../runtime/index.ts";
 import { reuseSource, spentBy } from "./source.ts";

@@ -10,6 +10,7 @@
  */
 import type { AskAnswer, EndedVisit, ReuseAnswer, ReuseQuery, ReuseSource } from "../engine/index.ts";
 import { changedParts, type VisitIdentity } from "../identity/index.ts";
+import { LANGUAGE } from "../kinds/language.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import { addressOf, type Usage } from "../runtime/index.ts";
 
@@ -110,7 +111,7 @@ export function reuseSource(
 			path: v.path,
 			life: v.life,
 			saved: spentBy(v),
-			...(v.kind === "agent" || v.kind === "swarm" ? { transcript } : {}),
+			...(LANGUAGE.modelTurns.has(v.kind) ? { transcript } : {}),
 			...(v.answer ? { answer: v.answer } : {}),
 		};
 	};

@@ -18,8 +18,8 @@ import {
 	readyModels,
 	type ReuseSource,
 	type RunOptions,
-	runFlow,
 } from "../engine/index.ts";
+import { runFlow } from "../kinds/run.ts";
 import type { CheckedFlow, Value } from "../language/index.ts";
 import { checkFlowText } from "../load/index.ts";
 import { reuseSummary } from "../identity/index.ts";

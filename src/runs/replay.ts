@@ -5,6 +5,7 @@
  * is "in doubt" when it had already called a tool that writes.
  */
 import type { EndedVisit, Replay, TreeSnapshot } from "../engine/index.ts";
+import { LANGUAGE } from "../kinds/language.ts";
 import type { Value } from "../language/types/index.ts";
 import { FAILURE_KIND_TABLE, FAILURE_KINDS, type FailureKind } from "../runtime/index.ts";
 import type { JournalEntry } from "./journal.ts";
@@ -85,7 +86,7 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 				ended.set(e.path, e.ended);
 				endedCount.set(e.path, (endedCount.get(e.path) ?? 0) + 1);
 				started.delete(e.path);
-				if (e.kind === "agent" || e.kind === "swarm") {
+				if (LANGUAGE.modelTurns.has(e.kind)) {
 					spent.tokens += e.usage.totalTokens;
 					spent.cost += e.usage.cost;
 					spent.turns += e.usage.requests > 0 ? 1 : 0;

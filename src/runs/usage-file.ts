@@ -3,6 +3,7 @@
  * visit repeated across lives is listed twice, because it was paid twice.
  */
 import { join } from "node:path";
+import { LANGUAGE } from "../kinds/language.ts";
 import type { Budget } from "../runtime/index.ts";
 import { addressOf, addUsage, emptyUsage, type Usage } from "../runtime/index.ts";
 import { writeJsonAtomic } from "./files.ts";
@@ -70,7 +71,7 @@ export function usageOf(entries: readonly JournalEntry[], budget?: Budget): Usag
 		}
 	}
 	// Blocks sum their children; counting only leaves keeps the totals from counting a turn twice.
-	const leaves = visits.filter((v) => v.kind === "agent" || v.kind === "swarm");
+	const leaves = visits.filter((v) => LANGUAGE.modelTurns.has(v.kind));
 	const nodes: UsageFile["nodes"] = {};
 	for (const v of leaves) {
 		const key = addressOf(v.path);

@@ -9,6 +9,7 @@
  */
 import { boundsUnder } from "../language/render/index.ts";
 import { DEFAULT_IDLE_MS } from "../engine/index.ts";
+import { LANGUAGE } from "../kinds/language.ts";
 import { lanesOf, parallelAddresses, type RunData, runModel, shown, clip, type VisitSpan } from "../report/index.ts";
 import { decidedByFlow, journalState, usageOf } from "../runs/index.ts";
 import { visitAddressOf } from "../reuse/index.ts";
@@ -242,7 +243,7 @@ export function viewOf(record: RunRecord, now: number): RunView {
 		},
 		totals: {
 			usage: usage.total,
-			turns: usage.visits.filter((v) => (v.kind === "agent" || v.kind === "swarm") && v.usage.requests > 0).length,
+			turns: usage.visits.filter((v) => LANGUAGE.modelTurns.has(v.kind) && v.usage.requests > 0).length,
 			wallMs: model.lives.reduce((s, l) => s + (l.end - l.start), 0) + (live && lifeSpan ? now - lifeSpan.end : 0),
 		},
 		...(usage.budget

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster } from "../../src/agents/index.ts";
-import { resolveModels, runFlow } from "../../src/engine/index.ts";
+import { resolveModels } from "../../src/engine/index.ts";
+import { runFlow } from "../../src/kinds/run.ts";
 import { checkFlowFile, checkFlowText } from "../../src/load/index.ts";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
 import type { FlowEvent } from "../../src/runtime/events.ts";

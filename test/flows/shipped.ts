@@ -15,8 +15,8 @@ import {
 	prepareRun,
 	resolveModels,
 	type RunOptions,
-	runFlow,
 } from "../../src/engine/index.ts";
+import { runFlow } from "../../src/kinds/run.ts";
 import { type CheckedFlow, scriptableAddresses } from "../../src/language/index.ts";
 import { catalogueOptions, checkFlowFile } from "../../src/load/index.ts";
 import { checkScriptKeys, openHost, readScript } from "../../src/pi/index.ts";

@@ -3,7 +3,8 @@
  * models, run) on real pi sessions, with a spawn counter to prove sessions are shared or closed.
  */
 import { loadRoster } from "../../src/agents/index.ts";
-import { type FlowResult, resolveModels, type RunOptions, runFlow } from "../../src/engine/index.ts";
+import { type FlowResult, resolveModels, type RunOptions } from "../../src/engine/index.ts";
+import { runFlow } from "../../src/kinds/run.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import type { FlowEvent } from "../../src/runtime/events.ts";
 import type { Spawn } from "../../src/runtime/index.ts";

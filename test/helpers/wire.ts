@@ -7,7 +7,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadRoster } from "../../src/agents/index.ts";
 import type { CheckedFlow } from "../../src/language/index.ts";
-import { type FlowResult, resolveModels, type RunOptions, runFlow } from "../../src/engine/index.ts";
+import { type FlowResult, resolveModels, type RunOptions } from "../../src/engine/index.ts";
+import { runFlow } from "../../src/kinds/run.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { openHost, type PiHost } from "../../src/pi/index.ts";
 import {

@@ -21,6 +21,7 @@ import {
 	KIND_OF,
 	KINDS,
 	kindOf,
+	LANGUAGE,
 	type MermaidKit,
 	NODE_KEYS,
 	NODE_KINDS,
@@ -90,7 +91,7 @@ function samples(): Map<FlowNode["kind"], { node: FlowNode; flow: CheckedFlow }>
 }
 
 const SAMPLES = samples();
-const schema = frontmatterSchema();
+const schema = frontmatterSchema(LANGUAGE);
 const defs = schema.$defs as Record<string, { properties: Record<string, unknown>; required: string[] }>;
 
 describe("the registry of node kinds", () => {
@@ -254,6 +255,20 @@ describe("the registry of node kinds", () => {
 	it("docs/runs.md lists what each kind does in a dry run, in the run table's words", () => {
 		const doc = readFileSync(join(PACKAGE_ROOT, "docs", "runs.md"), "utf8");
 		for (const kind of NODE_KINDS) expect(doc).toContain(`| \`${kind}\` | ${RUNNERS[kind].dry} |`);
+	});
+
+	it("a kind's visits are a model's turns exactly when its run half spawns a subagent", () => {
+		const spawns = (kind: string) =>
+			/\bworld\.options\.spawn\(/.test(readFileSync(join(PACKAGE_ROOT, "src", "kinds", kind, "run.ts"), "utf8"));
+		expect(NODE_KINDS.filter((k) => LANGUAGE.modelTurns.has(k))).toEqual(NODE_KINDS.filter(spawns));
+		expect(NODE_KINDS.filter(spawns)).toContain("agent");
+	});
+
+	it("a runner says it reuses exactly when its run half goes through reuseOrRun", () => {
+		const calls = (kind: string) =>
+			/\breuseOrRun\(/.test(readFileSync(join(PACKAGE_ROOT, "src", "kinds", kind, "run.ts"), "utf8"));
+		expect(NODE_KINDS.filter((k) => RUNNERS[k].reuses)).toEqual(NODE_KINDS.filter(calls));
+		expect(NODE_KINDS.filter(calls)).toContain("agent");
 	});
 
 	it("loads neither the evaluator nor pi: the kind modules' imports stay in the language", () => {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { LANGUAGE } from "../../src/kinds/language.ts";
 import { frontmatterSchema } from "../../src/language/schema.ts";
 import { judge } from "./helpers.ts";
 import { validate } from "./json-schema-lite.ts";
@@ -14,7 +15,7 @@ import { validate } from "./json-schema-lite.ts";
 const page = readFileSync(join(PACKAGE_ROOT, "docs", "flows.md"), "utf8");
 const blocks = (lang: string) =>
 	[...page.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, "g"))].map((m) => m[1]);
-const schema = frontmatterSchema();
+const schema = frontmatterSchema(LANGUAGE);
 
 describe("docs/flows.md", () => {
 	const flows = blocks("markdown").filter((b) => b.startsWith("---\n"));

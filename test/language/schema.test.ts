@@ -8,14 +8,15 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/agents/index.ts";
-import { FLOW_KEYS, KIND_KEYS, NODE_KEYS } from "../../src/language/build/index.ts";
+import { KIND_KEYS, LANGUAGE, NODE_KEYS } from "../../src/kinds/language.ts";
+import { FLOW_KEYS } from "../../src/language/build/index.ts";
 import { readFlow } from "../../src/language/read/index.ts";
 import { frontmatterSchema } from "../../src/language/schema.ts";
 import { durationLength } from "../../src/language/syntax/index.ts";
 import { head } from "./helpers.ts";
 import { validate } from "./json-schema-lite.ts";
 
-const schema = frontmatterSchema();
+const schema = frontmatterSchema(LANGUAGE);
 const defs = schema.$defs as Record<string, { properties?: Record<string, { description?: string }> }>;
 const nodeDefs = Object.entries(defs).filter(([name]) => name.startsWith("node-"));
 

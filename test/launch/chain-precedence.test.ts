@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRoster } from "../../src/agents/index.ts";
 import { chainRunOptions } from "../../src/launch/index.ts";
-import { resolveModels, runFlow } from "../../src/engine/index.ts";
+import { resolveModels } from "../../src/engine/index.ts";
+import { runFlow } from "../../src/kinds/run.ts";
 import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { scriptedHost } from "../helpers/host.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";

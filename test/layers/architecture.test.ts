@@ -2,8 +2,9 @@
  * docs/architecture.md is a claim about the tree, and a doc no longer true is a bug: each claim it makes
  * that the tree can answer is checked here. Every path it names exists; its folder table names every
  * top-level folder of src/; its picture has the stages its text counts, each at a place that exists, and a
- * stage's own files import no later stage; the files it lists as testing `node.kind === "<kind>"` are the
- * files that do; every name its vocabulary gives is a name the code uses.
+ * stage's own files import no later stage, and the language's and the engine's no kind; every run starts at
+ * the run table's door; the files it lists as testing `node.kind === "<kind>"` are the files that do; every
+ * name its vocabulary gives is a name the code uses.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -76,6 +77,32 @@ describe("docs/architecture.md", () => {
 			}
 		}
 		expect(later).toEqual([]);
+	});
+
+	it("is right that no file of the language or the engine imports a kind (type-only imports too)", () => {
+		const kinds: string[] = [];
+		for (const f of sources(SRC)) {
+			const from = relative(SRC, f).split(sep).join("/");
+			if (!/^(language|engine)\//.test(from)) continue;
+			for (const m of readFileSync(f, "utf8").matchAll(/\b(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) {
+				const to = relative(SRC, resolve(dirname(f), m[1] as string))
+					.split(sep)
+					.join("/");
+				if (to.startsWith("kinds/")) kinds.push(`${from} → ${to}`);
+			}
+		}
+		expect(kinds).toEqual([]);
+	});
+
+	it("is right that every run starts at the run table's door: only `runFlow` there calls `runFlowWith`", () => {
+		expect(section("Doors and layers").replace(/\s+/g, " ")).toContain(
+			"`runFlow` of `src/kinds/run.ts` is the engine's `runFlowWith`",
+		);
+		const callers = ["src", "test", "bench", "fuzz", "scripts"]
+			.flatMap((d) => sources(join(PACKAGE_ROOT, d)))
+			.map((f) => relative(PACKAGE_ROOT, f).split(sep).join("/"))
+			.filter((f) => /\brunFlowWith\b/.test(readFileSync(join(PACKAGE_ROOT, f), "utf8")));
+		expect(callers.sort()).toEqual(["src/engine/run.ts", "src/kinds/run.ts", "test/layers/architecture.test.ts"]);
 	});
 
 	it("lists the files outside the kind folders that compare a node's kind with a kind's name", () => {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadRoster, PACKAGE_ROOT } from "../../src/agents/index.ts";
+import { LANGUAGE } from "../../src/kinds/language.ts";
 import { buildFlow, readFlow } from "../../src/language/index.ts";
 import { listFlows } from "../../src/load/index.ts";
 import { checkFlowText } from "../../src/load/index.ts";
@@ -23,7 +24,7 @@ const roster = loadRoster(PACKAGE_ROOT, {}, env);
 function askEverywhere(text: string, file: string): number {
 	const judged = checkFlowText(text, file, roster);
 	const read = readFlow(text, file).value;
-	const flow = judged.value ?? (read && buildFlow(read).value);
+	const flow = judged.value ?? (read && buildFlow(LANGUAGE, read).value);
 	const world = {
 		...(flow ? { flow } : {}),
 		...(judged.scopes ? { scopes: judged.scopes } : {}),

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { foldLive, startLive } from "../../src/extension/live/fold.ts";
 import { showLive } from "../../src/extension/live/render.ts";
 import { absorbedOf, formatAbsorbed } from "../../src/engine/index.ts";
+import { LANGUAGE } from "../../src/kinds/language.ts";
 import { readProviderScript, scriptResponder } from "../../src/provider/index.ts";
 import { readFailureKind } from "../../src/runtime/failure.ts";
 import { createGate } from "../../src/runtime/gate.ts";
@@ -168,6 +169,7 @@ describe("what the run says about retries and absorbed failures", () => {
 			...(error ? { error, errorKind: readFailureKind(error.slice(0, error.indexOf(":"))) } : {}),
 		});
 		const a = absorbedOf(
+			LANGUAGE.leaves,
 			[
 				v("m[1]/f", "agent", false, "provider: 503 (gave up after 8 attempts)"),
 				v("m[2]/f", "agent", false, "schema: no submit"),
@@ -179,7 +181,7 @@ describe("what the run says about retries and absorbed failures", () => {
 		);
 		expect(a).toMatchObject({ count: 2, byKind: { provider: 1, schema: 1 } });
 		expect(a && formatAbsorbed(a)).toBe("2 failed visits absorbed by on-fail: continue (provider 1, schema 1)");
-		expect(absorbedOf([v("a", "agent", true)])).toBeUndefined();
+		expect(absorbedOf(LANGUAGE.leaves, [v("a", "agent", true)])).toBeUndefined();
 	});
 });
 

@@ -72,6 +72,7 @@ export const agentKind: KindModule<AgentNode, "agent" | "agent-from"> = {
 	},
 	section: true,
 	leaf: true,
+	modelTurns: true,
 	read: readAgent,
 	check: checkAgent,
 	output: (node) => agentType(node.output?.value, !!node.verdict),

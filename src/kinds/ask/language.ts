@@ -60,6 +60,7 @@ export const askKind: KindModule<AskNode, "ask" | "ask-from"> = {
 	noRetry: "a person's answer is not retried",
 	section: false,
 	leaf: true,
+	modelTurns: false,
 	read: readAsk,
 	check: checkAsk,
 	output: (node) => askType(node),

@@ -26,6 +26,7 @@ export const checkKind: KindModule<CheckNode, "check"> = {
 	noRetry: "a check is a script: raise its `timeout:` or make it stable instead",
 	section: false,
 	leaf: true,
+	modelTurns: false,
 	read: readCheck,
 	// Nothing to resolve: the script is a path the builder read, and the run stage looks for it.
 	check: () => CHECK_TYPE,

@@ -37,6 +37,7 @@ export const choiceKind: KindModule<ChoiceNode, "choice"> = {
 	noRetry: "retry the nodes inside the case",
 	section: false,
 	leaf: false,
+	modelTurns: false,
 	read: readChoice,
 	check: checkChoice,
 	output: () => undefined,

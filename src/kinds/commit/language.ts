@@ -24,6 +24,7 @@ export const commitKind: KindModule<CommitNode, "commit"> = {
 	noRetry: "put the retry on the node that writes the message",
 	section: false,
 	leaf: true,
+	modelTurns: false,
 	read: readCommit,
 	check: checkCommit,
 	output: () => COMMIT_TYPE,

@@ -22,6 +22,7 @@ export const flowKind: KindModule<CallNode, "flow"> = {
 	noRetry: "rerunning a flow would ask answered questions and commit again; retry inside the callee",
 	section: false,
 	leaf: false,
+	modelTurns: false,
 	read: readCall,
 	check: checkCall,
 	output: () => undefined,

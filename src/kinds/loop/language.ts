@@ -46,6 +46,7 @@ export const loopKind: KindModule<LoopNode, "loop"> = {
 	noRetry: "a loop already repeats; raise its `max:`",
 	section: false,
 	leaf: false,
+	modelTurns: false,
 	read: readLoop,
 	check: checkLoop,
 	output: () => undefined,

@@ -53,6 +53,7 @@ export const mapKind: KindModule<MapNode, "map" | "map-from"> = {
 	noRetry: "retry the nodes inside the body",
 	section: false,
 	leaf: false,
+	modelTurns: false,
 	read: readMap,
 	check: checkMap,
 	output: () => undefined,

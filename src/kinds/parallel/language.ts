@@ -36,6 +36,7 @@ export const parallelKind: KindModule<ParallelNode, "parallel"> = {
 	noRetry: "retry the nodes inside the branches",
 	section: false,
 	leaf: false,
+	modelTurns: false,
 	read: readParallel,
 	check: checkParallel,
 	output: () => undefined,

@@ -63,6 +63,7 @@ export const swarmKind: KindModule<SwarmNode, "swarm"> = {
 	noRetry: "a swarm asks a failing member again next round",
 	section: true,
 	leaf: true,
+	modelTurns: true,
 	read: readSwarm,
 	check: checkSwarm,
 	output: () => SWARM_TYPE,

@@ -4,7 +4,7 @@
  * worst-case time counts it. Its output is `{ ms }`, what it waited. The run half is `run.ts`: the wait is
  * durable (a resume after a crash mid-wait waits only what is left) and a dry run does not sleep.
  */
-import type { Address, Located, NodeBase } from "../../language/ast.ts";
+import type { WaitNode } from "../../language/ast.ts";
 import type { Entry } from "../../language/build/context.ts";
 import { base, type NodeInput } from "../../language/build/node.ts";
 import { readAddress } from "../../language/check/reads.ts";
@@ -14,17 +14,6 @@ import type { KindModule } from "../../language/kind.ts";
 import { address, ref } from "../../language/keys.ts";
 import { formatDuration } from "../../language/syntax/index.ts";
 import { field, NUMBER, objectOf, type Type, typeToString } from "../../language/types/index.ts";
-
-/** A wait node: a literal duration, or an address of one with its bound. */
-export interface WaitNode extends NodeBase {
-	kind: "wait";
-	/** `wait: 90s`, in ms. */
-	ms?: Located<number>;
-	/** `wait-from:` an address of a duration (`"90s"`) or a number of seconds. */
-	from?: Address;
-	/** `max:` beside `wait-from`: the longest it waits, in ms. */
-	max?: Located<number>;
-}
 
 /** What a wait outputs: the milliseconds it waited (its duration, whatever the clock did). */
 export const WAIT_TYPE: Type = objectOf([field("ms", NUMBER)]);
@@ -50,6 +39,7 @@ export const waitKind: KindModule<WaitNode, "wait" | "wait-from"> = {
 	noRetry: "a wait has nothing to try again",
 	section: false,
 	leaf: true,
+	modelTurns: false,
 	read: readWait,
 	check: checkWait,
 	output: () => WAIT_TYPE,

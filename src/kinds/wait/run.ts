@@ -10,7 +10,7 @@ import type { Frame, VisitRecord } from "../../engine/frames.ts";
 import { SYSTEM_CLOCK } from "../../engine/ports/index.ts";
 import { valueAt } from "../../engine/turn.ts";
 import { stopKind, type World } from "../../engine/world.ts";
-import type { WaitNode } from "./language.ts";
+import type { WaitNode } from "../../language/ast.ts";
 
 /** The journal fact a wait keeps: when it ends, in the clock's milliseconds since the epoch. */
 export const DEADLINE = "deadline";

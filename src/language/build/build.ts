@@ -17,11 +17,11 @@ import type { FlowFile } from "../read/index.ts";
 import { STRING, type Type } from "../types/index.ts";
 import { readHandoff } from "./reads.ts";
 import { buildContext, type Entry } from "./context.ts";
-import { LANGUAGE } from "../../kinds/language.ts";
 import { readSequence } from "./node.ts";
 import { FLOW_KEYS } from "./words.ts";
 import { describe } from "./yaml-nodes.ts";
 import { STOPPED_READING } from "../../limits/index.ts";
+import type { LanguageKinds } from "../kind.ts";
 
 /** What the builder gives back. */
 export interface BuildResult {
@@ -41,9 +41,18 @@ export type ChainExpander = (
 	base: number | undefined,
 ) => { nodes: FlowNode[]; sections: Flow["sections"]; faults: Fault[]; budget?: ChainBudgetDecl };
 
-/** Builds the flow AST; `expectedName` is the file name without `.md` (undefined skips the name rule). */
-export function buildFlow(file: FlowFile, expectedName?: string, expandChain?: ChainExpander): BuildResult {
-	const ctx = buildContext(file, LANGUAGE);
+/**
+ * Builds the flow AST; `expectedName` is the file name without `.md` (undefined skips the name rule).
+ * `kinds` is the kind table (`LANGUAGE` of `src/kinds/language.ts`), handed in: each kind's reader calls
+ * back into this stage, so a builder that imported the table would tie the language and the kinds in a circle.
+ */
+export function buildFlow(
+	kinds: LanguageKinds,
+	file: FlowFile,
+	expectedName?: string,
+	expandChain?: ChainExpander,
+): BuildResult {
+	const ctx = buildContext(file, kinds);
 	const refused = new Set<string>();
 	const top = ctx.entries(file.yaml.contents as never);
 	if (!top) {

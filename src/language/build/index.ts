@@ -1,3 +1,2 @@
 export { type BuildResult, buildFlow, type ChainExpander } from "./build.ts";
-export { KIND_KEYS, NODE_KEYS } from "../../kinds/language.ts";
 export { ADDRESS_WORDS, FLOW_KEYS, ID_PATTERN, RESERVED_WORDS, THINKING_LEVELS } from "./words.ts";

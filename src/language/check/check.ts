@@ -12,7 +12,6 @@ import { type Fault, fault, sortFaults } from "../../faults/index.ts";
 import type { Range } from "../../text/index.ts";
 import { allNodes, type Flow } from "../ast.ts";
 import { computeBounds } from "./bounds.ts";
-import { LANGUAGE } from "../../kinds/language.ts";
 import { brand, type CheckedFlow } from "./checked.ts";
 import { canWrite, checkCopies, checkMemory } from "./copies.ts";
 import { Scope, type ScopePoints } from "./scope.ts";
@@ -20,9 +19,15 @@ import { checkSections } from "./sections.ts";
 import { checkSequence } from "./sequence.ts";
 import type { CalleeResolver, SkillResolver, Walk } from "./walk.ts";
 import { explainDedents } from "./dedent.ts";
+import type { LanguageKinds } from "../kind.ts";
 
 /** What checking needs besides the flow. */
 export interface CheckContext {
+	/**
+	 * The kind table (`LANGUAGE` of `src/kinds/language.ts`), handed in: each kind's rule calls back into
+	 * this stage, so a checker that imported the table would tie the language and the kinds in a circle.
+	 */
+	kinds: LanguageKinds;
 	roster: Roster;
 	/** Ids the builder refused: reads of them are not reported again. */
 	refused?: ReadonlySet<string>;
@@ -48,7 +53,7 @@ export function checkFlow(
 	const refused = new Set<string>(context.refused ?? []);
 	const w: Walk = {
 		flow,
-		kinds: LANGUAGE,
+		kinds: context.kinds,
 		roster: context.roster,
 		faults: [...(context.earlier ?? [])],
 		agents: new Map(),
@@ -95,7 +100,7 @@ export function checkFlow(
 	checkMemory(w);
 	if (w.faults.length > 0)
 		return { faults: sortFaults(explainDedents(flow.file, flow.nodes, dedupe(w.faults))), scopes };
-	const { total, nodes: bounds } = computeBounds(LANGUAGE, flow, (node) => w.callees.get(node.id.value)?.bound);
+	const { total, nodes: bounds } = computeBounds(context.kinds, flow, (node) => w.callees.get(node.id.value)?.bound);
 	const commits = nodes.some(
 		(n) => n.kind === "commit" || (n.kind === "flow" && w.callees.get(n.id.value)?.commits === true),
 	);
@@ -114,6 +119,7 @@ export function checkFlow(
 			writes: canWrite(w, flow.nodes),
 			commits,
 			resolutions: w.resolutions,
+			kinds: context.kinds,
 		}),
 		faults: [],
 		scopes,

@@ -5,6 +5,7 @@
 import type { AgentDef, Skill } from "../../agents/index.ts";
 import { childrenOf, type Flow } from "../ast.ts";
 import type { AddressExpr } from "../syntax/index.ts";
+import type { LanguageKinds } from "../kind.ts";
 import type { Type } from "../types/index.ts";
 import type { Bound } from "./bounds.ts";
 import type { Resolved } from "./scope.ts";
@@ -41,6 +42,12 @@ export interface CheckedFacts {
 	 * values through it and never resolves a name itself.
 	 */
 	readonly resolutions: ReadonlyMap<AddressExpr, Resolved>;
+	/**
+	 * The kind table the flow was checked with. What reads a checked flow by its kinds (the renderers, the
+	 * run's count of absorbed failures) reads this one, so no stage imports a table of its own and a flow is
+	 * never drawn by kinds it was not judged by.
+	 */
+	readonly kinds: LanguageKinds;
 }
 
 /** A flow the checker found no fault in, with what it resolved. */
@@ -56,7 +63,7 @@ export function scriptableAddresses(flow: CheckedFlow, prefix = ""): string[] {
 	const out: string[] = [];
 	const walk = (nodes: Flow["nodes"]) => {
 		for (const node of nodes) {
-			if (node.kind === "agent" || node.kind === "swarm") out.push(`${prefix}${node.path}`);
+			if (flow.kinds.modelTurns.has(node.kind)) out.push(`${prefix}${node.path}`);
 			if (node.kind === "flow") {
 				const callee = flow.callees.get(node.id.value);
 				if (callee) out.push(...scriptableAddresses(callee, `${prefix}${node.path}/`));

@@ -11,7 +11,7 @@
  */
 import type { FlowNode } from "../ast.ts";
 import type { CheckedFlow } from "../check/index.ts";
-import { kindOf, type MermaidKit } from "../../kinds/language.ts";
+import type { MermaidKit } from "../kind.ts";
 
 /** Characters that would end a label or read as markup, as Mermaid's entity codes (`#38;` for `&`). */
 const ENTITIES: Record<string, string> = {
@@ -68,7 +68,7 @@ export function mermaidOf(flow: CheckedFlow): string {
 				return box;
 			},
 		};
-		return kindOf(node).mermaid(node, kit);
+		return flow.kinds.of(node).mermaid(node, kit);
 	};
 	seq(flow.nodes, "  ");
 	return `${out.join("\n")}\n`;

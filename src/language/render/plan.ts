@@ -10,7 +10,6 @@
 import type { FlowNode, NodeKind } from "../ast.ts";
 import type { Bound, CheckedFlow, TimeoutSource } from "../check/index.ts";
 import { typeToString } from "../types/index.ts";
-import { kindOf } from "../../kinds/language.ts";
 import { budgetOf, describeNode } from "./plan-node.ts";
 import { boundsUnder } from "./run-bounds.ts";
 
@@ -126,7 +125,7 @@ export function planOf(flow: CheckedFlow, options: PlanOptions): PlanRow[] {
 		seq(body, depth + 1);
 	};
 	const children = (node: FlowNode, depth: number) => {
-		for (const { label, body } of kindOf(node).bodies(node)) {
+		for (const { label, body } of flow.kinds.of(node).bodies(node)) {
 			if (label === undefined) seq(body, depth + 1);
 			else group(label, body, depth + 1);
 		}

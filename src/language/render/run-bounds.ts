@@ -5,7 +5,7 @@
  */
 import type { FlowNode } from "../ast.ts";
 import { type Bound, type CheckedFlow, computeBounds } from "../check/index.ts";
-import { kindOf, LANGUAGE } from "../../kinds/language.ts";
+import type { LanguageKinds } from "../kind.ts";
 
 /** Every node's bound, and the flow's, under an optional run timeout (without one: the checker's own). */
 export function boundsUnder(
@@ -13,14 +13,14 @@ export function boundsUnder(
 	timeoutMs?: number,
 ): { total: Bound; nodes: ReadonlyMap<string, Bound> } {
 	if (timeoutMs === undefined) return { total: flow.bound, nodes: flow.bounds };
-	const copy = { ...flow, nodes: flow.nodes.map((n) => withTimeout(n, timeoutMs)) };
+	const copy = { ...flow, nodes: flow.nodes.map((n) => withTimeout(flow.kinds, n, timeoutMs)) };
 	const callee = (node: FlowNode) => {
 		const c = flow.callees.get(node.id.value);
 		return c ? boundsUnder(c, timeoutMs).total : undefined;
 	};
-	return computeBounds(LANGUAGE, copy, callee);
+	return computeBounds(flow.kinds, copy, callee);
 }
 
-function withTimeout(node: FlowNode, ms: number): FlowNode {
-	return kindOf(node).timed(node, ms, (list) => list.map((n) => withTimeout(n, ms)));
+function withTimeout(kinds: LanguageKinds, node: FlowNode, ms: number): FlowNode {
+	return kinds.of(node).timed(node, ms, (list) => list.map((n) => withTimeout(kinds, n, ms)));
 }

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadRoster } from "../../../src/agents/index.ts";
-import { DRY_ASK, DRY_CHECK, dryGit, drySpawn, prepareRun, resolveModels, runFlow } from "../../../src/engine/index.ts";
+import { DRY_ASK, DRY_CHECK, dryGit, drySpawn, prepareRun, resolveModels } from "../../../src/engine/index.ts";
+import { runFlow } from "../../../src/kinds/run.ts";
 import { catalogueOptions, checkFlowFile } from "../../../src/load/index.ts";
 import { faultsAt, flowFolder, head, judge } from "../helpers.ts";
 import { PACKAGE_ROOT } from "../../../src/agents/index.ts";
