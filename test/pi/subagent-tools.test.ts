@@ -54,9 +54,7 @@ async function turn(script: string, tools: string[], customTools: ToolSpec[], th
 	try {
 		return await sub.ask("go", {
 			label: "probe",
-			...(threshold !== undefined
-				? { watermark: { threshold, directive: "Land the plane.", offer: ["later"] } }
-				: {}),
+			...(threshold !== undefined ? { watermark: { threshold, directive: "Land the plane.", offer: ["later"] } } : {}),
 		});
 	} finally {
 		await sub.close();
