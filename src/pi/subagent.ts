@@ -6,7 +6,7 @@
 import type { AgentSession, CreateAgentSessionOptions, ModelRuntime } from "@earendil-works/pi-coding-agent";
 import { SUBAGENT_TOOLS } from "../agents/index.ts";
 import { formatDuration } from "../runtime/index.ts";
-import { longTimeout } from "../runtime/index.ts";
+import { watchTurn } from "../runtime/index.ts";
 import type { ErrorKind, Result } from "../runtime/index.ts";
 import type { AskOptions, SpawnRequest, Subagent } from "../runtime/index.ts";
 import { emptyUsage, type Usage } from "../runtime/index.ts";
@@ -191,42 +191,48 @@ async function ask(
 	let timedOut = false;
 	let idled = false;
 	const abort = () => void session.abort();
-	// Chunked: a deadline past 2^31-1 ms must wait, not fire at once.
-	const timer =
-		options.timeoutMs !== undefined
-			? longTimeout(() => {
-					timedOut = true;
-					abort();
-				}, options.timeoutMs)
+	// The deadline and the idle watch share one timer with every other turn's (`watchTurn`).
+	const watch =
+		options.timeoutMs !== undefined || options.idleMs !== undefined
+			? watchTurn({
+					...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+					...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
+					timedOut: () => {
+						timedOut = true;
+						abort();
+					},
+					idled: () => {
+						idled = true;
+						abort();
+					},
+				})
 			: undefined;
-	// The watermark: past the threshold at a turn end, the land-the-plane directive is steered in once.
+	// One listener for the turn: any event of the session (a token, a tool update) proves the turn is alive,
+	// and the watermark, past its threshold at a turn end, steers the land-the-plane directive in once.
 	let watermarkFired = false;
 	const watermark = options.watermark;
-	const offWatermark = watermark
-		? session.subscribe((event) => {
-				if (event.type !== "turn_end" || watermarkFired || watermark.muted?.()) return;
-				const usage = session.getContextUsage();
-				if (!usage || usage.tokens == null || !(usage.contextWindow > 0)) return;
-				if (usage.tokens / usage.contextWindow >= watermark.threshold) {
-					watermarkFired = true;
-					// Declared before the steer is read: the directive names tools the next request must have.
-					const active = session.getActiveToolNames();
-					const offer = (watermark.offer ?? []).filter((n) => !active.includes(n));
-					if (offer.length) session.setActiveToolsByName([...active, ...offer]);
-					void session.steer(watermark.directive).catch(() => {});
-				}
-			})
-		: undefined;
-	// Liveness: any event of the session (a token, a tool update) proves the turn is alive.
-	let lastEvent = performance.now();
-	const offActivity =
-		options.idleMs !== undefined ? session.subscribe(() => (lastEvent = performance.now())) : undefined;
-	const idleMs = options.idleMs;
+	const offEvents =
+		watch || watermark
+			? session.subscribe((event) => {
+					watch?.touch();
+					if (!watermark || event.type !== "turn_end" || watermarkFired || watermark.muted?.()) return;
+					const usage = session.getContextUsage();
+					if (!usage || usage.tokens == null || !(usage.contextWindow > 0)) return;
+					if (usage.tokens / usage.contextWindow >= watermark.threshold) {
+						watermarkFired = true;
+						// Declared before the steer is read: the directive names tools the next request must have.
+						const active = session.getActiveToolNames();
+						const offer = (watermark.offer ?? []).filter((n) => !active.includes(n));
+						if (offer.length) session.setActiveToolsByName([...active, ...offer]);
+						void session.steer(watermark.directive).catch(() => {});
+					}
+				})
+			: undefined;
 	// Transport retries happen inside pi's request: they are signs of life, and what they billed is ours to add.
 	const retries: TransportRetry[] = [];
 	const lost = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0 };
 	plug({
-		touch: () => (lastEvent = performance.now()),
+		touch: () => watch?.touch(),
 		retry: (r) => {
 			retries.push(r);
 			options.onRetry?.(r);
@@ -240,18 +246,6 @@ async function ask(
 			lost.cost += u.cost.total;
 		},
 	});
-	const watchdog =
-		idleMs !== undefined
-			? setInterval(
-					() => {
-						if (performance.now() - lastEvent >= idleMs) {
-							idled = true;
-							abort();
-						}
-					},
-					Math.max(10, Math.min(1000, idleMs / 4)),
-				)
-			: undefined;
 	options.signal?.addEventListener("abort", abort, { once: true });
 	let thrown: unknown;
 	try {
@@ -261,10 +255,8 @@ async function ask(
 		// a stop reason below.
 		thrown = error;
 	} finally {
-		timer?.clear();
-		if (watchdog) clearInterval(watchdog);
-		offActivity?.();
-		offWatermark?.();
+		watch?.clear();
+		offEvents?.();
 		options.signal?.removeEventListener("abort", abort);
 		plug(undefined);
 	}

@@ -41,7 +41,7 @@ export { createPool, type Held, type SubagentPool, type TurnOptions } from "./po
 export type { ModelRequest, RequestContent, RequestUsage, ToolEnd } from "./requests.ts";
 export { type ErrorKind, flatFailure, type Result } from "./result.ts";
 export type { AskOptions, Spawn, SpawnRequest, Subagent } from "./subagent.ts";
-export { longTimeout, type LongTimer } from "./timer.ts";
+export { longTimeout, type LongTimer, type TurnWatch, watchTurn } from "./timer.ts";
 export type { ToolSpec } from "./tool.ts";
 export { createTrail, type Trail, type WorkflowUsage } from "./trail.ts";
 export {

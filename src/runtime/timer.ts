@@ -36,3 +36,92 @@ export function longTimeout(fn: () => void, ms: number, options: { unref?: boole
 		},
 	};
 }
+
+/** One turn as {@link watchTurn} watches it. */
+export interface TurnWatch {
+	/** A sign of life: the idle clock starts again from now. */
+	touch(): void;
+	/** Stops watching; safe to call any number of times. */
+	clear(): void;
+}
+
+interface Watched {
+	/** When the turn times out (ms on `performance.now()`'s clock); Infinity: never. */
+	deadline: number;
+	idleMs: number;
+	last: number;
+	timedOut(): void;
+	idled(): void;
+}
+
+/**
+ * The turns being watched, and one timer for all of them, armed for the earliest moment any of them may
+ * time out or go idle. A timer or two per turn, armed and cleared around every turn, was a visible share of
+ * a short turn's work; a turn now adds itself to a set and, unless it is due before the others, arms nothing.
+ */
+const watched = new Set<Watched>();
+let armed: { at: number; handle: ReturnType<typeof setTimeout> } | undefined;
+
+function dueAt(w: Watched): number {
+	return Math.min(w.deadline, w.last + w.idleMs);
+}
+
+function arm(at: number): void {
+	if (armed && armed.at <= at) return;
+	if (armed) clearTimeout(armed.handle);
+	const handle = setTimeout(sweep, Math.min(Math.max(0, at - performance.now()), LONGEST_TIMER_MS));
+	armed = { at, handle };
+}
+
+function sweep(): void {
+	armed = undefined;
+	const now = performance.now();
+	let next = Number.POSITIVE_INFINITY;
+	for (const w of watched) {
+		if (now >= w.deadline) {
+			watched.delete(w);
+			w.timedOut();
+		} else if (now - w.last >= w.idleMs) {
+			watched.delete(w);
+			w.idled();
+		} else next = Math.min(next, dueAt(w));
+	}
+	if (Number.isFinite(next)) arm(next);
+}
+
+/**
+ * Watches one turn: `timedOut` once `timeoutMs` have passed, or `idled` once `idleMs` have passed since its
+ * last {@link TurnWatch.touch}, whichever comes first, and then nothing more. Either may be absent. A
+ * duration of any length is honoured (the timer waits in chunks of at most {@link LONGEST_TIMER_MS}).
+ */
+export function watchTurn(o: {
+	timeoutMs?: number;
+	idleMs?: number;
+	timedOut: () => void;
+	idled: () => void;
+}): TurnWatch {
+	const now = performance.now();
+	const w: Watched = {
+		deadline: o.timeoutMs === undefined ? Number.POSITIVE_INFINITY : now + o.timeoutMs,
+		idleMs: o.idleMs ?? Number.POSITIVE_INFINITY,
+		last: now,
+		timedOut: o.timedOut,
+		idled: o.idled,
+	};
+	const due = dueAt(w);
+	if (Number.isFinite(due)) {
+		watched.add(w);
+		arm(due);
+	}
+	return {
+		touch: () => {
+			w.last = performance.now();
+		},
+		clear: () => {
+			if (!watched.delete(w) || watched.size > 0 || !armed) return;
+			// Nothing left to watch: no timer keeps the process alive for a turn that ended.
+			clearTimeout(armed.handle);
+			armed = undefined;
+		},
+	};
+}
