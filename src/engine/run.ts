@@ -8,7 +8,7 @@
  */
 import type { FailureKind } from "../runtime/index.ts";
 import type { EventSink, FlowEvent } from "../runtime/index.ts";
-import { addUsage, emptyUsage, type Usage } from "../runtime/index.ts";
+import { addCounters, emptyUsage, type Usage } from "../runtime/index.ts";
 import type { CheckedFlow } from "../language/check/index.ts";
 import type { Value } from "../language/types/index.ts";
 import type { ReuseNote } from "../runtime/index.ts";
@@ -93,7 +93,7 @@ export async function runFlowWith(
 		sink(event);
 		for (const p of plugins) p.onEvent?.(event, emit);
 	};
-	let spent = emptyUsage();
+	const spent = emptyUsage();
 	const running = new Set<{ steer?: (text: string) => Promise<void> }>();
 	const budget = budgetGauge(options.budget, options.spentBefore, {
 		warned: (spentText) => emit({ type: "budget_warning", spent: spentText }),
@@ -117,7 +117,7 @@ export async function runFlowWith(
 		running,
 		// The run's total; the budget counts through the spawn, as each turn ends.
 		spend: (u) => {
-			spent = addUsage(spent, { ...u, ms: 0 });
+			addCounters(spent, u);
 		},
 		spent: () => ({ ...spent }),
 		diff: async (cwd) => {

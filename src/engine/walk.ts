@@ -4,7 +4,7 @@
  * of the run and a fail-fast cut are never absorbed. Every visit is announced at its start and end.
  */
 import { FAILURE_KIND_TABLE, type Failure, failureText } from "../runtime/index.ts";
-import { addUsage, emptyUsage } from "../runtime/index.ts";
+import { addCounters, emptyUsage } from "../runtime/index.ts";
 import type { FlowNode } from "../language/ast.ts";
 import type { Value } from "../language/types/index.ts";
 import type { KindRunner } from "./kind.ts";
@@ -104,13 +104,13 @@ export async function runVisit(
 	const started = performance.now();
 	// A visit's usage is its own turns and its children's, nothing else: concurrent siblings spend into
 	// their own visits, so each visit counts through its own world.
-	let own = emptyUsage();
+	const own = emptyUsage();
 	// Likewise the time its turns were held for a person: a /step pause is not the visit's time. The
 	// pauses of a run are one at a time, so a block's share is its children's sum.
 	let held = 0;
 	const scoped: World = Object.create(world);
 	scoped.spend = (u) => {
-		own = addUsage(own, { ...u, ms: 0 });
+		addCounters(own, u);
 		world.spend(u);
 	};
 	scoped.hold = (ms) => {

@@ -141,12 +141,13 @@ export function budgetGauge(
  */
 export function budgetedSpawn(spawn: Spawn, budget: TurnBudget, running?: Set<Pick<Subagent, "steer">>): Spawn {
 	return async (request) => {
-		let inside = emptyUsage();
+		// What the turn's children spent; absent until one spends (most turns call no `subagent` tool).
+		let inside: Usage | undefined;
 		const forChildren: TurnBudget = {
 			exceeded: () => budget.exceeded(),
 			startTurn: () => budget.startTurn(),
 			spend: (u, model) => {
-				inside = addUsage(inside, u);
+				inside = addUsage(inside ?? emptyUsage(), u);
 				budget.spend(u, model);
 			},
 		};
@@ -170,7 +171,7 @@ export function budgetedSpawn(spawn: Spawn, budget: TurnBudget, running?: Set<Pi
 					running?.add(gated);
 					return options.onStart?.();
 				};
-				inside = emptyUsage();
+				inside = undefined;
 				let result: Result;
 				try {
 					result = await sub.ask(task, { ...options, onStart });
@@ -182,7 +183,7 @@ export function budgetedSpawn(spawn: Spawn, budget: TurnBudget, running?: Set<Pi
 				// A port that never calls `onStart` (a test double) still has its turn counted.
 				if (!started) budget.startTurn();
 				budget.spend(minus(result.usage, inside), result.model || sub.model);
-				inside = emptyUsage();
+				inside = undefined;
 				return result;
 			},
 		};
@@ -203,10 +204,16 @@ function refused(sub: Subagent, reason: string): Result {
 	};
 }
 
-/** `a - b` field by field, never below zero (a child counted more than its parent's session reports). */
-function minus(a: Usage, b: Usage): Usage {
+/** The counters `minus` subtracts: every field of a usage but the optional retry figures. */
+const COUNTERS = Object.keys(emptyUsage()) as (keyof Usage)[];
+
+/**
+ * `a - b` field by field, never below zero (a child counted more than its parent's session reports); `a`'s
+ * counters alone when nothing was spent inside.
+ */
+function minus(a: Usage, b: Usage | undefined): Usage {
 	const out = emptyUsage();
-	for (const k of Object.keys(out) as (keyof Usage)[]) out[k] = Math.max(0, (a[k] ?? 0) - (b[k] ?? 0));
+	for (const k of COUNTERS) out[k] = Math.max(0, (a[k] ?? 0) - (b?.[k] ?? 0));
 	return out;
 }
 

@@ -53,6 +53,6 @@ export {
 	type TransportPolicy,
 	type TransportRetry,
 } from "./transport.ts";
-export { addUsage, emptyUsage, formatTokens, formatUsage, type Usage } from "./usage.ts";
+export { addCounters, addUsage, emptyUsage, formatTokens, formatUsage, type Usage } from "./usage.ts";
 export { safeListener, type WorkflowEvent } from "./workflow-events.ts";
 export type { Lifetime, WorkflowOptions } from "./workflow-options.ts";

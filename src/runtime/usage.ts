@@ -63,6 +63,24 @@ export function addUsage(...parts: Usage[]): Usage {
 	return sum;
 }
 
+/**
+ * Adds `u`'s counters into `total` in place, leaving its `ms` as it is: a running total kept privately (a
+ * visit's, a run's), so a turn's end makes no new usage objects, and a turn's own time is no share of a
+ * total whose time is wall time.
+ */
+export function addCounters(total: Usage, u: Usage): void {
+	total.input += u.input;
+	total.output += u.output;
+	total.cacheRead += u.cacheRead;
+	total.cacheWrite += u.cacheWrite;
+	total.totalTokens += u.totalTokens;
+	total.cost += u.cost;
+	total.requests += u.requests;
+	total.toolCalls += u.toolCalls;
+	if (u.retries) total.retries = (total.retries ?? 0) + u.retries;
+	if (u.retryWaitMs) total.retryWaitMs = (total.retryWaitMs ?? 0) + u.retryWaitMs;
+}
+
 /** `12.3k` for progress lines: exact below 1,000, one decimal above. */
 export function formatTokens(n: number): string {
 	if (n < 1000) return String(n);
