@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { formatDuration } from "../../runtime/index.ts";
 import { FAILURE_KIND_TABLE, type FailureKind } from "../../runtime/index.ts";
 import type { ModelRequest, Result, ToolEnd } from "../../runtime/index.ts";
-import type { SpawnRequest, Subagent } from "../../runtime/index.ts";
+import type { AskOptions, FlowEvent, SpawnRequest, Subagent } from "../../runtime/index.ts";
 import type { ToolSpec } from "../../runtime/index.ts";
 import type { TransportPolicy } from "../../runtime/index.ts";
 import { type AgentNode, allNodes } from "../../language/ast.ts";
@@ -98,6 +98,8 @@ interface AgentVisit {
 	lives: boolean;
 	/** The name the scope shares the subagent under: the agent's, or `agent@node` for a `lifetime:`. */
 	shareName: string;
+	/** What shares the visit's subagent, as the identity's facts name it (`memory: …`, `lifetime: …`). */
+	shared?: string;
 	policy: HandoffPolicy;
 	pane: boolean;
 	attempts: number;
@@ -138,8 +140,7 @@ export async function runAgent(
 ): Promise<VisitRecord> {
 	const v = planVisit(world, node, frame, visit, signal, diff);
 	if ("ok" in v) return v;
-	const shared = node.memory ? `memory: ${node.memory.value}` : v.lives ? `lifetime: ${v.agent.lifetime}` : undefined;
-	const facts = await agentFacts(world, node, frame, { ...v, ...(shared ? { shared } : {}) });
+	const facts = await agentFacts(world, node, frame, v);
 	const reused = await reuseOrRun(world, node, visit, facts, (e) => replayRecord(e, node, frame));
 	if (reused) return reused.record;
 	await recordVisitStart(world, frameCwd(frame, world), visit, node.tools?.map((t) => t.value) ?? v.agent.tools);
@@ -153,9 +154,12 @@ export async function runAgent(
 			if (s === "again") continue;
 			if (!s) return p.last;
 			const result = await playTurn(v, p, s);
-			const handed = await followHandoff(v, p, s, result);
-			if (handed === "again") continue;
-			if (handed) return handed;
+			const doc = result.ok ? s.captured.handoff?.doc : undefined;
+			if (doc) {
+				const handed = await followHandoff(v, p, s, doc);
+				if (handed === "again") continue;
+				if (handed) return handed;
+			}
 			p.last = endedRecord(v, p, s, result);
 			if (p.last.ok) return p.last;
 			const retried = await retryAfter(v, p, s);
@@ -194,20 +198,15 @@ function planVisit(
 	const scope = node.memory ? memoryScope(frame, node.memory.value) : lives ? lifetimeScope(frame) : undefined;
 	// One switch and one cap for every surface: off means no handoff tools and no steer in this turn.
 	const policy = world.options.handoff ?? DEFAULT_POLICY;
-	return {
+	const v: AgentVisit = {
 		world,
 		node,
 		frame,
 		visit,
 		signal,
 		agent,
-		...(model ? { model } : {}),
-		...(ledger ? { ledger } : {}),
-		...(closing ? { closing } : {}),
 		task,
 		reads,
-		...(told ? { told } : {}),
-		...(scope ? { scope } : {}),
 		lives,
 		shareName: lives ? `${agent.name}@${node.id.value}` : agent.name,
 		policy,
@@ -219,6 +218,15 @@ function planVisit(
 			node.handoff?.continuations?.value ?? world.flow.handoff?.continuations?.value ?? DEFAULT_CONTINUATIONS,
 		threshold: node.handoff?.watermark?.value ?? world.flow.handoff?.watermark?.value ?? policy.watermark,
 	};
+	// The optional facts set one by one: a conditional spread is a throwaway object, and this runs every visit.
+	if (model) v.model = model;
+	if (ledger) v.ledger = ledger;
+	if (closing) v.closing = closing;
+	if (told) v.told = told;
+	if (scope) v.scope = scope;
+	if (node.memory) v.shared = `memory: ${node.memory.value}`;
+	else if (lives) v.shared = `lifetime: ${agent.lifetime}`;
+	return v;
 }
 
 /** The first attempt; a visit cut mid-turn in an earlier life goes on from the document it had saved. */
@@ -335,99 +343,102 @@ async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
  * One turn on the held subagent, after the turns queued before it: its captures cleared, its clock started when the
  * turn does (a `/step` pause or a queue before it is drawn as waiting), its usage and transcript kept.
  */
-async function playTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Result> {
+function playTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Result> {
+	v.world.emit({ type: "turn_wait", path: v.visit, agent: v.agent.name, subagent: s.sub.id });
+	// Only a subagent a scope shares has turns of other visits to wait for: this visit's own follow each other.
+	return v.scope ? serial(s, () => askTurn(v, p, s)) : askTurn(v, p, s);
+}
+
+/** The turn itself, once the subagent is free. */
+async function askTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Result> {
 	const { world, agent, visit } = v;
-	world.emit({ type: "turn_wait", path: visit, agent: agent.name, subagent: s.sub.id });
-	return serial(s, async () => {
-		s.captured.value = undefined;
-		s.captured.verdict = undefined;
-		s.captured.calls = [];
-		// The tools hold this object: clear it rather than replace it.
-		if (s.captured.handoff) {
-			s.captured.handoff.doc = undefined;
-			s.captured.handoff.reset = undefined;
-		}
-		s.visit.at = visit;
-		let started = false;
-		const start = () => {
-			if (started) return undefined;
-			started = true;
-			world.emit({
-				type: "turn_start",
-				path: visit,
-				agent: agent.name,
-				model: s.sub.model,
-				subagent: s.sub.id,
-				...(v.pane ? { pane: agent.color ? { color: agent.color } : {} } : {}),
-			});
-			return undefined;
+	s.captured.value = undefined;
+	s.captured.verdict = undefined;
+	s.captured.calls = [];
+	// The tools hold this object: clear it rather than replace it.
+	if (s.captured.handoff) {
+		s.captured.handoff.doc = undefined;
+		s.captured.handoff.reset = undefined;
+	}
+	s.visit.at = visit;
+	let started = false;
+	const start = () => {
+		if (started) return undefined;
+		started = true;
+		const event: FlowEvent = {
+			type: "turn_start",
+			path: visit,
+			agent: agent.name,
+			model: s.sub.model,
+			subagent: s.sub.id,
 		};
-		const capture = s.captured.handoff;
-		const watermark = capture
-			? {
-					threshold: v.threshold,
-					directive: p.resets < v.policy.maxResets ? DIRECTIVE.reset : DIRECTIVE.land,
-					offer: p.resets < v.policy.maxResets ? OFFER.reset : OFFER.land,
-					muted: () => handedOff(capture),
-				}
-			: undefined;
-		const r = await s.sub.ask(p.prompt, {
-			label: visit,
-			...(v.node.output || v.ledger ? {} : { answer: "text" as const }),
-			signal: v.signal,
-			timeoutMs: v.timeoutMs,
-			idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
-			...(watermark ? { watermark } : {}),
-			onStart: start,
-			onRetry: (r) =>
-				world.emit({
-					type: "provider_retry",
-					path: visit,
-					agent: agent.name,
-					subagent: s.sub.id,
-					model: s.sub.model,
-					...r,
-				}),
-		});
-		if (!started && r.errorKind !== "budget") start();
-		world.spend(r.usage);
-		if (r.heldMs) world.hold?.(r.heldMs);
-		world.recorder.transcript(visit, s.sub.id, r.messages);
-		if (started)
+		if (v.pane) event.pane = agent.color ? { color: agent.color } : {};
+		world.emit(event);
+		return undefined;
+	};
+	// Set field by field, like the spawn request: every turn builds these, and a conditional spread is garbage.
+	const options: AskOptions = {
+		label: visit,
+		signal: v.signal,
+		timeoutMs: v.timeoutMs,
+		idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
+		onStart: start,
+		onRetry: (r) =>
 			world.emit({
-				type: "turn_end",
+				type: "provider_retry",
 				path: visit,
 				agent: agent.name,
+				subagent: s.sub.id,
 				model: s.sub.model,
-				subagent: s.sub.id,
-				ok: r.ok,
-				usage: r.usage,
-			});
-		else
-			world.emit({
-				type: "turn_refused",
-				path: visit,
-				agent: agent.name,
-				subagent: s.sub.id,
-				reason: r.error ?? "the run's budget is spent",
-			});
-		return r;
-	});
+				...r,
+			}),
+	};
+	if (!v.node.output && !v.ledger) options.answer = "text";
+	const capture = s.captured.handoff;
+	if (capture)
+		options.watermark = {
+			threshold: v.threshold,
+			directive: p.resets < v.policy.maxResets ? DIRECTIVE.reset : DIRECTIVE.land,
+			offer: p.resets < v.policy.maxResets ? OFFER.reset : OFFER.land,
+			muted: () => handedOff(capture),
+		};
+	const r = await s.sub.ask(p.prompt, options);
+	if (!started && r.errorKind !== "budget") start();
+	world.spend(r.usage);
+	if (r.heldMs) world.hold?.(r.heldMs);
+	world.recorder.transcript(visit, s.sub.id, r.messages);
+	if (started)
+		world.emit({
+			type: "turn_end",
+			path: visit,
+			agent: agent.name,
+			model: s.sub.model,
+			subagent: s.sub.id,
+			ok: r.ok,
+			usage: r.usage,
+		});
+	else
+		world.emit({
+			type: "turn_refused",
+			path: visit,
+			agent: agent.name,
+			subagent: s.sub.id,
+			reason: r.error ?? "the run's budget is spent",
+		});
+	return r;
 }
 
 /**
- * What the turn's handoff document decides: go on in a fresh context (`"again"`: a checkpoint with a
- * reset, or a partial finish with continuations left), end the visit (blocked, or still partial at the
- * cap), or nothing (no document: the turn's answer decides).
+ * What the handoff document a turn that ended well wrote decides: go on in a fresh context (`"again"`: a
+ * checkpoint with a reset, or a partial finish with continuations left), end the visit (blocked, or still
+ * partial at the cap), or nothing (a `finish` that is done: the turn's answer decides).
  */
 async function followHandoff(
 	v: AgentVisit,
 	p: Progress,
 	s: HeldSubagent,
-	result: Result,
+	doc: HandoffDocument,
 ): Promise<"again" | VisitRecord | undefined> {
-	const doc = result.ok ? s.captured.handoff?.doc : undefined;
-	if (!doc) return undefined;
 	p.lastDoc = doc;
 	const handoff = handoffValue(doc);
 	if (doc.by === "checkpoint" && s.captured.handoff?.reset !== "none") {
