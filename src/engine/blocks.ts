@@ -48,7 +48,8 @@ export async function body(
 	try {
 		return await runSequence(world, nodes, frame, signal);
 	} finally {
-		if (frame.block) await closeScope(frame.block.memory);
+		// Most bodies open nothing their scope keeps: no await for an empty one.
+		if (frame.block?.memory.closers.length) await closeScope(frame.block.memory);
 	}
 }
 
@@ -130,12 +131,11 @@ export function withKept(out: VisitEnd, kept: (string | undefined)[] | undefined
 
 /** Opens branch `i`'s copy and points its frame there; a copy that cannot be made fails the branch. */
 export async function inCopy(
-	copies: BlockCopies | undefined,
+	copies: BlockCopies,
 	i: number,
 	label: string,
 	inner: Frame,
 ): Promise<SequenceEnd | undefined> {
-	if (!copies) return undefined;
 	const opened = await copies.open(i, label);
 	if (opened.ok) {
 		inner.cwd = opened.dir;

@@ -109,16 +109,16 @@ export const NO_RECORD: RunRecorder = {
 	transcript: () => {},
 };
 
-/** A record as the journal keeps it. */
+/** A record as the journal keeps it: a fresh object, which the caller may add to. */
 export function endedOf(record: VisitRecord): EndedVisit {
-	return {
-		ok: record.ok,
-		...(record.output !== undefined ? { output: record.output } : {}),
-		...(record.error ? { error: { ...record.error } } : {}),
-		...(record.handoff !== undefined ? { handoff: record.handoff } : {}),
-		...(record.ledger ? { obligations: record.ledger.all() } : {}),
-		...(record.verdict ? { verdict: record.verdict } : {}),
-		...(record.reuse ? { reuse: record.reuse } : {}),
-		...(record.effect ? { effect: record.effect } : {}),
-	};
+	// Field by field, in the journal's order: every visit's end is made here, and conditional spreads are garbage.
+	const ended: EndedVisit = { ok: record.ok };
+	if (record.output !== undefined) ended.output = record.output;
+	if (record.error) ended.error = { ...record.error };
+	if (record.handoff !== undefined) ended.handoff = record.handoff;
+	if (record.ledger) ended.obligations = record.ledger.all();
+	if (record.verdict) ended.verdict = record.verdict;
+	if (record.reuse) ended.reuse = record.reuse;
+	if (record.effect) ended.effect = record.effect;
+	return ended;
 }

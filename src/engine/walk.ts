@@ -3,7 +3,7 @@
  * travels up as `child` (naming the inner visit), unless `on-fail: continue` stops it at the node. A stop
  * of the run and a fail-fast cut are never absorbed. Every visit is announced at its start and end.
  */
-import { FAILURE_KIND_TABLE, type Failure, failureText } from "../runtime/index.ts";
+import { FAILURE_KIND_TABLE, type Failure, type FlowEvent, failureText } from "../runtime/index.ts";
 import { addCounters, emptyUsage } from "../runtime/index.ts";
 import type { FlowNode } from "../language/ast.ts";
 import type { Value } from "../language/types/index.ts";
@@ -45,7 +45,7 @@ export async function runSequence(
 				return { ok: false, last: record, failure: record, failedAt: failedAt ?? visit, surfacedAt: visit };
 		}
 	}
-	return { ok: true, ...(last ? { last } : {}) };
+	return last ? { ok: true, last } : { ok: true };
 }
 
 /**
@@ -91,14 +91,12 @@ export async function runVisit(
 	if (place === "above") return dispatch(world, node, frame, visit, signal);
 	// The model a literal agent node runs on, so a trace names its provider as the visit starts.
 	const model = agent ? world.options.models.get(modelKey(world.prefix, node.id.value))?.ref : undefined;
-	world.emit({
-		type: "node_start",
-		path: visit,
-		node: node.id.value,
-		kind: node.kind,
-		...(agent ? { agent } : {}),
-		...(model ? { model } : {}),
-	});
+	// Events and the journal's end are built field by field (in the order their readers know): every visit
+	// makes them, and each conditional spread would be an object thrown away.
+	const start: FlowEvent = { type: "node_start", path: visit, node: node.id.value, kind: node.kind };
+	if (agent) start.agent = agent;
+	if (model) start.model = model;
+	world.emit(start);
 	world.recorder.visitStart(visit, node.id.value, node.kind);
 	identifyVisit(world, node, frame, visit);
 	const started = performance.now();
@@ -133,32 +131,23 @@ export async function runVisit(
 	const usage = { ...own, ms: Math.max(0, performance.now() - started - held) };
 	const { record } = out;
 	// Stopped and cut visits did not end: a resume runs them again from their start.
-	if (!isStop(record))
-		world.recorder.visitEnd(
-			visit,
-			node.id.value,
-			node.kind,
-			{
-				...endedOf(record),
-				...(!record.ok && node.onFail ? { absorbed: true } : {}),
-				...(held > 0 ? { held: Math.round(held) } : {}),
-			},
-			usage,
-		);
-	world.emit({
-		type: "node_end",
-		path: visit,
-		node: node.id.value,
-		kind: node.kind,
-		ok: record.ok,
-		usage,
-		...(held > 0 ? { held: Math.round(held) } : {}),
-		...(agent ? { agent } : {}),
-		...(record.error ? { error: failureText(record.error), errorKind: record.error.kind } : {}),
-		...(record.output !== undefined ? { output: record.output as Value } : {}),
-		...(record.handoff !== undefined ? { handoff: record.handoff } : {}),
-		...(record.reuse ? { reuse: record.reuse } : {}),
-	});
+	if (!isStop(record)) {
+		const ended = endedOf(record);
+		if (!record.ok && node.onFail) ended.absorbed = true;
+		if (held > 0) ended.held = Math.round(held);
+		world.recorder.visitEnd(visit, node.id.value, node.kind, ended, usage);
+	}
+	const end: FlowEvent = { type: "node_end", path: visit, node: node.id.value, kind: node.kind, ok: record.ok, usage };
+	if (held > 0) end.held = Math.round(held);
+	if (agent) end.agent = agent;
+	if (record.error) {
+		end.error = failureText(record.error);
+		end.errorKind = record.error.kind;
+	}
+	if (record.output !== undefined) end.output = record.output as Value;
+	if (record.handoff !== undefined) end.handoff = record.handoff;
+	if (record.reuse) end.reuse = record.reuse;
+	world.emit(end);
 	return out;
 }
 

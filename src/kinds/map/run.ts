@@ -58,25 +58,30 @@ export async function runMap(
 	try {
 		const ledgers: (Ledger | undefined)[] = [];
 		const ends = await mapConcurrent(items, node.concurrency?.value ?? 1, async (item, i) => {
-			if (focusOf(`${visit}[${i + 1}]`, world.options.focus) === "outside") return ELSEWHERE_END;
+			// Every item runs this: its visit named once, no conditional spread, no await for what it does not use.
+			const at = `${visit}[${i + 1}]`;
+			if (focusOf(at, world.options.focus) === "outside") return ELSEWHERE_END;
 			const ledger = node.ledger ? createLedger() : undefined;
 			ledgers[i] = ledger;
-			const inner = childFrame(frame, `${visit}[${i + 1}]`, {
+			const block: NonNullable<Frame["block"]> = {
 				id: node.id.value,
 				kind: "map",
 				item,
-				memory: scope(node.id.value, `${visit}[${i + 1}]`),
-				...(ledger ? { ledger } : {}),
-			});
+				memory: scope(node.id.value, at),
+			};
+			if (ledger) block.ledger = ledger;
+			const inner = childFrame(frame, at, block);
 			if (cut.signal.aborted) {
 				// Never started: its entry still says why (a fail-fast cut, or the run's stop), like a cut item's.
 				const why = stopKind(world, cut.signal);
 				const failure: VisitRecord = { ok: false, error: { kind: why.kind, message: `not started: ${why.message}` } };
-				return { ok: false, failure, last: failure, failedAt: `${visit}[${i + 1}]` } as SequenceEnd;
+				return { ok: false, failure, last: failure, failedAt: at } as SequenceEnd;
 			}
-			const failedCopy = await inCopy(copies, i, `${node.id.value}-${i + 1}`, inner);
-			if (failedCopy) return failedCopy;
-			const placed = placement ? await placeItem(placement, visit, `${visit}[${i + 1}]`, cut.signal) : undefined;
+			if (copies) {
+				const failedCopy = await inCopy(copies, i, `${node.id.value}-${i + 1}`, inner);
+				if (failedCopy) return failedCopy;
+			}
+			const placed = placement ? await placeItem(placement, visit, at, cut.signal) : undefined;
 			if (placed) {
 				cut.failed();
 				return placed;

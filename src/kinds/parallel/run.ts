@@ -30,8 +30,10 @@ export async function runParallel(
 					kind: "parallel",
 					memory: scope(node.id.value, `${visit}/${b.name.value}`),
 				});
-				const failedCopy = await inCopy(copies, i, `${node.id.value}-${b.name.value}`, inner);
-				if (failedCopy) return failedCopy;
+				if (copies) {
+					const failedCopy = await inCopy(copies, i, `${node.id.value}-${b.name.value}`, inner);
+					if (failedCopy) return failedCopy;
+				}
 				const end = await body(world, b.body, inner, cut.signal);
 				if (!end.ok) cut.failed();
 				return end;
