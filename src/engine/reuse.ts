@@ -91,21 +91,35 @@ export interface Reused {
 
 /**
  * Journals the visit's identity, then asks the earlier run: the visit's record when it is reused (its
- * change to the tree written again), undefined when it runs (its end will say why).
+ * change to the tree written again), undefined when it runs (its end will say why). Without an earlier
+ * run the answer is undefined at once, not a promise: the visit runs, and has nothing to wait for.
  */
-export async function reuseOrRun(
+export function reuseOrRun(
 	world: World,
 	node: FlowNode,
 	visit: string,
 	facts: VisitFacts,
 	rebuild: (ended: EndedVisit) => VisitRecord,
-): Promise<Reused | undefined> {
+): Promise<Reused | undefined> | undefined {
 	const { identity } = facts;
 	if (identity) world.recorder.identity?.(visit, identity);
 	pendingOf(world).facts.set(visit, facts);
 	const source = world.options.reuse;
 	// A source makes every visit's facts carry an identity (`identifies`).
 	if (!source || !identity) return undefined;
+	return askEarlierRun(world, node, visit, facts, source, identity, rebuild);
+}
+
+/** The earlier run's answer for a visit with an identity: its record to reuse, or undefined when it runs. */
+async function askEarlierRun(
+	world: World,
+	node: FlowNode,
+	visit: string,
+	facts: VisitFacts,
+	source: ReuseSource,
+	identity: VisitIdentity,
+	rebuild: (ended: EndedVisit) => VisitRecord,
+): Promise<Reused | undefined> {
 	const query: ReuseQuery = {
 		path: visit,
 		address: addressOf(visit),
@@ -235,25 +249,32 @@ export function identifyVisit(world: World, node: FlowNode, frame: Frame, visit:
 /**
  * A visit's end with what reuse adds: why it ran, and the change it made to the tree (a visit that may
  * write and called a tool that writes, a check, a swarm), recorded as a pair of trees and their patch.
+ * The record itself, not a promise, when there is no tree to look at: most visits have nothing to wait for.
  */
-export async function settleVisit(
+export function settleVisit(
 	world: World,
 	node: FlowNode,
 	visit: string,
 	record: VisitRecord,
-): Promise<VisitRecord> {
+): VisitRecord | Promise<VisitRecord> {
 	const pending = pendingOf(world);
 	const facts = pending.facts.get(visit);
 	const note = pending.notes.get(visit);
 	pending.facts.delete(visit);
 	pending.notes.delete(visit);
 	const wrote = takeWrote(world, visit);
-	let out = note && !record.reuse ? { ...record, reuse: note } : record;
+	const out = note && !record.reuse ? { ...record, reuse: note } : record;
 	if (!facts?.mayWrite || !out.ok || out.reuse?.outcome === "reused" || world.options.reuse?.planning) return out;
 	// Checks and swarms are not seen calling tools: what they changed is seen in the tree itself.
 	const unseen = world.runners[node.kind].unseenWrites;
 	if (!wrote && !unseen) return out;
 	if (unseen) treeChanged(world);
+	return withChange(world, facts, out);
+}
+
+/** The record with the change its visit made to the tree, when the tree changed. */
+async function withChange(world: World, facts: VisitFacts, record: VisitRecord): Promise<VisitRecord> {
+	let out = record;
 	const after = await treeFor(world, facts.cwd);
 	if (after === NO_TREE || facts.tree === NO_TREE || after === facts.tree) return out;
 	const change = await world.options.git?.change?.(facts.cwd, facts.tree, after);

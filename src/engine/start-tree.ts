@@ -31,15 +31,19 @@ export async function recordRunStart(world: World): Promise<void> {
 	world.recorder.tree?.("", taken.snapshot);
 }
 
-/** Records the tree a visit that may write starts from, before its first turn. */
-export async function recordVisitStart(
+/**
+ * Records the tree a visit that may write starts from, before its first turn; undefined, with nothing to
+ * wait for, when there is none to record (no git port or tree journal, or no tool that writes).
+ */
+export function recordVisitStart(
 	world: World,
 	cwd: string,
 	visit: string,
 	tools: readonly string[],
-): Promise<void> {
+): Promise<void> | undefined {
 	const git = world.options.git;
-	if (!git?.snapshot || !world.recorder.tree || !tools.some((t) => WRITING_TOOLS.has(t))) return;
-	const taken = await git.snapshot(cwd);
-	if (taken.ok) world.recorder.tree(visit, taken.snapshot);
+	if (!git?.snapshot || !world.recorder.tree || !tools.some((t) => WRITING_TOOLS.has(t))) return undefined;
+	return git.snapshot(cwd).then((taken) => {
+		if (taken.ok) world.recorder.tree?.(visit, taken.snapshot);
+	});
 }

@@ -66,7 +66,10 @@ export function valueAt(address: Address, frame: Frame, reading: Reading) {
 	return evaluate(address.expr, lookupIn(frame, reading));
 }
 
-/** What the tree changed, for a node that reads `diff` (the agent visit's rule, for questions and swarms too). */
-export async function diffFor(world: World, reads: readonly Address[], frame: Frame): Promise<string | undefined> {
+/**
+ * What the tree changed, for a node that reads `diff` (the agent visit's rule, for questions and swarms too);
+ * undefined, and nothing to wait for, when it reads none.
+ */
+export function diffFor(world: World, reads: readonly Address[], frame: Frame): Promise<string> | undefined {
 	return reads.some((r) => r.root === "diff") ? world.diff(frameCwd(frame, world)) : undefined;
 }

@@ -127,7 +127,10 @@ export async function runVisit(
 			},
 		};
 	}
-	out = { ...out, record: await settleVisit(world, node, visit, out.record) };
+	// Most visits settle at once: only a tree to look at is awaited.
+	const settling = settleVisit(world, node, visit, out.record);
+	const settled = settling instanceof Promise ? await settling : settling;
+	if (settled !== out.record) out = { ...out, record: settled };
 	const usage = { ...own, ms: Math.max(0, performance.now() - started - held) };
 	const { record } = out;
 	// Stopped and cut visits did not end: a resume runs them again from their start.

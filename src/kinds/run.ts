@@ -10,9 +10,9 @@
  * A dry run is the same walk on dry ports (`dry.ts`), so a kind's runner does not change for it; `dry` says
  * what the kind does under them, in the words of docs/runs.md's table (a test holds the two together).
  */
-import type { RunTable } from "../engine/kind.ts";
+import type { RunTable, VisitEnd } from "../engine/kind.ts";
+import type { VisitRecord } from "../engine/frames.ts";
 import { type FlowResult, runFlowWith } from "../engine/run.ts";
-import { diffFor } from "../engine/turn.ts";
 import type { RunOptions } from "../engine/world.ts";
 import type { CheckedFlow } from "../language/check/index.ts";
 import type { Value } from "../language/types/index.ts";
@@ -30,6 +30,9 @@ import { runWait } from "./wait/run.ts";
 
 export type { KindRunner, RunTable, VisitEnd } from "../engine/kind.ts";
 
+/** A visit's record as its runner's end. */
+const asEnd = (record: VisitRecord): VisitEnd => ({ record });
+
 /**
  * Every kind's runner; the type names every kind of the union. The walk imports no runner: `runFlow` below
  * hands this table to the run's entry (`engine/run.ts`), which hands it on as `World.runners`, so a block
@@ -37,9 +40,8 @@ export type { KindRunner, RunTable, VisitEnd } from "../engine/kind.ts";
  */
 export const RUNNERS = {
 	agent: {
-		run: async (world, node, frame, visit, signal) => ({
-			record: await runAgent(world, node, frame, visit, signal, await diffFor(world, node.reads, frame)),
-		}),
+		// Chained rather than awaited: every turn of a run comes through here, and an await costs more.
+		run: (world, node, frame, visit, signal) => runAgent(world, node, frame, visit, signal).then(asEnd),
 		dry: "answers from the script, else with a value made up from its output type (through its own `submit` tool) or a placeholder text; skips, and says so, what only a model's turn can meet (`mustCallTool`; a scripted text answer where `submit` is due gets a sample)",
 		reuses: true,
 		unseenWrites: false,

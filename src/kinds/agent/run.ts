@@ -34,7 +34,7 @@ import type { Ledger } from "../../engine/ledger.ts";
 import { modelKey, type NodeModel } from "../../engine/models.ts";
 import { type Captured, submitClosing, submitTool, verdictClosing, verdictTool } from "../../engine/tools.ts";
 import { lastRefusal } from "../../engine/refusal.ts";
-import { renderedReads, taskOf, valueAt } from "../../engine/turn.ts";
+import { diffFor, renderedReads, taskOf, valueAt } from "../../engine/turn.ts";
 import {
 	findLedger,
 	type Frame,
@@ -136,14 +136,22 @@ export async function runAgent(
 	frame: Frame,
 	visit: string,
 	signal: AbortSignal,
-	diff?: string,
 ): Promise<VisitRecord> {
-	const v = planVisit(world, node, frame, visit, signal, diff);
+	// Each await costs every visit: the steps before the first turn are awaited only when they have something pending.
+	const diff = diffFor(world, node.reads, frame);
+	const v = planVisit(world, node, frame, visit, signal, diff && (await diff));
 	if ("ok" in v) return v;
 	const facts = await agentFacts(world, node, frame, v);
-	const reused = await reuseOrRun(world, node, visit, facts, (e) => replayRecord(e, node, frame));
+	const asked = reuseOrRun(world, node, visit, facts, (e) => replayRecord(e, node, frame));
+	const reused = asked && (await asked);
 	if (reused) return reused.record;
-	await recordVisitStart(world, frameCwd(frame, world), visit, node.tools?.map((t) => t.value) ?? v.agent.tools);
+	const recording = recordVisitStart(
+		world,
+		frameCwd(frame, world),
+		visit,
+		node.tools?.map((t) => t.value) ?? v.agent.tools,
+	);
+	if (recording) await recording;
 	const p = startProgress(v);
 	try {
 		for (;;) {
