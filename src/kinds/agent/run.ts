@@ -194,10 +194,7 @@ function planVisit(
 		world.options.models.get(modelKey(world.prefix, node.id.value, agent.name));
 	const ledger = node.verdict ? findLedger(frame, node.verdict.value) : undefined;
 	const closing = node.output ? submitClosing() : ledger ? verdictClosing(ledger, node.path) : undefined;
-	const addenda = (world.options.plugins ?? [])
-		.map((p) => p.taskAddendum?.(node.id.value, visit))
-		.filter((t): t is string => !!t);
-	const told = [...addenda, closing].filter(Boolean).join("\n\n") || undefined;
+	const told = toldOf(world, node, visit, closing);
 	const reads = renderedReads(node.reads, frame, world, diff);
 	const task = taskOf(world.flow.prompts.get(node.id.value) ?? "", reads, told);
 	// combo's `lifetime: workflow` (or `session`): the node keeps its subagent across its visits, as `memory:`
@@ -235,6 +232,18 @@ function planVisit(
 	if (node.memory) v.shared = `memory: ${node.memory.value}`;
 	else if (lives) v.shared = `lifetime: ${agent.lifetime}`;
 	return v;
+}
+
+/** What the task closes with: the plugins' addenda, then the closing; undefined when there is neither. */
+function toldOf(world: World, node: AgentNode, visit: string, closing: string | undefined): string | undefined {
+	// Collected in one loop: every visit asks, and most runs have no plugin and an untyped answer.
+	let told: string | undefined;
+	for (const plugin of world.options.plugins ?? []) {
+		const addendum = plugin.taskAddendum?.(node.id.value, visit);
+		if (addendum) told = told ? `${told}\n\n${addendum}` : addendum;
+	}
+	if (closing) told = told ? `${told}\n\n${closing}` : closing;
+	return told;
 }
 
 /** The first attempt; a visit cut mid-turn in an earlier life goes on from the document it had saved. */
@@ -278,8 +287,10 @@ async function holdSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent | 
 }
 
 /** Spawns the visit's subagent with its answer tools, handoff tools, skills, pane and journaling hooks. */
-async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
+function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 	const { world, node, agent, scope } = v;
+	// The session its hooks name, once spawned.
+	let sub: Subagent | undefined;
 	const captured: Captured = { refusals: 0 };
 	const at = { at: v.visit };
 	const tools: ToolSpec[] = [];
@@ -297,12 +308,13 @@ async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 		// Every declared tool is paid on every request: a first session gets the handoff tools when its
 		// watermark fires (the directive names them); a continuation, seeded to end with `finish`, from the start.
 		const later = p.lastDoc === undefined;
-		tools.push(
-			{ ...finishTool(captured.handoff, { save }), later },
-			{ ...checkpointTool(captured.handoff, v.policy.checkpointReset, { save, resetsLeft }), later },
-		);
+		const finish = finishTool(captured.handoff, { save });
+		const checkpoint = checkpointTool(captured.handoff, v.policy.checkpointReset, { save, resetsLeft });
+		finish.later = later;
+		checkpoint.later = later;
+		tools.push(finish, checkpoint);
 	}
-	const skills = world.flow.skills.get(node.id.value) ?? [];
+	const skills = world.flow.skills.get(node.id.value);
 	const transport = transportOf(world);
 	// Built field by field: a literal of a dozen conditional spreads was a few hundred bytes of garbage a
 	// turn, and every byte a turn leaves is paid again in the collections of pi's own young objects.
@@ -333,7 +345,7 @@ async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 	if (node.thinking) request.thinking = node.thinking.value;
 	if (node.tools) request.tools = node.tools.map((t) => t.value);
 	if (tools.length) request.customTools = tools;
-	if (skills.length) request.appendPrompt = skills.map(skillBlock).join("\n\n");
+	if (skills?.length) request.appendPrompt = skills.map(skillBlock).join("\n\n");
 	if (transport) request.transport = transport;
 	if (scope && world.options.sessionsDir)
 		request.sessionDir = join(world.options.sessionsDir, safeName(`${scope.instance}--${v.shareName}`));
@@ -343,8 +355,11 @@ async function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 		request.onToolEnd = (e: ToolEnd) =>
 			world.emit({ type: "tool_end", path: at.at, agent: agent.name, subagent: sub?.id ?? "", ...e });
 	}
-	const sub = await world.options.spawn(request);
-	return { sub, captured, visit: at, queue: Promise.resolve() };
+	// Chained rather than awaited: every visit opens one, and suspending here would cost it more.
+	return world.options.spawn(request).then((opened) => {
+		sub = opened;
+		return { sub: opened, captured, visit: at, queue: Promise.resolve() };
+	});
 }
 
 /**
