@@ -33,7 +33,7 @@ import { modelKey, type NodeModel } from "./models.ts";
 import { submitTool, verdictTool } from "./tools.ts";
 import { renderRead } from "./turn.ts";
 import { type Frame, frameCwd } from "./frames.ts";
-import { treeFor, WRITING_TOOLS } from "./trees.ts";
+import { hashesTrees, treeFor, WRITING_TOOLS } from "./trees.ts";
 import type { World } from "./world.ts";
 
 /** A visit's identity with what reuse needs beside it: the folder it works in and the tree it saw there. */
@@ -241,7 +241,7 @@ export async function agentFacts(world: World, node: AgentNode, frame: Frame, pl
 	const tools = node.tools ? node.tools.map((t) => t.value) : agent.tools;
 	const mayWrite = tools.some((t) => WRITING_TOOLS.has(t));
 	const ignoreTree = node.reuse?.value === "ignore-tree";
-	const tree = tools.length && (!ignoreTree || mayWrite) ? await treeFor(world, cwd) : NO_TREE;
+	const tree = tools.length && (!ignoreTree || mayWrite) && hashesTrees(world) ? await treeFor(world, cwd) : NO_TREE;
 	const identity = identifies(world) ? agentVisitIdentity(world, node, plan, ignoreTree ? NO_TREE : tree) : undefined;
 	const never =
 		node.reuse?.value === "never"

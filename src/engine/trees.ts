@@ -59,6 +59,14 @@ export function treeIs(world: World, cwd: string, tree: string): void {
 	t.byCwd.set(cwd, { gen: t.gen, tree: Promise.resolve(tree) });
 }
 
+/**
+ * Whether the run's git port hashes trees: without it every {@link treeFor} is {@link NO_TREE}, which a
+ * visit's hot path takes at once instead of awaiting it.
+ */
+export function hashesTrees(world: World): boolean {
+	return world.options.git?.tree !== undefined;
+}
+
 /** The tree of `cwd` now, or {@link NO_TREE} outside a repository or without a git port that hashes. */
 export function treeFor(world: World, cwd: string): Promise<string> {
 	const git = world.options.git;
