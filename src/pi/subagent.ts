@@ -3,7 +3,14 @@
  * discovery, an in-memory session. `ask` never throws for a failed turn; it reads pi's stop reason and
  * returns `ok: false` with the error, and the usage is the delta of pi's counters over the turn.
  */
-import type { AgentSession, CreateAgentSessionOptions, ModelRuntime } from "@earendil-works/pi-coding-agent";
+import {
+	type AgentSession,
+	type AgentSessionEvent,
+	calculateContextTokens,
+	type CreateAgentSessionOptions,
+	estimateTokens,
+	type ModelRuntime,
+} from "@earendil-works/pi-coding-agent";
 import { SUBAGENT_TOOLS } from "../agents/index.ts";
 import { formatDuration } from "../runtime/index.ts";
 import { watchTurn } from "../runtime/index.ts";
@@ -58,6 +65,25 @@ function toolSelection(
 		excludeTools: [...BUILT_IN.filter((t) => !names.includes(t)), "mcp__*"],
 	};
 }
+
+/**
+ * Whether a turn's end leaves its context clearly under the watermark, without asking pi: the turn's
+ * answer reports the context it was sent (its usage), and what the turn's tools returned since is counted
+ * as pi estimates it. pi's own count (`getContextUsage`) rebuilds the session's projection, a few
+ * kilobytes of garbage on every turn of every visit, so it is asked only when this count comes within a
+ * tenth of the threshold, or cannot be made (an answer with no usage, a model with no window).
+ */
+function clearlyUnder(event: TurnEnd, window: number | undefined, threshold: number): boolean {
+	const answer = event.message;
+	if (!window || answer.role !== "assistant" || answer.stopReason === "aborted" || answer.stopReason === "error")
+		return false;
+	let tokens = calculateContextTokens(answer.usage);
+	if (!(tokens > 0)) return false;
+	for (const result of event.toolResults) tokens += estimateTokens(result);
+	return tokens < threshold * window * 0.9;
+}
+
+type TurnEnd = Extract<AgentSessionEvent, { type: "turn_end" }>;
 
 /** Creates the session and wraps it as a {@link Subagent}. */
 export async function openSubagent(o: OpenOptions): Promise<Subagent> {
@@ -216,6 +242,7 @@ async function ask(
 			? session.subscribe((event) => {
 					watch?.touch();
 					if (!watermark || event.type !== "turn_end" || watermarkFired || watermark.muted?.()) return;
+					if (clearlyUnder(event, session.model?.contextWindow, watermark.threshold)) return;
 					const usage = session.getContextUsage();
 					if (!usage || usage.tokens == null || !(usage.contextWindow > 0)) return;
 					if (usage.tokens / usage.contextWindow >= watermark.threshold) {

@@ -83,4 +83,18 @@ describe("a subagent's tools", () => {
 		expect(requests[0]).toEqual(["now", "read"]);
 		expect(requests[1]).toEqual(["later", "now", "read"]);
 	});
+
+	it("gain the later tool when what a tool returned, not the answer's own count, crosses the watermark", async () => {
+		// The first request is small; the file its `read` returns fills a third of the window.
+		writeFileSync(join(project.cwd, "big.txt"), `${"heron ".repeat(1500)}\n`);
+		writeFileSync(join(project.cwd, "small.txt"), "heron\n");
+		const script = (file: string) =>
+			`contextWindow: 8000\nturns:\n  "*":\n    - call: read\n      args: { path: ${file} }\n    - say: done\n`;
+		const big = await turn(script("big.txt"), ["read"], [tool("later", true)], 0.3);
+		expect(big.ok).toBe(true);
+		expect(declaredPerRequest(big).map((d) => [...d].sort())).toEqual([["read"], ["later", "read"]]);
+		const small = await turn(script("small.txt"), ["read"], [tool("later", true)], 0.3);
+		expect(small.ok).toBe(true);
+		expect(declaredPerRequest(small)).toEqual([["read"], ["read"]]);
+	});
 });
