@@ -48,17 +48,8 @@ export function emptyUsage(): Usage {
 export function addUsage(...parts: Usage[]): Usage {
 	const sum = emptyUsage();
 	for (const u of parts) {
-		sum.input += u.input;
-		sum.output += u.output;
-		sum.cacheRead += u.cacheRead;
-		sum.cacheWrite += u.cacheWrite;
-		sum.totalTokens += u.totalTokens;
-		sum.cost += u.cost;
-		sum.requests += u.requests;
-		sum.toolCalls += u.toolCalls;
+		addCounters(sum, u);
 		sum.ms += u.ms;
-		if (u.retries) sum.retries = (sum.retries ?? 0) + u.retries;
-		if (u.retryWaitMs) sum.retryWaitMs = (sum.retryWaitMs ?? 0) + u.retryWaitMs;
 	}
 	return sum;
 }
