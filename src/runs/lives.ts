@@ -39,7 +39,7 @@ import { describeInDoubt, inDoubtChanges, putBack } from "./in-doubt.ts";
 import { decidedByFlow, journalState } from "./replay.ts";
 import { newRunFolder } from "./run-folder.ts";
 import { journalSealer, type JournalSealer, runKey, sealSnapshot, trimJournal, verifyRun } from "./seal.ts";
-import { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from "./snapshot.ts";
+import { readSnapshot, type Snapshot, snapshotOf, snapshotText, writeSnapshot } from "./snapshot.ts";
 import { type UsageFile, usageOf, writeUsage } from "./usage-file.ts";
 
 /** What a finished life of a run reports. */
@@ -113,7 +113,8 @@ export async function startRun(flow: CheckedFlow, input: Value, options: StartOp
 		...(options.reuse ? { reuse: options.reuse.from } : {}),
 		...(options.reuse && options.rerunFrom?.length ? { rerunFrom: [...options.rerunFrom] } : {}),
 	});
-	const first = sealSnapshot(key.key, runDir, writeSnapshot(runDir, snapshot));
+	const first = sealSnapshot(key.key, runDir, snapshotText(snapshot));
+	writeSnapshot(runDir, snapshot);
 	const lock = acquireLock(runDir);
 	if (!lock.ok) return { ok: false, refused: lock.message };
 	options.onRunDir?.(runDir);

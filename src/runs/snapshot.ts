@@ -91,9 +91,19 @@ export function snapshotOf(
 	};
 }
 
-/** Writes the snapshot (once, atomically); returns the exact text written, which the run's seal covers. */
+/** The snapshot's text as `writeSnapshot` writes it, which the run's seal covers. */
+export function snapshotText(snapshot: Snapshot): string {
+	return `${JSON.stringify(snapshot, null, 2)}\n`;
+}
+
+/**
+ * Writes the snapshot (once, atomically); returns the exact text written. A new run seals that text before
+ * it writes it (`startRun`), so whoever finds a run folder's snapshot (the web view, `report`, `resume`)
+ * finds its seal too: the web view judges a folder's seal once, as it opens it, and a folder opened between
+ * the two writes stayed "not made here" for good.
+ */
 export function writeSnapshot(runDir: string, snapshot: Snapshot): string {
-	const text = `${JSON.stringify(snapshot, null, 2)}\n`;
+	const text = snapshotText(snapshot);
 	writeAtomic(join(runDir, "snapshot.json"), text);
 	return text;
 }
