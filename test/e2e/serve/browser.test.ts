@@ -171,8 +171,11 @@ describe.skipIf(!present)(
 		/** The run folder of the flow that appears after `before` folders were there. */
 		async function newFolder(flow: string, before: string[]): Promise<string> {
 			for (;;) {
+				// A folder is a run once its snapshot is written (the run list shows no folder before that).
 				const found = existsSync(runsHome())
-					? readdirSync(runsHome()).filter((n) => n.endsWith(`-${flow}`) && !before.includes(n))
+					? readdirSync(runsHome()).filter(
+							(n) => n.endsWith(`-${flow}`) && !before.includes(n) && existsSync(join(runsHome(), n, "snapshot.json")),
+						)
 					: [];
 				if (found.length) return found[0];
 				await new Promise((r) => setTimeout(r, 50));
