@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rosterOf, SUBAGENT_TOOLS } from "../../src/agents/index.ts";
 import { agentIn } from "../../src/extension/tool/plan.ts";
 import { openHost, readScript } from "../../src/pi/index.ts";
+import { probeAgent } from "../helpers/host.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 
 let project: TempProject;
@@ -20,16 +21,7 @@ async function declared(tools: string[]): Promise<string[]> {
 		agentDir: project.agentDir,
 		script: readScript('turns:\n  "*":\n    - say: ok\n', "s.yaml").value,
 	});
-	const agent = {
-		kind: "agent" as const,
-		name: "probe",
-		description: "d",
-		tools,
-		prompt: "You probe.",
-		file: "probe.md",
-		source: "project" as const,
-	};
-	const sub = await host.spawn({ agent, model: "scripted", cwd: project.cwd });
+	const sub = await host.spawn({ agent: probeAgent(tools), model: "scripted", cwd: project.cwd });
 	try {
 		const r = await sub.ask("go", { label: "probe" });
 		expect(r.ok).toBe(true);

@@ -1,6 +1,7 @@
 /** Opens a pi host on the scripted model with a script written inline, and resumes runs on one. */
 import { resolveModels } from "../../src/engine/index.ts";
 import { openHost, type PiHost, readScript } from "../../src/pi/index.ts";
+import type { Result } from "../../src/runtime/index.ts";
 import type { Spawn } from "../../src/runtime/subagent.ts";
 import { type Refusal, type ResumeOptions, resumeRun, type RunOutcome } from "../../src/runs/index.ts";
 import type { TempProject } from "./project.ts";
@@ -48,5 +49,37 @@ export function countingSpawn(host: PiHost): { spawn: Spawn; spawns: () => numbe
 			return host.spawn(request);
 		},
 		spawns: () => n,
+	};
+}
+
+/** A project agent made in the test, `probe` unless named, granted `tools`. */
+export function probeAgent(tools: string[], name = "probe") {
+	return {
+		kind: "agent" as const,
+		name,
+		description: "d",
+		tools,
+		prompt: "You probe.",
+		file: `${name}.md`,
+		source: "project" as const,
+	};
+}
+
+/**
+ * A spawn whose turns run one at a time, in the order asked, as `/step` runs them; `after` may act on each
+ * turn's result once it ended (hold it for a person, as `/step` does).
+ */
+export function oneAtATime(spawn: Spawn, after: (r: Result) => Promise<Result> = async (r) => r): Spawn {
+	let queue: Promise<unknown> = Promise.resolve();
+	return async (request) => {
+		const sub = await spawn(request);
+		return {
+			...sub,
+			ask: (task, options) => {
+				const turn = queue.then(async () => after(await sub.ask(task, options)));
+				queue = turn.catch(() => {});
+				return turn;
+			},
+		};
 	};
 }

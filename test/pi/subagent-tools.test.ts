@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openHost, readScript } from "../../src/pi/index.ts";
 import type { Result, ToolSpec } from "../../src/runtime/index.ts";
+import { probeAgent } from "../helpers/host.ts";
 import { type TempProject, tempProject } from "../helpers/project.ts";
 
 let project: TempProject;
@@ -13,16 +14,6 @@ beforeEach(() => {
 	project = tempProject();
 });
 afterEach(() => project.cleanup());
-
-const agent = (tools: string[]) => ({
-	kind: "agent" as const,
-	name: "probe",
-	description: "d",
-	tools,
-	prompt: "You probe.",
-	file: "probe.md",
-	source: "project" as const,
-});
 
 const tool = (name: string, later?: boolean): ToolSpec => ({
 	name,
@@ -50,7 +41,7 @@ async function turn(script: string, tools: string[], customTools: ToolSpec[], th
 		agentDir: project.agentDir,
 		script: readScript(script, "s.yaml").value,
 	});
-	const sub = await host.spawn({ agent: agent(tools), model: "scripted", cwd: project.cwd, customTools });
+	const sub = await host.spawn({ agent: probeAgent(tools), model: "scripted", cwd: project.cwd, customTools });
 	try {
 		return await sub.ask("go", {
 			label: "probe",

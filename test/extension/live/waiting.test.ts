@@ -7,8 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { foldLive, type LiveState, startLive } from "../../../src/extension/live/fold.ts";
 import { showLive, treeOf } from "../../../src/extension/live/render.ts";
 import type { FlowEvent } from "../../../src/runtime/events.ts";
-import type { Spawn } from "../../../src/runtime/subagent.ts";
-import { scriptedHost } from "../../helpers/host.ts";
+import { oneAtATime, scriptedHost } from "../../helpers/host.ts";
 import { type TempProject, tempProject } from "../../helpers/project.ts";
 import { flowOf, runInline } from "../../helpers/run.ts";
 import { checkFlowText } from "../../../src/load/index.ts";
@@ -19,22 +18,6 @@ beforeEach(() => {
 	project = tempProject();
 });
 afterEach(() => project.cleanup());
-
-/** One turn at a time, in the order asked: the pause `/step` puts between turns. */
-function oneAtATime(spawn: Spawn): Spawn {
-	let queue: Promise<unknown> = Promise.resolve();
-	return async (request) => {
-		const sub = await spawn(request);
-		return {
-			...sub,
-			ask: (task, options) => {
-				const run = queue.then(() => sub.ask(task, options));
-				queue = run.catch(() => {});
-				return run;
-			},
-		};
-	};
-}
 
 describe("a turn that waits for its turn", () => {
 	it("is drawn waiting, with no clock, until it starts", async () => {

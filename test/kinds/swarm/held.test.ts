@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FlowEvent } from "../../../src/runtime/events.ts";
 import type { Spawn } from "../../../src/runtime/index.ts";
+import { oneAtATime } from "../../helpers/host.ts";
 import { type TempProject, tempProject } from "../../helpers/project.ts";
 import { flowOf, runInline } from "../../helpers/run.ts";
 
@@ -14,29 +15,13 @@ afterEach(() => project.cleanup());
 
 const HOLD_MS = 60;
 
-/**
- * As `/step` does: turns one at a time, and after each a wait for the person, handed back with the result
- * as `heldMs`.
- */
-function holding(spawn: Spawn): Spawn {
-	let queue: Promise<unknown> = Promise.resolve();
-	return async (request) => {
-		const sub = await spawn(request);
-		return {
-			...sub,
-			ask: (task, options) => {
-				const turn = queue.then(async () => {
-					const r = await sub.ask(task, options);
-					const from = performance.now();
-					await new Promise((done) => setTimeout(done, HOLD_MS));
-					return { ...r, heldMs: performance.now() - from };
-				});
-				queue = turn.catch(() => {});
-				return turn;
-			},
-		};
-	};
-}
+/** As `/step` does: turns one at a time, and after each a wait for the person, handed back as `heldMs`. */
+const holding = (spawn: Spawn): Spawn =>
+	oneAtATime(spawn, async (r) => {
+		const from = performance.now();
+		await new Promise((done) => setTimeout(done, HOLD_MS));
+		return { ...r, heldMs: performance.now() - from };
+	});
 
 describe("a swarm under /step", () => {
 	it("leaves its members' held time out of its own, and journals it as held", async () => {
