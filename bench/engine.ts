@@ -201,7 +201,7 @@ async function engineOverhead(box: Sandbox): Promise<Row[]> {
 	const asked = perTurn(thread(sides.engineTurn));
 	const engine = perTurn(thread(sides.engine));
 	const req = engineTurn.request;
-	// `*`: the engine's own; `†`: registered but declared only once the turn's watermark fires.
+	// `*`: the engine's own; `†`: registered and declared only once the turn's watermark fires.
 	const tools = [
 		...(req.tools ?? req.agent.tools),
 		...(req.customTools ?? []).map((t) => `${t.name}*${t.later ? "†" : ""}`),
@@ -214,7 +214,7 @@ async function engineOverhead(box: Sandbox): Promise<Row[]> {
 			`a 1,000-turn map through the whole pipeline against a bare loop over the same number of pi sessions of the same agent. Per turn the engine adds ${plus(engine - bare)} of main-thread CPU to the bare ${fmtMs(bare)}: ` +
 			`${plus(asked - bare)} is what it asks of pi (the bare loop making the engine's spawn request — tools ${tools.join(", ")}, * its own, † declared only at the watermark — and ask options ${askKeys.join(", ")}), ` +
 			`${plus(engine - asked)} the evaluator's own work, the check of the 1,000-item flow taking ${fmtMs(check / n)} a turn of it (${fmtMs(check)} a run, wall). ` +
-			`Against the bare loop making the same sessions, the engine costs ${fmtX(median(sameRatio))}: that is the evaluator's own work; what it asks of pi is small because the handoff tools are registered but not declared until a turn's watermark fires (docs/decisions.md, "Handoff tools arrive with the watermark").`,
+			`Against the bare loop making the same sessions, the engine costs ${fmtX(median(sameRatio))}: that is the evaluator's own work; what it asks of pi is small because the handoff tools are neither registered nor declared until a turn's watermark fires (docs/decisions.md, "Handoff tools arrive with the watermark").`,
 	);
 	return [
 		{

@@ -28,6 +28,7 @@ import {
 	SCRIPTED_PROVIDER,
 } from "./scripted/index.ts";
 import { openSubagent } from "./subagent.ts";
+import type { LateTools } from "./late-tools.ts";
 import { learnKeyOf } from "./keys.ts";
 import { learnSecrets } from "../secrets/index.ts";
 import { createGate, type Gate } from "../runtime/index.ts";
@@ -235,7 +236,11 @@ async function personalRuntime(agentDir: string): Promise<ModelRuntime> {
  * the skills its agent file names. Those are pi's own skills: pi lists each in the system prompt (name,
  * description, where its SKILL.md is) when the subagent has `read`, and the model opens the one it needs.
  */
-export function staticResources(systemPrompt: string, skills: readonly AgentSkill[] = []): ResourceLoader {
+export function staticResources(
+	systemPrompt: string,
+	skills: readonly AgentSkill[] = [],
+	late?: LateTools,
+): ResourceLoader {
 	const offered = skills.flatMap((s) =>
 		s.skill && !s.skill.hidden
 			? [
@@ -251,7 +256,10 @@ export function staticResources(systemPrompt: string, skills: readonly AgentSkil
 			: [],
 	);
 	return {
-		getExtensions: () => ({ extensions: [], errors: [], runtime: createExtensionRuntime() }),
+		getExtensions: () =>
+			late
+				? { extensions: [late.extension], errors: [], runtime: late.runtime }
+				: { extensions: [], errors: [], runtime: createExtensionRuntime() },
 		getSkills: () => ({ skills: offered, diagnostics: [] }),
 		getPrompts: () => ({ prompts: [], diagnostics: [] }),
 		getThemes: () => ({ themes: [], diagnostics: [] }),

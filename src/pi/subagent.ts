@@ -24,6 +24,7 @@ import { findWithoutFd } from "./find-without-fd.ts";
 import { guardedTools } from "./guarded-tools.ts";
 import { guardedPaths } from "../guard/index.ts";
 import { toPiTool } from "./tools.ts";
+import { type LateTools, lateTools } from "./late-tools.ts";
 import type { Gate } from "../runtime/index.ts";
 import type { TransportPolicy, TransportRetry } from "../runtime/index.ts";
 import { type TransportHooks, wrapTransport } from "./transport.ts";
@@ -53,7 +54,8 @@ const BUILT_IN = SUBAGENT_TOOLS.filter((t) => t !== "subagent");
  * so a tool offered later (the handoff tools, declared at the watermark) had to be taken back after the
  * session was made, rebuilding its system prompt and tools on every spawn. Instead the names are added to an
  * empty selection (`noTools: "builtin"`), every other built-in tool and every MCP tool is excluded, and a
- * tool offered later is registered inactive (`toPiTool`: `defaultActive: false`). With no names at all,
+ * tool offered later is registered when it is offered (`lateTools`), inactive (`toPiTool`: `defaultActive:
+ * false`) until the offer declares it. With no names at all,
  * pi's selection stays empty and only our own tools are declared.
  */
 function toolSelection(
@@ -97,7 +99,15 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	const noWrite = writes ? [...guardedPaths({ cwd: o.cwd }), ...(request.protectedPaths ?? [])] : [];
 	const guarded = writes ? guardedTools(o.cwd, names, { noWrite }) : [];
 	// `find` on Node's glob where `fd` cannot run (pi would try to download it, which fails offline).
-	const custom = [...guarded, ...findWithoutFd(o.cwd, names, o.agentDir), ...(request.customTools ?? []).map(toPiTool)];
+	// Tools a watermark offers are registered when it does, in a session that starts afresh (`lateTools`); a
+	// session continued from its folder may restore them as active from its transcript, so it has them from the start.
+	const specs = request.customTools ?? [];
+	const late = !request.sessionDir && specs.some((t) => t.later) ? lateTools(specs.filter((t) => t.later)) : undefined;
+	const custom = [
+		...guarded,
+		...findWithoutFd(o.cwd, names, o.agentDir),
+		...(late ? specs.filter((t) => !t.later) : specs).map(toPiTool),
+	];
 	const { session } = await createAgentSession({
 		cwd: o.cwd,
 		agentDir: o.agentDir,
@@ -107,6 +117,7 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 		resourceLoader: staticResources(
 			request.appendPrompt ? `${request.agent.prompt}\n\n${request.appendPrompt}` : request.agent.prompt,
 			request.agent.skills,
+			late,
 		),
 		...toolSelection(names),
 		...(custom.length ? { customTools: custom } : {}),
@@ -154,7 +165,7 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 		id: o.id,
 		agent: request.agent.name,
 		model: o.model.ref,
-		ask: (task, options) => ask(session, sub, o, task, options ?? {}, (h) => (hooks = h)),
+		ask: (task, options) => ask(session, sub, o, task, options ?? {}, (h) => (hooks = h), late),
 		steer: async (text) => {
 			if (!closed && session.isStreaming) await session.steer(text);
 		},
@@ -181,6 +192,7 @@ async function ask(
 	task: string,
 	options: AskOptions,
 	plug: (h: TransportHooks | undefined) => void,
+	late: LateTools | undefined,
 ): Promise<Result> {
 	const started = performance.now();
 	const base = { agent: sub.agent, model: sub.model };
@@ -250,7 +262,10 @@ async function ask(
 						// Declared before the steer is read: the directive names tools the next request must have.
 						const active = session.getActiveToolNames();
 						const offer = (watermark.offer ?? []).filter((n) => !active.includes(n));
-						if (offer.length) session.setActiveToolsByName([...active, ...offer]);
+						if (offer.length) {
+							late?.register();
+							session.setActiveToolsByName([...active, ...offer]);
+						}
 						void session.steer(watermark.directive).catch(() => {});
 					}
 				})
