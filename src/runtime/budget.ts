@@ -141,16 +141,7 @@ export function budgetGauge(
  */
 export function budgetedSpawn(spawn: Spawn, budget: TurnBudget, running?: Set<Pick<Subagent, "steer">>): Spawn {
 	return async (request) => {
-		// What the turn's children spent; absent until one spends (most turns call no `subagent` tool).
-		let inside: Usage | undefined;
-		const forChildren: TurnBudget = {
-			exceeded: () => budget.exceeded(),
-			startTurn: () => budget.startTurn(),
-			spend: (u, model) => {
-				inside = addUsage(inside ?? emptyUsage(), u);
-				budget.spend(u, model);
-			},
-		};
+		const forChildren = new ChildBudget(budget);
 		const sub = await spawn({ ...request, budget: forChildren });
 		const gated: Subagent = {
 			...sub,
@@ -171,7 +162,7 @@ export function budgetedSpawn(spawn: Spawn, budget: TurnBudget, running?: Set<Pi
 					running?.add(gated);
 					return options.onStart?.();
 				};
-				inside = undefined;
+				forChildren.inside = undefined;
 				let result: Result;
 				try {
 					result = await sub.ask(task, { ...options, onStart });
@@ -182,13 +173,37 @@ export function budgetedSpawn(spawn: Spawn, budget: TurnBudget, running?: Set<Pi
 					return { ...result, ok: false, errorKind: "budget", error: result.error ?? "the run's budget is spent" };
 				// A port that never calls `onStart` (a test double) still has its turn counted.
 				if (!started) budget.startTurn();
-				budget.spend(minus(result.usage, inside), result.model || sub.model);
-				inside = undefined;
+				const inside = forChildren.inside;
+				budget.spend(inside ? minus(result.usage, inside) : result.usage, result.model || sub.model);
+				forChildren.inside = undefined;
 				return result;
 			},
 		};
 		return gated;
 	};
+}
+
+/**
+ * The budget a subagent hands its own `subagent` tool: the run's, and what those children spent (absent
+ * until one spends: most turns call no `subagent` tool), to take out of the turn's own usage. A class, not
+ * an object of closures: every spawn makes one.
+ */
+class ChildBudget implements TurnBudget {
+	readonly run: TurnBudget;
+	inside: Usage | undefined = undefined;
+	constructor(run: TurnBudget) {
+		this.run = run;
+	}
+	exceeded(): string | undefined {
+		return this.run.exceeded();
+	}
+	startTurn(): void {
+		this.run.startTurn();
+	}
+	spend(u: Usage, model?: string): void {
+		this.inside = addUsage(this.inside ?? emptyUsage(), u);
+		this.run.spend(u, model);
+	}
 }
 
 function refused(sub: Subagent, reason: string): Result {
@@ -207,13 +222,10 @@ function refused(sub: Subagent, reason: string): Result {
 /** The counters `minus` subtracts: every field of a usage but the optional retry figures. */
 const COUNTERS = Object.keys(emptyUsage()) as (keyof Usage)[];
 
-/**
- * `a - b` field by field, never below zero (a child counted more than its parent's session reports); `a`'s
- * counters alone when nothing was spent inside.
- */
-function minus(a: Usage, b: Usage | undefined): Usage {
+/** `a - b` field by field, never below zero (a child counted more than its parent's session reports). */
+function minus(a: Usage, b: Usage): Usage {
 	const out = emptyUsage();
-	for (const k of COUNTERS) out[k] = Math.max(0, (a[k] ?? 0) - (b?.[k] ?? 0));
+	for (const k of COUNTERS) out[k] = Math.max(0, (a[k] ?? 0) - (b[k] ?? 0));
 	return out;
 }
 

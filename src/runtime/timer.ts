@@ -60,17 +60,29 @@ interface Watched {
  * a short turn's work; a turn now adds itself to a set and, unless it is due before the others, arms nothing.
  */
 const watched = new Set<Watched>();
-let armed: { at: number; handle: ReturnType<typeof setTimeout> } | undefined;
+/**
+ * The timer, while one is set. With no turn left to watch it is not cleared but let go of (`unref`, `held:
+ * false`): it keeps no process alive, sweeps nothing if it fires, and the next turn takes it back (`ref`)
+ * instead of setting a timer of its own. Clearing it and setting another around every turn of a busy map
+ * was a timer list's insertion and removal a turn.
+ */
+let armed: { at: number; handle: ReturnType<typeof setTimeout>; held: boolean } | undefined;
 
 function dueAt(w: Watched): number {
 	return Math.min(w.deadline, w.last + w.idleMs);
 }
 
 function arm(at: number): void {
-	if (armed && armed.at <= at) return;
+	if (armed && armed.at <= at) {
+		if (!armed.held) {
+			armed.handle.ref();
+			armed.held = true;
+		}
+		return;
+	}
 	if (armed) clearTimeout(armed.handle);
 	const handle = setTimeout(sweep, Math.min(Math.max(0, at - performance.now()), LONGEST_TIMER_MS));
-	armed = { at, handle };
+	armed = { at, handle, held: true };
 }
 
 function sweep(): void {
@@ -120,8 +132,8 @@ export function watchTurn(o: {
 		clear: () => {
 			if (!watched.delete(w) || watched.size > 0 || !armed) return;
 			// Nothing left to watch: no timer keeps the process alive for a turn that ended.
-			clearTimeout(armed.handle);
-			armed = undefined;
+			armed.handle.unref();
+			armed.held = false;
 		},
 	};
 }

@@ -141,7 +141,8 @@ export async function runAgent(
 	const diff = diffFor(world, node.reads, frame);
 	const v = planVisit(world, node, frame, visit, signal, diff && (await diff));
 	if ("ok" in v) return v;
-	const facts = await agentFacts(world, node, frame, v);
+	const known = agentFacts(world, node, frame, v);
+	const facts = known instanceof Promise ? await known : known;
 	const asked = reuseOrRun(world, node, visit, facts, (e) => replayRecord(e, node, frame));
 	const reused = asked && (await asked);
 	if (reused) return reused.record;
