@@ -258,7 +258,7 @@ export function staticResources(
 	return {
 		getExtensions: () =>
 			late
-				? { extensions: [late.extension], errors: [], runtime: late.runtime }
+				? { extensions: late.extensions, errors: [], runtime: late.runtime }
 				: { extensions: [], errors: [], runtime: createExtensionRuntime() },
 		getSkills: () => ({ skills: offered, diagnostics: [] }),
 		getPrompts: () => ({ prompts: [], diagnostics: [] }),
