@@ -13,7 +13,7 @@ import {
 } from "@earendil-works/pi-coding-agent";
 import { SUBAGENT_TOOLS } from "../agents/index.ts";
 import { formatDuration } from "../runtime/index.ts";
-import { watchTurn } from "../runtime/index.ts";
+import { type TurnWatch, watchTurn } from "../runtime/index.ts";
 import type { ErrorKind, Result } from "../runtime/index.ts";
 import type { AskOptions, SpawnRequest, Subagent } from "../runtime/index.ts";
 import { emptyUsage, type Usage } from "../runtime/index.ts";
@@ -87,6 +87,41 @@ function clearlyUnder(event: TurnEnd, window: number | undefined, threshold: num
 
 type TurnEnd = Extract<AgentSessionEvent, { type: "turn_end" }>;
 
+/** A turn being asked, as its session's listener watches it. */
+interface Playing {
+	watch?: TurnWatch;
+	watermark?: NonNullable<AskOptions["watermark"]>;
+	/** Whether the watermark has steered in its directive: once per ask. */
+	fired: boolean;
+}
+
+/** Where a session's listener finds the turn being asked; empty between turns. */
+interface Slot {
+	turn?: Playing;
+}
+
+/**
+ * At a turn end past the watermark's threshold, the offered tools are declared and the land-the-plane
+ * directive is steered in, once per ask, unless the turn has already handed off (`muted`).
+ */
+function atTurnEnd(session: AgentSession, turn: Playing, event: TurnEnd, late: LateTools | undefined): void {
+	const watermark = turn.watermark;
+	if (!watermark || turn.fired || watermark.muted?.()) return;
+	if (clearlyUnder(event, session.model?.contextWindow, watermark.threshold)) return;
+	const usage = session.getContextUsage();
+	if (!usage || usage.tokens == null || !(usage.contextWindow > 0)) return;
+	if (usage.tokens / usage.contextWindow < watermark.threshold) return;
+	turn.fired = true;
+	// Declared before the steer is read: the directive names tools the next request must have.
+	const active = session.getActiveToolNames();
+	const offer = (watermark.offer ?? []).filter((n) => !active.includes(n));
+	if (offer.length) {
+		late?.register();
+		session.setActiveToolsByName([...active, ...offer]);
+	}
+	void session.steer(watermark.directive).catch(() => {});
+}
+
 /** Creates the session and wraps it as a {@link Subagent}. */
 export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	const { request } = o;
@@ -132,7 +167,15 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	// A message's text as it streams reaches `onDraft` every DRAFT_MS, so a watcher sees it grow; a message
 	// that ends sooner has no draft, only its end.
 	let drafted = 0;
+	// The turn being asked, if it is watched: one listener for the session's life rather than one per turn.
+	const slot: Slot = {};
 	const off = session.subscribe((event) => {
+		const turn = slot.turn;
+		if (turn) {
+			// Any event (a token, a tool update) proves the turn is alive.
+			turn.watch?.touch();
+			if (event.type === "turn_end" && turn.watermark) atTurnEnd(session, turn, event, late);
+		}
 		if (event.type === "tool_execution_start") request.onToolCall?.(event.toolName, event.args, event.toolCallId);
 		if (event.type === "tool_execution_end" && onToolEnd) {
 			const result: unknown = event.result;
@@ -165,7 +208,7 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 		id: o.id,
 		agent: request.agent.name,
 		model: o.model.ref,
-		ask: (task, options) => ask(session, sub, o, task, options ?? {}, (h) => (hooks = h), late),
+		ask: (task, options) => ask(session, sub, o, task, options ?? {}, (h) => (hooks = h), slot),
 		steer: async (text) => {
 			if (!closed && session.isStreaming) await session.steer(text);
 		},
@@ -192,7 +235,7 @@ async function ask(
 	task: string,
 	options: AskOptions,
 	plug: (h: TransportHooks | undefined) => void,
-	late: LateTools | undefined,
+	slot: Slot,
 ): Promise<Result> {
 	const started = performance.now();
 	const base = { agent: sub.agent, model: sub.model };
@@ -245,31 +288,13 @@ async function ask(
 					},
 				})
 			: undefined;
-	// One listener for the turn: any event of the session (a token, a tool update) proves the turn is alive,
-	// and the watermark, past its threshold at a turn end, steers the land-the-plane directive in once.
-	let watermarkFired = false;
-	const watermark = options.watermark;
-	const offEvents =
-		watch || watermark
-			? session.subscribe((event) => {
-					watch?.touch();
-					if (!watermark || event.type !== "turn_end" || watermarkFired || watermark.muted?.()) return;
-					if (clearlyUnder(event, session.model?.contextWindow, watermark.threshold)) return;
-					const usage = session.getContextUsage();
-					if (!usage || usage.tokens == null || !(usage.contextWindow > 0)) return;
-					if (usage.tokens / usage.contextWindow >= watermark.threshold) {
-						watermarkFired = true;
-						// Declared before the steer is read: the directive names tools the next request must have.
-						const active = session.getActiveToolNames();
-						const offer = (watermark.offer ?? []).filter((n) => !active.includes(n));
-						if (offer.length) {
-							late?.register();
-							session.setActiveToolsByName([...active, ...offer]);
-						}
-						void session.steer(watermark.directive).catch(() => {});
-					}
-				})
-			: undefined;
+	// The session's listener watches the turn: its idle clock, and its watermark.
+	if (watch || options.watermark) {
+		const turn: Playing = { fired: false };
+		if (watch) turn.watch = watch;
+		if (options.watermark) turn.watermark = options.watermark;
+		slot.turn = turn;
+	}
 	// Transport retries happen inside pi's request: they are signs of life, and what they billed is ours to add.
 	const retries: TransportRetry[] = [];
 	const lost = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0 };
@@ -298,7 +323,7 @@ async function ask(
 		thrown = error;
 	} finally {
 		watch?.clear();
-		offEvents?.();
+		slot.turn = undefined;
 		options.signal?.removeEventListener("abort", abort);
 		plug(undefined);
 	}
