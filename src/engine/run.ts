@@ -111,6 +111,7 @@ export async function runFlowWith(
 		options: { ...options, spawn: budgetedSpawn(options.spawn, budget, running) },
 		input,
 		emit,
+		hears: options.onEvent !== undefined || plugins.some((p) => p.onEvent !== undefined),
 		prefix: "",
 		slug: slugOf(input),
 		budget,

@@ -89,14 +89,16 @@ export async function runVisit(
 	const place = focusOf(visit, world.options.focus);
 	if (place === "outside") return { record: ELSEWHERE };
 	if (place === "above") return dispatch(world, node, frame, visit, signal);
-	// The model a literal agent node runs on, so a trace names its provider as the visit starts.
-	const model = agent ? world.options.models.get(modelKey(world.prefix, node.id.value))?.ref : undefined;
 	// Events and the journal's end are built field by field (in the order their readers know): every visit
 	// makes them, and each conditional spread would be an object thrown away.
-	const start: FlowEvent = { type: "node_start", path: visit, node: node.id.value, kind: node.kind };
-	if (agent) start.agent = agent;
-	if (model) start.model = model;
-	world.emit(start);
+	if (world.hears) {
+		const start: FlowEvent = { type: "node_start", path: visit, node: node.id.value, kind: node.kind };
+		if (agent) start.agent = agent;
+		// The model a literal agent node runs on, so a trace names its provider as the visit starts.
+		const model = agent ? world.options.models.get(modelKey(world.prefix, node.id.value))?.ref : undefined;
+		if (model) start.model = model;
+		world.emit(start);
+	}
 	world.recorder.visitStart(visit, node.id.value, node.kind);
 	identifyVisit(world, node, frame, visit);
 	const started = performance.now();

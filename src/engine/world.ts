@@ -121,6 +121,12 @@ export interface World {
 	readonly options: RunOptions;
 	readonly input: Value;
 	readonly emit: EventSink;
+	/**
+	 * Whether anyone but the run's result hears its events (an `onEvent`, a plugin's). The events only they
+	 * read (a node's start, a turn's wait, start and end, a message, a tool call) are not made for nobody:
+	 * a library run without a listener would build half a dozen objects a turn to throw away.
+	 */
+	readonly hears: boolean;
 	/** Adds a turn's usage to the run's total. */
 	spend(usage: Usage): void;
 	/** The run's total so far (a copy). */

@@ -69,8 +69,8 @@ interface HeldSubagent {
 	captured: Captured;
 	/** The visit the current turn belongs to (the verdict tool and the journal record it). */
 	visit: { at: string };
-	/** The last turn queued on the subagent: a pi session answers one prompt at a time. */
-	queue: Promise<unknown>;
+	/** The last turn queued on the subagent (a pi session answers one prompt at a time); none before the first. */
+	queue?: Promise<unknown>;
 }
 
 /** One visit of an agent node as decided before its first turn: nothing here changes while it runs. */
@@ -292,7 +292,14 @@ function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 	const { world, node, agent, scope } = v;
 	// The session its hooks name, once spawned.
 	let sub: Subagent | undefined;
-	const captured: Captured = { refusals: 0 };
+	// Every field the turns set, set here: a field added later grows the object, on every visit.
+	const captured: Captured = {
+		value: undefined,
+		verdict: undefined,
+		refusals: 0,
+		handoff: undefined,
+		calls: undefined,
+	};
 	const at = { at: v.visit };
 	const tools: ToolSpec[] = [];
 	const typed =
@@ -302,7 +309,7 @@ function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 	if (typed) tools.push(submitTool(typed, captured));
 	if (v.ledger) tools.push(verdictTool(v.ledger, node.path, at, captured));
 	if (v.policy.enabled) {
-		captured.handoff = {};
+		captured.handoff = { doc: undefined, reset: undefined };
 		// The document reaches the journal before the tool returns: a crash mid-turn leaves it on disk.
 		const save = async (doc: HandoffDocument) => void world.recorder.handoff?.(at.at, doc as unknown as Value);
 		const resetsLeft = () => p.resets < v.policy.maxResets;
@@ -322,26 +329,30 @@ function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 	const request: SpawnRequest = {
 		agent,
 		cwd: frameCwd(v.frame, world),
-		// Every visit's messages are events: a pane shows them, and so does a watcher's page (`pi-flows serve`).
-		onMessage: (text: string) =>
-			world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text }),
-		onDraft: (text: string) =>
-			world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text, draft: true }),
 		onToolCall: (tool, args, callId) => {
 			captured.calls?.push(tool);
 			world.recorder.toolCall(at.at, tool);
 			noteToolCall(world, at.at, tool);
-			world.emit({
+			if (!world.hears) return;
+			const event: FlowEvent = {
 				type: "tool_call",
 				path: at.at,
 				agent: agent.name,
 				subagent: sub?.id ?? "",
 				tool,
 				args,
-				...(callId ? { callId } : {}),
-			});
+			};
+			if (callId) event.callId = callId;
+			world.emit(event);
 		},
 	};
+	// Every visit's messages are events, for whoever hears them: a pane, a watcher's page (`pi-flows serve`).
+	if (world.hears) {
+		request.onMessage = (text: string) =>
+			world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text });
+		request.onDraft = (text: string) =>
+			world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text, draft: true });
+	}
 	if (v.model) request.model = v.model.spec ?? v.model.ref;
 	if (node.thinking) request.thinking = node.thinking.value;
 	if (node.tools) request.tools = node.tools.map((t) => t.value);
@@ -359,7 +370,7 @@ function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 	// Chained rather than awaited: every visit opens one, and suspending here would cost it more.
 	return world.options.spawn(request).then((opened) => {
 		sub = opened;
-		return { sub: opened, captured, visit: at, queue: Promise.resolve() };
+		return { sub: opened, captured, visit: at };
 	});
 }
 
@@ -368,7 +379,7 @@ function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
  * turn does (a `/step` pause or a queue before it is drawn as waiting), its usage and transcript kept.
  */
 function playTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Result> {
-	v.world.emit({ type: "turn_wait", path: v.visit, agent: v.agent.name, subagent: s.sub.id });
+	if (v.world.hears) v.world.emit({ type: "turn_wait", path: v.visit, agent: v.agent.name, subagent: s.sub.id });
 	// Only a subagent a scope shares has turns of other visits to wait for: this visit's own follow each other.
 	return v.scope ? serial(s, () => askTurn(v, p, s)) : askTurn(v, p, s);
 }
@@ -389,6 +400,7 @@ async function askTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Res
 	const start = () => {
 		if (started) return undefined;
 		started = true;
+		if (!world.hears) return undefined;
 		const event: FlowEvent = {
 			type: "turn_start",
 			path: visit,
@@ -407,7 +419,9 @@ async function askTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Res
 		timeoutMs: v.timeoutMs,
 		idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
 		onStart: start,
-		onRetry: (r) =>
+	};
+	if (world.hears)
+		options.onRetry = (r) =>
 			world.emit({
 				type: "provider_retry",
 				path: visit,
@@ -415,8 +429,7 @@ async function askTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Res
 				subagent: s.sub.id,
 				model: s.sub.model,
 				...r,
-			}),
-	};
+			});
 	if (!v.node.output && !v.ledger) options.answer = "text";
 	const capture = s.captured.handoff;
 	if (capture)
@@ -431,7 +444,7 @@ async function askTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Res
 	world.spend(r.usage);
 	if (r.heldMs) world.hold?.(r.heldMs);
 	world.recorder.transcript(visit, s.sub.id, r.messages);
-	if (started)
+	if (world.hears && started)
 		world.emit({
 			type: "turn_end",
 			path: visit,
@@ -441,7 +454,7 @@ async function askTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Res
 			ok: r.ok,
 			usage: r.usage,
 		});
-	else
+	else if (world.hears)
 		world.emit({
 			type: "turn_refused",
 			path: visit,
@@ -681,7 +694,7 @@ async function sharedSubagent(
 
 /** Turns of one shared subagent run one after another: a pi session answers one prompt at a time. */
 function serial<T>(held: HeldSubagent, fn: () => Promise<T>): Promise<T> {
-	const run = held.queue.then(fn, fn);
+	const run = held.queue ? held.queue.then(fn, fn) : fn();
 	held.queue = run.then(
 		() => {},
 		() => {},
