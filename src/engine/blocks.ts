@@ -39,18 +39,21 @@ export async function closeScope(m: MemoryScope): Promise<void> {
 export const ELSEWHERE_END: SequenceEnd = { ok: false, failure: ELSEWHERE, last: ELSEWHERE };
 
 /** Runs a body in a fresh frame with its own memory scope, closing the scope whatever happens. */
-export async function body(
+export function body(
 	world: World,
 	nodes: Parameters<typeof runSequence>[1],
 	frame: Frame,
 	signal: AbortSignal,
 ): Promise<SequenceEnd> {
-	try {
-		return await runSequence(world, nodes, frame, signal);
-	} finally {
-		// Most bodies open nothing their scope keeps: no await for an empty one.
-		if (frame.block?.memory.closers.length) await closeScope(frame.block.memory);
-	}
+	const memory = frame.block?.memory;
+	const ran = runSequence(world, nodes, frame, signal);
+	// Most bodies open nothing their scope keeps: nothing is chained for them (every map item runs one).
+	if (!memory) return ran;
+	return ran.then(
+		(end) => (memory.closers.length ? closeScope(memory).then(() => end) : end),
+		(error: unknown) =>
+			(memory.closers.length ? closeScope(memory) : Promise.resolve()).then(() => Promise.reject(error)),
+	);
 }
 
 /** Whether enough branches succeeded for the block's `join`. */

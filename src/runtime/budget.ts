@@ -145,9 +145,10 @@ export function budgetedSpawn(spawn: Spawn, budget: TurnBudget, running?: Set<Pi
 		const sub = await spawn({ ...request, budget: forChildren });
 		const gated: Subagent = {
 			...sub,
-			ask: async (task, options = {}) => {
+			// Chained rather than awaited: every turn of a run passes here.
+			ask: (task, options = {}) => {
 				const early = budget.exceeded();
-				if (early) return refused(sub, early);
+				if (early) return Promise.resolve(refused(sub, early));
 				let started = false;
 				let refusedAtStart = false;
 				const onStart = (): string | undefined => {
@@ -163,20 +164,30 @@ export function budgetedSpawn(spawn: Spawn, budget: TurnBudget, running?: Set<Pi
 					return options.onStart?.();
 				};
 				forChildren.inside = undefined;
-				let result: Result;
+				let asked: Promise<Result>;
 				try {
-					result = await sub.ask(task, { ...options, onStart });
-				} finally {
+					asked = sub.ask(task, { ...options, onStart });
+				} catch (error) {
 					running?.delete(gated);
+					return Promise.reject(error);
 				}
-				if (refusedAtStart && !started)
-					return { ...result, ok: false, errorKind: "budget", error: result.error ?? "the run's budget is spent" };
-				// A port that never calls `onStart` (a test double) still has its turn counted.
-				if (!started) budget.startTurn();
-				const inside = forChildren.inside;
-				budget.spend(inside ? minus(result.usage, inside) : result.usage, result.model || sub.model);
-				forChildren.inside = undefined;
-				return result;
+				return asked.then(
+					(result) => {
+						running?.delete(gated);
+						if (refusedAtStart && !started)
+							return { ...result, ok: false, errorKind: "budget", error: result.error ?? "the run's budget is spent" };
+						// A port that never calls `onStart` (a test double) still has its turn counted.
+						if (!started) budget.startTurn();
+						const inside = forChildren.inside;
+						budget.spend(inside ? minus(result.usage, inside) : result.usage, result.model || sub.model);
+						forChildren.inside = undefined;
+						return result;
+					},
+					(error: unknown) => {
+						running?.delete(gated);
+						throw error;
+					},
+				);
 			},
 		};
 		return gated;

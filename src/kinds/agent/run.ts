@@ -159,7 +159,7 @@ export async function runAgent(
 			if (signal.aborted) return { ok: false, error: stopKind(world, signal) };
 			const over = world.budget.exceeded();
 			if (over) return { ok: false, error: { kind: "budget", message: over } };
-			const s = await holdSubagent(v, p);
+			const s = p.held ?? (await holdSubagent(v, p));
 			if (s === "again") continue;
 			if (!s) return p.last;
 			const result = await playTurn(v, p, s);
@@ -269,22 +269,36 @@ function startProgress(v: AgentVisit): Progress {
  * started is a `provider` failure, retried after a backoff while attempts are left (`"again"`); undefined
  * when none are, and `p.last` says why.
  */
-async function holdSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent | "again" | undefined> {
+function holdSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent | "again" | undefined> {
+	if (p.held) return Promise.resolve(p.held);
+	const scope = v.scope;
+	let opening: Promise<HeldSubagent>;
 	try {
-		const scope = v.scope;
-		p.held ??= scope ? await sharedSubagent(scope, v.shareName, () => openSubagent(v, p)) : await openSubagent(v, p);
-		return p.held;
+		opening = scope ? sharedSubagent(scope, v.shareName, () => openSubagent(v, p)) : openSubagent(v, p);
 	} catch (error) {
-		p.last = {
-			ok: false,
-			error: {
-				kind: "provider",
-				message: `could not start the subagent: ${(error as Error).message ?? String(error)}`,
-			},
-		};
-		if (p.attempt < v.attempts && (await backoff(v.world, p.attempt++, v.signal))) return "again";
-		return undefined;
+		return cannotStart(v, p, error);
 	}
+	// Chained rather than awaited: every visit opens one.
+	return opening.then(
+		(held) => {
+			p.held = held;
+			return held;
+		},
+		(error: unknown) => cannotStart(v, p, error),
+	);
+}
+
+/** A subagent that could not be started: `"again"` after a backoff while attempts are left. */
+async function cannotStart(v: AgentVisit, p: Progress, error: unknown): Promise<"again" | undefined> {
+	p.last = {
+		ok: false,
+		error: {
+			kind: "provider",
+			message: `could not start the subagent: ${(error as Error).message ?? String(error)}`,
+		},
+	};
+	if (p.attempt < v.attempts && (await backoff(v.world, p.attempt++, v.signal))) return "again";
+	return undefined;
 }
 
 /** Spawns the visit's subagent with its answer tools, handoff tools, skills, pane and journaling hooks. */
@@ -385,7 +399,7 @@ function playTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Result> 
 }
 
 /** The turn itself, once the subagent is free. */
-async function askTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Result> {
+function askTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Result> {
 	const { world, agent, visit } = v;
 	s.captured.value = undefined;
 	s.captured.verdict = undefined;
@@ -439,30 +453,32 @@ async function askTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Res
 			offer: p.resets < v.policy.maxResets ? OFFER.reset : OFFER.land,
 			muted: () => handedOff(capture),
 		};
-	const r = await s.sub.ask(p.prompt, options);
-	if (!started && r.errorKind !== "budget") start();
-	world.spend(r.usage);
-	if (r.heldMs) world.hold?.(r.heldMs);
-	world.recorder.transcript(visit, s.sub.id, r.messages);
-	if (world.hears && started)
-		world.emit({
-			type: "turn_end",
-			path: visit,
-			agent: agent.name,
-			model: s.sub.model,
-			subagent: s.sub.id,
-			ok: r.ok,
-			usage: r.usage,
-		});
-	else if (world.hears)
-		world.emit({
-			type: "turn_refused",
-			path: visit,
-			agent: agent.name,
-			subagent: s.sub.id,
-			reason: r.error ?? "the run's budget is spent",
-		});
-	return r;
+	// Chained rather than awaited, like the spawn: an async step here costs every turn more.
+	return s.sub.ask(p.prompt, options).then((r) => {
+		if (!started && r.errorKind !== "budget") start();
+		world.spend(r.usage);
+		if (r.heldMs) world.hold?.(r.heldMs);
+		world.recorder.transcript(visit, s.sub.id, r.messages);
+		if (world.hears && started)
+			world.emit({
+				type: "turn_end",
+				path: visit,
+				agent: agent.name,
+				model: s.sub.model,
+				subagent: s.sub.id,
+				ok: r.ok,
+				usage: r.usage,
+			});
+		else if (world.hears)
+			world.emit({
+				type: "turn_refused",
+				path: visit,
+				agent: agent.name,
+				subagent: s.sub.id,
+				reason: r.error ?? "the run's budget is spent",
+			});
+		return r;
+	});
 }
 
 /**

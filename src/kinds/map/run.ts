@@ -57,10 +57,14 @@ export async function runMap(
 	let released = false;
 	try {
 		const ledgers: (Ledger | undefined)[] = [];
-		const ends = await mapConcurrent(items, node.concurrency?.value ?? 1, async (item, i) => {
-			// Every item runs this: its visit named once, no conditional spread, no await for what it does not use.
+		const ended = (end: SequenceEnd): SequenceEnd => {
+			if (!end.ok) cut.failed();
+			return end;
+		};
+		const ends = await mapConcurrent(items, node.concurrency?.value ?? 1, (item, i): Promise<SequenceEnd> => {
+			// Every item runs this: its visit named once, no conditional spread, no async step for what it does not use.
 			const at = `${visit}[${i + 1}]`;
-			if (focusOf(at, world.options.focus) === "outside") return ELSEWHERE_END;
+			if (focusOf(at, world.options.focus) === "outside") return Promise.resolve(ELSEWHERE_END);
 			const ledger = node.ledger ? createLedger() : undefined;
 			ledgers[i] = ledger;
 			const block: NonNullable<Frame["block"]> = {
@@ -75,20 +79,21 @@ export async function runMap(
 				// Never started: its entry still says why (a fail-fast cut, or the run's stop), like a cut item's.
 				const why = stopKind(world, cut.signal);
 				const failure: VisitRecord = { ok: false, error: { kind: why.kind, message: `not started: ${why.message}` } };
-				return { ok: false, failure, last: failure, failedAt: at } as SequenceEnd;
+				return Promise.resolve({ ok: false, failure, last: failure, failedAt: at } as SequenceEnd);
 			}
-			if (copies) {
-				const failedCopy = await inCopy(copies, i, `${node.id.value}-${i + 1}`, inner);
-				if (failedCopy) return failedCopy;
-			}
-			const placed = placement ? await placeItem(placement, visit, at, cut.signal) : undefined;
-			if (placed) {
-				cut.failed();
-				return placed;
-			}
-			const end = await body(world, node.body, inner, cut.signal);
-			if (!end.ok) cut.failed();
-			return end;
+			if (!copies && !placement) return body(world, node.body, inner, cut.signal).then(ended);
+			return (async () => {
+				if (copies) {
+					const failedCopy = await inCopy(copies, i, `${node.id.value}-${i + 1}`, inner);
+					if (failedCopy) return failedCopy;
+				}
+				const placed = placement ? await placeItem(placement, visit, at, cut.signal) : undefined;
+				if (placed) {
+					cut.failed();
+					return placed;
+				}
+				return ended(await body(world, node.body, inner, cut.signal));
+			})();
 		});
 		const landed = copies && !world.options.signal?.aborted ? await copies.land(ends.length) : undefined;
 		// Each entry is the body's last node as it ended (as a parallel's are): a failure kept by `on-fail:
