@@ -77,18 +77,20 @@ export async function runFlowWith(
 	const plugins = options.plugins ?? [];
 	const emit = (event: FlowEvent): void => {
 		if (event.type === "node_end") {
-			visits.push({
+			// Field by field, in this order (the result's JSON keeps it): every visit ends here.
+			const v: VisitOutcome = {
 				path: event.path,
 				node: event.node,
 				kind: event.kind,
 				ok: event.ok,
 				usage: event.usage,
-				...(event.agent ? { agent: event.agent } : {}),
-				...(event.output !== undefined ? { output: event.output } : {}),
-				...(event.error ? { error: event.error } : {}),
-				...(event.errorKind ? { errorKind: event.errorKind } : {}),
-				...(event.reuse ? { reuse: event.reuse } : {}),
-			});
+			};
+			if (event.agent) v.agent = event.agent;
+			if (event.output !== undefined) v.output = event.output;
+			if (event.error) v.error = event.error;
+			if (event.errorKind) v.errorKind = event.errorKind;
+			if (event.reuse) v.reuse = event.reuse;
+			visits.push(v);
 		}
 		sink(event);
 		for (const p of plugins) p.onEvent?.(event, emit);
