@@ -103,7 +103,8 @@ export function reuseOrRun(
 ): Promise<Reused | undefined> | undefined {
 	const { identity } = facts;
 	if (identity) world.recorder.identity?.(visit, identity);
-	pendingOf(world).facts.set(visit, facts);
+	// Kept for the visit's end only when it may write: its change is then looked for (`settleVisit`).
+	if (facts.mayWrite) pendingOf(world).facts.set(visit, facts);
 	const source = world.options.reuse;
 	// A source makes every visit's facts carry an identity (`identifies`).
 	if (!source || !identity) return undefined;
@@ -257,11 +258,12 @@ export function settleVisit(
 	visit: string,
 	record: VisitRecord,
 ): VisitRecord | Promise<VisitRecord> {
-	const pending = pendingOf(world);
-	const facts = pending.facts.get(visit);
-	const note = pending.notes.get(visit);
-	pending.facts.delete(visit);
-	pending.notes.delete(visit);
+	// A run that keeps nothing for its visits (no visit that may write, no earlier run) asks nothing here.
+	const pending = PENDING.get(world.options);
+	const facts = pending?.facts.get(visit);
+	const note = pending?.notes.get(visit);
+	if (facts) pending?.facts.delete(visit);
+	if (note) pending?.notes.delete(visit);
 	const wrote = takeWrote(world, visit);
 	const out = note && !record.reuse ? { ...record, reuse: note } : record;
 	if (!facts?.mayWrite || !out.ok || out.reuse?.outcome === "reused" || world.options.reuse?.planning) return out;

@@ -49,7 +49,8 @@ export function noteToolCall(world: World, path: string, tool: string): void {
 
 /** Whether the visit called a tool that writes (forgotten once asked: a later visit of the path starts clean). */
 export function takeWrote(world: World, path: string): boolean {
-	return treesOf(world).wrote.delete(path);
+	const wrote = TREES.get(world.options)?.wrote;
+	return wrote !== undefined && wrote.size > 0 && wrote.delete(path);
 }
 
 /** The tree `cwd` is known to hold now (after a change written again, or in a plan). */
