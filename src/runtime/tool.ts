@@ -26,9 +26,9 @@ export interface ToolSpec {
 	/** JSON Schema of the arguments (an object schema). */
 	parameters: Record<string, unknown>;
 	/**
-	 * Registered but not declared to the model until a turn's watermark offers it
-	 * (`AskOptions.watermark.offer`): a tool every request would pay for, wanted only when a turn lands.
-	 * Default: declared from the start.
+	 * Not declared to the model until a turn's watermark offers it (`AskOptions.watermark.offer`), nor, in
+	 * a pi session that starts afresh, registered until then: a tool every request and every spawn would
+	 * pay for, wanted only when a turn lands. Default: declared from the start.
 	 */
 	later?: boolean;
 	execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome>;
