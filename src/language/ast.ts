@@ -254,8 +254,15 @@ export interface Flow {
 	nodes: FlowNode[];
 	sections: Section[];
 	preamble?: Range;
-	source: FlowFile;
+	/**
+	 * The file as read, without its parsed frontmatter: a checked flow lives as long as its run, and the YAML
+	 * tree, an object or three per list item, is read only while the flow is built.
+	 */
+	source: FlowSource;
 }
+
+/** A flow file as read, less the YAML tree its nodes were built from. */
+export type FlowSource = Omit<FlowFile, "yaml">;
 
 /**
  * Nodes directly inside a node (its bodies, in order). Kept here, beside the union, so any layer can walk a

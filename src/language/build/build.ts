@@ -12,7 +12,7 @@
 import { isScalar, type Scalar } from "yaml";
 import { type Fault, sortFaults } from "../../faults/index.ts";
 import { scalarBase } from "../syntax/index.ts";
-import type { BudgetDecl, ChainBudgetDecl, Flow, FlowNode, Located, TransportDecl } from "../ast.ts";
+import type { BudgetDecl, ChainBudgetDecl, Flow, FlowNode, FlowSource, Located, TransportDecl } from "../ast.ts";
 import type { FlowFile } from "../read/index.ts";
 import { STRING, type Type } from "../types/index.ts";
 import { readHandoff } from "./reads.ts";
@@ -177,7 +177,7 @@ export function buildFlow(
 			nodes,
 			sections,
 			...(file.preamble ? { preamble: file.preamble } : {}),
-			source: file,
+			source: withoutYaml(file),
 		},
 		faults: sortFaults(ctx.faults),
 		refused,
@@ -268,4 +268,10 @@ function readBudget(ctx: ReturnType<typeof buildContext>, entry: Entry): BudgetD
 		}
 	}
 	return budget;
+}
+
+/** The file without its YAML tree (`Flow.source`). */
+function withoutYaml(file: FlowFile): FlowSource {
+	const { yaml: _yaml, ...source } = file;
+	return source;
 }
