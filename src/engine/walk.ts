@@ -27,7 +27,23 @@ export interface SequenceEnd {
 }
 
 /** Runs a sequence of nodes in `frame`. */
-export async function runSequence(
+export function runSequence(
+	world: World,
+	nodes: readonly FlowNode[],
+	frame: Frame,
+	signal: AbortSignal,
+): Promise<SequenceEnd> {
+	// A body of one node (every map item of a one-node body) waits on its visit without an async step of
+	// its own, which would be held for the whole visit.
+	if (nodes.length !== 1) return runNodes(world, nodes, frame, signal);
+	const node = nodes[0];
+	const visit = visitOf(frame, node);
+	return runVisit(world, node, frame, visit, signal).then(
+		({ record, failedAt }) => stepped(frame, node, visit, record, failedAt) ?? { ok: true, last: record },
+	);
+}
+
+async function runNodes(
 	world: World,
 	nodes: readonly FlowNode[],
 	frame: Frame,
@@ -35,17 +51,30 @@ export async function runSequence(
 ): Promise<SequenceEnd> {
 	let last: VisitRecord | undefined;
 	for (const node of nodes) {
-		const visit = frame.prefix ? `${frame.prefix}/${node.id.value}` : node.id.value;
+		const visit = visitOf(frame, node);
 		const { record, failedAt } = await runVisit(world, node, frame, visit, signal);
-		frame.records.set(node.id.value, record);
+		const failed = stepped(frame, node, visit, record, failedAt);
+		if (failed) return failed;
 		last = record;
-		if (!record.ok) {
-			const absorbed = node.onFail && !isStop(record);
-			if (!absorbed)
-				return { ok: false, last: record, failure: record, failedAt: failedAt ?? visit, surfacedAt: visit };
-		}
 	}
 	return last ? { ok: true, last } : { ok: true };
+}
+
+function visitOf(frame: Frame, node: FlowNode): string {
+	return frame.prefix ? `${frame.prefix}/${node.id.value}` : node.id.value;
+}
+
+/** Keeps a node's record in its frame; the sequence's end when the node failed and `on-fail` does not absorb it. */
+function stepped(
+	frame: Frame,
+	node: FlowNode,
+	visit: string,
+	record: VisitRecord,
+	failedAt: string | undefined,
+): SequenceEnd | undefined {
+	frame.records.set(node.id.value, record);
+	if (record.ok || (node.onFail && !isStop(record))) return undefined;
+	return { ok: false, last: record, failure: record, failedAt: failedAt ?? visit, surfacedAt: visit };
 }
 
 /**
@@ -57,7 +86,7 @@ export function isStop(record: VisitRecord): boolean {
 }
 
 /** Runs one visit and announces it. */
-export async function runVisit(
+export function runVisit(
 	world: World,
 	node: FlowNode,
 	frame: Frame,
@@ -82,12 +111,12 @@ export async function runVisit(
 			...(record.error ? { error: failureText(record.error), errorKind: record.error.kind } : {}),
 			...(record.output !== undefined ? { output: record.output } : {}),
 		});
-		return { record };
+		return Promise.resolve({ record });
 	}
 	// A run focused on one item (a worker's share of a map) leaves every other visit to whoever runs it, and
 	// walks the blocks above the item without recording them: their ends are the coordinator's to record.
 	const place = focusOf(visit, world.options.focus);
-	if (place === "outside") return { record: ELSEWHERE };
+	if (place === "outside") return Promise.resolve({ record: ELSEWHERE });
 	if (place === "above") return dispatch(world, node, frame, visit, signal);
 	// Events and the journal's end are built field by field (in the order their readers know): every visit
 	// makes them, and each conditional spread would be an object thrown away.
@@ -117,43 +146,63 @@ export async function runVisit(
 		held += ms;
 		world.hold?.(ms);
 	};
-	let out: { record: VisitRecord; failedAt?: string };
-	try {
-		out = await dispatch(scoped, node, frame, visit, signal);
-	} catch (error) {
-		// A bug in a visitor must not leave sessions open or the run hanging: it becomes this visit's failure.
-		out = {
-			record: {
-				ok: false,
-				error: { kind: "unavailable", message: `internal error: ${(error as Error)?.message ?? String(error)}` },
-			},
+	// The visit's end, once its record has settled: its usage and time, the journal's end, the event.
+	const close = (dispatched: { record: VisitRecord; failedAt?: string }, settled: VisitRecord) => {
+		const out = settled === dispatched.record ? dispatched : { ...dispatched, record: settled };
+		const usage = { ...own, ms: Math.max(0, performance.now() - started - held) };
+		const { record } = out;
+		// Stopped and cut visits did not end: a resume runs them again from their start.
+		if (!isStop(record)) {
+			const ended = endedOf(record);
+			if (!record.ok && node.onFail) ended.absorbed = true;
+			if (held > 0) ended.held = Math.round(held);
+			world.recorder.visitEnd(visit, node.id.value, node.kind, ended, usage);
+		}
+		const end: FlowEvent = {
+			type: "node_end",
+			path: visit,
+			node: node.id.value,
+			kind: node.kind,
+			ok: record.ok,
+			usage,
 		};
+		if (held > 0) end.held = Math.round(held);
+		if (agent) end.agent = agent;
+		if (record.error) {
+			end.error = failureText(record.error);
+			end.errorKind = record.error.kind;
+		}
+		if (record.output !== undefined) end.output = record.output as Value;
+		if (record.handoff !== undefined) end.handoff = record.handoff;
+		if (record.reuse) end.reuse = record.reuse;
+		world.emit(end);
+		return out;
+	};
+	const finish = (dispatched: { record: VisitRecord; failedAt?: string }) => {
+		// Most visits settle at once: only a tree to look at is waited for.
+		const settling = settleVisit(world, node, visit, dispatched.record);
+		return settling instanceof Promise
+			? settling.then((settled) => close(dispatched, settled))
+			: close(dispatched, settling);
+	};
+	// Chained rather than awaited: an async step here would be held for the whole visit, every visit.
+	let dispatching: Promise<{ record: VisitRecord; failedAt?: string }>;
+	try {
+		dispatching = dispatch(scoped, node, frame, visit, signal);
+	} catch (error) {
+		return Promise.resolve(finish(internalError(error)));
 	}
-	// Most visits settle at once: only a tree to look at is awaited.
-	const settling = settleVisit(world, node, visit, out.record);
-	const settled = settling instanceof Promise ? await settling : settling;
-	if (settled !== out.record) out = { ...out, record: settled };
-	const usage = { ...own, ms: Math.max(0, performance.now() - started - held) };
-	const { record } = out;
-	// Stopped and cut visits did not end: a resume runs them again from their start.
-	if (!isStop(record)) {
-		const ended = endedOf(record);
-		if (!record.ok && node.onFail) ended.absorbed = true;
-		if (held > 0) ended.held = Math.round(held);
-		world.recorder.visitEnd(visit, node.id.value, node.kind, ended, usage);
-	}
-	const end: FlowEvent = { type: "node_end", path: visit, node: node.id.value, kind: node.kind, ok: record.ok, usage };
-	if (held > 0) end.held = Math.round(held);
-	if (agent) end.agent = agent;
-	if (record.error) {
-		end.error = failureText(record.error);
-		end.errorKind = record.error.kind;
-	}
-	if (record.output !== undefined) end.output = record.output as Value;
-	if (record.handoff !== undefined) end.handoff = record.handoff;
-	if (record.reuse) end.reuse = record.reuse;
-	world.emit(end);
-	return out;
+	return dispatching.then(finish, (error: unknown) => finish(internalError(error)));
+}
+
+/** A bug in a visitor must not leave sessions open or the run hanging: it becomes this visit's failure. */
+function internalError(error: unknown): { record: VisitRecord } {
+	return {
+		record: {
+			ok: false,
+			error: { kind: "unavailable", message: `internal error: ${(error as Error)?.message ?? String(error)}` },
+		},
+	};
 }
 
 /** Each kind runs itself (its runner in `kinds.ts`). */
