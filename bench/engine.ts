@@ -204,7 +204,8 @@ async function engineOverhead(box: Sandbox): Promise<Row[]> {
 	// `*`: the engine's own; `†`: registered and declared only once the turn's watermark fires.
 	const tools = [
 		...(req.tools ?? req.agent.tools),
-		...(req.customTools ?? []).map((t) => `${t.name}*${t.later ? "†" : ""}`),
+		...(req.customTools ?? []).map((t) => `${t.name}*`),
+		...(req.laterTools?.() ?? []).map((t) => `${t.name}*†`),
 	];
 	const askKeys = Object.keys(engineAsk);
 	const plus = (ms: number) => `${ms >= 0 ? "+" : "−"}${fmtMs(Math.abs(ms))}`;

@@ -23,7 +23,7 @@ export function drySpawn(script?: Script, onSkip: (note: string) => void = () =>
 	return async (request) => {
 		n++;
 		// As in a real session, a tool offered only at the watermark is not there (a dry run has no context to fill).
-		const tools = new Map((request.customTools ?? []).filter((t) => !t.later).map((t) => [t.name, t]));
+		const tools = new Map((request.customTools ?? []).map((t) => [t.name, t]));
 		const sub: Subagent = {
 			id: `${request.agent.name}#dry${n}`,
 			agent: request.agent.name,

@@ -34,8 +34,8 @@ export interface LateTools {
 	register(): void;
 }
 
-/** The holder of `specs` for one session, registering none of them yet. */
-export function lateTools(specs: readonly ToolSpec[]): LateTools {
+/** The holder of the tools `make` makes for one session, making and registering none of them yet. */
+export function lateTools(make: () => readonly ToolSpec[]): LateTools {
 	const runtime = createExtensionRuntime();
 	const extensions: Extension[] = [];
 	return {
@@ -50,7 +50,7 @@ export function lateTools(specs: readonly ToolSpec[]): LateTools {
 				sourceInfo: SOURCE,
 				handlers: NONE,
 				tools: new Map<string, RegisteredTool>(
-					specs.map((s) => [s.name, { definition: toPiTool(s), sourceInfo: SOURCE }]),
+					make().map((s) => [s.name, { definition: toPiTool(s, true), sourceInfo: SOURCE }]),
 				),
 				messageRenderers: NONE,
 				commands: NONE,

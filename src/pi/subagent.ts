@@ -136,12 +136,13 @@ export async function openSubagent(o: OpenOptions): Promise<Subagent> {
 	// `find` on Node's glob where `fd` cannot run (pi would try to download it, which fails offline).
 	// Tools a watermark offers are registered when it does, in a session that starts afresh (`lateTools`); a
 	// session continued from its folder may restore them as active from its transcript, so it has them from the start.
-	const specs = request.customTools ?? [];
-	const late = !request.sessionDir && specs.some((t) => t.later) ? lateTools(specs.filter((t) => t.later)) : undefined;
+	const later = request.laterTools;
+	const late = later && !request.sessionDir ? lateTools(later) : undefined;
 	const custom = [
 		...guarded,
 		...findWithoutFd(o.cwd, names, o.agentDir),
-		...(late ? specs.filter((t) => !t.later) : specs).map(toPiTool),
+		...(request.customTools ?? []).map((s) => toPiTool(s)),
+		...(later && !late ? later().map((s) => toPiTool(s, true)) : []),
 	];
 	const { session } = await createAgentSession({
 		cwd: o.cwd,

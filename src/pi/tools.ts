@@ -19,15 +19,15 @@ export function piUsage(u: Usage) {
 	};
 }
 
-/** pi's definition of one of our tools. */
-export function toPiTool(spec: ToolSpec): ToolDefinition {
+/** pi's definition of one of our tools; `inactive`: registered, not declared until a watermark declares it. */
+export function toPiTool(spec: ToolSpec, inactive = false): ToolDefinition {
 	return {
 		name: spec.name,
 		label: spec.label,
 		description: spec.description,
 		parameters: spec.parameters as unknown as ToolDefinition["parameters"],
 		// Registered, not declared: a watermark declares it (src/pi/subagent.ts, `toolSelection`).
-		...(spec.later ? { defaultActive: false } : {}),
+		...(inactive ? { defaultActive: false } : {}),
 		async execute(_toolCallId, params, signal) {
 			const outcome = await spec.execute(params as Record<string, unknown>, signal);
 			return {

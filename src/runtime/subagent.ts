@@ -18,8 +18,8 @@ export interface AskOptions {
 	/** Aborts the turn (kind `idle`) when pi reports no event for this long: a hung provider or tool. */
 	idleMs?: number;
 	/**
-	 * At a turn end past `threshold` (context tokens / window), the tools named in `offer` (spawned with
-	 * `later`) are declared to the model and `directive` is steered in, once per ask; never once `muted()`
+	 * At a turn end past `threshold` (context tokens / window), the tools named in `offer` (the spawn's
+	 * `laterTools`) are declared to the model and `directive` is steered in, once per ask; never once `muted()`
 	 * says the turn has handed off: a steer after `finish` would buy a paid request after the work is
 	 * recorded. Offered tools stay declared for the rest of the session.
 	 */
@@ -67,6 +67,12 @@ export interface SpawnRequest {
 	tools?: string[];
 	/** Tools of the evaluator's (`submit`, `verdict`, ...), added to the allowlist. */
 	customTools?: ToolSpec[];
+	/**
+	 * Tools offered only once a turn's watermark names them (`AskOptions.watermark.offer`): the handoff tools,
+	 * wanted by few turns. Made when first offered, so a turn that never fills its context never makes them,
+	 * and until then neither declared to the model nor, in a pi session that starts afresh, registered.
+	 */
+	laterTools?: () => ToolSpec[];
 	/** Text appended to the agent's system prompt (the node's skills). */
 	appendPrompt?: string;
 	/** Keeps the session in this folder (continuing the one already there), instead of in memory. */

@@ -25,12 +25,6 @@ export interface ToolSpec {
 	description: string;
 	/** JSON Schema of the arguments (an object schema). */
 	parameters: Record<string, unknown>;
-	/**
-	 * Not declared to the model until a turn's watermark offers it (`AskOptions.watermark.offer`), nor, in
-	 * a pi session that starts afresh, registered until then: a tool every request and every spawn would
-	 * pay for, wanted only when a turn lands. Default: declared from the start.
-	 */
-	later?: boolean;
 	execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome>;
 	/**
 	 * Arguments a dry run answers with when no script does: a call this tool accepts, made up without a

@@ -16,7 +16,7 @@ beforeEach(() => {
 });
 afterEach(() => project.cleanup());
 
-async function openSession(script: string, specs: ToolSpec[]) {
+async function openSession(script: string, make: () => ToolSpec[]) {
 	const runtime = await ModelRuntime.create({
 		authPath: join(project.agentDir, "auth.json"),
 		modelsPath: join(project.agentDir, "models.json"),
@@ -28,7 +28,7 @@ async function openSession(script: string, specs: ToolSpec[]) {
 	runtime.registerNativeProvider(scripted.provider);
 	const model = runtime.getModel(SCRIPTED_PROVIDER, SCRIPTED_MODEL);
 	if (!model) throw new Error("no scripted model");
-	const late = lateTools(specs);
+	const late = lateTools(make);
 	const { session } = await createAgentSession({
 		cwd: project.cwd,
 		agentDir: project.agentDir,
@@ -43,14 +43,14 @@ async function openSession(script: string, specs: ToolSpec[]) {
 }
 
 describe("later tools", () => {
-	it("are registered only when a turn offers them, inactive, and then run when the model calls them", async () => {
+	it("are made and registered only when a turn offers them, inactive, and then run when the model calls them", async () => {
 		const ran: unknown[] = [];
+		let made = 0;
 		const finish: ToolSpec = {
 			name: "finish",
 			label: "finish",
 			description: "Lands the work.",
 			parameters: { type: "object", properties: { note: { type: "string" } } },
-			later: true,
 			execute: async (args) => {
 				ran.push(args);
 				return { text: "landed" };
@@ -58,12 +58,17 @@ describe("later tools", () => {
 		};
 		const { session, late } = await openSession(
 			'turns:\n  "*":\n    - call: finish\n      args: { note: heron }\n    - say: done\n',
-			[finish],
+			() => {
+				made++;
+				return [finish];
+			},
 		);
 		try {
 			expect(session.getAllTools().map((t) => t.name)).not.toContain("finish");
+			expect(made).toBe(0);
 			late.register();
 			late.register();
+			expect(made).toBe(1);
 			expect(session.getAllTools().filter((t) => t.name === "finish")).toHaveLength(1);
 			expect(session.getActiveToolNames()).not.toContain("finish");
 			session.setActiveToolsByName([...session.getActiveToolNames(), "finish"]);

@@ -1,6 +1,6 @@
 // What a subagent's session declares to its model, request by request (src/pi/subagent.ts, `toolSelection`):
-// exactly the tools its turn names and its own tools; a tool offered later is registered but declared only
-// once a watermark offers it; no other built-in tool, whatever pi's defaults or the settings say.
+// exactly the tools its turn names and its own tools; a tool offered later (the spawn's `laterTools`) is
+// declared only once a watermark offers it; no other built-in tool, whatever pi's defaults or the settings say.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -15,13 +15,12 @@ beforeEach(() => {
 });
 afterEach(() => project.cleanup());
 
-const tool = (name: string, later?: boolean): ToolSpec => ({
+const tool = (name: string): ToolSpec => ({
 	name,
 	label: name,
 	description: `The ${name} tool.`,
 	parameters: { type: "object", properties: {} },
 	execute: async () => ({ text: `${name} ran` }),
-	...(later ? { later } : {}),
 });
 
 /** The tools declared to the model in each request of the turn, in the order pi declared them. */
@@ -35,13 +34,26 @@ function declaredPerRequest(r: Result): string[][] {
 	return perRequest;
 }
 
-async function turn(script: string, tools: string[], customTools: ToolSpec[], threshold?: number): Promise<Result> {
+/** A turn of a subagent with `tools`, its own `customTools`, and `later` offered at the watermark. */
+async function turn(
+	script: string,
+	tools: string[],
+	customTools: ToolSpec[],
+	threshold?: number,
+	later: ToolSpec[] = [tool("later")],
+): Promise<Result> {
 	const host = await openHost({
 		cwd: project.cwd,
 		agentDir: project.agentDir,
 		script: readScript(script, "s.yaml").value,
 	});
-	const sub = await host.spawn({ agent: probeAgent(tools), model: "scripted", cwd: project.cwd, customTools });
+	const sub = await host.spawn({
+		agent: probeAgent(tools),
+		model: "scripted",
+		cwd: project.cwd,
+		customTools,
+		laterTools: () => later,
+	});
 	try {
 		return await sub.ask("go", {
 			label: "probe",
@@ -55,20 +67,20 @@ async function turn(script: string, tools: string[], customTools: ToolSpec[], th
 describe("a subagent's tools", () => {
 	it("are what the turn names and its own tools, not the later one, even where settings name defaults", async () => {
 		writeFileSync(join(project.agentDir, "settings.json"), JSON.stringify({ defaultTools: ["bash", "write"] }));
-		const r = await turn('turns:\n  "*":\n    - say: ok\n', ["read", "grep"], [tool("now"), tool("later", true)]);
+		const r = await turn('turns:\n  "*":\n    - say: ok\n', ["read", "grep"], [tool("now")]);
 		expect(r.ok).toBe(true);
 		expect(declaredPerRequest(r).map((d) => [...d].sort())).toEqual([["grep", "now", "read"]]);
 	});
 
 	it("with no tools named, are only its own", async () => {
-		const r = await turn('turns:\n  "*":\n    - say: ok\n', [], [tool("now"), tool("later", true)]);
+		const r = await turn('turns:\n  "*":\n    - say: ok\n', [], [tool("now")]);
 		expect(r.ok).toBe(true);
 		expect(declaredPerRequest(r)).toEqual([["now"]]);
 	});
 
 	it("gain the later tool once the watermark offers it, for the next request", async () => {
 		const script = 'turns:\n  "*":\n    - call: now\n    - call: later\n    - say: done\n';
-		const r = await turn(script, ["read"], [tool("now"), tool("later", true)], 0);
+		const r = await turn(script, ["read"], [tool("now")], 0);
 		expect(r.ok).toBe(true);
 		const requests = declaredPerRequest(r).map((d) => [...d].sort());
 		expect(requests[0]).toEqual(["now", "read"]);
@@ -81,10 +93,10 @@ describe("a subagent's tools", () => {
 		writeFileSync(join(project.cwd, "small.txt"), "heron\n");
 		const script = (file: string) =>
 			`contextWindow: 8000\nturns:\n  "*":\n    - call: read\n      args: { path: ${file} }\n    - say: done\n`;
-		const big = await turn(script("big.txt"), ["read"], [tool("later", true)], 0.3);
+		const big = await turn(script("big.txt"), ["read"], [], 0.3);
 		expect(big.ok).toBe(true);
 		expect(declaredPerRequest(big).map((d) => [...d].sort())).toEqual([["read"], ["later", "read"]]);
-		const small = await turn(script("small.txt"), ["read"], [tool("later", true)], 0.3);
+		const small = await turn(script("small.txt"), ["read"], [], 0.3);
 		expect(small.ok).toBe(true);
 		expect(declaredPerRequest(small)).toEqual([["read"], ["read"]]);
 	});

@@ -27,6 +27,7 @@ import {
 	finishTool,
 	handedOff,
 	handoffValue,
+	type HandoffCapture,
 } from "../../engine/handoff-tools.ts";
 import { skippedWhenDry } from "../../engine/dry-skips.ts";
 import { recordVisitStart } from "../../engine/start-tree.ts";
@@ -316,6 +317,7 @@ function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 	};
 	const at = { at: v.visit };
 	const tools: ToolSpec[] = [];
+	let later: (() => ToolSpec[]) | undefined;
 	const typed =
 		world.flow.answerTypes.get(node.id.value) ??
 		node.output?.value ??
@@ -323,18 +325,19 @@ function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 	if (typed) tools.push(submitTool(typed, captured));
 	if (v.ledger) tools.push(verdictTool(v.ledger, node.path, at, captured));
 	if (v.policy.enabled) {
-		captured.handoff = { doc: undefined, reset: undefined };
-		// The document reaches the journal before the tool returns: a crash mid-turn leaves it on disk.
-		const save = async (doc: HandoffDocument) => void world.recorder.handoff?.(at.at, doc as unknown as Value);
-		const resetsLeft = () => p.resets < v.policy.maxResets;
+		const handoff: HandoffCapture = { doc: undefined, reset: undefined };
+		captured.handoff = handoff;
+		const handoffTools = () => {
+			// The document reaches the journal before the tool returns: a crash mid-turn leaves it on disk.
+			const save = async (doc: HandoffDocument) => void world.recorder.handoff?.(at.at, doc as unknown as Value);
+			const resetsLeft = () => p.resets < v.policy.maxResets;
+			return [finishTool(handoff, { save }), checkpointTool(handoff, v.policy.checkpointReset, { save, resetsLeft })];
+		};
 		// Every declared tool is paid on every request: a first session gets the handoff tools when its
-		// watermark fires (the directive names them); a continuation, seeded to end with `finish`, from the start.
-		const later = p.lastDoc === undefined;
-		const finish = finishTool(captured.handoff, { save });
-		const checkpoint = checkpointTool(captured.handoff, v.policy.checkpointReset, { save, resetsLeft });
-		finish.later = later;
-		checkpoint.later = later;
-		tools.push(finish, checkpoint);
+		// watermark fires (the directive names them), and makes them only then; a continuation, seeded to end
+		// with `finish`, has them from the start.
+		if (p.lastDoc === undefined) later = handoffTools;
+		else tools.push(...handoffTools());
 	}
 	const skills = world.flow.skills.get(node.id.value);
 	const transport = transportOf(world);
@@ -371,6 +374,7 @@ function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 	if (node.thinking) request.thinking = node.thinking.value;
 	if (node.tools) request.tools = node.tools.map((t) => t.value);
 	if (tools.length) request.customTools = tools;
+	if (later) request.laterTools = later;
 	if (skills?.length) request.appendPrompt = skills.map(skillBlock).join("\n\n");
 	if (transport) request.transport = transport;
 	if (scope && world.options.sessionsDir)
