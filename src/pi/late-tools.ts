@@ -1,10 +1,11 @@
 /**
- * Tools a subagent's session registers only when a turn offers them. A tool spawned `later` (the handoff
- * tools, offered at the watermark) is wanted by few turns, yet a tool registered at creation is paid by
- * every spawn: pi converts and wraps it, indexes its prompt snippets, and keeps all of it for the session's
- * life, long enough for the young-generation collector to copy it. So the session is created with an
- * empty list of extensions, and the first time a turn offers the tools (`register`) an extension holding
- * them joins the list and pi's registry is rebuilt once. pi keeps the list it was given and reads every
+ * Tools a subagent's session makes and registers only when a turn offers them. A spawn's later tools
+ * (`SpawnRequest.laterTools`: the handoff tools, offered at the watermark) are wanted by few turns, yet a
+ * tool registered at creation is paid by every spawn: pi converts and wraps it, indexes its prompt
+ * snippets, and keeps all of it for the session's life, long enough for the young-generation collector to
+ * copy it. So the session is created with an empty list of extensions, and the first time a turn offers
+ * the tools (`register`) they are made, an extension holding them joins the list, and pi's registry is
+ * rebuilt once. pi keeps the list it was given and reads every
  * extension's tools each time it rebuilds its registry, and the extension runtime handed to the session is
  * the one pi binds its `refreshTools` to, so this is the path an extension's own `pi.registerTool` after
  * start-up takes. The list stays empty until then because pi walks it on every event of the session
