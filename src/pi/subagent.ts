@@ -277,8 +277,8 @@ async function ask(
 	const watch =
 		options.timeoutMs !== undefined || options.idleMs !== undefined
 			? watchTurn({
-					...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-					...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
+					timeoutMs: options.timeoutMs,
+					idleMs: options.idleMs,
 					timedOut: () => {
 						timedOut = true;
 						abort();

@@ -45,13 +45,33 @@ export interface TurnWatch {
 	clear(): void;
 }
 
-interface Watched {
+/**
+ * One watched turn, and its {@link TurnWatch}: one object a turn, the set's entry and the handle alike,
+ * since every turn of a run makes one.
+ */
+class Watched implements TurnWatch {
 	/** When the turn times out (ms on `performance.now()`'s clock); Infinity: never. */
-	deadline: number;
-	idleMs: number;
+	readonly deadline: number;
+	readonly idleMs: number;
 	last: number;
-	timedOut(): void;
-	idled(): void;
+	readonly timedOut: () => void;
+	readonly idled: () => void;
+	constructor(deadline: number, idleMs: number, now: number, timedOut: () => void, idled: () => void) {
+		this.deadline = deadline;
+		this.idleMs = idleMs;
+		this.last = now;
+		this.timedOut = timedOut;
+		this.idled = idled;
+	}
+	touch(): void {
+		this.last = performance.now();
+	}
+	clear(): void {
+		if (!watched.delete(this) || watched.size > 0 || !armed) return;
+		// Nothing left to watch: no timer keeps the process alive for a turn that ended.
+		armed.handle.unref();
+		armed.held = false;
+	}
 }
 
 /**
@@ -113,27 +133,17 @@ export function watchTurn(o: {
 	idled: () => void;
 }): TurnWatch {
 	const now = performance.now();
-	const w: Watched = {
-		deadline: o.timeoutMs === undefined ? Number.POSITIVE_INFINITY : now + o.timeoutMs,
-		idleMs: o.idleMs ?? Number.POSITIVE_INFINITY,
-		last: now,
-		timedOut: o.timedOut,
-		idled: o.idled,
-	};
+	const w = new Watched(
+		o.timeoutMs === undefined ? Number.POSITIVE_INFINITY : now + o.timeoutMs,
+		o.idleMs ?? Number.POSITIVE_INFINITY,
+		now,
+		o.timedOut,
+		o.idled,
+	);
 	const due = dueAt(w);
 	if (Number.isFinite(due)) {
 		watched.add(w);
 		arm(due);
 	}
-	return {
-		touch: () => {
-			w.last = performance.now();
-		},
-		clear: () => {
-			if (!watched.delete(w) || watched.size > 0 || !armed) return;
-			// Nothing left to watch: no timer keeps the process alive for a turn that ended.
-			armed.handle.unref();
-			armed.held = false;
-		},
-	};
+	return w;
 }

@@ -347,7 +347,8 @@ function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 		agent,
 		cwd: frameCwd(v.frame, world),
 		onToolCall: (tool, args, callId) => {
-			captured.calls?.push(tool);
+			// Made by the turn's first call: most turns of most visits call none.
+			(captured.calls ??= []).push(tool);
 			world.recorder.toolCall(at.at, tool);
 			noteToolCall(world, at.at, tool);
 			if (!world.hears) return;
@@ -407,7 +408,7 @@ function askTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Result> {
 	const { world, agent, visit } = v;
 	s.captured.value = undefined;
 	s.captured.verdict = undefined;
-	s.captured.calls = [];
+	s.captured.calls = undefined;
 	// The tools hold this object: clear it rather than replace it.
 	if (s.captured.handoff) {
 		s.captured.handoff.doc = undefined;
