@@ -51,8 +51,10 @@ export function body(
 	if (!memory) return ran;
 	return ran.then(
 		(end) => (memory.closers.length ? closeScope(memory).then(() => end) : end),
-		(error: unknown) =>
-			(memory.closers.length ? closeScope(memory) : Promise.resolve()).then(() => Promise.reject(error)),
+		async (error: unknown) => {
+			if (memory.closers.length) await closeScope(memory);
+			throw error;
+		},
 	);
 }
 
