@@ -41,6 +41,7 @@ async function turn(
 	customTools: ToolSpec[],
 	threshold?: number,
 	later: ToolSpec[] = [tool("later")],
+	sessionDir?: string,
 ): Promise<Result> {
 	const host = await openHost({
 		cwd: project.cwd,
@@ -53,6 +54,7 @@ async function turn(
 		cwd: project.cwd,
 		customTools,
 		laterTools: () => later,
+		...(sessionDir ? { sessionDir } : {}),
 	});
 	try {
 		return await sub.ask("go", {
@@ -81,6 +83,15 @@ describe("a subagent's tools", () => {
 	it("gain the later tool once the watermark offers it, for the next request", async () => {
 		const script = 'turns:\n  "*":\n    - call: now\n    - call: later\n    - say: done\n';
 		const r = await turn(script, ["read"], [tool("now")], 0);
+		expect(r.ok).toBe(true);
+		const requests = declaredPerRequest(r).map((d) => [...d].sort());
+		expect(requests[0]).toEqual(["now", "read"]);
+		expect(requests[1]).toEqual(["later", "now", "read"]);
+	});
+
+	it("gain the later tool at the watermark in a session kept in a folder too, where it is registered from the start", async () => {
+		const script = 'turns:\n  "*":\n    - call: now\n    - call: later\n    - say: done\n';
+		const r = await turn(script, ["read"], [tool("now")], 0, [tool("later")], join(project.cwd, "session"));
 		expect(r.ok).toBe(true);
 		const requests = declaredPerRequest(r).map((d) => [...d].sort());
 		expect(requests[0]).toEqual(["now", "read"]);
