@@ -140,12 +140,21 @@ export function budgetGauge(
  * subagents in a turn, for the land-the-plane directive.
  */
 export function budgetedSpawn(spawn: Spawn, budget: TurnBudget, running?: Set<Pick<Subagent, "steer">>): Spawn {
-	return async (request) => {
+	// Chained rather than awaited, here and in each turn's gate: every spawn and turn of a run passes here.
+	return (request) => {
 		const forChildren = new ChildBudget(budget);
-		const sub = await spawn({ ...request, budget: forChildren });
+		let opening: Promise<Subagent>;
+		try {
+			opening = spawn({ ...request, budget: forChildren });
+		} catch (error) {
+			return Promise.reject(error);
+		}
+		return opening.then((sub) => gate(sub, forChildren));
+	};
+
+	function gate(sub: Subagent, forChildren: ChildBudget): Subagent {
 		const gated: Subagent = {
 			...sub,
-			// Chained rather than awaited: every turn of a run passes here.
 			ask: (task, options = {}) => {
 				const early = budget.exceeded();
 				if (early) return Promise.resolve(refused(sub, early));
@@ -191,7 +200,7 @@ export function budgetedSpawn(spawn: Spawn, budget: TurnBudget, running?: Set<Pi
 			},
 		};
 		return gated;
-	};
+	}
 }
 
 /**

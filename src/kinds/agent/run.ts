@@ -49,6 +49,7 @@ import { agentFacts } from "../../engine/identify.ts";
 import { noteToolCall } from "../../engine/trees.ts";
 import { reuseOrRun } from "../../engine/reuse.ts";
 import { replayRecord } from "../../engine/walk.ts";
+import type { EndedVisit } from "../../engine/record.ts";
 
 /** The land-the-plane directives of flow turns, written once: with resets left a checkpoint is worth naming. */
 const DIRECTIVE = {
@@ -144,7 +145,7 @@ export async function runAgent(
 	if ("ok" in v) return v;
 	const known = agentFacts(world, node, frame, v);
 	const facts = known instanceof Promise ? await known : known;
-	const asked = reuseOrRun(world, node, visit, facts, (e) => replayRecord(e, node, frame));
+	const asked = reuseOrRun(world, node, visit, facts, world.options.reuse ? rebuildOf(node, frame) : NOT_REUSED);
 	const reused = asked && (await asked);
 	if (reused) return reused.record;
 	const recording = recordVisitStart(
@@ -179,6 +180,19 @@ export async function runAgent(
 		if (p.held && !v.scope) await p.held.sub.close();
 	}
 }
+
+/**
+ * How an earlier run's end of the visit becomes its record. Made apart from `runAgent` and only when there is
+ * an earlier run: a closure made there would cost every visit its variables on the heap.
+ */
+function rebuildOf(node: AgentNode, frame: Frame): (ended: EndedVisit) => VisitRecord {
+	return (ended) => replayRecord(ended, node, frame);
+}
+
+/** Never called: without an earlier run nothing is taken from one. */
+const NOT_REUSED = (): VisitRecord => {
+	throw new Error("pi-flows: no earlier run to take a visit from");
+};
 
 /** The visit's fixed facts: its agent, model, task and bounds; a record when its agent cannot be picked. */
 function planVisit(
