@@ -1,6 +1,6 @@
 // Turns' deadlines and idle watches (src/runtime/timer.ts, `watchTurn`): each fires once, on time, whatever
-// the other turns watched beside it; touches keep an idle watch quiet; and once nothing is watched, no
-// timer is left to keep the process alive.
+// the other turns watched beside it; touches keep an idle watch quiet; once nothing is watched, no timer
+// is left to keep the process alive, and a turn watched after that keeps it alive again.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -73,5 +73,23 @@ describe("watchTurn", () => {
 		});
 		expect(ran.status, ran.stderr).toBe(0);
 		expect(performance.now() - started).toBeLessThan(10_000);
+	});
+
+	it("keeps a process alive for a turn watched after the timer was let go of, until the turn is due", () => {
+		const timer = fileURLToPath(new URL("../../src/runtime/timer.ts", import.meta.url));
+		// The first turn's timer is let go of as it is cleared; the second takes it back, and nothing else
+		// keeps the process alive until its deadline.
+		const script = [
+			`const { watchTurn } = await import(${JSON.stringify(timer)});`,
+			"const noop = () => {};",
+			"watchTurn({ timeoutMs: 200, timedOut: noop, idled: noop }).clear();",
+			'watchTurn({ timeoutMs: 300, timedOut: () => console.log("due"), idled: noop });',
+		].join("\n");
+		const ran = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+			encoding: "utf8",
+			timeout: 15_000,
+		});
+		expect(ran.status, ran.stderr).toBe(0);
+		expect(ran.stdout.trim()).toBe("due");
 	});
 });
