@@ -32,26 +32,39 @@ export interface LineTable {
 	readonly text: string;
 }
 
-/** Builds the line table of a file's text. */
+/**
+ * Builds the line table of a file's text. A class rather than closures over the text: a run checks its flow
+ * once and every later run builds a new table, and V8 drops the optimized code of closures whose instances
+ * died at its next full collection, so closures would be compiled again for every file.
+ */
 export function lineTable(text: string): LineTable {
-	const loc = location(text);
-	const point = (offset: number): Point => {
-		const clamped = Math.max(0, Math.min(offset, text.length));
-		const p = loc.toPoint(clamped);
+	return new Lines(text);
+}
+
+class Lines implements LineTable {
+	readonly text: string;
+	readonly #loc: ReturnType<typeof location>;
+	constructor(text: string) {
+		this.text = text;
+		this.#loc = location(text);
+	}
+	point(offset: number): Point {
+		const clamped = Math.max(0, Math.min(offset, this.text.length));
+		const p = this.#loc.toPoint(clamped);
 		if (p && p.line !== undefined && p.column !== undefined) return { line: p.line, column: p.column, offset: clamped };
 		// vfile-location answers undefined only at the very end of a file that ends without a newline.
-		const before = clamped > 0 ? loc.toPoint(clamped - 1) : undefined;
+		const before = clamped > 0 ? this.#loc.toPoint(clamped - 1) : undefined;
 		if (before?.line !== undefined && before.column !== undefined) {
 			return { line: before.line, column: before.column + 1, offset: clamped };
 		}
 		return { line: 1, column: 1, offset: clamped };
-	};
-	return {
-		text,
-		point,
-		range: (s, e) => ({ start: point(s), end: point(Math.max(s, e)) }),
-		offset: (line, column) => loc.toOffset({ line, column }) ?? text.length,
-	};
+	}
+	range(s: number, e: number): Range {
+		return { start: this.point(s), end: this.point(Math.max(s, e)) };
+	}
+	offset(line: number, column: number): number {
+		return this.#loc.toOffset({ line, column }) ?? this.text.length;
+	}
 }
 
 /** The range that covers both. */

@@ -3,7 +3,7 @@
  * bounded by `max:`), `concurrency` at a time. Its worst case is its items times the body (time by waves of
  * `concurrency`); in flight, `concurrency` bodies (at most its items).
  */
-import { isScalar } from "yaml";
+import { isScalar, type Node } from "yaml";
 import type { Located, MapNode } from "../../language/ast.ts";
 import { blockOptions, ownId, readBody } from "../../language/build/blocks.ts";
 import { type Entry, seqItems } from "../../language/build/context.ts";
@@ -17,6 +17,7 @@ import { blockFacts, plural } from "../../language/render/phrases.ts";
 import { field, listOf, STRING, type Type, typeToString } from "../../language/types/index.ts";
 import type { KindModule } from "../../language/kind.ts";
 import { address, KEY, whole } from "../../language/keys.ts";
+import type { Range } from "../../text/index.ts";
 import { joinText } from "../labels.ts";
 
 /** The map kind. */
@@ -90,24 +91,40 @@ export const mapKind: KindModule<MapNode, "map" | "map-from"> = {
 		),
 };
 
+/**
+ * A literal list's items, each a string where it stands; undefined unless there is at least one and all are
+ * strings. A loop rather than callbacks: a literal list may hold thousands of items, and a callback made per
+ * call is compiled again after every full collection.
+ */
+function literalItems(
+	ctx: NodeInput["ctx"],
+	items: readonly Node[] | undefined,
+	at: Range,
+): Located<string>[] | undefined {
+	if (!items || items.length === 0) return undefined;
+	const strings: Located<string>[] = [];
+	for (const i of items) {
+		if (!isScalar(i) || typeof i.value !== "string") return undefined;
+		strings.push({ value: i.value, range: ctx.rangeOf(i, at) });
+	}
+	return strings;
+}
+
 /** Reads a map: `map: [strings]` or `map-from: address`, with `do:` and its bounds. */
 export function readMap(n: NodeInput): MapNode {
 	const { ctx, keys, path } = n;
 	const main = keys.get(n.kindKey) as Entry;
 	const node: MapNode = { kind: "map", ...base(n), body: [], ...blockOptions(ctx, keys, path) };
 	if (n.kindKey === "map") {
-		const items = seqItems(main.value);
-		const strings = items?.map((i) =>
-			isScalar(i) && typeof i.value === "string" ? { value: i.value, range: ctx.rangeOf(i, main.range) } : undefined,
-		);
-		if (!strings || strings.length === 0 || strings.some((s) => !s)) {
+		const strings = literalItems(ctx, seqItems(main.value), main.range);
+		if (!strings) {
 			ctx.report(
 				"key-type",
 				main.range,
 				`${path}.map`,
 				"a literal `map:` is a non-empty list of strings; anything typed comes through `map-from:`",
 			);
-		} else node.items = strings as Located<string>[];
+		} else node.items = strings;
 	} else {
 		const from = ctx.address(main, `${path}.map-from`);
 		if (from) node.from = from;

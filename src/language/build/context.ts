@@ -55,6 +55,12 @@ export interface BuildContext {
 	): void;
 }
 
+/** Where a YAML node of `file` stands, or `fallback` for a node without a place. */
+function rangeIn(file: FlowFile, node: Node | null | undefined, fallback: Range): Range {
+	const r = node?.range;
+	return r ? file.table.range(file.yamlBase + r[0], file.yamlBase + r[1]) : fallback;
+}
+
 /** Opens a build context over a read file. */
 export function buildContext(file: FlowFile, kinds: LanguageKinds): BuildContext {
 	const faults: Fault[] = [];
@@ -62,10 +68,9 @@ export function buildContext(file: FlowFile, kinds: LanguageKinds): BuildContext
 	const bounds = fileBounds((code, range, path, message, details) => report(code, range, path, message, details));
 	const report: BuildContext["report"] = (code, range, path, message, details) =>
 		faults.push(fault(code, file.file, range, path, message, details));
-	const rangeOf = (node: Node | null | undefined, fallback: Range): Range => {
-		const r = node?.range;
-		return r ? file.table.range(file.yamlBase + r[0], file.yamlBase + r[1]) : fallback;
-	};
+	// Bound, not a closure: it runs for every node of every file, and a closure's optimized code dies with
+	// the file's context at the next full collection, to be compiled again for the next file.
+	const rangeOf: BuildContext["rangeOf"] = rangeIn.bind(undefined, file);
 	const sourceAt = (
 		e: { value: Node | null; range: Range },
 		path: string,
