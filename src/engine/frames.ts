@@ -90,57 +90,64 @@ export function lookupIn(
 	frame: Frame,
 	reading: Reading,
 ): (segments: readonly string[], address: AddressExpr) => Outcome {
-	return (segments, address) => {
-		const [root, second, ...rest] = segments;
-		const into = (v: Outcome, from: readonly string[]): Outcome => {
-			let cur = v;
-			for (const name of from) {
-				if (!cur.ok) return cur;
-				const x = cur.value;
-				if (!x || typeof x !== "object" || Array.isArray(x))
-					return fail(`\`${segments.join(".")}\` reads into a value with no fields`);
-				cur = Object.hasOwn(x, name)
-					? ok((x as Record<string, Value>)[name])
-					: fail(`\`${segments.join(".")}\` is absent`);
-			}
-			return cur;
-		};
-		const binding = reading.flow.resolutions.get(address)?.binding;
-		if (!binding) return fail(`\`${segments.join(".")}\` was not resolved by the checker`);
-		switch (binding.kind) {
-			case "input":
-				return into(ok(reading.input), segments.slice(1));
-			case "diff":
-				// A turn reads the diff itself (`renderRead`); anywhere else it has no value.
-				return fail("`diff` has no value here");
-			case "item": {
-				const map = blockFrame(frame, binding.map);
-				return map?.block?.item !== undefined
-					? into(ok(map.block.item), segments.slice(1))
-					: fail("`item` is read outside a map");
-			}
-			case "node": {
-				for (let f: Frame | undefined = frame; f; f = f.parent) {
-					const record = f.records.get(binding.id);
-					if (record) return recordField(record, root, second, rest, into);
-				}
-				return fail(`\`${root}\` has no value here`);
-			}
-			case "block": {
-				const block = blockFrame(frame, binding.id)?.block;
-				if (block && second === "previous") {
-					const [node, ...more] = rest;
-					const prev = block.previous?.get(node ?? "");
-					if (!prev) return fail(`\`${root}.previous.${node}\` has no value on the first iteration`);
-					return recordField(prev, node ?? "", more[0], more.slice(1), into, true);
-				}
-				if (block && second === "carry")
-					return block.carry === undefined ? fail(`\`${root}.carry\` has no value`) : into(ok(block.carry), rest);
-				if (block && second === "ledger" && block.ledger) return ok(block.ledger.open());
-				return fail(`\`${root}\` has no value here`);
-			}
+	// Bound rather than a closure: every read of every turn looks up through one, and V8 keeps a closure's
+	// optimized code only while an instance of it lives, so a closure was compiled again after every full
+	// collection, in every run.
+	return lookUp.bind(undefined, frame, reading);
+}
+
+function lookUp(frame: Frame, reading: Reading, segments: readonly string[], address: AddressExpr): Outcome {
+	const [root, second, ...rest] = segments;
+	const binding = reading.flow.resolutions.get(address)?.binding;
+	if (!binding) return fail(`\`${segments.join(".")}\` was not resolved by the checker`);
+	switch (binding.kind) {
+		case "input":
+			return into(segments, ok(reading.input), segments.slice(1));
+		case "diff":
+			// A turn reads the diff itself (`renderRead`); anywhere else it has no value.
+			return fail("`diff` has no value here");
+		case "item": {
+			const map = blockFrame(frame, binding.map);
+			return map?.block?.item !== undefined
+				? into(segments, ok(map.block.item), segments.slice(1))
+				: fail("`item` is read outside a map");
 		}
-	};
+		case "node": {
+			for (let f: Frame | undefined = frame; f; f = f.parent) {
+				const record = f.records.get(binding.id);
+				if (record) return recordField(record, root, second, rest, segments);
+			}
+			return fail(`\`${root}\` has no value here`);
+		}
+		case "block": {
+			const block = blockFrame(frame, binding.id)?.block;
+			if (block && second === "previous") {
+				const [node, ...more] = rest;
+				const prev = block.previous?.get(node ?? "");
+				if (!prev) return fail(`\`${root}.previous.${node}\` has no value on the first iteration`);
+				return recordField(prev, node ?? "", more[0], more.slice(1), segments, true);
+			}
+			if (block && second === "carry")
+				return block.carry === undefined
+					? fail(`\`${root}.carry\` has no value`)
+					: into(segments, ok(block.carry), rest);
+			if (block && second === "ledger" && block.ledger) return ok(block.ledger.open());
+			return fail(`\`${root}\` has no value here`);
+		}
+	}
+}
+
+/** The value at `from` inside `v`, for the address `segments` (named in the failure). */
+function into(segments: readonly string[], v: Outcome, from: readonly string[]): Outcome {
+	let cur = v;
+	for (const name of from) {
+		if (!cur.ok) return cur;
+		const x = cur.value;
+		if (!x || typeof x !== "object" || Array.isArray(x))
+			return fail(`\`${segments.join(".")}\` reads into a value with no fields`);
+		cur = Object.hasOwn(x, name) ? ok((x as Record<string, Value>)[name]) : fail(`\`${segments.join(".")}\` is absent`);
+	}
+	return cur;
 }
 
 /** The frame that is the body of the block `id`, from `frame` outwards. */
@@ -154,7 +161,7 @@ function recordField(
 	root: string,
 	second: string | undefined,
 	rest: readonly string[],
-	into: (v: Outcome, from: readonly string[]) => Outcome,
+	segments: readonly string[],
 	entry = false,
 ): Outcome {
 	const failed = () => fail(`\`${root}\` failed (${record.error?.kind}: ${record.error?.message})`);
@@ -163,11 +170,15 @@ function recordField(
 		return record.ok && record.output !== undefined ? ok(record.output) : failed();
 	}
 	if (second === "ok") return ok(record.ok);
-	if (second === "output") return record.output !== undefined ? into(ok(record.output), rest) : failed();
+	if (second === "output") return record.output !== undefined ? into(segments, ok(record.output), rest) : failed();
 	if (second === "error")
-		return record.error ? into(ok({ ...record.error }), rest) : fail(`\`${root}.error\` is absent: it did not fail`);
+		return record.error
+			? into(segments, ok({ ...record.error }), rest)
+			: fail(`\`${root}.error\` is absent: it did not fail`);
 	if (second === "handoff")
-		return record.handoff !== undefined ? into(ok(record.handoff), rest) : fail(`\`${root}\` wrote no handoff`);
+		return record.handoff !== undefined
+			? into(segments, ok(record.handoff), rest)
+			: fail(`\`${root}\` wrote no handoff`);
 	if (second === "ledger") {
 		return record.ledger ? ok(record.ledger.open()) : fail(`\`${root}\` has no ledger`);
 	}

@@ -18,7 +18,7 @@ import { type Frame, rootMemory } from "./frames.ts";
 import { recordRunStart } from "./start-tree.ts";
 import { runSequence } from "./walk.ts";
 import type { RunTable } from "./kind.ts";
-import type { RunOptions, World } from "./world.ts";
+import type { RunOptions, RunPlugin, World } from "./world.ts";
 import { type Absorbed, absorbedOf } from "./absorbed.ts";
 
 /** How one visit ended, as reports list them. */
@@ -60,22 +60,23 @@ export interface FlowResult {
 }
 
 /**
- * Runs a checked flow on `input`, each visit by its kind's runner in `runners` (`RUNNERS` of
- * `src/kinds/run.ts`). The table is handed in because the kinds' runners call back into the engine (a
- * block runs its body through the walk): an engine that imported them would tie the two folders in a
- * circle. The rest of the tree calls `runFlow` of `src/kinds/run.ts`, this bound to that table.
+ * A run's events, heard by its sink and its plugins, each that ends a visit kept as a visit of the result. A
+ * class with a bound method rather than a closure made per run: V8 keeps a closure's optimized code only
+ * while an instance of it lives, so a closure made per run was compiled again after every full collection.
  */
-export async function runFlowWith(
-	runners: RunTable,
-	flow: CheckedFlow,
-	input: Value,
-	options: RunOptions,
-): Promise<FlowResult> {
-	const started = performance.now();
-	const visits: VisitOutcome[] = [];
-	const sink: EventSink = options.onEvent ?? (() => {});
-	const plugins = options.plugins ?? [];
-	const emit = (event: FlowEvent): void => {
+class RunEvents {
+	readonly visits: VisitOutcome[] = [];
+	readonly sink: EventSink;
+	readonly plugins: readonly RunPlugin[];
+	/** `hear`, bound: what the world emits through, and what plugins are handed to emit their own. */
+	readonly emit: (event: FlowEvent) => void;
+	constructor(sink: EventSink, plugins: readonly RunPlugin[]) {
+		this.sink = sink;
+		this.plugins = plugins;
+		this.emit = this.hear.bind(this);
+	}
+
+	hear(event: FlowEvent): void {
 		if (event.type === "node_end") {
 			// Field by field, in this order (the result's JSON keeps it): every visit ends here.
 			const v: VisitOutcome = {
@@ -90,11 +91,29 @@ export async function runFlowWith(
 			if (event.error) v.error = event.error;
 			if (event.errorKind) v.errorKind = event.errorKind;
 			if (event.reuse) v.reuse = event.reuse;
-			visits.push(v);
+			this.visits.push(v);
 		}
-		sink(event);
-		for (const p of plugins) p.onEvent?.(event, emit);
-	};
+		this.sink(event);
+		for (const p of this.plugins) p.onEvent?.(event, this.emit);
+	}
+}
+
+/**
+ * Runs a checked flow on `input`, each visit by its kind's runner in `runners` (`RUNNERS` of
+ * `src/kinds/run.ts`). The table is handed in because the kinds' runners call back into the engine (a
+ * block runs its body through the walk): an engine that imported them would tie the two folders in a
+ * circle. The rest of the tree calls `runFlow` of `src/kinds/run.ts`, this bound to that table.
+ */
+export async function runFlowWith(
+	runners: RunTable,
+	flow: CheckedFlow,
+	input: Value,
+	options: RunOptions,
+): Promise<FlowResult> {
+	const started = performance.now();
+	const plugins = options.plugins ?? [];
+	const events = new RunEvents(options.onEvent ?? (() => {}), plugins);
+	const { visits, emit } = events;
 	const spent = emptyUsage();
 	const running = new Set<{ steer?: (text: string) => Promise<void> }>();
 	const budget = budgetGauge(options.budget, options.spentBefore, {
@@ -119,9 +138,7 @@ export async function runFlowWith(
 		budget,
 		running,
 		// The run's total; the budget counts through the spawn, as each turn ends.
-		spend: (u) => {
-			addCounters(spent, u);
-		},
+		spend: addCounters.bind(undefined, spent),
 		spent: () => ({ ...spent }),
 		diff: async (cwd) => {
 			if (!options.git) return "";

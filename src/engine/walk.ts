@@ -4,7 +4,7 @@
  * of the run and a fail-fast cut are never absorbed. Every visit is announced at its start and end.
  */
 import { FAILURE_KIND_TABLE, type Failure, type FlowEvent, failureText } from "../runtime/index.ts";
-import { addCounters, emptyUsage } from "../runtime/index.ts";
+import { addCounters, emptyUsage, type Usage } from "../runtime/index.ts";
 import type { FlowNode } from "../language/ast.ts";
 import type { Value } from "../language/types/index.ts";
 import type { KindRunner } from "./kind.ts";
@@ -130,26 +130,74 @@ export function runVisit(
 	}
 	world.recorder.visitStart(visit, node.id.value, node.kind);
 	identifyVisit(world, node, frame, visit);
-	const started = performance.now();
+	const open = new OpenVisit(world, node, visit, agent);
+	const scoped: World = Object.create(world);
+	scoped.spend = open.spend.bind(open);
+	scoped.hold = open.hold.bind(open);
+	// Chained rather than awaited: an async step here would be held for the whole visit, every visit.
+	let dispatching: Promise<{ record: VisitRecord; failedAt?: string }>;
+	try {
+		dispatching = dispatch(scoped, node, frame, visit, signal);
+	} catch (error) {
+		return Promise.resolve(open.fail(error));
+	}
+	return dispatching.then(open.finish.bind(open), open.fail.bind(open));
+}
+
+type Dispatched = { record: VisitRecord; failedAt?: string };
+
+/**
+ * A visit in flight: what its turns and its children spent, how long a person held them, and its end once
+ * its record has settled. A class whose methods are bound where a callback is wanted, not closures made per
+ * visit: V8 keeps a closure's optimized code only while an instance of it lives, so closures made for each
+ * visit were compiled again after every full collection, in every run.
+ */
+class OpenVisit {
+	readonly world: World;
+	readonly node: FlowNode;
+	readonly visit: string;
+	readonly agent: string | undefined;
+	readonly started = performance.now();
 	// A visit's usage is its own turns and its children's, nothing else: concurrent siblings spend into
 	// their own visits, so each visit counts through its own world.
-	const own = emptyUsage();
+	readonly own = emptyUsage();
 	// Likewise the time its turns were held for a person: a /step pause is not the visit's time. The
 	// pauses of a run are one at a time, so a block's share is its children's sum.
-	let held = 0;
-	const scoped: World = Object.create(world);
-	scoped.spend = (u) => {
-		addCounters(own, u);
-		world.spend(u);
-	};
-	scoped.hold = (ms) => {
-		held += ms;
-		world.hold?.(ms);
-	};
-	// The visit's end, once its record has settled: its usage and time, the journal's end, the event.
-	const close = (dispatched: { record: VisitRecord; failedAt?: string }, settled: VisitRecord) => {
+	held = 0;
+	constructor(world: World, node: FlowNode, visit: string, agent: string | undefined) {
+		this.world = world;
+		this.node = node;
+		this.visit = visit;
+		this.agent = agent;
+	}
+
+	spend(u: Usage): void {
+		addCounters(this.own, u);
+		this.world.spend(u);
+	}
+
+	hold(ms: number): void {
+		this.held += ms;
+		this.world.hold?.(ms);
+	}
+
+	finish(dispatched: Dispatched): Dispatched | Promise<Dispatched> {
+		// Most visits settle at once: only a tree to look at is waited for.
+		const settling = settleVisit(this.world, this.node, this.visit, dispatched.record);
+		return settling instanceof Promise
+			? settling.then((settled) => this.close(dispatched, settled))
+			: this.close(dispatched, settling);
+	}
+
+	fail(error: unknown): Dispatched | Promise<Dispatched> {
+		return this.finish(internalError(error));
+	}
+
+	/** The visit's end: its usage and time, the journal's end, the event. */
+	close(dispatched: Dispatched, settled: VisitRecord): Dispatched {
+		const { world, node, visit, agent, held } = this;
 		const out = settled === dispatched.record ? dispatched : { ...dispatched, record: settled };
-		const usage = { ...own, ms: Math.max(0, performance.now() - started - held) };
+		const usage = { ...this.own, ms: Math.max(0, performance.now() - this.started - held) };
 		const { record } = out;
 		// Stopped and cut visits did not end: a resume runs them again from their start.
 		if (!isStop(record)) {
@@ -177,22 +225,7 @@ export function runVisit(
 		if (record.reuse) end.reuse = record.reuse;
 		world.emit(end);
 		return out;
-	};
-	const finish = (dispatched: { record: VisitRecord; failedAt?: string }) => {
-		// Most visits settle at once: only a tree to look at is waited for.
-		const settling = settleVisit(world, node, visit, dispatched.record);
-		return settling instanceof Promise
-			? settling.then((settled) => close(dispatched, settled))
-			: close(dispatched, settling);
-	};
-	// Chained rather than awaited: an async step here would be held for the whole visit, every visit.
-	let dispatching: Promise<{ record: VisitRecord; failedAt?: string }>;
-	try {
-		dispatching = dispatch(scoped, node, frame, visit, signal);
-	} catch (error) {
-		return Promise.resolve(finish(internalError(error)));
 	}
-	return dispatching.then(finish, (error: unknown) => finish(internalError(error)));
 }
 
 /** A bug in a visitor must not leave sessions open or the run hanging: it becomes this visit's failure. */

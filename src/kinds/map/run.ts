@@ -7,10 +7,10 @@ import { mapConcurrent } from "../../runtime/index.ts";
 import type { MapNode } from "../../language/ast.ts";
 import type { Value } from "../../language/types/index.ts";
 import { body, cutter, ELSEWHERE_END, inCopy, scope, settle, withKept, withLanding } from "../../engine/blocks.ts";
-import { blockCopies } from "../../engine/copies.ts";
+import { type BlockCopies, blockCopies } from "../../engine/copies.ts";
 import { childFrame, entryValue, type Frame, frameCwd, type VisitRecord } from "../../engine/frames.ts";
 import type { VisitEnd } from "../../engine/kind.ts";
-import { createLedger, type Ledger } from "../../engine/ledger.ts";
+import { createLedger } from "../../engine/ledger.ts";
 import { valueAt } from "../../engine/turn.ts";
 import type { SequenceEnd } from "../../engine/walk.ts";
 import { focusOf, stopKind, type World } from "../../engine/world.ts";
@@ -56,57 +56,106 @@ export async function runMap(
 	const placement = copies || focusOf(visit, world.options.focus) !== "inside" ? undefined : world.options.items;
 	let released = false;
 	try {
-		const ledgers: (Ledger | undefined)[] = [];
-		const ended = (end: SequenceEnd): SequenceEnd => {
-			if (!end.ok) cut.failed();
-			return end;
-		};
-		const ends = await mapConcurrent(items, node.concurrency?.value ?? 1, (item, i): Promise<SequenceEnd> => {
-			// Every item runs this: its visit named once, no conditional spread, no async step for what it does not use.
-			const at = `${visit}[${i + 1}]`;
-			if (focusOf(at, world.options.focus) === "outside") return Promise.resolve(ELSEWHERE_END);
-			const ledger = node.ledger ? createLedger() : undefined;
-			ledgers[i] = ledger;
-			const block: NonNullable<Frame["block"]> = {
-				id: node.id.value,
-				kind: "map",
-				item,
-				memory: scope(node.id.value, at),
-			};
-			if (ledger) block.ledger = ledger;
-			const inner = childFrame(frame, at, block);
-			if (cut.signal.aborted) {
-				// Never started: its entry still says why (a fail-fast cut, or the run's stop), like a cut item's.
-				const why = stopKind(world, cut.signal);
-				const failure: VisitRecord = { ok: false, error: { kind: why.kind, message: `not started: ${why.message}` } };
-				return Promise.resolve({ ok: false, failure, last: failure, failedAt: at } as SequenceEnd);
-			}
-			if (!copies && !placement) return body(world, node.body, inner, cut.signal).then(ended);
-			return (async () => {
-				if (copies) {
-					const failedCopy = await inCopy(copies, i, `${node.id.value}-${i + 1}`, inner);
-					if (failedCopy) return failedCopy;
-				}
-				const placed = placement ? await placeItem(placement, visit, at, cut.signal) : undefined;
-				if (placed) {
-					cut.failed();
-					return placed;
-				}
-				return ended(await body(world, node.body, inner, cut.signal));
-			})();
-		});
+		const each = new MapItem(world, node, frame, visit, cut, copies, placement);
+		const ends = await mapConcurrent(items, node.concurrency?.value ?? 1, each.run.bind(each));
 		const landed = copies && !world.options.signal?.aborted ? await copies.land(ends.length) : undefined;
 		// Each entry is the body's last node as it ended (as a parallel's are): a failure kept by `on-fail:
 		// continue` still reads `ok: false` with its error, though it counts as a success for the join.
-		const output: Value[] = ends.map((e, i) =>
-			withLanding({ item: items[i], ...(e.last ? (entryValue(e.last) as object) : { ok: e.ok }) }, copies, landed?.[i]),
-		);
+		// A loop, not a callback: a callback made per map is compiled again after every full collection.
+		const output: Value[] = [];
+		for (let i = 0; i < ends.length; i++) {
+			const e = ends[i] as SequenceEnd;
+			output.push(
+				withLanding({ item: items[i], ...(e.last ? (entryValue(e.last) as object) : { ok: e.ok }) }, copies, landed?.[i]),
+			);
+		}
 		released = true;
 		return await withKept(settle(node, ends, visit, output), await copies?.release());
 	} finally {
 		cut.done();
 		if (!released) await copies?.release();
 	}
+}
+
+/** A map's fail-fast cutter. */
+type Cut = ReturnType<typeof cutter>;
+
+/**
+ * One item of a map, as every item runs it: its visit named once, no conditional spread, no async step for
+ * what it does not use. A class whose bound method is the item callback rather than a closure made per map:
+ * V8 keeps a closure's optimized code only while an instance of it lives, so a closure made for each map was
+ * compiled again after every full collection, in every run.
+ */
+class MapItem {
+	readonly world: World;
+	readonly node: MapNode;
+	readonly frame: Frame;
+	readonly visit: string;
+	readonly cut: Cut;
+	readonly copies: BlockCopies | undefined;
+	readonly placement: NonNullable<World["options"]["items"]> | undefined;
+	/** A body's end, cutting the siblings of a failed one under `fail-fast`. */
+	readonly ended: (end: SequenceEnd) => SequenceEnd;
+	constructor(
+		world: World,
+		node: MapNode,
+		frame: Frame,
+		visit: string,
+		cut: Cut,
+		copies: BlockCopies | undefined,
+		placement: NonNullable<World["options"]["items"]> | undefined,
+	) {
+		this.world = world;
+		this.node = node;
+		this.frame = frame;
+		this.visit = visit;
+		this.cut = cut;
+		this.copies = copies;
+		this.placement = placement;
+		this.ended = endedUnder.bind(undefined, cut);
+	}
+
+	run(item: Value, i: number): Promise<SequenceEnd> {
+		const { world, node, cut } = this;
+		const at = `${this.visit}[${i + 1}]`;
+		if (focusOf(at, world.options.focus) === "outside") return Promise.resolve(ELSEWHERE_END);
+		const block: NonNullable<Frame["block"]> = {
+			id: node.id.value,
+			kind: "map",
+			item,
+			memory: scope(node.id.value, at),
+		};
+		if (node.ledger) block.ledger = createLedger();
+		const inner = childFrame(this.frame, at, block);
+		if (cut.signal.aborted) {
+			// Never started: its entry still says why (a fail-fast cut, or the run's stop), like a cut item's.
+			const why = stopKind(world, cut.signal);
+			const failure: VisitRecord = { ok: false, error: { kind: why.kind, message: `not started: ${why.message}` } };
+			return Promise.resolve({ ok: false, failure, last: failure, failedAt: at } as SequenceEnd);
+		}
+		if (!this.copies && !this.placement) return body(world, node.body, inner, cut.signal).then(this.ended);
+		return this.elsewhere(i, at, inner);
+	}
+
+	/** An item that works in a copy, or where the backend places it. */
+	async elsewhere(i: number, at: string, inner: Frame): Promise<SequenceEnd> {
+		const { world, node, cut, copies, placement } = this;
+		if (copies) {
+			const failedCopy = await inCopy(copies, i, `${node.id.value}-${i + 1}`, inner);
+			if (failedCopy) return failedCopy;
+		}
+		const placed = placement ? await placeItem(placement, this.visit, at, cut.signal) : undefined;
+		if (placed) {
+			cut.failed();
+			return placed;
+		}
+		return this.ended(await body(world, node.body, inner, cut.signal));
+	}
+}
+
+function endedUnder(cut: Cut, end: SequenceEnd): SequenceEnd {
+	if (!end.ok) cut.failed();
+	return end;
 }
 
 /**
