@@ -12,7 +12,7 @@
  * pass the limit by what the turns already in flight at the crossing spend, and by nothing else.
  */
 import type { Result } from "./result.ts";
-import type { Spawn, Subagent } from "./subagent.ts";
+import type { AskOptions, Spawn, Subagent } from "./subagent.ts";
 import { addUsage, emptyUsage, type Usage } from "./usage.ts";
 
 /** Limits of one run; any may be absent. */
@@ -140,66 +140,105 @@ export function budgetGauge(
  * subagents in a turn, for the land-the-plane directive.
  */
 export function budgetedSpawn(spawn: Spawn, budget: TurnBudget, running?: Set<Pick<Subagent, "steer">>): Spawn {
-	// Chained rather than awaited, here and in each turn's gate: every spawn and turn of a run passes here.
-	return (request) => {
-		const forChildren = new ChildBudget(budget);
-		let opening: Promise<Subagent>;
+	return spawnGated.bind(undefined, spawn, budget, running);
+}
+
+// Chained rather than awaited, here and in each turn's gate: every spawn and turn of a run passes here. And
+// classes with bound methods rather than closures made per spawn and per turn: V8 keeps a closure's
+// optimized code only while an instance of it lives, so those were compiled again after every full
+// collection, in every run.
+function spawnGated(
+	spawn: Spawn,
+	budget: TurnBudget,
+	running: Set<Pick<Subagent, "steer">> | undefined,
+	request: Parameters<Spawn>[0],
+): Promise<Subagent> {
+	const forChildren = new ChildBudget(budget);
+	let opening: Promise<Subagent>;
+	try {
+		opening = spawn({ ...request, budget: forChildren });
+	} catch (error) {
+		return Promise.reject(error);
+	}
+	const gate = new Gate(budget, forChildren, running);
+	return opening.then(gate.wrap.bind(gate));
+}
+
+/** One subagent's gate: its turns are refused once the budget is spent, and counted as they end. */
+class Gate {
+	readonly budget: TurnBudget;
+	readonly forChildren: ChildBudget;
+	readonly running: Set<Pick<Subagent, "steer">> | undefined;
+	sub!: Subagent;
+	gated!: Subagent;
+	constructor(budget: TurnBudget, forChildren: ChildBudget, running: Set<Pick<Subagent, "steer">> | undefined) {
+		this.budget = budget;
+		this.forChildren = forChildren;
+		this.running = running;
+	}
+
+	wrap(sub: Subagent): Subagent {
+		this.sub = sub;
+		this.gated = { ...sub, ask: this.ask.bind(this) };
+		return this.gated;
+	}
+
+	ask(task: string, options: AskOptions = {}): Promise<Result> {
+		const early = this.budget.exceeded();
+		if (early) return Promise.resolve(refused(this.sub, early));
+		const turn = new GatedTurn(this, options);
+		this.forChildren.inside = undefined;
+		let asked: Promise<Result>;
 		try {
-			opening = spawn({ ...request, budget: forChildren });
+			asked = this.sub.ask(task, { ...options, onStart: turn.start.bind(turn) });
 		} catch (error) {
+			this.running?.delete(this.gated);
 			return Promise.reject(error);
 		}
-		return opening.then((sub) => gate(sub, forChildren));
-	};
+		return asked.then(turn.ended.bind(turn), turn.failed.bind(turn));
+	}
+}
 
-	function gate(sub: Subagent, forChildren: ChildBudget): Subagent {
-		const gated: Subagent = {
-			...sub,
-			ask: (task, options = {}) => {
-				const early = budget.exceeded();
-				if (early) return Promise.resolve(refused(sub, early));
-				let started = false;
-				let refusedAtStart = false;
-				const onStart = (): string | undefined => {
-					if (started) return undefined;
-					const over = budget.exceeded();
-					if (over) {
-						refusedAtStart = true;
-						return over;
-					}
-					started = true;
-					budget.startTurn();
-					running?.add(gated);
-					return options.onStart?.();
-				};
-				forChildren.inside = undefined;
-				let asked: Promise<Result>;
-				try {
-					asked = sub.ask(task, { ...options, onStart });
-				} catch (error) {
-					running?.delete(gated);
-					return Promise.reject(error);
-				}
-				return asked.then(
-					(result) => {
-						running?.delete(gated);
-						if (refusedAtStart && !started)
-							return { ...result, ok: false, errorKind: "budget", error: result.error ?? "the run's budget is spent" };
-						// A port that never calls `onStart` (a test double) still has its turn counted.
-						if (!started) budget.startTurn();
-						const inside = forChildren.inside;
-						budget.spend(inside ? minus(result.usage, inside) : result.usage, result.model || sub.model);
-						forChildren.inside = undefined;
-						return result;
-					},
-					(error: unknown) => {
-						running?.delete(gated);
-						throw error;
-					},
-				);
-			},
-		};
-		return gated;
+/** One turn through a {@link Gate}: checked again as it really starts, counted as it ends. */
+class GatedTurn {
+	readonly gate: Gate;
+	readonly options: AskOptions;
+	started = false;
+	refusedAtStart = false;
+	constructor(gate: Gate, options: AskOptions) {
+		this.gate = gate;
+		this.options = options;
+	}
+
+	start(): string | undefined {
+		if (this.started) return undefined;
+		const over = this.gate.budget.exceeded();
+		if (over) {
+			this.refusedAtStart = true;
+			return over;
+		}
+		this.started = true;
+		this.gate.budget.startTurn();
+		this.gate.running?.add(this.gate.gated);
+		return this.options.onStart?.();
+	}
+
+	ended(result: Result): Result {
+		const { budget, forChildren, running, gated, sub } = this.gate;
+		running?.delete(gated);
+		if (this.refusedAtStart && !this.started)
+			return { ...result, ok: false, errorKind: "budget", error: result.error ?? "the run's budget is spent" };
+		// A port that never calls `onStart` (a test double) still has its turn counted.
+		if (!this.started) budget.startTurn();
+		const inside = forChildren.inside;
+		budget.spend(inside ? minus(result.usage, inside) : result.usage, result.model || sub.model);
+		forChildren.inside = undefined;
+		return result;
+	}
+
+	failed(error: unknown): never {
+		this.gate.running?.delete(this.gate.gated);
+		throw error;
 	}
 }
 

@@ -429,29 +429,14 @@ function askTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Result> {
 		s.captured.handoff.reset = undefined;
 	}
 	s.visit.at = visit;
-	let started = false;
-	const start = () => {
-		if (started) return undefined;
-		started = true;
-		if (!world.hears) return undefined;
-		const event: FlowEvent = {
-			type: "turn_start",
-			path: visit,
-			agent: agent.name,
-			model: s.sub.model,
-			subagent: s.sub.id,
-		};
-		if (v.pane) event.pane = agent.color ? { color: agent.color } : {};
-		world.emit(event);
-		return undefined;
-	};
+	const turn = new AskedTurn(v, s);
 	// Set field by field, like the spawn request: every turn builds these, and a conditional spread is garbage.
 	const options: AskOptions = {
 		label: visit,
 		signal: v.signal,
 		timeoutMs: v.timeoutMs,
 		idleMs: world.options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
-		onStart: start,
+		onStart: turn.start.bind(turn),
 	};
 	if (world.hears)
 		options.onRetry = (r) =>
@@ -473,18 +458,55 @@ function askTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Result> {
 			muted: () => handedOff(capture),
 		};
 	// Chained rather than awaited, like the spawn: an async step here costs every turn more.
-	return s.sub.ask(p.prompt, options).then((r) => {
-		if (!started && r.errorKind !== "budget") start();
+	return s.sub.ask(p.prompt, options).then(turn.ended.bind(turn));
+}
+
+/**
+ * A turn being asked: its start, heard once, and its end, spent and journaled. A class whose methods are
+ * bound as the turn's callbacks rather than closures made per turn: V8 keeps a closure's optimized code only
+ * while an instance of it lives, so closures made for each turn were compiled again after every full
+ * collection, in every run.
+ */
+class AskedTurn {
+	readonly v: AgentVisit;
+	readonly s: HeldSubagent;
+	started = false;
+	constructor(v: AgentVisit, s: HeldSubagent) {
+		this.v = v;
+		this.s = s;
+	}
+
+	start(): undefined {
+		if (this.started) return undefined;
+		this.started = true;
+		const { world, visit, agent } = this.v;
+		if (!world.hears) return undefined;
+		const event: FlowEvent = {
+			type: "turn_start",
+			path: visit,
+			agent: agent.name,
+			model: this.s.sub.model,
+			subagent: this.s.sub.id,
+		};
+		if (this.v.pane) event.pane = agent.color ? { color: agent.color } : {};
+		world.emit(event);
+		return undefined;
+	}
+
+	ended(r: Result): Result {
+		const { world, visit, agent } = this.v;
+		const sub = this.s.sub;
+		if (!this.started && r.errorKind !== "budget") this.start();
 		world.spend(r.usage);
 		if (r.heldMs) world.hold?.(r.heldMs);
-		world.recorder.transcript(visit, s.sub.id, r.messages);
-		if (world.hears && started)
+		world.recorder.transcript(visit, sub.id, r.messages);
+		if (world.hears && this.started)
 			world.emit({
 				type: "turn_end",
 				path: visit,
 				agent: agent.name,
-				model: s.sub.model,
-				subagent: s.sub.id,
+				model: sub.model,
+				subagent: sub.id,
 				ok: r.ok,
 				usage: r.usage,
 			});
@@ -493,11 +515,11 @@ function askTurn(v: AgentVisit, p: Progress, s: HeldSubagent): Promise<Result> {
 				type: "turn_refused",
 				path: visit,
 				agent: agent.name,
-				subagent: s.sub.id,
+				subagent: sub.id,
 				reason: r.error ?? "the run's budget is spent",
 			});
 		return r;
-	});
+	}
 }
 
 /**
