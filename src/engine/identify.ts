@@ -234,14 +234,36 @@ function nodeDepends(world: World, node: FlowNode, addresses: () => readonly Add
 	return [...depends];
 }
 
-/** The facts of an agent visit. */
-export async function agentFacts(world: World, node: AgentNode, frame: Frame, plan: AgentPlan): Promise<VisitFacts> {
-	const { agent } = plan;
-	const cwd = frameCwd(frame, world);
-	const tools = node.tools ? node.tools.map((t) => t.value) : agent.tools;
+/**
+ * The facts of an agent visit; undefined when nothing reads them (no identity is journaled or looked up,
+ * and the visit cannot write, so no change of its is looked for), and a promise only while a tree is hashed:
+ * every visit of a run asks.
+ */
+export function agentFacts(
+	world: World,
+	node: AgentNode,
+	frame: Frame,
+	plan: AgentPlan,
+): VisitFacts | Promise<VisitFacts> | undefined {
+	const tools = node.tools ? node.tools.map((t) => t.value) : plan.agent.tools;
 	const mayWrite = tools.some((t) => WRITING_TOOLS.has(t));
+	if (!mayWrite && !identifies(world)) return undefined;
+	const cwd = frameCwd(frame, world);
 	const ignoreTree = node.reuse?.value === "ignore-tree";
-	const tree = tools.length && (!ignoreTree || mayWrite) && hashesTrees(world) ? await treeFor(world, cwd) : NO_TREE;
+	if (tools.length && (!ignoreTree || mayWrite) && hashesTrees(world))
+		return treeFor(world, cwd).then((tree) => factsOf(world, node, plan, cwd, tree, mayWrite));
+	return factsOf(world, node, plan, cwd, NO_TREE, mayWrite);
+}
+
+function factsOf(
+	world: World,
+	node: AgentNode,
+	plan: AgentPlan,
+	cwd: string,
+	tree: string,
+	mayWrite: boolean,
+): VisitFacts {
+	const ignoreTree = node.reuse?.value === "ignore-tree";
 	const identity = identifies(world) ? agentVisitIdentity(world, node, plan, ignoreTree ? NO_TREE : tree) : undefined;
 	const never =
 		node.reuse?.value === "never"

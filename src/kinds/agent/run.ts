@@ -145,9 +145,11 @@ export async function runAgent(
 	if ("ok" in v) return v;
 	const known = agentFacts(world, node, frame, v);
 	const facts = known instanceof Promise ? await known : known;
-	const asked = reuseOrRun(world, node, visit, facts, world.options.reuse ? rebuildOf(node, frame) : NOT_REUSED);
-	const reused = asked && (await asked);
-	if (reused) return reused.record;
+	if (facts) {
+		const asked = reuseOrRun(world, node, visit, facts, world.options.reuse ? rebuildOf(node, frame) : NOT_REUSED);
+		const reused = asked && (await asked);
+		if (reused) return reused.record;
+	}
 	const recording = recordVisitStart(
 		world,
 		frameCwd(frame, world),
