@@ -38,9 +38,12 @@ export function runSequence(
 	if (nodes.length !== 1) return runNodes(world, nodes, frame, signal);
 	const node = nodes[0];
 	const visit = visitOf(frame, node);
-	return runVisit(world, node, frame, visit, signal).then(
-		({ record, failedAt }) => stepped(frame, node, visit, record, failedAt) ?? { ok: true, last: record },
-	);
+	return runVisit(world, node, frame, visit, signal).then(endOfOne.bind(undefined, frame, node, visit));
+}
+
+/** The end of a one-node body. Bound, not a closure made per body: see {@link OpenVisit}. */
+function endOfOne(frame: Frame, node: FlowNode, visit: string, ran: Dispatched): SequenceEnd {
+	return stepped(frame, node, visit, ran.record, ran.failedAt) ?? { ok: true, last: ran.record };
 }
 
 async function runNodes(

@@ -296,13 +296,17 @@ function holdSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent | "again
 		return cannotStart(v, p, error);
 	}
 	// Chained rather than awaited: every visit opens one.
-	return opening.then(
-		(held) => {
-			p.held = held;
-			return held;
-		},
-		(error: unknown) => cannotStart(v, p, error),
-	);
+	return opening.then(keepHeld.bind(undefined, p), (error: unknown) => cannotStart(v, p, error));
+}
+
+/**
+ * The opened subagent, kept for the visit's next turns. Bound rather than a closure made per visit: V8 keeps
+ * a closure's optimized code only while an instance of it lives, and compiles it again after a full
+ * collection, in every run.
+ */
+function keepHeld(p: Progress, held: HeldSubagent): HeldSubagent {
+	p.held = held;
+	return held;
 }
 
 /** A subagent that could not be started: `"again"` after a backoff while attempts are left. */
@@ -322,7 +326,7 @@ async function cannotStart(v: AgentVisit, p: Progress, error: unknown): Promise<
 function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 	const { world, node, agent, scope } = v;
 	// The session its hooks name, once spawned.
-	let sub: Subagent | undefined;
+	const opened: { sub?: Subagent } = {};
 	// Every field the turns set, set here: a field added later grows the object, on every visit.
 	const captured: Captured = {
 		value: undefined,
@@ -372,7 +376,7 @@ function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 				type: "tool_call",
 				path: at.at,
 				agent: agent.name,
-				subagent: sub?.id ?? "",
+				subagent: opened.sub?.id ?? "",
 				tool,
 				args,
 			};
@@ -383,9 +387,16 @@ function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 	// Every visit's messages are events, for whoever hears them: a pane, a watcher's page (`pi-flows serve`).
 	if (world.hears) {
 		request.onMessage = (text: string) =>
-			world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text });
+			world.emit({ type: "message", path: at.at, agent: agent.name, subagent: opened.sub?.id ?? "", text });
 		request.onDraft = (text: string) =>
-			world.emit({ type: "message", path: at.at, agent: agent.name, subagent: sub?.id ?? "", text, draft: true });
+			world.emit({
+				type: "message",
+				path: at.at,
+				agent: agent.name,
+				subagent: opened.sub?.id ?? "",
+				text,
+				draft: true,
+			});
 	}
 	if (v.model) request.model = v.model.spec ?? v.model.ref;
 	if (node.thinking) request.thinking = node.thinking.value;
@@ -398,15 +409,18 @@ function openSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent> {
 		request.sessionDir = join(world.options.sessionsDir, safeName(`${scope.instance}--${v.shareName}`));
 	// Requests and tool ends, only for an observer that draws them (a recording trace).
 	if (world.options.requestEvents) {
-		request.onRequest = (r: ModelRequest) => emitRequest(world, at.at, agent.name, sub?.id ?? "", r);
+		request.onRequest = (r: ModelRequest) => emitRequest(world, at.at, agent.name, opened.sub?.id ?? "", r);
 		request.onToolEnd = (e: ToolEnd) =>
-			world.emit({ type: "tool_end", path: at.at, agent: agent.name, subagent: sub?.id ?? "", ...e });
+			world.emit({ type: "tool_end", path: at.at, agent: agent.name, subagent: opened.sub?.id ?? "", ...e });
 	}
 	// Chained rather than awaited: every visit opens one, and suspending here would cost it more.
-	return world.options.spawn(request).then((opened) => {
-		sub = opened;
-		return { sub: opened, captured, visit: at };
-	});
+	return world.options.spawn(request).then(heldOf.bind(undefined, opened, captured, at));
+}
+
+/** The spawned subagent as the visit holds it, named to its hooks. Bound, not a closure: see {@link keepHeld}. */
+function heldOf(opened: { sub?: Subagent }, captured: Captured, at: { at: string }, sub: Subagent): HeldSubagent {
+	opened.sub = sub;
+	return { sub, captured, visit: at };
 }
 
 /**

@@ -66,7 +66,11 @@ export async function runMap(
 		for (let i = 0; i < ends.length; i++) {
 			const e = ends[i] as SequenceEnd;
 			output.push(
-				withLanding({ item: items[i], ...(e.last ? (entryValue(e.last) as object) : { ok: e.ok }) }, copies, landed?.[i]),
+				withLanding(
+					{ item: items[i], ...(e.last ? (entryValue(e.last) as object) : { ok: e.ok }) },
+					copies,
+					landed?.[i],
+				),
 			);
 		}
 		released = true;
