@@ -32,4 +32,4 @@ export {
 	skillNames,
 	skillsIn,
 } from "./skills.ts";
-export { SUBAGENT_TOOLS, unknownTools } from "./tools.ts";
+export { mayWriteWith, SUBAGENT_TOOLS, unknownTools, WRITING_TOOLS } from "./tools.ts";

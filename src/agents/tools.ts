@@ -18,6 +18,19 @@ export const SUBAGENT_TOOLS: readonly string[] = [
 	"subagent",
 ];
 
+/**
+ * The tools whose turns may change the tree: a visit that has one starts on a recorded tree, is in doubt
+ * when a crash cuts its turn, has its change recorded for reuse, and needs its own copy in a parallel
+ * block. One list for all of these; `powershell` writes as `bash` does.
+ */
+export const WRITING_TOOLS: ReadonlySet<string> = new Set(["write", "edit", "bash", "powershell", "subagent"]);
+
+/** Whether any of `tools` may change the tree (a loop: every visit of a run asks). */
+export function mayWriteWith(tools: readonly string[]): boolean {
+	for (const t of tools) if (WRITING_TOOLS.has(t)) return true;
+	return false;
+}
+
 /** The agent's tools that a flow's subagent cannot have, in the order the agent lists them. */
 export function unknownTools(tools: readonly string[]): string[] {
 	return tools.filter((t) => !SUBAGENT_TOOLS.includes(t));

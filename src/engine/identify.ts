@@ -6,7 +6,7 @@
  *   agentFacts(world, node, frame, …) → { identity: { key, parts: { section, "read:input", tools, tree, … } },
  *                                         cwd, tree: "4b825dc6…", mayWrite: false }
  */
-import type { AgentDef } from "../agents/index.ts";
+import { type AgentDef, mayWriteWith } from "../agents/index.ts";
 import {
 	type AgentPart,
 	type AgentShared,
@@ -33,7 +33,7 @@ import { modelKey, type NodeModel } from "./models.ts";
 import { submitTool, verdictTool } from "./tools.ts";
 import { renderRead } from "./turn.ts";
 import { type Frame, frameCwd } from "./frames.ts";
-import { hashesTrees, treeFor, WRITING_TOOLS } from "./trees.ts";
+import { hashesTrees, treeFor } from "./trees.ts";
 import type { World } from "./world.ts";
 
 /** A visit's identity with what reuse needs beside it: the folder it works in and the tree it saw there. */
@@ -246,7 +246,7 @@ export function agentFacts(
 	plan: AgentPlan,
 ): VisitFacts | Promise<VisitFacts> | undefined {
 	const tools = node.tools ? node.tools.map((t) => t.value) : plan.agent.tools;
-	const mayWrite = tools.some((t) => WRITING_TOOLS.has(t));
+	const mayWrite = mayWriteWith(tools);
 	if (!mayWrite && !identifies(world)) return undefined;
 	const cwd = frameCwd(frame, world);
 	const ignoreTree = node.reuse?.value === "ignore-tree";
@@ -302,7 +302,7 @@ export async function swarmFacts(
 ): Promise<VisitFacts> {
 	const cwd = frameCwd(frame, world);
 	const members = world.flow.members.get(node.id.value) ?? [];
-	const mayWrite = members.some((m) => m.agent.tools.some((t) => WRITING_TOOLS.has(t)));
+	const mayWrite = members.some((m) => mayWriteWith(m.agent.tools));
 	const readsTree = members.some((m) => m.agent.tools.length > 0);
 	const ignoreTree = node.reuse?.value === "ignore-tree";
 	const tree = readsTree && (!ignoreTree || mayWrite) ? await treeFor(world, cwd) : NO_TREE;

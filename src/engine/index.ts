@@ -29,4 +29,4 @@ export { type ReuseAnswer, type ReuseQuery, type ReuseSource, UNKNOWN_TREE } fro
 export { DRY_ASK, DRY_CHECK, dryGit, drySpawn } from "./dry.ts";
 export { checkpointTool, continuationPrompt, finishTool, handedOff, type HandoffCapture } from "./handoff-tools.ts";
 export { DEFAULT_IDLE_MS, focusOf } from "./world.ts";
-export { recordRunStart, recordVisitStart, WRITING_TOOLS } from "./start-tree.ts";
+export { recordRunStart, recordVisitStart } from "./start-tree.ts";

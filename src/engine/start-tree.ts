@@ -9,10 +9,8 @@
  *   await recordRunStart(world);                   // world.startTree = { tree, head }, journaled under ""
  *   await recordVisitStart(world, cwd, "fix#2", ["read", "edit"]);   // journaled under "fix#2"
  */
+import { mayWriteWith } from "../agents/index.ts";
 import type { World } from "./world.ts";
-
-/** Tools whose turns may change the tree: one list for this, the journal's in-doubt rule and the put-back. */
-export const WRITING_TOOLS: ReadonlySet<string> = new Set(["write", "edit", "bash", "subagent"]);
 
 /** Records the tree the run starts from when its flow commits; a resumed run keeps its first life's. */
 export async function recordRunStart(world: World): Promise<void> {
@@ -42,7 +40,7 @@ export function recordVisitStart(
 	tools: readonly string[],
 ): Promise<void> | undefined {
 	const git = world.options.git;
-	if (!git?.snapshot || !world.recorder.tree || !tools.some((t) => WRITING_TOOLS.has(t))) return undefined;
+	if (!git?.snapshot || !world.recorder.tree || !mayWriteWith(tools)) return undefined;
 	return git.snapshot(cwd).then((taken) => {
 		if (taken.ok) world.recorder.tree?.(visit, taken.snapshot);
 	});

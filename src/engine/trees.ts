@@ -9,13 +9,10 @@
  *   treeFor(world, cwd) → "4b825dc6…"   (NO_TREE outside a repository, or with a port that does not hash)
  */
 import { join, resolve } from "node:path";
-import { projectRoot } from "../agents/index.ts";
+import { projectRoot, WRITING_TOOLS } from "../agents/index.ts";
 import { NO_TREE } from "../identity/index.ts";
 import type { CheckedFlow } from "../language/check/index.ts";
 import type { World } from "./world.ts";
-
-/** Tools that may change the tree: a visit that called one has its change recorded. */
-export const WRITING_TOOLS: ReadonlySet<string> = new Set(["write", "edit", "bash", "subagent"]);
 
 /** The run's trees: a generation bumped at every possible write, and each folder's tree at a generation. */
 interface Trees {

@@ -341,7 +341,7 @@ export const FAULT_CATALOGUE = {
 	"copies-needed": {
 		stage: "check",
 		trigger:
-			"A block runs branches at the same time and a branch can write (an agent with write/edit/bash/subagent tools, a commit, a writing callee) without `copies: true`.",
+			"A block runs branches at the same time and a branch can write (an agent with write/edit/bash/powershell/subagent tools, a commit, a writing callee) without `copies: true`.",
 		fix: "Add `copies: true`, or run one item at a time (`concurrency: 1`).",
 	},
 	"commit-in-copies": {

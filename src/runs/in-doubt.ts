@@ -11,7 +11,8 @@
  *   // [{ visit: "fix#1", tree: "4b82…", changed: ["src/a.ts"] }]
  *   await putBack(cwd, doubt)  // ["put back src/a.ts as fix#1 found it (the tree it replaced: refs/pi-flows/kept/fix-1-…)"]
  */
-import { pathsBetween, restoreTree, snapshotTree, WRITING_TOOLS } from "../engine/index.ts";
+import { WRITING_TOOLS } from "../agents/index.ts";
+import { pathsBetween, restoreTree, snapshotTree } from "../engine/index.ts";
 import type { JournalEntry } from "./journal.ts";
 
 /** One in-doubt visit: the tree it started from, the files changed since, and why it cannot be put back. */

@@ -5,13 +5,11 @@
  * is "in doubt" when it had already called a tool that writes.
  */
 import type { EndedVisit, Replay, TreeSnapshot } from "../engine/index.ts";
+import { WRITING_TOOLS } from "../agents/index.ts";
 import { LANGUAGE } from "../kinds/language.ts";
 import type { Value } from "../language/types/index.ts";
 import { FAILURE_KIND_TABLE, FAILURE_KINDS, type FailureKind } from "../runtime/index.ts";
 import type { JournalEntry } from "./journal.ts";
-
-/** The tools that make a cut turn in doubt: `WRITING_TOOLS` of src/engine/start-tree.ts (types only here). */
-const WRITING = new Set(["write", "edit", "bash", "subagent"]);
 
 /** Failures the flow itself decided (the kinds `final` in the failure table): a resume would decide the same. */
 export const FINAL_KINDS: ReadonlySet<FailureKind> = new Set(FAILURE_KINDS.filter((k) => FAILURE_KIND_TABLE[k].final));
@@ -69,7 +67,7 @@ export function journalState(entries: readonly JournalEntry[]): JournalState {
 				writes.delete(e.path);
 				break;
 			case "tool_call":
-				if (WRITING.has(e.tool)) writes.set(e.path, true);
+				if (WRITING_TOOLS.has(e.tool)) writes.set(e.path, true);
 				break;
 			case "handoff":
 				handoffs.set(e.path, e.doc);

@@ -2,7 +2,7 @@
 // tool pi declares to the model, and a name outside the list is one pi drops without a word, which is
 // why the checker refuses it (`unknown-tool`).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { rosterOf, SUBAGENT_TOOLS } from "../../src/agents/index.ts";
+import { mayWriteWith, rosterOf, SUBAGENT_TOOLS, WRITING_TOOLS } from "../../src/agents/index.ts";
 import { agentIn } from "../../src/extension/tool/plan.ts";
 import { openHost, readScript } from "../../src/pi/index.ts";
 import { probeAgent } from "../helpers/host.ts";
@@ -60,5 +60,23 @@ describe("SUBAGENT_TOOLS", () => {
 			error: expect.stringContaining("lists `fetch_url`, which a subagent cannot have"),
 		});
 		expect(agentIn(roster, "reader")).toMatchObject({ ok: true });
+	});
+});
+
+describe("WRITING_TOOLS", () => {
+	// By hand, from what each tool does: these only look; every other tool a subagent can have may change
+	// files (the two shells, the editors, and `subagent`, whose children may write).
+	const LOOK_ONLY = ["read", "grep", "find", "ls"];
+
+	it("are every tool a subagent can have that may change the tree, the shells included", () => {
+		for (const tool of SUBAGENT_TOOLS) expect(WRITING_TOOLS.has(tool), tool).toBe(!LOOK_ONLY.includes(tool));
+		expect([...WRITING_TOOLS].filter((t) => !SUBAGENT_TOOLS.includes(t))).toEqual([]);
+	});
+
+	it("make a tool list one that may write when any of it does", () => {
+		expect(mayWriteWith(["read", "grep"])).toBe(false);
+		expect(mayWriteWith([])).toBe(false);
+		expect(mayWriteWith(["read", "powershell"])).toBe(true);
+		expect(mayWriteWith(["bash"])).toBe(true);
 	});
 });

@@ -1,15 +1,14 @@
 /**
  * The rules for blocks whose branches run at the same time: a branch that can write needs its own copy
  * of the tree (`copies: true`); a commit cannot happen inside copies; a memory scope used inside copies
- * opens inside them. "Can write" is read from the agent files (write, edit, bash or subagent in `tools:`),
+ * opens inside them. "Can write" is read from the agent files (`WRITING_TOOLS` of src/agents/tools.ts in `tools:`),
  * conservatively, as combo does; a node's narrower `tools:` counts.
  */
+import { mayWriteWith } from "../../agents/index.ts";
 import type { AgentNode, FlowNode } from "../ast.ts";
 import { childrenOf } from "../ast.ts";
 import type { CheckedFlow } from "./checked.ts";
 import { agentsOf, report, type Walk } from "./walk.ts";
-
-const WRITING_TOOLS = ["write", "edit", "bash", "subagent"];
 
 /** Whether any node of `nodes` (or a callee) can change the tree. */
 export function canWrite(w: Walk, nodes: readonly FlowNode[]): boolean {
@@ -22,11 +21,11 @@ function writes(w: Walk, node: FlowNode): boolean {
 	if (node.kind === "swarm")
 		return node.members.some((m) => {
 			const a = w.roster.get(m.agent.value);
-			return a?.kind === "agent" && a.tools.some((t) => WRITING_TOOLS.includes(t));
+			return a?.kind === "agent" && mayWriteWith(a.tools);
 		});
 	if (node.kind !== "agent") return false;
 	const narrowed = node.tools?.map((t) => t.value);
-	return agentsOf(w, node).some((a) => (narrowed ?? a.tools).some((t) => WRITING_TOOLS.includes(t)));
+	return agentsOf(w, node).some((a) => mayWriteWith(narrowed ?? a.tools));
 }
 
 function calleeWrites(callee: CheckedFlow | undefined): boolean {
