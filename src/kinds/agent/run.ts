@@ -282,12 +282,12 @@ function startProgress(v: AgentVisit): Progress {
 }
 
 /**
- * The subagent the next turn plays on: kept, shared through the scope, or opened. A subagent that cannot be
- * started is a `provider` failure, retried after a backoff while attempts are left (`"again"`); undefined
- * when none are, and `p.last` says why.
+ * The subagent the next turn plays on when the visit holds none yet (`p.held`, which the caller reads
+ * first): shared through the scope, or opened, and then held. A subagent that cannot be started is a
+ * `provider` failure, retried after a backoff while attempts are left (`"again"`); undefined when none
+ * are, and `p.last` says why.
  */
 function holdSubagent(v: AgentVisit, p: Progress): Promise<HeldSubagent | "again" | undefined> {
-	if (p.held) return Promise.resolve(p.held);
 	const scope = v.scope;
 	let opening: Promise<HeldSubagent>;
 	try {
