@@ -21,6 +21,7 @@ import {
 import { redact, redactedJson } from "../secrets/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import type { Snapshot } from "../runs/index.ts";
+import type { Tail } from "./tail.ts";
 
 /** A run as the database lists it. */
 export interface RunRow {
@@ -244,12 +245,35 @@ export class RunStore {
 		await this.query(`INSERT INTO pi_flows.events (run_id, event) VALUES ${rows.join(", ")}`, values);
 	}
 
+	/** The run's events past `seq`, in order: for reading what is recorded, not for following (see {@link eventsPast}). */
 	async eventsAfter(runId: string, seq: number, limit = 1000): Promise<StoredEvent[]> {
 		const r = await this.query(
 			"SELECT seq, event FROM pi_flows.events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
 			[runId, seq, limit],
 		);
 		return r.rows.map((row) => ({ seq: Number(row.seq), event: row.event }));
+	}
+
+	/** The run's events `tail` has not read, an event that committed after a later one included. */
+	eventsPast(runId: string, tail: Tail, limit = 1000): Promise<StoredEvent[]> {
+		return tail.read(async (floor, seen) => {
+			const r = await this.query(
+				"SELECT seq, event FROM pi_flows.events WHERE run_id = $1 AND seq > $2 AND NOT (seq = ANY($3::bigint[])) ORDER BY seq LIMIT $4",
+				[runId, floor, seen, limit],
+			);
+			return r.rows.map((row) => ({ seq: Number(row.seq), event: row.event }));
+		});
+	}
+
+	/** The run's journal facts `tail` has not read, a fact that committed after a later one included. */
+	journalPast(runId: string, tail: Tail, limit = 1000): Promise<{ seq: number; entry: JournalEntry }[]> {
+		return tail.read(async (floor, seen) => {
+			const r = await this.query(
+				"SELECT seq, entry FROM pi_flows.journal WHERE run_id = $1 AND seq > $2 AND NOT (seq = ANY($3::bigint[])) ORDER BY seq LIMIT $4",
+				[runId, floor, seen, limit],
+			);
+			return r.rows.map((row) => ({ seq: Number(row.seq), entry: row.entry as JournalEntry }));
+		});
 	}
 
 	/**

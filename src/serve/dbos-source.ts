@@ -16,6 +16,7 @@ type Store = InstanceType<StoreModule["RunStore"]>;
 type Questions = typeof import("../distributed/questions.ts");
 type Client = typeof import("../distributed/client.ts");
 type Worker = typeof import("../distributed/worker.ts");
+type Tail = InstanceType<typeof import("../distributed/tail.ts").Tail>;
 
 /** What the server uses of the DBOS backend, loaded once. */
 export interface Dbos {
@@ -24,6 +25,8 @@ export interface Dbos {
 	questions: Questions;
 	client: Client;
 	worker: Worker;
+	/** A follower's place in a run's rows (a row committed after a later one is still read). */
+	Tail: typeof import("../distributed/tail.ts").Tail;
 	/** Snapshots by run id (a run's snapshot never changes). */
 	snapshots: Map<string, Snapshot>;
 }
@@ -42,6 +45,7 @@ export async function openDbos(flag: string | undefined, env: NodeJS.ProcessEnv)
 		questions: await import("../distributed/questions.ts"),
 		client: await import("../distributed/client.ts"),
 		worker: await import("../distributed/worker.ts"),
+		Tail: (await import("../distributed/tail.ts")).Tail,
 		snapshots: new Map(),
 	};
 }
@@ -68,8 +72,9 @@ export class DbosRun implements Follower {
 	readonly #entries: JournalEntry[] = [];
 	readonly #events: RecordedEvent[] = [];
 	readonly #problems: string[] = [];
-	#journalSeq = 0;
-	#eventSeq = 0;
+	/** Where the page's reads of the journal and the events stand: a row committed late is still read. */
+	readonly #journalTail: Tail;
+	readonly #eventTail: Tail;
 	#row: Awaited<ReturnType<Store["run"]>>;
 	#questions: WaitingQuestion[] = [];
 	#broken: string | undefined;
@@ -79,6 +84,8 @@ export class DbosRun implements Follower {
 		this.#db = db;
 		this.id = id;
 		this.#snapshot = snapshot;
+		this.#journalTail = new db.Tail();
+		this.#eventTail = new db.Tail();
 		const checked = fromSnapshot(snapshot);
 		this.#flow = "value" in checked ? checked.value : undefined;
 		if ("error" in checked) this.#problems.push(`the graph cannot be drawn: ${checked.error}`);
@@ -102,26 +109,22 @@ export class DbosRun implements Follower {
 	async poll(): Promise<boolean> {
 		const { store } = this.#db;
 		let grew = false;
-		const j = await store.query<{ seq: string; entry: JournalEntry }>(
-			"SELECT seq, entry FROM pi_flows.journal WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT 20000",
-			[this.id, this.#journalSeq],
-		);
-		for (const row of j.rows) {
-			this.#journalSeq = Number(row.seq);
-			this.#entries.push(readEntry(row.entry));
-			const at = "at" in row.entry ? Date.parse(String(row.entry.at)) : Number.NaN;
+		// The row before the journal: a worker appends the run's end and then marks the row ended, so a row read
+		// first never says "ended" of a journal this poll reads without its end.
+		const row = await store.run(this.id);
+		for (const r of await store.journalPast(this.id, this.#journalTail, 20000)) {
+			this.#entries.push(readEntry(r.entry));
+			const at = "at" in r.entry ? Date.parse(String(r.entry.at)) : Number.NaN;
 			if (!Number.isNaN(at)) this.#last = Math.max(this.#last, at);
 			grew = true;
 		}
-		for (const e of await store.eventsAfter(this.id, this.#eventSeq, 20000)) {
-			this.#eventSeq = e.seq;
+		for (const e of await store.eventsPast(this.id, this.#eventTail, 20000)) {
 			const event = e.event as unknown as RecordedEvent;
 			this.#events.push(event);
 			const at = Date.parse(String(event.at));
 			if (!Number.isNaN(at)) this.#last = Math.max(this.#last, at);
 			grew = true;
 		}
-		const row = await store.run(this.id);
 		const before = JSON.stringify([this.#row?.status, this.#row?.stopRequested, this.#row?.life, this.#questions]);
 		this.#row = row;
 		const open = await this.#db.questions.openQuestions(store, this.id);
@@ -134,7 +137,7 @@ export class DbosRun implements Follower {
 	}
 
 	position(): string {
-		return `${this.#journalSeq}.${this.#eventSeq}`;
+		return `${this.#journalTail.top}.${this.#eventTail.top}`;
 	}
 
 	async record(): Promise<RunRecord> {
