@@ -4,17 +4,15 @@
  * without the run's answer (a row read after the journal once did, and a page showed a finished run
  * with no output).
  */
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadRoster } from "../../src/agents/index.ts";
 import type { RunRow } from "../../src/distributed/store.ts";
 import { Tail } from "../../src/distributed/tail.ts";
-import { catalogueOptions, checkFlowText } from "../../src/load/index.ts";
 import { type JournalEntry, type Snapshot, snapshotOf } from "../../src/runs/index.ts";
 import { viewOf } from "../../src/serve/index.ts";
 import { DbosRun, type Dbos } from "../../src/serve/dbos-source.ts";
 import { agentFile, type TempProject, tempProject } from "../helpers/project.ts";
 import { flowOf } from "../helpers/run.ts";
+import { checkIn } from "../helpers/wire.ts";
 
 const FLOW = flowOf("tiny", "  - id: look\n    agent: scout\n    reads: [input]\n", { look: "Look at `input`." });
 
@@ -84,15 +82,7 @@ describe("a DBOS run's poll", () => {
 	beforeAll(() => {
 		project = tempProject();
 		project.write(".pi/agents/scout.md", agentFile("scout", "read"));
-		const sources = { project: true };
-		const checked = checkFlowText(
-			FLOW,
-			join(project.cwd, ".pi/flows/tiny.md"),
-			loadRoster(project.cwd, sources, project.env),
-			catalogueOptions(project.cwd, sources, project.env),
-		);
-		if (!checked.value) throw new Error(checked.faults.map((f) => f.message).join("\n"));
-		snapshot = snapshotOf(checked.value, "go", new Map(), { cwd: project.cwd, somebodyThere: false });
+		snapshot = snapshotOf(checkIn(project, "tiny", FLOW), "go", new Map(), { cwd: project.cwd, somebodyThere: false });
 	});
 	afterAll(() => project?.cleanup());
 
