@@ -11,7 +11,6 @@ import type { Snapshot } from "../runs/index.ts";
 import { decidedByFlow, journalState, usageOf, type UsageFile } from "../runs/index.ts";
 import { answerQuestions } from "./questions.ts";
 import type { RunStore } from "./store.ts";
-import { Tail } from "./tail.ts";
 import { DBOS_APP, DBOS_APP_VERSION, RUN_QUEUE, RUN_WORKFLOW, runWorkflowId } from "./worker.ts";
 
 /** A run id: time-sorted like a run folder's name, with the flow's name and a few random letters. */
@@ -129,18 +128,20 @@ export async function followRun(
 		ask?: AskPort;
 	} = {},
 ): Promise<FollowedRun | { stoppedFollowing: true }> {
-	// Workers append at once: an event committed after a later one is still read, once.
-	const tail = new Tail(options.after ?? 0);
+	let seq = options.after ?? 0;
 	const pollMs = options.pollMs ?? 200;
 	for (;;) {
-		const events = await store.eventsPast(runId, tail);
-		for (const e of events) options.onEvent?.(e.event as unknown as FlowEvent);
+		const events = await store.eventsAfter(runId, seq);
+		for (const e of events) {
+			seq = e.seq;
+			options.onEvent?.(e.event as unknown as FlowEvent);
+		}
 		if (events.length) continue;
 		const row = await store.run(runId);
 		if (!row) throw new Error(`no run ${runId} in the database`);
 		if (ENDED.has(row.status) && row.result && (options.life === undefined || row.life === options.life)) {
 			// Events written just before the end are read before it is reported.
-			const last = await store.eventsPast(runId, tail, 1_000_000);
+			const last = await store.eventsAfter(runId, seq);
 			for (const e of last) options.onEvent?.(e.event as unknown as FlowEvent);
 			const entries = await store.entries(runId);
 			return {

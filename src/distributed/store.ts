@@ -21,7 +21,6 @@ import {
 import { redact, redactedJson } from "../secrets/index.ts";
 import type { JournalEntry } from "../runs/index.ts";
 import type { Snapshot } from "../runs/index.ts";
-import type { Tail } from "./tail.ts";
 
 /** A run as the database lists it. */
 export interface RunRow {
@@ -53,19 +52,53 @@ function pathOf(entry: JournalEntry): string | null {
 	return "path" in entry ? entry.path : null;
 }
 
-/** Rows of the journal's insert: one statement for a batch, ignoring a second end of a visit that already ended. */
-function journalInsert(runId: string, entries: readonly JournalEntry[], executor: string) {
-	const values: unknown[] = [];
+/**
+ * The advisory locks (Postgres's two-key form, with the run id's `hashtext` as the second key) an append
+ * takes on its run for the rest of its transaction, before its rows take their `seq`s. A row's `seq` is
+ * taken at insert and the row is seen at commit, so two workers appending to one run at once could commit
+ * in the opposite order to their `seq`s, and a follower reading past the highest `seq` it has read (the
+ * page, `pi-flows run --backend dbos`) would pass over the row that committed last, for good. Under the
+ * lock, a run's rows are numbered in the order they become visible. Appends to different runs do not wait
+ * on each other (but for a rare collision of two runs' hashes, which costs a wait, not a row).
+ */
+export const APPEND_LOCK = { journal: 0x7066_6a31, events: 0x7066_6531 } as const;
+
+/**
+ * One statement that takes `table`'s lock on `$1` (the run id) and then inserts `rows` (each a list of
+ * parameter places, typed: the rows come through a `SELECT`, which would take an untyped one for text).
+ */
+function lockedInsert(table: keyof typeof APPEND_LOCK, columns: string, rows: string[]): string {
+	return `WITH locked AS (SELECT pg_advisory_xact_lock(${APPEND_LOCK[table]}, hashtext($1)))
+		INSERT INTO pi_flows.${table} (${columns})
+		SELECT v.* FROM locked, (VALUES ${rows.join(", ")}) AS v(${columns})`;
+}
+
+/** The journal's insert of a batch under its run's lock, ignoring a second end of a visit that already ended. */
+export function journalInsert(
+	runId: string,
+	entries: readonly JournalEntry[],
+	executor: string,
+): { text: string; values: unknown[] } {
+	const values: unknown[] = [runId];
 	const rows = entries.map((e, i) => {
-		values.push(runId, e.type, pathOf(e), finalEnd(e), executor, redactedJson(e));
-		const b = i * 6;
-		return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}::jsonb)`;
+		values.push(e.type, pathOf(e), finalEnd(e), executor, redactedJson(e));
+		const b = i * 5 + 1;
+		return `($1::text, $${b + 1}::text, $${b + 2}::text, $${b + 3}::boolean, $${b + 4}::text, $${b + 5}::jsonb)`;
 	});
 	return {
-		text: `INSERT INTO pi_flows.journal (run_id, type, path, final, executor, entry) VALUES ${rows.join(", ")}
-			ON CONFLICT DO NOTHING`,
+		text: `${lockedInsert("journal", "run_id, type, path, final, executor, entry", rows)} ON CONFLICT DO NOTHING`,
 		values,
 	};
+}
+
+/** The events' insert of a batch under its run's lock. */
+export function eventsInsert(runId: string, events: readonly unknown[]): { text: string; values: unknown[] } {
+	const values: unknown[] = [runId];
+	const rows = events.map((e, i) => {
+		values.push(redactedJson(e));
+		return `($1::text, $${i + 2}::jsonb)`;
+	});
+	return { text: lockedInsert("events", "run_id, event", rows), values };
 }
 
 /** How a store meets a lost connection. */
@@ -237,43 +270,17 @@ export class RunStore {
 
 	async appendEvents(runId: string, events: readonly unknown[]): Promise<void> {
 		if (!events.length) return;
-		const values: unknown[] = [runId];
-		const rows = events.map((e, i) => {
-			values.push(redactedJson(e));
-			return `($1, $${i + 2}::jsonb)`;
-		});
-		await this.query(`INSERT INTO pi_flows.events (run_id, event) VALUES ${rows.join(", ")}`, values);
+		const q = eventsInsert(runId, events);
+		await this.query(q.text, q.values);
 	}
 
-	/** The run's events past `seq`, in order: for reading what is recorded, not for following (see {@link eventsPast}). */
+	/** The run's events past `seq`, in order (a run's rows are numbered in the order they are seen: {@link APPEND_LOCK}). */
 	async eventsAfter(runId: string, seq: number, limit = 1000): Promise<StoredEvent[]> {
 		const r = await this.query(
 			"SELECT seq, event FROM pi_flows.events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
 			[runId, seq, limit],
 		);
 		return r.rows.map((row) => ({ seq: Number(row.seq), event: row.event }));
-	}
-
-	/** The run's events `tail` has not read, an event that committed after a later one included. */
-	eventsPast(runId: string, tail: Tail, limit = 1000): Promise<StoredEvent[]> {
-		return tail.read(async (floor, seen) => {
-			const r = await this.query(
-				"SELECT seq, event FROM pi_flows.events WHERE run_id = $1 AND seq > $2 AND NOT (seq = ANY($3::bigint[])) ORDER BY seq LIMIT $4",
-				[runId, floor, seen, limit],
-			);
-			return r.rows.map((row) => ({ seq: Number(row.seq), event: row.event }));
-		});
-	}
-
-	/** The run's journal facts `tail` has not read, a fact that committed after a later one included. */
-	journalPast(runId: string, tail: Tail, limit = 1000): Promise<{ seq: number; entry: JournalEntry }[]> {
-		return tail.read(async (floor, seen) => {
-			const r = await this.query(
-				"SELECT seq, entry FROM pi_flows.journal WHERE run_id = $1 AND seq > $2 AND NOT (seq = ANY($3::bigint[])) ORDER BY seq LIMIT $4",
-				[runId, floor, seen, limit],
-			);
-			return r.rows.map((row) => ({ seq: Number(row.seq), entry: row.entry as JournalEntry }));
-		});
 	}
 
 	/**

@@ -16,7 +16,6 @@ type Store = InstanceType<StoreModule["RunStore"]>;
 type Questions = typeof import("../distributed/questions.ts");
 type Client = typeof import("../distributed/client.ts");
 type Worker = typeof import("../distributed/worker.ts");
-type Tail = InstanceType<typeof import("../distributed/tail.ts").Tail>;
 
 /** What the server uses of the DBOS backend, loaded once. */
 export interface Dbos {
@@ -25,8 +24,6 @@ export interface Dbos {
 	questions: Questions;
 	client: Client;
 	worker: Worker;
-	/** A follower's place in a run's rows (a row committed after a later one is still read). */
-	Tail: typeof import("../distributed/tail.ts").Tail;
 	/** Snapshots by run id (a run's snapshot never changes). */
 	snapshots: Map<string, Snapshot>;
 }
@@ -45,7 +42,6 @@ export async function openDbos(flag: string | undefined, env: NodeJS.ProcessEnv)
 		questions: await import("../distributed/questions.ts"),
 		client: await import("../distributed/client.ts"),
 		worker: await import("../distributed/worker.ts"),
-		Tail: (await import("../distributed/tail.ts")).Tail,
 		snapshots: new Map(),
 	};
 }
@@ -72,9 +68,8 @@ export class DbosRun implements Follower {
 	readonly #entries: JournalEntry[] = [];
 	readonly #events: RecordedEvent[] = [];
 	readonly #problems: string[] = [];
-	/** Where the page's reads of the journal and the events stand: a row committed late is still read. */
-	readonly #journalTail: Tail;
-	readonly #eventTail: Tail;
+	#journalSeq = 0;
+	#eventSeq = 0;
 	#row: Awaited<ReturnType<Store["run"]>>;
 	#questions: WaitingQuestion[] = [];
 	#broken: string | undefined;
@@ -84,8 +79,6 @@ export class DbosRun implements Follower {
 		this.#db = db;
 		this.id = id;
 		this.#snapshot = snapshot;
-		this.#journalTail = new db.Tail();
-		this.#eventTail = new db.Tail();
 		const checked = fromSnapshot(snapshot);
 		this.#flow = "value" in checked ? checked.value : undefined;
 		if ("error" in checked) this.#problems.push(`the graph cannot be drawn: ${checked.error}`);
@@ -112,13 +105,19 @@ export class DbosRun implements Follower {
 		// The row before the journal: a worker appends the run's end and then marks the row ended, so a row read
 		// first never says "ended" of a journal this poll reads without its end.
 		const row = await store.run(this.id);
-		for (const r of await store.journalPast(this.id, this.#journalTail, 20000)) {
+		const j = await store.query<{ seq: string; entry: JournalEntry }>(
+			"SELECT seq, entry FROM pi_flows.journal WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT 20000",
+			[this.id, this.#journalSeq],
+		);
+		for (const r of j.rows) {
+			this.#journalSeq = Number(r.seq);
 			this.#entries.push(readEntry(r.entry));
 			const at = "at" in r.entry ? Date.parse(String(r.entry.at)) : Number.NaN;
 			if (!Number.isNaN(at)) this.#last = Math.max(this.#last, at);
 			grew = true;
 		}
-		for (const e of await store.eventsPast(this.id, this.#eventTail, 20000)) {
+		for (const e of await store.eventsAfter(this.id, this.#eventSeq, 20000)) {
+			this.#eventSeq = e.seq;
 			const event = e.event as unknown as RecordedEvent;
 			this.#events.push(event);
 			const at = Date.parse(String(event.at));
@@ -137,7 +136,7 @@ export class DbosRun implements Follower {
 	}
 
 	position(): string {
-		return `${this.#journalTail.top}.${this.#eventTail.top}`;
+		return `${this.#journalSeq}.${this.#eventSeq}`;
 	}
 
 	async record(): Promise<RunRecord> {

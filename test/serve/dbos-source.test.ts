@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunRow } from "../../src/distributed/store.ts";
-import { Tail } from "../../src/distributed/tail.ts";
 import { type JournalEntry, type Snapshot, snapshotOf } from "../../src/runs/index.ts";
 import { viewOf } from "../../src/serve/index.ts";
 import { DbosRun, type Dbos } from "../../src/serve/dbos-source.ts";
@@ -41,17 +40,19 @@ function database(snapshot: Snapshot, endAfter: number) {
 		journal.push({ seq: 3, entry: { type: "run_end", life: 1, ok: true, at, output: "the answer" } as JournalEntry });
 		Object.assign(row, { status: "ok", result: { ok: true, output: "the answer" } });
 	};
-	const past = <T extends { seq: number }>(rows: T[], tail: Tail) => {
-		read();
-		return tail.read(async (floor, seen) => rows.filter((r) => r.seq > floor && !seen.includes(r.seq)));
-	};
 	const store = {
 		run: async () => {
 			read();
 			return structuredClone(row);
 		},
-		journalPast: (_: string, tail: Tail) => past(journal, tail),
-		eventsPast: (_: string, tail: Tail) => past([], tail),
+		query: async (_: string, [, after]: [string, number]) => {
+			read();
+			return { rows: journal.filter((r) => r.seq > after) };
+		},
+		eventsAfter: async () => {
+			read();
+			return [];
+		},
 	};
 	const db = {
 		store,
@@ -70,7 +71,6 @@ function database(snapshot: Snapshot, endAfter: number) {
 			},
 		},
 		worker: { runWorkflowId: () => "r1-1" },
-		Tail,
 		snapshots: new Map(),
 	} as unknown as Dbos;
 	return { db, start: () => (reads = -1) };
