@@ -169,10 +169,13 @@ export class FolderRun {
 		return `${this.#journal.lines}.${this.#events.lines}`;
 	}
 
-	/** The run as read so far, with its process and questions as they are now. */
+	/** The run as it stands now: its process and questions, and what its files hold after them. */
 	record(): RunRecord {
-		const life = Math.max(0, ...this.#entries.flatMap((e) => (e.type === "life_start" ? [e.life] : [])));
+		// The lock before the files' last lines: a run writes its end and then lets go of its lock, so a lock read
+		// first never says "gone" of a journal read without its end (which would show the run cut for a moment).
 		const lock = lockOf(this.dir);
+		this.poll();
+		const life = Math.max(0, ...this.#entries.flatMap((e) => (e.type === "life_start" ? [e.life] : [])));
 		const problems = [...this.#problems];
 		if (this.#badEvents) problems.push(`events.jsonl has ${this.#badEvents} line(s) that are not events`);
 		const result = readResult(this.dir);
