@@ -8,10 +8,17 @@
  *   { status: "ok", run: "2026-…-explore", answer: "…", usage: { tokens: 812, cost: 0, turns: 4 } }
  *   { status: "running", run: "…", next: "call run_result with {\"run\":\"…\"} to wait for it" }
  */
-import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Budget } from "../engine/index.ts";
-import { decidedByFlow, type JournalEntry, journalState, readJournal, sealedRun, usageOf } from "../runs/index.ts";
+import {
+	decidedByFlow,
+	type JournalEntry,
+	journalState,
+	lockHolder,
+	readJournal,
+	sealedRun,
+	usageOf,
+} from "../runs/index.ts";
 import { FAILURE_KIND_TABLE, type FailureKind, readFailureKind, type Usage } from "../runtime/index.ts";
 import { redactJson } from "../secrets/index.ts";
 import type { AskNote, Backend, LiveRun } from "./live-run.ts";
@@ -216,6 +223,9 @@ export function diskReport(
 ): { ok: true; report: RunReport } | { ok: false; error: string } {
 	const sealed = sealedRun(runDir, keyDir);
 	if (!sealed.ok) return { ok: false, error: sealed.error };
+	// The lock before the journal: a run writes its end and then lets go of its lock, so a lock read first
+	// never says "nobody runs it" of a journal read without its end.
+	const lock = lockHolder(runDir);
 	const journal = readJournal(join(runDir, "journal.jsonl"));
 	if (!journal.ok) return { ok: false, error: journal.error };
 	const run = runDir.split(/[\\/]/).pop() ?? runDir;
@@ -226,22 +236,8 @@ export function diskReport(
 			flow: sealed.snapshot.flow.name,
 			backend: "folder",
 			runDir: relative(cwd, runDir) || ".",
-			running: lockedByLiveProcess(runDir),
+			// Held by a process alive here, or by another host's, whose processes this one cannot see.
+			running: lock !== undefined && lock.alive !== false,
 		}),
 	};
-}
-
-/** Whether the folder's lock is held by a process alive on this host (another server, a terminal). */
-function lockedByLiveProcess(runDir: string): boolean {
-	const path = join(runDir, "lock.json");
-	if (!existsSync(path)) return false;
-	try {
-		const info = JSON.parse(readFileSync(path, "utf8")) as { pid?: unknown };
-		if (typeof info.pid !== "number") return false;
-		process.kill(info.pid, 0);
-		return true;
-	} catch {
-		// No lock file any more, not JSON, or no such process: nobody runs it.
-		return false;
-	}
 }

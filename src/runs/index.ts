@@ -1,5 +1,5 @@
 export { fileJournal, type JournalEntry, type JournalWriter, readJournal } from "./journal.ts";
-export { acquireLock, type LockInfo, type LockOutcome } from "./lock.ts";
+export { acquireLock, type LockInfo, type LockOutcome, lockHolder } from "./lock.ts";
 export { decidedByFlow, FINAL_KINDS, journalState, type JournalState } from "./replay.ts";
 export { listRunFolders, newRunFolder, runsHome } from "./run-folder.ts";
 export {

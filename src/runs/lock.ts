@@ -142,6 +142,17 @@ function takeOver(path: string, raw: string, mine: LockInfo): { ok: true; releas
 	}
 }
 
+/**
+ * Who holds a run folder's lock now, for those who watch a run rather than take it (the web view, MCP):
+ * its holder, and whether that process is alive (undefined on another host, whose processes this one
+ * cannot see). Undefined when no lock is held or the file is not a lock.
+ */
+export function lockHolder(runDir: string): (LockInfo & { alive: boolean | undefined }) | undefined {
+	const info = parse(readOrUndefined(join(runDir, "lock.json")) ?? "");
+	if (!info) return undefined;
+	return { ...info, alive: info.host === hostname() ? alive(info.pid) : undefined };
+}
+
 function readOrUndefined(path: string): string | undefined {
 	try {
 		return readFileSync(path, "utf8");

@@ -5,13 +5,13 @@
  * questions its life put in `control/`. Nothing here writes; actions are `actions.ts`'.
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
-import { hostname } from "node:os";
 import { basename, join } from "node:path";
 import { type RecordedEvent, type ResultFile, readTroubles, type ToolTrouble } from "../report/index.ts";
 import {
 	fromSnapshot,
 	type JournalEntry,
 	listRunFolders,
+	lockHolder,
 	putQuestions,
 	readEntry,
 	readSnapshot,
@@ -21,7 +21,7 @@ import {
 	verifyRun,
 } from "../runs/index.ts";
 import { isProjectRun } from "./trust.ts";
-import type { ProcessState, RunRecord } from "./record.ts";
+import type { RunRecord } from "./record.ts";
 
 /** Lines appended to a file since the last read, by byte offset; a last line without its newline waits. */
 class Tail {
@@ -60,34 +60,6 @@ class Tail {
 		} finally {
 			closeSync(fd);
 		}
-	}
-}
-
-/** The lock file as the watcher reads it, with whether its process is there (undefined on another host). */
-function lockOf(runDir: string): Extract<ProcessState, { kind: "folder" }>["lock"] {
-	let raw: string;
-	try {
-		raw = readFileSync(join(runDir, "lock.json"), "utf8");
-	} catch {
-		return undefined;
-	}
-	try {
-		const v = JSON.parse(raw) as { pid?: unknown; host?: unknown; startedAt?: unknown };
-		if (typeof v.pid !== "number" || typeof v.host !== "string") return undefined;
-		const alive = v.host === hostname() ? processThere(v.pid) : undefined;
-		return { pid: v.pid, host: v.host, startedAt: String(v.startedAt ?? "?"), alive };
-	} catch {
-		// Cut mid-write: the next read sees it whole.
-		return undefined;
-	}
-}
-
-function processThere(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "EPERM";
 	}
 }
 
@@ -173,7 +145,7 @@ export class FolderRun {
 	record(): RunRecord {
 		// The lock before the files' last lines: a run writes its end and then lets go of its lock, so a lock read
 		// first never says "gone" of a journal read without its end (which would show the run cut for a moment).
-		const lock = lockOf(this.dir);
+		const lock = lockHolder(this.dir);
 		this.poll();
 		const life = Math.max(0, ...this.#entries.flatMap((e) => (e.type === "life_start" ? [e.life] : [])));
 		const problems = [...this.#problems];
