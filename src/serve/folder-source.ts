@@ -141,7 +141,7 @@ export class FolderRun {
 		return `${this.#journal.lines}.${this.#events.lines}`;
 	}
 
-	/** The run as it stands now: its process and questions, and what its files hold after them. */
+	/** The run as it stands now: its lock read first, then what its files hold, then its questions. */
 	record(): RunRecord {
 		// The lock before the files' last lines: a run writes its end and then lets go of its lock, so a lock read
 		// first never says "gone" of a journal read without its end (which would show the run cut for a moment).
