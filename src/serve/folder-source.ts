@@ -87,6 +87,8 @@ export class FolderRun {
 	/** The transcripts' tool troubles, read again only when the record grew. */
 	#troubles: { at: string; list: ToolTrouble[] } = { at: "", list: [] };
 	#badEvents = 0;
+	/** The lock as the last poll read it, before the files. */
+	#lock: ReturnType<typeof lockHolder>;
 
 	readonly #withEvents: boolean;
 
@@ -111,8 +113,11 @@ export class FolderRun {
 		return new FolderRun(dir, snap.value, sealedHere(dir, keyDir), withEvents);
 	}
 
-	/** Reads what was appended since the last call; true when the record grew. */
+	/** Reads the lock, then what was appended since the last call; true when the record grew. */
 	poll(): boolean {
+		// The lock before the files' last lines: a run writes its end and then lets go of its lock, so a lock read
+		// first never says "gone" of a journal read without its end (which would show the run cut for a moment).
+		this.#lock = lockHolder(this.dir);
 		let grew = false;
 		for (const line of this.#journal.read()) {
 			try {
@@ -141,12 +146,9 @@ export class FolderRun {
 		return `${this.#journal.lines}.${this.#events.lines}`;
 	}
 
-	/** The run as it stands now: its lock read first, then what its files hold, then its questions. */
+	/** The run as the last {@link poll} read it, with its questions as they are now. */
 	record(): RunRecord {
-		// The lock before the files' last lines: a run writes its end and then lets go of its lock, so a lock read
-		// first never says "gone" of a journal read without its end (which would show the run cut for a moment).
-		const lock = lockHolder(this.dir);
-		this.poll();
+		const lock = this.#lock;
 		const life = Math.max(0, ...this.#entries.flatMap((e) => (e.type === "life_start" ? [e.life] : [])));
 		const problems = [...this.#problems];
 		if (this.#badEvents) problems.push(`events.jsonl has ${this.#badEvents} line(s) that are not events`);

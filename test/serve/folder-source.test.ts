@@ -1,7 +1,7 @@
 /**
  * A run folder as the server reads it: a run appends its end to the journal and then lets go of its lock,
- * and a record made between the two (after a poll that read the journal without the end) says the run
- * ended, not that its process is gone and it was cut.
+ * and a poll reads the lock before the journal, so a run that ends between a poll and the page's view is
+ * never shown cut (its lock gone, its end not read): the view is the last poll's until the next one.
  */
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -39,7 +39,7 @@ describe("a run folder's record", () => {
 	});
 	afterAll(() => project?.cleanup());
 
-	it("says a run that ended between a poll and the record ended, with its answer", () => {
+	it("shows a run that ended after a poll as the poll read it, then ended with its answer", () => {
 		const run = FolderRun.open(dir, project.agentDir);
 		if ("error" in run) throw new Error(run.error);
 		run.poll();
@@ -47,6 +47,9 @@ describe("a run folder's record", () => {
 		// The run ends: its end into the journal, then its lock let go.
 		appendFileSync(join(dir, "journal.jsonl"), line({ type: "run_end", life: 1, ok: true, at: AT, output: "seen" }));
 		rmSync(join(dir, "lock.json"));
+		// Until the next poll the record is the last poll's, lock and journal alike: still running, not cut.
+		expect(viewOf(run.record(), Date.now()).head.status).toBe("running");
+		run.poll();
 		const view = viewOf(run.record(), Date.now());
 		expect(view.head.status).toBe("ok");
 		expect(view.outcome).toEqual({ ok: true, output: "seen" });
